@@ -1,0 +1,66 @@
+import type { Message } from "../chat/messages.ts";
+import type { JsonSchema, ToolJson } from "../tools/types.ts";
+
+/** Constraints are data, not code; each adapter maps what its backend supports and says what it cannot. */
+export type Constraint =
+  | { kind: "choice"; options: string[] }
+  | { kind: "json-schema"; schema: JsonSchema }
+  | { kind: "grammar"; gbnf: string }
+  | { kind: "tokens"; ids: number[] };
+
+export type ToolChoice = "auto" | "none" | "required" | { name: string };
+
+export interface GenerateOptions {
+  tools?: ToolJson[];
+  toolChoice?: ToolChoice;
+  constraint?: Constraint;
+  temperature?: number;
+  topP?: number;
+  maxTokens?: number;
+  stop?: string[];
+  seed?: number;
+  signal?: AbortSignal;
+}
+
+export interface Usage {
+  promptTokens: number;
+  completionTokens: number;
+}
+
+export interface GenerateResult {
+  message: Message;
+  usage: Usage;
+  finishReason?: "stop" | "length" | "tool_calls" | "error";
+  raw?: unknown;
+}
+
+/** Incremental output of `stream`: text deltas, tool-call fragments as they arrive, then the whole result. */
+export type StreamEvent =
+  | { type: "text"; delta: string }
+  | { type: "tool_call_delta"; index: number; id?: string; name?: string; argumentsDelta?: string }
+  | { type: "done"; result: GenerateResult };
+
+export interface ChatModel {
+  readonly id: string;
+  generate(messages: Message[], options?: GenerateOptions): Promise<GenerateResult>;
+  stream(messages: Message[], options?: GenerateOptions): AsyncIterable<StreamEvent>;
+}
+
+/** A stateful evaluation session over a token prefix (a KV cache or a backend sequence). */
+export interface TokenSession {
+  /** Feeds tokens and returns the next-token logits after the last one. */
+  append(ids: number[]): Promise<Float32Array>;
+  /** An independent copy sharing the prefix computed so far (beam search branches with it). */
+  fork(): Promise<TokenSession>;
+  dispose(): void;
+}
+
+/** What constrained beam search needs. The built-in engine and node-llama-cpp implement it; HTTP backends do not. */
+export interface TokenModel {
+  readonly vocabSize: number;
+  tokenize(text: string): number[];
+  detokenize(ids: number[]): string;
+  tokenId(token: string): number | undefined;
+  logits(prefixIds: number[]): Promise<Float32Array>;
+  session(): Promise<TokenSession>;
+}

@@ -1,0 +1,10 @@
+import { describe, expect, it } from "vitest";
+import { catalogId, toolToken } from "../src/catalog/catalog.ts";
+
+describe("catalog ids", () => {
+  it("joins tool and api with && and wraps tokens", () => {
+    expect(catalogId("Weather", "Get current")).toBe("Weather&&Get current");
+    expect(catalogId("multiply")).toBe("multiply");
+    expect(toolToken("Weather&&Get current")).toBe("<<Weather&&Get current>>");
+  });
+});
