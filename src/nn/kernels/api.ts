@@ -1,0 +1,47 @@
+/**
+ * The matmul kernels the engine is written against. All operands are row-major Float32Arrays; weights are
+ * stored like Hugging Face Linear layers, [out, in]. The three shapes cover a linear layer's forward and
+ * backward passes. `accumulate` adds into `out` instead of overwriting it (gradient accumulation).
+ *
+ *   forward   y  = x · Wᵀ     matmulABt(y,  x,  W,  T, in,  out)
+ *   backward  dx = dy · W     matmulAB (dx, dy, W,  T, out, in)
+ *             dW = dyᵀ · x    matmulAtB(dW, dy, x,  out, T, in)
+ */
+export interface MatmulKernels {
+  readonly name: string;
+  /** out[M,N] = a[M,K] · b[N,K]ᵀ */
+  matmulABt(
+    out: Float32Array,
+    a: Float32Array,
+    b: Float32Array,
+    M: number,
+    K: number,
+    N: number,
+    accumulate?: boolean,
+  ): void;
+  /** out[M,N] = a[M,K] · b[K,N] */
+  matmulAB(
+    out: Float32Array,
+    a: Float32Array,
+    b: Float32Array,
+    M: number,
+    K: number,
+    N: number,
+    accumulate?: boolean,
+  ): void;
+  /** out[M,N] = a[K,M]ᵀ · b[K,N] */
+  matmulAtB(
+    out: Float32Array,
+    a: Float32Array,
+    b: Float32Array,
+    M: number,
+    K: number,
+    N: number,
+    accumulate?: boolean,
+  ): void;
+  /**
+   * Allocates a zeroed Float32Array the kernels can use without copying (for example a view into shared
+   * WebAssembly memory). The engine allocates weights, gradients and activations through it.
+   */
+  alloc(length: number): Float32Array;
+}
