@@ -4,3 +4,4 @@ export * from "./chat/messages.ts";
 export * from "./models/model.ts";
 export * from "./retrieval/retriever.ts";
 export * from "./catalog/catalog.ts";
+export * from "./models/scripted.ts";
