@@ -1,0 +1,289 @@
+import { headDim, type LlamaConfig } from "./config.ts";
+import { kernels } from "./kernels/index.ts";
+import type { MatmulKernels } from "./kernels/api.ts";
+import {
+  attentionBackward,
+  attentionForward,
+  mergeHeads,
+  splitHeads,
+  type AttentionShape,
+} from "./layers/attention.ts";
+import { crossEntropyInPlace } from "./layers/cross-entropy.ts";
+import { ropeTable, type RopeTable } from "./layers/rope.ts";
+import { rmsnormBackward, rmsnormForward } from "./layers/rmsnorm.ts";
+import { swigluBackward, swigluForward } from "./layers/swiglu.ts";
+import type { ParamSet } from "./params.ts";
+
+/**
+ * A training batch: B rows of T tokens. `targets[i]` is the id to predict at position i, or −1 where no loss
+ * is taken (padding, prompt tokens: the loss mask). `positions` are RoPE positions (they restart per row).
+ */
+export interface Batch {
+  B: number;
+  T: number;
+  tokens: Int32Array;
+  targets: Int32Array;
+  positions: Int32Array;
+}
+
+/** What one layer keeps from the forward for its backward. */
+interface LayerActs {
+  x: Float32Array; // residual input [N, d]
+  inv1: Float32Array;
+  h1: Float32Array;
+  q: Float32Array; // head-major, after RoPE [B, H, T, hd]
+  k: Float32Array;
+  v: Float32Array;
+  p: Float32Array; // attention probabilities [B, H, T, T]
+  att: Float32Array; // merged attention output [N, d]
+  x2: Float32Array; // residual after attention
+  inv2: Float32Array;
+  h2: Float32Array;
+  g: Float32Array; // [N, f]
+  u: Float32Array;
+  a: Float32Array;
+}
+
+/** Buffers for one batch shape, reused while B and T stay the same. */
+interface Workspace {
+  B: number;
+  T: number;
+  layers: LayerActs[];
+  xOut: Float32Array; // output of the last layer [N, d]
+  invF: Float32Array;
+  hF: Float32Array;
+  // scratch
+  rowsD: Float32Array[]; // 4 × [N, d]
+  headsD: Float32Array[]; // 4 × [B, H, T, hd]
+  rowsF: Float32Array[]; // 3 × [N, f]
+  tt: Float32Array; // [T, T]
+}
+
+/**
+ * The Llama model for training: forward and backward over a batch, written out per layer. Every matmul goes
+ * through the kernels: y = x·Wᵀ is matmulABt(y, x, W, N, in, out) with N = B·T rows; dx = dy·W is
+ * matmulAB(dx, dy, W, N, out, in); dW += dyᵀ·x is matmulAtB(dW, dy, x, out, N, in, true).
+ * The lm_head runs only on the rows that have a target, which is what makes loss masking cheap.
+ */
+export class Llama {
+  readonly rope: RopeTable;
+  private readonly k: MatmulKernels = kernels();
+  private ws: Workspace | undefined;
+
+  constructor(
+    readonly config: LlamaConfig,
+    readonly params: ParamSet,
+  ) {
+    this.rope = ropeTable(config.maxPositions, headDim(config), config.ropeTheta);
+  }
+
+  get lmHead(): Float32Array {
+    return this.params.get(this.config.tieWordEmbeddings ? "model.embed_tokens.weight" : "lm_head.weight");
+  }
+
+  private workspace(B: number, T: number): Workspace {
+    if (this.ws && this.ws.B === B && this.ws.T === T) return this.ws;
+    this.ws = undefined; // let the old buffers go before allocating new ones
+    const c = this.config;
+    const N = B * T;
+    const d = c.hiddenSize;
+    const f = c.intermediateSize;
+    const al = (n: number) => this.k.alloc(n);
+    const layers: LayerActs[] = [];
+    for (let l = 0; l < c.numLayers; l++) {
+      layers.push({
+        x: al(N * d),
+        inv1: new Float32Array(N),
+        h1: al(N * d),
+        q: al(N * d),
+        k: al(N * d),
+        v: al(N * d),
+        p: al(B * c.numHeads * T * T),
+        att: al(N * d),
+        x2: al(N * d),
+        inv2: new Float32Array(N),
+        h2: al(N * d),
+        g: al(N * f),
+        u: al(N * f),
+        a: al(N * f),
+      });
+    }
+    this.ws = {
+      B,
+      T,
+      layers,
+      xOut: al(N * d),
+      invF: new Float32Array(N),
+      hF: al(N * d),
+      rowsD: [al(N * d), al(N * d), al(N * d), al(N * d)],
+      headsD: [al(N * d), al(N * d), al(N * d), al(N * d)],
+      rowsF: [al(N * f), al(N * f), al(N * f)],
+      tt: al(T * T),
+    };
+    return this.ws;
+  }
+
+  private shape(B: number, T: number): AttentionShape {
+    return { B, H: this.config.numHeads, T, hd: headDim(this.config) };
+  }
+
+  /** Runs the layers and the final norm; leaves activations in the workspace. Returns hF [N, d]. */
+  private trunk(batch: Batch): Workspace {
+    const { B, T, tokens, positions } = batch;
+    const c = this.config;
+    if (T > c.maxPositions)
+      throw new Error(`sequence length ${T} exceeds the model context (${c.maxPositions})`);
+    const ws = this.workspace(B, T);
+    const P = this.params;
+    const k = this.k;
+    const N = B * T;
+    const d = c.hiddenSize;
+    const f = c.intermediateSize;
+    const s = this.shape(B, T);
+    const emb = P.get("model.embed_tokens.weight");
+    const x0 = ws.layers.length > 0 ? ws.layers[0].x : ws.xOut;
+    for (let i = 0; i < N; i++) {
+      const id = tokens[i];
+      if (!(id >= 0 && id < c.vocabSize))
+        throw new Error(`token id ${id} outside the vocabulary (size ${c.vocabSize})`);
+      x0.set(emb.subarray(id * d, (id + 1) * d), i * d);
+    }
+    const [tmp] = ws.rowsD;
+    for (let l = 0; l < c.numLayers; l++) {
+      const A = ws.layers[l];
+      const pre = `model.layers.${l}.`;
+      const next = l + 1 < c.numLayers ? ws.layers[l + 1].x : ws.xOut;
+      rmsnormForward(A.h1, A.inv1, A.x, P.get(pre + "input_layernorm.weight"), N, d, c.rmsNormEps);
+      k.matmulABt(tmp, A.h1, P.get(pre + "self_attn.q_proj.weight"), N, d, d);
+      splitHeads(A.q, tmp, s, this.rope, positions);
+      k.matmulABt(tmp, A.h1, P.get(pre + "self_attn.k_proj.weight"), N, d, d);
+      splitHeads(A.k, tmp, s, this.rope, positions);
+      k.matmulABt(tmp, A.h1, P.get(pre + "self_attn.v_proj.weight"), N, d, d);
+      splitHeads(A.v, tmp, s);
+      const oh = ws.headsD[0];
+      attentionForward(k, oh, A.p, A.q, A.k, A.v, s);
+      mergeHeads(A.att, oh, s);
+      k.matmulABt(tmp, A.att, P.get(pre + "self_attn.o_proj.weight"), N, d, d);
+      for (let i = 0; i < N * d; i++) A.x2[i] = A.x[i] + tmp[i];
+      rmsnormForward(A.h2, A.inv2, A.x2, P.get(pre + "post_attention_layernorm.weight"), N, d, c.rmsNormEps);
+      k.matmulABt(A.g, A.h2, P.get(pre + "mlp.gate_proj.weight"), N, d, f);
+      k.matmulABt(A.u, A.h2, P.get(pre + "mlp.up_proj.weight"), N, d, f);
+      swigluForward(A.a, A.g, A.u, N * f);
+      k.matmulABt(tmp, A.a, P.get(pre + "mlp.down_proj.weight"), N, f, d);
+      for (let i = 0; i < N * d; i++) next[i] = A.x2[i] + tmp[i];
+    }
+    rmsnormForward(ws.hF, ws.invF, ws.xOut, P.get("model.norm.weight"), N, d, c.rmsNormEps);
+    return ws;
+  }
+
+  /** Logits for every position [B·T, V] (tests, evaluation). */
+  logits(batch: Batch): Float32Array {
+    const ws = this.trunk(batch);
+    const N = batch.B * batch.T;
+    const out = new Float32Array(N * this.config.vocabSize);
+    this.k.matmulABt(out, ws.hF, this.lmHead, N, this.config.hiddenSize, this.config.vocabSize);
+    return out;
+  }
+
+  /** Mean cross-entropy over the positions with a target, without gradients. */
+  loss(batch: Batch): { loss: number; count: number } {
+    return this.run(batch, undefined);
+  }
+
+  /**
+   * Forward and backward: writes the gradients into `grads` (overwritten, not accumulated) and returns the
+   * mean loss over positions with a target. `count` is that number of positions.
+   */
+  forwardBackward(batch: Batch, grads: ParamSet): { loss: number; count: number } {
+    return this.run(batch, grads);
+  }
+
+  private run(batch: Batch, grads: ParamSet | undefined): { loss: number; count: number } {
+    const c = this.config;
+    const d = c.hiddenSize;
+    const V = c.vocabSize;
+    const N = batch.B * batch.T;
+    const rows: number[] = [];
+    for (let i = 0; i < N; i++) if (batch.targets[i] >= 0) rows.push(i);
+    const M = rows.length;
+    if (M === 0) throw new Error("batch has no positions with a target (the loss mask is empty)");
+    const ws = this.trunk(batch);
+    // gather the rows that carry a loss, project them to the vocabulary
+    const hSel = this.k.alloc(M * d);
+    const targets = new Int32Array(M);
+    rows.forEach((r, j) => {
+      hSel.set(ws.hF.subarray(r * d, (r + 1) * d), j * d);
+      targets[j] = batch.targets[r];
+    });
+    const logits = this.k.alloc(M * V);
+    this.k.matmulABt(logits, hSel, this.lmHead, M, d, V);
+    const total = crossEntropyInPlace(logits, targets, M, V, 1 / M);
+    if (grads) {
+      grads.flat.fill(0);
+      const dhSel = this.k.alloc(M * d);
+      this.k.matmulAB(dhSel, logits, this.lmHead, M, V, d);
+      const lmName = c.tieWordEmbeddings ? "model.embed_tokens.weight" : "lm_head.weight";
+      this.k.matmulAtB(grads.get(lmName), logits, hSel, V, M, d, true);
+      const dhF = ws.rowsD[1];
+      dhF.fill(0);
+      rows.forEach((r, j) => dhF.set(dhSel.subarray(j * d, (j + 1) * d), r * d));
+      this.backward(batch, ws, dhF, grads);
+    }
+    return { loss: total / M, count: M };
+  }
+
+  /** Backward from dL/dhF through the final norm, the layers (last to first) and the embedding. */
+  private backward(batch: Batch, ws: Workspace, dhF: Float32Array, G: ParamSet): void {
+    const c = this.config;
+    const P = this.params;
+    const k = this.k;
+    const { B, T, positions, tokens } = batch;
+    const N = B * T;
+    const d = c.hiddenSize;
+    const f = c.intermediateSize;
+    const s = this.shape(B, T);
+    const dx = ws.rowsD[0]; // gradient of the residual stream, carried down through the layers
+    const tmp = ws.rowsD[2];
+    const dh = ws.rowsD[3];
+    dx.fill(0);
+    rmsnormBackward(dx, G.get("model.norm.weight"), dhF, ws.xOut, P.get("model.norm.weight"), ws.invF, N, d);
+    const [dOh, dQh, dKh, dVh] = ws.headsD;
+    const [da, dg, du] = ws.rowsF;
+    for (let l = c.numLayers - 1; l >= 0; l--) {
+      const A = ws.layers[l];
+      const pre = `model.layers.${l}.`;
+      const W = (n: string) => P.get(pre + n);
+      const dW = (n: string) => G.get(pre + n);
+      // MLP: out = x2 + down(silu(gate(h2)) ⊙ up(h2)); dx currently holds dL/dout
+      k.matmulAB(da, dx, W("mlp.down_proj.weight"), N, d, f);
+      k.matmulAtB(dW("mlp.down_proj.weight"), dx, A.a, d, N, f, true);
+      swigluBackward(dg, du, da, A.g, A.u, N * f);
+      k.matmulAB(dh, dg, W("mlp.gate_proj.weight"), N, f, d);
+      k.matmulAB(dh, du, W("mlp.up_proj.weight"), N, f, d, true);
+      k.matmulAtB(dW("mlp.gate_proj.weight"), dg, A.h2, f, N, d, true);
+      k.matmulAtB(dW("mlp.up_proj.weight"), du, A.h2, f, N, d, true);
+      const normW2 = W("post_attention_layernorm.weight");
+      rmsnormBackward(dx, dW("post_attention_layernorm.weight"), dh, A.x2, normW2, A.inv2, N, d);
+      // attention: x2 = x + o_proj(attn(h1)); dx now holds dL/dx2
+      k.matmulAB(tmp, dx, W("self_attn.o_proj.weight"), N, d, d);
+      k.matmulAtB(dW("self_attn.o_proj.weight"), dx, A.att, d, N, d, true);
+      splitHeads(dOh, tmp, s);
+      attentionBackward(k, dQh, dKh, dVh, dOh, A.p, A.q, A.k, A.v, ws.tt, s);
+      mergeHeads(tmp, dQh, s, this.rope, positions);
+      k.matmulAB(dh, tmp, W("self_attn.q_proj.weight"), N, d, d);
+      k.matmulAtB(dW("self_attn.q_proj.weight"), tmp, A.h1, d, N, d, true);
+      mergeHeads(tmp, dKh, s, this.rope, positions);
+      k.matmulAB(dh, tmp, W("self_attn.k_proj.weight"), N, d, d, true);
+      k.matmulAtB(dW("self_attn.k_proj.weight"), tmp, A.h1, d, N, d, true);
+      mergeHeads(tmp, dVh, s);
+      k.matmulAB(dh, tmp, W("self_attn.v_proj.weight"), N, d, d, true);
+      k.matmulAtB(dW("self_attn.v_proj.weight"), tmp, A.h1, d, N, d, true);
+      rmsnormBackward(dx, dW("input_layernorm.weight"), dh, A.x, W("input_layernorm.weight"), A.inv1, N, d);
+    }
+    const dEmb = G.get("model.embed_tokens.weight");
+    for (let i = 0; i < N; i++) {
+      const o = tokens[i] * d;
+      for (let j = 0; j < d; j++) dEmb[o + j] += dx[i * d + j];
+    }
+  }
+}

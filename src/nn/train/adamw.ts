@@ -1,0 +1,85 @@
+import type { ParamSet } from "../params.ts";
+
+export interface AdamWOptions {
+  beta1: number;
+  beta2: number;
+  eps: number;
+  weightDecay: number;
+}
+
+export const ADAMW_DEFAULTS: AdamWOptions = { beta1: 0.9, beta2: 0.95, eps: 1e-8, weightDecay: 0.1 };
+
+/**
+ * AdamW (decoupled weight decay, Loshchilov & Hutter) over the flat parameter buffer. Weight decay applies to
+ * matrices only, not to the norm weights. `step` counts completed updates (the bias correction uses it), and
+ * together with the moments it is the state a resumed run needs.
+ */
+export class AdamW {
+  readonly m: ParamSet;
+  readonly v: ParamSet;
+  step = 0;
+  private readonly decay: Float32Array; // per-element decay factor mask: 1 for matrices, 0 for vectors
+
+  constructor(
+    readonly params: ParamSet,
+    readonly options: AdamWOptions = ADAMW_DEFAULTS,
+  ) {
+    this.m = params.like();
+    this.v = params.like();
+    this.decay = new Float32Array(params.flat.length);
+    let o = 0;
+    for (const t of params.tensors) {
+      if (t.shape.length >= 2) this.decay.fill(1, o, o + t.data.length);
+      o += t.data.length;
+    }
+  }
+
+  update(grads: ParamSet, lr: number): void {
+    const { beta1, beta2, eps, weightDecay } = this.options;
+    this.step++;
+    const c1 = 1 / (1 - Math.pow(beta1, this.step));
+    const c2 = 1 / (1 - Math.pow(beta2, this.step));
+    const p = this.params.flat;
+    const g = grads.flat;
+    const m = this.m.flat;
+    const v = this.v.flat;
+    const wd = lr * weightDecay;
+    for (let i = 0; i < p.length; i++) {
+      const gi = g[i];
+      m[i] = beta1 * m[i] + (1 - beta1) * gi;
+      v[i] = beta2 * v[i] + (1 - beta2) * gi * gi;
+      p[i] -= lr * ((m[i] * c1) / (Math.sqrt(v[i] * c2) + eps)) + wd * this.decay[i] * p[i];
+    }
+  }
+}
+
+/** Scales the gradients so their global L2 norm is at most `maxNorm`; returns the norm before clipping. */
+export function clipGradNorm(grads: ParamSet, maxNorm: number): number {
+  const g = grads.flat;
+  let ss = 0;
+  for (let i = 0; i < g.length; i++) ss += g[i] * g[i];
+  const norm = Math.sqrt(ss);
+  if (maxNorm > 0 && norm > maxNorm) {
+    const k = maxNorm / (norm + 1e-6);
+    for (let i = 0; i < g.length; i++) g[i] *= k;
+  }
+  return norm;
+}
+
+/**
+ * Learning rate at `step` (0-based) of `total`: linear warm-up over the first `warmupFraction` of the steps
+ * (3 % by default, as in the ToolGen paper), then cosine decay from `peak` to `peak·minRatio`.
+ */
+export function cosineLr(
+  step: number,
+  total: number,
+  peak: number,
+  warmupFraction = 0.03,
+  minRatio = 0.1,
+): number {
+  const warmup = Math.max(1, Math.round(total * warmupFraction));
+  if (step < warmup) return (peak * (step + 1)) / warmup;
+  const progress = Math.min(1, (step - warmup) / Math.max(1, total - warmup));
+  const floor = peak * minRatio;
+  return floor + 0.5 * (peak - floor) * (1 + Math.cos(Math.PI * progress));
+}

@@ -1,0 +1,90 @@
+import type { Batch } from "../llama.ts";
+import { Rng } from "../rng.ts";
+
+/**
+ * A training sample: token ids and an optional loss mask (true where the token is to be predicted, e.g. the
+ * assistant span of a chat sample). Without a mask every token after the first is predicted.
+ */
+export interface Sample {
+  ids: number[];
+  lossMask?: ArrayLike<boolean | number>;
+}
+
+/** A deterministic seed for (seed, a, b): data order depends only on these, which makes resuming exact. */
+export function mixSeed(seed: number, a: number, b = 0): number {
+  let h = (seed ^ 0x2545f491) >>> 0;
+  for (const v of [a, b]) {
+    h = Math.imul(h ^ (v >>> 0), 0x9e3779b1) >>> 0;
+    h = (h ^ (h >>> 15)) >>> 0;
+  }
+  return h;
+}
+
+/**
+ * Padded batch: one sample per row, right-padded to T with `padId`. Position t predicts ids[t+1] where the
+ * mask allows; padding and masked positions get target −1. Samples longer than T are truncated.
+ */
+export function padBatch(samples: Sample[], T: number, padId: number): Batch {
+  const B = samples.length;
+  const tokens = new Int32Array(B * T).fill(padId);
+  const targets = new Int32Array(B * T).fill(-1);
+  const positions = new Int32Array(B * T);
+  samples.forEach((s, b) => {
+    if (s.lossMask && s.lossMask.length !== s.ids.length) {
+      throw new Error(
+        `sample ${b}: lossMask length ${s.lossMask.length} differs from ids length ${s.ids.length}`,
+      );
+    }
+    const n = Math.min(s.ids.length, T);
+    for (let t = 0; t < T; t++) positions[b * T + t] = t;
+    for (let t = 0; t < n; t++) {
+      tokens[b * T + t] = s.ids[t];
+      const next = t + 1;
+      if (next < Math.min(s.ids.length, T + 1) && (!s.lossMask || s.lossMask[next]))
+        targets[b * T + t] = s.ids[next];
+    }
+  });
+  return { B, T, tokens, targets, positions };
+}
+
+/** The samples of step `step` in a sequence of seeded per-epoch shuffles (every sample once per epoch). */
+export function samplesForStep(samples: Sample[], step: number, batchSize: number, seed: number): Sample[] {
+  const n = samples.length;
+  if (n === 0) throw new Error("no training samples");
+  const out: Sample[] = [];
+  let cachedEpoch = -1;
+  let perm: number[] = [];
+  for (let j = 0; j < batchSize; j++) {
+    const i = step * batchSize + j;
+    const epoch = Math.floor(i / n);
+    if (epoch !== cachedEpoch) {
+      perm = new Rng(mixSeed(seed, epoch, 1)).shuffle([...Array(n).keys()]);
+      cachedEpoch = epoch;
+    }
+    out.push(samples[perm[i % n]]);
+  }
+  return out;
+}
+
+/**
+ * Packed batch from one token stream (plain text): each row is a window of T+1 consecutive tokens at a
+ * seeded offset, every position predicts the next token. Documents separated by EOS attend across the
+ * boundary, as in GPT pre-training.
+ */
+export function packedBatch(stream: Int32Array, B: number, T: number, seed: number, step: number): Batch {
+  if (stream.length < 2) throw new Error("the token stream needs at least 2 tokens to train on");
+  const Tw = Math.min(T, stream.length - 1);
+  const rng = new Rng(mixSeed(seed, step, 2));
+  const tokens = new Int32Array(B * Tw);
+  const targets = new Int32Array(B * Tw);
+  const positions = new Int32Array(B * Tw);
+  for (let b = 0; b < B; b++) {
+    const start = rng.int(stream.length - Tw);
+    for (let t = 0; t < Tw; t++) {
+      tokens[b * Tw + t] = stream[start + t];
+      targets[b * Tw + t] = stream[start + t + 1];
+      positions[b * Tw + t] = t;
+    }
+  }
+  return { B, T: Tw, tokens, targets, positions };
+}

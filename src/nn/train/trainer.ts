@@ -1,0 +1,102 @@
+import type { Llama } from "../llama.ts";
+import type { ParamSet } from "../params.ts";
+import { ADAMW_DEFAULTS, AdamW, clipGradNorm, cosineLr, type AdamWOptions } from "./adamw.ts";
+import { packedBatch, padBatch, samplesForStep, type Sample } from "./batches.ts";
+
+/** Chat-style samples (padded rows, loss mask) or one token stream (packed windows, plain text). */
+export type TrainData =
+  | { kind: "samples"; samples: Sample[]; padId: number; seqLen?: number }
+  | { kind: "stream"; tokens: Int32Array; seqLen: number };
+
+export interface StepInfo {
+  step: number; // 1-based number of the update just made
+  steps: number;
+  loss: number;
+  lr: number;
+  gradNorm: number;
+  tokens: number; // tokens processed in this step (rows × length, padding included)
+  tokensPerSecond: number; // over the run so far
+}
+
+export interface TrainOptions {
+  steps: number;
+  batchSize: number;
+  lr: number;
+  seed: number;
+  warmupFraction?: number;
+  minLrRatio?: number;
+  /** Maximum global gradient norm (0 disables clipping). Default 1. */
+  clip?: number;
+  adamw?: Partial<AdamWOptions>;
+  /** Resume: an optimizer restored from a checkpoint; training continues at its step. */
+  optimizer?: AdamW;
+  onStep?: (info: StepInfo, optimizer: AdamW) => void | Promise<void>;
+  signal?: AbortSignal;
+}
+
+export interface TrainResult {
+  optimizer: AdamW;
+  losses: number[];
+  stoppedEarly: boolean;
+}
+
+/**
+ * The training loop: for each step, a batch that depends only on (seed, step), forward + backward, gradient
+ * clipping, a cosine learning rate with linear warm-up, an AdamW update. The same seed gives the same
+ * weights, and a run resumed from a checkpoint continues exactly where it stopped.
+ */
+export async function train(model: Llama, data: TrainData, o: TrainOptions): Promise<TrainResult> {
+  if (!(Number.isInteger(o.steps) && o.steps > 0))
+    throw new Error(`steps must be a positive integer, got ${o.steps}`);
+  if (!(Number.isInteger(o.batchSize) && o.batchSize > 0)) {
+    throw new Error(`batchSize must be a positive integer, got ${o.batchSize}`);
+  }
+  if (!(o.lr > 0)) throw new Error(`lr must be positive, got ${o.lr}`);
+  const optimizer = o.optimizer ?? new AdamW(model.params, { ...ADAMW_DEFAULTS, ...o.adamw });
+  if (optimizer.params !== model.params)
+    throw new Error("the optimizer belongs to another model's parameters");
+  const grads: ParamSet = model.params.like();
+  const seqLen = sequenceLength(model, data);
+  const losses: number[] = [];
+  const started = performance.now();
+  let tokensSeen = 0;
+  while (optimizer.step < o.steps) {
+    if (o.signal?.aborted) return { optimizer, losses, stoppedEarly: true };
+    const step = optimizer.step;
+    const batch =
+      data.kind === "samples"
+        ? padBatch(samplesForStep(data.samples, step, o.batchSize, o.seed), seqLen, data.padId)
+        : packedBatch(data.tokens, o.batchSize, seqLen, o.seed, step);
+    const { loss } = model.forwardBackward(batch, grads);
+    if (!Number.isFinite(loss))
+      throw new Error(`loss became ${loss} at step ${step + 1}; lower the learning rate`);
+    const gradNorm = clipGradNorm(grads, o.clip ?? 1);
+    const lr = cosineLr(step, o.steps, o.lr, o.warmupFraction ?? 0.03, o.minLrRatio ?? 0.1);
+    optimizer.update(grads, lr);
+    losses.push(loss);
+    const tokens = batch.B * batch.T;
+    tokensSeen += tokens;
+    const seconds = (performance.now() - started) / 1000;
+    await o.onStep?.(
+      {
+        step: optimizer.step,
+        steps: o.steps,
+        loss,
+        lr,
+        gradNorm,
+        tokens,
+        tokensPerSecond: tokensSeen / Math.max(seconds, 1e-9),
+      },
+      optimizer,
+    );
+  }
+  return { optimizer, losses, stoppedEarly: false };
+}
+
+/** Padded samples use one length for every batch (the longest sample, capped by the context) so buffers are reused. */
+function sequenceLength(model: Llama, data: TrainData): number {
+  const ctx = model.config.maxPositions;
+  if (data.kind === "stream") return Math.min(data.seqLen, ctx);
+  const longest = data.samples.reduce((m, s) => Math.max(m, s.ids.length), 0);
+  return Math.max(1, Math.min(data.seqLen ?? ctx, ctx, longest));
+}
