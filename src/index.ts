@@ -5,3 +5,4 @@ export * from "./models/model.ts";
 export * from "./retrieval/retriever.ts";
 export * from "./catalog/catalog.ts";
 export * from "./models/scripted.ts";
+export * from "./nn/tokenizer/index.ts";
