@@ -1,0 +1,169 @@
+import { existsSync, readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import type { MatmulKernels } from "./api.ts";
+import { HelperThread, type GemmArgs } from "./helper-thread.ts";
+import { SharedHeap } from "./shared-heap.ts";
+import { CTL } from "./control.mjs";
+import { wasmApi } from "./webassembly.ts";
+
+/** Where `npm run build:wasm` writes the module (build/ at the repository root). */
+export const DEFAULT_WASM_PATH = fileURLToPath(new URL("../../../build/kernels.wasm", import.meta.url));
+
+export interface WasmKernelOptions {
+  /** Path of the compiled module; defaults to build/kernels.wasm. */
+  wasmPath?: string;
+  /** 1 = caller thread only; 2 = caller plus one helper worker (default). */
+  threads?: 1 | 2;
+  /** Problems with M·N·K below this run on the caller thread alone (waking the helper costs ~tens of µs). */
+  parallelThreshold?: number;
+}
+
+export interface WasmKernels extends MatmulKernels {
+  readonly heap: SharedHeap;
+  /** True once the helper thread is up, so large matmuls are split across two threads. */
+  readonly parallel: boolean;
+  /** Returns an array from alloc() to the heap; the array must not be used afterwards. */
+  free(array: Float32Array): void;
+  /** Stops the helper thread (optional: it never keeps the process alive). */
+  close(): Promise<void>;
+}
+
+interface GemmExports {
+  gemm(...args: number[]): void;
+  scratchBytes(): number;
+}
+
+type Shape = "ABt" | "AB" | "AtB";
+
+/** Loads the WebAssembly module and builds the fast kernels. Throws if the module is missing or invalid. */
+export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels {
+  const path = options.wasmPath ?? DEFAULT_WASM_PATH;
+  if (!existsSync(path)) throw new Error(`${path} not found (run "npm run build:wasm")`);
+  const module = new wasmApi.Module(readFileSync(path));
+  const heap = new SharedHeap(64, 65536);
+  const instance = new wasmApi.Instance(module, { env: { memory: heap.memory } });
+  const wasm = instance.exports as unknown as GemmExports;
+  const scratchBytes = wasm.scratchBytes();
+  const mainScratch = heap.allocBytes(scratchBytes);
+  const threads = options.threads ?? 2;
+  let helper: HelperThread | undefined;
+  let helperScratch = 0;
+  if (threads === 2) {
+    helperScratch = heap.allocBytes(scratchBytes);
+    const ctlAddr = heap.allocBytes(CTL.SIZE * 4);
+    helper = new HelperThread(module, heap.memory, ctlAddr);
+  }
+  const threshold = options.parallelThreshold ?? 1 << 21;
+
+  // Operands outside the heap are copied into temporary heap blocks (and the output copied back).
+  function place(array: Float32Array, length: number, copyIn: boolean, temps: number[]): number {
+    const addr = heap.addressOf(array);
+    if (addr >= 0) return addr;
+    const tmp = heap.allocBytes(length * 4);
+    temps.push(tmp);
+    if (copyIn) heap.view(tmp, length).set(array.subarray(0, length));
+    return tmp;
+  }
+
+  function run(
+    shape: Shape,
+    out: Float32Array,
+    a: Float32Array,
+    b: Float32Array,
+    M: number,
+    K: number,
+    N: number,
+    accumulate: boolean,
+  ): void {
+    checkOperands(shape, out, a, b, M, K, N);
+    if (M === 0 || N === 0) return;
+    const temps: number[] = [];
+    try {
+      const c = place(out, M * N, accumulate, temps);
+      const pa = place(a, M * K, true, temps);
+      const pb = place(b, K * N, true, temps);
+      // A(i,p) = a[i*rsa + p*csa], B(p,j) = b[p*rsb + j*csb]
+      const [rsa, csa] = shape === "AtB" ? [1, M] : [K, 1];
+      const [rsb, csb] = shape === "ABt" ? [1, K] : [N, 1];
+      const acc = accumulate ? 1 : 0;
+      if (helper && helper.ready && M * N * K >= threshold && (M >= 8 || N >= 16)) {
+        let mine: GemmArgs;
+        let theirs: GemmArgs;
+        if (M >= N || N < 16) {
+          const m0 = Math.ceil(M / 8) * 4; // multiple of the 4-row tile
+          mine = [c, N, pa, rsa, csa, pb, rsb, csb, m0, N, K, acc, mainScratch];
+          theirs = [c + m0 * N * 4, N, pa + m0 * rsa * 4, rsa, csa, pb, rsb, csb, M - m0, N, K, acc];
+        } else {
+          const n0 = Math.ceil(N / 16) * 8; // multiple of the 8-column tile
+          mine = [c, N, pa, rsa, csa, pb, rsb, csb, M, n0, K, acc, mainScratch];
+          theirs = [c + n0 * 4, N, pa, rsa, csa, pb + n0 * csb * 4, rsb, csb, M, N - n0, K, acc];
+        }
+        helper.start([...theirs, helperScratch]);
+        try {
+          wasm.gemm(...mine);
+        } finally {
+          helper.finish();
+        }
+      } else {
+        wasm.gemm(c, N, pa, rsa, csa, pb, rsb, csb, M, N, K, acc, mainScratch);
+      }
+      if (heap.addressOf(out) < 0) out.set(heap.view(c, M * N));
+    } finally {
+      for (const tmp of temps) heap.freeBytes(tmp);
+    }
+  }
+
+  return {
+    name: helper ? "wasm-simd-2threads" : "wasm-simd",
+    heap,
+    get parallel() {
+      return helper?.ready ?? false;
+    },
+    matmulABt: (out, a, b, M, K, N, accumulate = false) => run("ABt", out, a, b, M, K, N, accumulate),
+    matmulAB: (out, a, b, M, K, N, accumulate = false) => run("AB", out, a, b, M, K, N, accumulate),
+    matmulAtB: (out, a, b, M, K, N, accumulate = false) => run("AtB", out, a, b, M, K, N, accumulate),
+    alloc(length) {
+      if (!Number.isInteger(length) || length < 0) {
+        throw new RangeError(`alloc: length must be a non-negative integer, got ${length}`);
+      }
+      return heap.view(heap.allocBytes(length * 4), length);
+    },
+    free(array) {
+      const addr = heap.addressOf(array);
+      if (addr >= 0) heap.freeBytes(addr);
+    },
+    close: async () => {
+      await helper?.stop();
+    },
+  };
+}
+
+function checkOperands(
+  shape: Shape,
+  out: Float32Array,
+  a: Float32Array,
+  b: Float32Array,
+  M: number,
+  K: number,
+  N: number,
+): void {
+  for (const [name, v] of [
+    ["M", M],
+    ["K", K],
+    ["N", N],
+  ] as const) {
+    if (!Number.isInteger(v) || v < 0) {
+      throw new RangeError(`matmul${shape}: ${name} must be a non-negative integer, got ${v}`);
+    }
+  }
+  const need: [string, Float32Array, number][] = [
+    ["out", out, M * N],
+    ["a", a, M * K],
+    ["b", b, K * N],
+  ];
+  for (const [name, array, length] of need) {
+    if (array.length < length) {
+      throw new RangeError(`matmul${shape}: ${name} has ${array.length} elements, needs ${length}`);
+    }
+  }
+}
