@@ -1,0 +1,68 @@
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { tsImport } from "tsx/esm/api";
+import { fromToolJson, isTool, isToolJson } from "./define.ts";
+import { hasToolMethods, toolsFrom } from "./decorators.ts";
+import { functionSignatures, type FunctionSignature } from "./signature.ts";
+import type { Tool } from "./types.ts";
+
+interface Buildable {
+  build(): Tool;
+}
+const isBuilder = (v: unknown): v is Buildable =>
+  typeof v === "object" && v !== null && typeof (v as Partial<Buildable>).build === "function";
+
+/**
+ * Imports a .ts/.js module and returns the tools it exports, in any of the five styles: `tool()` results
+ * (zod or JSON Schema), HF/OpenAI JSON objects, ToolSpec builders, objects or zero-argument classes with
+ * `@toolMethod`s, and plain JSDoc'd functions (schema from the TypeScript compiler API; called by mapping
+ * the argument object onto positional parameters). Arrays of these are flattened.
+ */
+export async function loadTools(file: string): Promise<Tool[]> {
+  const path = resolve(file);
+  if (!existsSync(path)) throw new Error(`tools file not found: ${file}`);
+  // tsx's loader handles TypeScript (and standard decorators) wherever we run: CLI, library, tests.
+  const mod = (await tsImport(pathToFileURL(path).href, import.meta.url)) as Record<string, unknown>;
+  let signatures: FunctionSignature[] | undefined;
+  const tools: Tool[] = [];
+  const add = (value: unknown, exportName: string): void => {
+    if (Array.isArray(value)) return value.forEach((v) => add(v, exportName));
+    if (isToolJson(value)) tools.push(fromToolJson(value));
+    else if (isTool(value)) tools.push(value);
+    else if (typeof value === "function" && hasToolMethods(value.prototype as object)) {
+      const Cls = value as new () => object;
+      if (Cls.length > 0)
+        throw new Error(`${file}: class ${exportName} needs constructor arguments; export an instance`);
+      tools.push(...toolsFrom(new Cls()));
+    } else if (typeof value === "function") {
+      signatures ??= functionSignatures(path);
+      const sig = signatures.find((s) => s.exportName === exportName);
+      if (!sig) return; // not a function the compiler sees as exported (e.g. a re-exported helper from JS)
+      tools.push(fromFunction(sig, value as (...args: unknown[]) => unknown));
+    } else if (typeof value === "object" && value !== null && hasToolMethods(value))
+      tools.push(...toolsFrom(value));
+    else if (isBuilder(value)) tools.push(value.build());
+  };
+  for (const [name, value] of Object.entries(mod)) {
+    if (name === "default" && Object.entries(mod).some(([k, v]) => k !== "default" && v === value)) continue;
+    add(value, name);
+  }
+  const seen = new Set<string>();
+  for (const t of tools) {
+    if (seen.has(t.name)) throw new Error(`${file}: two tools are named ${t.name}`);
+    seen.add(t.name);
+  }
+  if (tools.length === 0) throw new Error(`${file} exports no tools (see "Defining tools" in the README)`);
+  return tools;
+}
+
+function fromFunction(sig: FunctionSignature, fn: (...args: unknown[]) => unknown): Tool {
+  const { name, description, parameters } = sig.json.function;
+  return {
+    name,
+    description,
+    parameters,
+    execute: (args) => fn(...sig.paramNames.map((p) => args[p])),
+  };
+}
