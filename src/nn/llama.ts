@@ -12,6 +12,7 @@ import { crossEntropyInPlace } from "./layers/cross-entropy.ts";
 import { ropeTable, type RopeTable } from "./layers/rope.ts";
 import { rmsnormBackward, rmsnormForward } from "./layers/rmsnorm.ts";
 import { swigluBackward, swigluForward } from "./layers/swiglu.ts";
+import { Arena } from "./memory.ts";
 import type { ParamSet } from "./params.ts";
 
 /**
@@ -57,6 +58,9 @@ interface Workspace {
   headsD: Float32Array[]; // 4 × [B, H, T, hd]
   rowsF: Float32Array[]; // 3 × [N, f]
   tt: Float32Array; // [T, T]
+  arena: Arena;
+  // the loss head's rows (grown on demand): gathered hidden states, their gradient, logits
+  head?: { rows: number; hSel: Float32Array; dhSel: Float32Array; logits: Float32Array };
 }
 
 /**
@@ -83,12 +87,14 @@ export class Llama {
 
   private workspace(B: number, T: number): Workspace {
     if (this.ws && this.ws.B === B && this.ws.T === T) return this.ws;
-    this.ws = undefined; // let the old buffers go before allocating new ones
+    this.ws?.arena.releaseAll(); // free the old buffers before allocating new ones
+    this.ws = undefined;
     const c = this.config;
     const N = B * T;
     const d = c.hiddenSize;
     const f = c.intermediateSize;
-    const al = (n: number) => this.k.alloc(n);
+    const arena = new Arena();
+    const al = (n: number) => arena.alloc(n);
     const layers: LayerActs[] = [];
     for (let l = 0; l < c.numLayers; l++) {
       layers.push({
@@ -119,6 +125,7 @@ export class Llama {
       headsD: [al(N * d), al(N * d), al(N * d), al(N * d)],
       rowsF: [al(N * f), al(N * f), al(N * f)],
       tt: al(T * T),
+      arena,
     };
     return this.ws;
   }
@@ -209,18 +216,16 @@ export class Llama {
     if (M === 0) throw new Error("batch has no positions with a target (the loss mask is empty)");
     const ws = this.trunk(batch);
     // gather the rows that carry a loss, project them to the vocabulary
-    const hSel = this.k.alloc(M * d);
+    const { hSel, dhSel, logits } = this.headBuffers(ws, M);
     const targets = new Int32Array(M);
     rows.forEach((r, j) => {
       hSel.set(ws.hF.subarray(r * d, (r + 1) * d), j * d);
       targets[j] = batch.targets[r];
     });
-    const logits = this.k.alloc(M * V);
     this.k.matmulABt(logits, hSel, this.lmHead, M, d, V);
     const total = crossEntropyInPlace(logits, targets, M, V, 1 / M);
     if (grads) {
       grads.flat.fill(0);
-      const dhSel = this.k.alloc(M * d);
       this.k.matmulAB(dhSel, logits, this.lmHead, M, V, d);
       const lmName = c.tieWordEmbeddings ? "model.embed_tokens.weight" : "lm_head.weight";
       this.k.matmulAtB(grads.get(lmName), logits, hSel, V, M, d, true);
@@ -230,6 +235,31 @@ export class Llama {
       this.backward(batch, ws, dhF, grads);
     }
     return { loss: total / M, count: M };
+  }
+
+  private headBuffers(
+    ws: Workspace,
+    M: number,
+  ): { hSel: Float32Array; dhSel: Float32Array; logits: Float32Array } {
+    if (!ws.head || ws.head.rows < M) {
+      const d = this.config.hiddenSize;
+      const rows = Math.max(M, ws.head?.rows ?? 0);
+      const a = ws.arena;
+      if (ws.head) for (const b of [ws.head.hSel, ws.head.dhSel, ws.head.logits]) a.release(b);
+      ws.head = {
+        rows,
+        hSel: a.alloc(rows * d),
+        dhSel: a.alloc(rows * d),
+        logits: a.alloc(rows * this.config.vocabSize),
+      };
+    }
+    return ws.head;
+  }
+
+  /** Frees the activation buffers (they are reallocated on the next forward). */
+  releaseWorkspace(): void {
+    this.ws?.arena.releaseAll();
+    this.ws = undefined;
   }
 
   /** Backward from dL/dhF through the final norm, the layers (last to first) and the embedding. */

@@ -1,5 +1,6 @@
 import type { LlamaConfig } from "./config.ts";
 import { kernels } from "./kernels/index.ts";
+import { release } from "./memory.ts";
 import { Rng } from "./rng.ts";
 
 /** One named tensor: a view into a flat buffer, with its shape ([out, in] for linear layers, like HF). */
@@ -44,6 +45,11 @@ export class ParamSet {
 
   tensor(name: string): Tensor | undefined {
     return this.byName.get(name);
+  }
+
+  /** Returns the buffer to the kernels' heap; the set must not be used afterwards. */
+  dispose(): void {
+    release(this.flat);
   }
 
   /** A zeroed set with the same layout (gradients, Adam moments). */

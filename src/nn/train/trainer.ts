@@ -60,37 +60,45 @@ export async function train(model: Llama, data: TrainData, o: TrainOptions): Pro
   const losses: number[] = [];
   const started = performance.now();
   let tokensSeen = 0;
-  while (optimizer.step < o.steps) {
-    if (o.signal?.aborted) return { optimizer, losses, stoppedEarly: true };
-    const step = optimizer.step;
-    const batch =
-      data.kind === "samples"
-        ? padBatch(samplesForStep(data.samples, step, o.batchSize, o.seed), seqLen, data.padId)
-        : packedBatch(data.tokens, o.batchSize, seqLen, o.seed, step);
-    const { loss } = model.forwardBackward(batch, grads);
-    if (!Number.isFinite(loss))
-      throw new Error(`loss became ${loss} at step ${step + 1}; lower the learning rate`);
-    const gradNorm = clipGradNorm(grads, o.clip ?? 1);
-    const lr = cosineLr(step, o.steps, o.lr, o.warmupFraction ?? 0.03, o.minLrRatio ?? 0.1);
-    optimizer.update(grads, lr);
-    losses.push(loss);
-    const tokens = batch.B * batch.T;
-    tokensSeen += tokens;
-    const seconds = (performance.now() - started) / 1000;
-    await o.onStep?.(
-      {
-        step: optimizer.step,
-        steps: o.steps,
-        loss,
-        lr,
-        gradNorm,
-        tokens,
-        tokensPerSecond: tokensSeen / Math.max(seconds, 1e-9),
-      },
-      optimizer,
-    );
+  try {
+    return await loop();
+  } finally {
+    grads.dispose();
   }
-  return { optimizer, losses, stoppedEarly: false };
+
+  async function loop(): Promise<TrainResult> {
+    while (optimizer.step < o.steps) {
+      if (o.signal?.aborted) return { optimizer, losses, stoppedEarly: true };
+      const step = optimizer.step;
+      const batch =
+        data.kind === "samples"
+          ? padBatch(samplesForStep(data.samples, step, o.batchSize, o.seed), seqLen, data.padId)
+          : packedBatch(data.tokens, o.batchSize, seqLen, o.seed, step);
+      const { loss } = model.forwardBackward(batch, grads);
+      if (!Number.isFinite(loss))
+        throw new Error(`loss became ${loss} at step ${step + 1}; lower the learning rate`);
+      const gradNorm = clipGradNorm(grads, o.clip ?? 1);
+      const lr = cosineLr(step, o.steps, o.lr, o.warmupFraction ?? 0.03, o.minLrRatio ?? 0.1);
+      optimizer.update(grads, lr);
+      losses.push(loss);
+      const tokens = batch.B * batch.T;
+      tokensSeen += tokens;
+      const seconds = (performance.now() - started) / 1000;
+      await o.onStep?.(
+        {
+          step: optimizer.step,
+          steps: o.steps,
+          loss,
+          lr,
+          gradNorm,
+          tokens,
+          tokensPerSecond: tokensSeen / Math.max(seconds, 1e-9),
+        },
+        optimizer,
+      );
+    }
+    return { optimizer, losses, stoppedEarly: false };
+  }
 }
 
 /** Padded samples use one length for every batch (the longest sample, capped by the context) so buffers are reused. */
