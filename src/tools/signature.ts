@@ -11,6 +11,34 @@ export interface FunctionSignature {
 }
 
 const MAX_DEPTH = 6;
+const COMPILER_OPTIONS: ts.CompilerOptions = {
+  strict: true,
+  target: ts.ScriptTarget.ES2023,
+  module: ts.ModuleKind.NodeNext,
+  moduleResolution: ts.ModuleResolutionKind.NodeNext,
+  allowImportingTsExtensions: true,
+  allowJs: true,
+  checkJs: false,
+  noEmit: true,
+  skipLibCheck: true,
+  types: [],
+};
+let cachedHost: ts.CompilerHost | undefined;
+
+/** A compiler host that parses library files (lib.d.ts, node_modules) once per process; user files fresh. */
+function compilerHost(): ts.CompilerHost {
+  if (cachedHost) return cachedHost;
+  const host = ts.createCompilerHost(COMPILER_OPTIONS);
+  const cache = new Map<string, ts.SourceFile | undefined>();
+  const read = host.getSourceFile.bind(host);
+  host.getSourceFile = (fileName, language, onError, fresh) => {
+    if (!fileName.includes("/node_modules/")) return read(fileName, language, onError, fresh);
+    if (!cache.has(fileName)) cache.set(fileName, read(fileName, language, onError, fresh));
+    return cache.get(fileName);
+  };
+  cachedHost = host;
+  return host;
+}
 const CHOICES = /\(choices:\s*(.*?)\)\s*$/i;
 
 /**
@@ -20,18 +48,7 @@ const CHOICES = /\(choices:\s*(.*?)\)\s*$/i;
  * parameters not required, literal defaults → `default`.
  */
 export function functionSignatures(file: string): FunctionSignature[] {
-  const program = ts.createProgram([file], {
-    strict: true,
-    target: ts.ScriptTarget.ES2023,
-    module: ts.ModuleKind.NodeNext,
-    moduleResolution: ts.ModuleResolutionKind.NodeNext,
-    allowImportingTsExtensions: true,
-    allowJs: true,
-    checkJs: false,
-    noEmit: true,
-    skipLibCheck: true,
-    types: [],
-  });
+  const program = ts.createProgram({ rootNames: [file], options: COMPILER_OPTIONS, host: compilerHost() });
   const source = program.getSourceFile(file);
   if (!source) throw new Error(`cannot read ${file} as TypeScript`);
   const checker = program.getTypeChecker();
