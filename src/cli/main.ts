@@ -1,4 +1,5 @@
 import { Command } from "commander";
+import { register as registerTools } from "./tools.ts";
 
 /** The toolgen CLI: thin commands over the library, one file per command (each exports `register`). */
 export async function main(argv: string[]): Promise<void> {
@@ -10,5 +11,6 @@ export async function main(argv: string[]): Promise<void> {
     .version("0.1.0")
     .showHelpAfterError();
   // Command registrations (one line each, keep sorted):
+  registerTools(program);
   await program.parseAsync(argv);
 }
