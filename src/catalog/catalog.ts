@@ -32,3 +32,45 @@ export function toolToken(id: string): string {
 }
 
 export const FINISH_TOKEN = "<<Finish>>";
+
+/** Where bad catalog or query input was found: the file, the record (index or name) and the field. */
+export interface CatalogErrorLocation {
+  file: string;
+  record?: string | number;
+  field?: string;
+}
+
+/** Unreadable or inconsistent catalog/query input; the message names the file, the record and the field. */
+export class CatalogError extends Error {
+  readonly file: string;
+  readonly record?: string | number;
+  readonly field?: string;
+  constructor(location: CatalogErrorLocation, problem: string) {
+    const where = [
+      location.file,
+      location.record === undefined ? undefined : `record ${JSON.stringify(location.record)}`,
+      location.field === undefined ? undefined : `field "${location.field}"`,
+    ]
+      .filter((part) => part !== undefined)
+      .join(", ");
+    super(`${where}: ${problem}`);
+    this.name = "CatalogError";
+    this.file = location.file;
+    this.record = location.record;
+    this.field = location.field;
+  }
+}
+
+/** Entries by id; a repeated id is an error (ids are what retrieval and ToolGen tokens refer to). */
+export function indexCatalog(
+  entries: readonly CatalogEntry[],
+  file = "<catalog>",
+): Map<string, CatalogEntry> {
+  const byId = new Map<string, CatalogEntry>();
+  entries.forEach((entry, i) => {
+    if (byId.has(entry.id))
+      throw new CatalogError({ file, record: i, field: "id" }, `duplicate id ${entry.id}`);
+    byId.set(entry.id, entry);
+  });
+  return byId;
+}

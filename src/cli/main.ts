@@ -1,4 +1,6 @@
 import { Command } from "commander";
+import { register as registerEval } from "./eval.ts";
+import { register as registerRetrieve } from "./retrieve.ts";
 import { register as registerTools } from "./tools.ts";
 
 /** The toolgen CLI: thin commands over the library, one file per command (each exports `register`). */
@@ -11,6 +13,8 @@ export async function main(argv: string[]): Promise<void> {
     .version("0.1.0")
     .showHelpAfterError();
   // Command registrations (one line each, keep sorted):
+  registerEval(program);
+  registerRetrieve(program);
   registerTools(program);
   await program.parseAsync(argv);
 }

@@ -1,0 +1,42 @@
+import type { Command } from "commander";
+import { CATALOG_FORMATS, loadCatalog, type CatalogFormat } from "../catalog/load.ts";
+import { createRetriever } from "../retrieval/create.ts";
+import { DOCUMENT_FORMATS } from "../retrieval/documents.ts";
+import { parseIntList, retrieverOptions, type RetrieverCliOptions } from "./retriever-options.ts";
+
+/** `toolgen retrieve "QUERY" --catalog F [-k 5] [--json]`: the top catalog entries for one query. */
+export function register(program: Command): void {
+  program
+    .command("retrieve")
+    .description("the catalog entries that best match a query")
+    .argument("<query>", "what the user asks")
+    .requiredOption("--catalog <file>", "catalog file or folder (format recognised from the file)")
+    .option("--format <name>", `force the catalog format (${CATALOG_FORMATS.join(", ")})`)
+    .option("--retriever <kind>", "bm25 | toolgen | hybrid", "bm25")
+    .option("--model <spec>", "model for toolgen/hybrid (DIR, builtin:DIR, gguf:FILE)")
+    .option("-k, --k <n>", "how many results", "5")
+    .option("--k1 <x>", "BM25 k1", "1.2")
+    .option("--b <x>", "BM25 b", "0.75")
+    .option("--stem", "Porter stemming in the BM25 tokenizer")
+    .option("--document <format>", `indexed text (${DOCUMENT_FORMATS.join(", ")})`, "toolgen")
+    .option("--json", 'print one JSON object: {"query", "results": [{"id", "score"}]}')
+    .action(async (query: string, opts: RetrieverCliOptions & { k: string; json?: boolean }) => {
+      try {
+        const [k] = parseIntList(opts.k, "-k");
+        const catalog = loadCatalog(opts.catalog, { format: opts.format as CatalogFormat | undefined });
+        const retriever = await createRetriever(opts.retriever, retrieverOptions(opts, catalog));
+        const results = await retriever.search(query, { k });
+        if (opts.json) process.stdout.write(JSON.stringify({ query, results }) + "\n");
+        else {
+          const byId = new Map(catalog.map((e) => [e.id, e]));
+          for (const [i, hit] of results.entries()) {
+            const description = byId.get(hit.id)?.description.replace(/\s+/g, " ").slice(0, 100) ?? "";
+            process.stdout.write(`${i + 1}. ${hit.id}  (${hit.score.toFixed(3)})  ${description}\n`);
+          }
+        }
+      } catch (error) {
+        process.stderr.write(`toolgen retrieve: ${(error as Error).message}\n`);
+        process.exitCode = 1;
+      }
+    });
+}

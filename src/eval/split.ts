@@ -1,0 +1,48 @@
+import type { LabelledQuery } from "../catalog/catalog.ts";
+
+/**
+ * mulberry32: a tiny, well-known 32-bit PRNG. Fixed here (not shared with other modules) because the split rule
+ * below must never change: experiments cite it by seed.
+ */
+function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Fisher–Yates with mulberry32(seed): for i from n−1 down to 1, j = floor(rand() × (i+1)), swap i and j. */
+export function seededShuffle<T>(items: readonly T[], seed: number): T[] {
+  const out = [...items];
+  const rand = mulberry32(seed);
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(rand() * (i + 1));
+    [out[i], out[j]] = [out[j], out[i]];
+  }
+  return out;
+}
+
+export interface Split<T> {
+  train: T[];
+  dev: T[];
+}
+
+/**
+ * The project's train/dev split rule: shuffle the rows in file order with `seededShuffle(rows, seed)`, the first
+ * round(n × trainFraction) rows (default 80 %) are train, the rest dev. Each part keeps the shuffled order.
+ */
+export function splitQueries<T = LabelledQuery>(
+  rows: readonly T[],
+  seed: number,
+  trainFraction = 0.8,
+): Split<T> {
+  if (!Number.isInteger(seed)) throw new RangeError(`seed must be an integer, got ${seed}`);
+  if (!(trainFraction > 0 && trainFraction < 1)) throw new RangeError("trainFraction must be in (0, 1)");
+  const shuffled = seededShuffle(rows, seed);
+  const cut = Math.round(rows.length * trainFraction);
+  return { train: shuffled.slice(0, cut), dev: shuffled.slice(cut) };
+}

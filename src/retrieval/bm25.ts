@@ -1,0 +1,146 @@
+import type { CatalogEntry } from "../catalog/catalog.ts";
+import { documentText, type DocumentFormat } from "./documents.ts";
+import type { RetrievalHit, Retriever, SearchOptions } from "./retriever.ts";
+import { tokenize, type TokenizeOptions } from "./text.ts";
+
+export interface Bm25Options {
+  /** Term-frequency saturation. Default 1.2. */
+  k1?: number;
+  /** Length normalisation, 0 (none) … 1 (full). Default 0.75. */
+  b?: number;
+  /** The indexed text per entry. Default: ToolGen's eval document (DESIGN.md). */
+  document?: DocumentFormat;
+  /** Tokenizer options for documents and queries (stemming off by default). */
+  tokenizer?: TokenizeOptions;
+}
+
+interface Posting {
+  docs: Int32Array;
+  /** Precomputed BM25 contribution of the term to each document (idf × saturated tf). */
+  weights: Float64Array;
+}
+
+/** Keeps the k best (score desc, then catalog order) in a binary min-heap. */
+function topK(scores: Float64Array, touched: Int32Array, count: number, k: number): number[] {
+  const heap: number[] = [];
+  const worse = (a: number, c: number): boolean =>
+    scores[a] < scores[c] || (scores[a] === scores[c] && a > c);
+  const down = (i: number): void => {
+    for (;;) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let m = i;
+      if (l < heap.length && worse(heap[l], heap[m])) m = l;
+      if (r < heap.length && worse(heap[r], heap[m])) m = r;
+      if (m === i) return;
+      [heap[i], heap[m]] = [heap[m], heap[i]];
+      i = m;
+    }
+  };
+  for (let t = 0; t < count; t++) {
+    const doc = touched[t];
+    if (heap.length < k) {
+      heap.push(doc);
+      for (let i = heap.length - 1; i > 0;) {
+        const p = (i - 1) >> 1;
+        if (!worse(heap[i], heap[p])) break;
+        [heap[i], heap[p]] = [heap[p], heap[i]];
+        i = p;
+      }
+    } else if (worse(heap[0], doc)) {
+      heap[0] = doc;
+      down(0);
+    }
+  }
+  return heap.sort((a, c) => (worse(a, c) ? 1 : worse(c, a) ? -1 : 0));
+}
+
+/**
+ * Okapi BM25 over an inverted index with Lucene's non-negative idf, log(1 + (N − n + 0.5)/(n + 0.5)).
+ * Scores are deterministic; ties rank in catalog order. Repeated query words count repeatedly.
+ */
+export class Bm25Retriever implements Retriever {
+  readonly name = "bm25";
+  readonly k1: number;
+  readonly b: number;
+  private readonly ids: string[];
+  private readonly postings = new Map<string, Posting>();
+  private readonly tokenizer: TokenizeOptions;
+  private readonly scores: Float64Array;
+  private readonly touched: Int32Array;
+
+  constructor(entries: readonly CatalogEntry[], options: Bm25Options = {}) {
+    this.k1 = options.k1 ?? 1.2;
+    this.b = options.b ?? 0.75;
+    if (!(this.k1 >= 0) || !(this.b >= 0 && this.b <= 1)) {
+      throw new RangeError(`BM25 needs k1 ≥ 0 and 0 ≤ b ≤ 1 (got k1=${this.k1}, b=${this.b})`);
+    }
+    this.tokenizer = options.tokenizer ?? {};
+    this.ids = entries.map((e) => e.id);
+    const n = entries.length;
+    const lengths = new Float64Array(n);
+    const termDocs = new Map<string, number[]>(); // term → [doc, tf, doc, tf, ...]
+    entries.forEach((entry, doc) => {
+      const tokens = tokenize(documentText(entry, options.document), this.tokenizer);
+      lengths[doc] = tokens.length;
+      const tf = new Map<string, number>();
+      for (const t of tokens) tf.set(t, (tf.get(t) ?? 0) + 1);
+      for (const [term, count] of tf) {
+        let list = termDocs.get(term);
+        if (list === undefined) termDocs.set(term, (list = []));
+        list.push(doc, count);
+      }
+    });
+    const avgLength = n === 0 ? 0 : lengths.reduce((a, c) => a + c, 0) / n;
+    for (const [term, list] of termDocs) {
+      const df = list.length / 2;
+      const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+      const docs = new Int32Array(df);
+      const weights = new Float64Array(df);
+      for (let i = 0; i < df; i++) {
+        const doc = list[2 * i];
+        const tf = list[2 * i + 1];
+        const norm = avgLength === 0 ? 1 : 1 - this.b + (this.b * lengths[doc]) / avgLength;
+        docs[i] = doc;
+        weights[i] = (idf * tf * (this.k1 + 1)) / (tf + this.k1 * norm);
+      }
+      this.postings.set(term, { docs, weights });
+    }
+    this.scores = new Float64Array(n);
+    this.touched = new Int32Array(n);
+  }
+
+  get size(): number {
+    return this.ids.length;
+  }
+
+  /** The number of distinct indexed terms. */
+  get vocabularySize(): number {
+    return this.postings.size;
+  }
+
+  /** Synchronous search (the index is in memory); `search` wraps it for the Retriever contract. */
+  searchSync(query: string, options: SearchOptions = {}): RetrievalHit[] {
+    const k = Math.max(0, Math.floor(options.k ?? 10));
+    const { scores, touched } = this;
+    let count = 0;
+    for (const term of tokenize(query, this.tokenizer)) {
+      const posting = this.postings.get(term);
+      if (posting === undefined) continue;
+      const { docs, weights } = posting;
+      for (let i = 0; i < docs.length; i++) {
+        const doc = docs[i];
+        if (scores[doc] === 0) touched[count++] = doc;
+        scores[doc] += weights[i];
+      }
+    }
+    const best = k === 0 ? [] : topK(scores, touched, count, k);
+    const hits = best.map((doc) => ({ id: this.ids[doc], score: scores[doc] }));
+    for (let t = 0; t < count; t++) scores[touched[t]] = 0;
+    return hits;
+  }
+
+  async search(query: string, options?: SearchOptions): Promise<RetrievalHit[]> {
+    return this.searchSync(query, options);
+  }
+}

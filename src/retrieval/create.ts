@@ -1,0 +1,30 @@
+import type { CatalogEntry } from "../catalog/catalog.ts";
+import { Bm25Retriever, type Bm25Options } from "./bm25.ts";
+import type { Retriever } from "./retriever.ts";
+
+export const RETRIEVER_KINDS = ["bm25", "toolgen", "hybrid"] as const;
+export type RetrieverKind = (typeof RETRIEVER_KINDS)[number];
+
+export interface CreateRetrieverOptions {
+  catalog: readonly CatalogEntry[];
+  /** A model spec or checkpoint folder (toolgen, hybrid). */
+  model?: string;
+  bm25?: Bm25Options;
+}
+
+/** Builds a retriever of the given kind over a catalog (the one place the CLI and the MCP server go through). */
+export async function createRetriever(kind: string, options: CreateRetrieverOptions): Promise<Retriever> {
+  switch (kind) {
+    case "bm25":
+      return new Bm25Retriever(options.catalog, options.bm25);
+    case "toolgen":
+    case "hybrid":
+      // Added by the ToolGen work (src/retrieval/generative.ts, hybrid.ts; issue 11).
+      throw new Error(
+        `retriever "${kind}" is not available in this build yet (it comes with ToolGen's generative retrieval); ` +
+          `use --retriever bm25`,
+      );
+    default:
+      throw new Error(`unknown retriever "${kind}" (accepted: ${RETRIEVER_KINDS.join(", ")})`);
+  }
+}
