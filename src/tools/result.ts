@@ -53,7 +53,8 @@ function toJsonValue(value: unknown, path: string, ancestors: object[]): unknown
   if (Array.isArray(obj)) return obj.map((v, i) => toJsonValue(v, `${path}[${i}]`, inner));
   const withToJson = obj as { toJSON?: () => unknown };
   if (typeof withToJson.toJSON === "function") return toJsonValue(withToJson.toJSON(), path, inner);
-  const out: Record<string, unknown> = {};
+  // A null prototype keeps a "__proto__" key as data instead of setting the prototype.
+  const out: Record<string, unknown> = Object.create(null);
   for (const [k, v] of Object.entries(obj)) {
     if (v === undefined || typeof v === "function" || typeof v === "symbol") continue; // as JSON.stringify does
     out[k] = toJsonValue(v, `${path}.${k}`, inner);

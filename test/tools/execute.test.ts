@@ -297,6 +297,7 @@ describe("return conversion (LangChain4j rules)", () => {
     ["Map with other keys", () => new Map([[1, "one"]]), '[[1,"one"]]'],
     ["Set", () => new Set(["a", "b"]), '["a","b"]'],
     ["NaN", () => [NaN], '["NaN"]'],
+    ["own __proto__ key kept as data", () => JSON.parse('{"__proto__": {"x": 1}}'), '{"__proto__":{"x":1}}'],
     ["shared, not circular", () => ((s) => ({ x: s, y: s }))({ v: 1 }), '{"x":{"v":1},"y":{"v":1}}'],
   ];
   it.each(table)("%s", async (_name, value, content) => {
