@@ -27,3 +27,6 @@ export * from "./eval/retrieval.ts";
 export * from "./eval/split.ts";
 export * from "./eval/split-files.ts";
 export * from "./eval/bfcl-checker.ts";
+export * from "./eval/bfcl.ts";
+export * from "./chat/parse/index.ts";
+export * from "./agents/index.ts";

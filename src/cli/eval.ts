@@ -7,6 +7,7 @@ import { evaluateRetrieval, reportJson, reportMarkdown } from "../eval/retrieval
 import { splitQueryFile, writeFileAtomic } from "../eval/split-files.ts";
 import { splitQueries } from "../eval/split.ts";
 import { createRetriever } from "../retrieval/create.ts";
+import { registerBfcl } from "./eval-bfcl.ts";
 import { DOCUMENT_FORMATS } from "../retrieval/documents.ts";
 import { parseIntList, retrieverOptions, type RetrieverCliOptions } from "./retriever-options.ts";
 
@@ -95,6 +96,7 @@ export function register(program: Command): void {
         failWith("eval retrieval", error);
       }
     });
+  registerBfcl(evalCmd);
   evalCmd
     .command("split")
     .description(
