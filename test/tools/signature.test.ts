@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { executeToolCall } from "../../src/tools/execute.ts";
 import { loadTools } from "../../src/tools/load-module.ts";
 import { functionSignatures, getJsonSchema } from "../../src/tools/signature.ts";
+import { SEED_JSON } from "./seed-schemas.ts";
 
 const fixture = (name: string) => new URL(`fixtures/${name}`, import.meta.url).pathname;
 
@@ -83,6 +84,10 @@ describe("functionSignatures (TS analogue of HF get_json_schema)", () => {
       type: ["string", "number", "boolean"],
       description: "a string or a number",
     });
+  });
+
+  it("reads JSDoc types in plain .js files too (seed multiply, byte-equal)", () => {
+    expect(JSON.stringify(getJsonSchema(fixture("multiply.js"), "multiply"))).toBe(SEED_JSON.multiply);
   });
 
   it("says clearly what it cannot read", () => {
