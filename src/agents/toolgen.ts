@@ -1,0 +1,362 @@
+import { FINISH_TOKEN, toolToken, type CatalogEntry } from "../catalog/catalog.ts";
+import type { Message } from "../chat/messages.ts";
+import { parseToolGenAction, parseToolGenArguments } from "../chat/parse/toolgen.ts";
+import type { ChatModel } from "../models/model.ts";
+import type { ToolIndex } from "../retrieval/ids.ts";
+import {
+  actionDocumentation,
+  agentTask,
+  GENERATE_ACTION,
+  inputRequest,
+  TOOLGEN_AGENT_SYSTEM,
+} from "../train/agent-format.ts";
+import type { Tool, ToolContext } from "../tools/types.ts";
+import { invokeTool } from "./invoke.ts";
+import { callModel, ErrorStreak, positiveInteger, RepeatGuard, startRun } from "./loop.ts";
+import type { RunOutcome, RunRecorder } from "./loop.ts";
+import { ChatMemory, InMemoryChatMemoryStore, type MemoryOptions } from "./memory.ts";
+import type { Agent, AgentRun, AgentRunHandle, ChatOptions } from "./types.ts";
+
+/** What an action decoder gets: the conversation so far and the written forms it may choose from. */
+export interface ActionRequest {
+  messages: Message[];
+  options: string[];
+  temperature: number;
+  signal?: AbortSignal;
+}
+
+/**
+ * Chooses the action turn. The default asks the ChatModel with a `choice` constraint (HTTP backends map it to
+ * guided decoding or a grammar); a TokenModel-based constrained beam search plugs in here.
+ */
+export type ActionDecoder = (request: ActionRequest) => Promise<string>;
+
+/** Runs a catalog entry that has no Tool implementation (e.g. a StableToolBench server, a mock). */
+export type CatalogExecutor = (
+  entry: CatalogEntry,
+  args: Record<string, unknown>,
+  context: ToolContext,
+) => unknown;
+
+export interface ToolGenAgentOptions {
+  model: ChatModel;
+  /** The documents of the actions; default: one entry per tool (id = tool name). */
+  catalog?: CatalogEntry[];
+  /** Implementations, matched to catalog entries by id (= tool name). */
+  tools?: Tool[];
+  /** Runs entries without a matching tool. */
+  execute?: CatalogExecutor;
+  /** How actions are written (atomic `<<id>>` tokens by default; semantic, numeric, hierarchical ids too). */
+  index?: ToolIndex;
+  decodeAction?: ActionDecoder;
+  /** Assistant turns per run (paper: 16 = 5 actions of 3 turns + the final answer). */
+  maxRounds?: number;
+  /** Restarts after give_up_and_restart before the run stops with "gave_up"; default 1. */
+  maxRestarts?: number;
+  maxRepeats?: number;
+  maxConsecutiveErrors?: number;
+  temperature?: number;
+  /** Temperatures for re-asking when a reply says "give up" or "sorry"; default [0.7, 1.0]. */
+  retryTemperatures?: number[];
+  maxTokens?: number;
+  memory?: MemoryOptions;
+  context?: Record<string, unknown>;
+}
+
+const GIVE_UP = /give up|sorry/i;
+
+interface Episode {
+  messages: Message[];
+  temperature: number;
+}
+
+/** The ToolGen agent (paper Fig. 8): thought → "Generate the action." → action token → documentation → JSON input. */
+export class ToolGenAgent implements Agent {
+  readonly kind = "toolgen";
+  private readonly entries = new Map<string, CatalogEntry>();
+  private readonly tools = new Map<string, Tool>();
+  private readonly written = new Map<string, string>();
+  private readonly idOfText = new Map<string, string>();
+  private readonly memoryOptions: MemoryOptions;
+  private readonly maxRounds: number;
+  private readonly maxRestarts: number;
+  private readonly maxRepeats: number;
+  private readonly maxErrors: number;
+  private readonly retryTemperatures: number[];
+
+  constructor(private readonly options: ToolGenAgentOptions) {
+    const catalog = options.catalog ?? (options.tools ?? []).map(entryFromTool);
+    if (catalog.length === 0) throw new Error("the ToolGen agent needs a `catalog` or `tools`");
+    for (const entry of catalog) this.entries.set(entry.id, entry);
+    for (const tool of options.tools ?? []) this.tools.set(tool.name, tool);
+    for (const entry of catalog) {
+      const text = options.index ? options.index.texts[entry.id] : toolToken(entry.id);
+      if (text === undefined)
+        throw new Error(`the tool index has no written form for catalog id ${entry.id}`);
+      this.written.set(entry.id, text);
+      this.idOfText.set(text, entry.id);
+    }
+    this.memoryOptions = { ...options.memory, store: options.memory?.store ?? new InMemoryChatMemoryStore() };
+    this.maxRounds = positiveInteger("maxRounds", options.maxRounds, 16);
+    this.maxRestarts = options.maxRestarts ?? 1;
+    this.maxRepeats = positiveInteger("maxRepeats", options.maxRepeats, 3);
+    this.maxErrors = positiveInteger("maxConsecutiveErrors", options.maxConsecutiveErrors, 3);
+    this.retryTemperatures = options.retryTemperatures ?? [0.7, 1.0];
+  }
+
+  /** The written forms the action turn may produce: every tool plus <<Finish>>. */
+  get actionOptions(): string[] {
+    return [...this.written.values(), FINISH_TOKEN];
+  }
+
+  memory(memoryId: string): ChatMemory {
+    return new ChatMemory(memoryId, this.memoryOptions);
+  }
+
+  chat(memoryId: string, text: string, options: ChatOptions = {}): Promise<AgentRun> {
+    return this.run(memoryId, text, options).result;
+  }
+
+  run(memoryId: string, text: string, options: ChatOptions = {}): AgentRunHandle {
+    return startRun(memoryId, options, (recorder) => this.loop(memoryId, text, options, recorder));
+  }
+
+  private async loop(
+    memoryId: string,
+    query: string,
+    chat: ChatOptions,
+    rec: RunRecorder,
+  ): Promise<RunOutcome> {
+    const memory = this.memory(memoryId);
+    const history = await memory.messages();
+    await memory.add({ role: "user", content: query });
+    const fresh = (temperature: number): Episode => ({
+      messages: [
+        { role: "system", content: TOOLGEN_AGENT_SYSTEM },
+        ...history,
+        { role: "user", content: agentTask(query) },
+      ],
+      temperature,
+    });
+    let episode = fresh(this.options.temperature ?? 0);
+    let restarts = 0;
+    const repeats = new RepeatGuard(this.maxRepeats);
+    const errors = new ErrorStreak(this.maxErrors);
+    const done = async (outcome: RunOutcome): Promise<RunOutcome> => {
+      if (outcome.stoppedBecause === "answer")
+        await memory.add({ role: "assistant", content: outcome.answer });
+      return outcome;
+    };
+    let lastThought = "";
+    let needThought = true;
+    for (;;) {
+      if (needThought) {
+        if (rec.modelCalls >= this.maxRounds)
+          return done({ answer: lastThought, stoppedBecause: "max_steps" });
+        lastThought = await this.reply(episode, chat, rec);
+        rec.record({ type: "thought", index: rec.modelCalls - 1, text: lastThought });
+        episode.messages.push({ role: "user", content: GENERATE_ACTION });
+      }
+      needThought = true;
+      if (rec.modelCalls >= this.maxRounds) return done({ answer: lastThought, stoppedBecause: "max_steps" });
+      const actionText = await this.decodeAction(episode, chat, rec);
+      const index = rec.modelCalls - 1;
+      const action = this.resolveAction(actionText);
+      if (action === undefined) {
+        const message = `${JSON.stringify(actionText.trim().slice(0, 80))} is not a valid action. ${GENERATE_ACTION}`;
+        episode.messages.push({ role: "assistant", content: actionText }, { role: "user", content: message });
+        rec.record({ type: "guard", index, guard: "unknown_action", message });
+        if (errors.fail()) return done({ answer: lastThought, stoppedBecause: "too_many_errors" });
+        needThought = false;
+        continue;
+      }
+      const entry = action === FINISH_TOKEN ? undefined : this.entries.get(action);
+      const written = entry ? this.written.get(entry.id)! : FINISH_TOKEN;
+      episode.messages.push(
+        { role: "assistant", content: written },
+        { role: "user", content: inputRequest(actionDocumentation(written, entry)) },
+      );
+      if (rec.modelCalls >= this.maxRounds) return done({ answer: lastThought, stoppedBecause: "max_steps" });
+      const argsText = await this.reply(episode, chat, rec);
+      const parsed = parseToolGenArguments(argsText);
+      if (!entry) {
+        const args = parsed.ok ? parsed.arguments : {};
+        if (args.return_type === "give_up_and_restart") {
+          if (restarts >= this.maxRestarts) return done({ answer: lastThought, stoppedBecause: "gave_up" });
+          restarts += 1;
+          const temperature =
+            this.retryTemperatures[Math.min(restarts, this.retryTemperatures.length) - 1] ?? 1;
+          rec.record({
+            type: "retry",
+            index: rec.modelCalls - 1,
+            reason: "give_up_and_restart",
+            temperature,
+          });
+          episode = fresh(temperature);
+          continue;
+        }
+        const answer = args.final_answer;
+        if (parsed.ok && answer !== undefined) {
+          return done({
+            answer: typeof answer === "string" ? answer : JSON.stringify(answer),
+            stoppedBecause: "answer",
+          });
+        }
+        // A Finish without a usable answer: say so in the function turn and let the model try again.
+        const message = parsed.ok
+          ? 'Finish needs {"return_type": "give_answer", "final_answer": "..."}'
+          : parsed.error.message;
+        episode.messages.push(functionResult(FINISH_TOKEN, message, ""));
+        rec.record({ type: "guard", index: rec.modelCalls - 1, guard: "invalid_input", message });
+        if (errors.fail()) return done({ answer: lastThought, stoppedBecause: "too_many_errors" });
+        continue;
+      }
+      if (!parsed.ok) {
+        episode.messages.push(functionResult(written, `invalid input: ${parsed.error.message}`, ""));
+        rec.record({
+          type: "guard",
+          index: rec.modelCalls - 1,
+          guard: "invalid_input",
+          message: parsed.error.message,
+        });
+        if (errors.fail()) return done({ answer: lastThought, stoppedBecause: "too_many_errors" });
+        continue;
+      }
+      if (repeats.isDeadLoop(entry.id, parsed.arguments))
+        return done({ answer: lastThought, stoppedBecause: "repeated_action" });
+      const result = await this.execute(entry, parsed.arguments, rec.modelCalls - 1, memoryId, chat, rec);
+      episode.messages.push(
+        functionResult(written, result.ok ? "" : result.error, result.ok ? result.content : ""),
+      );
+      if (result.ok) errors.reset();
+      else if (errors.fail()) return done({ answer: lastThought, stoppedBecause: "too_many_errors" });
+    }
+  }
+
+  /** A free-text assistant turn, re-asked at higher temperatures while it says "give up" or "sorry". */
+  private async reply(episode: Episode, chat: ChatOptions, rec: RunRecorder): Promise<string> {
+    let temperature = episode.temperature;
+    for (let attempt = 0; ; attempt++) {
+      const { message } = await callModel(
+        this.options.model,
+        episode.messages,
+        {
+          temperature,
+          ...(this.options.maxTokens !== undefined ? { maxTokens: this.options.maxTokens } : {}),
+          ...(chat.signal ? { signal: chat.signal } : {}),
+        },
+        rec,
+        chat.stream === true,
+      );
+      const next = this.retryTemperatures[attempt];
+      if (!GIVE_UP.test(message.content) || next === undefined || rec.modelCalls >= this.maxRounds) {
+        episode.messages.push({ role: "assistant", content: message.content });
+        return message.content;
+      }
+      temperature = Math.max(next, temperature);
+      rec.record({
+        type: "retry",
+        index: rec.modelCalls - 1,
+        reason: "the reply gave up or apologised",
+        temperature,
+      });
+    }
+  }
+
+  private async decodeAction(episode: Episode, chat: ChatOptions, rec: RunRecorder): Promise<string> {
+    const options = this.actionOptions;
+    const decode = this.options.decodeAction;
+    if (decode) {
+      const started = performance.now();
+      const text = await decode({
+        messages: episode.messages,
+        options,
+        temperature: episode.temperature,
+        ...(chat.signal ? { signal: chat.signal } : {}),
+      });
+      const usage = { promptTokens: 0, completionTokens: 0 };
+      const ms = Math.round(performance.now() - started);
+      rec.record({
+        type: "model",
+        index: rec.modelCalls,
+        message: { role: "assistant", content: text },
+        usage,
+        ms,
+      });
+      return text;
+    }
+    const { message } = await callModel(
+      this.options.model,
+      episode.messages,
+      {
+        constraint: { kind: "choice", options },
+        temperature: episode.temperature,
+        ...(chat.signal ? { signal: chat.signal } : {}),
+      },
+      rec,
+      false,
+    );
+    return message.content;
+  }
+
+  /** The catalog id (or FINISH_TOKEN) an action turn names, or undefined when it names nothing known. */
+  private resolveAction(text: string): string | undefined {
+    const trimmed = text.trim();
+    const direct = this.idOfText.get(trimmed);
+    if (direct !== undefined) return direct;
+    const parsed = parseToolGenAction(trimmed);
+    if (parsed.kind === "finish") return FINISH_TOKEN;
+    if (parsed.kind === "tool")
+      return this.idOfText.get(parsed.token) ?? (this.entries.has(parsed.id) ? parsed.id : undefined);
+    return undefined;
+  }
+
+  private async execute(
+    entry: CatalogEntry,
+    args: Record<string, unknown>,
+    index: number,
+    memoryId: string,
+    chat: ChatOptions,
+    rec: RunRecorder,
+  ): Promise<{ ok: true; content: string } | { ok: false; error: string }> {
+    const hook = this.options.execute;
+    const tool: Tool = this.tools.get(entry.id) ?? {
+      name: entry.id,
+      description: entry.description,
+      parameters: entry.parameters,
+      ...(hook ? { execute: (a: Record<string, unknown>, c: ToolContext) => hook(entry, a, c) } : {}),
+    };
+    const call = {
+      id: `toolgen_${index}`,
+      type: "function" as const,
+      function: { name: tool.name, arguments: args },
+    };
+    rec.record({ type: "tool_call", index, call });
+    const context: ToolContext = { ...this.options.context, memoryId };
+    if (chat.signal) context.signal = chat.signal;
+    const started = performance.now();
+    const result = await invokeTool(call, [tool], context);
+    rec.record({ type: "tool_result", index, call, result, ms: Math.round(performance.now() - started) });
+    return result.ok ? result : { ok: false, error: result.error.message };
+  }
+}
+
+export function createToolGenAgent(options: ToolGenAgentOptions): ToolGenAgent {
+  return new ToolGenAgent(options);
+}
+
+/** The function turn in ToolBench's form: {"error": …, "response": …}. */
+function functionResult(name: string, error: string, response: string): Message {
+  return { role: "tool", name, content: JSON.stringify({ error, response }) };
+}
+
+function entryFromTool(tool: Tool): CatalogEntry {
+  return {
+    id: tool.name,
+    tool: tool.name,
+    api: tool.name,
+    description: tool.description,
+    parameters: tool.parameters,
+    doc: tool,
+  };
+}

@@ -1,0 +1,185 @@
+import { createInterface } from "node:readline";
+import type { Command } from "commander";
+import { createAgent } from "../agents/functions.ts";
+import type { MemoryOptions } from "../agents/memory.ts";
+import { SqliteChatMemoryStore } from "../agents/memory-sqlite.ts";
+import { createReactAgent } from "../agents/react.ts";
+import { createToolGenAgent } from "../agents/toolgen.ts";
+import type { Agent, AgentEvent, AgentRun } from "../agents/types.ts";
+import type { CatalogEntry } from "../catalog/catalog.ts";
+import { loadCatalog } from "../catalog/load.ts";
+import type { ChatModel } from "../models/model.ts";
+import { ScriptedModel } from "../models/scripted.ts";
+import { loadTools } from "../tools/load-module.ts";
+import type { Tool } from "../tools/types.ts";
+
+export const AGENT_KINDS = ["functions", "react", "toolgen"] as const;
+export type AgentKind = (typeof AGENT_KINDS)[number];
+
+interface ChatCliOptions {
+  model: string;
+  agent: string;
+  tools?: string;
+  catalog?: string;
+  message?: string;
+  stream?: boolean;
+  json?: boolean;
+  memory?: string;
+  session: string;
+  maxSteps?: string;
+  system?: string;
+}
+
+/** `toolgen chat --model SPEC [--agent functions|react|toolgen] …`: one-shot with --message, a REPL without. */
+export function register(program: Command): void {
+  program
+    .command("chat")
+    .description("chat with an agent that calls tools (one-shot with --message, a REPL without)")
+    .requiredOption("--model <spec>", "openai:MODEL@BASEURL, builtin:DIR, gguf:FILE, scripted:FILE …")
+    .option("--agent <kind>", AGENT_KINDS.join(" | "), "functions")
+    .option("--tools <file>", "a .ts/.js module whose exports are tools (any of the five styles)")
+    .option("--catalog <file>", "a tool catalog (ToolGen agent documents)")
+    .option("--message <text>", "ask once, print the answer and exit")
+    .option("--stream", "print the answer as it is generated")
+    .option("--json", 'with --message: print one JSON object {"answer", "steps", "stoppedBecause"}')
+    .option("--memory <file>", "keep conversations in this SQLite file (survives restarts)")
+    .option("--session <id>", "memory id of the conversation", "cli")
+    .option("--max-steps <n>", "model calls per message")
+    .option("--system <text>", "system prompt (functions agent)")
+    .action(async (opts: ChatCliOptions) => {
+      let close = (): void => undefined;
+      try {
+        const { agent, dispose } = await buildAgent(opts);
+        close = dispose;
+        if (opts.message !== undefined) await oneShot(agent, opts.message, opts);
+        else await repl(agent, opts);
+      } catch (error) {
+        process.stderr.write(`toolgen chat: ${(error as Error).message}\n`);
+        process.exitCode = 1;
+      } finally {
+        close();
+      }
+    });
+}
+
+/** The model for a spec. TEMPORARY: only scripted:FILE until the chat room's resolveModel lands. */
+async function openModel(spec: string): Promise<ChatModel> {
+  if (spec.startsWith("scripted:")) return ScriptedModel.fromFile(spec.slice("scripted:".length));
+  throw new Error(`unsupported model spec ${JSON.stringify(spec)}; accepted here: scripted:FILE`);
+}
+
+async function buildAgent(opts: ChatCliOptions): Promise<{ agent: Agent; dispose: () => void }> {
+  if (!(AGENT_KINDS as readonly string[]).includes(opts.agent)) {
+    throw new Error(`unknown agent ${JSON.stringify(opts.agent)}; choose one of ${AGENT_KINDS.join(", ")}`);
+  }
+  if (opts.json && opts.message === undefined) throw new Error("--json needs --message (one-shot mode)");
+  const maxSteps = opts.maxSteps === undefined ? undefined : Number(opts.maxSteps);
+  if (maxSteps !== undefined && !(Number.isInteger(maxSteps) && maxSteps > 0)) {
+    throw new Error(`--max-steps must be a positive integer, got ${JSON.stringify(opts.maxSteps)}`);
+  }
+  const tools: Tool[] = opts.tools ? await loadTools(opts.tools) : [];
+  const catalog: CatalogEntry[] | undefined = opts.catalog ? loadCatalog(opts.catalog) : undefined;
+  const kind = opts.agent as AgentKind;
+  if (kind !== "toolgen" && tools.length === 0) {
+    throw new Error(`the ${kind} agent needs tools: pass --tools FILE.ts (a module exporting tools)`);
+  }
+  if (kind === "toolgen" && tools.length === 0 && !catalog) {
+    throw new Error("the toolgen agent needs --catalog FILE and/or --tools FILE.ts");
+  }
+  const model = await openModel(opts.model);
+  const store = opts.memory ? new SqliteChatMemoryStore(opts.memory) : undefined;
+  const memory: MemoryOptions = store ? { store } : {};
+  const dispose = (): void => store?.close();
+  if (kind === "functions") {
+    const agent = createAgent({
+      model,
+      tools,
+      memory,
+      ...(maxSteps ? { maxSteps } : {}),
+      ...(opts.system ? { systemPrompt: opts.system } : {}),
+    });
+    return { agent, dispose };
+  }
+  if (kind === "react") {
+    return {
+      agent: createReactAgent({ model, tools, memory, ...(maxSteps ? { maxIterations: maxSteps } : {}) }),
+      dispose,
+    };
+  }
+  const agent = createToolGenAgent({
+    model,
+    tools,
+    memory,
+    ...(catalog ? { catalog } : {}),
+    ...(maxSteps ? { maxRounds: maxSteps } : {}),
+  });
+  return { agent, dispose };
+}
+
+async function oneShot(agent: Agent, message: string, opts: ChatCliOptions): Promise<void> {
+  // Answer text streams to stdout only for the functions agent (ReAct/ToolGen stream their reasoning, not the
+  // answer) and never with --json, whose stdout is exactly one JSON object.
+  const streamToStdout = opts.stream === true && !opts.json && agent.kind === "functions";
+  let streamed = false;
+  const run = await agent.chat(opts.session, message, {
+    stream: opts.stream === true,
+    onEvent: (event) => {
+      if (event.type === "text_delta" && streamToStdout) {
+        process.stdout.write(event.delta);
+        streamed = true;
+      } else {
+        trace(event);
+      }
+    },
+  });
+  if (opts.json) {
+    process.stdout.write(
+      JSON.stringify({ answer: run.answer, steps: run.steps, stoppedBecause: run.stoppedBecause }) + "\n",
+    );
+  } else {
+    if (!streamed || !run.answer.length) process.stdout.write(run.answer);
+    process.stdout.write("\n");
+    report(run);
+  }
+}
+
+async function repl(agent: Agent, opts: ChatCliOptions): Promise<void> {
+  const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: process.stdin.isTTY });
+  const ask = (): void => {
+    if (process.stdin.isTTY) rl.prompt();
+  };
+  rl.setPrompt("you> ");
+  process.stderr.write(`toolgen chat (${agent.kind} agent, session ${opts.session}). /exit to quit.\n`);
+  ask();
+  for await (const line of rl) {
+    const text = line.trim();
+    if (text === "/exit" || text === "/quit") break;
+    if (text !== "") {
+      const run = await agent.chat(opts.session, text, { onEvent: trace });
+      process.stdout.write(`${run.answer}\n`);
+      report(run);
+    }
+    ask();
+  }
+  rl.close();
+}
+
+/** Tool calls and guards, one line each, on stderr: what the agent did, never mixed into the answer. */
+function trace(event: AgentEvent): void {
+  if (event.type === "tool_call") {
+    process.stderr.write(
+      `  → ${event.call.function.name} ${JSON.stringify(event.call.function.arguments)}\n`,
+    );
+  } else if (event.type === "tool_result") {
+    const text = event.result.ok ? event.result.content : `error: ${event.result.error.message}`;
+    process.stderr.write(`  ← ${text.replace(/\s+/g, " ").slice(0, 200)}\n`);
+  } else if (event.type === "guard") {
+    process.stderr.write(`  ! ${event.guard}: ${event.message.slice(0, 200)}\n`);
+  }
+}
+
+function report(run: AgentRun): void {
+  if (run.stoppedBecause !== "answer") {
+    process.stderr.write(`  (stopped: ${run.stoppedBecause}${run.error ? ` — ${run.error}` : ""})\n`);
+  }
+}

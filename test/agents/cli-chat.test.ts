@@ -1,0 +1,214 @@
+import { execFile } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, describe, expect, it, vi } from "vitest";
+import { SqliteChatMemoryStore } from "../../src/agents/memory-sqlite.ts";
+import { main } from "../../src/cli/main.ts";
+
+const run = promisify(execFile);
+const ROOT = resolve(import.meta.dirname, "../..");
+const BIN = join(ROOT, "bin/toolgen.mjs");
+const WEATHER = join(ROOT, "examples/weather.ts");
+const dir = mkdtempSync(join(tmpdir(), "toolgen-chat-cli-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+let fileCount = 0;
+function script(replies: unknown[]): string {
+  const path = join(dir, `replies-${fileCount++}.json`);
+  writeFileSync(path, JSON.stringify(replies));
+  return path;
+}
+
+/** A real process: the bin script, tsx and all (slow on a busy machine, so used for two tests only). */
+async function spawnToolgen(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [BIN, ...args], { cwd: ROOT, timeout: 60_000 });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+/** The same CLI in this process, stdout and stderr captured. */
+async function toolgen(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = "";
+  let stderr = "";
+  const out = vi
+    .spyOn(process.stdout, "write")
+    .mockImplementation((chunk) => ((stdout += String(chunk)), true));
+  const err = vi
+    .spyOn(process.stderr, "write")
+    .mockImplementation((chunk) => ((stderr += String(chunk)), true));
+  process.exitCode = undefined;
+  try {
+    await main(["node", "toolgen", ...args]);
+  } finally {
+    out.mockRestore();
+    err.mockRestore();
+  }
+  const code = Number(process.exitCode ?? 0);
+  process.exitCode = undefined;
+  return { code, stdout, stderr };
+}
+
+const PARIS = "Hey, what's the temperature in Paris right now?";
+
+describe("toolgen chat", () => {
+  it("--agent react recovers from a model that first names a tool that does not exist", async () => {
+    const model = script([
+      "I will look up the weather.\nAction: weather_lookup\nAction Input: Paris",
+      'Action: get_current_temperature\nAction Input: {"location": "Paris, France", "unit": "celsius"}',
+      "I now know the final answer.\nFinal Answer: It is 22 °C in Paris.",
+    ]);
+    const out = await spawnToolgen([
+      "chat",
+      "--model",
+      `scripted:${model}`,
+      "--agent",
+      "react",
+      "--tools",
+      WEATHER,
+      "--message",
+      PARIS,
+      "--json",
+    ]);
+    expect(out.code).toBe(0);
+    const lines = out.stdout.trim().split("\n");
+    expect(lines).toHaveLength(1);
+    const result = JSON.parse(lines[0]!);
+    expect(Object.keys(result)).toEqual(["answer", "steps", "stoppedBecause"]);
+    expect(result).toMatchObject({ answer: "It is 22 °C in Paris.", stoppedBecause: "answer" });
+    const guard = result.steps.find((s: { type: string }) => s.type === "guard");
+    expect(guard).toMatchObject({ guard: "unknown_tool" });
+    expect(guard.message).toContain("try one of [get_current_temperature, get_current_wind_speed]");
+    const toolResult = result.steps.find((s: { type: string }) => s.type === "tool_result");
+    expect(toolResult.result).toEqual({ ok: true, content: "22" });
+  });
+
+  it("--agent functions answers through one tool round trip, streamed to stdout", async () => {
+    const model = script([
+      {
+        tool_calls: [
+          { name: "get_current_temperature", arguments: { location: "Paris, France", unit: "celsius" } },
+        ],
+      },
+      "It is 22 degrees Celsius in Paris.",
+    ]);
+    const out = await toolgen([
+      "chat",
+      "--model",
+      `scripted:${model}`,
+      "--tools",
+      WEATHER,
+      "--message",
+      PARIS,
+      "--stream",
+    ]);
+    expect(out.code).toBe(0);
+    expect(out.stdout).toBe("It is 22 degrees Celsius in Paris.\n");
+    expect(out.stderr).toContain('→ get_current_temperature {"location":"Paris, France","unit":"celsius"}');
+    expect(out.stderr).toContain("← 22");
+  });
+
+  it("--agent toolgen runs the paper's turns with the tools' documents", async () => {
+    const model = script([
+      "I should get the temperature.",
+      "<<get_current_temperature>>",
+      '{"location": "Paris, France", "unit": "celsius"}',
+      "Now I can answer.",
+      "<<Finish>>",
+      '{"return_type": "give_answer", "final_answer": "22 °C"}',
+    ]);
+    const out = await toolgen([
+      "chat",
+      "--model",
+      `scripted:${model}`,
+      "--agent",
+      "toolgen",
+      "--tools",
+      WEATHER,
+      "--message",
+      PARIS,
+      "--json",
+    ]);
+    expect(out.code).toBe(0);
+    expect(JSON.parse(out.stdout)).toMatchObject({ answer: "22 °C", stoppedBecause: "answer" });
+  });
+
+  it("keeps a session in a SQLite file across invocations", async () => {
+    const db = join(dir, "memory.sqlite");
+    for (const [i, text] of ["first", "second"].entries()) {
+      const model = script([`answer ${i}`]);
+      const out = await toolgen([
+        "chat",
+        "--model",
+        `scripted:${model}`,
+        "--tools",
+        WEATHER,
+        "--memory",
+        db,
+        "--session",
+        "s1",
+        "--message",
+        text,
+      ]);
+      expect(out.stdout).toBe(`answer ${i}\n`);
+    }
+    const store = new SqliteChatMemoryStore(db);
+    expect(store.getMessages("s1").map((m) => m.content)).toEqual([
+      "first",
+      "answer 0",
+      "second",
+      "answer 1",
+    ]);
+    store.close();
+  });
+
+  it("answers bad options with a clear error and exit code 1", async () => {
+    const model = script(["x"]);
+    const bad = await toolgen([
+      "chat",
+      "--model",
+      `scripted:${model}`,
+      "--agent",
+      "magic",
+      "--tools",
+      WEATHER,
+      "--message",
+      "hi",
+    ]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('unknown agent "magic"; choose one of functions, react, toolgen');
+    const noTools = await toolgen(["chat", "--model", `scripted:${model}`, "--message", "hi"]);
+    expect(noTools.stderr).toContain("the functions agent needs tools: pass --tools");
+    const missing = await toolgen([
+      "chat",
+      "--model",
+      `scripted:${join(dir, "nope.json")}`,
+      "--tools",
+      WEATHER,
+      "--message",
+      "hi",
+    ]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/cannot read scripted replies/);
+  });
+
+  it("runs a REPL over stdin lines", async () => {
+    const model = script(["hello there", "bye now"]);
+    const child = execFile(
+      process.execPath,
+      [BIN, "chat", "--model", `scripted:${model}`, "--tools", WEATHER],
+      { cwd: ROOT },
+    );
+    let stdout = "";
+    child.stdout!.on("data", (d: Buffer) => (stdout += d.toString()));
+    child.stdin!.end("hi\nhow are you\n/exit\n");
+    const code = await new Promise<number | null>((done) => child.on("close", done));
+    expect(code).toBe(0);
+    expect(stdout).toBe("hello there\nbye now\n");
+  });
+});
