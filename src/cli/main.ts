@@ -1,4 +1,5 @@
 import { Command } from "commander";
+import { register as registerChat } from "./chat.ts";
 import { register as registerEval } from "./eval.ts";
 import { register as registerRetrieve } from "./retrieve.ts";
 import { register as registerTools } from "./tools.ts";
@@ -13,6 +14,7 @@ export async function main(argv: string[]): Promise<void> {
     .version("0.1.0")
     .showHelpAfterError();
   // Command registrations (one line each, keep sorted):
+  registerChat(program);
   registerEval(program);
   registerRetrieve(program);
   registerTools(program);
