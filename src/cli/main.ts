@@ -3,6 +3,7 @@ import { register as registerChat } from "./chat.ts";
 import { register as registerEval } from "./eval.ts";
 import { register as registerRetrieve } from "./retrieve.ts";
 import { register as registerTools } from "./tools.ts";
+import { register as registerTrain } from "./train.ts";
 
 /** The toolgen CLI: thin commands over the library, one file per command (each exports `register`). */
 export async function main(argv: string[]): Promise<void> {
@@ -18,5 +19,6 @@ export async function main(argv: string[]): Promise<void> {
   registerEval(program);
   registerRetrieve(program);
   registerTools(program);
+  registerTrain(program);
   await program.parseAsync(argv);
 }

@@ -1,0 +1,84 @@
+import type { Command } from "commander";
+import { trainOnText } from "../nn/train/text.ts";
+
+interface TrainCliOptions {
+  text?: string;
+  out: string;
+  preset: string;
+  steps: string;
+  seed: string;
+  resume?: boolean;
+  vocabSize: string;
+  batchSize: string;
+  seqLen?: string;
+  lr: string;
+  saveEvery: string;
+  progress: boolean;
+  json?: boolean;
+}
+
+function int(value: string, flag: string, min = 1): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min) throw new Error(`${flag} must be an integer ≥ ${min}, got "${value}"`);
+  return n;
+}
+
+function positive(value: string, flag: string): number {
+  const n = Number(value);
+  if (!(n > 0 && Number.isFinite(n))) throw new Error(`${flag} must be a positive number, got "${value}"`);
+  return n;
+}
+
+/**
+ * `toolgen train`: trains a built-in model. One branch per kind of data: `--text FILE` (a language model on
+ * plain text). ToolGen's `--catalog/--queries` stages add their own options and branch in `action` below.
+ */
+export function register(program: Command): void {
+  program
+    .command("train")
+    .description(
+      "train a built-in Llama-style model and write a checkpoint folder (config.json, model.safetensors, tokenizer.json)",
+    )
+    .option("--text <file>", "train a language model on a plain text file")
+    .requiredOption("--out <dir>", "checkpoint folder to write (and resume from with --resume)")
+    .option("--preset <name>", "model size: tiny | small", "tiny")
+    .option("--steps <n>", "optimizer steps in total", "300")
+    .option("--seed <n>", "seed for initialisation and data order", "0")
+    .option("--resume", "continue from the training state in --out")
+    .option("--vocab-size <n>", "tokenizer vocabulary size (new runs)", "1024")
+    .option("--batch-size <n>", "sequences per step", "8")
+    .option("--seq-len <n>", "tokens per sequence (default: the model context)")
+    .option("--lr <x>", "peak learning rate (cosine schedule, 3 % warm-up)", "3e-3")
+    .option("--save-every <n>", "write a resumable checkpoint every N steps (0: only at the end)", "100")
+    .option("--no-progress", "no progress bar on stderr")
+    .option("--json", "print one JSON object with the result")
+    .action(async (opts: TrainCliOptions) => {
+      try {
+        if (!opts.text) throw new Error("give the training data: --text FILE");
+        const result = await trainOnText({
+          text: opts.text,
+          out: opts.out,
+          preset: opts.preset,
+          steps: int(opts.steps, "--steps"),
+          seed: int(opts.seed, "--seed", 0),
+          resume: opts.resume === true,
+          vocabSize: int(opts.vocabSize, "--vocab-size", 256),
+          batchSize: int(opts.batchSize, "--batch-size"),
+          seqLen: opts.seqLen === undefined ? undefined : int(opts.seqLen, "--seq-len", 2),
+          lr: positive(opts.lr, "--lr"),
+          saveEvery: int(opts.saveEvery, "--save-every", 0),
+          progress: opts.progress,
+        });
+        if (opts.json) process.stdout.write(JSON.stringify(result) + "\n");
+        else {
+          process.stdout.write(
+            `trained ${result.preset} (${result.parameters} parameters, vocabulary ${result.vocabSize}) to step ${result.steps}` +
+              `: loss ${result.finalLoss.toFixed(4)}, ${Math.round(result.tokensPerSecond)} tokens/s; saved to ${result.out}\n`,
+          );
+        }
+      } catch (error) {
+        process.stderr.write(`toolgen train: ${(error as Error).message}\n`);
+        process.exitCode = 1;
+      }
+    });
+}
