@@ -12,6 +12,8 @@ export interface ExecuteOptions {
   maxArgumentBytes?: number;
   /** Apply the safe scalar coercions (default true). */
   coerce?: boolean;
+  /** Reject argument keys the schema does not declare, even where it allows extras (default false). */
+  rejectUnknownKeys?: boolean;
   /** Append the stack of a throwing tool to its message (default false: no stack leaks to the model). */
   includeStack?: boolean;
 }
@@ -81,6 +83,11 @@ async function run(
   const args = structuredClone(raw) as Record<string, unknown>;
   const coercions = options.coerce === false ? [] : coerceArguments(args, found.parameters);
   const violations = validateArguments(args, found.parameters);
+  if (options.rejectUnknownKeys) {
+    for (const k of Object.keys(args)) {
+      if (!Object.hasOwn(found.parameters.properties, k)) violations.push(`/: unexpected property "${k}"`);
+    }
+  }
   if (violations.length > 0) {
     return fail(
       "invalid_arguments",

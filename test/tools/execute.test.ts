@@ -71,6 +71,21 @@ describe("argument validation", () => {
     ]);
   });
 
+  it("accepts undeclared keys unless rejectUnknownKeys is set", async () => {
+    const args = { a: 1, b: 2, c: 3 };
+    expect(await executeToolCall(call("multiply", args), tools)).toEqual({
+      ok: true,
+      content: '{"a":1,"b":2,"c":3}',
+    });
+    expect(await executeToolCall(call("multiply", args), tools, {}, { rejectUnknownKeys: true })).toEqual({
+      ok: false,
+      error: {
+        code: "invalid_arguments",
+        message: 'invalid arguments for multiply:\n- /: unexpected property "c"',
+      },
+    });
+  });
+
   it("rejects arguments that are not an object", async () => {
     for (const bad of [[1, 2], "a=1", 5, null]) {
       const res = await executeToolCall(call("multiply", bad), tools);
