@@ -1,4 +1,4 @@
-import { existsSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { tsImport } from "tsx/esm/api";
@@ -22,8 +22,7 @@ const isBuilder = (v: unknown): v is Buildable =>
 export async function loadTools(file: string): Promise<Tool[]> {
   const path = resolve(file);
   if (!existsSync(path)) throw new Error(`tools file not found: ${file}`);
-  // tsx's loader handles TypeScript (and standard decorators) wherever we run: CLI, library, tests.
-  const mod = (await tsImport(pathToFileURL(path).href, import.meta.url)) as Record<string, unknown>;
+  const mod = await importOnce(path);
   let signatures: FunctionSignature[] | undefined;
   const tools: Tool[] = [];
   const add = (value: unknown, exportName: string): void => {
@@ -55,6 +54,20 @@ export async function loadTools(file: string): Promise<Tool[]> {
   }
   if (tools.length === 0) throw new Error(`${file} exports no tools (see "Defining tools" in the README)`);
   return tools;
+}
+
+// Each tsImport registers a loader namespace, so import a file once per version of it.
+const imported = new Map<string, { mtimeMs: number; module: Promise<Record<string, unknown>> }>();
+
+function importOnce(path: string): Promise<Record<string, unknown>> {
+  const mtimeMs = statSync(path).mtimeMs;
+  const hit = imported.get(path);
+  if (hit && hit.mtimeMs === mtimeMs) return hit.module;
+  // tsx's loader handles TypeScript (and standard decorators) wherever we run: CLI, library, tests.
+  const module = tsImport(pathToFileURL(path).href, import.meta.url) as Promise<Record<string, unknown>>;
+  imported.set(path, { mtimeMs, module });
+  module.catch(() => imported.delete(path));
+  return module;
 }
 
 function fromFunction(sig: FunctionSignature, fn: (...args: unknown[]) => unknown): Tool {
