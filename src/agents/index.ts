@@ -10,7 +10,7 @@ export type { ActionDecoder, ActionRequest, CatalogExecutor, ToolGenAgentOptions
 export { ChatMemory, InMemoryChatMemoryStore, estimateTokens, INTERRUPTED_TOOL_RESULT } from "./memory.ts";
 export type { ChatMemoryStore, MemoryOptions } from "./memory.ts";
 export { SqliteChatMemoryStore } from "./memory-sqlite.ts";
-export { Toolbox } from "./toolbox.ts";
+export { Toolbox, catalogEntryFromTool } from "./toolbox.ts";
 export type { ToolboxOptions, ToolSelection, ToolSelector } from "./toolbox.ts";
 export { startRun, callModel, RunRecorder, RepeatGuard, ErrorStreak } from "./loop.ts";
 export type { RunOutcome } from "./loop.ts";

@@ -1,3 +1,4 @@
+import type { CatalogEntry } from "../catalog/catalog.ts";
 import type { Message } from "../chat/messages.ts";
 import type { Retriever } from "../retrieval/retriever.ts";
 import type { Tool } from "../tools/types.ts";
@@ -79,4 +80,16 @@ export class Toolbox {
     }
     return chosen;
   }
+}
+
+/** A catalog entry for one of the user's own tools (id = name, as DESIGN.md says for plain functions). */
+export function catalogEntryFromTool(tool: Tool): CatalogEntry {
+  return {
+    id: tool.name,
+    tool: tool.name,
+    api: tool.name,
+    description: tool.description,
+    parameters: tool.parameters,
+    doc: { name: tool.name, description: tool.description },
+  };
 }

@@ -12,6 +12,7 @@ import {
 } from "../train/agent-format.ts";
 import type { Tool, ToolContext } from "../tools/types.ts";
 import { invokeTool } from "./invoke.ts";
+import { catalogEntryFromTool } from "./toolbox.ts";
 import { callModel, ErrorStreak, positiveInteger, RepeatGuard, startRun } from "./loop.ts";
 import type { RunOutcome, RunRecorder } from "./loop.ts";
 import { ChatMemory, InMemoryChatMemoryStore, type MemoryOptions } from "./memory.ts";
@@ -61,6 +62,11 @@ export interface ToolGenAgentOptions {
   maxTokens?: number;
   memory?: MemoryOptions;
   context?: Record<string, unknown>;
+  /**
+   * The role of the function-result turn: "tool" (default, as in the paper's trajectories) or "user" for
+   * servers that reject a tool message with no preceding tool_calls (OpenAI proper does).
+   */
+  functionRole?: "tool" | "user";
 }
 
 const GIVE_UP = /give up|sorry/i;
@@ -85,7 +91,7 @@ export class ToolGenAgent implements Agent {
   private readonly retryTemperatures: number[];
 
   constructor(private readonly options: ToolGenAgentOptions) {
-    const catalog = options.catalog ?? (options.tools ?? []).map(entryFromTool);
+    const catalog = options.catalog ?? (options.tools ?? []).map(catalogEntryFromTool);
     if (catalog.length === 0) throw new Error("the ToolGen agent needs a `catalog` or `tools`");
     for (const entry of catalog) this.entries.set(entry.id, entry);
     for (const tool of options.tools ?? []) this.tools.set(tool.name, tool);
@@ -206,13 +212,13 @@ export class ToolGenAgent implements Agent {
         const message = parsed.ok
           ? 'Finish needs {"return_type": "give_answer", "final_answer": "..."}'
           : parsed.error.message;
-        episode.messages.push(functionResult(FINISH_TOKEN, message, ""));
+        episode.messages.push(this.functionResult(FINISH_TOKEN, message, ""));
         rec.record({ type: "guard", index: rec.modelCalls - 1, guard: "invalid_input", message });
         if (errors.fail()) return done({ answer: lastThought, stoppedBecause: "too_many_errors" });
         continue;
       }
       if (!parsed.ok) {
-        episode.messages.push(functionResult(written, `invalid input: ${parsed.error.message}`, ""));
+        episode.messages.push(this.functionResult(written, `invalid input: ${parsed.error.message}`, ""));
         rec.record({
           type: "guard",
           index: rec.modelCalls - 1,
@@ -226,11 +232,15 @@ export class ToolGenAgent implements Agent {
         return done({ answer: lastThought, stoppedBecause: "repeated_action" });
       const result = await this.execute(entry, parsed.arguments, rec.modelCalls - 1, memoryId, chat, rec);
       episode.messages.push(
-        functionResult(written, result.ok ? "" : result.error, result.ok ? result.content : ""),
+        this.functionResult(written, result.ok ? "" : result.error, result.ok ? result.content : ""),
       );
       if (result.ok) errors.reset();
       else if (errors.fail()) return done({ answer: lastThought, stoppedBecause: "too_many_errors" });
     }
+  }
+
+  private functionResult(name: string, error: string, response: string): Message {
+    return functionResult(name, error, response, this.options.functionRole ?? "tool");
   }
 
   /** A free-text assistant turn, re-asked at higher temperatures while it says "give up" or "sorry". */
@@ -346,17 +356,7 @@ export function createToolGenAgent(options: ToolGenAgentOptions): ToolGenAgent {
 }
 
 /** The function turn in ToolBench's form: {"error": …, "response": …}. */
-function functionResult(name: string, error: string, response: string): Message {
-  return { role: "tool", name, content: JSON.stringify({ error, response }) };
-}
-
-function entryFromTool(tool: Tool): CatalogEntry {
-  return {
-    id: tool.name,
-    tool: tool.name,
-    api: tool.name,
-    description: tool.description,
-    parameters: tool.parameters,
-    doc: tool,
-  };
+function functionResult(name: string, error: string, response: string, role: "tool" | "user"): Message {
+  const content = JSON.stringify({ error, response });
+  return role === "tool" ? { role, name, content } : { role, content };
 }

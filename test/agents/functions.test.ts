@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createAgent } from "../../src/agents/functions.ts";
+import { catalogEntryFromTool } from "../../src/agents/toolbox.ts";
+import { Bm25Retriever } from "../../src/retrieval/bm25.ts";
 import type { AgentEvent } from "../../src/agents/types.ts";
 import { ScriptedModel } from "../../src/models/scripted.ts";
 import type { Retriever } from "../../src/retrieval/retriever.ts";
@@ -275,5 +277,20 @@ describe("functions agent: events and retrieval", () => {
       "bing-web-search",
     ]);
     expect(steps).toEqual([0]);
+  });
+
+  it("offers the tools a real BM25 retriever finds for the question", async () => {
+    const tools = [getCurrentTemperature, sum, squareRoot, webSearch, llmMath];
+    const retriever = new Bm25Retriever(tools.map(catalogEntryFromTool), { document: "name-description" });
+    const model = new ScriptedModel([
+      { tool_calls: [call("squareRoot", { x: 475695037565 })] },
+      "689706.486532",
+    ]);
+    const agent = createAgent({ model, tools, retriever, topK: 2 });
+    const run = await agent.chat("u", "What is the square root of 475695037565?");
+    const offered = model.calls[0]!.options.tools!.map((t) => t.function.name);
+    expect(offered).toHaveLength(2);
+    expect(offered[0]).toBe("squareRoot");
+    expect(run.answer).toBe("689706.486532");
   });
 });
