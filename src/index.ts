@@ -30,3 +30,5 @@ export * from "./eval/bfcl-checker.ts";
 export * from "./eval/bfcl.ts";
 export * from "./chat/parse/index.ts";
 export * from "./agents/index.ts";
+export * from "./nn/index.ts";
+export * from "./models/builtin.ts";
