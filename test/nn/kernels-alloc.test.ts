@@ -47,6 +47,27 @@ describe("alloc views in shared WebAssembly memory", () => {
     k.free(guard);
   });
 
+  it("zeroes memory that a free at the top of the heap handed back to the bump region", () => {
+    const x = k.alloc(4096).fill(9);
+    k.free(x);
+    const y = k.alloc(4096);
+    expect(y.byteOffset).toBe(x.byteOffset);
+    expect(y.every((v) => v === 0)).toBe(true);
+    k.free(y);
+  });
+
+  it("frees only the exact view alloc returned, once", () => {
+    const x = k.alloc(64);
+    expect(() => k.free(x.subarray(0, 8))).toThrow(/not returned by alloc/);
+    k.free(x);
+    expect(() => k.free(x)).toThrow(/freed already/);
+    const y = k.alloc(64); // may reuse x's block: a stale double free of x must not release it
+    expect(() => k.free(x)).toThrow(/freed already/);
+    y.fill(1);
+    expect(k.alloc(64).byteOffset).not.toBe(y.byteOffset);
+    expect(() => k.free(new Float32Array(4))).not.toThrow(); // plain arrays belong to the GC
+  });
+
   it("rejects bad lengths", () => {
     expect(() => k.alloc(-1)).toThrow(/non-negative integer/);
     expect(() => k.alloc(1.5)).toThrow(/non-negative integer/);

@@ -44,4 +44,9 @@ export interface MatmulKernels {
    * WebAssembly memory). The engine allocates weights, gradients and activations through it.
    */
   alloc(length: number): Float32Array;
+  /**
+   * Optional: hands an array from alloc() back for reuse (present when alloc's memory is not managed by the
+   * garbage collector). Only the exact array alloc returned, once; it must not be used afterwards.
+   */
+  free?(array: Float32Array): void;
 }

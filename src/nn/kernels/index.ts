@@ -6,12 +6,14 @@ let chosen: MatmulKernels | undefined;
 
 /**
  * Builds the fast WebAssembly kernels, or falls back to the plain JS reference with one warning line on
- * stderr when the module is missing or cannot load. TOOLGEN_KERNELS=reference forces the reference.
+ * stderr when the module is missing or cannot load. TOOLGEN_KERNELS=reference forces the reference;
+ * TOOLGEN_KERNEL_THREADS=1 keeps the fast kernels on the calling thread.
  */
 export function selectKernels(options: WasmKernelOptions = {}): MatmulKernels {
   if (process.env.TOOLGEN_KERNELS === "reference") return referenceKernels;
   try {
-    return createWasmKernels(options);
+    const threads = process.env.TOOLGEN_KERNEL_THREADS === "1" ? 1 : undefined;
+    return createWasmKernels({ threads, ...options });
   } catch (err) {
     const why = err instanceof Error ? err.message : String(err);
     process.stderr.write(`toolgen: fast matmul kernels unavailable (${why}); using the slow JS reference\n`);

@@ -59,6 +59,9 @@ export class SharedHeap {
     }
     const addr = this.top;
     this.ensure(addr + size);
+    // Memory below the high-water mark was used before (freed blocks fold back into the bump region); memory
+    // above it is fresh from grow() and already zero.
+    if (addr < this.peak) new Uint8Array(this.memory.buffer, addr, Math.min(size, this.peak - addr)).fill(0);
     this.top = addr + size;
     this.peak = Math.max(this.peak, this.top);
     this.sizes.set(addr, size);

@@ -54,6 +54,9 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
     helper = new HelperThread(module, heap.memory, ctlAddr);
   }
   const threshold = options.parallelThreshold ?? 1 << 21;
+  // The exact view alloc() returned for each block: free() accepts only that view, so a subarray or a stale
+  // view of a reused block can never free someone else's memory.
+  const owners = new Map<number, Float32Array>();
 
   // Operands outside the heap are copied into temporary heap blocks (and the output copied back).
   function place(array: Float32Array, length: number, copyIn: boolean, temps: number[]): number {
@@ -126,11 +129,18 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
       if (!Number.isInteger(length) || length < 0) {
         throw new RangeError(`alloc: length must be a non-negative integer, got ${length}`);
       }
-      return heap.view(heap.allocBytes(length * 4), length);
+      const view = heap.view(heap.allocBytes(length * 4), length);
+      owners.set(view.byteOffset, view);
+      return view;
     },
     free(array) {
       const addr = heap.addressOf(array);
-      if (addr >= 0) heap.freeBytes(addr);
+      if (addr < 0) return; // a plain array: the garbage collector owns it
+      if (owners.get(addr) !== array) {
+        throw new Error("free: this array was not returned by alloc, or was freed already");
+      }
+      owners.delete(addr);
+      heap.freeBytes(addr);
     },
     close: async () => {
       await helper?.stop();

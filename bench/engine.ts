@@ -1,0 +1,203 @@
+/**
+ * Engine speed: the matmul kernels at the shapes training uses, side by side with numpy/OpenBLAS (python3,
+ * measured in the same run) and the plain JS loop; then training tokens/s for the tiny and small presets.
+ *   npm run bench:engine [-- --quick]
+ */
+import { spawnSync } from "node:child_process";
+import { writeBenchResult } from "./lib/result.ts";
+import { kernels, type MatmulKernels } from "../src/nn/kernels/index.ts";
+import { referenceKernels } from "../src/nn/kernels/reference.ts";
+import { presetConfig, type PresetName } from "../src/nn/config.ts";
+import { Llama } from "../src/nn/llama.ts";
+import { initParams } from "../src/nn/params.ts";
+import { train } from "../src/nn/train/trainer.ts";
+
+type Shape = "ABt" | "AB" | "AtB";
+interface Case {
+  label: string;
+  shape: Shape;
+  M: number;
+  K: number;
+  N: number;
+  group: "linear" | "attention";
+}
+
+const quick = process.argv.includes("--quick");
+const SECONDS = quick ? 0.1 : 0.25; // per measurement: the machine is shared, keep it brief
+const ROWS = 2048; // batch · sequence tokens per step
+
+// Linear layers (in, out) of the tiny/small presets (d 128/256, SwiGLU hidden 352/704), a 512 layer, lm_head.
+const LAYERS: [number, number][] = [
+  [128, 128],
+  [128, 352],
+  [352, 128],
+  [256, 256],
+  [256, 704],
+  [704, 256],
+  [512, 512],
+  [256, 8192],
+];
+
+function cases(): Case[] {
+  const list: Case[] = [];
+  for (const [inF, outF] of LAYERS) {
+    // forward y = x·Wᵀ, backward dx = dy·W, dW = dyᵀ·x (see api.ts)
+    list.push({
+      label: `ABt ${ROWS}x${inF}x${outF}`,
+      shape: "ABt",
+      M: ROWS,
+      K: inF,
+      N: outF,
+      group: "linear",
+    });
+    list.push({ label: `AB ${ROWS}x${outF}x${inF}`, shape: "AB", M: ROWS, K: outF, N: inF, group: "linear" });
+    list.push({
+      label: `AtB ${outF}x${ROWS}x${inF}`,
+      shape: "AtB",
+      M: outF,
+      K: ROWS,
+      N: inF,
+      group: "linear",
+    });
+  }
+  // Attention per (batch, head), tiny preset: T = 256, head dim 32.
+  list.push({ label: "ABt 256x32x256 (QKᵀ)", shape: "ABt", M: 256, K: 32, N: 256, group: "attention" });
+  list.push({ label: "AB 256x256x32 (PV)", shape: "AB", M: 256, K: 256, N: 32, group: "attention" });
+  list.push({ label: "AtB 256x256x32 (PᵀdO)", shape: "AtB", M: 256, K: 256, N: 32, group: "attention" });
+  return list;
+}
+
+function fill(x: Float32Array): Float32Array {
+  for (let i = 0; i < x.length; i++) x[i] = ((i * 2654435761) % 1000) / 1000 - 0.5;
+  return x;
+}
+
+/** GFLOPS of one case: one warm-up call, then calls until SECONDS have passed. */
+function gflops(k: MatmulKernels, c: Case): number {
+  const out = k.alloc(c.M * c.N);
+  const a = fill(k.alloc(c.M * c.K));
+  const b = fill(k.alloc(c.K * c.N));
+  const call = () => k[`matmul${c.shape}`](out, a, b, c.M, c.K, c.N);
+  call();
+  let n = 0;
+  const t0 = performance.now();
+  let t = t0;
+  while (t - t0 < SECONDS * 1000) {
+    call();
+    n++;
+    t = performance.now();
+  }
+  const free = (k as { free?: (x: Float32Array) => void }).free;
+  for (const x of [out, a, b]) free?.(x);
+  return (2 * c.M * c.N * c.K * n) / ((t - t0) / 1000) / 1e9;
+}
+
+const NUMPY = `
+import json, sys, time
+import numpy as np
+cases, seconds = json.loads(sys.argv[1]), float(sys.argv[2])
+res = {}
+for c in cases:
+    M, K, N, s = c["M"], c["K"], c["N"], c["shape"]
+    a = np.random.rand(K, M).astype(np.float32) if s == "AtB" else np.random.rand(M, K).astype(np.float32)
+    b = np.random.rand(N, K).astype(np.float32) if s == "ABt" else np.random.rand(K, N).astype(np.float32)
+    out = np.empty((M, N), dtype=np.float32)
+    A = a.T if s == "AtB" else a
+    B = b.T if s == "ABt" else b
+    np.matmul(A, B, out=out)
+    n, t0 = 0, time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        np.matmul(A, B, out=out); n += 1
+    res[c["label"]] = 2 * M * N * K * n / (time.perf_counter() - t0) / 1e9
+cfg = np.show_config(mode="dicts")["Build Dependencies"]["blas"]
+print(json.dumps({"results": res, "reference": "numpy %s / %s %s (python3)" % (np.__version__, cfg.get("name"), cfg.get("version"))}))
+`;
+
+function numpyReference(list: Case[]): { results: Record<string, number>; reference: string } | undefined {
+  const r = spawnSync("python3", ["-c", NUMPY, JSON.stringify(list), String(SECONDS)], { encoding: "utf8" });
+  if (r.status !== 0) {
+    process.stderr.write(`numpy reference unavailable: ${(r.stderr || r.error?.message || "").trim()}\n`);
+    return undefined;
+  }
+  return JSON.parse(r.stdout);
+}
+
+function geomean(xs: number[]): number {
+  return Math.exp(xs.reduce((s, x) => s + Math.log(x), 0) / xs.length);
+}
+
+const round = (x: number, digits = 1) => Number(x.toFixed(digits));
+
+function byGroup(list: Case[], values: Record<string, number>, group: Case["group"]): number {
+  return round(geomean(list.filter((c) => c.group === group).map((c) => values[c.label])));
+}
+
+/** Training tokens/s: a few steps on a random token stream; the first step (allocation, warm-up) is not timed. */
+async function trainTokensPerSecond(preset: PresetName, batchSize: number, steps: number): Promise<number> {
+  const config = presetConfig(preset, 8192);
+  const model = new Llama(config, initParams(config, 1));
+  const stream = new Int32Array(200_000);
+  for (let i = 0; i < stream.length; i++) stream[i] = (i * 7919) % config.vocabSize;
+  let start = 0;
+  let tokens = 0;
+  await train(
+    model,
+    { kind: "stream", tokens: stream, seqLen: config.maxPositions },
+    {
+      steps,
+      batchSize,
+      lr: 1e-3,
+      seed: 1,
+      onStep: (info) => {
+        if (info.step === 1) start = performance.now();
+        else tokens += info.tokens;
+      },
+    },
+  );
+  return Math.round(tokens / ((performance.now() - start) / 1000));
+}
+
+async function main(): Promise<void> {
+  const k = kernels();
+  const parallel = () => (k as { parallel?: boolean }).parallel ?? false;
+  const until = Date.now() + 10_000;
+  while ("parallel" in k && !parallel() && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
+
+  const list = cases();
+  const fast: Record<string, number> = {};
+  for (const c of list) fast[c.label] = round(gflops(k, c));
+  const np = numpyReference(list);
+  const jsCases = list.filter((c) => c.label.endsWith(`x128x128`) || c.label.startsWith("AtB 128x"));
+  const js: Record<string, number> = {};
+  for (const c of jsCases.slice(0, 3)) js[c.label] = round(gflops(referenceKernels, c), 2);
+
+  const matmul = byGroup(list, fast, "linear");
+  const ref = np ? byGroup(list, np.results, "linear") : geomean(Object.values(js));
+  const train_tokens_per_s = {
+    tiny: await trainTokensPerSecond("tiny", 8, quick ? 3 : 4),
+    small: await trainTokensPerSecond("small", 4, 3),
+  };
+  writeBenchResult("engine", `npm run bench:engine${quick ? " -- --quick" : ""}`, {
+    kernels: k.name,
+    matmul_gflops: matmul,
+    reference_gflops: round(ref),
+    reference: np ? np.reference : "plain JS loop (numpy/OpenBLAS unavailable)",
+    percent_of_reference: round((100 * matmul) / ref),
+    js_loop_gflops: round(geomean(Object.values(js)), 2),
+    matmul_gflops_attention: byGroup(list, fast, "attention"),
+    reference_gflops_attention: np ? byGroup(list, np.results, "attention") : null,
+    train_tokens_per_s,
+    train_setup:
+      "8192 vocab; tiny batch 8 x 256, small batch 4 x 512; steps after the first, random token stream",
+    peak_rss_mb: Math.round(process.resourceUsage().maxRSS / 1024),
+    kernel_heap_peak_mb:
+      "heap" in k ? Math.round((k as { heap: { peakBytes: number } }).heap.peakBytes / 2 ** 20) : null,
+    summary: "geometric means over the linear-layer shapes (M = batch·seq = 2048); per-shape figures below",
+    matmul_gflops_by_shape: fast,
+    reference_gflops_by_shape: np?.results ?? null,
+    js_loop_gflops_by_shape: js,
+    note: "2-core machine shared with other engineers' jobs while measuring: figures are noisy, both sides alike",
+  });
+}
+
+await main();
