@@ -89,6 +89,7 @@ export class ToolGenAgent implements Agent {
   private readonly maxRepeats: number;
   private readonly maxErrors: number;
   private readonly retryTemperatures: number[];
+  private choiceUnsupported = false;
 
   constructor(private readonly options: ToolGenAgentOptions) {
     const catalog = options.catalog ?? (options.tools ?? []).map(catalogEntryFromTool);
@@ -295,18 +296,21 @@ export class ToolGenAgent implements Agent {
       });
       return text;
     }
-    const { message } = await callModel(
-      this.options.model,
-      episode.messages,
-      {
-        constraint: { kind: "choice", options },
-        temperature: episode.temperature,
-        ...(chat.signal ? { signal: chat.signal } : {}),
-      },
-      rec,
-      false,
-    );
-    return message.content;
+    const base = { temperature: episode.temperature, ...(chat.signal ? { signal: chat.signal } : {}) };
+    if (!this.choiceUnsupported) {
+      try {
+        const constraint = { kind: "choice" as const, options };
+        return (await callModel(this.options.model, episode.messages, { ...base, constraint }, rec, false))
+          .message.content;
+      } catch (error) {
+        // A backend that cannot enforce a choice (OpenAI proper) still works: the action is checked afterwards.
+        if ((error as Error).name !== "UnsupportedConstraintError") throw error;
+        this.choiceUnsupported = true;
+        const reason = `unconstrained action turns from now on: ${(error as Error).message}`;
+        rec.record({ type: "retry", index: rec.modelCalls, reason, temperature: episode.temperature });
+      }
+    }
+    return (await callModel(this.options.model, episode.messages, base, rec, false)).message.content;
   }
 
   /** The catalog id (or FINISH_TOKEN) an action turn names, or undefined when it names nothing known. */

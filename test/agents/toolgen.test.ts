@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { CatalogEntry } from "../../src/catalog/catalog.ts";
 import { createToolGenAgent } from "../../src/agents/toolgen.ts";
+import type { ChatModel } from "../../src/models/model.ts";
 import { ScriptedModel } from "../../src/models/scripted.ts";
 import { GENERATE_ACTION, TOOLGEN_AGENT_SYSTEM } from "../../src/train/agent-format.ts";
 import { getCurrentTemperature, llmMath, squareRoot, sum, webSearch } from "./seed-tools.ts";
@@ -226,5 +227,35 @@ describe("ToolGen agent: guards", () => {
       { role: "assistant", content: "first answer" },
       { role: "user", content: "second question\nBegin!" },
     ]);
+  });
+
+  it("falls back to an unconstrained action turn when the backend cannot enforce a choice", async () => {
+    const inner = new ScriptedModel([
+      "plan",
+      "<<Finish>>",
+      finish("done"),
+      "plan",
+      "<<Finish>>",
+      finish("again"),
+    ]);
+    let refused = 0;
+    const model: ChatModel = {
+      id: "no-choice",
+      generate: (messages, options = {}) => {
+        if (options.constraint) {
+          refused += 1;
+          const error = new Error("a choice constraint cannot be passed to a openai server");
+          error.name = "UnsupportedConstraintError";
+          return Promise.reject(error);
+        }
+        return inner.generate(messages, options);
+      },
+      stream: (messages, options) => inner.stream(messages, options),
+    };
+    const agent = createToolGenAgent({ model, tools: [sum] });
+    expect((await agent.chat("u", "x")).answer).toBe("done");
+    const second = await agent.chat("u", "y");
+    expect(second.answer).toBe("again");
+    expect(refused).toBe(1);
   });
 });
