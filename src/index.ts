@@ -32,3 +32,4 @@ export * from "./chat/parse/index.ts";
 export * from "./agents/index.ts";
 export * from "./nn/index.ts";
 export * from "./models/builtin.ts";
+export * from "./models/builtin-chat.ts";
