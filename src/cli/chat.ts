@@ -127,6 +127,8 @@ async function oneShot(agent: Agent, message: string, opts: ChatCliOptions): Pro
       if (event.type === "text_delta" && streamToStdout) {
         process.stdout.write(event.delta);
         streamed = true;
+      } else if (event.type === "text_delta") {
+        process.stderr.write(event.delta); // the reasoning as it is generated, kept off stdout
       } else {
         trace(event);
       }
