@@ -72,7 +72,9 @@ interface Workspace {
 export class Llama {
   readonly rope: RopeTable;
   private readonly k: MatmulKernels = kernels();
-  private ws: Workspace | undefined;
+  /** Workspaces by batch shape, most recently used last; a few are kept so length-bucketed batches reuse them. */
+  private readonly spaces = new Map<string, Workspace>();
+  private static readonly KEEP_WORKSPACES = 3;
 
   constructor(
     readonly config: LlamaConfig,
@@ -86,9 +88,18 @@ export class Llama {
   }
 
   private workspace(B: number, T: number): Workspace {
-    if (this.ws && this.ws.B === B && this.ws.T === T) return this.ws;
-    this.ws?.arena.releaseAll(); // free the old buffers before allocating new ones
-    this.ws = undefined;
+    const key = `${B}x${T}`;
+    const found = this.spaces.get(key);
+    if (found) {
+      this.spaces.delete(key);
+      this.spaces.set(key, found);
+      return found;
+    }
+    while (this.spaces.size >= Llama.KEEP_WORKSPACES) {
+      const [oldest, ws] = this.spaces.entries().next().value!;
+      ws.arena.releaseAll(); // free the old buffers before allocating new ones
+      this.spaces.delete(oldest);
+    }
     const c = this.config;
     const N = B * T;
     const d = c.hiddenSize;
@@ -114,7 +125,7 @@ export class Llama {
         a: al(N * f),
       });
     }
-    this.ws = {
+    const ws: Workspace = {
       B,
       T,
       layers,
@@ -127,7 +138,8 @@ export class Llama {
       tt: al(T * T),
       arena,
     };
-    return this.ws;
+    this.spaces.set(key, ws);
+    return ws;
   }
 
   private shape(B: number, T: number): AttentionShape {
@@ -258,8 +270,8 @@ export class Llama {
 
   /** Frees the activation buffers (they are reallocated on the next forward). */
   releaseWorkspace(): void {
-    this.ws?.arena.releaseAll();
-    this.ws = undefined;
+    for (const ws of this.spaces.values()) ws.arena.releaseAll();
+    this.spaces.clear();
   }
 
   /** Backward from dL/dhF through the final norm, the layers (last to first) and the embedding. */

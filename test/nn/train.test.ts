@@ -56,6 +56,16 @@ describe("training", () => {
     expect(model.loss(masked).loss).toBeCloseTo((nll(2, 4) + nll(3, 5)) / 2, 4);
   });
 
+  it("right padding does not change the loss (length-bucketed batches are exact)", () => {
+    const c = small(40);
+    const model = new Llama(c, initParams(c, 3));
+    const samples = randomSamples(4, 7, 40, 8);
+    const a = model.loss(padBatch(samples, 7, 0));
+    const b = model.loss(padBatch(samples, 32, 0));
+    expect(b.count).toBe(a.count);
+    expect(b.loss).toBeCloseTo(a.loss, 5);
+  });
+
   it("is deterministic for a seed", async () => {
     const run = async (seed: number) => {
       const c = small(30);

@@ -1,4 +1,4 @@
-import type { Llama } from "../llama.ts";
+import type { Batch, Llama } from "../llama.ts";
 import type { ParamSet } from "../params.ts";
 import { ADAMW_DEFAULTS, AdamW, clipGradNorm, cosineLr, type AdamWOptions } from "./adamw.ts";
 import { packedBatch, padBatch, samplesForStep, type Sample } from "./batches.ts";
@@ -72,7 +72,7 @@ export async function train(model: Llama, data: TrainData, o: TrainOptions): Pro
       const step = optimizer.step;
       const batch =
         data.kind === "samples"
-          ? padBatch(samplesForStep(data.samples, step, o.batchSize, o.seed), seqLen, data.padId)
+          ? paddedSamples(samplesForStep(data.samples, step, o.batchSize, o.seed), seqLen, data.padId)
           : packedBatch(data.tokens, o.batchSize, seqLen, o.seed, step);
       const { loss } = model.forwardBackward(batch, grads);
       if (!Number.isFinite(loss))
@@ -101,7 +101,17 @@ export async function train(model: Llama, data: TrainData, o: TrainOptions): Pro
   }
 }
 
-/** Padded samples use one length for every batch (the longest sample, capped by the context) so buffers are reused. */
+/**
+ * Pads a batch of samples to its longest sample rounded up to a multiple of 32 (capped at `cap`), so short
+ * samples (a query and one tool token) do not pay for long ones (a tool document) in other batches, while
+ * the model sees only a few distinct shapes and reuses their buffers.
+ */
+function paddedSamples(samples: Sample[], cap: number, padId: number): Batch {
+  const longest = samples.reduce((m, s) => Math.max(m, s.ids.length), 1);
+  return padBatch(samples, Math.min(cap, Math.ceil(longest / 32) * 32), padId);
+}
+
+/** The longest row: for samples, the longest sample capped by the context (batches may be shorter). */
 function sequenceLength(model: Llama, data: TrainData): number {
   const ctx = model.config.maxPositions;
   if (data.kind === "stream") return Math.min(data.seqLen, ctx);
