@@ -37,17 +37,40 @@ function special(tokenizer: ChatTokenizer, token: string): number {
 
 /**
  * Encodes messages; with `generationPrompt` the ids end with `<|im_start|>assistant\n`, ready for the model to
- * write the next assistant turn. `maxContentTokens` cuts long user/tool contents from the end (the paper's
- * cutoff) so a sample fits the context; assistant contents are never cut.
+ * write the next assistant turn. Long user/system/tool contents are cut from their end (the usual cutoff):
+ * each to `maxContentTokens`, then the longest ones further until the whole fits `maxLength`. Assistant contents
+ * are never cut (they are what is learned).
  */
 export function encodeChat(
   tokenizer: ChatTokenizer,
   messages: readonly Message[],
-  options: { generationPrompt?: boolean; maxContentTokens?: number } = {},
+  options: { generationPrompt?: boolean; maxContentTokens?: number; maxLength?: number } = {},
 ): EncodedChat {
   const start = special(tokenizer, IM_START);
   const end = special(tokenizer, IM_END);
   const newline = tokenizer.encode("\n");
+  const parts = messages.map((m) => {
+    let content = tokenizer.encode(m.content);
+    const trained = m.role === "assistant";
+    if (!trained && options.maxContentTokens !== undefined)
+      content = content.slice(0, options.maxContentTokens);
+    return { header: [start, ...tokenizer.encode(`${m.role}\n`)], content, trained };
+  });
+  const tail = options.generationPrompt ? [start, ...tokenizer.encode("assistant\n")] : [];
+  if (options.maxLength !== undefined) {
+    const total = () =>
+      parts.reduce((n, p) => n + p.header.length + p.content.length + 1 + newline.length, 0) + tail.length;
+    let excess = total() - options.maxLength;
+    while (excess > 0) {
+      const longest = parts
+        .filter((p) => !p.trained && p.content.length > 1)
+        .sort((a, b) => b.content.length - a.content.length)[0];
+      if (!longest) break; // nothing left to cut; the trainer truncates
+      const cut = Math.min(excess, longest.content.length - 1);
+      longest.content = longest.content.slice(0, longest.content.length - cut);
+      excess -= cut;
+    }
+  }
   const ids: number[] = [];
   const mask: number[] = [];
   const push = (tokens: number[], trained: boolean) => {
@@ -56,17 +79,12 @@ export function encodeChat(
       mask.push(trained ? 1 : 0);
     }
   };
-  for (const m of messages) {
-    const trained = m.role === "assistant";
-    push([start, ...tokenizer.encode(`${m.role}\n`)], false);
-    let content = tokenizer.encode(m.content);
-    if (!trained && options.maxContentTokens !== undefined && content.length > options.maxContentTokens) {
-      content = content.slice(0, options.maxContentTokens);
-    }
-    push(content, trained);
-    push([end], trained);
+  for (const p of parts) {
+    push(p.header, false);
+    push(p.content, p.trained);
+    push([end], p.trained);
     push(newline, false);
   }
-  if (options.generationPrompt) push([start, ...tokenizer.encode("assistant\n")], false);
+  push(tail, false);
   return { ids, lossMask: Uint8Array.from(mask) };
 }

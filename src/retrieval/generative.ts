@@ -1,0 +1,155 @@
+import { FINISH_TOKEN } from "../catalog/catalog.ts";
+import type { TokenModel } from "../models/model.ts";
+import { IM_END, encodeChat } from "../train/chat-encoding.ts";
+import { beamSearch, topTokens } from "./constrained-beam.ts";
+import type { ToolIndex } from "./ids.ts";
+import type { RetrievalHit, Retriever, SearchOptions } from "./retriever.ts";
+import { TokenTrie } from "./trie.ts";
+
+/**
+ * ToolGen as a retriever (paper §4): the query goes in as a user turn, the model writes a tool id. Atomic ids
+ * take one forward pass: the tool tokens are ranked by their next-token logit. Multi-token ids (semantic,
+ * numeric, hierarchical) are decoded by beam search over the trie of valid ids. With `constrained: false` the
+ * model ranks the whole vocabulary (atomic) or decodes freely; outputs that are not ids are dropped from the
+ * results and counted as hallucinations.
+ */
+export interface GenerativeRetrieverOptions {
+  /** Beam width for multi-token ids (default max(k, 5)). */
+  beams?: number;
+  constrained?: boolean;
+  /** Long queries are cut to this many tokens, as in training. */
+  maxContentTokens?: number;
+}
+
+/** Batched next-token logits, when the backend can score many prompts in one pass (evaluation speed). */
+export interface BatchScorer {
+  nextTokenLogits(prompts: readonly number[][]): Promise<Float32Array[]>;
+}
+
+/** The token sequences of every id under an index: one token (atomic) or its tokens plus `<|im_end|>`. */
+export function buildIdTrie(model: Pick<TokenModel, "tokenize" | "tokenId">, index: ToolIndex): TokenTrie {
+  const end = model.tokenId(IM_END);
+  const trie = new TokenTrie();
+  for (const [id, text] of Object.entries(index.texts)) {
+    if (index.kind === "atomic") {
+      const token = model.tokenId(text);
+      if (token === undefined)
+        throw new Error(`the model has no token ${text}: was it trained on this catalog?`);
+      trie.insert([token], id);
+    } else {
+      if (end === undefined) throw new Error(`the model's tokenizer has no ${IM_END} token`);
+      trie.insert([...model.tokenize(text), end], id);
+    }
+  }
+  return trie;
+}
+
+export interface HallucinationCount {
+  generations: number;
+  invalid: number;
+}
+
+export class GenerativeRetriever implements Retriever {
+  readonly name: string;
+  readonly trie: TokenTrie;
+  private readonly toolTokens: number[];
+  private readonly idOfToken = new Map<number, string>();
+  /** Hallucinations seen in unconstrained mode: top-1 outputs that were not a catalog id. */
+  readonly hallucinations: HallucinationCount = { generations: 0, invalid: 0 };
+
+  constructor(
+    private readonly model: TokenModel,
+    readonly index: ToolIndex,
+    private readonly options: GenerativeRetrieverOptions = {},
+    private readonly batch?: BatchScorer,
+  ) {
+    this.name = options.constrained === false ? "toolgen-unconstrained" : "toolgen";
+    this.trie = buildIdTrie(model, index);
+    this.toolTokens = [];
+    if (index.kind === "atomic") {
+      for (const [id, tokens] of this.trie.entries()) {
+        this.toolTokens.push(tokens[0]!);
+        this.idOfToken.set(tokens[0]!, id);
+      }
+    }
+  }
+
+  /** The prompt ids: the query as a user turn, then the assistant header. */
+  prompt(query: string): number[] {
+    const tokenizer = {
+      encode: (t: string) => this.model.tokenize(t),
+      tokenToId: (t: string) => this.model.tokenId(t),
+    };
+    return encodeChat(tokenizer, [{ role: "user", content: query }], {
+      generationPrompt: true,
+      maxContentTokens: this.options.maxContentTokens ?? 96,
+    }).ids;
+  }
+
+  private rankAtomic(logits: Float32Array, k: number): RetrievalHit[] {
+    const constrained = this.options.constrained !== false;
+    const ranked = topTokens(logits, k, constrained ? this.toolTokens : undefined);
+    if (!constrained) {
+      this.hallucinations.generations++;
+      if (!this.idOfToken.has(ranked[0]!)) this.hallucinations.invalid++;
+    }
+    return ranked
+      .filter((t) => this.idOfToken.has(t))
+      .map((t) => ({ id: this.idOfToken.get(t)!, score: logits[t]! }));
+  }
+
+  async search(query: string, options: SearchOptions = {}): Promise<RetrievalHit[]> {
+    const k = options.k ?? 10;
+    const prompt = this.prompt(query);
+    if (this.index.kind === "atomic") return this.rankAtomic(await this.model.logits(prompt), k);
+    const session = await this.model.session();
+    try {
+      const logits = await session.append(prompt);
+      const constrained = this.options.constrained !== false;
+      const hyps = await beamSearch(session, logits, this.trie, {
+        beams: Math.max(k, this.options.beams ?? 5),
+        constrained,
+        endToken: this.model.tokenId(IM_END),
+      });
+      if (!constrained) {
+        this.hallucinations.generations++;
+        if (hyps[0]?.id === undefined) this.hallucinations.invalid++;
+      }
+      const seen = new Set<string>();
+      const hits: RetrievalHit[] = [];
+      for (const h of hyps) {
+        if (h.id === undefined || seen.has(h.id)) continue;
+        seen.add(h.id);
+        hits.push({ id: h.id, score: h.logProb });
+      }
+      return hits.slice(0, k);
+    } finally {
+      session.dispose();
+    }
+  }
+
+  /** Many queries at once: batched forward passes for atomic ids, one search per query otherwise. */
+  async searchMany(
+    queries: readonly string[],
+    options: SearchOptions = {},
+    batchSize = 64,
+  ): Promise<RetrievalHit[][]> {
+    if (this.index.kind !== "atomic" || !this.batch)
+      return Promise.all(queries.map((q) => this.search(q, options)));
+    const out: RetrievalHit[][] = [];
+    for (let i = 0; i < queries.length; i += batchSize) {
+      const prompts = queries.slice(i, i + batchSize).map((q) => this.prompt(q));
+      for (const logits of await this.batch.nextTokenLogits(prompts))
+        out.push(this.rankAtomic(logits, options.k ?? 10));
+    }
+    return out;
+  }
+}
+
+/** The token ids an action step may produce under atomic indexing: every tool token and `<<Finish>>`. */
+export function actionTokenIds(model: Pick<TokenModel, "tokenId">, index: ToolIndex): number[] {
+  const ids = [...Object.values(index.texts), FINISH_TOKEN].map((t) => model.tokenId(t));
+  if (index.kind !== "atomic")
+    throw new Error("actionTokenIds: only atomic ids are single tokens; use buildIdTrie");
+  return ids.filter((id): id is number => id !== undefined);
+}

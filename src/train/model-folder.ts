@@ -1,0 +1,111 @@
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { loadCheckpoint } from "../nn/checkpoint.ts";
+import type { Llama } from "../nn/llama.ts";
+import { writeFileAtomic } from "../nn/io/atomic.ts";
+import type { Tokenizer } from "../nn/tokenizer/index.ts";
+import { isIndexKind, type ToolIndex } from "../retrieval/ids.ts";
+import { BOS_TOKEN, CHATML_TEMPLATE, IM_END } from "./chat-encoding.ts";
+import type { Stage } from "./datasets.ts";
+
+/**
+ * The extra files of a trained ToolGen folder, beside the engine's checkpoint (config.json, model.safetensors,
+ * tokenizer.json): `toolgen-index.json` (how each catalog id is written), `toolgen.json` (the training manifest:
+ * what ran, how long, how much memory) and `tokenizer_config.json` (the chat template, Hugging Face style).
+ */
+export const INDEX_FILE = "toolgen-index.json";
+export const MANIFEST_FILE = "toolgen.json";
+export const TOKENIZER_CONFIG_FILE = "tokenizer_config.json";
+
+export interface StageReport {
+  stage: Stage;
+  samples: number;
+  epochs: number;
+  steps: number;
+  batchSize: number;
+  seqLen: number;
+  lr: number;
+  seconds: number;
+  tokensPerSecond: number;
+  peakRssMb: number;
+  finalLoss: number;
+}
+
+export interface ToolGenManifest {
+  format: "toolgen-model/1";
+  fingerprint: string;
+  preset: string;
+  index: ToolIndex["kind"];
+  seed: number;
+  stages: Stage[];
+  catalogSize: number;
+  vocab: { base: number; total: number };
+  done: StageReport[];
+  setupSeconds: number;
+}
+
+export function writeJsonAtomic(file: string, value: unknown): void {
+  writeFileAtomic(file, JSON.stringify(value, null, 2) + "\n");
+}
+
+export function readJsonFile(file: string): unknown {
+  try {
+    return JSON.parse(readFileSync(file, "utf8"));
+  } catch (e) {
+    throw new Error(`${file}: cannot read as JSON (${(e as Error).message})`, { cause: e });
+  }
+}
+
+export function writeToolGenExtras(dir: string, index: ToolIndex): void {
+  writeJsonAtomic(join(dir, INDEX_FILE), index);
+  writeJsonAtomic(join(dir, TOKENIZER_CONFIG_FILE), {
+    chat_template: CHATML_TEMPLATE,
+    bos_token: BOS_TOKEN,
+    eos_token: IM_END,
+    pad_token: BOS_TOKEN,
+  });
+}
+
+export function readToolIndex(dir: string): ToolIndex {
+  const file = join(dir, INDEX_FILE);
+  if (!existsSync(file)) {
+    throw new Error(
+      `${dir} is not a ToolGen model folder: ${INDEX_FILE} is missing (train one with toolgen train)`,
+    );
+  }
+  const value = readJsonFile(file) as Partial<ToolIndex>;
+  if (
+    !value ||
+    typeof value.kind !== "string" ||
+    !isIndexKind(value.kind) ||
+    typeof value.texts !== "object"
+  ) {
+    throw new Error(`${file}: expected {"kind": atomic|semantic|numeric|hierarchical, "texts": {id: text}}`);
+  }
+  return { kind: value.kind, texts: value.texts as Record<string, string> };
+}
+
+export function readManifest(dir: string): ToolGenManifest | undefined {
+  const file = join(dir, MANIFEST_FILE);
+  if (!existsSync(file)) return undefined;
+  const value = readJsonFile(file) as ToolGenManifest;
+  if (value?.format !== "toolgen-model/1") throw new Error(`${file}: not a toolgen training manifest`);
+  return value;
+}
+
+export interface ToolGenModel {
+  dir: string;
+  model: Llama;
+  tokenizer: Tokenizer;
+  index: ToolIndex;
+  manifest?: ToolGenManifest;
+}
+
+/** Loads a trained ToolGen folder (a `builtin:DIR` spec's prefix is accepted). */
+export function loadToolGenModel(spec: string): ToolGenModel {
+  const dir = spec.startsWith("builtin:") ? spec.slice("builtin:".length) : spec;
+  const index = readToolIndex(dir);
+  const { model, tokenizer } = loadCheckpoint(dir);
+  if (!tokenizer) throw new Error(`${dir}: tokenizer.json is missing`);
+  return { dir, model, tokenizer, index, manifest: readManifest(dir) };
+}

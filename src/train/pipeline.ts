@@ -1,0 +1,271 @@
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import type { CatalogEntry, LabelledQuery } from "../catalog/catalog.ts";
+import { loadCheckpoint, loadTrainingState, saveCheckpoint } from "../nn/checkpoint.ts";
+import { presetConfig, type LlamaConfig } from "../nn/config.ts";
+import { Llama } from "../nn/llama.ts";
+import { initParams } from "../nn/params.ts";
+import { Tokenizer } from "../nn/tokenizer/index.ts";
+import type { AdamW } from "../nn/train/adamw.ts";
+import { trainingProgressBar } from "../nn/train/progress.ts";
+import { train } from "../nn/train/trainer.ts";
+import { buildToolIndex, type IndexKind, type ToolIndex } from "../retrieval/ids.ts";
+import { BOS_TOKEN, CHAT_SPECIAL_TOKENS, IM_END, encodeChat } from "./chat-encoding.ts";
+import {
+  agentSamples,
+  memorizationSamples,
+  retrievalSamples,
+  writeSamples,
+  type Stage,
+  type StageSample,
+  type Trajectory,
+} from "./datasets.ts";
+import {
+  MANIFEST_FILE,
+  readManifest,
+  readToolIndex,
+  writeJsonAtomic,
+  writeToolGenExtras,
+  type StageReport,
+  type ToolGenManifest,
+} from "./model-folder.ts";
+import { scheduleFor, type Schedule } from "./schedule.ts";
+import { toolDocument } from "./tool-document.ts";
+import { virtualizeTools } from "./virtualize.ts";
+
+export interface ToolGenTrainOptions {
+  catalog: readonly CatalogEntry[];
+  queries?: readonly LabelledQuery[];
+  trajectories?: readonly Trajectory[];
+  out: string;
+  preset?: "tiny" | "small";
+  index?: IndexKind;
+  /** Default: memorization, retrieval (and agent when trajectories are given). */
+  stages?: Stage[];
+  seed?: number;
+  /** Overrides of the preset's schedule (epochs per stage, lr, batch size, tokenizer size…). */
+  schedule?: Partial<Omit<Schedule, "stages">> & { stages?: Partial<Schedule["stages"]> };
+  /** Overrides of the preset's model config (benchmarks use smaller models). */
+  config?: Partial<LlamaConfig>;
+  /** Progress bars on stderr (default true). */
+  progress?: boolean;
+  /** Seconds between resumable checkpoints inside a stage (default 60). */
+  saveEverySeconds?: number;
+  /** Skip retrieval labels that are not in the catalog instead of failing. */
+  skipUnknownLabels?: boolean;
+  signal?: AbortSignal;
+  log?: (line: string) => void;
+}
+
+const RESUME_DIR = ".resume";
+const DEFAULT_STAGES: Stage[] = ["memorization", "retrieval"];
+
+function fingerprintOf(o: ToolGenTrainOptions, schedule: Schedule, stages: Stage[]): string {
+  const h = createHash("sha256");
+  h.update(
+    JSON.stringify({ preset: o.preset, index: o.index, seed: o.seed, stages, schedule, config: o.config }),
+  );
+  for (const e of o.catalog) h.update(`\u0000${e.id}\u0001${e.description}`);
+  for (const q of o.queries ?? []) h.update(`\u0000${q.query}\u0001${q.relevant.join("\u0002")}`);
+  h.update(JSON.stringify(o.trajectories ?? []));
+  return h.digest("hex").slice(0, 16);
+}
+
+function mergeSchedule(base: Schedule, o: ToolGenTrainOptions["schedule"]): Schedule {
+  const stages = { ...base.stages };
+  for (const [k, v] of Object.entries(o?.stages ?? {})) stages[k as Stage] = { ...stages[k as Stage], ...v };
+  return { ...base, ...o, stages };
+}
+
+/** The stage's chat samples; the stage data is also written as JSONL under out/data for other trainers. */
+function stageSamples(stage: Stage, o: ToolGenTrainOptions, index: ToolIndex): StageSample[] {
+  switch (stage) {
+    case "memorization":
+      return memorizationSamples(o.catalog, index);
+    case "retrieval": {
+      if (!o.queries || o.queries.length === 0)
+        throw new Error("the retrieval stage needs labelled queries (--queries)");
+      const { samples, skipped } = retrievalSamples(o.queries, index, { skipUnknown: o.skipUnknownLabels });
+      if (skipped > 0) o.log?.(`retrieval: skipped ${skipped} labels that are not in the catalog`);
+      return samples;
+    }
+    case "agent":
+      if (!o.trajectories || o.trajectories.length === 0) {
+        throw new Error("the agent stage needs trajectories (--trajectories FILE.jsonl)");
+      }
+      return agentSamples(o.trajectories, o.catalog, index);
+  }
+}
+
+/** Tokenizer from the catalog text and training queries, a fresh model, then tool virtualization. */
+function setup(
+  o: ToolGenTrainOptions,
+  schedule: Schedule,
+  index: ToolIndex,
+  seed: number,
+): { model: Llama; tokenizer: Tokenizer; base: number } {
+  const texts = [
+    ...o.catalog.map(toolDocument),
+    ...(o.queries ?? []).map((q) => q.query),
+    ...(index.kind === "atomic" ? [] : Object.values(index.texts)),
+  ];
+  const base = Tokenizer.train(texts, schedule.tokenizerVocab, { specialTokens: [...CHAT_SPECIAL_TOKENS] });
+  const config = presetConfig(o.preset ?? "tiny", base.vocabSize, {
+    bosTokenId: base.tokenToId(BOS_TOKEN),
+    eosTokenId: base.tokenToId(IM_END),
+    padTokenId: base.tokenToId(BOS_TOKEN),
+    ...o.config,
+  });
+  const fresh = new Llama(config, initParams(config, seed));
+  // Atomic ids get one token each; every kind gets <<Finish>> for the agent's action step.
+  const v = virtualizeTools(fresh, base, index.kind === "atomic" ? o.catalog : []);
+  return { model: v.model, tokenizer: v.tokenizer, base: base.vocabSize };
+}
+
+/**
+ * ToolGen training (paper §3): tokenizer + virtualization, then the stages in order, each a cosine schedule with
+ * warm-up over its own epochs. The output folder loads as `builtin:DIR`. Re-running with the same inputs resumes:
+ * finished stages are skipped and an interrupted stage continues from its last checkpoint.
+ */
+export async function trainToolGen(o: ToolGenTrainOptions): Promise<ToolGenManifest> {
+  const seed = o.seed ?? 1;
+  const preset = o.preset ?? "tiny";
+  const kind = o.index ?? "atomic";
+  const schedule = mergeSchedule(scheduleFor(preset), o.schedule);
+  const stages = o.stages ?? [...DEFAULT_STAGES, ...(o.trajectories?.length ? (["agent"] as Stage[]) : [])];
+  if (o.catalog.length === 0) throw new Error("the catalog is empty");
+  const fingerprint = fingerprintOf({ ...o, preset, index: kind, seed }, schedule, stages);
+  const log = o.log ?? ((line: string) => process.stderr.write(line + "\n"));
+  mkdirSync(o.out, { recursive: true });
+
+  let manifest = readManifest(o.out);
+  let model: Llama;
+  let tokenizer: Tokenizer;
+  let index: ToolIndex;
+  if (manifest && manifest.fingerprint !== fingerprint) {
+    throw new Error(
+      `${o.out} holds a different training run (other catalog, queries or options); use a new --out or delete it`,
+    );
+  }
+  if (!manifest) {
+    const t0 = performance.now();
+    index = buildToolIndex(o.catalog, kind, seed);
+    const s = setup(o, schedule, index, seed);
+    ({ model, tokenizer } = s);
+    saveCheckpoint(o.out, model, { tokenizer });
+    writeToolGenExtras(o.out, index);
+    manifest = {
+      format: "toolgen-model/1",
+      fingerprint,
+      preset,
+      index: kind,
+      seed,
+      stages,
+      catalogSize: o.catalog.length,
+      vocab: { base: s.base, total: tokenizer.vocabSize },
+      done: [],
+      setupSeconds: (performance.now() - t0) / 1000,
+    };
+    writeJsonAtomic(join(o.out, MANIFEST_FILE), manifest);
+  } else {
+    index = readToolIndex(o.out);
+    const loaded = loadCheckpoint(o.out);
+    model = loaded.model;
+    tokenizer = loaded.tokenizer!;
+  }
+
+  for (const stage of stages) {
+    if (manifest.done.some((r) => r.stage === stage)) {
+      log(`${stage}: already trained in ${o.out}, skipped`);
+      continue;
+    }
+    const chats = stageSamples(stage, o, index);
+    writeSamples(join(o.out, "data", `${stage}.jsonl`), chats);
+    const samples = chats.map((c) =>
+      encodeChat(tokenizer, c.messages, {
+        maxContentTokens: schedule.maxContentTokens,
+        maxLength: model.config.maxPositions,
+      }),
+    );
+    const { epochs, lr } = schedule.stages[stage];
+    const steps = Math.max(1, Math.ceil((epochs * samples.length) / schedule.batchSize));
+    const stageSeed = seed * 31 + ["memorization", "retrieval", "agent"].indexOf(stage);
+    const seqLen = Math.min(
+      model.config.maxPositions,
+      samples.reduce((m, s) => Math.max(m, s.ids.length), 1),
+    );
+    // Resume an interrupted stage from its last checkpoint (the batches depend only on seed and step).
+    const resumeDir = join(o.out, RESUME_DIR);
+    let optimizer: AdamW | undefined;
+    if (existsSync(join(resumeDir, "trainer_state.json"))) {
+      const ckpt = loadCheckpoint(resumeDir);
+      const restored = loadTrainingState(ckpt);
+      if (restored.state.options.stage === stage && restored.state.options.fingerprint === fingerprint) {
+        model = ckpt.model;
+        optimizer = restored.optimizer;
+        log(`${stage}: resuming at step ${optimizer.step}/${steps}`);
+      }
+    }
+    const bar = o.progress === false ? undefined : trainingProgressBar(steps, optimizer?.step ?? 0);
+    const trainOptions = { stage, fingerprint, steps, lr, batchSize: schedule.batchSize, seed: stageSeed };
+    const started = performance.now();
+    let lastSave = started;
+    let peakRss = process.memoryUsage().rss;
+    let lastLoss = NaN;
+    let tokensPerSecond = 0;
+    let result;
+    try {
+      result = await train(
+        model,
+        { kind: "samples", samples, padId: model.config.padTokenId ?? 0, seqLen },
+        {
+          steps,
+          batchSize: schedule.batchSize,
+          lr,
+          seed: stageSeed,
+          warmupFraction: schedule.warmupFraction,
+          optimizer,
+          signal: o.signal,
+          onStep: (info, opt) => {
+            bar?.update(info);
+            lastLoss = info.loss;
+            tokensPerSecond = info.tokensPerSecond;
+            peakRss = Math.max(peakRss, process.memoryUsage().rss);
+            const now = performance.now();
+            if (now - lastSave > (o.saveEverySeconds ?? 60) * 1000 && info.step < steps) {
+              saveCheckpoint(resumeDir, model, { tokenizer, optimizer: opt, trainOptions });
+              lastSave = now;
+            }
+          },
+        },
+      );
+    } finally {
+      bar?.stop();
+    }
+    // The finished stage goes to the resume folder first, so a crash before the manifest update cannot retrain it.
+    saveCheckpoint(resumeDir, model, { tokenizer, optimizer: result.optimizer, trainOptions });
+    if (result.stoppedEarly)
+      throw new Error(`training stopped during ${stage}; run the same command again to resume`);
+    model.releaseWorkspace();
+    saveCheckpoint(o.out, model, { tokenizer });
+    const report: StageReport = {
+      stage,
+      samples: samples.length,
+      epochs,
+      steps,
+      batchSize: schedule.batchSize,
+      seqLen,
+      lr,
+      seconds: (performance.now() - started) / 1000,
+      tokensPerSecond,
+      peakRssMb: Math.round(peakRss / 2 ** 20),
+      finalLoss: lastLoss,
+    };
+    manifest.done.push(report);
+    writeJsonAtomic(join(o.out, MANIFEST_FILE), manifest);
+    rmSync(resumeDir, { recursive: true, force: true });
+    log(`${stage}: ${steps} steps in ${report.seconds.toFixed(1)} s, final loss ${lastLoss.toFixed(4)}`);
+  }
+  return manifest;
+}
