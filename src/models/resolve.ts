@@ -1,0 +1,99 @@
+import type { ToolCallFormat } from "../chat/parse/types.ts";
+import type { ChatModel } from "./model.ts";
+import { OpenAIChatModel } from "./openai.ts";
+import type { ServerDialect } from "./openai-request.ts";
+import { SERVER_DIALECTS } from "./openai-request.ts";
+import { ScriptedModel } from "./scripted.ts";
+
+/**
+ * Model specs (DESIGN.md): `openai:MODEL@BASEURL`, `scripted:FILE`, `builtin:DIR`, `gguf:PATH`,
+ * `hf:USER/REPO/FILE`. Each scheme has one resolver in SCHEMES below; a room that builds a backend replaces
+ * its placeholder line there.
+ */
+export class ModelSpecError extends Error {
+  override name = "ModelSpecError";
+}
+
+export interface ResolveOptions {
+  /** For openai: which server dialect (constraint fields); default "generic". */
+  dialect?: ServerDialect;
+  /** For openai: parse tool calls out of the text in this format when the server returns them as text. */
+  toolCallFormat?: ToolCallFormat;
+  timeoutMs?: number;
+  maxRetries?: number;
+  apiKey?: string;
+}
+
+export type SchemeResolver = (
+  rest: string,
+  options: ResolveOptions,
+  spec: string,
+) => Promise<ChatModel> | ChatModel;
+
+const EXAMPLES = [
+  "openai:MODEL@BASEURL (e.g. openai:qwen2.5-7b-instruct@http://127.0.0.1:8000/v1)",
+  "scripted:FILE (replies for tests)",
+  "builtin:DIR",
+  "gguf:PATH",
+  "hf:USER/REPO/FILE",
+];
+
+function notYet(scheme: string, what: string): SchemeResolver {
+  return (_rest, _options, spec) => {
+    throw new ModelSpecError(
+      `model spec ${JSON.stringify(spec)}: ${scheme}: models (${what}) are not available in this build yet; ` +
+        `use openai:MODEL@BASEURL against an OpenAI-compatible server`,
+    );
+  };
+}
+
+function resolveOpenAI(rest: string, options: ResolveOptions, spec: string): ChatModel {
+  // Model names may contain ":" and "@" (Ollama's "qwen2.5:7b"), so split at the last "@" that starts a URL.
+  const at = rest.search(/@https?:\/\/(?!.*@https?:\/\/)/);
+  const model = at < 0 ? rest : rest.slice(0, at);
+  const baseURL = at < 0 ? process.env.OPENAI_BASE_URL : rest.slice(at + 1);
+  if (model === "")
+    throw new ModelSpecError(`model spec ${JSON.stringify(spec)} has no model name; expected ${EXAMPLES[0]}`);
+  if (!baseURL) {
+    throw new ModelSpecError(
+      `model spec ${JSON.stringify(spec)} has no base URL and $OPENAI_BASE_URL is unset; expected ${EXAMPLES[0]}`,
+    );
+  }
+  if (options.dialect !== undefined && !SERVER_DIALECTS.includes(options.dialect)) {
+    throw new ModelSpecError(
+      `unknown server dialect ${JSON.stringify(options.dialect)}; accepted: ${SERVER_DIALECTS.join(", ")}`,
+    );
+  }
+  try {
+    return new OpenAIChatModel({ model, baseURL, ...options });
+  } catch (error) {
+    throw new ModelSpecError(`model spec ${JSON.stringify(spec)}: ${(error as Error).message}`);
+  }
+}
+
+function resolveScripted(rest: string, _options: ResolveOptions, spec: string): ChatModel {
+  if (rest === "")
+    throw new ModelSpecError(`model spec ${JSON.stringify(spec)} names no file; expected ${EXAMPLES[1]}`);
+  return ScriptedModel.fromFile(rest);
+}
+
+export const SCHEMES: Record<string, SchemeResolver> = {
+  openai: resolveOpenAI,
+  scripted: resolveScripted,
+  builtin: notYet("builtin", "toolgen's built-in engine"),
+  gguf: notYet("gguf", "node-llama-cpp"),
+  hf: notYet("hf", "downloaded GGUF files"),
+};
+
+/** Turns a model spec into a ChatModel, or throws ModelSpecError saying what is accepted. */
+export async function resolveModel(spec: string, options: ResolveOptions = {}): Promise<ChatModel> {
+  const colon = spec.indexOf(":");
+  const scheme = colon < 0 ? "" : spec.slice(0, colon);
+  const resolver = Object.hasOwn(SCHEMES, scheme) ? SCHEMES[scheme] : undefined;
+  if (!resolver) {
+    throw new ModelSpecError(
+      `unrecognised model spec ${JSON.stringify(spec)}; accepted: ${EXAMPLES.join("; ")}`,
+    );
+  }
+  return resolver(spec.slice(colon + 1), options, spec);
+}
