@@ -30,7 +30,7 @@ import {
   type StageReport,
   type ToolGenManifest,
 } from "./model-folder.ts";
-import { scheduleFor, type Schedule } from "./schedule.ts";
+import { scheduleFor, type Schedule, type StageSchedule } from "./schedule.ts";
 import { toolDocument } from "./tool-document.ts";
 import { virtualizeTools } from "./virtualize.ts";
 
@@ -45,7 +45,7 @@ export interface ToolGenTrainOptions {
   stages?: Stage[];
   seed?: number;
   /** Overrides of the preset's schedule (epochs per stage, lr, batch size, tokenizer size…). */
-  schedule?: Partial<Omit<Schedule, "stages">> & { stages?: Partial<Schedule["stages"]> };
+  schedule?: Partial<Omit<Schedule, "stages">> & { stages?: Partial<Record<Stage, Partial<StageSchedule>>> };
   /** Overrides of the preset's model config (benchmarks use smaller models). */
   config?: Partial<LlamaConfig>;
   /** Progress bars on stderr (default true). */
