@@ -11,6 +11,8 @@ const NR: i32 = 8;
 const KC: i32 = 256;
 const MC: i32 = 128;
 const NC: i32 = 2048;
+// Below this many rows the packed path wastes most of each 4-row tile and re-packs B for little reuse.
+const SMALL_M: i32 = 4;
 
 /** Bytes of scratch one thread needs: packed A block, packed B block and one edge tile. */
 export function scratchBytes(): i32 {
@@ -184,6 +186,90 @@ function edgeTile(
   }
 }
 
+// Σ_p x[p]·y[p] over two contiguous rows, four f32x4 accumulators.
+function dot(x: usize, y: usize, K: i32): f32 {
+  let s0 = f32x4.splat(0);
+  let s1 = f32x4.splat(0);
+  let s2 = f32x4.splat(0);
+  let s3 = f32x4.splat(0);
+  let p = 0;
+  for (; p + 16 <= K; p += 16) {
+    const o = <usize>p * 4;
+    s0 = f32x4.add(s0, f32x4.mul(v128.load(x + o), v128.load(y + o)));
+    s1 = f32x4.add(s1, f32x4.mul(v128.load(x + o, 16), v128.load(y + o, 16)));
+    s2 = f32x4.add(s2, f32x4.mul(v128.load(x + o, 32), v128.load(y + o, 32)));
+    s3 = f32x4.add(s3, f32x4.mul(v128.load(x + o, 48), v128.load(y + o, 48)));
+  }
+  for (; p + 4 <= K; p += 4) {
+    const o = <usize>p * 4;
+    s0 = f32x4.add(s0, f32x4.mul(v128.load(x + o), v128.load(y + o)));
+  }
+  const v = f32x4.add(f32x4.add(s0, s1), f32x4.add(s2, s3));
+  let s =
+    f32x4.extract_lane(v, 0) + f32x4.extract_lane(v, 1) + f32x4.extract_lane(v, 2) + f32x4.extract_lane(v, 3);
+  for (; p < K; p++) s += load<f32>(x + <usize>p * 4) * load<f32>(y + <usize>p * 4);
+  return s;
+}
+
+// Few rows, A and Bᵀ both contiguous along K (decoding: x·Wᵀ, q·Kᵀ): one dot product per output, no packing.
+function rowsDotCols(
+  c: usize,
+  ldc: i32,
+  a: usize,
+  rsa: i32,
+  b: usize,
+  csb: i32,
+  M: i32,
+  N: i32,
+  K: i32,
+  add: i32,
+): void {
+  for (let i = 0; i < M; i++) {
+    const x = a + <usize>(i * rsa) * 4;
+    const ci = c + <usize>(i * ldc) * 4;
+    for (let j = 0; j < N; j++) {
+      const s = dot(x, b + <usize>(j * csb) * 4, K);
+      const dst = ci + <usize>j * 4;
+      store<f32>(dst, add ? load<f32>(dst) + s : s);
+    }
+  }
+}
+
+// Few rows, B contiguous along N (decoding: p·V, dy·W): each output row accumulates K scaled rows of B.
+function rowsAxpy(
+  c: usize,
+  ldc: i32,
+  a: usize,
+  rsa: i32,
+  csa: i32,
+  b: usize,
+  rsb: i32,
+  M: i32,
+  N: i32,
+  K: i32,
+  add: i32,
+): void {
+  for (let i = 0; i < M; i++) {
+    const ci = c + <usize>(i * ldc) * 4;
+    if (!add) memory.fill(ci, 0, <usize>N * 4);
+    for (let p = 0; p < K; p++) {
+      const s = load<f32>(a + <usize>(i * rsa + p * csa) * 4);
+      const sv = f32x4.splat(s);
+      const row = b + <usize>(p * rsb) * 4;
+      let j = 0;
+      for (; j + 8 <= N; j += 8) {
+        const o = <usize>j * 4;
+        v128.store(ci + o, f32x4.add(v128.load(ci + o), f32x4.mul(sv, v128.load(row + o))));
+        v128.store(ci + o, f32x4.add(v128.load(ci + o, 16), f32x4.mul(sv, v128.load(row + o, 16))), 16);
+      }
+      for (; j < N; j++) {
+        const dst = ci + <usize>j * 4;
+        store<f32>(dst, load<f32>(dst) + s * load<f32>(row + <usize>j * 4));
+      }
+    }
+  }
+}
+
 /**
  * C[M,N] (+)= A·B over general strides (see the header). `accumulate` != 0 adds into C. `scratch` points at
  * scratchBytes() bytes owned by the calling thread.
@@ -208,6 +294,14 @@ export function gemm(
     if (!accumulate) {
       for (let i = 0; i < M; i++) memory.fill(c + <usize>(i * ldc) * 4, 0, <usize>N * 4);
     }
+    return;
+  }
+  if (M < SMALL_M && csa == 1 && rsb == 1) {
+    rowsDotCols(c, ldc, a, rsa, b, csb, M, N, K, accumulate);
+    return;
+  }
+  if (M < SMALL_M && csb == 1) {
+    rowsAxpy(c, ldc, a, rsa, csa, b, rsb, M, N, K, accumulate);
     return;
   }
   const packedA = scratch;

@@ -88,6 +88,8 @@ describe("wasm matmul kernels", () => {
     [130, 257, 9],
     [5, 300, 2055],
     [64, 64, 64],
+    [2, 300, 40], // the few-row paths (decoding), with K tails
+    [1, 64, 2055],
   ];
   for (const shape of SHAPES) {
     for (const accumulate of [false, true]) {
@@ -106,6 +108,9 @@ describe("wasm matmul kernels", () => {
     for (const [M, K, N] of [
       [130, 70, 40],
       [12, 70, 300],
+      [300, 200, 300], // about 9 chunks split by rows
+      [12, 300, 2100], // split by columns, across a 2048-wide block
+      [2, 300, 2100], // few rows: dot-product and axpy paths, split by columns
     ]) {
       for (const shape of SHAPES) {
         const a = random(M * K, 1);

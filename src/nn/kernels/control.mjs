@@ -1,10 +1,52 @@
-// Layout of the Int32 control block the caller and the helper thread share (see helper-thread.ts, worker.mjs).
+// The job protocol between the caller and the helper thread (plain JS: the worker imports it too).
+// A job is one gemm split into chunks of output rows (or columns); both threads claim chunks from a shared
+// counter until none are left, so a helper that is slow to wake (a busy machine) simply takes fewer chunks.
+
+/** Int32 slots of the control block in shared memory. */
 export const CTL = Object.freeze({
-  SEQ: 0, // bumped by the caller for each job
-  DONE: 1, // set by the helper to the sequence number it finished
-  READY: 2, // 1 once the helper has instantiated the module
-  FAILED: 3, // 1 if the helper's last job threw
-  STOP: 4, // 1 asks the helper to exit
-  ARGS: 8, // the 13 gemm arguments
+  SEQ: 0, // job number, bumped by the caller for each job
+  NEXT: 1, // (SEQ & 0xffff) << 16 | next unclaimed chunk: a claim succeeds only for the current job
+  COMPLETED: 2, // chunks of the current job finished
+  READY: 3, // 1 once the helper has instantiated the module
+  FAILED: 4, // 1 if a chunk of the current job threw
+  STOP: 5, // 1 asks the helper to exit
+  ARGS: 8, // gemm's first 12 arguments, then: split by rows (1) or columns (0), chunk size, chunk count
   SIZE: 32,
 });
+
+/**
+ * Claims and computes chunks of job `seq` until none are left. `gemm` is the WASM export; `scratch` the calling
+ * thread's packing buffers.
+ */
+export function runChunks(ctl, gemm, scratch, seq) {
+  const a = CTL.ARGS;
+  for (;;) {
+    const next = Atomics.load(ctl, CTL.NEXT);
+    if (next >>> 16 !== (seq & 0xffff)) return;
+    const i = next & 0xffff;
+    const chunks = Atomics.load(ctl, a + 14);
+    if (i >= chunks) return;
+    if (Atomics.compareExchange(ctl, CTL.NEXT, next, next + 1) !== next) continue;
+    // The job cannot change while it has an unclaimed chunk, so these arguments belong to it.
+    const arg = (k) => Atomics.load(ctl, a + k);
+    let [c, ldc, pa, rsa, csa, pb, rsb, csb, M, N] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9].map(arg);
+    const size = arg(13);
+    const start = i * size;
+    if (arg(12) === 1) {
+      M = Math.min(size, M - start);
+      c += start * ldc * 4;
+      pa += start * rsa * 4;
+    } else {
+      N = Math.min(size, N - start);
+      c += start * 4;
+      pb += start * csb * 4;
+    }
+    try {
+      gemm(c, ldc, pa, rsa, csa, pb, rsb, csb, M, N, arg(10), arg(11), scratch);
+    } catch {
+      Atomics.store(ctl, CTL.FAILED, 1);
+    }
+    Atomics.add(ctl, CTL.COMPLETED, 1);
+    Atomics.notify(ctl, CTL.COMPLETED);
+  }
+}

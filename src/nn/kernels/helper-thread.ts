@@ -1,24 +1,25 @@
 import { Worker } from "node:worker_threads";
-import { CTL } from "./control.mjs";
+import { CTL, runChunks, type Gemm } from "./control.mjs";
 import type { WasmMemory, WasmModule } from "./webassembly.ts";
 
-/** The 13 arguments of the WASM `gemm` export, in order. */
+/** gemm's first 12 arguments: c, ldc, a, rsa, csa, b, rsb, csb, M, N, K, accumulate. */
 export type GemmArgs = readonly number[];
 
 /**
- * One helper worker thread sharing the caller's memory. Jobs are handed over through a control block in that
- * memory; the caller blocks in Atomics.wait for completion, so matmuls stay synchronous. The worker is
- * unref'd, so it never keeps the process alive.
+ * One helper worker thread sharing the caller's memory. A job is published through a control block in that
+ * memory; caller and helper both claim chunks of it, and the caller blocks (Atomics.wait) only for chunks the
+ * helper is still computing, so matmuls stay synchronous. The worker is unref'd: it never keeps the process
+ * alive.
  */
 export class HelperThread {
   private readonly ctl: Int32Array;
   private readonly worker: Worker;
   private broken = false;
 
-  constructor(module: WasmModule, memory: WasmMemory, ctlAddr: number) {
+  constructor(module: WasmModule, memory: WasmMemory, ctlAddr: number, scratch: number) {
     this.ctl = new Int32Array(memory.buffer, ctlAddr, CTL.SIZE);
     this.worker = new Worker(new URL("./worker.mjs", import.meta.url), {
-      workerData: { module, memory, ctlAddr },
+      workerData: { module, memory, ctlAddr, scratch },
       // The worker is plain JS and needs none of the parent's flags (some, like --input-type, break it).
       execArgv: [],
     });
@@ -33,23 +34,30 @@ export class HelperThread {
     return !this.broken && Atomics.load(this.ctl, CTL.READY) === 1;
   }
 
-  /** Hands `args` to the worker; returns immediately. */
-  start(args: GemmArgs): void {
-    for (let i = 0; i < args.length; i++) this.ctl[CTL.ARGS + i] = args[i];
-    Atomics.add(this.ctl, CTL.SEQ, 1);
-    Atomics.notify(this.ctl, CTL.SEQ);
-  }
-
-  /** Blocks until the job from the last start() is done. */
-  finish(): void {
-    const seq = Atomics.load(this.ctl, CTL.SEQ);
+  /**
+   * Runs gemm(args) split into `chunks` chunks of `size` rows (byRows) or columns, on this thread and the
+   * helper; returns when all are done. `scratch` is this thread's packing buffer.
+   */
+  run(gemm: Gemm, args: GemmArgs, byRows: boolean, size: number, chunks: number, scratch: number): void {
+    const ctl = this.ctl;
+    for (let i = 0; i < 12; i++) Atomics.store(ctl, CTL.ARGS + i, args[i]);
+    Atomics.store(ctl, CTL.ARGS + 12, byRows ? 1 : 0);
+    Atomics.store(ctl, CTL.ARGS + 13, size);
+    Atomics.store(ctl, CTL.ARGS + 14, chunks);
+    Atomics.store(ctl, CTL.COMPLETED, 0);
+    Atomics.store(ctl, CTL.FAILED, 0);
+    const seq = (Atomics.load(ctl, CTL.SEQ) + 1) | 0;
+    Atomics.store(ctl, CTL.NEXT, (seq & 0xffff) << 16);
+    Atomics.store(ctl, CTL.SEQ, seq);
+    Atomics.notify(ctl, CTL.SEQ);
+    runChunks(ctl, gemm, scratch, seq);
     for (;;) {
-      const done = Atomics.load(this.ctl, CTL.DONE);
-      if (done === seq) break;
-      Atomics.wait(this.ctl, CTL.DONE, done);
+      const done = Atomics.load(ctl, CTL.COMPLETED);
+      if (done >= chunks) break;
+      Atomics.wait(ctl, CTL.COMPLETED, done);
     }
-    if (Atomics.load(this.ctl, CTL.FAILED) !== 0) {
-      throw new Error("matmul helper thread failed (out-of-bounds operand?)");
+    if (Atomics.load(ctl, CTL.FAILED) !== 0) {
+      throw new Error("matmul failed in the WASM kernel (an operand out of bounds?)");
     }
   }
 

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { MatmulKernels } from "./api.ts";
-import { HelperThread, type GemmArgs } from "./helper-thread.ts";
+import { HelperThread } from "./helper-thread.ts";
 import { SharedHeap } from "./shared-heap.ts";
 import { CTL } from "./control.mjs";
 import { wasmApi } from "./webassembly.ts";
@@ -35,6 +35,9 @@ interface GemmExports {
 
 type Shape = "ABt" | "AB" | "AtB";
 
+/** Target multiply-adds per chunk of a parallel matmul. */
+const CHUNK_WORK = 1 << 21;
+
 /** Loads the WebAssembly module and builds the fast kernels. Throws if the module is missing or invalid. */
 export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels {
   const path = options.wasmPath ?? DEFAULT_WASM_PATH;
@@ -51,7 +54,7 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
   if (threads === 2) {
     helperScratch = heap.allocBytes(scratchBytes);
     const ctlAddr = heap.allocBytes(CTL.SIZE * 4);
-    helper = new HelperThread(module, heap.memory, ctlAddr);
+    helper = new HelperThread(module, heap.memory, ctlAddr, helperScratch);
   }
   const threshold = options.parallelThreshold ?? 1 << 21;
   // The exact view alloc() returned for each block: free() accepts only that view, so a subarray or a stale
@@ -88,27 +91,19 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
       // A(i,p) = a[i*rsa + p*csa], B(p,j) = b[p*rsb + j*csb]
       const [rsa, csa] = shape === "AtB" ? [1, M] : [K, 1];
       const [rsb, csb] = shape === "ABt" ? [1, K] : [N, 1];
-      const acc = accumulate ? 1 : 0;
-      if (helper && helper.ready && M * N * K >= threshold && (M >= 8 || N >= 16)) {
-        let mine: GemmArgs;
-        let theirs: GemmArgs;
-        if (M >= N || N < 16) {
-          const m0 = Math.ceil(M / 8) * 4; // multiple of the 4-row tile
-          mine = [c, N, pa, rsa, csa, pb, rsb, csb, m0, N, K, acc, mainScratch];
-          theirs = [c + m0 * N * 4, N, pa + m0 * rsa * 4, rsa, csa, pb, rsb, csb, M - m0, N, K, acc];
-        } else {
-          const n0 = Math.ceil(N / 16) * 8; // multiple of the 8-column tile
-          mine = [c, N, pa, rsa, csa, pb, rsb, csb, M, n0, K, acc, mainScratch];
-          theirs = [c + n0 * 4, N, pa, rsa, csa, pb + n0 * csb * 4, rsb, csb, M, N - n0, K, acc];
-        }
-        helper.start([...theirs, helperScratch]);
-        try {
-          wasm.gemm(...mine);
-        } finally {
-          helper.finish();
-        }
+      const args = [c, N, pa, rsa, csa, pb, rsb, csb, M, N, K, accumulate ? 1 : 0];
+      const work = M * N * K;
+      if (helper && helper.ready && work >= threshold && (M >= 8 || N >= 16)) {
+        // Chunks of about CHUNK_WORK each (2 to 16): enough for both threads to balance on a busy machine,
+        // few enough that re-packing the shared operand per chunk stays cheap.
+        const want = Math.max(2, Math.min(16, Math.round(work / CHUNK_WORK)));
+        const byRows = M >= N || N < 16;
+        const unit = byRows ? 4 : 8; // the micro-tile, so chunk edges fall on tile edges
+        const extent = byRows ? M : N;
+        const size = Math.ceil(extent / want / unit) * unit;
+        helper.run(wasm.gemm, args, byRows, size, Math.ceil(extent / size), mainScratch);
       } else {
-        wasm.gemm(c, N, pa, rsa, csa, pb, rsb, csb, M, N, K, acc, mainScratch);
+        wasm.gemm(...args, mainScratch);
       }
       if (heap.addressOf(out) < 0) out.set(heap.view(c, M * N));
     } finally {
