@@ -53,6 +53,10 @@ export function register(program: Command): void {
     .option("--no-progress", "no progress bar on stderr")
     .option("--json", "print one JSON object with the result")
     .action(async (opts: TrainCliOptions) => {
+      // Ctrl-C stops after the current step and still writes a resumable checkpoint
+      const stop = new AbortController();
+      const onSigint = () => stop.abort();
+      process.once("SIGINT", onSigint);
       try {
         if (!opts.text) throw new Error("give the training data: --text FILE");
         const result = await trainOnText({
@@ -68,6 +72,7 @@ export function register(program: Command): void {
           lr: positive(opts.lr, "--lr"),
           saveEvery: int(opts.saveEvery, "--save-every", 0),
           progress: opts.progress,
+          signal: stop.signal,
         });
         if (opts.json) process.stdout.write(JSON.stringify(result) + "\n");
         else {
@@ -76,9 +81,17 @@ export function register(program: Command): void {
               `: loss ${result.finalLoss.toFixed(4)}, ${Math.round(result.tokensPerSecond)} tokens/s; saved to ${result.out}\n`,
           );
         }
+        if (result.interrupted) {
+          process.stderr.write(
+            `toolgen train: interrupted at step ${result.steps}; continue with --resume\n`,
+          );
+          process.exitCode = 130;
+        }
       } catch (error) {
         process.stderr.write(`toolgen train: ${(error as Error).message}\n`);
         process.exitCode = 1;
+      } finally {
+        process.off("SIGINT", onSigint);
       }
     });
 }

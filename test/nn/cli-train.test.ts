@@ -82,3 +82,49 @@ describe("toolgen train --text", () => {
     );
   }, 60_000);
 });
+
+describe("interrupting a run", () => {
+  it("stops at the signal, writes a resumable checkpoint, and resuming finishes like an uninterrupted run", async () => {
+    const { trainWithCheckpoints, resumeRun } = await import("../../src/nn/train/run.ts");
+    const { presetConfig } = await import("../../src/nn/config.ts");
+    const { Llama } = await import("../../src/nn/llama.ts");
+    const { initParams } = await import("../../src/nn/params.ts");
+    const { Tokenizer } = await import("../../src/nn/tokenizer/index.ts");
+    const tok = Tokenizer.train(["a b c d e f g"], 270);
+    const c = presetConfig("tiny", tok.vocabSize, {
+      hiddenSize: 16,
+      intermediateSize: 32,
+      numLayers: 1,
+      numHeads: 2,
+      maxPositions: 16,
+    });
+    const data = {
+      kind: "stream" as const,
+      tokens: Int32Array.from({ length: 100 }, (_, i) => (i * 5) % 20),
+      seqLen: 8,
+    };
+    const opts = { steps: 5, batchSize: 2, lr: 1e-3, seed: 2, progress: false, saveEvery: 0 };
+    const full = join(root, "int-full");
+    await trainWithCheckpoints(new Llama(c, initParams(c, 1)), tok, data, { ...opts, out: full });
+    const out = join(root, "int");
+    const stop = new AbortController();
+    const r = await trainWithCheckpoints(new Llama(c, initParams(c, 1)), tok, data, {
+      ...opts,
+      out,
+      signal: stop.signal,
+      onStep: (info) => info.step === 2 && stop.abort(),
+    });
+    expect(r).toMatchObject({ steps: 2, interrupted: true });
+    const resumed = resumeRun(out, { seed: 2, batchSize: 2, lr: 1e-3 });
+    expect(resumed.optimizer.step).toBe(2);
+    const r2 = await trainWithCheckpoints(resumed.model, resumed.tokenizer, data, {
+      ...opts,
+      out,
+      optimizer: resumed.optimizer,
+    });
+    expect(r2).toMatchObject({ steps: 5, interrupted: false });
+    expect(
+      readFileSync(join(out, "model.safetensors")).equals(readFileSync(join(full, "model.safetensors"))),
+    ).toBe(true);
+  });
+});

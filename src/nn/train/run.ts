@@ -25,6 +25,8 @@ export interface RunOptions extends Omit<TrainOptions, "optimizer" | "onStep"> {
 
 export interface RunResult {
   steps: number;
+  /** True when `signal` stopped the run before `steps` (the checkpoint holds the last step done). */
+  interrupted: boolean;
   finalLoss: number;
   tokensPerSecond: number;
   seconds: number;
@@ -44,6 +46,7 @@ export async function trainWithCheckpoints(
   const bar = o.progress === false ? undefined : trainingProgressBar(o.steps, startStep);
   const saveEvery = o.saveEvery ?? 100;
   let last: StepInfo | undefined;
+  let interrupted: boolean;
   const started = performance.now();
   try {
     const result = await train(model, data, {
@@ -57,12 +60,14 @@ export async function trainWithCheckpoints(
         }
       },
     });
+    interrupted = result.stoppedEarly;
     saveCheckpoint(o.out, model, { tokenizer, optimizer: result.optimizer, trainOptions: record });
   } finally {
     bar?.stop();
   }
   return {
     steps: last?.step ?? startStep,
+    interrupted,
     finalLoss: last?.loss ?? NaN,
     tokensPerSecond: last?.tokensPerSecond ?? 0,
     seconds: (performance.now() - started) / 1000,

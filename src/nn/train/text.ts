@@ -27,6 +27,8 @@ export interface TextTrainingOptions {
   lr: number;
   saveEvery: number;
   progress: boolean;
+  /** Stops after the current step; the checkpoint is still written (resume with `resume: true`). */
+  signal?: AbortSignal;
 }
 
 export interface TextTrainingResult extends RunResult {
@@ -93,6 +95,7 @@ export async function trainOnText(o: TextTrainingOptions): Promise<TextTrainingR
       progress: o.progress,
       optimizer,
       record,
+      signal: o.signal,
     },
   );
   return {

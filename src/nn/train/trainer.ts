@@ -68,6 +68,7 @@ export async function train(model: Llama, data: TrainData, o: TrainOptions): Pro
 
   async function loop(): Promise<TrainResult> {
     while (optimizer.step < o.steps) {
+      await new Promise<void>((resolve) => setImmediate(resolve)); // let signals (Ctrl-C) and I/O run between steps
       if (o.signal?.aborted) return { optimizer, losses, stoppedEarly: true };
       const step = optimizer.step;
       const batch =
