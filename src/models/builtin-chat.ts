@@ -149,3 +149,14 @@ function constraintFilter(
   }
   throw new Error(`the built-in model does not support "${c.kind}" constraints; supported: tokens, choice`);
 }
+
+/** `builtin:DIR` for resolveModel: a checkpoint folder of the built-in engine. */
+export function resolveBuiltin(rest: string, _options: unknown, spec: string): ChatModel {
+  if (rest === "")
+    throw new Error(`model spec ${JSON.stringify(spec)} names no folder; expected builtin:DIR`);
+  try {
+    return BuiltinChatModel.load(rest);
+  } catch (error) {
+    throw new Error(`model spec ${JSON.stringify(spec)}: ${(error as Error).message}`, { cause: error });
+  }
+}

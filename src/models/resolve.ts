@@ -4,6 +4,7 @@ import { OpenAIChatModel } from "./openai.ts";
 import type { ServerDialect } from "./openai-request.ts";
 import { SERVER_DIALECTS } from "./openai-request.ts";
 import { ScriptedModel } from "./scripted.ts";
+import { resolveBuiltin } from "./builtin-chat.ts";
 
 /**
  * Model specs (DESIGN.md): `openai:MODEL@BASEURL`, `scripted:FILE`, `builtin:DIR`, `gguf:PATH`,
@@ -80,7 +81,7 @@ function resolveScripted(rest: string, _options: ResolveOptions, spec: string): 
 export const SCHEMES: Record<string, SchemeResolver> = {
   openai: resolveOpenAI,
   scripted: resolveScripted,
-  builtin: notYet("builtin", "toolgen's built-in engine"),
+  builtin: resolveBuiltin,
   gguf: notYet("gguf", "node-llama-cpp"),
   hf: notYet("hf", "downloaded GGUF files"),
 };

@@ -1,7 +1,12 @@
 import { describe, expect, it } from "vitest";
 import type { Message } from "../../src/chat/messages.ts";
 import { renderChat } from "../../src/chat/templates/render.ts";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { BuiltinChatModel } from "../../src/models/builtin-chat.ts";
+import { resolveModel } from "../../src/models/resolve.ts";
+import { saveCheckpoint } from "../../src/nn/checkpoint.ts";
 import { BuiltinTokenModel } from "../../src/models/builtin.ts";
 import { presetConfig } from "../../src/nn/config.ts";
 import { Llama } from "../../src/nn/llama.ts";
@@ -67,5 +72,22 @@ describe("BuiltinChatModel (Llama-3 chat format)", () => {
     await expect(
       chat.generate(user, { constraint: { kind: "grammar", gbnf: "root ::= 'a'" } }),
     ).rejects.toThrow(/does not support "grammar" constraints/);
+  });
+
+  it("resolveModel builds it from builtin:DIR and explains a bad folder", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "toolgen-builtin-chat-"));
+    try {
+      saveCheckpoint(dir, new Llama(cfg, initParams(cfg, 5)), { tokenizer: tok });
+      const chat = await resolveModel(`builtin:${dir}`);
+      expect(chat.id).toBe(`builtin:${dir}`);
+      const r = await chat.generate(user, { constraint: { kind: "choice", options: ["yes", "no"] } });
+      expect(["yes", "no"]).toContain(r.message.content);
+      await expect(resolveModel(`builtin:${join(dir, "nope")}`)).rejects.toThrow(
+        /builtin:.*nope.*does not exist/,
+      );
+      await expect(resolveModel("builtin:")).rejects.toThrow(/expected builtin:DIR/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
