@@ -74,6 +74,30 @@ describe("alloc views in shared WebAssembly memory", () => {
   });
 });
 
+describe("a full heap", () => {
+  it("hands out plain arrays with one warning, and the kernels still compute with them", async () => {
+    const write = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
+    const k = createWasmKernels({ threads: 1, maxHeapMiB: 8 });
+    try {
+      const inHeap = k.alloc(1 << 18); // 1 MiB fits
+      const big = k.alloc(4 << 20); // 16 MiB does not
+      const big2 = k.alloc(4 << 20);
+      expect(inHeap.buffer).toBeInstanceOf(SharedArrayBuffer);
+      expect(big.buffer).toBeInstanceOf(ArrayBuffer);
+      expect(write).toHaveBeenCalledTimes(1);
+      expect(String(write.mock.calls[0][0])).toMatch(/kernel heap full/);
+      big.fill(1, 0, 8);
+      big2.fill(2, 0, 8);
+      const out = k.alloc(1);
+      k.matmulABt(out, big, big2, 1, 8, 1);
+      expect(out[0]).toBe(16);
+    } finally {
+      write.mockRestore();
+      await k.close();
+    }
+  });
+});
+
 describe("kernel selection", () => {
   it("falls back to the reference with one warning line when the module is missing", () => {
     const write = vi.spyOn(process.stderr, "write").mockImplementation(() => true);

@@ -16,6 +16,8 @@ export interface WasmKernelOptions {
   threads?: 1 | 2;
   /** Problems with M·N·K below this run on the caller thread alone (waking the helper costs ~tens of µs). */
   parallelThreshold?: number;
+  /** Largest size of the shared heap (default and most: 4096 MiB, the wasm32 limit). */
+  maxHeapMiB?: number;
 }
 
 export interface WasmKernels extends MatmulKernels {
@@ -43,16 +45,16 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
   const path = options.wasmPath ?? DEFAULT_WASM_PATH;
   if (!existsSync(path)) throw new Error(`${path} not found (run "npm run build:wasm")`);
   const module = new wasmApi.Module(readFileSync(path));
-  const heap = new SharedHeap(64, 65536);
+  const maxPages = Math.min(65536, Math.ceil(((options.maxHeapMiB ?? 4096) * 2 ** 20) / 65536));
+  const heap = new SharedHeap(Math.min(64, maxPages), maxPages);
   const instance = new wasmApi.Instance(module, { env: { memory: heap.memory } });
   const wasm = instance.exports as unknown as GemmExports;
   const scratchBytes = wasm.scratchBytes();
   const mainScratch = heap.allocBytes(scratchBytes);
   const threads = options.threads ?? 2;
   let helper: HelperThread | undefined;
-  let helperScratch = 0;
   if (threads === 2) {
-    helperScratch = heap.allocBytes(scratchBytes);
+    const helperScratch = heap.allocBytes(scratchBytes);
     const ctlAddr = heap.allocBytes(CTL.SIZE * 4);
     helper = new HelperThread(module, heap.memory, ctlAddr, helperScratch);
   }
@@ -60,6 +62,7 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
   // The exact view alloc() returned for each block: free() accepts only that view, so a subarray or a stale
   // view of a reused block can never free someone else's memory.
   const owners = new Map<number, Float32Array>();
+  let warnedFull = false;
 
   // Operands outside the heap are copied into temporary heap blocks (and the output copied back).
   function place(array: Float32Array, length: number, copyIn: boolean, temps: number[]): number {
@@ -124,7 +127,17 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
       if (!Number.isInteger(length) || length < 0) {
         throw new RangeError(`alloc: length must be a non-negative integer, got ${length}`);
       }
-      const view = heap.view(heap.allocBytes(length * 4), length);
+      let addr: number;
+      try {
+        addr = heap.allocBytes(length * 4);
+      } catch (err) {
+        if (!(err instanceof RangeError)) throw err;
+        // The shared memory is at its maximum (4 GiB): keep working with plain arrays, copied per call.
+        if (!warnedFull) process.stderr.write(`toolgen: kernel heap full (${err.message}); using copies\n`);
+        warnedFull = true;
+        return new Float32Array(length);
+      }
+      const view = heap.view(addr, length);
       owners.set(view.byteOffset, view);
       return view;
     },
