@@ -48,6 +48,22 @@ describe("KV-cache inference", () => {
     expect(s2.length).toBe(ids.length);
   });
 
+  it("logitsAt equals the matching rows of the full logits", () => {
+    const full = fullLogits(ids);
+    const at = model.logitsAt(
+      {
+        B: 1,
+        T: ids.length,
+        tokens: Int32Array.from(ids),
+        targets: new Int32Array(ids.length).fill(-1),
+        positions: Int32Array.from(ids.keys()),
+      },
+      [7, 2],
+    );
+    expectClose(at.subarray(0, V), full.subarray(7 * V, 8 * V), 1e-6);
+    expectClose(at.subarray(V), full.subarray(2 * V, 3 * V), 1e-6);
+  });
+
   it("forks are independent copies of the cache", () => {
     const s = new InferenceSession(model);
     s.append(ids.slice(0, 4));
