@@ -78,4 +78,6 @@ export interface Agent {
   readonly kind: string;
   chat(memoryId: string, text: string, options?: ChatOptions): Promise<AgentRun>;
   run(memoryId: string, text: string, options?: ChatOptions): AgentRunHandle;
+  /** The stored conversation of a memory id (to read or clear it). */
+  memory(memoryId: string): { messages(): Promise<Message[]>; clear(): Promise<void> };
 }

@@ -2,12 +2,10 @@ import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { promisify } from "node:util";
-import { afterAll, describe, expect, it, vi } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
+import { runCli } from "./run-cli.ts";
 import { SqliteChatMemoryStore } from "../../src/agents/memory-sqlite.ts";
-import { main } from "../../src/cli/main.ts";
 
-const run = promisify(execFile);
 const ROOT = resolve(import.meta.dirname, "../..");
 const BIN = join(ROOT, "bin/toolgen.mjs");
 const WEATHER = join(ROOT, "examples/weather.ts");
@@ -21,39 +19,6 @@ function script(replies: unknown[]): string {
   return path;
 }
 
-/** A real process: the bin script, tsx and all (slow on a busy machine, so used for two tests only). */
-async function spawnToolgen(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [BIN, ...args], { cwd: ROOT, timeout: 60_000 });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
-
-/** The same CLI in this process, stdout and stderr captured. */
-async function toolgen(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = "";
-  let stderr = "";
-  const out = vi
-    .spyOn(process.stdout, "write")
-    .mockImplementation((chunk) => ((stdout += String(chunk)), true));
-  const err = vi
-    .spyOn(process.stderr, "write")
-    .mockImplementation((chunk) => ((stderr += String(chunk)), true));
-  process.exitCode = undefined;
-  try {
-    await main(["node", "toolgen", ...args]);
-  } finally {
-    out.mockRestore();
-    err.mockRestore();
-  }
-  const code = Number(process.exitCode ?? 0);
-  process.exitCode = undefined;
-  return { code, stdout, stderr };
-}
-
 const PARIS = "Hey, what's the temperature in Paris right now?";
 
 describe("toolgen chat", () => {
@@ -63,7 +28,7 @@ describe("toolgen chat", () => {
       'Action: get_current_temperature\nAction Input: {"location": "Paris, France", "unit": "celsius"}',
       "I now know the final answer.\nFinal Answer: It is 22 °C in Paris.",
     ]);
-    const out = await spawnToolgen([
+    const out = await runCli([
       "chat",
       "--model",
       `scripted:${model}`,
@@ -97,7 +62,7 @@ describe("toolgen chat", () => {
       },
       "It is 22 degrees Celsius in Paris.",
     ]);
-    const out = await toolgen([
+    const out = await runCli([
       "chat",
       "--model",
       `scripted:${model}`,
@@ -122,7 +87,7 @@ describe("toolgen chat", () => {
       "<<Finish>>",
       '{"return_type": "give_answer", "final_answer": "22 °C"}',
     ]);
-    const out = await toolgen([
+    const out = await runCli([
       "chat",
       "--model",
       `scripted:${model}`,
@@ -142,7 +107,7 @@ describe("toolgen chat", () => {
     const db = join(dir, "memory.sqlite");
     for (const [i, text] of ["first", "second"].entries()) {
       const model = script([`answer ${i}`]);
-      const out = await toolgen([
+      const out = await runCli([
         "chat",
         "--model",
         `scripted:${model}`,
@@ -169,7 +134,7 @@ describe("toolgen chat", () => {
 
   it("answers bad options with a clear error and exit code 1", async () => {
     const model = script(["x"]);
-    const bad = await toolgen([
+    const bad = await runCli([
       "chat",
       "--model",
       `scripted:${model}`,
@@ -182,9 +147,9 @@ describe("toolgen chat", () => {
     ]);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain('unknown agent "magic"; choose one of functions, react, toolgen');
-    const noTools = await toolgen(["chat", "--model", `scripted:${model}`, "--message", "hi"]);
+    const noTools = await runCli(["chat", "--model", `scripted:${model}`, "--message", "hi"]);
     expect(noTools.stderr).toContain("the functions agent needs tools: pass --tools");
-    const missing = await toolgen([
+    const missing = await runCli([
       "chat",
       "--model",
       `scripted:${join(dir, "nope.json")}`,
@@ -199,16 +164,21 @@ describe("toolgen chat", () => {
 
   it("runs a REPL over stdin lines", async () => {
     const model = script(["hello there", "bye now"]);
+    const db = join(dir, "repl.sqlite");
     const child = execFile(
       process.execPath,
-      [BIN, "chat", "--model", `scripted:${model}`, "--tools", WEATHER],
+      [BIN, "chat", "--model", `scripted:${model}`, "--tools", WEATHER, "--memory", db],
       { cwd: ROOT },
     );
     let stdout = "";
     child.stdout!.on("data", (d: Buffer) => (stdout += d.toString()));
-    child.stdin!.end("hi\nhow are you\n/exit\n");
+    child.stdin!.end("hi\n/reset\nhow are you\n/exit\nnever sent\n");
     const code = await new Promise<number | null>((done) => child.on("close", done));
     expect(code).toBe(0);
     expect(stdout).toBe("hello there\nbye now\n");
+    // /reset cleared the first exchange; /exit stopped before the last line.
+    const store = new SqliteChatMemoryStore(db);
+    expect(store.getMessages("cli").map((m) => m.content)).toEqual(["how are you", "bye now"]);
+    store.close();
   });
 });
