@@ -8,8 +8,7 @@ import { createToolGenAgent } from "../agents/toolgen.ts";
 import type { Agent, AgentEvent, AgentRun } from "../agents/types.ts";
 import type { CatalogEntry } from "../catalog/catalog.ts";
 import { loadCatalog } from "../catalog/load.ts";
-import type { ChatModel } from "../models/model.ts";
-import { ScriptedModel } from "../models/scripted.ts";
+import { resolveModel } from "../models/resolve.ts";
 import { loadTools } from "../tools/load-module.ts";
 import type { Tool } from "../tools/types.ts";
 
@@ -62,12 +61,6 @@ export function register(program: Command): void {
     });
 }
 
-/** The model for a spec. TEMPORARY: only scripted:FILE until the chat room's resolveModel lands. */
-async function openModel(spec: string): Promise<ChatModel> {
-  if (spec.startsWith("scripted:")) return ScriptedModel.fromFile(spec.slice("scripted:".length));
-  throw new Error(`unsupported model spec ${JSON.stringify(spec)}; accepted here: scripted:FILE`);
-}
-
 async function buildAgent(opts: ChatCliOptions): Promise<{ agent: Agent; dispose: () => void }> {
   if (!(AGENT_KINDS as readonly string[]).includes(opts.agent)) {
     throw new Error(`unknown agent ${JSON.stringify(opts.agent)}; choose one of ${AGENT_KINDS.join(", ")}`);
@@ -86,7 +79,7 @@ async function buildAgent(opts: ChatCliOptions): Promise<{ agent: Agent; dispose
   if (kind === "toolgen" && tools.length === 0 && !catalog) {
     throw new Error("the toolgen agent needs --catalog FILE and/or --tools FILE.ts");
   }
-  const model = await openModel(opts.model);
+  const model = await resolveModel(opts.model);
   const store = opts.memory ? new SqliteChatMemoryStore(opts.memory) : undefined;
   const memory: MemoryOptions = store ? { store } : {};
   const dispose = (): void => store?.close();
@@ -151,12 +144,17 @@ async function repl(agent: Agent, opts: ChatCliOptions): Promise<void> {
     if (process.stdin.isTTY) rl.prompt();
   };
   rl.setPrompt("you> ");
-  process.stderr.write(`toolgen chat (${agent.kind} agent, session ${opts.session}). /exit to quit.\n`);
+  process.stderr.write(
+    `toolgen chat (${agent.kind} agent, session ${opts.session}). /reset clears it, /exit quits.\n`,
+  );
   ask();
   for await (const line of rl) {
     const text = line.trim();
     if (text === "/exit" || text === "/quit") break;
-    if (text !== "") {
+    if (text === "/reset") {
+      await agent.memory(opts.session).clear();
+      process.stderr.write(`(session ${opts.session} cleared)\n`);
+    } else if (text !== "") {
       const run = await agent.chat(opts.session, text, { onEvent: trace });
       process.stdout.write(`${run.answer}\n`);
       report(run);
