@@ -1,10 +1,10 @@
-import type { ToolCallFormat } from "../chat/parse/types.ts";
+import { isToolCallFormat } from "../chat/parse/index.ts";
+import { TOOL_CALL_FORMATS, type ToolCallFormat } from "../chat/parse/types.ts";
 import type { ChatModel } from "./model.ts";
 import { OpenAIChatModel } from "./openai.ts";
 import type { ServerDialect } from "./openai-request.ts";
 import { SERVER_DIALECTS } from "./openai-request.ts";
 import { ScriptedModel } from "./scripted.ts";
-import { resolveBuiltin } from "./builtin-chat.ts";
 
 /**
  * Model specs (DESIGN.md): `openai:MODEL@BASEURL`, `scripted:FILE`, `builtin:DIR`, `gguf:PATH`,
@@ -16,9 +16,10 @@ export class ModelSpecError extends Error {
 }
 
 export interface ResolveOptions {
-  /** For openai: which server dialect (constraint fields); default "generic". */
+  /** For openai: which server dialect (constraint fields); default $TOOLGEN_SERVER_DIALECT, then "generic". */
   dialect?: ServerDialect;
-  /** For openai: parse tool calls out of the text in this format when the server returns them as text. */
+  /** For openai: read tool calls out of the text in this format when the server returns them as text
+   * (default $TOOLGEN_TOOL_CALL_FORMAT). */
   toolCallFormat?: ToolCallFormat;
   timeoutMs?: number;
   maxRetries?: number;
@@ -60,13 +61,21 @@ function resolveOpenAI(rest: string, options: ResolveOptions, spec: string): Cha
       `model spec ${JSON.stringify(spec)} has no base URL and $OPENAI_BASE_URL is unset; expected ${EXAMPLES[0]}`,
     );
   }
-  if (options.dialect !== undefined && !SERVER_DIALECTS.includes(options.dialect)) {
+  // The CLI passes only a spec, so the server dialect and a text tool-call format may come from the environment.
+  const dialect = options.dialect ?? (process.env.TOOLGEN_SERVER_DIALECT as ServerDialect | undefined);
+  if (dialect !== undefined && !SERVER_DIALECTS.includes(dialect)) {
     throw new ModelSpecError(
-      `unknown server dialect ${JSON.stringify(options.dialect)}; accepted: ${SERVER_DIALECTS.join(", ")}`,
+      `unknown server dialect ${JSON.stringify(dialect)}; accepted: ${SERVER_DIALECTS.join(", ")}`,
+    );
+  }
+  const format = options.toolCallFormat ?? process.env.TOOLGEN_TOOL_CALL_FORMAT;
+  if (format !== undefined && !isToolCallFormat(format)) {
+    throw new ModelSpecError(
+      `unknown tool-call format ${JSON.stringify(format)}; accepted: ${TOOL_CALL_FORMATS.join(", ")}`,
     );
   }
   try {
-    return new OpenAIChatModel({ model, baseURL, ...options });
+    return new OpenAIChatModel({ model, baseURL, ...options, dialect, toolCallFormat: format });
   } catch (error) {
     throw new ModelSpecError(`model spec ${JSON.stringify(spec)}: ${(error as Error).message}`);
   }
@@ -81,7 +90,7 @@ function resolveScripted(rest: string, _options: ResolveOptions, spec: string): 
 export const SCHEMES: Record<string, SchemeResolver> = {
   openai: resolveOpenAI,
   scripted: resolveScripted,
-  builtin: resolveBuiltin,
+  builtin: notYet("builtin", "toolgen's built-in engine"),
   gguf: notYet("gguf", "node-llama-cpp"),
   hf: notYet("hf", "downloaded GGUF files"),
 };

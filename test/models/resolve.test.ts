@@ -18,6 +18,9 @@ describe("resolveModel", () => {
     await expect(resolveModel("openai:m@http://h/v1", { dialect: "tgi" as never })).rejects.toThrow(
       /unknown server dialect/,
     );
+    await expect(resolveModel("openai:m@http://h/v1", { toolCallFormat: "xml" as never })).rejects.toThrow(
+      /unknown tool-call format "xml"; accepted: hermes/,
+    );
   });
 
   it("loads scripted replies from a file", async () => {
@@ -29,10 +32,9 @@ describe("resolveModel", () => {
   });
 
   it("says clearly what is not available yet and what is accepted", async () => {
-    await expect(resolveModel("builtin:./ckpt")).rejects.toThrow(
-      /builtin: models .* are not available in this build yet/,
+    await expect(resolveModel("gguf:model.gguf")).rejects.toThrow(
+      /gguf: models .* are not available in this build yet/,
     );
-    await expect(resolveModel("gguf:model.gguf")).rejects.toThrow(/not available in this build yet/);
     await expect(resolveModel("hf:user/repo/file.gguf")).rejects.toThrow(/not available in this build yet/);
     await expect(resolveModel("gpt-4o")).rejects.toThrow(
       /unrecognised model spec "gpt-4o"; accepted: openai:MODEL@BASEURL/,
