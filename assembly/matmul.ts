@@ -90,14 +90,37 @@ function packB(b: usize, rsb: i32, csb: i32, pc: i32, kc: i32, jc: i32, nc: i32,
         src += step;
       }
     } else if (cols == NR && rsb == 1) {
-      // B stored transposed (ABt): each column is a contiguous row of the weight matrix.
-      for (let c = 0; c < NR; c++) {
-        let src = b + <usize>(pc + (jc + js + c) * csb) * 4;
-        let d = strip + <usize>c * 4;
-        for (let p = 0; p < kc; p++) {
-          store<f32>(d, load<f32>(src));
-          src += 4;
-          d += <usize>NR * 4;
+      // B stored transposed (ABt): each column is a contiguous row of the weight matrix; 4×4 transposes.
+      for (let g = 0; g < NR; g += 4) {
+        const r0 = b + <usize>(pc + (jc + js + g) * csb) * 4;
+        const r1 = r0 + <usize>csb * 4;
+        const r2 = r1 + <usize>csb * 4;
+        const r3 = r2 + <usize>csb * 4;
+        const col = strip + <usize>g * 4;
+        let p = 0;
+        for (; p + 4 <= kc; p += 4) {
+          const o = <usize>p * 4;
+          const x0 = v128.load(r0 + o);
+          const x1 = v128.load(r1 + o);
+          const x2 = v128.load(r2 + o);
+          const x3 = v128.load(r3 + o);
+          const t0 = v128.shuffle<f32>(x0, x1, 0, 4, 1, 5);
+          const t1 = v128.shuffle<f32>(x2, x3, 0, 4, 1, 5);
+          const t2 = v128.shuffle<f32>(x0, x1, 2, 6, 3, 7);
+          const t3 = v128.shuffle<f32>(x2, x3, 2, 6, 3, 7);
+          const d = col + <usize>(p * NR) * 4;
+          v128.store(d, v128.shuffle<f32>(t0, t1, 0, 1, 4, 5));
+          v128.store(d, v128.shuffle<f32>(t0, t1, 2, 3, 6, 7), NR * 4);
+          v128.store(d, v128.shuffle<f32>(t2, t3, 0, 1, 4, 5), NR * 8);
+          v128.store(d, v128.shuffle<f32>(t2, t3, 2, 3, 6, 7), NR * 12);
+        }
+        for (; p < kc; p++) {
+          const o = <usize>p * 4;
+          const d = col + <usize>(p * NR) * 4;
+          store<f32>(d, load<f32>(r0 + o));
+          store<f32>(d, load<f32>(r1 + o), 4);
+          store<f32>(d, load<f32>(r2 + o), 8);
+          store<f32>(d, load<f32>(r3 + o), 12);
         }
       }
     } else {
