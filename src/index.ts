@@ -40,3 +40,4 @@ export * from "./models/http-errors.ts";
 export * from "./models/openai-request.ts";
 export * from "./models/openai.ts";
 export * from "./models/resolve.ts";
+export * from "./server/index.ts";

@@ -2,6 +2,7 @@ import { readFileSync, statSync } from "node:fs";
 import { CatalogError, indexCatalog, type CatalogEntry, type LabelledQuery } from "./catalog.ts";
 import { importBfcl, looksLikeBfcl } from "./import/bfcl.ts";
 import { importJsonlQueries, importToolList, looksLikeToolList } from "./import/jsonl.ts";
+import { importMcpCatalog, looksLikeMcpCatalog } from "./import/mcp.ts";
 import {
   importMetaToolMultiQueries,
   importMetaToolQueries,
@@ -26,6 +27,7 @@ export const CATALOG_FORMATS = [
   "bfcl",
   "openapi",
   "tools",
+  "mcp",
 ] as const;
 export type CatalogFormat = (typeof CATALOG_FORMATS)[number];
 
@@ -79,6 +81,7 @@ export function detectCatalogFormat(file: string): CatalogFormat {
   if (looksLikeStableToolBenchApis(data)) return "stabletoolbench";
   if (looksLikeToolbenchTool(data)) return "toolbench";
   if (looksLikeOpenApi(data)) return "openapi";
+  if (looksLikeMcpCatalog(data)) return "mcp";
   if (looksLikeToolList(data)) return "tools";
   if (looksLikeMetaToolTools(data)) return "metatool";
   throw new CatalogError(
@@ -123,6 +126,9 @@ export function loadCatalog(file: string, options: LoadCatalogOptions = {}): Cat
       break;
     case "tools":
       entries = importToolList(parseJson(file), file);
+      break;
+    case "mcp":
+      entries = importMcpCatalog(parseJson(file), file);
       break;
   }
   indexCatalog(entries, file);

@@ -1,0 +1,83 @@
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import type { Command } from "commander";
+import { RETRIEVER_KINDS } from "../retrieval/create.ts";
+import { buildToolRouter } from "../server/build.ts";
+import { loadRouterConfig } from "../server/config.ts";
+import { serveHttp } from "../server/http.ts";
+import { createRouterServer } from "../server/mcp.ts";
+
+interface ServeMcpOptions {
+  catalog: string[];
+  tools: string[];
+  retriever: string;
+  model?: string;
+  config?: string;
+  http?: string;
+  host: string;
+  timeout?: string;
+}
+
+const collect = (value: string, previous: string[]): string[] => [...previous, value];
+
+function parsePort(text: string): number {
+  const port = Number(text);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`--http expects a port from 0 to 65535 (0 = any free port), got "${text}"`);
+  return port;
+}
+
+/** `toolgen serve mcp`: the MCP tool router over stdio (default) or Streamable HTTP (--http PORT). */
+export function register(program: Command): void {
+  const serve = program.command("serve").description("serve toolgen to other programs");
+  serve
+    .command("mcp")
+    .description("an MCP server exposing search_tools, call_tool and get_tool over a tool catalog")
+    .option("--catalog <file>", "catalog file (any recognised format; repeatable)", collect, [])
+    .option("--tools <file>", "TS/JS module whose tools are served and callable (repeatable)", collect, [])
+    .option("--retriever <kind>", RETRIEVER_KINDS.join(" | "), "bm25")
+    .option("--model <spec>", "model for the toolgen/hybrid retriever (DIR, builtin:DIR, gguf:FILE)")
+    .option("--config <file>", "JSON config: modules, mcpServers, openapi targets, timeoutMs (see README)")
+    .option("--http <port>", "serve MCP Streamable HTTP on this port instead of stdio (0 = any free port)")
+    .option("--host <address>", "interface for --http", "127.0.0.1")
+    .option("--timeout <ms>", "milliseconds a tool call may take (default 30000; 0 = no limit)")
+    .action(async (opts: ServeMcpOptions) => {
+      try {
+        const config = opts.config ? loadRouterConfig(opts.config) : {};
+        let timeoutMs: number | undefined;
+        if (opts.timeout !== undefined) {
+          timeoutMs = Number(opts.timeout);
+          if (!Number.isFinite(timeoutMs) || timeoutMs < 0)
+            throw new Error(`--timeout expects milliseconds, got "${opts.timeout}"`);
+        }
+        const started = performance.now();
+        const router = await buildToolRouter({
+          catalogs: opts.catalog,
+          modules: opts.tools,
+          config,
+          retriever: opts.retriever,
+          ...(opts.model === undefined ? {} : { model: opts.model }),
+          ...(timeoutMs === undefined ? {} : { timeoutMs }),
+        });
+        const ready = `${router.size} tools, ${opts.retriever} retriever, ready in ${Math.round(performance.now() - started)} ms`;
+        const stop = async (): Promise<void> => {
+          await router.close();
+          process.exit(0);
+        };
+        process.once("SIGINT", () => void stop());
+        process.once("SIGTERM", () => void stop());
+        if (opts.http !== undefined) {
+          const running = await serveHttp(router, { port: parsePort(opts.http), host: opts.host });
+          process.stderr.write(`toolgen MCP router: ${ready}; listening on ${running.url}\n`);
+          return;
+        }
+        const transport = new StdioServerTransport();
+        transport.onclose = () => void stop();
+        await createRouterServer(router).connect(transport);
+        process.stdin.once("end", () => void stop());
+        process.stderr.write(`toolgen MCP router: ${ready}; speaking MCP on stdio\n`);
+      } catch (error) {
+        process.stderr.write(`toolgen serve mcp: ${(error as Error).message}\n`);
+        process.exitCode = 1;
+      }
+    });
+}
