@@ -1,7 +1,9 @@
 import { Command } from "commander";
+import { register as registerCatalog } from "./catalog.ts";
 import { register as registerChat } from "./chat.ts";
 import { register as registerEval } from "./eval.ts";
 import { register as registerRetrieve } from "./retrieve.ts";
+import { register as registerServe } from "./serve.ts";
 import { register as registerTools } from "./tools.ts";
 import { register as registerTrain } from "./train.ts";
 
@@ -15,9 +17,11 @@ export async function main(argv: string[]): Promise<void> {
     .version("0.1.0")
     .showHelpAfterError();
   // Command registrations (one line each, keep sorted):
+  registerCatalog(program);
   registerChat(program);
   registerEval(program);
   registerRetrieve(program);
+  registerServe(program);
   registerTools(program);
   registerTrain(program);
   await program.parseAsync(argv);
