@@ -1,6 +1,8 @@
 import type { CatalogEntry } from "../catalog/catalog.ts";
 import { Bm25Retriever, type Bm25Options } from "./bm25.ts";
+import { HybridRetriever } from "./hybrid.ts";
 import type { Retriever } from "./retriever.ts";
+import { openToolGenRetriever } from "./toolgen-open.ts";
 
 export const RETRIEVER_KINDS = ["bm25", "toolgen", "hybrid"] as const;
 export type RetrieverKind = (typeof RETRIEVER_KINDS)[number];
@@ -18,12 +20,12 @@ export async function createRetriever(kind: string, options: CreateRetrieverOpti
     case "bm25":
       return new Bm25Retriever(options.catalog, options.bm25);
     case "toolgen":
+      return openToolGenRetriever(options.model, options.catalog);
     case "hybrid":
-      // Added by the ToolGen work (src/retrieval/generative.ts, hybrid.ts; issue 11).
-      throw new Error(
-        `retriever "${kind}" is not available in this build yet (it comes with ToolGen's generative retrieval); ` +
-          `use --retriever bm25`,
-      );
+      return new HybridRetriever([
+        openToolGenRetriever(options.model, options.catalog),
+        new Bm25Retriever(options.catalog, options.bm25),
+      ]);
     default:
       throw new Error(`unknown retriever "${kind}" (accepted: ${RETRIEVER_KINDS.join(", ")})`);
   }

@@ -26,8 +26,11 @@ export function llamaBatchScorer(model: Llama): BatchScorer {
         for (let t = 0; t < T; t++) positions[b * T + t] = t;
         last.push(b * T + ids.length - 1);
       });
-      const logits = model.logits({ B, T, tokens, targets: new Int32Array(B * T).fill(-1), positions });
-      return last.map((row) => logits.slice(row * V, (row + 1) * V));
+      const logits = model.logitsAt(
+        { B, T, tokens, targets: new Int32Array(B * T).fill(-1), positions },
+        last,
+      );
+      return last.map((_, j) => logits.slice(j * V, (j + 1) * V));
     },
   };
 }

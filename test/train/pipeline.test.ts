@@ -2,11 +2,10 @@ import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { GenerativeRetriever } from "../../src/retrieval/generative.ts";
-import { llamaBatchScorer } from "../../src/train/llama-scorer.ts";
-import { loadToolGenModel } from "../../src/train/model-folder.ts";
+import { createRetriever } from "../../src/retrieval/create.ts";
+import type { GenerativeRetriever } from "../../src/retrieval/generative.ts";
 import { trainToolGen } from "../../src/train/pipeline.ts";
-import { plainTokenModel, syntheticCatalog } from "./synthetic.ts";
+import { syntheticCatalog } from "./synthetic.ts";
 
 describe("toolgen training pipeline", () => {
   it(
@@ -47,20 +46,17 @@ describe("toolgen training pipeline", () => {
         queries.length + 1,
       );
 
-      const loaded = loadToolGenModel(`builtin:${out}`);
-      const retriever = new GenerativeRetriever(
-        plainTokenModel(loaded.model, loaded.tokenizer),
-        loaded.index,
-        {},
-        llamaBatchScorer(loaded.model),
-      );
+      const retriever = (await createRetriever("toolgen", {
+        catalog: entries,
+        model: `builtin:${out}`,
+      })) as GenerativeRetriever;
       const results = await retriever.searchMany(
         queries.map((q) => q.query),
         { k: 5 },
       );
       const hits = results.filter((r, i) => r[0]?.id === queries[i]!.relevant[0]).length;
       expect(hits / queries.length).toBeGreaterThanOrEqual(0.9);
-      // The single-query path (one forward pass) agrees with the batched one.
+      // The single-query path (one forward pass through the KV-cache model) agrees with the batched one.
       const one = await retriever.search(queries[7]!.query, { k: 5 });
       expect(one.map((h) => h.id)).toEqual(results[7]!.map((h) => h.id));
 

@@ -1,8 +1,4 @@
 import type { CatalogEntry, LabelledQuery } from "../../src/catalog/catalog.ts";
-import type { TokenModel, TokenSession } from "../../src/models/model.ts";
-import type { Llama } from "../../src/nn/llama.ts";
-import type { Tokenizer } from "../../src/nn/tokenizer/index.ts";
-import { llamaBatchScorer } from "../../src/train/llama-scorer.ts";
 
 const TOPICS: Array<[string, string, string[]]> = [
   ["weather", "Forecast", ["rain", "forecast", "temperature"]],
@@ -52,23 +48,4 @@ export function syntheticCatalog(): { entries: CatalogEntry[]; queries: Labelled
     })),
   );
   return { entries, queries };
-}
-
-/** A TokenModel over an engine model without a KV cache (each call recomputes the prefix): enough for tests. */
-export function plainTokenModel(model: Llama, tokenizer: Tokenizer): TokenModel {
-  const scorer = llamaBatchScorer(model);
-  const logits = async (ids: number[]) => (await scorer.nextTokenLogits([ids]))[0]!;
-  const open = (prefix: number[]): TokenSession => ({
-    append: async (ids) => logits((prefix = [...prefix, ...ids])),
-    fork: async () => open([...prefix]),
-    dispose: () => {},
-  });
-  return {
-    vocabSize: model.config.vocabSize,
-    tokenize: (t) => tokenizer.encode(t),
-    detokenize: (ids) => tokenizer.decode(ids),
-    tokenId: (t) => tokenizer.tokenToId(t),
-    logits,
-    session: async () => open([]),
-  };
 }

@@ -1,0 +1,142 @@
+import { loadCatalog, loadQueries } from "../../src/catalog/load.ts";
+import { splitQueries } from "../../src/eval/split.ts";
+import { createRetriever } from "../../src/retrieval/create.ts";
+import type { IndexKind } from "../../src/retrieval/ids.ts";
+import type { Stage } from "../../src/train/datasets.ts";
+import { SoftmaxRegression } from "./softmax-regression.ts";
+import { WordNaiveBayes } from "./naive-bayes.ts";
+import {
+  evaluateRetriever,
+  figuresOf,
+  latency,
+  openRetriever,
+  rankAll,
+  trainVariant,
+  type Figures,
+  type Variant,
+} from "./common.ts";
+
+/**
+ * MetaTool (ToolE) retrieval: 199 tools, the shared queries.csv split by the project's rule
+ * (`splitQueries(rows, seed 1, 80 % train)`: mulberry32 Fisher–Yates shuffle of the file's rows, first 80 % train).
+ * BM25, the word Naive Bayes and softmax-regression baselines, ToolGen-tiny per index kind and the ablations.
+ */
+export const METATOOL_SPLIT = {
+  seed: 1,
+  trainFraction: 0.8,
+  rule: "splitQueries(loadQueries(queries.csv), 1, 0.8)",
+};
+
+export interface MetaToolConfig {
+  tools: string;
+  queries: string;
+  retrievalEpochs: number;
+  memorizationEpochs: number;
+  variants: string[];
+  seed: number;
+}
+
+function variant(name: string, index: IndexKind, stages: Stage[], c: MetaToolConfig): Variant {
+  return {
+    name,
+    options: {
+      preset: "tiny",
+      index,
+      stages,
+      seed: c.seed,
+      progress: true,
+      schedule: {
+        maxContentTokens: 52,
+        stages: {
+          memorization: { epochs: c.memorizationEpochs, lr: 2e-3 },
+          retrieval: { epochs: c.retrievalEpochs, lr: 2e-3 },
+        },
+      },
+    },
+  };
+}
+
+export function metaToolVariants(c: MetaToolConfig): Variant[] {
+  const all: Variant[] = [
+    variant("atomic", "atomic", ["memorization", "retrieval"], c),
+    variant("semantic", "semantic", ["memorization", "retrieval"], c),
+    variant("numeric", "numeric", ["memorization", "retrieval"], c),
+    variant("hierarchical", "hierarchical", ["memorization", "retrieval"], c),
+    variant("atomic-no-memorization", "atomic", ["retrieval"], c),
+    variant("atomic-no-retrieval", "atomic", ["memorization"], c),
+  ];
+  return all.filter((v) => c.variants.includes(v.name));
+}
+
+export async function runMetaTool(c: MetaToolConfig): Promise<Record<string, unknown>> {
+  const catalog = loadCatalog(c.tools);
+  const { train, dev } = splitQueries(
+    loadQueries(c.queries, catalog),
+    METATOOL_SPLIT.seed,
+    METATOOL_SPLIT.trainFraction,
+  );
+  const results: Record<string, unknown> = {};
+  const log = (name: string, f: unknown) => process.stderr.write(`metatool ${name}: ${JSON.stringify(f)}\n`);
+
+  const bm25 = await createRetriever("bm25", { catalog });
+  results.bm25 = { ...(await evaluateRetriever(bm25, dev)), ...(await latency(bm25, dev)) };
+  log("bm25", results.bm25);
+
+  const texts = train.map((q) => q.query);
+  const labels = train.map((q) => q.relevant[0]!);
+  let t = performance.now();
+  const nb = new WordNaiveBayes();
+  nb.train(texts, labels);
+  results.naive_bayes = {
+    ...figuresOf(
+      dev,
+      dev.map((q) => nb.rank(q.query, 5)),
+    ),
+    train_seconds: (performance.now() - t) / 1000,
+  };
+  log("naive_bayes", results.naive_bayes);
+  if (c.variants.includes("regression")) {
+    t = performance.now();
+    const sr = new SoftmaxRegression();
+    sr.train(texts, labels, { epochs: 40, learningRate: 1e-3, batchSize: 32, seed: c.seed });
+    results.softmax_regression = {
+      ...figuresOf(
+        dev,
+        dev.map((q) => sr.rank(q.query, 5)),
+      ),
+      epochs: 40,
+      optimizer: "Adam (lazy), lr 1e-3, batch 32",
+      train_seconds: (performance.now() - t) / 1000,
+    };
+    log("softmax_regression", results.softmax_regression);
+  }
+
+  for (const v of metaToolVariants(c)) {
+    const { out, manifest, wallSeconds } = await trainVariant("metatool", v, catalog, train);
+    const retriever = openRetriever(out);
+    const figures: Figures = figuresOf(dev, await rankAll(retriever, dev));
+    const entry: Record<string, unknown> = {
+      ...figures,
+      ...(await latency(retriever, dev, v.options.index === "atomic" ? 200 : 50)),
+      index: v.options.index,
+      stages: v.options.stages,
+      training: manifest.done,
+      train_wall_seconds_this_run: Math.round(wallSeconds),
+    };
+    if (v.name === "atomic") {
+      // −constraint: rank the whole vocabulary; outputs that are not tool tokens are dropped (and counted).
+      const free = openRetriever(out, false);
+      entry.unconstrained = {
+        ...figuresOf(dev, await rankAll(free, dev)),
+        hallucinations: { ...free.hallucinations },
+      };
+    }
+    results[`toolgen_${v.name.replaceAll("-", "_")}`] = entry;
+    log(v.name, entry);
+  }
+  return {
+    split: { ...METATOOL_SPLIT, train: train.length, dev: dev.length },
+    catalog_size: catalog.length,
+    ...results,
+  };
+}
