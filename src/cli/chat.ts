@@ -4,11 +4,13 @@ import { createAgent } from "../agents/functions.ts";
 import type { MemoryOptions } from "../agents/memory.ts";
 import { SqliteChatMemoryStore } from "../agents/memory-sqlite.ts";
 import { createReactAgent } from "../agents/react.ts";
+import { catalogEntryFromTool } from "../agents/toolbox.ts";
 import { createToolGenAgent } from "../agents/toolgen.ts";
 import type { Agent, AgentEvent, AgentRun } from "../agents/types.ts";
 import type { CatalogEntry } from "../catalog/catalog.ts";
 import { loadCatalog } from "../catalog/load.ts";
 import { resolveModel } from "../models/resolve.ts";
+import { Bm25Retriever } from "../retrieval/bm25.ts";
 import { loadTools } from "../tools/load-module.ts";
 import type { Tool } from "../tools/types.ts";
 
@@ -27,6 +29,7 @@ interface ChatCliOptions {
   session: string;
   maxSteps?: string;
   system?: string;
+  topK?: string;
 }
 
 /** `toolgen chat --model SPEC [--agent functions|react|toolgen] …`: one-shot with --message, a REPL without. */
@@ -45,6 +48,7 @@ export function register(program: Command): void {
     .option("--session <id>", "memory id of the conversation", "cli")
     .option("--max-steps <n>", "model calls per message")
     .option("--system <text>", "system prompt (functions agent)")
+    .option("--top-k <n>", "functions/react: offer only the n tools BM25 finds for each message")
     .action(async (opts: ChatCliOptions) => {
       let close = (): void => undefined;
       try {
@@ -66,10 +70,8 @@ async function buildAgent(opts: ChatCliOptions): Promise<{ agent: Agent; dispose
     throw new Error(`unknown agent ${JSON.stringify(opts.agent)}; choose one of ${AGENT_KINDS.join(", ")}`);
   }
   if (opts.json && opts.message === undefined) throw new Error("--json needs --message (one-shot mode)");
-  const maxSteps = opts.maxSteps === undefined ? undefined : Number(opts.maxSteps);
-  if (maxSteps !== undefined && !(Number.isInteger(maxSteps) && maxSteps > 0)) {
-    throw new Error(`--max-steps must be a positive integer, got ${JSON.stringify(opts.maxSteps)}`);
-  }
+  const maxSteps = positive("--max-steps", opts.maxSteps);
+  const topK = positive("--top-k", opts.topK);
   const tools: Tool[] = opts.tools ? await loadTools(opts.tools) : [];
   const catalog: CatalogEntry[] | undefined = opts.catalog ? loadCatalog(opts.catalog) : undefined;
   const kind = opts.agent as AgentKind;
@@ -80,6 +82,13 @@ async function buildAgent(opts: ChatCliOptions): Promise<{ agent: Agent; dispose
     throw new Error("the toolgen agent needs --catalog FILE and/or --tools FILE.ts");
   }
   const model = await resolveModel(opts.model);
+  // The retriever pipeline ToolGen compares against: BM25 over the tools' names and descriptions.
+  const retrieval = topK
+    ? {
+        retriever: new Bm25Retriever(tools.map(catalogEntryFromTool), { document: "name-description" }),
+        topK,
+      }
+    : {};
   const store = opts.memory ? new SqliteChatMemoryStore(opts.memory) : undefined;
   const memory: MemoryOptions = store ? { store } : {};
   const dispose = (): void => store?.close();
@@ -87,6 +96,7 @@ async function buildAgent(opts: ChatCliOptions): Promise<{ agent: Agent; dispose
     const agent = createAgent({
       model,
       tools,
+      ...retrieval,
       memory,
       ...(maxSteps ? { maxSteps } : {}),
       ...(opts.system ? { systemPrompt: opts.system } : {}),
@@ -95,7 +105,13 @@ async function buildAgent(opts: ChatCliOptions): Promise<{ agent: Agent; dispose
   }
   if (kind === "react") {
     return {
-      agent: createReactAgent({ model, tools, memory, ...(maxSteps ? { maxIterations: maxSteps } : {}) }),
+      agent: createReactAgent({
+        model,
+        tools,
+        ...retrieval,
+        memory,
+        ...(maxSteps ? { maxIterations: maxSteps } : {}),
+      }),
       dispose,
     };
   }
@@ -107,6 +123,14 @@ async function buildAgent(opts: ChatCliOptions): Promise<{ agent: Agent; dispose
     ...(maxSteps ? { maxRounds: maxSteps } : {}),
   });
   return { agent, dispose };
+}
+
+function positive(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1)
+    throw new Error(`${flag} must be a positive integer, got ${JSON.stringify(value)}`);
+  return n;
 }
 
 async function oneShot(agent: Agent, message: string, opts: ChatCliOptions): Promise<void> {

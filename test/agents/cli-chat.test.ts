@@ -160,6 +160,18 @@ describe("toolgen chat", () => {
     ]);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/cannot read scripted replies/);
+    const badK = await runCli([
+      "chat",
+      "--model",
+      `scripted:${model}`,
+      "--tools",
+      WEATHER,
+      "--top-k",
+      "0",
+      "--message",
+      "x",
+    ]);
+    expect(badK.stderr).toContain('--top-k must be a positive integer, got "0"');
   });
 
   it("runs a REPL over stdin lines", async () => {

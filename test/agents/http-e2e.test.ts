@@ -156,6 +156,29 @@ describe("agents against a real OpenAI-protocol server on 127.0.0.1", () => {
     }
   });
 
+  it("toolgen chat --top-k 1 offers only the tool BM25 finds for the message", async () => {
+    const { requests, url } = await serveUrl([
+      { tool_calls: [{ name: "get_current_wind_speed", arguments: { location: "Paris, France" } }] },
+      (body) => `${lastContent(body)} km/h`,
+    ]);
+    const message = "How strong is the wind speed in Paris?";
+    const out = await runCli([
+      "chat",
+      "--model",
+      `openai:scripted@${url}`,
+      "--tools",
+      WEATHER,
+      "--top-k",
+      "1",
+      "--message",
+      message,
+      "--json",
+    ]);
+    expect(JSON.parse(out.stdout).answer).toBe("6 km/h");
+    const offered = (requests()[0]!.tools as { function: { name: string } }[]).map((t) => t.function.name);
+    expect(offered).toEqual(["get_current_wind_speed"]);
+  });
+
   it("toolgen chat --agent react recovers from an unknown tool over HTTP", async () => {
     const { url } = await serveUrl([
       "Action: weather\nAction Input: Paris",
