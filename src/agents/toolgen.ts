@@ -106,6 +106,9 @@ export class ToolGenAgent implements Agent {
     this.memoryOptions = { ...options.memory, store: options.memory?.store ?? new InMemoryChatMemoryStore() };
     this.maxRounds = positiveInteger("maxRounds", options.maxRounds, 16);
     this.maxRestarts = options.maxRestarts ?? 1;
+    if (!Number.isInteger(this.maxRestarts) || this.maxRestarts < 0) {
+      throw new RangeError(`maxRestarts must be a non-negative integer, got ${options.maxRestarts}`);
+    }
     this.maxRepeats = positiveInteger("maxRepeats", options.maxRepeats, 3);
     this.maxErrors = positiveInteger("maxConsecutiveErrors", options.maxConsecutiveErrors, 3);
     this.retryTemperatures = options.retryTemperatures ?? [0.7, 1.0];
