@@ -42,7 +42,7 @@ export function retrieverOptions(
       k1: parseNumber(opts.k1, "--k1"),
       b: parseNumber(opts.b, "--b"),
       document: opts.document as DocumentFormat,
-      tokenizer: { stem: opts.stem === true },
+      tokenizer: { stem: opts.stem !== false },
     },
   };
 }

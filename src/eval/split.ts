@@ -1,10 +1,10 @@
 import type { LabelledQuery } from "../catalog/catalog.ts";
 
 /**
- * mulberry32: a tiny, well-known 32-bit PRNG. Fixed here (not shared with other modules) because the split rule
+ * mulberry32: a tiny, well-known 32-bit PRNG. Kept here, next to the split rule, because that rule
  * below must never change: experiments cite it by seed.
  */
-function mulberry32(seed: number): () => number {
+export function mulberry32(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
