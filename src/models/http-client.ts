@@ -20,7 +20,7 @@ export const DEFAULT_HTTP_POLICY: HttpPolicy = {
   fetch: (input, init) => fetch(input, init),
 };
 
-const RETRY_STATUS = new Set([408, 409, 425, 429, 500, 502, 503, 504]);
+const RETRY_STATUS = new Set([408, 425, 429, 500, 502, 503, 504]);
 
 /** A response whose body is still to be read, with the timer that guards reading it. */
 export interface OpenResponse {
