@@ -105,7 +105,16 @@ export async function handleRouterCall(
   const definition = routerToolDefinitions(router.maxK).find((t) => t.name === name);
   if (!definition)
     return errorResult(`unknown tool "${name}" (this server has search_tools, call_tool, get_tool)`);
-  const input = args ?? {};
+  const input = { ...(args ?? {}) };
+  // Some clients send nested arguments as a JSON string; accept that when it holds an object.
+  if (name === "call_tool" && typeof input.arguments === "string") {
+    try {
+      const parsed: unknown = JSON.parse(input.arguments);
+      if (typeof parsed === "object" && parsed !== null && !Array.isArray(parsed)) input.arguments = parsed;
+    } catch {
+      // left as a string: the schema check below names it
+    }
+  }
   const violations = validateArguments(input, definition.inputSchema as JsonSchema);
   if (violations.length > 0)
     return errorResult(`invalid arguments for ${name}:\n${violations.map((v) => `- ${v}`).join("\n")}`);

@@ -129,6 +129,9 @@ describe("toolgen serve mcp over stdio (real child processes)", () => {
     expect(JSON.parse(textOf(result))).toEqual({ value: 212, unit: "fahrenheit" });
     const reversed = await call("call_tool", { id: "reverse_text", arguments: { text: "abc" } });
     expect(textOf(reversed)).toBe("cba");
+    // Nested arguments sent as a JSON string (some clients do) are accepted when they hold an object.
+    const stringified = await call("call_tool", { id: "reverse_text", arguments: '{"text":"xyz"}' });
+    expect(textOf(stringified)).toBe("zyx");
   });
 
   it("bad arguments give an MCP error result naming each violation", async () => {
