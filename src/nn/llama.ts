@@ -2,8 +2,10 @@ import { headDim, type LlamaConfig } from "./config.ts";
 import { kernels } from "./kernels/index.ts";
 import type { MatmulKernels } from "./kernels/api.ts";
 import {
+  QUERY_BLOCK,
   attentionBackward,
   attentionForward,
+  attentionProbsSize,
   mergeHeads,
   splitHeads,
   type AttentionShape,
@@ -35,7 +37,7 @@ interface LayerActs {
   q: Float32Array; // head-major, after RoPE [B, H, T, hd]
   k: Float32Array;
   v: Float32Array;
-  p: Float32Array; // attention probabilities [B, H, T, T]
+  p: Float32Array; // attention probabilities, causal blocks (layers/attention.ts)
   att: Float32Array; // merged attention output [N, d]
   x2: Float32Array; // residual after attention
   inv2: Float32Array;
@@ -57,7 +59,7 @@ interface Workspace {
   rowsD: Float32Array[]; // 4 × [N, d]
   headsD: Float32Array[]; // 4 × [B, H, T, hd]
   rowsF: Float32Array[]; // 3 × [N, f]
-  tt: Float32Array; // [T, T]
+  tt: Float32Array; // [QUERY_BLOCK, T]: the attention backward's scratch
   arena: Arena;
   // the loss head's rows (grown on demand): gathered hidden states, their gradient, logits
   head?: { rows: number; hSel: Float32Array; dhSel: Float32Array; logits: Float32Array };
@@ -115,7 +117,7 @@ export class Llama {
         q: al(N * d),
         k: al(N * d),
         v: al(N * d),
-        p: al(B * c.numHeads * T * T),
+        p: al(attentionProbsSize(this.shape(B, T))),
         att: al(N * d),
         x2: al(N * d),
         inv2: new Float32Array(N),
@@ -135,7 +137,7 @@ export class Llama {
       rowsD: [al(N * d), al(N * d), al(N * d), al(N * d)],
       headsD: [al(N * d), al(N * d), al(N * d), al(N * d)],
       rowsF: [al(N * f), al(N * f), al(N * f)],
-      tt: al(T * T),
+      tt: al(QUERY_BLOCK * T),
       arena,
     };
     this.spaces.set(key, ws);

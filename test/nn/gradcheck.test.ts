@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import { presetConfig, type LlamaConfig } from "../../src/nn/config.ts";
 import { referenceKernels } from "../../src/nn/kernels/reference.ts";
 import {
+  QUERY_BLOCK,
+  attentionProbsSize,
   attentionBackward,
   attentionForward,
   mergeHeads,
@@ -97,31 +99,49 @@ describe("finite-difference gradient checks per layer", () => {
     for (let i = 0; i < n; i++) expect(back[i]).toBeCloseTo(x[i], 5);
   });
 
-  it("causal attention: Q, K and V", () => {
-    const s: AttentionShape = { B: 2, H: 2, T: 6, hd: 4 };
-    const n = s.B * s.H * s.T * s.hd;
-    const Q = randn(n),
-      K = randn(n),
-      V = randn(n),
-      r = randn(n);
-    const O = new Float32Array(n),
-      P = new Float32Array(s.B * s.H * s.T * s.T);
-    const f = () => (attentionForward(referenceKernels, O, P, Q, K, V, s), dot(O, r));
-    f();
-    const dQ = new Float32Array(n),
-      dK = new Float32Array(n),
-      dV = new Float32Array(n);
-    attentionBackward(referenceKernels, dQ, dK, dV, r, P, Q, K, V, new Float32Array(s.T * s.T), s);
-    check(Q, dQ, f);
-    check(K, dK, f);
-    check(V, dV, f);
-    // causality: changing the last key/value leaves the earlier outputs unchanged
-    const before = O.slice();
-    K[(s.T - 1) * s.hd] += 1;
-    V[(s.T - 1) * s.hd] += 1;
-    f();
-    for (let t = 0; t < s.T - 1; t++) expect(O[t * s.hd]).toBe(before[t * s.hd]);
-  });
+  for (const s of [
+    { B: 2, H: 2, T: 6, hd: 4 },
+    { B: 1, H: 2, T: 2 * QUERY_BLOCK + 3, hd: 4 }, // three query blocks
+  ] satisfies AttentionShape[]) {
+    it(`causal attention (T=${s.T}): matches a direct softmax, gradients of Q, K and V`, () => {
+      const n = s.B * s.H * s.T * s.hd;
+      const Q = randn(n),
+        K = randn(n),
+        V = randn(n),
+        r = randn(n);
+      const O = new Float32Array(n),
+        P = new Float32Array(attentionProbsSize(s));
+      const f = () => (attentionForward(referenceKernels, O, P, Q, K, V, s), dot(O, r));
+      f();
+      // direct computation for the last head, at a few query rows
+      const base = (s.B * s.H - 1) * s.T * s.hd;
+      for (const t of [0, s.T >> 1, s.T - 1]) {
+        const w = Array.from({ length: t + 1 }, (_, j) => {
+          let a = 0;
+          for (let i = 0; i < s.hd; i++) a += Q[base + t * s.hd + i] * K[base + j * s.hd + i];
+          return Math.exp(a / Math.sqrt(s.hd));
+        });
+        const z = w.reduce((a, b) => a + b, 0);
+        for (let i = 0; i < s.hd; i++) {
+          const want = w.reduce((acc, wj, j) => acc + (wj / z) * V[base + j * s.hd + i], 0);
+          expect(O[base + t * s.hd + i]).toBeCloseTo(want, 4);
+        }
+      }
+      const dQ = new Float32Array(n),
+        dK = new Float32Array(n),
+        dV = new Float32Array(n);
+      attentionBackward(referenceKernels, dQ, dK, dV, r, P, Q, K, V, new Float32Array(QUERY_BLOCK * s.T), s);
+      check(Q, dQ, f);
+      check(K, dK, f);
+      check(V, dV, f);
+      // causality: changing the last key/value leaves the earlier outputs unchanged
+      const before = O.slice();
+      K[(s.T - 1) * s.hd] += 1;
+      V[(s.T - 1) * s.hd] += 1;
+      f();
+      for (let t = 0; t < s.T - 1; t++) expect(O[t * s.hd]).toBe(before[t * s.hd]);
+    });
+  }
 
   it("cross-entropy: gradient of the mean loss over the logits", () => {
     const rows = 3,

@@ -48,6 +48,26 @@ describe("KV-cache inference", () => {
     expect(s2.length).toBe(ids.length);
   });
 
+  it("matches the training forward past one attention query block (T = 150)", () => {
+    const long = presetConfig("tiny", V, {
+      hiddenSize: 16,
+      intermediateSize: 40,
+      numLayers: 1,
+      numHeads: 2,
+      maxPositions: 160,
+    });
+    const m = new Llama(long, initParams(long, 6));
+    const seq = Array.from({ length: 150 }, (_, i) => (i * 7) % V);
+    const full = m.logits({
+      B: 1,
+      T: 150,
+      tokens: Int32Array.from(seq),
+      targets: new Int32Array(150).fill(-1),
+      positions: Int32Array.from(seq.keys()),
+    });
+    expectClose(new InferenceSession(m).append(seq, true), full);
+  });
+
   it("logitsAt equals the matching rows of the full logits", () => {
     const full = fullLogits(ids);
     const at = model.logitsAt(

@@ -3,14 +3,14 @@ import { rotate, type RopeTable } from "./rope.ts";
 
 /**
  * Causal multi-head self-attention on head-major tensors [B, H, T, hd] (each head contiguous, so every
- * product is one kernel call). Kernel shapes per (batch, head), for the kernels engineer:
- *   forward   S = Q·Kᵀ       matmulABt(S, Q, K, T, hd, T)
- *             O = P·V        matmulAB (O, P, V, T, T, hd)
- *   backward  dP = dO·Vᵀ     matmulABt(dP, dO, V, T, hd, T)
- *             dV = Pᵀ·dO     matmulAtB(dV, P, dO, T, T, hd)
- *             dQ = dS·K      matmulAB (dQ, dS, K, T, T, hd)
- *             dK = dSᵀ·Q     matmulAtB(dK, dS, Q, T, T, hd)
- * The upper triangle is computed and then masked: twice the work of a triangular loop, but at kernel speed.
+ * product is one kernel call). Kernel shapes per (batch, head) and query block of n ≤ 64 rows r0..r1−1
+ * (the block sees keys 0..r1−1), for the kernels engineer:
+ *   forward   S = Q·Kᵀ       matmulABt(S, Q, K, n, hd, r1)
+ *             O = P·V        matmulAB (O, P, V, n, r1, hd)
+ *   backward  dP = dO·Vᵀ     matmulABt(dP, dO, V, n, hd, r1)
+ *             dV += Pᵀ·dO    matmulAtB(dV, P, dO, r1, n, hd, true)
+ *             dQ = dS·K      matmulAB (dQ, dS, K, n, r1, hd)
+ *             dK += dSᵀ·Q    matmulAtB(dK, dS, Q, r1, n, hd, true)
  */
 export interface AttentionShape {
   B: number;
@@ -64,7 +64,36 @@ export function mergeHeads(
   }
 }
 
-/** Forward: fills P [B, H, T, T] (softmax probabilities, zero above the diagonal) and O [B, H, T, hd]. */
+/**
+ * Causal attention only needs, for queries r0..r1−1, the keys 0..r1−1. Queries go in blocks of `QUERY_BLOCK`
+ * rows; block i's probabilities are a [rows, r1] matrix, stored one after another per (batch, head). That
+ * skips most of the upper triangle (compute and memory ≈ T²/2 + T·QUERY_BLOCK/2 instead of T²).
+ */
+export const QUERY_BLOCK = 64;
+
+export interface CausalBlock {
+  r0: number; // first query row
+  r1: number; // one past the last query row (= number of keys it sees)
+  offset: number; // where its [r1 − r0, r1] probabilities start inside one (batch, head)'s span
+}
+
+export function causalBlocks(T: number): { blocks: CausalBlock[]; span: number } {
+  const blocks: CausalBlock[] = [];
+  let offset = 0;
+  for (let r0 = 0; r0 < T; r0 += QUERY_BLOCK) {
+    const r1 = Math.min(T, r0 + QUERY_BLOCK);
+    blocks.push({ r0, r1, offset });
+    offset += (r1 - r0) * r1;
+  }
+  return { blocks, span: offset };
+}
+
+/** Floats of P for a shape: B·H·span. */
+export function attentionProbsSize(s: AttentionShape): number {
+  return s.B * s.H * causalBlocks(s.T).span;
+}
+
+/** Forward: fills P (block layout above; zero above the diagonal) and O [B, H, T, hd]. */
 export function attentionForward(
   k: MatmulKernels,
   O: Float32Array,
@@ -76,14 +105,30 @@ export function attentionForward(
 ): void {
   const { B, H, T, hd } = s;
   const scale = 1 / Math.sqrt(hd);
+  const { blocks, span } = causalBlocks(T);
   for (let bh = 0; bh < B * H; bh++) {
-    const q = Q.subarray(bh * T * hd, (bh + 1) * T * hd);
-    const kk = K.subarray(bh * T * hd, (bh + 1) * T * hd);
-    const v = V.subarray(bh * T * hd, (bh + 1) * T * hd);
-    const p = P.subarray(bh * T * T, (bh + 1) * T * T);
-    k.matmulABt(p, q, kk, T, hd, T);
-    for (let t = 0; t < T; t++) softmaxCausalRow(p, t * T, t, T, scale);
-    k.matmulAB(O.subarray(bh * T * hd, (bh + 1) * T * hd), p, v, T, T, hd);
+    const base = bh * T * hd;
+    for (const { r0, r1, offset } of blocks) {
+      const rows = r1 - r0;
+      const p = P.subarray(bh * span + offset, bh * span + offset + rows * r1);
+      k.matmulABt(
+        p,
+        Q.subarray(base + r0 * hd, base + r1 * hd),
+        K.subarray(base, base + r1 * hd),
+        rows,
+        hd,
+        r1,
+      );
+      for (let i = 0; i < rows; i++) softmaxCausalRow(p, i * r1, r0 + i, r1, scale);
+      k.matmulAB(
+        O.subarray(base + r0 * hd, base + r1 * hd),
+        p,
+        V.subarray(base, base + r1 * hd),
+        rows,
+        r1,
+        hd,
+      );
+    }
   }
 }
 
@@ -112,7 +157,7 @@ export function softmaxCausalRow(
   for (let j = last + 1; j < width; j++) p[o + j] = 0;
 }
 
-/** Backward: from dO, writes dQ, dK, dV (head-major). `scratch` holds T·T floats. */
+/** Backward: from dO, writes dQ, dK, dV (head-major). `scratch` holds QUERY_BLOCK·T floats. */
 export function attentionBackward(
   k: MatmulKernels,
   dQ: Float32Array,
@@ -128,22 +173,31 @@ export function attentionBackward(
 ): void {
   const { B, H, T, hd } = s;
   const scale = 1 / Math.sqrt(hd);
-  const span = T * hd;
+  const { blocks, span } = causalBlocks(T);
   for (let bh = 0; bh < B * H; bh++) {
-    const sl = (a: Float32Array) => a.subarray(bh * span, (bh + 1) * span);
-    const p = P.subarray(bh * T * T, (bh + 1) * T * T);
-    const dS = scratch;
-    k.matmulABt(dS, sl(dO), sl(V), T, hd, T);
-    k.matmulAtB(sl(dV), p, sl(dO), T, T, hd);
-    // softmax backward: dS = P ⊙ (dP − rowsum(P ⊙ dP)), times the score scale
-    for (let t = 0; t < T; t++) {
-      const o = t * T;
-      let dot = 0;
-      for (let j = 0; j <= t; j++) dot += p[o + j] * dS[o + j];
-      for (let j = 0; j <= t; j++) dS[o + j] = p[o + j] * (dS[o + j] - dot) * scale;
-      for (let j = t + 1; j < T; j++) dS[o + j] = 0;
+    const base = bh * T * hd;
+    const keys = (a: Float32Array, r1: number) => a.subarray(base, base + r1 * hd);
+    const queries = (a: Float32Array, r0: number, r1: number) => a.subarray(base + r0 * hd, base + r1 * hd);
+    // every block adds into the key rows it sees
+    dK.fill(0, base, base + T * hd);
+    dV.fill(0, base, base + T * hd);
+    for (const { r0, r1, offset } of blocks) {
+      const rows = r1 - r0;
+      const p = P.subarray(bh * span + offset, bh * span + offset + rows * r1);
+      const dS = scratch.subarray(0, rows * r1);
+      k.matmulABt(dS, queries(dO, r0, r1), keys(V, r1), rows, hd, r1);
+      k.matmulAtB(keys(dV, r1), p, queries(dO, r0, r1), r1, rows, hd, true);
+      // softmax backward: dS = P ⊙ (dP − rowsum(P ⊙ dP)), times the score scale
+      for (let t = 0; t < rows; t++) {
+        const o = t * r1;
+        const last = r0 + t;
+        let dot = 0;
+        for (let j = 0; j <= last; j++) dot += p[o + j] * dS[o + j];
+        for (let j = 0; j <= last; j++) dS[o + j] = p[o + j] * (dS[o + j] - dot) * scale;
+        for (let j = last + 1; j < r1; j++) dS[o + j] = 0;
+      }
+      k.matmulAB(queries(dQ, r0, r1), dS, keys(K, r1), rows, r1, hd);
+      k.matmulAtB(keys(dK, r1), dS, queries(Q, r0, r1), r1, rows, hd, true);
     }
-    k.matmulAB(sl(dQ), dS, sl(K), T, T, hd);
-    k.matmulAtB(sl(dK), dS, sl(Q), T, T, hd);
   }
 }
