@@ -12,6 +12,9 @@ export function trainingProgressBar(
       format: "train [{bar}] {value}/{total} | loss {loss} | {tps} tok/s | lr {lr} | eta {eta_formatted}",
       hideCursor: false,
       etaBuffer: 20,
+      // without a terminal (CI, nohup, a pipe) print a plain line every 5 s instead of redrawing
+      noTTYOutput: true,
+      notTTYSchedule: 5000,
     },
     cliProgress.Presets.shades_classic,
   );
