@@ -10,6 +10,7 @@ export default tseslint.config(
       "bench/results/**",
       "test/fixtures/**",
       ".cache/**",
+      "**/*.tmp.*",
     ],
   },
   js.configs.recommended,
