@@ -90,6 +90,11 @@ export class ToolGenAgent implements Agent {
   private readonly maxErrors: number;
   private readonly retryTemperatures: number[];
   private choiceUnsupported = false;
+  /**
+   * The written forms the action turn may produce: every tool plus <<Finish>>. One array for the agent's life,
+   * so a decoder can cache what it builds from it (a trie over 47k tools) by identity.
+   */
+  readonly actionOptions: string[];
 
   constructor(private readonly options: ToolGenAgentOptions) {
     const catalog = options.catalog ?? (options.tools ?? []).map(catalogEntryFromTool);
@@ -112,11 +117,7 @@ export class ToolGenAgent implements Agent {
     this.maxRepeats = positiveInteger("maxRepeats", options.maxRepeats, 3);
     this.maxErrors = positiveInteger("maxConsecutiveErrors", options.maxConsecutiveErrors, 3);
     this.retryTemperatures = options.retryTemperatures ?? [0.7, 1.0];
-  }
-
-  /** The written forms the action turn may produce: every tool plus <<Finish>>. */
-  get actionOptions(): string[] {
-    return [...this.written.values(), FINISH_TOKEN];
+    this.actionOptions = Object.freeze([...this.written.values(), FINISH_TOKEN]) as string[];
   }
 
   memory(memoryId: string): ChatMemory {

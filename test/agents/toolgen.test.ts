@@ -192,6 +192,7 @@ describe("ToolGen agent: guards", () => {
     const run = await agent.chat("u", "√16");
     expect(run.answer).toBe("4");
     expect(seen[0]).toEqual(["<<squareRoot>>", "<<Finish>>"]);
+    expect(seen[1]).toBe(seen[0]); // the same array each time: decoders cache their trie by identity
     expect(run.steps.filter((s) => s.type === "model")).toHaveLength(6);
   });
 
