@@ -15,7 +15,7 @@ import { ropeTable, type RopeTable } from "./layers/rope.ts";
 import { rmsnormBackward, rmsnormForward } from "./layers/rmsnorm.ts";
 import { swigluBackward, swigluForward } from "./layers/swiglu.ts";
 import { Arena } from "./memory.ts";
-import type { ParamSet } from "./params.ts";
+import { paramSpecs, type ParamSet } from "./params.ts";
 
 /**
  * A training batch: B rows of T tokens. `targets[i]` is the id to predict at position i, or −1 where no loss
@@ -82,6 +82,13 @@ export class Llama {
     readonly config: LlamaConfig,
     readonly params: ParamSet,
   ) {
+    const expected = paramSpecs(config);
+    const mismatch = expected.find((t) => params.tensor(t.name)?.shape.join(",") !== t.shape.join(","));
+    if (mismatch || params.tensors.length !== expected.length) {
+      throw new Error(
+        `parameters do not fit the config${mismatch ? `: ${mismatch.name} should be [${mismatch.shape}]` : ""}`,
+      );
+    }
     this.rope = ropeTable(config.maxPositions, headDim(config), config.ropeTheta);
   }
 

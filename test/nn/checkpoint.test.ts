@@ -204,6 +204,7 @@ describe("vocabulary resize", () => {
     const custom = resizeVocab(model, 21, (_id, row) => row.fill(0.25));
     expect(custom.params.get("lm_head.weight")[20 * d]).toBe(0.25);
     expect(() => resizeVocab(model, 10, { kind: "normal" })).toThrow(/≥ the current vocabulary/);
+    expect(() => new Llama(cfg(21), model.params)).toThrow(/model.embed_tokens.weight should be \[21,16\]/);
     expect(() => resizeVocab(model, 21, { kind: "mean", of: () => [99] })).toThrow(/not an existing token/);
   });
 });

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { presetConfig } from "../config.ts";
 import { Llama } from "../llama.ts";
@@ -53,7 +54,9 @@ export async function trainOnText(o: TextTrainingOptions): Promise<TextTrainingR
     .map((p) => p.trim())
     .filter((p) => p.length > 0);
   if (paragraphs.length === 0) throw new Error(`--text: ${o.text} holds no text`);
-  const record = { seqLen: o.seqLen ?? "context" };
+  // a resume must see the same data: the text's hash is recorded with the other settings
+  const textSha256 = createHash("sha256").update(text).digest("hex").slice(0, 16);
+  const record = { seqLen: o.seqLen ?? "context", textSha256 };
   const resuming = o.resume && hasTrainingState(o.out);
   const run = resuming
     ? resumeRun(o.out, { batchSize: o.batchSize, lr: o.lr, seed: o.seed, ...record })
