@@ -13,7 +13,13 @@ export interface Executor {
   kind: ExecutorKind;
   /** Where calls go, for people: the module's tool, the upstream server, the base URL. */
   target: string;
-  run(args: Record<string, unknown>, context: ToolContext): Promise<ExecutorOutput>;
+  /**
+   * True when the executor applies the call's time limit itself, so that starting an upstream server does not
+   * count against it (its start-up has its own limit).
+   */
+  ownTimeout?: boolean;
+  /** `timeoutMs` is the call's limit (0 = none); executors without `ownTimeout` are timed by the router. */
+  run(args: Record<string, unknown>, context: ToolContext, timeoutMs: number): Promise<ExecutorOutput>;
 }
 
 /** A plain value (written as JSON or text), or an upstream MCP result passed through as it came. */
@@ -31,8 +37,9 @@ export function upstreamExecutor(server: UpstreamServer, toolName: string): Exec
   return {
     kind: "mcp",
     target: `${toolName} on ${server.label}`,
-    run: async (args, context) => ({
-      mcp: await server.callTool(toolName, args, { signal: context.signal }),
+    ownTimeout: true,
+    run: async (args, context, timeoutMs) => ({
+      mcp: await server.callTool(toolName, args, { signal: context.signal, timeoutMs }),
     }),
   };
 }

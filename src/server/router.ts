@@ -107,13 +107,14 @@ export class ToolRouter {
           `that exports it, the upstream MCP server it was imported from, or an OpenAPI base URL (--config).`,
       );
     }
+    const limit = this.options.timeoutMs ?? 30_000;
     let passthrough: CallToolResult | undefined;
     const tool: Tool = {
       name: entry.id,
       description: entry.description,
       parameters: entry.parameters,
       execute: async (validated, context) => {
-        const output = await executor.run(validated, context);
+        const output = await executor.run(validated, context, limit);
         if ("value" in output) return output.value;
         passthrough = output.mcp;
         return output.mcp.structuredContent ?? output.mcp.content;
@@ -127,7 +128,7 @@ export class ToolRouter {
       },
       [tool],
       signal ? { signal } : {},
-      { timeoutMs: this.options.timeoutMs ?? 30_000 },
+      { timeoutMs: executor.ownTimeout ? 0 : limit },
     );
     if (!result.ok) return errorResult(result.error.message);
     return passthrough ?? { content: [{ type: "text", text: result.content }] };

@@ -2,7 +2,13 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { CallToolResult, Implementation, Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
+import {
+  ErrorCode,
+  McpError,
+  type CallToolResult,
+  type Implementation,
+  type Tool as McpTool,
+} from "@modelcontextprotocol/sdk/types.js";
 import type { McpServerSpec } from "../catalog/import/mcp.ts";
 
 export interface UpstreamOptions {
@@ -14,6 +20,7 @@ export interface UpstreamOptions {
 
 const CLIENT_INFO: Implementation = { name: "toolgen-router", version: "0.1.0" };
 const STDERR_TAIL_LINES = 20;
+const NO_LIMIT = 2 ** 31 - 1; // the largest setTimeout delay; the SDK would otherwise stop at 60 s
 
 /**
  * One upstream MCP server, reached over stdio or Streamable HTTP. It is started lazily by the first request,
@@ -59,7 +66,10 @@ export class UpstreamServer {
     return { tools, serverInfo: client.getServerVersion() };
   }
 
-  /** Calls one tool upstream; rejects with a readable error on timeout, abort or a crash mid-call. */
+  /**
+   * Calls one tool upstream; rejects with a readable error on timeout, abort or a crash mid-call. The time limit
+   * (0 = none) starts once the server is up; starting it has its own limit.
+   */
   async callTool(
     name: string,
     args: Record<string, unknown>,
@@ -71,10 +81,14 @@ export class UpstreamServer {
     try {
       const result = await client.callTool({ name, arguments: args }, undefined, {
         signal: options.signal,
-        timeout: options.timeoutMs && options.timeoutMs > 0 ? options.timeoutMs : undefined,
+        timeout: options.timeoutMs && options.timeoutMs > 0 ? options.timeoutMs : NO_LIMIT,
       });
       return result as CallToolResult;
     } catch (error) {
+      if (error instanceof McpError && error.code === ErrorCode.RequestTimeout && !options.signal?.aborted)
+        throw new Error(`${this.label}: "${name}" did not finish within ${options.timeoutMs} ms`, {
+          cause: error,
+        });
       if (this.closedUnexpectedly > crashesBefore || generation !== this.generation) {
         throw new Error(
           `${this.label} exited during the call to "${name}"; it will be restarted on the next call` +
