@@ -15,9 +15,10 @@ export function register(program: Command): void {
     .option("--retriever <kind>", "bm25 | toolgen | hybrid", "bm25")
     .option("--model <spec>", "model for toolgen/hybrid (DIR, builtin:DIR, gguf:FILE)")
     .option("-k, --k <n>", "how many results", "5")
-    .option("--k1 <x>", "BM25 k1 (textbook: 1.2)", "2")
+    .option("--k1 <x>", "BM25 k1", "1.2")
     .option("--b <x>", "BM25 b (textbook: 0.75)", "0.9")
     .option("--no-stem", "no Porter stemming in the BM25 tokenizer (textbook BM25)")
+    .option("--no-stopwords", "keep English stopwords (textbook BM25)")
     .option("--document <format>", `indexed text (${DOCUMENT_FORMATS.join(", ")})`, "toolgen")
     .option("--json", 'print one JSON object: {"query", "results": [{"id", "score"}]}')
     .action(async (query: string, opts: RetrieverCliOptions & { k: string; json?: boolean }) => {

@@ -1,6 +1,7 @@
 import type { CatalogEntry } from "../catalog/catalog.ts";
 import type { CreateRetrieverOptions } from "../retrieval/create.ts";
 import { DOCUMENT_FORMATS, type DocumentFormat } from "../retrieval/documents.ts";
+import { ENGLISH_STOPWORDS } from "../retrieval/text.ts";
 
 /** Retriever options shared by `eval retrieval` and `retrieve`. */
 export interface RetrieverCliOptions {
@@ -11,6 +12,7 @@ export interface RetrieverCliOptions {
   k1: string;
   b: string;
   stem?: boolean;
+  stopwords?: boolean;
   document: string;
 }
 
@@ -42,7 +44,10 @@ export function retrieverOptions(
       k1: parseNumber(opts.k1, "--k1"),
       b: parseNumber(opts.b, "--b"),
       document: opts.document as DocumentFormat,
-      tokenizer: { stem: opts.stem !== false },
+      tokenizer: {
+        stem: opts.stem !== false,
+        ...(opts.stopwords === false ? {} : { stopwords: ENGLISH_STOPWORDS }),
+      },
     },
   };
 }
