@@ -1,15 +1,13 @@
 import { kernels } from "./kernels/index.ts";
 
 /**
- * Buffers from `kernels().alloc` may live in a WebAssembly heap that the garbage collector does not manage.
- * The fast kernels expose `free(array)`, which is not (yet) part of the MatmulKernels contract, so it is
- * called when present. An Arena groups buffers that are released together (a workspace, a KV cache).
+ * Buffers from `kernels().alloc` may live in a WebAssembly heap that the garbage collector does not manage;
+ * kernels with such a heap implement the optional `free(array)`. An Arena groups buffers that are released
+ * together (a workspace, a KV cache).
  */
-type Freeing = { free?: (array: Float32Array) => void };
-
 export function release(...arrays: Float32Array[]): void {
-  const k = kernels() as Freeing;
-  if (typeof k.free !== "function") return;
+  const k = kernels();
+  if (!k.free) return;
   for (const a of arrays) k.free(a);
 }
 
