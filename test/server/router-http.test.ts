@@ -7,6 +7,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadCatalog } from "../../src/catalog/load.ts";
+import { buildToolRouter } from "../../src/server/build.ts";
 import { importMcpServer, writeMcpCatalog } from "../../src/server/import-mcp.ts";
 import { BIN, FIXTURES, ROOT, textOf } from "./spawn.ts";
 
@@ -106,5 +107,11 @@ describe("toolgen serve mcp --http (Streamable HTTP on 127.0.0.1, real child pro
       "router&&get_tool",
     ]);
     expect(entries[0]!.parameters.required).toEqual(["query"]);
+    // A second router proxies calls to this one over Streamable HTTP.
+    const proxy = await buildToolRouter({ catalogs: [file] });
+    const result = await proxy.call("router&&call_tool", { id: "reverse_text", arguments: { text: "http" } });
+    expect(result.isError).toBeFalsy();
+    expect(textOf(result)).toBe("ptth");
+    await proxy.close();
   });
 });

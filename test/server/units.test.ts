@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -10,7 +10,7 @@ import { loadCatalog } from "../../src/catalog/load.ts";
 import { buildToolRouter } from "../../src/server/build.ts";
 import { splitCommandLine } from "../../src/server/command-line.ts";
 import { loadRouterConfig } from "../../src/server/config.ts";
-import { textOf } from "./spawn.ts";
+import { textOf, UPSTREAM } from "./spawn.ts";
 
 let dir: string;
 beforeAll(() => void (dir = mkdtempSync(join(tmpdir(), "toolgen-router-"))));
@@ -77,6 +77,24 @@ describe("MCP catalog format", () => {
       bad({ format: MCP_CATALOG_FORMAT, server: { name: "a&&b", command: "node" }, tools }),
     ).toThrow(/server.name/);
   });
+
+  it("concurrent first calls share one lazily started upstream process", async () => {
+    const file = join(dir, "fixture.json");
+    const mark = join(dir, "starts.log");
+    writeFileSync(mark, "");
+    const tools = [
+      { name: "echo", inputSchema: { type: "object", properties: { text: { type: "string" } } } },
+    ];
+    const server = { name: "fx", command: process.execPath, args: [UPSTREAM, "--mark", mark] };
+    writeFileSync(file, JSON.stringify({ format: MCP_CATALOG_FORMAT, server, tools }));
+    const router = await buildToolRouter({ catalogs: [file], upstream: { onStderr: () => undefined } });
+    expect(readFileSync(mark, "utf8")).toBe("");
+    const texts = ["a", "b", "c", "d", "e"];
+    const results = await Promise.all(texts.map((text) => router.call("fx&&echo", { text })));
+    expect(results.map(textOf)).toEqual(texts);
+    expect(readFileSync(mark, "utf8").trim().split("\n")).toHaveLength(1);
+    await router.close();
+  }, 30_000);
 
   it("an upstream that cannot start gives a clear error result", async () => {
     const file = join(dir, "broken.json");
