@@ -78,6 +78,11 @@ async function buildAgent(opts: ChatCliOptions): Promise<{ agent: Agent; dispose
   if (kind !== "toolgen" && tools.length === 0) {
     throw new Error(`the ${kind} agent needs tools: pass --tools FILE.ts (a module exporting tools)`);
   }
+  if (kind !== "toolgen" && catalog) {
+    process.stderr.write(
+      `toolgen chat: note: --catalog is read by --agent toolgen only; the ${kind} agent uses --tools\n`,
+    );
+  }
   if (kind === "toolgen" && tools.length === 0 && !catalog) {
     throw new Error("the toolgen agent needs --catalog FILE and/or --tools FILE.ts");
   }

@@ -1,4 +1,6 @@
-import { resolve } from "node:path";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createAgent } from "../../src/agents/functions.ts";
 import { createReactAgent } from "../../src/agents/react.ts";
@@ -177,6 +179,44 @@ describe("agents against a real OpenAI-protocol server on 127.0.0.1", () => {
     expect(JSON.parse(out.stdout).answer).toBe("6 km/h");
     const offered = (requests()[0]!.tools as { function: { name: string } }[]).map((t) => t.function.name);
     expect(offered).toEqual(["get_current_wind_speed"]);
+  });
+
+  it("toolgen chat --agent toolgen reads the documents from --catalog and runs --tools", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "toolgen-catalog-"));
+    const catalogFile = join(dir, "tools.json");
+    const description = "CATALOG DOC: the temperature right now, anywhere on Earth";
+    const parameters = {
+      type: "object",
+      properties: { location: { type: "string" }, unit: { type: "string" } },
+    };
+    writeFileSync(
+      catalogFile,
+      JSON.stringify([
+        { type: "function", function: { name: "get_current_temperature", description, parameters } },
+      ]),
+    );
+    const { requests, url } = await serveUrl([
+      "I need the temperature.",
+      "<<get_current_temperature>>",
+      JSON.stringify({ location: "Paris, France", unit: "celsius" }),
+      "Done.",
+      "<<Finish>>",
+      finish("22 °C"),
+    ]);
+    const args = [
+      "chat",
+      "--model",
+      `openai:scripted@${url}`,
+      "--agent",
+      "toolgen",
+      "--catalog",
+      catalogFile,
+    ];
+    const out = await runCli([...args, "--tools", WEATHER, "--message", PARIS, "--json"]);
+    rmSync(dir, { recursive: true, force: true });
+    expect(JSON.parse(out.stdout)).toMatchObject({ answer: "22 °C", stoppedBecause: "answer" });
+    expect(requests()[1]!.guided_choice).toEqual(["<<get_current_temperature>>", "<<Finish>>"]);
+    expect(lastContent(requests()[2]!)).toContain(description);
   });
 
   it("toolgen chat --agent react recovers from an unknown tool over HTTP", async () => {
