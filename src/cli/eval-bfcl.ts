@@ -2,24 +2,7 @@ import type { Command } from "commander";
 import { evaluateBfclModel, evaluateBfclOracle, type BfclReport } from "../eval/bfcl.ts";
 import { progressBar } from "../eval/progress.ts";
 import { writeFileAtomic } from "../eval/split-files.ts";
-import type { ChatModel } from "../models/model.ts";
-
-/** Resolves a model spec through the chat layer's resolver (src/models/resolve.ts) when it is present. */
-async function resolveChatModel(spec: string): Promise<ChatModel> {
-  const path = "../models/resolve.ts";
-  let mod: Record<string, unknown>;
-  try {
-    mod = (await import(path)) as Record<string, unknown>;
-  } catch {
-    throw new Error(
-      `model specs cannot be resolved in this build (src/models/resolve.ts is missing); got ${spec}`,
-    );
-  }
-  const resolve = (mod.resolveModel ?? mod.resolveChatModel) as
-    ((s: string) => Promise<ChatModel>) | undefined;
-  if (typeof resolve !== "function") throw new Error("src/models/resolve.ts exports no resolveModel(spec)");
-  return resolve(spec);
-}
+import { resolveModel } from "../models/resolve.ts";
 
 function bfclText(report: BfclReport): string {
   const lines = [`BFCL accuracy ${report.accuracy}% (${report.correct}/${report.total})`];
@@ -66,7 +49,7 @@ export function registerBfcl(evalCmd: Command): void {
           const bar = progressBar("eval bfcl");
           const report = opts.oracle
             ? evaluateBfclOracle(opts.data, { categories, onProgress: bar.update })
-            : await evaluateBfclModel(opts.data, await resolveChatModel(opts.model as string), {
+            : await evaluateBfclModel(opts.data, await resolveModel(opts.model as string), {
                 categories,
                 onProgress: bar.update,
               });
