@@ -41,3 +41,5 @@ export * from "./models/openai-request.ts";
 export * from "./models/openai.ts";
 export * from "./models/resolve.ts";
 export * from "./server/index.ts";
+export * from "./nn/gguf/index.ts";
+export * from "./models/llamacpp.ts";

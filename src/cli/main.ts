@@ -2,6 +2,7 @@ import { Command } from "commander";
 import { register as registerCatalog } from "./catalog.ts";
 import { register as registerChat } from "./chat.ts";
 import { register as registerEval } from "./eval.ts";
+import { register as registerExport } from "./export.ts";
 import { register as registerRetrieve } from "./retrieve.ts";
 import { register as registerServe } from "./serve.ts";
 import { register as registerTools } from "./tools.ts";
@@ -20,6 +21,7 @@ export async function main(argv: string[]): Promise<void> {
   registerCatalog(program);
   registerChat(program);
   registerEval(program);
+  registerExport(program);
   registerRetrieve(program);
   registerServe(program);
   registerTools(program);

@@ -1,0 +1,171 @@
+/**
+ * Next-token log-probabilities from one llama.cpp context sequence, shared by any number of token sessions.
+ * Each request names its whole token prefix; the KV cache keeps the longest common prefix with what the
+ * sequence holds and evaluates only the rest, so beams that share a prompt pay for it once. Requests run one
+ * at a time (the sequence is a single KV cache).
+ */
+import type { TokenSession } from "../model.ts";
+import type { LlamaCppSequence, LlamaCppToken } from "./runtime.ts";
+
+type EvaluateOptions = NonNullable<Parameters<LlamaCppSequence["evaluate"]>[1]>;
+
+export interface TokenGeneration {
+  maxTokens: number;
+  temperature?: number;
+  topP?: number;
+  seed?: number;
+  grammarEvaluationState?: EvaluateOptions["grammarEvaluationState"];
+  tokenBias?: EvaluateOptions["tokenBias"];
+  /** Called with each new token; returning true stops generation (the token is kept). */
+  onToken?: (id: number) => boolean;
+  signal?: AbortSignal;
+}
+
+export interface GeneratedTokens {
+  ids: number[];
+  /** "stop": an end-of-generation token or onToken said stop; "length": maxTokens or the context ran out. */
+  finishReason: "stop" | "length";
+}
+
+export class SharedSequence {
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly sequence: LlamaCppSequence,
+    readonly vocabSize: number,
+    readonly contextSize: number,
+  ) {}
+
+  /** Runs `task` after every earlier request has finished. */
+  private exclusive<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(task, task);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Drops what the sequence holds beyond the common prefix with `tokens` (at most `keep` tokens kept). */
+  private async alignTo(tokens: readonly number[], keep: number): Promise<number> {
+    const held = this.sequence.contextTokens;
+    let common = 0;
+    while (common < held.length && common < tokens.length && held[common] === tokens[common]) common++;
+    common = Math.min(common, keep);
+    if (held.length > common) {
+      await this.sequence.eraseContextTokenRanges([{ start: common, end: this.sequence.nextTokenIndex }]);
+    }
+    return common;
+  }
+
+  /** Samples tokens after `prompt` (greedy unless a temperature is given), reusing the cached prefix. */
+  generate(prompt: readonly number[], o: TokenGeneration): Promise<GeneratedTokens> {
+    if (prompt.length === 0) return Promise.reject(new Error("llama.cpp: the prompt is empty"));
+    if (prompt.length >= this.contextSize) {
+      return Promise.reject(
+        new Error(
+          `llama.cpp: the prompt (${prompt.length} tokens) leaves no room in the context (${this.contextSize})`,
+        ),
+      );
+    }
+    return this.exclusive(async () => {
+      const common = await this.alignTo(prompt, prompt.length - 1);
+      const max = Math.min(o.maxTokens, this.contextSize - prompt.length);
+      const ids: number[] = [];
+      if (max <= 0) return { ids, finishReason: "length" as const };
+      const temperature = o.temperature ?? 0;
+      const iterator = this.sequence.evaluate(prompt.slice(common) as LlamaCppToken[], {
+        temperature,
+        topP: temperature > 0 ? o.topP : undefined,
+        seed: o.seed,
+        grammarEvaluationState: o.grammarEvaluationState,
+        tokenBias: o.tokenBias,
+        yieldEogToken: false,
+      });
+      let finishReason: "stop" | "length" = "stop";
+      for await (const token of iterator) {
+        ids.push(token);
+        if (o.onToken?.(token)) break;
+        if (o.signal?.aborted) break;
+        if (ids.length >= max) {
+          finishReason = "length";
+          break;
+        }
+      }
+      return { ids, finishReason };
+    });
+  }
+
+  /** Log-probabilities of the next token after `tokens`, at the last position. */
+  async logProbs(tokens: readonly number[]): Promise<Float32Array> {
+    const [last] = await this.logProbsAt(tokens, [tokens.length - 1]);
+    return last!;
+  }
+
+  /**
+   * Log-probabilities of the next token after each of the given positions of `tokens` (a softmax of llama.cpp's
+   * logits; they differ from the raw logits by one constant per position, so argmax and beam scores agree).
+   */
+  logProbsAt(tokens: readonly number[], positions: readonly number[]): Promise<Float32Array[]> {
+    if (tokens.length === 0)
+      return Promise.reject(new Error("llama.cpp: cannot evaluate an empty token prefix"));
+    if (tokens.length > this.contextSize) {
+      return Promise.reject(
+        new Error(`llama.cpp: ${tokens.length} tokens exceed the context size (${this.contextSize})`),
+      );
+    }
+    for (const t of tokens) {
+      if (!(Number.isInteger(t) && t >= 0 && t < this.vocabSize)) {
+        return Promise.reject(
+          new Error(`llama.cpp: token id ${t} is outside the vocabulary (size ${this.vocabSize})`),
+        );
+      }
+    }
+    const first = Math.min(...positions);
+    return this.exclusive(async () => {
+      // The positions asked for must be (re)evaluated to produce their outputs.
+      const common = await this.alignTo(tokens, first);
+      const want = new Set(positions.map((p) => p - common));
+      const input = tokens
+        .slice(common)
+        .map((t, i) =>
+          want.has(i)
+            ? ([t as LlamaCppToken, { generateNext: { probabilities: true } }] as const)
+            : (t as LlamaCppToken),
+        );
+      const results = await this.sequence.controlledEvaluate(
+        input as Parameters<LlamaCppSequence["controlledEvaluate"]>[0],
+      );
+      return positions.map((p) => {
+        const probs = results[p - common]?.next.probabilities;
+        if (!probs) throw new Error(`llama.cpp returned no probabilities at position ${p}`);
+        const out = new Float32Array(this.vocabSize).fill(-Infinity);
+        for (const [id, prob] of probs) out[id] = Math.log(prob);
+        return out;
+      });
+    });
+  }
+}
+
+/** A TokenSession: a token prefix; forks are free, evaluation goes through the shared sequence. */
+export class LlamaCppTokenSession implements TokenSession {
+  private disposed = false;
+
+  constructor(
+    private readonly shared: SharedSequence,
+    private tokens: number[] = [],
+  ) {}
+
+  async append(ids: number[]): Promise<Float32Array> {
+    if (this.disposed) throw new Error("llama.cpp token session was disposed");
+    if (ids.length === 0 && this.tokens.length === 0) throw new Error("append needs at least one token");
+    this.tokens = [...this.tokens, ...ids];
+    return this.shared.logProbs(this.tokens);
+  }
+
+  async fork(): Promise<TokenSession> {
+    if (this.disposed) throw new Error("llama.cpp token session was disposed");
+    return new LlamaCppTokenSession(this.shared, this.tokens.slice());
+  }
+
+  dispose(): void {
+    this.disposed = true;
+  }
+}
