@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import type { Command } from "commander";
 import type { McpServerSpec } from "../catalog/import/mcp.ts";
-import { splitCommandLine } from "../server/command-line.ts";
+import { collect, splitCommandLine } from "../server/command-line.ts";
 import { importMcpServer, writeMcpCatalog } from "../server/import-mcp.ts";
 
 interface ImportMcpOptions {
@@ -12,8 +12,6 @@ interface ImportMcpOptions {
   env: string[];
   json?: boolean;
 }
-
-const collect = (value: string, previous: string[]): string[] => [...previous, value];
 
 function parseEnv(pairs: string[]): Record<string, string> | undefined {
   if (pairs.length === 0) return undefined;

@@ -2,6 +2,7 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import type { Command } from "commander";
 import { RETRIEVER_KINDS } from "../retrieval/create.ts";
 import { buildToolRouter } from "../server/build.ts";
+import { collect } from "../server/command-line.ts";
 import { loadRouterConfig } from "../server/config.ts";
 import { serveHttp } from "../server/http.ts";
 import { createRouterServer } from "../server/mcp.ts";
@@ -16,8 +17,6 @@ interface ServeMcpOptions {
   host: string;
   timeout?: string;
 }
-
-const collect = (value: string, previous: string[]): string[] => [...previous, value];
 
 function parsePort(text: string): number {
   const port = Number(text);

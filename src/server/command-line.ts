@@ -36,3 +36,6 @@ export function splitCommandLine(line: string): string[] {
   if (inWord) words.push(word);
   return words;
 }
+
+/** Commander accumulator for a repeatable option (`--catalog a --catalog b`). */
+export const collect = (value: string, previous: string[]): string[] => [...previous, value];
