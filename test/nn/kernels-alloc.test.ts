@@ -129,6 +129,6 @@ describe("kernel selection", () => {
       timeout: 60_000,
     });
     expect(res.status, res.stderr).toBe(0);
-    expect(res.stdout.trim()).toBe("wasm-simd-2threads true 256");
+    expect(res.stdout.trim()).toMatch(/^wasm-simd-\d+threads true 256$/);
   });
 });

@@ -60,6 +60,7 @@ function compare(
 describe("wasm matmul kernels", () => {
   let single: WasmKernels;
   let dual: WasmKernels;
+  let triple: WasmKernels;
 
   beforeAll(async () => {
     expect(existsSync(DEFAULT_WASM_PATH), `${DEFAULT_WASM_PATH} missing: run "npm run build:wasm"`).toBe(
@@ -67,14 +68,18 @@ describe("wasm matmul kernels", () => {
     );
     single = createWasmKernels({ threads: 1 });
     dual = createWasmKernels({ threads: 2, parallelThreshold: 0 });
+    triple = createWasmKernels({ threads: 3, parallelThreshold: 0 });
     const until = Date.now() + 20_000;
-    while (!dual.parallel && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
-    expect(dual.parallel, "helper thread did not start").toBe(true);
+    while (!(dual.parallel && triple.parallel) && Date.now() < until) {
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(dual.parallel && triple.parallel, "helper threads did not start").toBe(true);
   });
 
   afterAll(async () => {
     await single?.close();
     await dual?.close();
+    await triple?.close();
   });
 
   // Odd sizes cross every edge: partial 4×8 tiles, K past one 256-deep block, N past one 2048-wide block.
@@ -104,7 +109,7 @@ describe("wasm matmul kernels", () => {
     }
   }
 
-  it("gives bit-identical results on one and two threads (split by rows and by columns)", () => {
+  it("gives bit-identical results on one, two and three threads (split by rows and by columns)", () => {
     for (const [M, K, N] of [
       [130, 70, 40],
       [12, 70, 300],
@@ -116,10 +121,15 @@ describe("wasm matmul kernels", () => {
         const a = random(M * K, 1);
         const b = random(K * N, 2);
         const one = new Float32Array(M * N);
-        const two = new Float32Array(M * N);
         single[shape](one, a, b, M, K, N);
-        dual[shape](two, a, b, M, K, N);
-        expect(Buffer.from(two.buffer).equals(Buffer.from(one.buffer)), `${shape} ${M}x${K}x${N}`).toBe(true);
+        for (const k of [dual, triple]) {
+          const many = new Float32Array(M * N);
+          k[shape](many, a, b, M, K, N);
+          expect(
+            Buffer.from(many.buffer).equals(Buffer.from(one.buffer)),
+            `${k.name} ${shape} ${M}x${K}x${N}`,
+          ).toBe(true);
+        }
       }
     }
   });
@@ -133,6 +143,10 @@ describe("wasm matmul kernels", () => {
     expect(() =>
       single.matmulABt(new Float32Array(0), new Float32Array(0), new Float32Array(6), 0, 3, 2),
     ).not.toThrow();
+  });
+
+  it("rejects a thread count that is not a positive integer", () => {
+    expect(() => createWasmKernels({ threads: 0 })).toThrow(/threads must be a positive integer/);
   });
 
   it("rejects operands that are too short or sizes that are not integers", () => {

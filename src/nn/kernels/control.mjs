@@ -7,7 +7,7 @@ export const CTL = Object.freeze({
   SEQ: 0, // job number, bumped by the caller for each job
   NEXT: 1, // (SEQ & 0xffff) << 16 | next unclaimed chunk: a claim succeeds only for the current job
   COMPLETED: 2, // chunks of the current job finished
-  READY: 3, // 1 once the helper has instantiated the module
+  READY: 3, // number of helpers that have instantiated the module
   FAILED: 4, // 1 if a chunk of the current job threw
   STOP: 5, // 1 asks the helper to exit
   ARGS: 8, // gemm's first 12 arguments, then: split by rows (1) or columns (0), chunk size, chunk count

@@ -1,7 +1,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { MatmulKernels } from "./api.ts";
-import { HelperThread } from "./helper-thread.ts";
+import { availableParallelism } from "node:os";
+import { ThreadPool } from "./thread-pool.ts";
 import { SharedHeap } from "./shared-heap.ts";
 import { CTL } from "./control.mjs";
 import { wasmApi } from "./webassembly.ts";
@@ -12,8 +13,9 @@ export const DEFAULT_WASM_PATH = fileURLToPath(new URL("../../../build/kernels.w
 export interface WasmKernelOptions {
   /** Path of the compiled module; defaults to build/kernels.wasm. */
   wasmPath?: string;
-  /** 1 = caller thread only; 2 = caller plus one helper worker (default). */
-  threads?: 1 | 2;
+  /** Threads that compute a large matmul: the caller plus threads − 1 helper workers. Default: the
+   * available cores, at most 8. */
+  threads?: number;
   /** Problems with M·N·K below this run on the caller thread alone (waking the helper costs ~tens of µs). */
   parallelThreshold?: number;
   /** Largest size of the shared heap (default and most: 4096 MiB, the wasm32 limit). */
@@ -22,11 +24,11 @@ export interface WasmKernelOptions {
 
 export interface WasmKernels extends MatmulKernels {
   readonly heap: SharedHeap;
-  /** True once the helper thread is up, so large matmuls are split across two threads. */
+  /** True once the helper threads are up, so large matmuls are split across the threads. */
   readonly parallel: boolean;
   /** Returns an array from alloc() to the heap; the array must not be used afterwards. */
   free(array: Float32Array): void;
-  /** Stops the helper thread (optional: it never keeps the process alive). */
+  /** Stops the helper threads (optional: they never keep the process alive). */
   close(): Promise<void>;
 }
 
@@ -42,6 +44,10 @@ const CHUNK_WORK = 1 << 21;
 
 /** Loads the WebAssembly module and builds the fast kernels. Throws if the module is missing or invalid. */
 export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels {
+  const threads = options.threads ?? Math.min(8, availableParallelism());
+  if (!Number.isInteger(threads) || threads < 1) {
+    throw new RangeError(`threads must be a positive integer, got ${threads}`);
+  }
   const path = options.wasmPath ?? DEFAULT_WASM_PATH;
   if (!existsSync(path)) throw new Error(`${path} not found (run "npm run build:wasm")`);
   const module = new wasmApi.Module(readFileSync(path));
@@ -51,12 +57,10 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
   const wasm = instance.exports as unknown as GemmExports;
   const scratchBytes = wasm.scratchBytes();
   const mainScratch = heap.allocBytes(scratchBytes);
-  const threads = options.threads ?? 2;
-  let helper: HelperThread | undefined;
-  if (threads === 2) {
-    const helperScratch = heap.allocBytes(scratchBytes);
-    const ctlAddr = heap.allocBytes(CTL.SIZE * 4);
-    helper = new HelperThread(module, heap.memory, ctlAddr, helperScratch);
+  let pool: ThreadPool | undefined;
+  if (threads > 1) {
+    const helperScratch = Array.from({ length: threads - 1 }, () => heap.allocBytes(scratchBytes));
+    pool = new ThreadPool(module, heap.memory, heap.allocBytes(CTL.SIZE * 4), helperScratch);
   }
   const threshold = options.parallelThreshold ?? 1 << 21;
   // The exact view alloc() returned for each block: free() accepts only that view, so a subarray or a stale
@@ -96,15 +100,15 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
       const [rsb, csb] = shape === "ABt" ? [1, K] : [N, 1];
       const args = [c, N, pa, rsa, csa, pb, rsb, csb, M, N, K, accumulate ? 1 : 0];
       const work = M * N * K;
-      if (helper && helper.ready && work >= threshold && (M >= 8 || N >= 16)) {
-        // Chunks of about CHUNK_WORK each (2 to 16): enough for both threads to balance on a busy machine,
-        // few enough that re-packing the shared operand per chunk stays cheap.
-        const want = Math.max(2, Math.min(16, Math.round(work / CHUNK_WORK)));
+      if (pool && pool.ready && work >= threshold && (M >= 8 || N >= 16)) {
+        // Chunks of about CHUNK_WORK each (2 to 8 per thread): enough for the threads to balance on a busy
+        // machine, few enough that re-packing the shared operand per chunk stays cheap.
+        const want = Math.max(2, Math.min(8 * threads, Math.round(work / CHUNK_WORK)));
         const byRows = M >= N || N < 16;
         const unit = byRows ? 4 : 8; // the micro-tile, so chunk edges fall on tile edges
         const extent = byRows ? M : N;
         const size = Math.ceil(extent / want / unit) * unit;
-        helper.run(wasm.gemm, args, byRows, size, Math.ceil(extent / size), mainScratch);
+        pool.run(wasm.gemm, args, byRows, size, Math.ceil(extent / size), mainScratch);
       } else {
         wasm.gemm(...args, mainScratch);
       }
@@ -115,10 +119,10 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
   }
 
   return {
-    name: helper ? "wasm-simd-2threads" : "wasm-simd",
+    name: pool ? `wasm-simd-${threads}threads` : "wasm-simd",
     heap,
     get parallel() {
-      return helper?.ready ?? false;
+      return pool?.ready ?? false;
     },
     matmulABt: (out, a, b, M, K, N, accumulate = false) => run("ABt", out, a, b, M, K, N, accumulate),
     matmulAB: (out, a, b, M, K, N, accumulate = false) => run("AB", out, a, b, M, K, N, accumulate),
@@ -151,7 +155,7 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
       heap.freeBytes(addr);
     },
     close: async () => {
-      await helper?.stop();
+      await pool?.stop();
     },
   };
 }

@@ -9,7 +9,7 @@ const { exports } = new WebAssembly.Instance(module, { env: { memory } });
 const ctl = new Int32Array(memory.buffer, ctlAddr, CTL.SIZE);
 
 let seen = Atomics.load(ctl, CTL.SEQ);
-Atomics.store(ctl, CTL.READY, 1);
+Atomics.add(ctl, CTL.READY, 1);
 for (;;) {
   Atomics.wait(ctl, CTL.SEQ, seen);
   const seq = Atomics.load(ctl, CTL.SEQ);

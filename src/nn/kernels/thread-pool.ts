@@ -6,37 +6,41 @@ import type { WasmMemory, WasmModule } from "./webassembly.ts";
 export type GemmArgs = readonly number[];
 
 /**
- * One helper worker thread sharing the caller's memory. A job is published through a control block in that
- * memory; caller and helper both claim chunks of it, and the caller blocks (Atomics.wait) only for chunks the
- * helper is still computing, so matmuls stay synchronous. The worker is unref'd: it never keeps the process
+ * Helper worker threads sharing the caller's memory. A job is published through one control block in that
+ * memory; the caller and every helper claim chunks of it, and the caller blocks (Atomics.wait) only for chunks
+ * a helper is still computing, so matmuls stay synchronous. Workers are unref'd: they never keep the process
  * alive.
  */
-export class HelperThread {
+export class ThreadPool {
   private readonly ctl: Int32Array;
-  private readonly worker: Worker;
+  private readonly workers: Worker[] = [];
   private broken = false;
 
-  constructor(module: WasmModule, memory: WasmMemory, ctlAddr: number, scratch: number) {
+  /** One helper per entry of `scratch` (each helper's packing buffer). */
+  constructor(module: WasmModule, memory: WasmMemory, ctlAddr: number, scratch: number[]) {
     this.ctl = new Int32Array(memory.buffer, ctlAddr, CTL.SIZE);
-    this.worker = new Worker(new URL("./worker.mjs", import.meta.url), {
-      workerData: { module, memory, ctlAddr, scratch },
-      // The worker is plain JS and needs none of the parent's flags (some, like --input-type, break it).
-      execArgv: [],
-    });
-    this.worker.on("error", () => {
-      this.broken = true;
-    });
-    this.worker.unref();
+    for (const s of scratch) {
+      const worker = new Worker(new URL("./worker.mjs", import.meta.url), {
+        workerData: { module, memory, ctlAddr, scratch: s },
+        // The worker is plain JS and needs none of the parent's flags (some, like --input-type, break it).
+        execArgv: [],
+      });
+      worker.on("error", () => {
+        this.broken = true;
+      });
+      worker.unref();
+      this.workers.push(worker);
+    }
   }
 
-  /** True once the worker can take jobs; until then the caller computes everything itself. */
+  /** True once every helper can take jobs; until then the caller computes everything itself. */
   get ready(): boolean {
-    return !this.broken && Atomics.load(this.ctl, CTL.READY) === 1;
+    return !this.broken && Atomics.load(this.ctl, CTL.READY) === this.workers.length;
   }
 
   /**
    * Runs gemm(args) split into `chunks` chunks of `size` rows (byRows) or columns, on this thread and the
-   * helper; returns when all are done. `scratch` is this thread's packing buffer.
+   * helpers; returns when all are done. `scratch` is this thread's packing buffer.
    */
   run(gemm: Gemm, args: GemmArgs, byRows: boolean, size: number, chunks: number, scratch: number): void {
     const ctl = this.ctl;
@@ -61,11 +65,11 @@ export class HelperThread {
     }
   }
 
-  /** Asks the worker to exit (it is unref'd anyway; this is for tests and explicit shutdown). */
+  /** Asks the workers to exit (they are unref'd anyway; this is for tests and explicit shutdown). */
   async stop(): Promise<void> {
     Atomics.store(this.ctl, CTL.STOP, 1);
     Atomics.add(this.ctl, CTL.SEQ, 1);
     Atomics.notify(this.ctl, CTL.SEQ);
-    await this.worker.terminate();
+    await Promise.all(this.workers.map((w) => w.terminate()));
   }
 }
