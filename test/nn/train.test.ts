@@ -82,6 +82,18 @@ describe("training", () => {
     expect(await run(12)).not.toEqual(a);
   });
 
+  it("rejects samples with nothing to predict or unknown ids before training", async () => {
+    const c = small(20);
+    const model = new Llama(c, initParams(c, 1));
+    const run = (samples: Sample[]) =>
+      train(model, { kind: "samples", samples, padId: 0 }, { steps: 1, batchSize: 1, lr: 1e-3, seed: 1 });
+    await expect(run([{ ids: [1, 2, 3] }, { ids: [4, 5], lossMask: [1, 0] }])).rejects.toThrow(
+      /sample 1 has no token to predict/,
+    );
+    await expect(run([{ ids: [1, 25] }])).rejects.toThrow(/sample 0: token id 25 outside the vocabulary/);
+    await expect(run([])).rejects.toThrow(/no training samples/);
+  });
+
   it("cosine schedule with 3 % linear warm-up", () => {
     expect(cosineLr(0, 100, 1)).toBeCloseTo(1 / 3);
     expect(cosineLr(2, 100, 1)).toBeCloseTo(1);

@@ -57,6 +57,7 @@ export async function train(model: Llama, data: TrainData, o: TrainOptions): Pro
     throw new Error("the optimizer belongs to another model's parameters");
   const grads: ParamSet = model.params.like();
   const seqLen = sequenceLength(model, data);
+  if (data.kind === "samples") checkSamples(data.samples, seqLen, model.config.vocabSize);
   const losses: number[] = [];
   const started = performance.now();
   let tokensSeen = 0;
@@ -110,6 +111,28 @@ export async function train(model: Llama, data: TrainData, o: TrainOptions): Pro
 function paddedSamples(samples: Sample[], cap: number, padId: number): Batch {
   const longest = samples.reduce((m, s) => Math.max(m, s.ids.length), 1);
   return padBatch(samples, Math.min(cap, Math.ceil(longest / 32) * 32), padId);
+}
+
+/** Rejects, before training starts, samples that would give an empty loss or an unknown token. */
+function checkSamples(samples: Sample[], seqLen: number, vocabSize: number): void {
+  if (samples.length === 0) throw new Error("no training samples");
+  samples.forEach((s, i) => {
+    const bad = s.ids.find((id) => !(Number.isInteger(id) && id >= 0 && id < vocabSize));
+    if (bad !== undefined)
+      throw new Error(`sample ${i}: token id ${bad} outside the vocabulary (size ${vocabSize})`);
+    if (s.lossMask && s.lossMask.length !== s.ids.length) {
+      throw new Error(
+        `sample ${i}: lossMask length ${s.lossMask.length} differs from ids length ${s.ids.length}`,
+      );
+    }
+    let targets = 0;
+    for (let t = 1; t < Math.min(s.ids.length, seqLen + 1); t++) if (!s.lossMask || s.lossMask[t]) targets++;
+    if (targets === 0) {
+      throw new Error(
+        `sample ${i} has no token to predict within ${seqLen} tokens (empty loss mask, or too short)`,
+      );
+    }
+  });
 }
 
 /** The longest row: for samples, the longest sample capped by the context (batches may be shorter). */
