@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import { trainOnText } from "../nn/train/text.ts";
+import { runToolGenTraining, type ToolGenTrainCliOptions } from "./train-toolgen.ts";
 
 interface TrainCliOptions {
   text?: string;
@@ -40,6 +41,12 @@ export function register(program: Command): void {
       "train a built-in Llama-style model and write a checkpoint folder (config.json, model.safetensors, tokenizer.json)",
     )
     .option("--text <file>", "train a language model on a plain text file")
+    .option("--catalog <file>", "ToolGen: train tool tokens for this catalog (tools.json, apis.json, …)")
+    .option("--queries <files...>", "ToolGen: labelled queries for the retrieval stage (any importer format)")
+    .option("--trajectories <file>", "ToolGen: agent trajectories (JSONL) for the agent stage")
+    .option("--index <kind>", "ToolGen ids: atomic | semantic | numeric | hierarchical", "atomic")
+    .option("--stages <list>", "ToolGen stages in order (default memorization,retrieval[,agent])")
+    .option("--epochs <list>", "ToolGen epochs per stage, e.g. memorization=8,retrieval=3")
     .requiredOption("--out <dir>", "checkpoint folder to write (and resume from with --resume)")
     .option("--preset <name>", "model size: tiny | small", "tiny")
     .option("--steps <n>", "optimizer steps in total", "300")
@@ -52,13 +59,16 @@ export function register(program: Command): void {
     .option("--save-every <n>", "write a resumable checkpoint every N steps (0: only at the end)", "100")
     .option("--no-progress", "no progress bar on stderr")
     .option("--json", "print one JSON object with the result")
-    .action(async (opts: TrainCliOptions) => {
+    .action(async (opts: TrainCliOptions & Partial<ToolGenTrainCliOptions>, command: Command) => {
       // Ctrl-C stops after the current step and still writes a resumable checkpoint
       const stop = new AbortController();
       const onSigint = () => stop.abort();
       process.once("SIGINT", onSigint);
       try {
-        if (!opts.text) throw new Error("give the training data: --text FILE");
+        if (opts.catalog && opts.text) throw new Error("give either --text FILE or --catalog FILE, not both");
+        if (opts.catalog)
+          return await runToolGenTraining(opts as ToolGenTrainCliOptions, command, stop.signal);
+        if (!opts.text) throw new Error("give the training data: --text FILE or --catalog FILE");
         const result = await trainOnText({
           text: opts.text,
           out: opts.out,

@@ -1,0 +1,123 @@
+import { readFileSync } from "node:fs";
+import type { Command } from "commander";
+import { loadCatalog, loadQueries } from "../catalog/load.ts";
+import type { LabelledQuery } from "../catalog/catalog.ts";
+import { INDEX_KINDS, isIndexKind } from "../retrieval/ids.ts";
+import { STAGES, type Stage, type Trajectory } from "../train/datasets.ts";
+import { trainToolGen } from "../train/pipeline.ts";
+
+/** The options `toolgen train` gives the ToolGen branch (`--catalog …`). */
+export interface ToolGenTrainCliOptions {
+  catalog: string;
+  queries?: string[];
+  trajectories?: string;
+  out: string;
+  preset: string;
+  index: string;
+  stages?: string;
+  epochs?: string;
+  seed: string;
+  lr: string;
+  batchSize: string;
+  vocabSize: string;
+  progress: boolean;
+  json?: boolean;
+}
+
+function parseStages(text: string | undefined): Stage[] | undefined {
+  if (text === undefined) return undefined;
+  const stages = text.split(",").map((s) => s.trim());
+  for (const s of stages) {
+    if (!(STAGES as readonly string[]).includes(s))
+      throw new Error(`--stages: unknown stage "${s}" (accepted: ${STAGES.join(", ")})`);
+  }
+  return stages as Stage[];
+}
+
+/** `--epochs memorization=8,retrieval=3`. */
+function parseEpochs(text: string | undefined): Partial<Record<Stage, { epochs: number }>> {
+  const out: Partial<Record<Stage, { epochs: number }>> = {};
+  for (const part of text?.split(",") ?? []) {
+    const [stage, value] = part.split("=").map((s) => s.trim());
+    const n = Number(value);
+    if (!(STAGES as readonly string[]).includes(stage ?? "") || !(n > 0)) {
+      throw new Error(`--epochs expects stage=N pairs, e.g. memorization=8,retrieval=3; got "${part}"`);
+    }
+    out[stage as Stage] = { epochs: n };
+  }
+  return out;
+}
+
+function readTrajectories(file: string): Trajectory[] {
+  return readFileSync(file, "utf8")
+    .split("\n")
+    .filter((l) => l.trim() !== "")
+    .map((line, i) => {
+      let t: Partial<Trajectory>;
+      try {
+        t = JSON.parse(line) as Partial<Trajectory>;
+      } catch (e) {
+        throw new Error(`${file}:${i + 1}: not JSON`, { cause: e });
+      }
+      if (typeof t.query !== "string" || !Array.isArray(t.steps)) {
+        throw new Error(
+          `${file}:${i + 1}: expected {"query", "steps": [{thought, action, arguments, observation?}]}`,
+        );
+      }
+      return t as Trajectory;
+    });
+}
+
+/** The ToolGen branch of `toolgen train`: catalog + labelled queries → a virtualized, stage-trained model folder. */
+export async function runToolGenTraining(
+  opts: ToolGenTrainCliOptions,
+  command: Command,
+  signal: AbortSignal,
+): Promise<void> {
+  const explicit = (name: string) => command.getOptionValueSource(name) !== "default";
+  if (opts.preset !== "tiny" && opts.preset !== "small")
+    throw new Error(`--preset must be tiny or small, got "${opts.preset}"`);
+  if (!isIndexKind(opts.index))
+    throw new Error(`--index must be one of ${INDEX_KINDS.join(", ")}, got "${opts.index}"`);
+  const seed = Number(opts.seed);
+  if (!Number.isInteger(seed) || seed < 0)
+    throw new Error(`--seed must be a non-negative integer, got "${opts.seed}"`);
+  const catalog = loadCatalog(opts.catalog);
+  const queries: LabelledQuery[] = (opts.queries ?? []).flatMap((f) => loadQueries(f, catalog));
+  const stageEpochs = parseEpochs(opts.epochs);
+  const lr = explicit("lr") ? Number(opts.lr) : undefined;
+  const stages = Object.fromEntries(
+    STAGES.map((s) => [s, { ...stageEpochs[s], ...(lr !== undefined ? { lr } : {}) }]),
+  );
+  const manifest = await trainToolGen({
+    catalog,
+    queries,
+    trajectories: opts.trajectories ? readTrajectories(opts.trajectories) : undefined,
+    out: opts.out,
+    preset: opts.preset,
+    index: opts.index,
+    stages: parseStages(opts.stages),
+    seed,
+    progress: opts.progress,
+    signal,
+    schedule: {
+      ...(explicit("batchSize") ? { batchSize: Number(opts.batchSize) } : {}),
+      ...(explicit("vocabSize") ? { tokenizerVocab: Number(opts.vocabSize) } : {}),
+      stages,
+    },
+  });
+  if (opts.json) {
+    process.stdout.write(
+      JSON.stringify({ out: opts.out, catalog: catalog.length, queries: queries.length, ...manifest }) + "\n",
+    );
+  } else {
+    for (const r of manifest.done) {
+      process.stdout.write(
+        `${r.stage}: ${r.samples} samples × ${r.epochs} epochs = ${r.steps} steps, ${r.seconds.toFixed(1)} s, loss ${r.finalLoss.toFixed(4)}, peak ${r.peakRssMb} MB\n`,
+      );
+    }
+    process.stdout.write(
+      `ToolGen model (${manifest.index} ids, ${catalog.length} tools) in ${opts.out}; use --model ${opts.out}\n`,
+    );
+  }
+}

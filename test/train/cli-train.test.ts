@@ -1,0 +1,111 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { runCli } from "../agents/run-cli.ts";
+import { syntheticCatalog } from "./synthetic.ts";
+
+describe("toolgen train --catalog (CLI)", () => {
+  it(
+    "trains from a MetaTool-format catalog and serves eval retrieval / retrieve",
+    { timeout: 120_000 },
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), "toolgen-cli-"));
+      const { entries, queries } = syntheticCatalog();
+      const tools = join(dir, "tools.json");
+      const csv = join(dir, "queries.csv");
+      writeFileSync(tools, JSON.stringify(Object.fromEntries(entries.map((e) => [e.tool, e.description]))));
+      writeFileSync(
+        csv,
+        ["Query,Tool", ...queries.map((q) => `${q.query},${q.relevant[0]!.split("&&")[0]}`)].join("\n"),
+      );
+      const out = join(dir, "m");
+      const common = [
+        "--catalog",
+        tools,
+        "--queries",
+        csv,
+        "--out",
+        out,
+        "--seed",
+        "1",
+        "--vocab-size",
+        "400",
+      ];
+      const trained = await runCli([
+        "train",
+        ...common,
+        "--epochs",
+        "memorization=1,retrieval=1",
+        "--no-progress",
+        "--json",
+      ]);
+      expect(trained.stderr).not.toMatch(/toolgen train:/);
+      expect(trained.code).toBe(0);
+      const manifest = JSON.parse(trained.stdout) as { done: Array<{ stage: string }>; index: string };
+      expect(manifest.done.map((d) => d.stage)).toEqual(["memorization", "retrieval"]);
+      expect(manifest.index).toBe("atomic");
+
+      const evaluated = await runCli([
+        "eval",
+        "retrieval",
+        "--catalog",
+        tools,
+        "--queries",
+        csv,
+        "--retriever",
+        "toolgen",
+        "--model",
+        out,
+        "--json",
+      ]);
+      expect(evaluated.code).toBe(0);
+      const figures = JSON.parse(evaluated.stdout) as Record<string, number>;
+      for (const key of ["ndcg@1", "ndcg@5", "ndcg_toolgen@1", "recall@5", "mrr", "p50_ms", "p95_ms"]) {
+        expect(typeof figures[key]).toBe("number");
+      }
+      expect(figures.queries).toBe(queries.length);
+
+      const hybrid = await runCli([
+        "retrieve",
+        "rain forecast please",
+        "--catalog",
+        tools,
+        "--retriever",
+        "hybrid",
+        "--model",
+        `builtin:${out}`,
+        "-k",
+        "3",
+        "--json",
+      ]);
+      expect(hybrid.code).toBe(0);
+      const { results } = JSON.parse(hybrid.stdout) as { results: Array<{ id: string }> };
+      expect(results).toHaveLength(3);
+      expect(entries.map((e) => e.tool)).toEqual(expect.arrayContaining(results.map((r) => r.id)));
+    },
+  );
+
+  it("rejects bad options with a clear message", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "toolgen-cli-"));
+    const tools = join(dir, "tools.json");
+    writeFileSync(tools, JSON.stringify({ calculator: "does sums" }));
+    const bad = await runCli(["train", "--catalog", tools, "--out", join(dir, "m"), "--index", "bogus"]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/--index must be one of atomic, semantic, numeric, hierarchical/);
+    const noQueries = await runCli([
+      "train",
+      "--catalog",
+      tools,
+      "--out",
+      join(dir, "m2"),
+      "--stages",
+      "retrieval",
+      "--no-progress",
+    ]);
+    expect(noQueries.code).toBe(1);
+    expect(noQueries.stderr).toMatch(/retrieval stage needs labelled queries/);
+    const model = await runCli(["retrieve", "x", "--catalog", tools, "--retriever", "toolgen"]);
+    expect(model.stderr).toMatch(/needs a trained model: --model DIR/);
+  });
+});
