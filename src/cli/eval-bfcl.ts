@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import { evaluateBfclModel, evaluateBfclOracle, type BfclReport } from "../eval/bfcl.ts";
 import { progressBar } from "../eval/progress.ts";
-import { writeFileAtomic } from "../eval/split-files.ts";
+import { writeFileAtomic } from "../nn/io/atomic.ts";
 import { resolveModel } from "../models/resolve.ts";
 
 function bfclText(report: BfclReport): string {

@@ -4,7 +4,8 @@ import { CATALOG_FORMATS, loadCatalog, loadQueries, type CatalogFormat } from ".
 import type { LabelledQuery } from "../catalog/catalog.ts";
 import { progressBar } from "../eval/progress.ts";
 import { evaluateRetrieval, reportJson, reportMarkdown } from "../eval/retrieval.ts";
-import { splitQueryFile, writeFileAtomic } from "../eval/split-files.ts";
+import { splitQueryFile } from "../eval/split-files.ts";
+import { writeFileAtomic } from "../nn/io/atomic.ts";
 import { splitQueries } from "../eval/split.ts";
 import { createRetriever } from "../retrieval/create.ts";
 import { registerBfcl } from "./eval-bfcl.ts";

@@ -1,15 +1,9 @@
-import { readFileSync, renameSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { csvField, csvRecords } from "../catalog/import/csv.ts";
 import { formatJsonlQueries } from "../catalog/import/jsonl.ts";
 import { loadQueries } from "../catalog/load.ts";
+import { writeFileAtomic } from "../nn/io/atomic.ts";
 import { splitQueries } from "./split.ts";
-
-/** Writes a file atomically (temp file + rename), so an interrupted run never leaves half a file. */
-export function writeFileAtomic(path: string, text: string): void {
-  const temp = `${path}.tmp-${process.pid}`;
-  writeFileSync(temp, text);
-  renameSync(temp, path);
-}
 
 export interface SplitFilesResult {
   train: number;
