@@ -90,15 +90,24 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
   ): void {
     checkOperands(shape, out, a, b, M, K, N);
     if (M === 0 || N === 0) return;
+    // The common case (every operand in the heap) allocates nothing: decoding makes many tiny calls.
+    let c = heap.addressOf(out);
+    let pa = heap.addressOf(a);
+    let pb = heap.addressOf(b);
+    const foreign = c < 0 || pa < 0 || pb < 0;
     const temps: number[] = [];
     try {
-      const c = place(out, M * N, accumulate, temps);
-      const pa = place(a, M * K, true, temps);
-      const pb = place(b, K * N, true, temps);
+      if (foreign) {
+        c = place(out, M * N, accumulate, temps);
+        pa = place(a, M * K, true, temps);
+        pb = place(b, K * N, true, temps);
+      }
       // A(i,p) = a[i*rsa + p*csa], B(p,j) = b[p*rsb + j*csb]
-      const [rsa, csa] = shape === "AtB" ? [1, M] : [K, 1];
-      const [rsb, csb] = shape === "ABt" ? [1, K] : [N, 1];
-      const args = [c, N, pa, rsa, csa, pb, rsb, csb, M, N, K, accumulate ? 1 : 0];
+      const rsa = shape === "AtB" ? 1 : K;
+      const csa = shape === "AtB" ? M : 1;
+      const rsb = shape === "ABt" ? 1 : N;
+      const csb = shape === "ABt" ? K : 1;
+      const acc = accumulate ? 1 : 0;
       const work = M * N * K;
       if (pool && pool.ready && work >= threshold && (M >= 8 || N >= 16)) {
         // Chunks of about CHUNK_WORK each (2 to 8 per thread): enough for the threads to balance on a busy
@@ -108,9 +117,10 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
         const unit = byRows ? 4 : 8; // the micro-tile, so chunk edges fall on tile edges
         const extent = byRows ? M : N;
         const size = Math.ceil(extent / want / unit) * unit;
+        const args = [c, N, pa, rsa, csa, pb, rsb, csb, M, N, K, acc];
         pool.run(wasm.gemm, args, byRows, size, Math.ceil(extent / size), mainScratch);
       } else {
-        wasm.gemm(...args, mainScratch);
+        wasm.gemm(c, N, pa, rsa, csa, pb, rsb, csb, M, N, K, acc, mainScratch);
       }
       if (heap.addressOf(out) < 0) out.set(heap.view(c, M * N));
     } finally {
@@ -169,23 +179,14 @@ function checkOperands(
   K: number,
   N: number,
 ): void {
-  for (const [name, v] of [
-    ["M", M],
-    ["K", K],
-    ["N", N],
-  ] as const) {
-    if (!Number.isInteger(v) || v < 0) {
-      throw new RangeError(`matmul${shape}: ${name} must be a non-negative integer, got ${v}`);
-    }
+  const bad = (v: number) => !Number.isInteger(v) || v < 0;
+  if (bad(M) || bad(K) || bad(N)) {
+    const [name, v] = bad(M) ? ["M", M] : bad(K) ? ["K", K] : ["N", N];
+    throw new RangeError(`matmul${shape}: ${name} must be a non-negative integer, got ${v}`);
   }
-  const need: [string, Float32Array, number][] = [
-    ["out", out, M * N],
-    ["a", a, M * K],
-    ["b", b, K * N],
-  ];
-  for (const [name, array, length] of need) {
-    if (array.length < length) {
-      throw new RangeError(`matmul${shape}: ${name} has ${array.length} elements, needs ${length}`);
-    }
-  }
+  const short = (name: string, array: Float32Array, length: number) =>
+    new RangeError(`matmul${shape}: ${name} has ${array.length} elements, needs ${length}`);
+  if (out.length < M * N) throw short("out", out, M * N);
+  if (a.length < M * K) throw short("a", a, M * K);
+  if (b.length < K * N) throw short("b", b, K * N);
 }
