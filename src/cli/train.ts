@@ -11,6 +11,7 @@ interface TrainCliOptions {
   resume?: boolean;
   vocabSize: string;
   batchSize: string;
+  gradAccum: string;
   seqLen?: string;
   lr: string;
   saveEvery: string;
@@ -54,6 +55,7 @@ export function register(program: Command): void {
     .option("--resume", "continue from the training state in --out")
     .option("--vocab-size <n>", "tokenizer vocabulary size (new runs)", "1024")
     .option("--batch-size <n>", "sequences per step", "8")
+    .option("--grad-accum <n>", "micro-batches per step (gradient accumulation)", "1")
     .option("--seq-len <n>", "tokens per sequence (default: the model context)")
     .option("--lr <x>", "peak learning rate (cosine schedule, 3 % warm-up)", "3e-3")
     .option("--save-every <n>", "write a resumable checkpoint every N steps (0: only at the end)", "100")
@@ -78,6 +80,7 @@ export function register(program: Command): void {
           resume: opts.resume === true,
           vocabSize: int(opts.vocabSize, "--vocab-size", 256),
           batchSize: int(opts.batchSize, "--batch-size"),
+          gradientAccumulation: int(opts.gradAccum, "--grad-accum"),
           seqLen: opts.seqLen === undefined ? undefined : int(opts.seqLen, "--seq-len", 2),
           lr: positive(opts.lr, "--lr"),
           saveEvery: int(opts.saveEvery, "--save-every", 0),

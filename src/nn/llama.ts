@@ -238,14 +238,24 @@ export class Llama {
   }
 
   /**
-   * Forward and backward: writes the gradients into `grads` (overwritten, not accumulated) and returns the
-   * mean loss over positions with a target. `count` is that number of positions.
+   * Forward and backward: writes the gradients of (lossScale × mean loss over positions with a target) into
+   * `grads`, overwriting them, or adding to them with `accumulate` (gradient accumulation over micro-batches).
+   * Returns the mean loss and `count`, the number of positions with a target.
    */
-  forwardBackward(batch: Batch, grads: ParamSet): { loss: number; count: number } {
-    return this.run(batch, grads);
+  forwardBackward(
+    batch: Batch,
+    grads: ParamSet,
+    o: { accumulate?: boolean; lossScale?: number } = {},
+  ): { loss: number; count: number } {
+    return this.run(batch, grads, o.accumulate ?? false, o.lossScale ?? 1);
   }
 
-  private run(batch: Batch, grads: ParamSet | undefined): { loss: number; count: number } {
+  private run(
+    batch: Batch,
+    grads: ParamSet | undefined,
+    accumulate = false,
+    lossScale = 1,
+  ): { loss: number; count: number } {
     const c = this.config;
     const d = c.hiddenSize;
     const V = c.vocabSize;
@@ -263,9 +273,9 @@ export class Llama {
       targets[j] = batch.targets[r];
     });
     this.k.matmulABt(logits, hSel, this.lmHead, M, d, V);
-    const total = crossEntropyInPlace(logits, targets, M, V, 1 / M);
+    const total = crossEntropyInPlace(logits, targets, M, V, lossScale / M);
     if (grads) {
-      grads.flat.fill(0);
+      if (!accumulate) grads.flat.fill(0);
       this.k.matmulAB(dhSel, logits, this.lmHead, M, V, d);
       const lmName = c.tieWordEmbeddings ? "model.embed_tokens.weight" : "lm_head.weight";
       this.k.matmulAtB(grads.get(lmName), logits, hSel, V, M, d, true);

@@ -66,6 +66,18 @@ describe("training", () => {
     expect(b.loss).toBeCloseTo(a.loss, 5);
   });
 
+  it("accumulating two half batches gives the gradient of the whole batch", () => {
+    const c = small(30);
+    const model = new Llama(c, initParams(c, 4));
+    const samples = randomSamples(4, 9, 30, 2); // equal lengths: the mean of the halves' means is the mean
+    const whole = model.params.like();
+    model.forwardBackward(padBatch(samples, 9, 0), whole);
+    const acc = model.params.like();
+    model.forwardBackward(padBatch(samples.slice(0, 2), 9, 0), acc, { lossScale: 0.5 });
+    model.forwardBackward(padBatch(samples.slice(2), 9, 0), acc, { accumulate: true, lossScale: 0.5 });
+    for (let i = 0; i < whole.flat.length; i += 97) expect(acc.flat[i]).toBeCloseTo(whole.flat[i], 6);
+  });
+
   it("is deterministic for a seed", async () => {
     const run = async (seed: number) => {
       const c = small(30);

@@ -32,7 +32,15 @@ export interface RunResult {
   seconds: number;
 }
 
-const RESUME_KEYS = ["batchSize", "lr", "seed", "warmupFraction", "minLrRatio", "clip"] as const;
+const RESUME_KEYS = [
+  "batchSize",
+  "gradientAccumulation",
+  "lr",
+  "seed",
+  "warmupFraction",
+  "minLrRatio",
+  "clip",
+] as const;
 
 export async function trainWithCheckpoints(
   model: Llama,

@@ -24,6 +24,7 @@ export interface TextTrainingOptions {
   resume: boolean;
   vocabSize: number;
   batchSize: number;
+  gradientAccumulation?: number;
   seqLen?: number;
   lr: number;
   saveEvery: number;
@@ -59,7 +60,13 @@ export async function trainOnText(o: TextTrainingOptions): Promise<TextTrainingR
   const record = { seqLen: o.seqLen ?? "context", textSha256 };
   const resuming = o.resume && hasTrainingState(o.out);
   const run = resuming
-    ? resumeRun(o.out, { batchSize: o.batchSize, lr: o.lr, seed: o.seed, ...record })
+    ? resumeRun(o.out, {
+        batchSize: o.batchSize,
+        gradientAccumulation: o.gradientAccumulation,
+        lr: o.lr,
+        seed: o.seed,
+        ...record,
+      })
     : (() => {
         const tokenizer = Tokenizer.train(paragraphs, o.vocabSize, { specialTokens: LLAMA3_SPECIAL_TOKENS });
         const eos = tokenizer.tokenToId("<|end_of_text|>");
@@ -92,6 +99,7 @@ export async function trainOnText(o: TextTrainingOptions): Promise<TextTrainingR
       out: o.out,
       steps: o.steps,
       batchSize: o.batchSize,
+      gradientAccumulation: o.gradientAccumulation,
       lr: o.lr,
       seed: o.seed,
       saveEvery: o.saveEvery,

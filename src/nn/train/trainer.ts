@@ -14,7 +14,7 @@ export interface StepInfo {
   loss: number;
   lr: number;
   gradNorm: number;
-  tokens: number; // tokens processed in this step (rows × length, padding included)
+  tokens: number; // tokens processed in this step (rows × length over its micro-batches, padding included)
   tokensPerSecond: number; // over the run so far
 }
 
@@ -25,6 +25,8 @@ export interface TrainOptions {
   seed: number;
   warmupFraction?: number;
   minLrRatio?: number;
+  /** Micro-batches of `batchSize` per optimizer step (default 1): a larger batch in the same memory. */
+  gradientAccumulation?: number;
   /** Maximum global gradient norm (0 disables clipping). Default 1. */
   clip?: number;
   adamw?: Partial<AdamWOptions>;
@@ -57,6 +59,10 @@ export async function train(model: Llama, data: TrainData, o: TrainOptions): Pro
     throw new Error("the optimizer belongs to another model's parameters");
   const grads: ParamSet = model.params.like();
   const seqLen = sequenceLength(model, data);
+  const accumulation = o.gradientAccumulation ?? 1;
+  if (!(Number.isInteger(accumulation) && accumulation > 0)) {
+    throw new Error(`gradientAccumulation must be a positive integer, got ${accumulation}`);
+  }
   if (data.kind === "samples") checkSamples(data.samples, seqLen, model.config.vocabSize);
   const losses: number[] = [];
   const started = performance.now();
@@ -72,18 +78,25 @@ export async function train(model: Llama, data: TrainData, o: TrainOptions): Pro
       await new Promise<void>((resolve) => setImmediate(resolve)); // let signals (Ctrl-C) and I/O run between steps
       if (o.signal?.aborted) return { optimizer, losses, stoppedEarly: true };
       const step = optimizer.step;
-      const batch =
-        data.kind === "samples"
-          ? paddedSamples(samplesForStep(data.samples, step, o.batchSize, o.seed), seqLen, data.padId)
-          : packedBatch(data.tokens, o.batchSize, seqLen, o.seed, step);
-      const { loss } = model.forwardBackward(batch, grads);
+      // micro-batch i of step s is data batch s·A + i: the order does not depend on how steps are split
+      let loss = 0;
+      let tokens = 0;
+      for (let micro = 0; micro < accumulation; micro++) {
+        const index = step * accumulation + micro;
+        const batch =
+          data.kind === "samples"
+            ? paddedSamples(samplesForStep(data.samples, index, o.batchSize, o.seed), seqLen, data.padId)
+            : packedBatch(data.tokens, o.batchSize, seqLen, o.seed, index);
+        const r = model.forwardBackward(batch, grads, { accumulate: micro > 0, lossScale: 1 / accumulation });
+        loss += r.loss / accumulation;
+        tokens += batch.B * batch.T;
+      }
       if (!Number.isFinite(loss))
         throw new Error(`loss became ${loss} at step ${step + 1}; lower the learning rate`);
       const gradNorm = clipGradNorm(grads, o.clip ?? 1);
       const lr = cosineLr(step, o.steps, o.lr, o.warmupFraction ?? 0.03, o.minLrRatio ?? 0.1);
       optimizer.update(grads, lr);
       losses.push(loss);
-      const tokens = batch.B * batch.T;
       tokensSeen += tokens;
       const seconds = (performance.now() - started) / 1000;
       await o.onStep?.(
