@@ -66,14 +66,15 @@ export function topTokens(logits: Float32Array, k: number, allowed?: readonly nu
  * Runs the search from a session that has already consumed the prompt; `logits` are the next-token logits after
  * the prompt. The given session is forked, never advanced or disposed. Results are sorted best first.
  */
-export async function beamSearch(
+export async function constrainedBeamSearch(
   session: TokenSession,
   logits: Float32Array,
   trie: TokenTrie,
   options: BeamSearchOptions = {},
 ): Promise<BeamHypothesis[]> {
   const width = options.beams ?? 5;
-  if (!Number.isInteger(width) || width < 1) throw new Error(`beamSearch: beams must be ≥ 1, got ${width}`);
+  if (!Number.isInteger(width) || width < 1)
+    throw new Error(`constrainedBeamSearch: beams must be ≥ 1, got ${width}`);
   const constrained = options.constrained ?? true;
   // Constrained hypotheses always complete within the trie's depth, so no cut-off can leave one unfinished.
   const maxSteps = constrained ? trie.maxDepth : (options.maxSteps ?? trie.maxDepth + 2);
@@ -139,7 +140,7 @@ export async function decodeIds(
   const session = await model.session();
   try {
     const logits = await session.append([...promptIds]);
-    return await beamSearch(session, logits, trie, options);
+    return await constrainedBeamSearch(session, logits, trie, options);
   } finally {
     session.dispose();
   }

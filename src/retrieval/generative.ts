@@ -1,7 +1,7 @@
 import { FINISH_TOKEN } from "../catalog/catalog.ts";
 import type { TokenModel } from "../models/model.ts";
 import { IM_END, encodeChat } from "../train/chat-encoding.ts";
-import { beamSearch, topTokens } from "./constrained-beam.ts";
+import { constrainedBeamSearch, topTokens } from "./constrained-beam.ts";
 import type { ToolIndex } from "./ids.ts";
 import type { RetrievalHit, Retriever, SearchOptions } from "./retriever.ts";
 import { TokenTrie } from "./trie.ts";
@@ -106,7 +106,7 @@ export class GenerativeRetriever implements Retriever {
     try {
       const logits = await session.append(prompt);
       const constrained = this.options.constrained !== false;
-      const hyps = await beamSearch(session, logits, this.trie, {
+      const hyps = await constrainedBeamSearch(session, logits, this.trie, {
         beams: Math.max(k, this.options.beams ?? 5),
         constrained,
         endToken: this.model.tokenId(IM_END),

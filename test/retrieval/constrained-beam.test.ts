@@ -1,6 +1,11 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { beamSearch, decodeIds, logSumExp, topTokens } from "../../src/retrieval/constrained-beam.ts";
+import {
+  constrainedBeamSearch,
+  decodeIds,
+  logSumExp,
+  topTokens,
+} from "../../src/retrieval/constrained-beam.ts";
 import { TokenTrie } from "../../src/retrieval/trie.ts";
 import { FakeTokenModel } from "./fake-token-model.ts";
 
@@ -88,7 +93,7 @@ describe("constrained beam search", () => {
     const session = await model.session();
     const logits = await session.append([1, 2]);
     const before = model.forwards;
-    const hyps = await beamSearch(session, logits, trie, { beams: 3 });
+    const hyps = await constrainedBeamSearch(session, logits, trie, { beams: 3 });
     expect(model.forwards).toBe(before); // atomic ids complete in one step: no further forward pass
     expect(hyps.map((h) => h.tokens[0])).toEqual(topTokens(logits, 3, [10, 11, 12, 13, 14]));
     await session.append([3]);
