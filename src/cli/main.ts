@@ -3,10 +3,12 @@ import { register as registerCatalog } from "./catalog.ts";
 import { register as registerChat } from "./chat.ts";
 import { register as registerEval } from "./eval.ts";
 import { register as registerExport } from "./export.ts";
+import { register as registerExportTraining } from "./export-training.ts";
 import { register as registerRetrieve } from "./retrieve.ts";
 import { register as registerServe } from "./serve.ts";
 import { register as registerTools } from "./tools.ts";
 import { register as registerTrain } from "./train.ts";
+import { register as registerVirtualize } from "./virtualize.ts";
 
 /** The toolgen CLI: thin commands over the library, one file per command (each exports `register`). */
 export async function main(argv: string[]): Promise<void> {
@@ -22,9 +24,11 @@ export async function main(argv: string[]): Promise<void> {
   registerChat(program);
   registerEval(program);
   registerExport(program);
+  registerExportTraining(program);
   registerRetrieve(program);
   registerServe(program);
   registerTools(program);
   registerTrain(program);
+  registerVirtualize(program);
   await program.parseAsync(argv);
 }
