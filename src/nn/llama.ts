@@ -2,7 +2,6 @@ import { headDim, type LlamaConfig } from "./config.ts";
 import { kernels } from "./kernels/index.ts";
 import type { MatmulKernels } from "./kernels/api.ts";
 import {
-  QUERY_BLOCK,
   attentionBackward,
   attentionForward,
   attentionProbsSize,
@@ -14,8 +13,8 @@ import { crossEntropyInPlace } from "./layers/cross-entropy.ts";
 import { ropeTable, type RopeTable } from "./layers/rope.ts";
 import { rmsnormBackward, rmsnormForward } from "./layers/rmsnorm.ts";
 import { swigluBackward, swigluForward } from "./layers/swiglu.ts";
-import { Arena } from "./memory.ts";
 import { paramSpecs, type ParamSet } from "./params.ts";
+import { allocateWorkspace, workspaceView, type Workspace, type WorkspaceStore } from "./workspace.ts";
 
 /**
  * A training batch: B rows of T tokens. `targets[i]` is the id to predict at position i, or −1 where no loss
@@ -29,42 +28,6 @@ export interface Batch {
   positions: Int32Array;
 }
 
-/** What one layer keeps from the forward for its backward. */
-interface LayerActs {
-  x: Float32Array; // residual input [N, d]
-  inv1: Float32Array;
-  h1: Float32Array;
-  q: Float32Array; // head-major, after RoPE [B, H, T, hd]
-  k: Float32Array;
-  v: Float32Array;
-  p: Float32Array; // attention probabilities, causal blocks (layers/attention.ts)
-  att: Float32Array; // merged attention output [N, d]
-  x2: Float32Array; // residual after attention
-  inv2: Float32Array;
-  h2: Float32Array;
-  g: Float32Array; // [N, f]
-  u: Float32Array;
-  a: Float32Array;
-}
-
-/** Buffers for one batch shape, reused while B and T stay the same. */
-interface Workspace {
-  B: number;
-  T: number;
-  layers: LayerActs[];
-  xOut: Float32Array; // output of the last layer [N, d]
-  invF: Float32Array;
-  hF: Float32Array;
-  // scratch
-  rowsD: Float32Array[]; // 4 × [N, d]
-  headsD: Float32Array[]; // 4 × [B, H, T, hd]
-  rowsF: Float32Array[]; // 3 × [N, f]
-  tt: Float32Array; // [QUERY_BLOCK, T]: the attention backward's scratch
-  arena: Arena;
-  // the loss head's rows (grown on demand): gathered hidden states, their gradient, logits
-  head?: { rows: number; hSel: Float32Array; dhSel: Float32Array; logits: Float32Array };
-}
-
 /**
  * The Llama model for training: forward and backward over a batch, written out per layer. Every matmul goes
  * through the kernels: y = x·Wᵀ is matmulABt(y, x, W, N, in, out) with N = B·T rows; dx = dy·W is
@@ -74,9 +37,7 @@ interface Workspace {
 export class Llama {
   readonly rope: RopeTable;
   private readonly k: MatmulKernels = kernels();
-  /** Workspaces by batch shape, most recently used last; a few are kept so length-bucketed batches reuse them. */
-  private readonly spaces = new Map<string, Workspace>();
-  private static readonly KEEP_WORKSPACES = 3;
+  private store: WorkspaceStore | undefined;
 
   constructor(
     readonly config: LlamaConfig,
@@ -96,59 +57,20 @@ export class Llama {
     return this.params.get(this.config.tieWordEmbeddings ? "model.embed_tokens.weight" : "lm_head.weight");
   }
 
+  /**
+   * The activation buffers for a B×T batch: views into buffers allocated for the largest batch seen so far
+   * (they only grow), so length-bucketed batches of varying T reuse one allocation.
+   */
   private workspace(B: number, T: number): Workspace {
-    const key = `${B}x${T}`;
-    const found = this.spaces.get(key);
-    if (found) {
-      this.spaces.delete(key);
-      this.spaces.set(key, found);
-      return found;
-    }
-    while (this.spaces.size >= Llama.KEEP_WORKSPACES) {
-      const [oldest, ws] = this.spaces.entries().next().value!;
-      ws.arena.releaseAll(); // free the old buffers before allocating new ones
-      this.spaces.delete(oldest);
-    }
-    const c = this.config;
     const N = B * T;
-    const d = c.hiddenSize;
-    const f = c.intermediateSize;
-    const arena = new Arena();
-    const al = (n: number) => arena.alloc(n);
-    const layers: LayerActs[] = [];
-    for (let l = 0; l < c.numLayers; l++) {
-      layers.push({
-        x: al(N * d),
-        inv1: new Float32Array(N),
-        h1: al(N * d),
-        q: al(N * d),
-        k: al(N * d),
-        v: al(N * d),
-        p: al(attentionProbsSize(this.shape(B, T))),
-        att: al(N * d),
-        x2: al(N * d),
-        inv2: new Float32Array(N),
-        h2: al(N * d),
-        g: al(N * f),
-        u: al(N * f),
-        a: al(N * f),
-      });
+    const P = attentionProbsSize(this.shape(B, T));
+    let st = this.store;
+    if (!st || N > st.N || P > st.P || T > st.T) {
+      const grown = { N: Math.max(N, st?.N ?? 0), P: Math.max(P, st?.P ?? 0), T: Math.max(T, st?.T ?? 0) };
+      this.releaseWorkspace(); // free the old buffers before allocating bigger ones
+      st = this.store = allocateWorkspace(this.config, grown.N, grown.P, grown.T);
     }
-    const ws: Workspace = {
-      B,
-      T,
-      layers,
-      xOut: al(N * d),
-      invF: new Float32Array(N),
-      hF: al(N * d),
-      rowsD: [al(N * d), al(N * d), al(N * d), al(N * d)],
-      headsD: [al(N * d), al(N * d), al(N * d), al(N * d)],
-      rowsF: [al(N * f), al(N * f), al(N * f)],
-      tt: al(QUERY_BLOCK * T),
-      arena,
-    };
-    this.spaces.set(key, ws);
-    return ws;
+    return workspaceView(this.config, st, B, T, P);
   }
 
   private shape(B: number, T: number): AttentionShape {
@@ -266,7 +188,7 @@ export class Llama {
     if (M === 0) throw new Error("batch has no positions with a target (the loss mask is empty)");
     const ws = this.trunk(batch);
     // gather the rows that carry a loss, project them to the vocabulary
-    const { hSel, dhSel, logits } = this.headBuffers(ws, M);
+    const { hSel, dhSel, logits } = this.headBuffers(M);
     const targets = new Int32Array(M);
     rows.forEach((r, j) => {
       hSel.set(ws.hF.subarray(r * d, (r + 1) * d), j * d);
@@ -287,29 +209,27 @@ export class Llama {
     return { loss: total / M, count: M };
   }
 
-  private headBuffers(
-    ws: Workspace,
-    M: number,
-  ): { hSel: Float32Array; dhSel: Float32Array; logits: Float32Array } {
-    if (!ws.head || ws.head.rows < M) {
+  private headBuffers(M: number): { hSel: Float32Array; dhSel: Float32Array; logits: Float32Array } {
+    const st = this.store!;
+    if (!st.head || st.head.rows < M) {
       const d = this.config.hiddenSize;
-      const rows = Math.max(M, ws.head?.rows ?? 0);
-      const a = ws.arena;
-      if (ws.head) for (const b of [ws.head.hSel, ws.head.dhSel, ws.head.logits]) a.release(b);
-      ws.head = {
+      const rows = Math.max(M, st.head?.rows ?? 0);
+      const a = st.arena;
+      if (st.head) for (const b of [st.head.hSel, st.head.dhSel, st.head.logits]) a.release(b);
+      st.head = {
         rows,
         hSel: a.alloc(rows * d),
         dhSel: a.alloc(rows * d),
         logits: a.alloc(rows * this.config.vocabSize),
       };
     }
-    return ws.head;
+    return st.head;
   }
 
   /** Frees the activation buffers (they are reallocated on the next forward). */
   releaseWorkspace(): void {
-    for (const ws of this.spaces.values()) ws.arena.releaseAll();
-    this.spaces.clear();
+    this.store?.arena.releaseAll();
+    this.store = undefined;
   }
 
   /** Backward from dL/dhF through the final norm, the layers (last to first) and the embedding. */
