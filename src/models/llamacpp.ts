@@ -32,6 +32,11 @@ import {
 
 export { llamaCppAvailable, MISSING_MESSAGE as LLAMA_CPP_MISSING } from "./llamacpp/runtime.ts";
 
+/** Whether a model spec names a llama.cpp model: `gguf:PATH`, `hf:USER/REPO/FILE`, or a path ending in .gguf. */
+export function isLlamaCppSpec(spec: string | undefined): spec is string {
+  return spec !== undefined && (spec.startsWith("gguf:") || spec.startsWith("hf:") || spec.endsWith(".gguf"));
+}
+
 export interface LlamaCppOptions extends ContextOptions {
   /** Where `hf:` models are cached (node-llama-cpp's default otherwise). */
   directory?: string;
@@ -77,6 +82,16 @@ export class LlamaCppModel implements ChatModel, TokenModel {
     const context = await createContext(file, options);
     const id = spec.startsWith("gguf:") || spec.startsWith("hf:") ? spec : `gguf:${spec}`;
     return new LlamaCppModel(id, file, context, { tokens });
+  }
+
+  /** A metadata value of the file by its GGUF key (`general.name`, `toolgen.index`, …). */
+  metadata(key: string): unknown {
+    let v: unknown = this.file.fileInfo.metadata;
+    for (const part of key.split(".")) {
+      if (typeof v !== "object" || v === null) return undefined;
+      v = (v as Record<string, unknown>)[part];
+    }
+    return v;
   }
 
   /** The chat template stored in the file (tokenizer.chat_template), if any. */

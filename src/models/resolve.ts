@@ -5,6 +5,7 @@ import { OpenAIChatModel } from "./openai.ts";
 import type { ServerDialect } from "./openai-request.ts";
 import { SERVER_DIALECTS } from "./openai-request.ts";
 import { ScriptedModel } from "./scripted.ts";
+import { LlamaCppModel } from "./llamacpp.ts";
 
 /**
  * Model specs (DESIGN.md): `openai:MODEL@BASEURL`, `scripted:FILE`, `builtin:DIR`, `gguf:PATH`,
@@ -91,8 +92,8 @@ export const SCHEMES: Record<string, SchemeResolver> = {
   openai: resolveOpenAI,
   scripted: resolveScripted,
   builtin: notYet("builtin", "toolgen's built-in engine"),
-  gguf: notYet("gguf", "node-llama-cpp"),
-  hf: notYet("hf", "downloaded GGUF files"),
+  gguf: (_rest, _options, spec) => LlamaCppModel.load(spec),
+  hf: (_rest, _options, spec) => LlamaCppModel.load(spec),
 };
 
 /** Turns a model spec into a ChatModel, or throws ModelSpecError saying what is accepted. */

@@ -3,6 +3,8 @@ import { Bm25Retriever, type Bm25Options } from "./bm25.ts";
 import { HybridRetriever } from "./hybrid.ts";
 import type { Retriever } from "./retriever.ts";
 import { openToolGenRetriever } from "./toolgen-open.ts";
+import { isLlamaCppSpec } from "../models/llamacpp.ts";
+import { openGgufToolGenRetriever } from "../models/llamacpp/toolgen.ts";
 
 export const RETRIEVER_KINDS = ["bm25", "toolgen", "hybrid"] as const;
 export type RetrieverKind = (typeof RETRIEVER_KINDS)[number];
@@ -20,10 +22,13 @@ export async function createRetriever(kind: string, options: CreateRetrieverOpti
     case "bm25":
       return new Bm25Retriever(options.catalog, options.bm25);
     case "toolgen":
+      if (isLlamaCppSpec(options.model)) return openGgufToolGenRetriever(options.model, options.catalog);
       return openToolGenRetriever(options.model, options.catalog);
     case "hybrid":
       return new HybridRetriever([
-        openToolGenRetriever(options.model, options.catalog),
+        isLlamaCppSpec(options.model)
+          ? await openGgufToolGenRetriever(options.model, options.catalog)
+          : openToolGenRetriever(options.model, options.catalog),
         new Bm25Retriever(options.catalog, options.bm25),
       ]);
     default:

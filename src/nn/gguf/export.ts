@@ -7,6 +7,11 @@ import { basename, join, resolve } from "node:path";
 import { loadCheckpoint } from "../checkpoint.ts";
 import { writeGguf, type GgufExportSummary, type GgufFloatType } from "./write.ts";
 
+/** The file of a ToolGen folder that holds its index (src/train/model-folder.ts writes it). */
+const TOOLGEN_INDEX_FILE = "toolgen-index.json";
+/** The GGUF metadata key that carries it. */
+export const GGUF_TOOLGEN_INDEX_KEY = "toolgen.index";
+
 interface TokenizerConfig {
   chat_template?: unknown;
   bos_token?: unknown;
@@ -22,15 +27,19 @@ function tokenName(v: unknown): string | undefined {
   return undefined;
 }
 
-function readTokenizerConfig(dir: string): TokenizerConfig {
-  const file = join(dir, "tokenizer_config.json");
-  if (!existsSync(file)) return {};
+function readJson(file: string): unknown {
   try {
-    const value = JSON.parse(readFileSync(file, "utf8")) as unknown;
-    return typeof value === "object" && value !== null ? (value as TokenizerConfig) : {};
+    return JSON.parse(readFileSync(file, "utf8")) as unknown;
   } catch (e) {
     throw new Error(`${file}: cannot read as JSON (${(e as Error).message})`, { cause: e });
   }
+}
+
+function readTokenizerConfig(dir: string): TokenizerConfig {
+  const file = join(dir, "tokenizer_config.json");
+  if (!existsSync(file)) return {};
+  const value = readJson(file);
+  return typeof value === "object" && value !== null ? (value as TokenizerConfig) : {};
 }
 
 export interface ExportGgufOptions {
@@ -51,6 +60,11 @@ export function exportCheckpointToGguf(
     throw new Error(`checkpoint ${dir}: tokenizer.json is missing; a GGUF file needs the tokenizer`);
   const tc = readTokenizerConfig(dir);
   const chatTemplate = typeof tc.chat_template === "string" ? tc.chat_template : undefined;
+  // A ToolGen model's index (how each tool id is written) travels inside the file, so `gguf:` retrieval needs
+  // nothing else.
+  const indexFile = join(dir, TOOLGEN_INDEX_FILE);
+  const extra: Record<string, string> = {};
+  if (existsSync(indexFile)) extra[GGUF_TOOLGEN_INDEX_KEY] = JSON.stringify(readJson(indexFile));
   return writeGguf(out, {
     config: model.config,
     tensors: model.params.tensors,
@@ -60,5 +74,6 @@ export function exportCheckpointToGguf(
     type,
     bosToken: tokenName(tc.bos_token),
     eosToken: tokenName(tc.eos_token),
+    extra,
   });
 }

@@ -39,6 +39,8 @@ export interface GgufExportInput {
   /** Token strings for bos/eos when the config has no ids (tokenizer_config.json's bos_token, eos_token). */
   bosToken?: string;
   eosToken?: string;
+  /** Extra string metadata (e.g. `toolgen.index`, how a ToolGen model writes each tool id, as JSON). */
+  extra?: Record<string, string>;
   /** Tensor type of the matrices (default f32). */
   type?: GgufFloatType;
 }
@@ -119,6 +121,7 @@ export function ggufMetadata(input: GgufExportInput): [string, MetaValue][] {
   if (eos !== undefined) md.push(["tokenizer.ggml.eos_token_id", u32(eos)]);
   if (c.padTokenId !== undefined) md.push(["tokenizer.ggml.padding_token_id", u32(c.padTokenId)]);
   if (input.chatTemplate) md.push(["tokenizer.chat_template", str(input.chatTemplate)]);
+  for (const [key, value] of Object.entries(input.extra ?? {})) md.push([key, str(value)]);
   return md;
 }
 
