@@ -1,5 +1,6 @@
 import type { CatalogEntry } from "../catalog/catalog.ts";
 import { Bm25Retriever, type Bm25Options } from "./bm25.ts";
+import { HttpGenerativeRetriever, isHttpModelSpec } from "./generative-http.ts";
 import { HybridRetriever } from "./hybrid.ts";
 import type { Retriever } from "./retriever.ts";
 import { openToolGenRetriever } from "./toolgen-open.ts";
@@ -22,9 +23,15 @@ export async function createRetriever(kind: string, options: CreateRetrieverOpti
     case "bm25":
       return new Bm25Retriever(options.catalog, options.bm25);
     case "toolgen":
+      if (isHttpModelSpec(options.model))
+        return HttpGenerativeRetriever.open(options.catalog, { spec: options.model });
       if (isLlamaCppSpec(options.model)) return openGgufToolGenRetriever(options.model, options.catalog);
       return openToolGenRetriever(options.model, options.catalog);
     case "hybrid":
+      if (isHttpModelSpec(options.model)) {
+        const served = await HttpGenerativeRetriever.open(options.catalog, { spec: options.model });
+        return new HybridRetriever([served, new Bm25Retriever(options.catalog, options.bm25)]);
+      }
       return new HybridRetriever([
         isLlamaCppSpec(options.model)
           ? await openGgufToolGenRetriever(options.model, options.catalog)
