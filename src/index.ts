@@ -31,6 +31,7 @@ export * from "./eval/bfcl.ts";
 export * from "./chat/parse/index.ts";
 export * from "./agents/index.ts";
 export * from "./nn/index.ts";
+export * from "./nn/kernels/index.ts";
 export * from "./models/builtin.ts";
 export * from "./models/builtin-chat.ts";
 export * from "./chat/wire.ts";
