@@ -174,13 +174,17 @@ describe.skipIf(!available)("llama.cpp ChatModel", () => {
     const gr = await gg.generate(USER, { constraint: { kind: "grammar", gbnf: 'root ::= [0-9] [0-9] "!"' } });
     expect(gr.message.content).toMatch(/^[0-9]{2}!$/);
     const ids = TOOL_IDS(fx);
-    const tk = await gg.generate(USER, {
-      constraint: { kind: "tokens", ids },
-      maxTokens: 3,
-      temperature: 1,
-      seed: 9,
-    });
-    for (const id of gg.tokenize(tk.message.content)) expect(ids).toContain(id);
+    for (const temperature of [0, 1]) {
+      // Unconstrained, this model starts its reply with "<tool_call>"; under the mask only tool tokens remain.
+      const tk = await gg.generate(USER, {
+        constraint: { kind: "tokens", ids },
+        maxTokens: 3,
+        temperature,
+        seed: 9,
+      });
+      expect(tk.usage.completionTokens).toBeGreaterThan(0);
+      for (const id of gg.tokenize(tk.message.content)) expect(ids).toContain(id);
+    }
   });
 
   it("streams the same text that generate returns", async () => {

@@ -68,19 +68,6 @@ async function grammarState(
   return new m.LlamaGrammarEvaluationState({ model, grammar });
 }
 
-async function onlyTokens(
-  model: LlamaCppModelFile,
-  ids: number[],
-  vocabSize: number,
-): Promise<TokenGeneration["tokenBias"]> {
-  const { TokenBias } = await nodeLlamaCpp();
-  const allowed = new Set(ids);
-  if (allowed.size === 0) throw new Error("a tokens constraint needs at least one id");
-  const bias = TokenBias.for(model);
-  for (let id = 0; id < vocabSize; id++) if (!allowed.has(id)) bias.set(id as LlamaCppToken, "never");
-  return bias;
-}
-
 /** Text deltas from token ids: whole characters only, stop strings cut, text that may start one held back. */
 class TextTracker {
   ids: number[] = [];
@@ -203,18 +190,16 @@ export async function* runChat(
       if (!forced) push({ type: "text", delta: d });
     });
     const grammar = gbnf ? await grammarState(model, gbnf) : undefined;
-    const tokenBias =
-      options.constraint?.kind === "tokens"
-        ? await onlyTokens(model, options.constraint.ids, shared.vocabSize)
-        : undefined;
+    const onToken = (id: number) => tracker.push(id);
     const gen = yield* drain(
-      shared.generate(prompt, {
-        ...base,
-        maxTokens: budget,
-        grammarEvaluationState: grammar,
-        tokenBias,
-        onToken: (id) => tracker.push(id),
-      }),
+      options.constraint?.kind === "tokens"
+        ? shared.generateAmong(prompt, options.constraint.ids, {
+            ...base,
+            maxTokens: budget,
+            onToken,
+            isEnd: (id) => model.isEogToken(id as LlamaCppToken),
+          })
+        : shared.generate(prompt, { ...base, maxTokens: budget, grammarEvaluationState: grammar, onToken }),
     );
     tracker.flush();
     while (pending.length > 0) yield pending.shift()!;

@@ -4,6 +4,8 @@
  * sequence holds and evaluates only the rest, so beams that share a prompt pay for it once. Requests run one
  * at a time (the sequence is a single KV cache).
  */
+import { pickToken } from "../../nn/infer/decode.ts";
+import { Rng } from "../../nn/rng.ts";
 import type { TokenSession } from "../model.ts";
 import type { LlamaCppSequence, LlamaCppToken } from "./runtime.ts";
 
@@ -16,6 +18,8 @@ export interface TokenGeneration {
   seed?: number;
   grammarEvaluationState?: EvaluateOptions["grammarEvaluationState"];
   tokenBias?: EvaluateOptions["tokenBias"];
+  /** Keep generating after end-of-generation tokens (they are returned like any other token). */
+  ignoreEog?: boolean;
   /** Called with each new token; returning true stops generation (the token is kept). */
   onToken?: (id: number) => boolean;
   signal?: AbortSignal;
@@ -23,7 +27,7 @@ export interface TokenGeneration {
 
 export interface GeneratedTokens {
   ids: number[];
-  /** "stop": an end-of-generation token or onToken said stop; "length": maxTokens or the context ran out. */
+  /** "stop": an end-of-generation token (not included) or onToken said stop; "length": maxTokens or a full context. */
   finishReason: "stop" | "length";
 }
 
@@ -77,7 +81,7 @@ export class SharedSequence {
         seed: o.seed,
         grammarEvaluationState: o.grammarEvaluationState,
         tokenBias: o.tokenBias,
-        yieldEogToken: false,
+        yieldEogToken: o.ignoreEog === true,
       });
       let finishReason: "stop" | "length" = "stop";
       for await (const token of iterator) {
@@ -91,6 +95,29 @@ export class SharedSequence {
       }
       return { ids, finishReason };
     });
+  }
+
+  /**
+   * Generation restricted to `allowed` ids at every step (node-llama-cpp's TokenBias cannot forbid
+   * end-of-generation tokens, so the mask is applied here to the log-probabilities). Stops after an id for
+   * which `isEnd` is true, or after maxTokens.
+   */
+  async generateAmong(
+    prompt: readonly number[],
+    allowed: readonly number[],
+    o: TokenGeneration & { isEnd: (id: number) => boolean },
+  ): Promise<GeneratedTokens> {
+    if (allowed.length === 0) throw new Error("a tokens constraint needs at least one id");
+    const rng = new Rng(o.seed ?? 0);
+    const ids: number[] = [];
+    const max = Math.min(o.maxTokens, this.contextSize - prompt.length);
+    while (ids.length < max && !o.signal?.aborted) {
+      const logProbs = await this.logProbs([...prompt, ...ids]);
+      const id = pickToken(logProbs, { temperature: o.temperature, topP: o.topP }, rng, allowed);
+      ids.push(id);
+      if (o.onToken?.(id) || o.isEnd(id)) return { ids, finishReason: "stop" };
+    }
+    return { ids, finishReason: ids.length >= max ? "length" : "stop" };
   }
 
   /** Log-probabilities of the next token after `tokens`, at the last position. */
