@@ -169,20 +169,47 @@ export function isStoredDtype(dtype: string): dtype is StoredDtype {
 const f32 = new Float32Array(1);
 const u32 = new Uint32Array(f32.buffer);
 
+const littleEndian = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
+/** A typed view of `bytes` when its alignment allows (little-endian machines), else undefined. */
+function view<T>(
+  bytes: Uint8Array,
+  width: number,
+  make: (b: ArrayBufferLike, o: number, n: number) => T,
+): T | undefined {
+  return littleEndian && bytes.byteOffset % width === 0
+    ? make(bytes.buffer, bytes.byteOffset, bytes.length / width)
+    : undefined;
+}
+
 /** Adds the little-endian values of `bytes` (one row in `dtype`) into `acc`. */
 export function addRowInto(acc: Float32Array, bytes: Buffer, dtype: StoredDtype): void {
   const n = acc.length;
-  if (dtype === "F32") for (let i = 0; i < n; i++) acc[i] += bytes.readFloatLE(i * 4);
-  else if (dtype === "BF16") {
+  if (dtype === "F32") {
+    const v = view(bytes, 4, (b, o, k) => new Float32Array(b, o, k));
+    if (v) for (let i = 0; i < n; i++) acc[i] += v[i]!;
+    else for (let i = 0; i < n; i++) acc[i] += bytes.readFloatLE(i * 4);
+    return;
+  }
+  const h = view(bytes, 2, (b, o, k) => new Uint16Array(b, o, k));
+  const at = (i: number) => (h ? h[i]! : bytes.readUInt16LE(i * 2));
+  if (dtype === "BF16") {
     for (let i = 0; i < n; i++) {
-      u32[0] = bytes.readUInt16LE(i * 2) << 16;
+      u32[0] = at(i) << 16;
       acc[i] += f32[0]!;
     }
-  } else for (let i = 0; i < n; i++) acc[i] += halfBitsToFloat(bytes.readUInt16LE(i * 2));
+  } else for (let i = 0; i < n; i++) acc[i] += halfBitsToFloat(at(i));
 }
 
 /** One float32 row as little-endian bytes of `dtype` (round to nearest even, as torch does). */
 export function encodeRow(row: Float32Array, dtype: StoredDtype): Buffer {
+  if (littleEndian) {
+    if (dtype === "F32") return Buffer.from(Float32Array.from(row).buffer);
+    const bits = new Uint16Array(row.length);
+    const convert = dtype === "BF16" ? floatToBf16Bits : floatToHalfBits;
+    for (let i = 0; i < row.length; i++) bits[i] = convert(row[i]!);
+    return Buffer.from(bits.buffer);
+  }
   const out = Buffer.alloc(row.length * STORED_DTYPE_BYTES[dtype]);
   if (dtype === "F32") row.forEach((v, i) => out.writeFloatLE(v, i * 4));
   else if (dtype === "BF16") row.forEach((v, i) => out.writeUInt16LE(floatToBf16Bits(v), i * 2));
