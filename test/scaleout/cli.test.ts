@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -61,6 +61,8 @@ describe("toolgen virtualize and export training (CLI)", () => {
       vocab: tokenizer.vocabSize + 3,
     });
     expect(loadCheckpoint(out).tokenizer!.tokenToId("<<StockQuote>>")).toBe(tokenizer.vocabSize + 1);
+    const tc = JSON.parse(readFileSync(join(out, "tokenizer_config.json"), "utf8"));
+    expect(tc.chat_template).toMatch(/<\|start_header_id\|>/);
     const again = await runCommands(commands, [
       "virtualize",
       "--base",
