@@ -29,7 +29,7 @@ export class FakeToolGenServer {
     readonly kind: ServerKind,
     /** Tool token text → id in the served vocabulary (what the virtualized tokenizer holds). */
     private readonly vocab: ReadonlyMap<string, number>,
-    private readonly options: { model?: string; maxLogprobs?: number } = {},
+    private readonly options: { model?: string; maxLogprobs?: number; noLogprobs?: boolean } = {},
   ) {
     for (const [text, id] of vocab) this.textOf.set(id, text);
   }
@@ -144,9 +144,9 @@ export class FakeToolGenServer {
           {
             index: 0,
             message: { role: "assistant", content: chosen[1] },
-            logprobs: {
-              content: [{ ...entry(chosen), top_logprobs: scored.slice(0, top as number).map(entry) }],
-            },
+            logprobs: this.options.noLogprobs
+              ? null
+              : { content: [{ ...entry(chosen), top_logprobs: scored.slice(0, top as number).map(entry) }] },
             finish_reason: "length",
           },
         ],

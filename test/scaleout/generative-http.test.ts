@@ -75,6 +75,17 @@ describe("ToolGen retrieval against vLLM's OpenAI-compatible server", () => {
     await expect(s.search("stock ticker", { k: 5 })).rejects.toThrow(/greater than max allowed: 20/);
   });
 
+  it("says so when the server returns no log-probabilities", async () => {
+    const server = await serve("vllm", entries, { noLogprobs: true });
+    const r = await HttpGenerativeRetriever.open(entries, {
+      spec: `openai:toolgen-8b@${server.baseURL}`,
+      server: "vllm",
+    });
+    await expect(r.search("weather", { k: 3 })).rejects.toThrow(
+      /no choices\[0\]\.logprobs\.content\[0\]\.top_logprobs/,
+    );
+  });
+
   it("explains a served model that was not virtualized for this catalog", async () => {
     const other = syntheticCatalog().entries.slice(0, 5);
     const server = await serve("vllm", other);

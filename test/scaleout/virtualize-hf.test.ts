@@ -15,7 +15,14 @@ import { loadToolGenModel } from "../../src/train/model-folder.ts";
 import { virtualizeHfModel } from "../../src/train/virtualize-hf.ts";
 import { toolName, virtualizeTools } from "../../src/train/virtualize.ts";
 import { sharedData } from "../helpers/shared-data.ts";
-import { ENTRIES, llama3StyleTokenizerJson, smallTokenizer, writeShardedFolder } from "./hf-folder.ts";
+import {
+  ENTRIES,
+  llama3StyleTokenizerJson,
+  randomTensor,
+  smallTokenizer,
+  writeShard,
+  writeShardedFolder,
+} from "./hf-folder.ts";
 
 const tmp = (p: string) => mkdtempSync(join(tmpdir(), p));
 
@@ -178,6 +185,31 @@ describe.each<StoredDtype>(["BF16", "F16", "F32"])(
     });
   },
 );
+
+describe("tied embeddings", () => {
+  it("grows embed_tokens alone when the model has no lm_head", async () => {
+    const tokenizer = smallTokenizer();
+    const base = tmp("vtied-");
+    const vocab = tokenizer.vocabSize;
+    writeShard(join(base, "model.safetensors"), [
+      randomTensor("model.embed_tokens.weight", "BF16", [vocab, 8], 9),
+    ]);
+    writeFileSync(
+      join(base, "config.json"),
+      JSON.stringify({ vocab_size: vocab, tie_word_embeddings: true }),
+    );
+    writeFileSync(join(base, "tokenizer.json"), JSON.stringify(tokenizer.toJSON()));
+    const out = join(tmp("vout-"), "tied");
+    const summary = await virtualizeHfModel({ base, out, entries: ENTRIES });
+    expect(summary.grown).toEqual(["model.embed_tokens.weight"]);
+    const { tensors } = readSafetensors(join(out, "model.safetensors"));
+    expect(tensors.get("model.embed_tokens.weight")!.shape).toEqual([vocab + ENTRIES.length + 1, 8]);
+    writeFileSync(join(base, "config.json"), JSON.stringify({ vocab_size: vocab }));
+    await expect(virtualizeHfModel({ base, out: join(tmp("vout-"), "x"), entries: ENTRIES })).rejects.toThrow(
+      /no lm_head.weight and tie_word_embeddings is not true/,
+    );
+  });
+});
 
 function rawTensors(file: string): Map<string, Buffer> {
   const h = readSafetensorsHeader(file);
