@@ -1,18 +1,19 @@
 import type { Message } from "../chat/messages.ts";
 import type { TokenModel } from "../models/model.ts";
-import { IM_END, encodeChat } from "../train/chat-encoding.ts";
+import { encodeChat, turnEnd, type ChatFormat } from "../train/chat-encoding.ts";
 import { decodeIds, type BeamSearchOptions } from "./constrained-beam.ts";
 import { TokenTrie } from "./trie.ts";
 
-/** The trie of written action forms: single tokens as they are (atomic), otherwise tokens + `<|im_end|>`. */
+/** The trie of written action forms: single tokens as they are (atomic), otherwise tokens + the turn's end. */
 export function optionTrie(
   model: Pick<TokenModel, "tokenize" | "tokenId">,
   options: readonly string[],
+  format: ChatFormat = "llama3",
 ): TokenTrie {
   const sequences = options.map((o) => model.tokenize(o));
   const single = sequences.every((s) => s.length === 1);
-  const end = model.tokenId(IM_END);
-  if (!single && end === undefined) throw new Error(`the model's tokenizer has no ${IM_END} token`);
+  const end = model.tokenId(turnEnd(format));
+  if (!single && end === undefined) throw new Error(`the model's tokenizer has no ${turnEnd(format)} token`);
   const trie = new TokenTrie();
   options.forEach((o, i) => trie.insert(single ? sequences[i]! : [...sequences[i]!, end!], o));
   return trie;
@@ -20,30 +21,33 @@ export function optionTrie(
 
 /**
  * The ToolGen agent's constrained action step (paper §3.6) for a TokenModel: the conversation is encoded as the
- * model was trained (ChatML, assistant header last) and the action is decoded by beam search restricted to the
+ * model was trained (its chat format, assistant header last) and the action is decoded by beam search restricted to the
  * given options, so the agent can only name a catalog tool or `<<Finish>>`. Plug it into
  * `ToolGenAgent({decodeAction})`; `{ constrained: false }` decodes freely (for hallucination measurements).
  */
 export function trieActionDecoder(
   model: TokenModel,
-  settings: BeamSearchOptions & { maxLength?: number } = {},
+  settings: BeamSearchOptions & { maxLength?: number; chatFormat?: ChatFormat } = {},
 ): (request: { messages: Message[]; options: string[] }) => Promise<string> {
   let cached: { options: string[]; trie: TokenTrie } | undefined;
   const tokenizer = { encode: (t: string) => model.tokenize(t), tokenToId: (t: string) => model.tokenId(t) };
   return async ({ messages, options }) => {
     if (options.length === 0) throw new Error("trieActionDecoder: no action options to choose from");
-    if (!cached || cached.options !== options) cached = { options, trie: optionTrie(model, options) };
+    const format = settings.chatFormat;
+    if (!cached || cached.options !== options) cached = { options, trie: optionTrie(model, options, format) };
+    const end = model.tokenId(turnEnd(format));
     const prompt = encodeChat(tokenizer, messages, {
+      format,
       generationPrompt: true,
       maxLength: settings.maxLength,
     }).ids;
     const [best] = await decodeIds(model, prompt, cached.trie, {
       beams: 1,
-      endToken: model.tokenId(IM_END),
+      endToken: end,
       ...settings,
     });
     if (!best) throw new Error("trieActionDecoder: the search produced no action");
     // Unconstrained output that is not an option comes back as the model's own text (the agent rejects it).
-    return best.id ?? model.detokenize(best.tokens.filter((t) => t !== model.tokenId(IM_END)));
+    return best.id ?? model.detokenize(best.tokens.filter((t) => t !== end));
   };
 }

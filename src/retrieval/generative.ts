@@ -1,6 +1,6 @@
 import { FINISH_TOKEN } from "../catalog/catalog.ts";
 import type { TokenModel } from "../models/model.ts";
-import { IM_END, encodeChat } from "../train/chat-encoding.ts";
+import { encodeChat, turnEnd, type ChatFormat } from "../train/chat-encoding.ts";
 import { constrainedBeamSearch, topTokens } from "./constrained-beam.ts";
 import type { ToolIndex } from "./ids.ts";
 import type { RetrievalHit, Retriever, SearchOptions } from "./retriever.ts";
@@ -19,6 +19,8 @@ export interface GenerativeRetrieverOptions {
   constrained?: boolean;
   /** Long queries are cut to this many tokens, as in training. */
   maxContentTokens?: number;
+  /** The chat format the model was trained with (default llama3; the model folder records it). */
+  chatFormat?: ChatFormat;
 }
 
 /** Batched next-token logits, when the backend can score many prompts in one pass (evaluation speed). */
@@ -26,9 +28,13 @@ export interface BatchScorer {
   nextTokenLogits(prompts: readonly number[][]): Promise<Float32Array[]>;
 }
 
-/** The token sequences of every id under an index: one token (atomic) or its tokens plus `<|im_end|>`. */
-export function buildIdTrie(model: Pick<TokenModel, "tokenize" | "tokenId">, index: ToolIndex): TokenTrie {
-  const end = model.tokenId(IM_END);
+/** The token sequences of every id under an index: one token (atomic) or its tokens plus the turn's end token. */
+export function buildIdTrie(
+  model: Pick<TokenModel, "tokenize" | "tokenId">,
+  index: ToolIndex,
+  format: ChatFormat = "llama3",
+): TokenTrie {
+  const end = model.tokenId(turnEnd(format));
   const trie = new TokenTrie();
   for (const [id, text] of Object.entries(index.texts)) {
     if (index.kind === "atomic") {
@@ -37,7 +43,7 @@ export function buildIdTrie(model: Pick<TokenModel, "tokenize" | "tokenId">, ind
         throw new Error(`the model has no token ${text}: was it trained on this catalog?`);
       trie.insert([token], id);
     } else {
-      if (end === undefined) throw new Error(`the model's tokenizer has no ${IM_END} token`);
+      if (end === undefined) throw new Error(`the model's tokenizer has no ${turnEnd(format)} token`);
       trie.insert([...model.tokenize(text), end], id);
     }
   }
@@ -64,7 +70,7 @@ export class GenerativeRetriever implements Retriever {
     private readonly batch?: BatchScorer,
   ) {
     this.name = options.constrained === false ? "toolgen-unconstrained" : "toolgen";
-    this.trie = buildIdTrie(model, index);
+    this.trie = buildIdTrie(model, index, options.chatFormat);
     this.toolTokens = [];
     if (index.kind === "atomic") {
       for (const [id, tokens] of this.trie.entries()) {
@@ -81,6 +87,7 @@ export class GenerativeRetriever implements Retriever {
       tokenToId: (t: string) => this.model.tokenId(t),
     };
     return encodeChat(tokenizer, [{ role: "user", content: query }], {
+      format: this.options.chatFormat,
       generationPrompt: true,
       maxContentTokens: this.options.maxContentTokens ?? 96,
     }).ids;
@@ -109,7 +116,7 @@ export class GenerativeRetriever implements Retriever {
       const hyps = await constrainedBeamSearch(session, logits, this.trie, {
         beams: Math.max(k, this.options.beams ?? 5),
         constrained,
-        endToken: this.model.tokenId(IM_END),
+        endToken: this.model.tokenId(turnEnd(this.options.chatFormat)),
       });
       if (!constrained) {
         this.hallucinations.generations++;

@@ -43,7 +43,7 @@ export function openToolGenRetriever(
   return new GenerativeRetriever(
     new BuiltinTokenModel(loaded.model, loaded.tokenizer, `builtin:${loaded.dir}`),
     index,
-    options,
+    { chatFormat: loaded.chatFormat, ...options },
     llamaBatchScorer(loaded.model),
   );
 }

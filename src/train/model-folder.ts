@@ -5,7 +5,8 @@ import type { Llama } from "../nn/llama.ts";
 import { writeFileAtomic } from "../nn/io/atomic.ts";
 import type { Tokenizer } from "../nn/tokenizer/index.ts";
 import { isIndexKind, type ToolIndex } from "../retrieval/ids.ts";
-import { BOS_TOKEN, CHATML_TEMPLATE, IM_END } from "./chat-encoding.ts";
+import { fileURLToPath } from "node:url";
+import { CHATML_TEMPLATE, CHAT_FORMATS, type ChatFormat } from "./chat-encoding.ts";
 import type { Stage } from "./datasets.ts";
 
 /**
@@ -42,6 +43,8 @@ export interface ToolGenManifest {
   vocab: { base: number; total: number };
   done: StageReport[];
   setupSeconds: number;
+  /** The chat format the model was trained with; absent in the first models (ChatML). */
+  chatFormat?: ChatFormat;
 }
 
 export function writeJsonAtomic(file: string, value: unknown): void {
@@ -56,13 +59,19 @@ export function readJsonFile(file: string): unknown {
   }
 }
 
-export function writeToolGenExtras(dir: string, index: ToolIndex): void {
+function chatTemplate(format: ChatFormat): string {
+  if (format === "chatml") return CHATML_TEMPLATE;
+  return readFileSync(fileURLToPath(new URL("../chat/templates/llama3.jinja", import.meta.url)), "utf8");
+}
+
+export function writeToolGenExtras(dir: string, index: ToolIndex, format: ChatFormat): void {
+  const spec = CHAT_FORMATS[format];
   writeJsonAtomic(join(dir, INDEX_FILE), index);
   writeJsonAtomic(join(dir, TOKENIZER_CONFIG_FILE), {
-    chat_template: CHATML_TEMPLATE,
-    bos_token: BOS_TOKEN,
-    eos_token: IM_END,
-    pad_token: BOS_TOKEN,
+    chat_template: chatTemplate(format),
+    ...(spec.bos ? { bos_token: spec.bos } : {}),
+    eos_token: spec.end,
+    pad_token: spec.pad,
   });
 }
 
@@ -99,6 +108,7 @@ export interface ToolGenModel {
   tokenizer: Tokenizer;
   index: ToolIndex;
   manifest?: ToolGenManifest;
+  chatFormat: ChatFormat;
 }
 
 /** Loads a trained ToolGen folder (a `builtin:DIR` spec's prefix is accepted). */
@@ -107,5 +117,8 @@ export function loadToolGenModel(spec: string): ToolGenModel {
   const index = readToolIndex(dir);
   const { model, tokenizer } = loadCheckpoint(dir);
   if (!tokenizer) throw new Error(`${dir}: tokenizer.json is missing`);
-  return { dir, model, tokenizer, index, manifest: readManifest(dir) };
+  const manifest = readManifest(dir);
+  // A folder without a manifest (trained elsewhere) is taken to use the default Llama-3 format.
+  const chatFormat = manifest ? (manifest.chatFormat ?? "chatml") : "llama3";
+  return { dir, model, tokenizer, index, manifest, chatFormat };
 }

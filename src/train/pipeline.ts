@@ -11,7 +11,7 @@ import type { AdamW } from "../nn/train/adamw.ts";
 import { trainingProgressBar } from "../nn/train/progress.ts";
 import { train } from "../nn/train/trainer.ts";
 import { buildToolIndex, type IndexKind, type ToolIndex } from "../retrieval/ids.ts";
-import { BOS_TOKEN, CHAT_SPECIAL_TOKENS, IM_END, encodeChat } from "./chat-encoding.ts";
+import { CHAT_FORMATS, encodeChat, type ChatFormat } from "./chat-encoding.ts";
 import {
   agentSamples,
   memorizationSamples,
@@ -110,11 +110,12 @@ function setup(
     ...(o.queries ?? []).map((q) => q.query),
     ...(index.kind === "atomic" ? [] : Object.values(index.texts)),
   ];
-  const base = Tokenizer.train(texts, schedule.tokenizerVocab, { specialTokens: [...CHAT_SPECIAL_TOKENS] });
+  const spec = CHAT_FORMATS.llama3;
+  const base = Tokenizer.train(texts, schedule.tokenizerVocab, { specialTokens: [...spec.specials] });
   const config = presetConfig(o.preset ?? "tiny", base.vocabSize, {
-    bosTokenId: base.tokenToId(BOS_TOKEN),
-    eosTokenId: base.tokenToId(IM_END),
-    padTokenId: base.tokenToId(BOS_TOKEN),
+    bosTokenId: base.tokenToId(spec.bos!),
+    eosTokenId: base.tokenToId(spec.end),
+    padTokenId: base.tokenToId(spec.pad),
     ...o.config,
   });
   const fresh = new Llama(config, initParams(config, seed));
@@ -154,7 +155,7 @@ export async function trainToolGen(o: ToolGenTrainOptions): Promise<ToolGenManif
     const s = setup(o, schedule, index, seed);
     ({ model, tokenizer } = s);
     saveCheckpoint(o.out, model, { tokenizer });
-    writeToolGenExtras(o.out, index);
+    writeToolGenExtras(o.out, index, "llama3");
     manifest = {
       format: "toolgen-model/1",
       fingerprint,
@@ -166,6 +167,7 @@ export async function trainToolGen(o: ToolGenTrainOptions): Promise<ToolGenManif
       vocab: { base: s.base, total: tokenizer.vocabSize },
       done: [],
       setupSeconds: (performance.now() - t0) / 1000,
+      chatFormat: "llama3",
     };
     writeJsonAtomic(join(o.out, MANIFEST_FILE), manifest);
   } else {
@@ -175,6 +177,7 @@ export async function trainToolGen(o: ToolGenTrainOptions): Promise<ToolGenManif
     tokenizer = loaded.tokenizer!;
   }
 
+  const chatFormat: ChatFormat = manifest.chatFormat ?? "chatml";
   for (const stage of stages) {
     if (manifest.done.some((r) => r.stage === stage)) {
       log(`${stage}: already trained in ${o.out}, skipped`);
@@ -184,6 +187,7 @@ export async function trainToolGen(o: ToolGenTrainOptions): Promise<ToolGenManif
     writeSamples(join(o.out, "data", `${stage}.jsonl`), chats);
     const samples = chats.map((c) =>
       encodeChat(tokenizer, c.messages, {
+        format: chatFormat,
         maxContentTokens: schedule.maxContentTokens,
         maxLength: model.config.maxPositions,
       }),

@@ -38,21 +38,21 @@ const VOCAB = [
 describe("constrained action step", () => {
   it("atomic options are one-token steps; the decoder never leaves the options", async () => {
     const model = wordModel(VOCAB, "hi"); // the model would rather say "hi"
-    const decode = trieActionDecoder(model);
+    const decode = trieActionDecoder(model, { chatFormat: "chatml" });
     const options = ["<<a>>", "<<b>>", "<<Finish>>"];
-    expect([...optionTrie(model, options).entries()].every(([, t]) => t.length === 1)).toBe(true);
+    expect([...optionTrie(model, options, "chatml").entries()].every(([, t]) => t.length === 1)).toBe(true);
     const action = await decode({ messages: [{ role: "user", content: "hi" }], options });
     expect(options).toContain(action);
-    const free = trieActionDecoder(model, { constrained: false, maxSteps: 3 });
+    const free = trieActionDecoder(model, { constrained: false, maxSteps: 3, chatFormat: "chatml" });
     expect(options).not.toContain(await free({ messages: [{ role: "user", content: "hi" }], options }));
   });
 
   it("multi-token options end with <|im_end|> and decode to one of them", async () => {
     const model = wordModel(VOCAB, "9");
     const options = ["0 1", "0 9", "1 9 9", "<<Finish>>"];
-    const trie = optionTrie(model, options);
+    const trie = optionTrie(model, options, "chatml");
     expect(trie.valueOf([8, 10, 1])).toBe("0 9");
-    const action = await trieActionDecoder(model, { beams: 3 })({
+    const action = await trieActionDecoder(model, { beams: 3, chatFormat: "chatml" })({
       messages: [{ role: "user", content: "hi" }],
       options,
     });

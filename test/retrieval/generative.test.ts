@@ -48,7 +48,9 @@ function wordModel(prefer: Record<string, string>): TokenModel {
 describe("generative retriever", () => {
   it("atomic ids: one pass, tool tokens ranked by logit, other tokens never returned", async () => {
     const index: ToolIndex = { kind: "atomic", texts: { weather: "<<w>>", stocks: "<<s>>" } };
-    const r = new GenerativeRetriever(wordModel({ rain: "<<w>>", stocks: "<<s>>" }), index);
+    const r = new GenerativeRetriever(wordModel({ rain: "<<w>>", stocks: "<<s>>" }), index, {
+      chatFormat: "chatml",
+    });
     expect((await r.search("stocks today", { k: 2 })).map((h) => h.id)).toEqual(["stocks", "weather"]);
     expect((await r.search("rain", { k: 5 })).map((h) => h.id)).toEqual(["weather", "stocks"]);
   });
@@ -56,13 +58,13 @@ describe("generative retriever", () => {
   it("multi-token ids: trie-constrained beams; unconstrained decoding counts hallucinations", async () => {
     const index: ToolIndex = { kind: "numeric", texts: { weather: "0 1", stocks: "1 0" } };
     const model = wordModel({ rain: "oops", stocks: "1", "stocks:1": "0" });
-    const trie = buildIdTrie(model, index);
+    const trie = buildIdTrie(model, index, "chatml");
     expect(trie.valueOf([VOCAB.indexOf("0"), VOCAB.indexOf("1"), 1])).toBe("weather");
-    const held = new GenerativeRetriever(model, index);
+    const held = new GenerativeRetriever(model, index, { chatFormat: "chatml" });
     expect((await held.search("stocks", { k: 2 }))[0]!.id).toBe("stocks");
     const rain = await held.search("rain", { k: 2 });
     expect(rain.map((h) => h.id).sort()).toEqual(["stocks", "weather"]); // never "oops", which the model prefers
-    const free = new GenerativeRetriever(model, index, { constrained: false });
+    const free = new GenerativeRetriever(model, index, { constrained: false, chatFormat: "chatml" });
     await free.search("rain", { k: 2 });
     await free.search("stocks", { k: 2 });
     expect(free.hallucinations).toEqual({ generations: 2, invalid: 1 });

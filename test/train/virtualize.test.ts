@@ -72,7 +72,7 @@ describe("tool virtualization", () => {
       { role: "assistant", content: "<<Weather&&Get current>>" },
     ]);
     const trained = enc.ids.filter((_, i) => enc.lossMask[i] === 1);
-    expect(trained).toEqual([id, v.tokenizer.tokenToId("<|im_end|>")]);
+    expect(trained).toEqual([id, v.tokenizer.tokenToId("<|eot_id|>")]);
     const again = virtualizeTools(v.model, v.tokenizer, entries);
     expect(again.model.config.vocabSize).toBe(v.model.config.vocabSize);
     expect(again.toolTokenIds).toEqual(v.toolTokenIds);
