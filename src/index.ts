@@ -65,3 +65,4 @@ export * from "./train/export.ts";
 export * from "./train/export-formats.ts";
 export * from "./train/export-configs.ts";
 export * from "./retrieval/generative-http.ts";
+export * from "./retrieval/action-decoder-http.ts";

@@ -85,12 +85,9 @@ export class HttpGenerativeRetriever implements Retriever {
     o: HttpToolGenOptions,
   ): Promise<HttpGenerativeRetriever> {
     if (catalog.length === 0) throw new Error("the toolgen retriever needs a non-empty catalog");
-    const resolved = await resolveModel(o.spec, { timeoutMs: o.timeoutMs });
-    if (!(resolved instanceof OpenAIChatModel))
-      throw new Error(`${o.spec}: the HTTP toolgen retriever needs an openai:MODEL@BASEURL spec`);
-    const model = resolved.id.slice("openai:".length, resolved.id.length - resolved.baseURL.length - 1);
-    const envServer = process.env.TOOLGEN_SERVER_DIALECT === "llamacpp" ? "llamacpp" : "vllm";
-    const server = o.server ?? envServer;
+    const resolved = await resolveServed(o.spec, o.timeoutMs);
+    const model = resolved.model;
+    const server = o.server ?? defaultServer();
     if (!HTTP_TOOLGEN_SERVERS.includes(server))
       throw new Error(`server must be ${HTTP_TOOLGEN_SERVERS.join(" or ")}, got ${JSON.stringify(server)}`);
     const ids =
@@ -162,6 +159,49 @@ function readFirstTokenLogprobs(raw: unknown, what: string): TopEntry[] {
   return [first, ...first.top_logprobs];
 }
 
+/** The token ids of `text` from the server's own tokenizer (`/tokenize` at the server root, no special tokens added). */
+export async function serverTokenize(
+  baseURL: string,
+  model: string,
+  server: HttpToolGenServer,
+  text: string,
+  fetchImpl?: typeof fetch,
+  timeoutMs?: number,
+): Promise<number[]> {
+  const policy = {
+    ...DEFAULT_HTTP_POLICY,
+    ...(fetchImpl ? { fetch: fetchImpl } : {}),
+    ...(timeoutMs ? { timeoutMs } : {}),
+  };
+  const body =
+    server === "vllm"
+      ? { model, prompt: text, add_special_tokens: false }
+      : { content: text, add_special: false, parse_special: true };
+  const url = `${rootOf(baseURL)}/tokenize`;
+  const open = await openWithRetry(
+    url,
+    { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) },
+    policy,
+    undefined,
+    `tokenize at ${url}`,
+  );
+  let answer: string;
+  try {
+    answer = await open.response.text();
+  } finally {
+    open.done();
+  }
+  let tokens: unknown;
+  try {
+    tokens = (JSON.parse(answer) as { tokens?: unknown }).tokens;
+  } catch {
+    throw new ModelResponseError(`${url}: the answer is not JSON: ${answer.slice(0, 200)}`);
+  }
+  if (!Array.isArray(tokens)) throw new ModelResponseError(`${url}: the answer has no "tokens" list`);
+  // llama.cpp can answer [{id, piece}] when asked for pieces; plain ids otherwise.
+  return tokens.map((t) => (typeof t === "number" ? t : Number((t as { id?: unknown }).id)));
+}
+
 /**
  * Asks the server for the ids of every tool token in one /tokenize call: the tokens are concatenated, and a
  * virtualized model's tokenizer never splits them, so the answer must hold exactly one id per tool.
@@ -174,35 +214,7 @@ export async function tokenizeToolTokens(
   fetchImpl: typeof fetch | undefined,
   timeoutMs?: number,
 ): Promise<Map<string, number>> {
-  const policy = {
-    ...DEFAULT_HTTP_POLICY,
-    ...(fetchImpl ? { fetch: fetchImpl } : {}),
-    ...(timeoutMs ? { timeoutMs } : {}),
-  };
-  const tokenize = async (text: string): Promise<number[]> => {
-    const body =
-      server === "vllm"
-        ? { model, prompt: text, add_special_tokens: false }
-        : { content: text, add_special: false, parse_special: true };
-    const url = `${rootOf(baseURL)}/tokenize`;
-    const open = await openWithRetry(
-      url,
-      { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) },
-      policy,
-      undefined,
-      `tokenize at ${url}`,
-    );
-    let text2: string;
-    try {
-      text2 = await open.response.text();
-    } finally {
-      open.done();
-    }
-    const tokens = (JSON.parse(text2) as { tokens?: unknown }).tokens;
-    if (!Array.isArray(tokens)) throw new ModelResponseError(`${url}: the answer has no "tokens" list`);
-    // llama.cpp can answer [{id, piece}] when asked for pieces; plain ids otherwise.
-    return tokens.map((t) => (typeof t === "number" ? t : Number((t as { id?: unknown }).id)));
-  };
+  const tokenize = (text: string) => serverTokenize(baseURL, model, server, text, fetchImpl, timeoutMs);
   const texts = catalog.map((e) => toolToken(e.id));
   const ids = await tokenize(texts.join(""));
   if (ids.length === texts.length && ids.every(Number.isInteger))
@@ -220,6 +232,23 @@ export async function tokenizeToolTokens(
   throw new Error(
     `the served model ${model} returned ${ids.length} ids for ${texts.length} tool tokens: it was not virtualized with this catalog`,
   );
+}
+
+/** The model name and API root of an `openai:MODEL@BASEURL` spec (parsed and checked by resolveModel). */
+export async function resolveServed(
+  spec: string,
+  timeoutMs?: number,
+): Promise<{ model: string; baseURL: string }> {
+  const resolved = await resolveModel(spec, { timeoutMs });
+  if (!(resolved instanceof OpenAIChatModel))
+    throw new Error(`${spec}: a served ToolGen model needs an openai:MODEL@BASEURL spec`);
+  const model = resolved.id.slice("openai:".length, resolved.id.length - resolved.baseURL.length - 1);
+  return { model, baseURL: resolved.baseURL };
+}
+
+/** $TOOLGEN_SERVER_DIALECT=llamacpp selects llama.cpp's fields; vLLM's otherwise. */
+export function defaultServer(): HttpToolGenServer {
+  return process.env.TOOLGEN_SERVER_DIALECT === "llamacpp" ? "llamacpp" : "vllm";
 }
 
 /** `openai:` specs go to a served model; everything else is a local checkpoint. */

@@ -92,12 +92,24 @@ export class FakeToolGenServer {
       return this.error(`model ${String(b.model)} does not exist`);
     if (!Array.isArray(messages) || messages.at(-1)?.role !== "user")
       return this.error("messages must end with a user turn");
-    if (b.max_tokens !== 1 || b.temperature !== 0)
-      return this.error("expected max_tokens 1 and temperature 0");
-    const top = b.top_logprobs;
-    if (b.logprobs !== true || !Number.isInteger(top) || (top as number) < 1)
-      return this.error("logprobs: true and top_logprobs are required");
-    if ((top as number) > (this.options.maxLogprobs ?? 20))
+    if (Array.isArray(b.guided_choice)) {
+      const content = String(b.guided_choice[0]);
+      return [
+        200,
+        {
+          id: "cmpl-2",
+          object: "chat.completion",
+          choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: "stop" }],
+        },
+      ];
+    }
+    // Retrieval asks for log-probabilities at temperature 0; the agent's action step needs only the restriction.
+    const ranking = b.logprobs === true;
+    if (b.max_tokens !== 1) return this.error("expected max_tokens 1");
+    const top = ranking ? b.top_logprobs : 0;
+    if (ranking && (b.temperature !== 0 || !Number.isInteger(top) || (top as number) < 1))
+      return this.error("retrieval needs temperature 0 and top_logprobs");
+    if (ranking && (top as number) > (this.options.maxLogprobs ?? 20))
       return this.error(
         `Requested sample logprobs of ${String(top)}, which is greater than max allowed: ${this.options.maxLogprobs ?? 20}`,
       );
@@ -106,16 +118,23 @@ export class FakeToolGenServer {
       const ids = b.allowed_token_ids;
       if (!Array.isArray(ids) || ids.length === 0 || !ids.every((x) => this.textOf.has(x as number)))
         return this.error("allowed_token_ids must list vocabulary ids");
-      if (b.return_tokens_as_token_ids !== true) return this.error("expected return_tokens_as_token_ids");
+      if (ranking && b.return_tokens_as_token_ids !== true)
+        return this.error("expected return_tokens_as_token_ids");
       allowed = new Set(ids as number[]);
     } else {
       const bias = b.logit_bias;
-      if (b.n_probs !== top) return this.error("n_probs must match top_logprobs");
+      if (ranking && b.n_probs !== top) return this.error("n_probs must match top_logprobs");
       if (!Array.isArray(bias) || !bias.every((p) => Array.isArray(p) && this.textOf.has(p[0]) && p[1] > 0))
         return this.error("logit_bias must be [[id, positive bias], …] over tool tokens");
       allowed = new Set(bias.map((p: number[]) => p[0]!));
     }
-    const words = messages.at(-1)!.content.toLowerCase().split(/\W+/).filter(Boolean);
+    const words = messages
+      .filter((m) => m.role === "user")
+      .map((m) => m.content)
+      .join(" ")
+      .toLowerCase()
+      .split(/\W+/)
+      .filter(Boolean);
     const first = Math.min(...this.textOf.keys());
     const scored: [number, string, number][] = [...this.textOf].map(([id, text]) => {
       const parts = text
@@ -144,9 +163,12 @@ export class FakeToolGenServer {
           {
             index: 0,
             message: { role: "assistant", content: chosen[1] },
-            logprobs: this.options.noLogprobs
-              ? null
-              : { content: [{ ...entry(chosen), top_logprobs: scored.slice(0, top as number).map(entry) }] },
+            logprobs:
+              this.options.noLogprobs || !ranking
+                ? null
+                : {
+                    content: [{ ...entry(chosen), top_logprobs: scored.slice(0, top as number).map(entry) }],
+                  },
             finish_reason: "length",
           },
         ],

@@ -2,10 +2,11 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { toolToken, type CatalogEntry } from "../../src/catalog/catalog.ts";
+import { FINISH_TOKEN, toolToken, type CatalogEntry } from "../../src/catalog/catalog.ts";
 import { loadCatalog } from "../../src/catalog/load.ts";
 import { createRetriever } from "../../src/retrieval/create.ts";
 import { HttpGenerativeRetriever } from "../../src/retrieval/generative-http.ts";
+import { httpActionDecoder } from "../../src/retrieval/action-decoder-http.ts";
 import { register as registerRetrieve } from "../../src/cli/retrieve.ts";
 import { runCommands } from "./run-commands.ts";
 import { sharedData } from "../helpers/shared-data.ts";
@@ -111,6 +112,55 @@ describe("ToolGen retrieval against llama.cpp's server", () => {
     });
     expect(chat!.body).toMatchObject({ n_probs: 20, top_logprobs: 20, logprobs: true, max_tokens: 1 });
     expect((chat!.body.logit_bias as number[][]).map((p) => p[0])).toEqual([...vocabOf(entries).values()]);
+  });
+});
+
+describe("the ToolGen agent's action step over HTTP", () => {
+  const options = [...entries.map((e) => toolToken(e.id)), FINISH_TOKEN];
+  const messages = [
+    { role: "system" as const, content: "You are an AutoGPT" },
+    { role: "user" as const, content: "what is the weather forecast in Lisbon\nBegin!" },
+    { role: "assistant" as const, content: "I should check the weather." },
+    { role: "user" as const, content: "Generate the action." },
+  ];
+  const start = async (kind: ServerKind) => {
+    const vocab = new Map([...vocabOf(entries), [FINISH_TOKEN, 200000]]);
+    const s = await new FakeToolGenServer(kind, vocab).start();
+    servers.push(s);
+    return { server: s, ids: options.map((o) => vocab.get(o)!) };
+  };
+
+  it("vLLM: one token among the action tokens (allowed_token_ids), ids asked once", async () => {
+    const { server, ids } = await start("vllm");
+    const decode = await httpActionDecoder({ spec: `openai:toolgen-8b@${server.baseURL}`, server: "vllm" });
+    expect(await decode({ messages, options, temperature: 0 })).toBe("<<weather&&Forecast>>");
+    expect(await decode({ messages, options, temperature: 0.7 })).toBe("<<weather&&Forecast>>");
+    expect(server.requests.filter((r) => r.url === "/tokenize")).toHaveLength(1);
+    const chat = server.requests.filter((r) => r.url === "/v1/chat/completions");
+    expect(chat[0]!.body).toMatchObject({ allowed_token_ids: ids, max_tokens: 1, temperature: 0 });
+    expect(chat[0]!.body.messages).toHaveLength(4);
+    expect(chat[1]!.body.temperature).toBe(0.7);
+  });
+
+  it("llama.cpp: logit_bias raising exactly the action tokens", async () => {
+    const { server, ids } = await start("llamacpp");
+    const decode = await httpActionDecoder({
+      spec: `openai:toolgen-8b@${server.baseURL}`,
+      server: "llamacpp",
+    });
+    expect(await decode({ messages, options, temperature: 0 })).toBe("<<weather&&Forecast>>");
+    const chat = server.requests.find((r) => r.url === "/v1/chat/completions")!;
+    expect(chat.body.logit_bias).toEqual(ids.map((id) => [id, 100]));
+  });
+
+  it("falls back to a choice constraint when the options are not single tokens", async () => {
+    const { server } = await start("vllm");
+    const decode = await httpActionDecoder({ spec: `openai:toolgen-8b@${server.baseURL}`, server: "vllm" });
+    const written = ["get_forecast_for_weather", "Finish"];
+    expect(await decode({ messages, options: written, temperature: 0 })).toBe("get_forecast_for_weather");
+    const chat = server.requests.find((r) => r.url === "/v1/chat/completions")!;
+    expect(chat.body.guided_choice).toEqual(written);
+    expect(chat.body.allowed_token_ids).toBeUndefined();
   });
 });
 
