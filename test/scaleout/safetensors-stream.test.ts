@@ -2,11 +2,10 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { fromHalf as halfBitsToFloat, toHalf as floatToHalfBits } from "../../src/nn/gguf/f16.ts";
 import {
   encodeSafetensorsHeader,
   floatToBf16Bits,
-  floatToHalfBits,
-  halfBitsToFloat,
   readSafetensorsHeader,
 } from "../../src/nn/io/safetensors-stream.ts";
 

@@ -1,4 +1,5 @@
 import { closeSync, openSync, readSync, writeSync } from "node:fs";
+import { fromHalf, toHalf } from "../gguf/f16.ts";
 
 /**
  * Safetensors without loading the file: the header alone, single rows read at their file offset, byte ranges
@@ -198,7 +199,7 @@ export function addRowInto(acc: Float32Array, bytes: Buffer, dtype: StoredDtype)
       u32[0] = at(i) << 16;
       acc[i] += f32[0]!;
     }
-  } else for (let i = 0; i < n; i++) acc[i] += halfBitsToFloat(at(i));
+  } else for (let i = 0; i < n; i++) acc[i] += fromHalf(at(i));
 }
 
 /** One float32 row as little-endian bytes of `dtype` (round to nearest even, as torch does). */
@@ -206,14 +207,14 @@ export function encodeRow(row: Float32Array, dtype: StoredDtype): Buffer {
   if (littleEndian) {
     if (dtype === "F32") return Buffer.from(Float32Array.from(row).buffer);
     const bits = new Uint16Array(row.length);
-    const convert = dtype === "BF16" ? floatToBf16Bits : floatToHalfBits;
+    const convert = dtype === "BF16" ? floatToBf16Bits : toHalf;
     for (let i = 0; i < row.length; i++) bits[i] = convert(row[i]!);
     return Buffer.from(bits.buffer);
   }
   const out = Buffer.alloc(row.length * STORED_DTYPE_BYTES[dtype]);
   if (dtype === "F32") row.forEach((v, i) => out.writeFloatLE(v, i * 4));
   else if (dtype === "BF16") row.forEach((v, i) => out.writeUInt16LE(floatToBf16Bits(v), i * 2));
-  else row.forEach((v, i) => out.writeUInt16LE(floatToHalfBits(v), i * 2));
+  else row.forEach((v, i) => out.writeUInt16LE(toHalf(v), i * 2));
   return out;
 }
 
@@ -222,39 +223,4 @@ export function floatToBf16Bits(v: number): number {
   const bits = u32[0]!;
   if ((bits & 0x7fffffff) > 0x7f800000) return ((bits >>> 16) | 0x40) & 0xffff; // NaN stays NaN
   return ((bits + 0x7fff + ((bits >>> 16) & 1)) >>> 16) & 0xffff;
-}
-
-export function halfBitsToFloat(h: number): number {
-  const sign = h & 0x8000 ? -1 : 1;
-  const exp = (h >> 10) & 0x1f;
-  const frac = h & 0x3ff;
-  if (exp === 0) return sign * 2 ** -14 * (frac / 1024);
-  if (exp === 31) return frac ? NaN : sign * Infinity;
-  return sign * 2 ** (exp - 15) * (1 + frac / 1024);
-}
-
-/** float → IEEE half bits, round to nearest even; overflow to ±Infinity, underflow through subnormals. */
-export function floatToHalfBits(v: number): number {
-  f32[0] = v;
-  const x = u32[0]!;
-  const sign = (x >>> 16) & 0x8000;
-  const exp = (x >>> 23) & 0xff;
-  let mant = x & 0x7fffff;
-  if (exp === 0xff) return sign | 0x7c00 | (mant ? 0x200 : 0);
-  let e = exp - 127 + 15;
-  if (e >= 0x1f) return sign | 0x7c00;
-  if (e <= 0) {
-    if (e < -10) return sign;
-    mant |= 0x800000;
-    const shift = 14 - e;
-    const half = mant >>> shift;
-    const rest = mant & ((1 << shift) - 1);
-    const mid = 1 << (shift - 1);
-    return sign | (half + (rest > mid || (rest === mid && half & 1) ? 1 : 0));
-  }
-  let half = (e << 10) | (mant >>> 13);
-  const rest = mant & 0x1fff;
-  if (rest > 0x1000 || (rest === 0x1000 && half & 1)) half++;
-  e = half; // carry into the exponent is the correct rounding (up to Infinity)
-  return sign | e;
 }
