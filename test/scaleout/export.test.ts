@@ -1,11 +1,11 @@
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { FINISH_TOKEN } from "../../src/catalog/catalog.ts";
 import { loadCatalog, loadQueries } from "../../src/catalog/load.ts";
 import type { Trajectory } from "../../src/train/datasets.ts";
-import { exportTraining } from "../../src/train/export.ts";
+import { exportTraining, readTrajectoriesFile } from "../../src/train/export.ts";
 import { toYaml } from "../../src/train/export-yaml.ts";
 import { sharedData } from "../helpers/shared-data.ts";
 import { syntheticCatalog } from "../train/synthetic.ts";
@@ -191,6 +191,21 @@ describe("toolgen export training", () => {
     expect(() =>
       exportTraining({ format: "axolotl", out: tmp(), entries, queries, trajectories: badTrajectory }),
     ).toThrow(/not in the catalog/);
+  });
+
+  it("reads trajectories JSONL and names the bad line", () => {
+    const dir = tmp();
+    const good = join(dir, "t.jsonl");
+    writeFileSync(good, trajectories.map((t) => JSON.stringify(t)).join("\n") + "\n\n");
+    expect(readTrajectoriesFile(good)).toEqual(trajectories);
+    const bad = join(dir, "bad.jsonl");
+    writeFileSync(
+      bad,
+      JSON.stringify(trajectories[0]) + "\n" + JSON.stringify({ query: "q", steps: [{ thought: "t" }] }),
+    );
+    expect(() => readTrajectoriesFile(bad)).toThrow(/bad\.jsonl:2: expected \{"query", "steps"/);
+    writeFileSync(bad, "{not json");
+    expect(() => readTrajectoriesFile(bad)).toThrow(/bad\.jsonl:1: not JSON/);
   });
 
   it("writes YAML that keeps value types", () => {
