@@ -1,6 +1,8 @@
 import { loadCatalog, loadQueries } from "../../src/catalog/load.ts";
 import { splitQueries } from "../../src/eval/split.ts";
 import { createRetriever } from "../../src/retrieval/create.ts";
+import { HYBRID_DEFAULTS, HybridRetriever } from "../../src/retrieval/hybrid.ts";
+import type { RetrievalHit } from "../../src/retrieval/retriever.ts";
 import type { IndexKind } from "../../src/retrieval/ids.ts";
 import type { Stage } from "../../src/train/datasets.ts";
 import { SoftmaxRegression } from "./softmax-regression.ts";
@@ -167,6 +169,20 @@ export async function runMetaTool(c: MetaToolConfig): Promise<Record<string, unk
       entry.unconstrained = {
         ...figuresOf(dev, await rankAll(free, dev)),
         hallucinations: { ...free.hallucinations },
+      };
+      // Hybrid with BM25: plain reciprocal-rank fusion and the confidence-weighted default of --retriever hybrid.
+      const toolgenHits = await retriever.searchMany(
+        dev.map((q) => q.query),
+        { k: 100 },
+      );
+      const bm25Hits: RetrievalHit[][] = [];
+      for (const q of dev) bm25Hits.push(await bm25.search(q.query, { k: 100 }));
+      const fuse = (h: HybridRetriever) =>
+        dev.map((_, i) => h.fuse([toolgenHits[i]!, bm25Hits[i]!], 5).map((x) => x.id));
+      entry.hybrid_rrf = figuresOf(dev, fuse(new HybridRetriever([retriever, bm25])));
+      entry.hybrid_confidence_rrf = {
+        ...figuresOf(dev, fuse(new HybridRetriever([retriever, bm25], HYBRID_DEFAULTS))),
+        ...HYBRID_DEFAULTS,
       };
     }
     results[`toolgen_${v.name.replaceAll("-", "_")}`] = entry;

@@ -1,12 +1,12 @@
 import { loadCatalog, loadQueries } from "../../src/catalog/load.ts";
 import { Bm25Retriever } from "../../src/retrieval/bm25.ts";
-import { HybridRetriever } from "../../src/retrieval/hybrid.ts";
+import { HYBRID_DEFAULTS, HybridRetriever } from "../../src/retrieval/hybrid.ts";
+import type { RetrievalHit } from "../../src/retrieval/retriever.ts";
 import {
   evaluateRetriever,
   figuresOf,
   latency,
   openRetriever,
-  rankAll,
   trainVariant,
   type Variant,
 } from "./common.ts";
@@ -53,21 +53,18 @@ export async function runStableToolBench(c: StableToolBenchConfig): Promise<Reco
   const { out, manifest, wallSeconds } = await trainVariant("stabletoolbench", variant, catalog, train);
   const toolgen = openRetriever(out);
   const bm25 = new Bm25Retriever(catalog);
-  const toolgenRankings = await rankAll(toolgen, test, 100);
-  const bm25Rankings: string[][] = [];
-  for (const q of test) bm25Rankings.push((await bm25.search(q.query, { k: 100 })).map((h) => h.id));
-  const hybrid = new HybridRetriever([toolgen, bm25]);
-  const fused = test.map((_, i) =>
-    hybrid
-      .fuse(
-        [
-          toolgenRankings[i]!.map((id) => ({ id, score: 0 })),
-          bm25Rankings[i]!.map((id) => ({ id, score: 0 })),
-        ],
-        5,
-      )
-      .map((h) => h.id),
+  const toolgenHits = await toolgen.searchMany(
+    test.map((q) => q.query),
+    { k: 100 },
   );
+  const toolgenRankings = toolgenHits.map((h) => h.map((x) => x.id));
+  const bm25Hits: RetrievalHit[][] = [];
+  for (const q of test) bm25Hits.push(await bm25.search(q.query, { k: 100 }));
+  const bm25Rankings = bm25Hits.map((h) => h.map((x) => x.id));
+  const fuse = (h: HybridRetriever) =>
+    test.map((_, i) => h.fuse([toolgenHits[i]!, bm25Hits[i]!], 5).map((x) => x.id));
+  const plain = fuse(new HybridRetriever([toolgen, bm25]));
+  const fused = fuse(new HybridRetriever([toolgen, bm25], HYBRID_DEFAULTS));
   const top5 = (r: string[][]) => r.map((x) => x.slice(0, 5));
   const g1 = await evaluateRetriever(toolgen, train.slice(0, 300));
   return {
@@ -79,7 +76,8 @@ export async function runStableToolBench(c: StableToolBenchConfig): Promise<Reco
     test_queries_with_no_relevant_tool_seen_in_training: unseen,
     toolgen: { ...figuresOf(test, top5(toolgenRankings)), ...(await latency(toolgen, test, 100)) },
     bm25: figuresOf(test, top5(bm25Rankings)),
-    hybrid_rrf: { ...figuresOf(test, fused), k0: 60, depth: 100 },
+    hybrid_rrf: { ...figuresOf(test, plain), k0: 60, depth: 100 },
+    hybrid_confidence_rrf: { ...figuresOf(test, fused), ...HYBRID_DEFAULTS, k0: 60, depth: 100 },
     toolgen_on_first_300_training_queries: g1,
     training: manifest.done,
     train_wall_seconds_this_run: Math.round(wallSeconds),

@@ -1,7 +1,7 @@
 import type { CatalogEntry } from "../catalog/catalog.ts";
 import { Bm25Retriever, type Bm25Options } from "./bm25.ts";
 import { HttpGenerativeRetriever, isHttpModelSpec } from "./generative-http.ts";
-import { HybridRetriever } from "./hybrid.ts";
+import { HYBRID_DEFAULTS, HybridRetriever } from "./hybrid.ts";
 import type { Retriever } from "./retriever.ts";
 import { openToolGenRetriever } from "./toolgen-open.ts";
 import { isLlamaCppSpec } from "../models/llamacpp.ts";
@@ -30,14 +30,21 @@ export async function createRetriever(kind: string, options: CreateRetrieverOpti
     case "hybrid":
       if (isHttpModelSpec(options.model)) {
         const served = await HttpGenerativeRetriever.open(options.catalog, { spec: options.model });
-        return new HybridRetriever([served, new Bm25Retriever(options.catalog, options.bm25)]);
+        return new HybridRetriever(
+          [served, new Bm25Retriever(options.catalog, options.bm25)],
+          HYBRID_DEFAULTS,
+        );
       }
-      return new HybridRetriever([
-        isLlamaCppSpec(options.model)
-          ? await openGgufToolGenRetriever(options.model, options.catalog)
-          : openToolGenRetriever(options.model, options.catalog),
-        new Bm25Retriever(options.catalog, options.bm25),
-      ]);
+      // ToolGen's votes weigh 2·p(top hit): a confident model leads, an unsure one leaves the ranking to BM25.
+      return new HybridRetriever(
+        [
+          isLlamaCppSpec(options.model)
+            ? await openGgufToolGenRetriever(options.model, options.catalog)
+            : openToolGenRetriever(options.model, options.catalog),
+          new Bm25Retriever(options.catalog, options.bm25),
+        ],
+        HYBRID_DEFAULTS,
+      );
     default:
       throw new Error(`unknown retriever "${kind}" (accepted: ${RETRIEVER_KINDS.join(", ")})`);
   }

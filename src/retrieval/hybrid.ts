@@ -7,6 +7,23 @@ export interface HybridOptions {
   depth?: number;
   /** One weight per retriever (default 1 each). */
   weights?: number[];
+  /**
+   * Per retriever: scale its votes by its own confidence on this query, the softmax share of its top hit among
+   * the hits it returned. Meant for scores that are logits or log-probabilities (ToolGen's): a model that has
+   * never seen queries for the tools in question spreads its mass and mostly leaves the ranking to BM25.
+   */
+  confidence?: boolean[];
+}
+
+/** ToolGen + BM25 as `--retriever hybrid` builds it: ToolGen's votes weigh 2 × its top hit's softmax share. */
+export const HYBRID_DEFAULTS: HybridOptions = { weights: [2, 1], confidence: [true, false] };
+
+/** Softmax share of the first hit among `hits` (scores as logits); 1 for a single hit, 0 for none. */
+export function topShare(hits: readonly RetrievalHit[]): number {
+  if (hits.length === 0) return 0;
+  const max = Math.max(...hits.map((h) => h.score));
+  const sum = hits.reduce((s, h) => s + Math.exp(h.score - max), 0);
+  return Math.exp(hits[0]!.score - max) / sum;
 }
 
 /**
@@ -24,6 +41,11 @@ export class HybridRetriever implements Retriever {
     if (options.weights && options.weights.length !== parts.length) {
       throw new Error(`HybridRetriever: ${options.weights.length} weights for ${parts.length} retrievers`);
     }
+    if (options.confidence && options.confidence.length !== parts.length) {
+      throw new Error(
+        `HybridRetriever: ${options.confidence.length} confidence flags for ${parts.length} retrievers`,
+      );
+    }
     this.name = `hybrid(${parts.map((p) => p.name).join("+")})`;
   }
 
@@ -32,7 +54,7 @@ export class HybridRetriever implements Retriever {
     const k0 = this.options.k0 ?? 60;
     const scores = new Map<string, number>();
     rankings.forEach((hits, r) => {
-      const w = this.options.weights?.[r] ?? 1;
+      const w = (this.options.weights?.[r] ?? 1) * (this.options.confidence?.[r] ? topShare(hits) : 1);
       hits.forEach((h, rank) => scores.set(h.id, (scores.get(h.id) ?? 0) + w / (k0 + rank + 1)));
     });
     return [...scores.entries()]

@@ -22,4 +22,23 @@ describe("hybrid retriever (reciprocal rank fusion)", () => {
     expect(() => new HybridRetriever([fixed("x", [])], { weights: [1, 2] })).toThrow(/2 weights for 1/);
     expect(() => new HybridRetriever([])).toThrow(/at least one/);
   });
+
+  it("confidence weighting leaves the ranking to the other retriever when a model is unsure", async () => {
+    const scored = (name: string, hits: RetrievalHit[]): Retriever => ({ name, search: async () => hits });
+    const flat = scored("toolgen", [
+      { id: "x", score: 0.01 },
+      { id: "y", score: 0 },
+      { id: "z", score: 0 },
+    ]);
+    const sure = scored("toolgen", [
+      { id: "x", score: 9 },
+      { id: "y", score: 0 },
+    ]);
+    const bm25 = fixed("bm25", ["y", "x"]);
+    const flatFused = new HybridRetriever([flat, bm25], { weights: [2, 1], confidence: [true, false] });
+    expect((await flatFused.search("q", { k: 1 }))[0]!.id).toBe("y");
+    const sureFused = new HybridRetriever([sure, bm25], { weights: [2, 1], confidence: [true, false] });
+    expect((await sureFused.search("q", { k: 2 })).map((h) => h.id)).toEqual(["x", "y"]);
+    expect(() => new HybridRetriever([bm25], { confidence: [true, false] })).toThrow(/2 confidence flags/);
+  });
 });
