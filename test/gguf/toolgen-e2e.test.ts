@@ -9,7 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createToolGenAgent } from "../../src/agents/toolgen.ts";
 import type { CatalogEntry, LabelledQuery } from "../../src/catalog/catalog.ts";
 import { llamaCppAvailable, LlamaCppModel } from "../../src/models/llamacpp.ts";
+import { BuiltinTokenModel } from "../../src/models/builtin.ts";
 import { createRetriever } from "../../src/retrieval/create.ts";
+import { GenerativeRetriever } from "../../src/retrieval/generative.ts";
 import type { Retriever } from "../../src/retrieval/retriever.ts";
 import { trainToolGen } from "../../src/train/pipeline.ts";
 import { runCli } from "../agents/run-cli.ts";
@@ -74,6 +76,30 @@ describe.skipIf(!available)("ToolGen model: TS engine and llama.cpp side by side
       if (b[0]!.id === q.relevant[0]) top1++;
     }
     expect(top1 / queries.length).toBeGreaterThanOrEqual(0.9); // the model really learned the catalog
+  });
+
+  it("decodes multi-token ids by the same constrained beam search on both backends", async () => {
+    // Numeric ids ("0 0 0 1 7") over the same model: the beam search forks llama.cpp token sessions.
+    const texts = Object.fromEntries(
+      entries.map((e, i) => [e.id, String(i).padStart(5, "0").split("").join(" ")]),
+    );
+    const index = { kind: "numeric" as const, texts };
+    const engine = new GenerativeRetriever(BuiltinTokenModel.load(dir), index);
+    const gg = await LlamaCppModel.load(`gguf:${gguf}`);
+    try {
+      const viaGguf = new GenerativeRetriever(gg, index);
+      for (const q of queries.slice(0, 10)) {
+        const a = await engine.search(q.query, { k: 5 });
+        const b = await viaGguf.search(q.query, { k: 5 });
+        expect(
+          b.map((h) => h.id),
+          q.query,
+        ).toEqual(a.map((h) => h.id));
+        for (let i = 0; i < a.length; i++) expect(Math.abs(b[i]!.score - a[i]!.score)).toBeLessThan(1e-3);
+      }
+    } finally {
+      await gg.dispose();
+    }
   });
 
   it("gives the same ranking from the CLI with --model gguf:FILE and --model DIR", async () => {
