@@ -37,7 +37,7 @@ function engineLogProbs(fx: TrainedFixture, ids: number[]): Float32Array {
   }
 }
 
-describe.skipIf(!available)("TS engine vs llama.cpp on an exported GGUF (F32)", () => {
+describe.skipIf(!available)("TS engine vs llama.cpp on an exported GGUF (F32 exact, F16 close)", () => {
   let fx: TrainedFixture;
   let gg: LlamaCppModel;
   beforeAll(async () => {
@@ -89,6 +89,36 @@ describe.skipIf(!available)("TS engine vs llama.cpp on an exported GGUF (F32)", 
       for (let i = 0; i < ours.length; i++) worst = Math.max(worst, Math.abs(ours[i]! - theirs[p]![i]!));
     }
     expect(worst).toBeLessThan(1e-3);
+  });
+
+  it("loads the F16 export too, close to the F32 model", async () => {
+    const file = join(mkdtempSync(join(tmpdir(), "parity-f16-")), "model-f16.gguf");
+    exportCheckpointToGguf(fx.dir, file, { type: "f16" });
+    const half = await LlamaCppModel.load(`gguf:${file}`);
+    try {
+      let worst = 0;
+      let sameTop = 0;
+      for (const text of PROMPTS) {
+        const ids = fx.tokenizer.encode(text);
+        const ours = engineLogProbs(fx, ids);
+        const theirs = await half.logits(ids);
+        let a = 0;
+        let b = 0;
+        for (let i = 0; i < ours.length; i++) {
+          worst = Math.max(worst, Math.abs(ours[i]! - theirs[i]!));
+          if (ours[i]! > ours[a]!) a = i;
+          if (theirs[i]! > theirs[b]!) b = i;
+        }
+        if (a === b) sameTop++;
+      }
+      console.log(
+        `parity F16: max |Δ log p| = ${worst.toExponential(2)}, same top-1 on ${sameTop}/${PROMPTS.length}`,
+      );
+      expect(worst).toBeLessThan(0.02);
+      expect(sameTop).toBeGreaterThanOrEqual(PROMPTS.length - 1);
+    } finally {
+      await half.dispose();
+    }
   });
 
   it("continues greedily with the same tokens", async () => {
