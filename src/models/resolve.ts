@@ -6,6 +6,7 @@ import type { ServerDialect } from "./openai-request.ts";
 import { SERVER_DIALECTS } from "./openai-request.ts";
 import { ScriptedModel } from "./scripted.ts";
 import { LlamaCppModel } from "./llamacpp.ts";
+import { resolveBuiltin } from "./builtin-chat.ts";
 
 /**
  * Model specs (DESIGN.md): `openai:MODEL@BASEURL`, `scripted:FILE`, `builtin:DIR`, `gguf:PATH`,
@@ -40,15 +41,6 @@ const EXAMPLES = [
   "gguf:PATH",
   "hf:USER/REPO/FILE",
 ];
-
-function notYet(scheme: string, what: string): SchemeResolver {
-  return (_rest, _options, spec) => {
-    throw new ModelSpecError(
-      `model spec ${JSON.stringify(spec)}: ${scheme}: models (${what}) are not available in this build yet; ` +
-        `use openai:MODEL@BASEURL against an OpenAI-compatible server`,
-    );
-  };
-}
 
 function resolveOpenAI(rest: string, options: ResolveOptions, spec: string): ChatModel {
   // Model names may contain ":" and "@" (Ollama's "qwen2.5:7b"), so split at the last "@" that starts a URL.
@@ -91,7 +83,7 @@ function resolveScripted(rest: string, _options: ResolveOptions, spec: string): 
 export const SCHEMES: Record<string, SchemeResolver> = {
   openai: resolveOpenAI,
   scripted: resolveScripted,
-  builtin: notYet("builtin", "toolgen's built-in engine"),
+  builtin: resolveBuiltin,
   gguf: (_rest, _options, spec) => LlamaCppModel.load(spec),
   hf: (_rest, _options, spec) => LlamaCppModel.load(spec),
 };

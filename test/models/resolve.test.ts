@@ -31,11 +31,9 @@ describe("resolveModel", () => {
     expect((await model.generate([{ role: "user", content: "hi" }])).message.content).toBe("hello");
   });
 
-  it("says clearly what is not available yet and what is accepted", async () => {
-    await expect(resolveModel("gguf:model.gguf")).rejects.toThrow(
-      /gguf: models .* are not available in this build yet/,
-    );
-    await expect(resolveModel("hf:user/repo/file.gguf")).rejects.toThrow(/not available in this build yet/);
+  it("says clearly what is wrong with a spec and what is accepted", async () => {
+    await expect(resolveModel("gguf:/nonexistent/model.gguf")).rejects.toThrow(/does not exist/);
+    await expect(resolveModel("builtin:/nonexistent/dir")).rejects.toThrow(/nonexistent/);
     await expect(resolveModel("gpt-4o")).rejects.toThrow(
       /unrecognised model spec "gpt-4o"; accepted: openai:MODEL@BASEURL/,
     );
