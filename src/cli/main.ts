@@ -1,9 +1,11 @@
 import { Command } from "commander";
 import { register as registerCatalog } from "./catalog.ts";
 import { register as registerChat } from "./chat.ts";
+import { register as registerDemo } from "./demo.ts";
 import { register as registerEval } from "./eval.ts";
 import { register as registerExport } from "./export.ts";
 import { register as registerExportTraining } from "./export-training.ts";
+import { register as registerReport } from "./report.ts";
 import { register as registerRetrieve } from "./retrieve.ts";
 import { register as registerServe } from "./serve.ts";
 import { register as registerTools } from "./tools.ts";
@@ -22,9 +24,11 @@ export async function main(argv: string[]): Promise<void> {
   // Command registrations (one line each, keep sorted):
   registerCatalog(program);
   registerChat(program);
+  registerDemo(program);
   registerEval(program);
   registerExport(program);
   registerExportTraining(program);
+  registerReport(program);
   registerRetrieve(program);
   registerServe(program);
   registerTools(program);

@@ -1,0 +1,96 @@
+import { createInterface } from "node:readline";
+import type { Command } from "commander";
+import type { ChatModel } from "../models/model.ts";
+import { resolveModel } from "../models/resolve.ts";
+import { demoCatalog, demoTools } from "../demo/catalog.ts";
+import { DEMO_MODEL_DIR, ensureDemoModel, openDemoModel, withSandbox } from "../demo/model.ts";
+import { DEMO_QUESTIONS } from "../demo/questions.ts";
+import { createDemoRunner, type DemoAnswer } from "../demo/runner.ts";
+
+interface DemoCliOptions {
+  interactive?: boolean;
+  model?: string;
+  dir: string;
+  freeArguments?: boolean;
+  json?: boolean;
+}
+
+/** `toolgen demo [--interactive] [--model SPEC]` — `npm start`. */
+export function register(program: Command): void {
+  program
+    .command("demo")
+    .description(
+      "train (first run, about 2 minutes, cached) or load the demo ToolGen model and answer questions with the demo's 67 tools",
+    )
+    .option("--interactive", "ask your own questions (a REPL; /exit quits)")
+    .option(
+      "--model <spec>",
+      "use this model instead of the built-in demo model (openai:MODEL@BASEURL, builtin:DIR …)",
+    )
+    .option("--dir <dir>", "where the demo model is trained and cached", DEMO_MODEL_DIR)
+    .option("--free-arguments", "let the demo model write arguments freely (no candidate constraint)")
+    .option("--json", "print one JSON object with the answers instead of the readable steps")
+    .action(async (opts: DemoCliOptions) => {
+      try {
+        process.exitCode = await runDemo(opts);
+      } catch (error) {
+        process.stderr.write(`toolgen demo: ${(error as Error).message}\n`);
+        process.exitCode = 1;
+      }
+    });
+}
+
+async function runDemo(opts: DemoCliOptions): Promise<number> {
+  const err = (line: string) => process.stderr.write(line + "\n");
+  const [tools, catalog] = await Promise.all([demoTools(), demoCatalog()]);
+  let model: ChatModel;
+  let how: string;
+  if (opts.model) {
+    model = await resolveModel(opts.model);
+    how = `${opts.model} (its own arguments; the action turn asks for a choice constraint)`;
+  } else {
+    err(`toolgen demo: ${tools.length} tools; model in ${opts.dir}`);
+    const started = performance.now();
+    const { trained, manifest } = await ensureDemoModel({ dir: opts.dir, log: err });
+    const seconds = trained
+      ? `trained in ${((performance.now() - started) / 1000).toFixed(0)} s`
+      : `loaded (trained earlier: ${manifest.done.map((r) => `${r.stage} ${r.seconds.toFixed(0)} s`).join(", ")})`;
+    err(`toolgen demo: model ${seconds}`);
+    model = openDemoModel(opts.dir, !opts.freeArguments).chat;
+    how = opts.freeArguments
+      ? "the built-in demo model; it writes every turn itself except the action (tool tokens only)"
+      : "the built-in demo model; the action turn is constrained to tool tokens, the arguments turn to candidates from the schema and the question, everything else is the model's own";
+  }
+  const color = !opts.json && process.stdout.isTTY === true;
+  const runner = createDemoRunner({
+    model,
+    catalog,
+    tools,
+    color,
+    write: opts.json ? () => {} : (t) => process.stdout.write(t),
+  });
+  if (!opts.json) process.stdout.write(`Model: ${how}\n`);
+  return withSandbox(async (dir) => {
+    if (!opts.json) process.stdout.write(`File tools work in a fresh sandbox folder: ${dir}/files\n`);
+    if (opts.interactive) return repl(runner.ask);
+    const answers: DemoAnswer[] = [];
+    for (const q of DEMO_QUESTIONS) answers.push(await runner.ask(q.question));
+    const answered = answers.filter((a) => a.stoppedBecause === "answer").length;
+    if (opts.json) process.stdout.write(JSON.stringify({ answers }) + "\n");
+    else process.stdout.write(`\n${answered} of ${answers.length} questions answered.\n`);
+    return answered === answers.length ? 0 : 1;
+  });
+}
+
+async function repl(ask: (q: string) => Promise<unknown>): Promise<number> {
+  const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: process.stdin.isTTY });
+  process.stderr.write(`Ask a question (e.g. "${DEMO_QUESTIONS[0]!.question}"); /exit quits.\n> `);
+  for await (const line of rl) {
+    const text = line.trim();
+    if (text === "/exit" || text === "/quit") break;
+    if (text !== "") await ask(text);
+    process.stderr.write("> ");
+  }
+  rl.close();
+  return 0;
+}

@@ -1,0 +1,161 @@
+import type { Message } from "../chat/messages.ts";
+import type { BuiltinTokenModel } from "../models/builtin.ts";
+import type { ChatModel, GenerateOptions, GenerateResult, StreamEvent } from "../models/model.ts";
+import { pickToken } from "../nn/infer/decode.ts";
+import { InferenceSession } from "../nn/infer/session.ts";
+import { Rng } from "../nn/rng.ts";
+import { decodeIds } from "../retrieval/constrained-beam.ts";
+import { TokenTrie } from "../retrieval/trie.ts";
+import { IM_END, encodeChat } from "../train/chat-encoding.ts";
+import { argumentChoice } from "./arguments.ts";
+
+/** How the last reply was decoded (the demo prints it, so what the model did and what was forced is visible). */
+export interface DecodingNote {
+  mode: "free" | "choice";
+  options?: number;
+  source?: string;
+}
+
+export interface ToolGenChatModelOptions {
+  /** Cut non-assistant contents to this many tokens, as the training did (schedule.maxContentTokens). */
+  maxContentTokens: number;
+  /** Constrain arguments turns to candidates (see arguments.ts); default true. */
+  constrainArguments?: boolean;
+  /** Beam width for choice decoding (default 3). */
+  beams?: number;
+}
+
+/** The chat formats a ToolGen folder may be trained in, told apart by the token that ends a turn. */
+const FORMATS = [
+  { format: "llama3", end: "<|eot_id|>" },
+  { format: "chatml", end: IM_END },
+] as const;
+
+/**
+ * A trained ToolGen folder as a ChatModel that encodes conversations exactly as the training did (the folder's
+ * chat format, contents cut to `maxContentTokens`): free greedy or sampled decoding until the turn ends, or a
+ * `choice` constraint decoded by beam search over a trie of the options' tokens. Other constraint kinds are
+ * refused. With `constrainArguments`, an arguments turn of the ToolGen agent becomes a choice among the
+ * candidates of arguments.ts.
+ */
+export class ToolGenChatModel implements ChatModel {
+  readonly id: string;
+  lastDecoding: DecodingNote = { mode: "free" };
+  private readonly trieCache = new Map<string, TokenTrie>();
+  private readonly format: (typeof FORMATS)[number]["format"];
+  private readonly endId: number;
+
+  constructor(
+    readonly tokens: BuiltinTokenModel,
+    private readonly options: ToolGenChatModelOptions,
+  ) {
+    this.id = tokens.id;
+    const found = FORMATS.find((f) => tokens.tokenId(f.end) !== undefined);
+    if (!found) {
+      throw new Error(
+        `${tokens.id}: the tokenizer has no turn-end token (${FORMATS.map((f) => f.end).join(" or ")})`,
+      );
+    }
+    this.format = found.format;
+    this.endId = tokens.tokenId(found.end)!;
+  }
+
+  private prompt(messages: Message[], room: number): number[] {
+    const tokenizer = {
+      encode: (t: string) => this.tokens.tokenize(t),
+      tokenToId: (t: string) => this.tokens.tokenId(t),
+    };
+    // `format` is read by encoders that know several chat formats and ignored by a ChatML-only one.
+    const settings = {
+      format: this.format,
+      generationPrompt: true,
+      maxContentTokens: this.options.maxContentTokens,
+      maxLength: this.tokens.model.config.maxPositions - room,
+    };
+    return encodeChat(tokenizer, messages, settings).ids;
+  }
+
+  /** The trie of the options' tokens, each followed by the turn-end token (so no option is another's prefix). */
+  private trieFor(options: string[]): TokenTrie {
+    const key = options.join("\u0000");
+    let trie = this.trieCache.get(key);
+    if (!trie) {
+      trie = new TokenTrie();
+      for (const o of options) trie.insert([...this.tokens.tokenize(o), this.endId], o);
+      if (this.trieCache.size > 32) this.trieCache.clear();
+      this.trieCache.set(key, trie);
+    }
+    return trie;
+  }
+
+  async generate(messages: Message[], options: GenerateOptions = {}): Promise<GenerateResult> {
+    let result: GenerateResult | undefined;
+    for await (const event of this.stream(messages, options))
+      if (event.type === "done") result = event.result;
+    return result!;
+  }
+
+  async *stream(messages: Message[], options: GenerateOptions = {}): AsyncIterable<StreamEvent> {
+    const c = options.constraint;
+    if (c && c.kind !== "choice") {
+      const error = new Error(
+        `the built-in ToolGen model supports only "choice" constraints, not "${c.kind}"`,
+      );
+      error.name = "UnsupportedConstraintError";
+      throw error;
+    }
+    const auto = !c && this.options.constrainArguments !== false ? argumentChoice(messages) : undefined;
+    const choice = c?.options ?? auto?.options;
+    let text: string;
+    let promptTokens: number;
+    let completionTokens: number;
+    if (choice) {
+      if (choice.length === 0) throw new Error("a choice constraint needs at least one option");
+      this.lastDecoding = {
+        mode: "choice",
+        options: choice.length,
+        ...(auto ? { source: auto.source } : {}),
+      };
+      const trie = this.trieFor(choice);
+      const prompt = this.prompt(messages, trie.maxDepth + 1);
+      const [best] = await decodeIds(this.tokens, prompt, trie, {
+        beams: choice.length === 1 ? 1 : (this.options.beams ?? 3),
+        endToken: this.endId,
+      });
+      text = best?.id ?? choice[0]!;
+      promptTokens = prompt.length;
+      completionTokens = best?.tokens.length ?? 0;
+    } else {
+      this.lastDecoding = { mode: "free" };
+      const max = options.maxTokens ?? 64;
+      const prompt = this.prompt(messages, max);
+      const rng = new Rng(options.seed ?? 0);
+      const session = new InferenceSession(this.tokens.model);
+      const ids: number[] = [];
+      try {
+        let logits = session.append(prompt);
+        while (ids.length < max) {
+          if (options.signal?.aborted) throw options.signal.reason ?? new Error("aborted");
+          const id = pickToken(logits, { temperature: options.temperature, topP: options.topP }, rng);
+          if (id === this.endId) break;
+          ids.push(id);
+          logits = session.append([id]);
+        }
+      } finally {
+        session.dispose();
+      }
+      text = this.tokens.detokenize(ids);
+      promptTokens = prompt.length;
+      completionTokens = ids.length;
+    }
+    yield { type: "text", delta: text };
+    yield {
+      type: "done",
+      result: {
+        message: { role: "assistant", content: text },
+        usage: { promptTokens, completionTokens },
+        finishReason: "stop",
+      },
+    };
+  }
+}

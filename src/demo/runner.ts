@@ -1,0 +1,122 @@
+import { createToolGenAgent } from "../agents/toolgen.ts";
+import type { AgentRun, AgentStep } from "../agents/types.ts";
+import type { CatalogEntry } from "../catalog/catalog.ts";
+import type { ChatModel } from "../models/model.ts";
+import type { Tool } from "../tools/types.ts";
+import { demoActionDecoder } from "./action.ts";
+import type { ToolGenChatModel } from "./chat-model.ts";
+
+/**
+ * Runs questions through the ToolGen agent and prints each step readably: the thought, the action token it
+ * decoded, the arguments (and whether they were free or chosen among constrained candidates), the tool's real
+ * result, and the final answer after the word "Answer".
+ */
+export interface DemoRunOptions {
+  model: ChatModel;
+  catalog: CatalogEntry[];
+  tools: Tool[];
+  write?: (text: string) => void;
+  /** Colour and symbols for a terminal. */
+  color?: boolean;
+  /** Decode the first action from the question alone in the retrieval prompt (see action.ts); default false. */
+  retrievalFirst?: boolean;
+}
+
+export interface DemoAnswer {
+  question: string;
+  answer: string;
+  stoppedBecause: AgentRun["stoppedBecause"];
+  calls: { tool: string; arguments: Record<string, unknown>; ok: boolean; content: string }[];
+  /** Which turns were decoded under a constraint: "action" always; "arguments" when the model adds one. */
+  constrained: string[];
+  seconds: number;
+}
+
+const clip = (s: string, n = 160) => (s.length > n ? `${s.slice(0, n - 1)}…` : s).replace(/\n/g, "⏎");
+
+export function createDemoRunner(o: DemoRunOptions) {
+  const paint = (code: string, s: string) => (o.color ? `\x1b[${code}m${s}\x1b[0m` : s);
+  const write = o.write ?? ((t: string) => process.stdout.write(t));
+  const actions = o.retrievalFirst ? demoActionDecoder(o.model) : undefined;
+  const agent = createToolGenAgent({
+    ...(actions ? { decodeAction: actions.decode } : {}),
+    model: o.model,
+    catalog: o.catalog,
+    tools: o.tools,
+    maxTokens: 24,
+    maxRounds: 9,
+    retryTemperatures: [],
+  });
+  const notes = o.model as Partial<ToolGenChatModel>;
+  const actionHow = () => {
+    const a = actions?.note.last;
+    if (!a)
+      return "the model's action turn, asked with a choice constraint over the tool tokens and <<Finish>>";
+    return a.prompt === "retrieval"
+      ? `ToolGen retrieval: the model read the question and its token was decoded over the ${a.options} tool tokens`
+      : `the model's action turn, decoded over the ${a.options - 1} tool tokens and <<Finish>>`;
+  };
+  let counter = 0;
+
+  async function ask(question: string): Promise<DemoAnswer> {
+    const started = performance.now();
+    const constrained = new Set<string>();
+    write(`\n${paint("1", "Question:")} ${question}\n`);
+    const onEvent = (e: AgentStep | { type: "text_delta" }) => {
+      const step = e as AgentStep;
+      switch (step.type) {
+        case "thought":
+          write(`  ${paint("2", "thought")}    ${clip(step.text)}\n`);
+          break;
+        case "model": {
+          const turn = step.index % 3; // thought, action, arguments
+          const note = notes.lastDecoding;
+          if (turn === 1) {
+            constrained.add("action");
+            write(`  ${paint("36", "action")}     ${step.message.content}   (${actionHow()})\n`);
+          } else if (turn === 2) {
+            const how =
+              note?.mode === "choice"
+                ? `model's choice among ${note.options} candidates built from ${note.source}`
+                : "written freely by the model";
+            if (note?.mode === "choice") constrained.add("arguments");
+            write(`  ${paint("36", "arguments")}  ${clip(step.message.content)}   (${how})\n`);
+          }
+          break;
+        }
+        case "tool_result":
+          write(
+            `  ${paint("33", "result")}     ${step.result.ok ? clip(step.result.content) : `error: ${step.result.error.message}`}   (${step.call.function.name}, ${step.ms} ms)\n`,
+          );
+          break;
+        case "guard":
+          write(`  ${paint("31", "guard")}      ${step.guard}: ${clip(step.message)}\n`);
+          break;
+        default:
+          break;
+      }
+    };
+    const run = await agent.chat(`demo-${counter++}`, question, { onEvent });
+    const seconds = (performance.now() - started) / 1000;
+    if (run.stoppedBecause === "answer") write(`${paint("1;32", "Answer:")} ${run.answer}\n`);
+    else
+      write(
+        `${paint("1;31", "No answer")} (stopped: ${run.stoppedBecause}${run.error ? `, ${run.error}` : ""})\n`,
+      );
+    return {
+      question,
+      answer: run.answer,
+      stoppedBecause: run.stoppedBecause,
+      calls: run.toolCalls.map((c) => ({
+        tool: c.call.function.name,
+        arguments: c.call.function.arguments,
+        ok: c.result.ok,
+        content: c.result.ok ? c.result.content : c.result.error.message,
+      })),
+      constrained: [...constrained],
+      seconds,
+    };
+  }
+
+  return { ask };
+}

@@ -1,0 +1,138 @@
+import { Rng } from "../nn/rng.ts";
+import type { Tool } from "../tools/types.ts";
+import { SAMPLE_FILES } from "./tools/sandbox.ts";
+
+/** Values for the question templates' slots: by tool and parameter, else by parameter name, else by type. */
+export type Pool = (rng: Rng) => string | number;
+
+const pick =
+  <T extends string | number>(values: readonly T[]): Pool =>
+  (rng) =>
+    values[rng.int(values.length)]!;
+const int =
+  (lo: number, hi: number): Pool =>
+  (rng) =>
+    lo + rng.int(hi - lo + 1);
+const dec =
+  (lo: number, hi: number, digits: number): Pool =>
+  (rng) =>
+    Number((lo + rng.next() * (hi - lo)).toFixed(digits));
+
+export const PHRASES = [
+  "the quick brown fox jumps over the lazy dog",
+  "hello world",
+  "tools make language models useful",
+  "a man a plan a canal panama",
+  "never odd or even",
+  "open the pod bay doors",
+  "order 66 shipped on day 12",
+  "rain in spain stays mainly in the plain",
+  "keep calm and carry on",
+  "to be or not to be",
+  "the answer is 42",
+  "room 101 is on floor 3",
+  "coffee at 9 and lunch at 13",
+  "all that glitters is not gold",
+  "lisbon is sunny today",
+  "small models learn fast",
+  "step by step",
+  "madam in eden im adam",
+  "data beats opinions",
+  "meet me at gate 7",
+  "green tea and lemon cake",
+  "the cat sat on the mat",
+  "write tests first",
+  "version 2 is better than version 1",
+  "ToolGen maps tools to tokens",
+  "sea shells by the sea shore",
+  "bob drove 300 km in 4 hours",
+  "fast trains and slow boats",
+];
+const EXPRESSIONS = [
+  "(3 + 4) * 2",
+  "17 * 23 - 5",
+  "2 ^ 10 + 1",
+  "(100 - 37) / 9",
+  "sqrt(144) + 8",
+  "45 % 7",
+  "3.5 * (2 + 6)",
+  "(8 + 12) * (5 - 2)",
+  "1000 / 8 / 5",
+  "7 * 7 * 7 - 300",
+];
+const PATTERNS = ["\\d+", "[aeiou]", "\\b\\w{4}\\b", "o", "[0-9]", "\\s+", "th"];
+const REPLACEMENTS = ["#", "_", "X", "-", "*"];
+const FILES = Object.keys(SAMPLE_FILES);
+const date: Pool = (rng) => {
+  const d = new Date(Date.UTC(1950, 0, 1) + rng.int(80 * 365) * 86400000);
+  return d.toISOString().slice(0, 10);
+};
+const datetime: Pool = (rng) =>
+  `${date(rng)}T${String(rng.int(24)).padStart(2, "0")}:${pick(["00", "15", "30", "45"])(rng)}`;
+
+const BY_TOOL: Record<string, Record<string, Pool>> = {
+  power: { base: int(2, 12), exponent: int(2, 10) },
+  square_root: { x: int(2, 10000) },
+  evaluate_expression: { expression: pick(EXPRESSIONS) },
+  round_number: { x: dec(0, 100, 5), digits: int(0, 4) },
+  factorial: { n: int(0, 25) },
+  is_prime: { n: int(2, 9999) },
+  fibonacci: { n: int(1, 90) },
+  percentage_of: { percent: int(5, 95) },
+  body_mass_index: { weight_kg: int(45, 120), height_m: dec(1.5, 2, 2) },
+  random_integer: { min: int(1, 50), max: int(51, 1000) },
+  roll_dice: { count: int(1, 6), sides: pick([4, 6, 8, 10, 12, 20]) },
+  random_password: { length: int(8, 24) },
+  base64_decode: { data: (rng) => Buffer.from(pick(PHRASES)(rng) as string).toString("base64") },
+  url_decode: { text: (rng) => encodeURIComponent(pick(PHRASES)(rng) as string) },
+  csv_column_sum: { path: pick(["sales.csv"]), column: pick(["units", "revenue"]) },
+  csv_column_max: { path: pick(["sales.csv"]), column: pick(["units", "revenue"]) },
+  csv_row_count: { path: pick(["sales.csv"]) },
+  json_get: {
+    path: pick(["config.json"]),
+    key: pick(["name", "version", "server.host", "server.port", "retries"]),
+  },
+  json_keys: { path: pick(["config.json"]) },
+  write_file: { path: pick(["memo.txt", "hello.txt", "draft.md", "out.txt", "list.txt"]) },
+};
+
+const BY_NAME: Record<string, Pool> = {
+  text: pick(PHRASES),
+  content: pick(PHRASES),
+  pattern: pick(PATTERNS),
+  replacement: pick(REPLACEMENTS),
+  path: pick(FILES),
+  seed: int(1, 9999),
+  date,
+  start: date,
+  end: date,
+  datetime,
+  days: int(-30, 400),
+  year: int(1900, 2100),
+  month: int(1, 12),
+  lat1: dec(-60, 70, 2),
+  lat2: dec(-60, 70, 2),
+  lon1: dec(-170, 170, 2),
+  lon2: dec(-170, 170, 2),
+};
+
+const number: Pool = (rng) => (rng.next() < 0.8 ? 2 + rng.int(998) : dec(0.5, 500, 2)(rng));
+
+/** Draws one value for each parameter of `tool` (all of them, in the schema's order). */
+export function drawSlots(tool: Tool, rng: Rng): Record<string, string | number> {
+  const out: Record<string, string | number> = {};
+  for (const [name, schema] of Object.entries(tool.parameters.properties)) {
+    const pool =
+      BY_TOOL[tool.name]?.[name] ??
+      BY_NAME[name] ??
+      (schema.enum ? pick(schema.enum as (string | number)[]) : undefined) ??
+      (schema.type === "integer" ? int(2, 999) : schema.type === "number" ? number : pick(PHRASES));
+    let value = pool(rng);
+    // Conversions and distances between a thing and itself make dull questions.
+    for (let tries = 0; tries < 10 && Object.values(out).includes(value) && schema.enum; tries++)
+      value = pool(rng);
+    out[name] = value;
+  }
+  if (tool.name === "count_occurrences") out.word = pick((out.text as string).split(" "))(rng);
+  return out;
+}
