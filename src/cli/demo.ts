@@ -3,14 +3,22 @@ import type { Command } from "commander";
 import type { ChatModel } from "../models/model.ts";
 import { resolveModel } from "../models/resolve.ts";
 import { demoCatalog, demoTools } from "../demo/catalog.ts";
-import { DEMO_MODEL_DIR, ensureDemoModel, openDemoModel, withSandbox } from "../demo/model.ts";
+import {
+  COMMITTED_DEMO_MODEL,
+  ensureDemoModel,
+  openDemoModel,
+  prepareDemoModel,
+  rebuildCommittedDemoModel,
+  withSandbox,
+} from "../demo/model.ts";
 import { DEMO_QUESTIONS } from "../demo/questions.ts";
 import { createDemoRunner, type DemoAnswer } from "../demo/runner.ts";
 
 interface DemoCliOptions {
   interactive?: boolean;
   model?: string;
-  dir: string;
+  dir?: string;
+  rebuild?: boolean;
   freeArguments?: boolean;
   json?: boolean;
 }
@@ -27,7 +35,14 @@ export function register(program: Command): void {
       "--model <spec>",
       "use this model instead of the built-in demo model (openai:MODEL@BASEURL, builtin:DIR …)",
     )
-    .option("--dir <dir>", "where the demo model is trained and cached", DEMO_MODEL_DIR)
+    .option(
+      "--dir <dir>",
+      "train (or reuse) the demo model in this folder instead of using the committed one",
+    )
+    .option(
+      "--rebuild",
+      `retrain the committed demo model in ${COMMITTED_DEMO_MODEL} (deterministic; npm run demo:model)`,
+    )
     .option("--free-arguments", "let the demo model write arguments freely (no candidate constraint)")
     .option("--json", "print one JSON object with the answers instead of the readable steps")
     .action(async (opts: DemoCliOptions) => {
@@ -42,6 +57,13 @@ export function register(program: Command): void {
 
 async function runDemo(opts: DemoCliOptions): Promise<number> {
   const err = (line: string) => process.stderr.write(line + "\n");
+  if (opts.rebuild) {
+    const manifest = await rebuildCommittedDemoModel(err);
+    process.stdout.write(
+      `${COMMITTED_DEMO_MODEL}: ${manifest.done.map((r) => `${r.stage} ${r.steps} steps, loss ${r.finalLoss.toFixed(4)}`).join("; ")}\n`,
+    );
+    return 0;
+  }
   const [tools, catalog] = await Promise.all([demoTools(), demoCatalog()]);
   let model: ChatModel;
   let how: string;
@@ -49,14 +71,15 @@ async function runDemo(opts: DemoCliOptions): Promise<number> {
     model = await resolveModel(opts.model);
     how = `${opts.model} (its own arguments; the action turn asks for a choice constraint)`;
   } else {
-    err(`toolgen demo: ${tools.length} tools; model in ${opts.dir}`);
     const started = performance.now();
-    const { trained, manifest } = await ensureDemoModel({ dir: opts.dir, log: err });
+    const { dir, trained, manifest } = opts.dir
+      ? await ensureDemoModel({ dir: opts.dir, log: err })
+      : await prepareDemoModel({ log: err });
     const seconds = trained
       ? `trained in ${((performance.now() - started) / 1000).toFixed(0)} s`
-      : `loaded (trained earlier: ${manifest.done.map((r) => `${r.stage} ${r.seconds.toFixed(0)} s`).join(", ")})`;
-    err(`toolgen demo: model ${seconds}`);
-    model = openDemoModel(opts.dir, !opts.freeArguments).chat;
+      : `loaded (its training took ${manifest.done.map((r) => `${r.stage} ${r.seconds.toFixed(0)} s`).join(", ")})`;
+    err(`toolgen demo: ${tools.length} tools; model ${dir} ${seconds}`);
+    model = openDemoModel(dir, !opts.freeArguments).chat;
     how = opts.freeArguments
       ? "the built-in demo model; it writes every turn itself except the action (tool tokens only)"
       : "the built-in demo model; the action turn is constrained to tool tokens, the arguments turn to candidates from the schema and the question, everything else is the model's own";

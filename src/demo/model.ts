@@ -1,6 +1,7 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, renameSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import type { CatalogEntry, LabelledQuery } from "../catalog/catalog.ts";
 import { BuiltinTokenModel } from "../models/builtin.ts";
 import type { LlamaConfig } from "../nn/config.ts";
@@ -13,8 +14,13 @@ import { ToolGenChatModel } from "./chat-model.ts";
 import { generateSamples, labelledQueries, trajectoriesFor, type DemoSample } from "./generator.ts";
 import { DEMO_QUESTIONS } from "./questions.ts";
 
-/** Where `toolgen demo` keeps its model (gitignored). */
+/** Where `toolgen demo` trains a model when the committed one does not fit the current catalog (gitignored). */
 export const DEMO_MODEL_DIR = join(".cache", "demo-model");
+/**
+ * The committed demo model (about 1 MB): `npm run demo:model` (= `toolgen demo --rebuild`) rebuilds it; the
+ * training is deterministic, so the weights, tokenizer and index come out bit for bit the same.
+ */
+export const COMMITTED_DEMO_MODEL = fileURLToPath(new URL("../../models/demo", import.meta.url));
 
 /**
  * The demo model: smaller than the tiny preset so the three stages fit in about two minutes on two busy cores.
@@ -33,8 +39,8 @@ export const DEMO_SCHEDULE: NonNullable<ToolGenTrainOptions["schedule"]> = {
   maxContentTokens: 28,
   stages: {
     memorization: { epochs: 20, lr: 3e-3 },
-    retrieval: { epochs: 5, lr: 3e-3 },
-    agent: { epochs: 3, lr: 3e-3 },
+    retrieval: { epochs: 15, lr: 3e-3 },
+    agent: { epochs: 10, lr: 3e-3 },
   },
 };
 export const DEMO_SEED = 1;
@@ -134,6 +140,53 @@ export async function ensureDemoModel(
     rmSync(dir, { recursive: true, force: true });
     return { dir, manifest: await trainToolGen(options), trained: true };
   }
+}
+
+/**
+ * The model the demo runs on: the committed one when it was trained on exactly the current catalog, questions
+ * and settings (checked by the pipeline's fingerprint), else one trained into `fallbackDir` (cached).
+ */
+export async function prepareDemoModel(
+  o: { fallbackDir?: string; progress?: boolean; log?: (line: string) => void } = {},
+): Promise<{ dir: string; manifest: ToolGenManifest; trained: boolean; committed: boolean }> {
+  const data = await demoData();
+  const log = o.log ?? (() => {});
+  if (existsSync(join(COMMITTED_DEMO_MODEL, "toolgen.json"))) {
+    try {
+      const ready = await ensureDemoModel({
+        dir: COMMITTED_DEMO_MODEL,
+        data,
+        progress: false,
+        log: () => {},
+      });
+      if (!ready.trained) return { ...ready, committed: true };
+    } catch (error) {
+      if (!/different training run/.test((error as Error).message)) throw error;
+    }
+    log(
+      `the committed demo model does not match this catalog or generator; training one in ${o.fallbackDir ?? DEMO_MODEL_DIR}`,
+    );
+  }
+  const built = await ensureDemoModel({
+    dir: o.fallbackDir ?? DEMO_MODEL_DIR,
+    data,
+    progress: o.progress,
+    log,
+  });
+  return { ...built, committed: false };
+}
+
+/** Rebuilds the committed model from scratch (a temporary folder, then one rename over the old one). */
+export async function rebuildCommittedDemoModel(
+  log: (line: string) => void = () => {},
+): Promise<ToolGenManifest> {
+  const tmp = join(dirname(COMMITTED_DEMO_MODEL), `.demo-rebuild-${process.pid}`);
+  rmSync(tmp, { recursive: true, force: true });
+  const { manifest } = await ensureDemoModel({ dir: tmp, log });
+  rmSync(join(tmp, "data"), { recursive: true, force: true }); // the training data is regenerated on demand
+  rmSync(COMMITTED_DEMO_MODEL, { recursive: true, force: true });
+  renameSync(tmp, COMMITTED_DEMO_MODEL);
+  return manifest;
 }
 
 function safeManifest(dir: string): ToolGenManifest | undefined {

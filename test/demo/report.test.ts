@@ -1,7 +1,9 @@
 import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { readFileSync } from "node:fs";
+import { describe, expect, it, vi } from "vitest";
+import { main } from "../../src/cli/main.ts";
 import { collectReportData, readResultFiles } from "../../src/report/collect.ts";
 import { renderReport } from "../../src/report/html.ts";
 
@@ -69,6 +71,27 @@ describe("toolgen report", () => {
     const html = renderReport(data);
     expect(html).not.toMatch(/<script|https?:\/\/(?!www\.w3\.org)/); // self-contained
     expect(html.match(/<svg/g)!.length).toBeGreaterThanOrEqual(5);
+  });
+
+  it("toolgen report writes the page, and says clearly when there is nothing to report", async () => {
+    const out = join(mkdtempSync(join(tmpdir(), "toolgen-report-cli-")), "r.html");
+    const stdout = vi.spyOn(process.stdout, "write").mockImplementation(() => true);
+    const stderr = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
+    try {
+      await main(["node", "toolgen", "report", "--out", out, fixtureDir()]);
+      expect(String(stdout.mock.calls[0]?.[0])).toMatch(
+        /5 files, 2 NDCG rows, 1 loss curves, 2 training stages/,
+      );
+      expect(readFileSync(out, "utf8")).toMatch(/^<!doctype html>/);
+      process.exitCode = undefined;
+      await main(["node", "toolgen", "report", "--out", out, "/nonexistent/dir"]);
+      expect(process.exitCode).toBe(1);
+      expect(String(stderr.mock.calls.at(-1)?.[0])).toMatch(/no result JSON found/);
+    } finally {
+      process.exitCode = undefined;
+      stdout.mockRestore();
+      stderr.mockRestore();
+    }
   });
 
   it.skipIf(!hasChromium)(
