@@ -3,11 +3,12 @@ import type { ChatModel, ToolChoice } from "../models/model.ts";
 import { toToolJson } from "../tools/define.ts";
 import type { Tool, ToolCall, ToolContext, ToolResult } from "../tools/types.ts";
 import { invokeTool } from "./invoke.ts";
-import { callModel, ErrorStreak, positiveInteger, RepeatGuard, startRun } from "./loop.ts";
+import { callModel, ErrorStreak, positiveInteger, RepeatGuard } from "./loop.ts";
 import type { RunOutcome, RunRecorder } from "./loop.ts";
-import { ChatMemory, InMemoryChatMemoryStore, type MemoryOptions } from "./memory.ts";
+import type { MemoryOptions } from "./memory.ts";
+import { MemoryAgent } from "./base.ts";
 import { Toolbox, type ToolboxOptions } from "./toolbox.ts";
-import type { Agent, AgentRun, AgentRunHandle, ChatOptions } from "./types.ts";
+import type { ChatOptions } from "./types.ts";
 
 /** Builds the corrective tool message for a call to a tool that does not exist (LangChain4j's strategy hook). */
 export type HallucinatedToolStrategy = (call: ToolCall, validNames: string[]) => string;
@@ -39,7 +40,7 @@ export interface FunctionAgentOptions extends ToolboxOptions {
 }
 
 /** The tool-loop service: model → tool calls → executor → tool messages → model, until a final answer. */
-export class FunctionAgent implements Agent {
+export class FunctionAgent extends MemoryAgent {
   readonly kind = "functions";
   private readonly toolbox: Toolbox;
   private readonly maxSteps: number;
@@ -47,11 +48,9 @@ export class FunctionAgent implements Agent {
   private readonly maxRepeats: number;
   private readonly maxErrors: number;
   private readonly onHallucination: HallucinatedToolStrategy;
-  private readonly memoryOptions: MemoryOptions;
 
   constructor(private readonly options: FunctionAgentOptions) {
-    // One store per agent (in memory unless given), shared by every memory id.
-    this.memoryOptions = { ...options.memory, store: options.memory?.store ?? new InMemoryChatMemoryStore() };
+    super(options.memory);
     this.toolbox = new Toolbox(options);
     this.maxSteps = positiveInteger("maxSteps", options.maxSteps, 10);
     this.maxRounds = positiveInteger(
@@ -64,20 +63,7 @@ export class FunctionAgent implements Agent {
     this.onHallucination = options.hallucinatedToolName ?? defaultHallucinatedToolStrategy;
   }
 
-  /** The conversation stored under a memory id (to read or clear it). */
-  memory(memoryId: string): ChatMemory {
-    return new ChatMemory(memoryId, this.memoryOptions);
-  }
-
-  chat(memoryId: string, text: string, options: ChatOptions = {}): Promise<AgentRun> {
-    return this.run(memoryId, text, options).result;
-  }
-
-  run(memoryId: string, text: string, options: ChatOptions = {}): AgentRunHandle {
-    return startRun(memoryId, options, (recorder) => this.loop(memoryId, text, options, recorder));
-  }
-
-  private async loop(
+  protected async loop(
     memoryId: string,
     text: string,
     chat: ChatOptions,

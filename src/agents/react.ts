@@ -4,12 +4,13 @@ import type { ParsedToolCall } from "../chat/parse/types.ts";
 import type { ChatModel } from "../models/model.ts";
 import type { Tool, ToolCall, ToolContext } from "../tools/types.ts";
 import { invokeTool } from "./invoke.ts";
-import { callModel, ErrorStreak, positiveInteger, RepeatGuard, startRun } from "./loop.ts";
+import { callModel, ErrorStreak, positiveInteger, RepeatGuard } from "./loop.ts";
 import type { RunOutcome, RunRecorder } from "./loop.ts";
-import { ChatMemory, InMemoryChatMemoryStore, type MemoryOptions } from "./memory.ts";
+import type { MemoryOptions } from "./memory.ts";
+import { MemoryAgent } from "./base.ts";
 import { checkReactTemplate, describeTools, REACT_PROMPT, renderReactPrompt } from "./react-prompt.ts";
 import { Toolbox, type ToolboxOptions } from "./toolbox.ts";
-import type { Agent, AgentRun, AgentRunHandle, ChatOptions, GuardKind } from "./types.ts";
+import type { ChatOptions, GuardKind } from "./types.ts";
 
 export interface ReactAgentOptions extends ToolboxOptions {
   model: ChatModel;
@@ -45,11 +46,10 @@ type Observation = { ok: true; text: string } | { ok: false; guard: GuardKind; t
 const OBSERVATION_LINE = /\n?[ \t]*Observation[ \t]*\d*[ \t]*:/;
 
 /** The ReAct agent: Thought / Action / Action Input / Observation in plain text, for any ChatModel. */
-export class ReactAgent implements Agent {
+export class ReactAgent extends MemoryAgent {
   readonly kind = "react";
   private readonly toolbox: Toolbox;
   private readonly template: string;
-  private readonly memoryOptions: MemoryOptions;
   private readonly maxIterations: number;
   private readonly maxRepeats: number;
   private readonly maxErrors: number;
@@ -58,10 +58,10 @@ export class ReactAgent implements Agent {
   private readonly countTokens: (text: string) => number;
 
   constructor(private readonly options: ReactAgentOptions) {
+    super(options.memory);
     this.toolbox = new Toolbox(options);
     this.template = options.template ?? REACT_PROMPT;
     checkReactTemplate(this.template);
-    this.memoryOptions = { ...options.memory, store: options.memory?.store ?? new InMemoryChatMemoryStore() };
     this.maxIterations = positiveInteger("maxIterations", options.maxIterations, 10);
     this.maxRepeats = positiveInteger("maxRepeats", options.maxRepeats, 3);
     this.maxErrors = positiveInteger("maxConsecutiveErrors", options.maxConsecutiveErrors, 5);
@@ -70,19 +70,7 @@ export class ReactAgent implements Agent {
     this.countTokens = options.countTokens ?? ((text) => Math.ceil(text.length / 4));
   }
 
-  memory(memoryId: string): ChatMemory {
-    return new ChatMemory(memoryId, this.memoryOptions);
-  }
-
-  chat(memoryId: string, text: string, options: ChatOptions = {}): Promise<AgentRun> {
-    return this.run(memoryId, text, options).result;
-  }
-
-  run(memoryId: string, text: string, options: ChatOptions = {}): AgentRunHandle {
-    return startRun(memoryId, options, (recorder) => this.loop(memoryId, text, options, recorder));
-  }
-
-  private async loop(
+  protected async loop(
     memoryId: string,
     input: string,
     chat: ChatOptions,

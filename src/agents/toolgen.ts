@@ -13,10 +13,11 @@ import {
 import type { Tool, ToolContext } from "../tools/types.ts";
 import { invokeTool } from "./invoke.ts";
 import { catalogEntryFromTool } from "./toolbox.ts";
-import { callModel, ErrorStreak, positiveInteger, RepeatGuard, startRun } from "./loop.ts";
+import { callModel, ErrorStreak, positiveInteger, RepeatGuard } from "./loop.ts";
 import type { RunOutcome, RunRecorder } from "./loop.ts";
-import { ChatMemory, InMemoryChatMemoryStore, type MemoryOptions } from "./memory.ts";
-import type { Agent, AgentRun, AgentRunHandle, ChatOptions } from "./types.ts";
+import type { MemoryOptions } from "./memory.ts";
+import { MemoryAgent } from "./base.ts";
+import type { ChatOptions } from "./types.ts";
 
 /** What an action decoder gets: the conversation so far and the written forms it may choose from. */
 export interface ActionRequest {
@@ -77,13 +78,12 @@ interface Episode {
 }
 
 /** The ToolGen agent (paper Fig. 8): thought → "Generate the action." → action token → documentation → JSON input. */
-export class ToolGenAgent implements Agent {
+export class ToolGenAgent extends MemoryAgent {
   readonly kind = "toolgen";
   private readonly entries = new Map<string, CatalogEntry>();
   private readonly tools = new Map<string, Tool>();
   private readonly written = new Map<string, string>();
   private readonly idOfText = new Map<string, string>();
-  private readonly memoryOptions: MemoryOptions;
   private readonly maxRounds: number;
   private readonly maxRestarts: number;
   private readonly maxRepeats: number;
@@ -97,6 +97,7 @@ export class ToolGenAgent implements Agent {
   readonly actionOptions: string[];
 
   constructor(private readonly options: ToolGenAgentOptions) {
+    super(options.memory);
     const catalog = options.catalog ?? (options.tools ?? []).map(catalogEntryFromTool);
     if (catalog.length === 0) throw new Error("the ToolGen agent needs a `catalog` or `tools`");
     for (const entry of catalog) this.entries.set(entry.id, entry);
@@ -108,7 +109,6 @@ export class ToolGenAgent implements Agent {
       this.written.set(entry.id, text);
       this.idOfText.set(text, entry.id);
     }
-    this.memoryOptions = { ...options.memory, store: options.memory?.store ?? new InMemoryChatMemoryStore() };
     this.maxRounds = positiveInteger("maxRounds", options.maxRounds, 16);
     this.maxRestarts = options.maxRestarts ?? 1;
     if (!Number.isInteger(this.maxRestarts) || this.maxRestarts < 0) {
@@ -120,19 +120,7 @@ export class ToolGenAgent implements Agent {
     this.actionOptions = Object.freeze([...this.written.values(), FINISH_TOKEN]) as string[];
   }
 
-  memory(memoryId: string): ChatMemory {
-    return new ChatMemory(memoryId, this.memoryOptions);
-  }
-
-  chat(memoryId: string, text: string, options: ChatOptions = {}): Promise<AgentRun> {
-    return this.run(memoryId, text, options).result;
-  }
-
-  run(memoryId: string, text: string, options: ChatOptions = {}): AgentRunHandle {
-    return startRun(memoryId, options, (recorder) => this.loop(memoryId, text, options, recorder));
-  }
-
-  private async loop(
+  protected async loop(
     memoryId: string,
     query: string,
     chat: ChatOptions,
