@@ -9,18 +9,7 @@ import {
   type ParseResult,
   type ToolCallFormat,
 } from "../../src/chat/parse/index.ts";
-
-/** mulberry32: a tiny seeded PRNG so every run feeds the same inputs. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 as rng } from "../../src/eval/split.ts";
 
 const VALID: Record<ToolCallFormat, string[]> = {
   hermes: [

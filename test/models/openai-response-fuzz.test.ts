@@ -2,18 +2,7 @@ import { describe, expect, it } from "vitest";
 import { WireFormatError, fromWireMessage } from "../../src/chat/wire.ts";
 import { ModelResponseError } from "../../src/models/http-errors.ts";
 import { StreamAccumulator, readCompletion } from "../../src/models/openai-response.ts";
-
-/** mulberry32, seeded so the run is reproducible. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 as rng } from "../../src/eval/split.ts";
 
 const VALID = [
   '{"choices":[{"index":0,"delta":{"role":"assistant","content":"Hel"}}]}',
