@@ -64,13 +64,14 @@ interface Plan {
 const BOTH: Stage[] = ["memorization", "retrieval"];
 
 /**
- * What the grid trains. `atomic` (3 retrieval epochs) and `atomic-long` (8 epochs, higher lr) are the main
- * results; the index kinds and ablations share a 1-epoch budget with `atomic-1ep`, which is what fitted in
+ * What the grid trains. `atomic` (3 retrieval epochs), `atomic-long` (8 epochs, higher lr) and `atomic-16ep`
+ * are the main results; the index kinds and ablations share a 1-epoch budget with `atomic-1ep`, which is what fitted in
  * the time this machine had.
  */
 export const METATOOL_PLANS: readonly Plan[] = [
   { name: "atomic", index: "atomic", stages: BOTH, retrievalEpochs: 3, lr: 2e-3 },
   { name: "atomic-long", index: "atomic", stages: BOTH, retrievalEpochs: 8, lr: 4e-3 },
+  { name: "atomic-16ep", index: "atomic", stages: BOTH, retrievalEpochs: 16, lr: 4e-3 },
   { name: "atomic-1ep", index: "atomic", stages: BOTH, retrievalEpochs: 1, lr: 2e-3 },
   {
     name: "atomic-1ep-no-memorization",
@@ -163,7 +164,7 @@ export async function runMetaTool(c: MetaToolConfig): Promise<Record<string, unk
       training: manifest.done,
       train_wall_seconds_this_run: Math.round(wallSeconds),
     };
-    if (v.name === "atomic" || v.name === "atomic-long") {
+    if (v.name === "atomic" || v.name.startsWith("atomic-long") || v.name === "atomic-16ep") {
       // −constraint: rank the whole vocabulary; outputs that are not tool tokens are dropped (and counted).
       const free = openRetriever(out, false);
       entry.unconstrained = {
