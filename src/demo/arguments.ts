@@ -34,13 +34,29 @@ export function numbersIn(query: string): number[] {
   return [...new Set((query.match(/-?\d+(?:\.\d+)?/g) ?? []).map(Number))];
 }
 
+function quotedSpans(query: string): string[] {
+  return [...query.matchAll(/"([^"]+)"|“([^”]+)”/g)].map((m) => (m[1] ?? m[2])!);
+}
+
+/** True when `value` occurs in the query as a whole word (not inside a longer word or number). */
+function mentions(query: string, value: string): boolean {
+  const escaped = value.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+  return new RegExp(`(^|[^\\p{L}\\p{N}])${escaped}($|[^\\p{L}\\p{N}])`, "u").test(query);
+}
+
 function valuesFor(param: DocParam, query: string, spans: string[]): unknown[] {
-  if (Array.isArray(param.enum)) return param.enum;
+  if (Array.isArray(param.enum)) {
+    // The enum values the question names, when it names any (e.g. the two units of a conversion).
+    const named = param.enum.filter((v) => mentions(query, String(v)));
+    return named.length > 0 ? named : param.enum;
+  }
   const type = Array.isArray(param.type) ? param.type[0] : param.type;
   if (type === "number") return numbersIn(query);
   if (type === "integer") return numbersIn(query).filter(Number.isInteger);
   if (type === "boolean") return [true, false];
-  return spans;
+  // Free text the question quotes is the text argument; otherwise any run of its words.
+  const quoted = quotedSpans(query);
+  return quoted.length > 0 ? quoted : spans;
 }
 
 function product(
@@ -54,7 +70,11 @@ function product(
   params.forEach((p, i) => {
     out = out.flatMap((partial) => values[i]!.map((v) => ({ ...partial, [p.name]: v })));
   });
-  return out;
+  // One piece of the question fills one parameter: drop objects that repeat a value, unless nothing else is left.
+  const distinct = out.filter(
+    (o) => new Set(Object.values(o).map((v) => JSON.stringify(v))).size === params.length,
+  );
+  return distinct.length > 0 ? distinct : out;
 }
 
 /** The candidate argument objects of a tool documented as `doc` (ToolGen's documentation JSON) for `query`. */

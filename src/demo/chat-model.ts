@@ -119,7 +119,7 @@ export class ToolGenChatModel implements ChatModel {
       const trie = this.trieFor(choice);
       const prompt = this.prompt(messages, trie.maxDepth + 1);
       const [best] = await decodeIds(this.tokens, prompt, trie, {
-        beams: choice.length === 1 ? 1 : (this.options.beams ?? 3),
+        beams: choice.length === 1 ? 1 : (this.options.beams ?? 1),
         endToken: this.endId,
       });
       text = best?.id ?? choice[0]!;

@@ -12,7 +12,7 @@ import { trainToolGen, type ToolGenTrainOptions } from "../train/pipeline.ts";
 import { demoCatalog, demoTools } from "./catalog.ts";
 import { ToolGenChatModel } from "./chat-model.ts";
 import { generateSamples, labelledQueries, trajectoriesFor, type DemoSample } from "./generator.ts";
-import { DEMO_QUESTIONS } from "./questions.ts";
+import { TAUGHT_QUESTIONS } from "./questions.ts";
 
 /** Where `toolgen demo` trains a model when the committed one does not fit the current catalog (gitignored). */
 export const DEMO_MODEL_DIR = join(".cache", "demo-model");
@@ -86,11 +86,10 @@ export async function withSandbox<T>(fn: (dir: string) => Promise<T>): Promise<T
 export async function demoData(seed = DEMO_SEED): Promise<DemoData> {
   const tools = await demoTools();
   const catalog = await demoCatalog();
-  const demo = new Set(DEMO_QUESTIONS.map((q) => q.question));
-  // The demo's own questions are taught too (a tiny model cannot be relied on for unseen ones; the held-out
-  // questions measure how it does on those).
+  const demo = new Set(TAUGHT_QUESTIONS.map((q) => q.question));
+  // The hand-written questions are taught too (see questions.ts); the held-out ones measure unseen questions.
   const train = [
-    ...DEMO_QUESTIONS.map((q) => ({ query: q.question, tool: q.tool, arguments: q.arguments })),
+    ...TAUGHT_QUESTIONS.map((q) => ({ query: q.question, tool: q.tool, arguments: q.arguments })),
     ...generateSamples(tools, { perTool: TRAIN_PER_TOOL, seed, exclude: demo }),
   ];
   const heldOut = generateSamples(tools, {

@@ -4,6 +4,7 @@ import type { CatalogEntry } from "../catalog/catalog.ts";
 import type { ChatModel } from "../models/model.ts";
 import type { Tool } from "../tools/types.ts";
 import { demoActionDecoder } from "./action.ts";
+import { isTaught } from "./questions.ts";
 import type { ToolGenChatModel } from "./chat-model.ts";
 
 /**
@@ -61,7 +62,9 @@ export function createDemoRunner(o: DemoRunOptions) {
   async function ask(question: string): Promise<DemoAnswer> {
     const started = performance.now();
     const constrained = new Set<string>();
-    write(`\n${paint("1", "Question:")} ${question}\n`);
+    write(
+      `\n${paint("1", "Question:")} ${question}${isTaught(question) ? paint("2", "   (taught in training)") : ""}\n`,
+    );
     const onEvent = (e: AgentStep | { type: "text_delta" }) => {
       const step = e as AgentStep;
       switch (step.type) {
