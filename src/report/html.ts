@@ -61,7 +61,7 @@ export function renderReport(data: ReportData, options: { title?: string; genera
 <style>
 body{font:14px/1.45 system-ui,sans-serif;margin:2em auto;max-width:900px;color:#111}
 table{border-collapse:collapse;margin:1em 0;font-size:12px}td,th{border:1px solid #ccc;padding:3px 8px;text-align:left}
-td.n{text-align:right;font-variant-numeric:tabular-nums}figure{margin:1em 0}.none{color:#666;font-style:italic}
+.scroll{overflow-x:auto}td.n{text-align:right;font-variant-numeric:tabular-nums}figure{margin:1em 0}.none{color:#666;font-style:italic}
 </style></head><body>
 <h1>${esc(title)}</h1>
 <p>${esc(options.generated ?? "")}</p>
@@ -75,7 +75,7 @@ function table(head: string[], rows: (string | number | undefined)[][]): string 
     typeof v === "number"
       ? `<td class="n">${Number.isInteger(v) ? v : v.toFixed(2)}</td>`
       : `<td>${esc(String(v ?? ""))}</td>`;
-  return `<table><thead><tr>${head.map((h) => `<th>${esc(h)}</th>`).join("")}</tr></thead><tbody>${rows
+  return `<div class="scroll"><table><thead><tr>${head.map((h) => `<th>${esc(h)}</th>`).join("")}</tr></thead><tbody>${rows
     .map((r) => `<tr>${r.map(cell).join("")}</tr>`)
-    .join("")}</tbody></table>`;
+    .join("")}</tbody></table></div>`;
 }
