@@ -47,7 +47,8 @@ export const DEMO_SEED = 1;
 /**
  * The paper's stage order. The agent stage comes last and is what the demo runs on: it overwrites much of what
  * the retrieval stage taught in the short retrieval prompt (measured: 9 % hit@1 there afterwards), so the demo
- * decodes actions in the agent's own context (see action.ts for the alternative that was tried).
+ * decodes actions in the agent's own context. (Putting the retrieval stage last instead made the model forget
+ * to finish after a tool's result.)
  */
 export const DEMO_STAGES: Stage[] = ["memorization", "retrieval", "agent"];
 /** Generated questions per tool (training) and held out (evaluation). */

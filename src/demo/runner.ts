@@ -3,7 +3,6 @@ import type { AgentRun, AgentStep } from "../agents/types.ts";
 import type { CatalogEntry } from "../catalog/catalog.ts";
 import type { ChatModel } from "../models/model.ts";
 import type { Tool } from "../tools/types.ts";
-import { demoActionDecoder } from "./action.ts";
 import { isTaught } from "./questions.ts";
 import type { ToolGenChatModel } from "./chat-model.ts";
 
@@ -19,8 +18,6 @@ export interface DemoRunOptions {
   write?: (text: string) => void;
   /** Colour and symbols for a terminal. */
   color?: boolean;
-  /** Decode the first action from the question alone in the retrieval prompt (see action.ts); default false. */
-  retrievalFirst?: boolean;
 }
 
 export interface DemoAnswer {
@@ -38,9 +35,7 @@ const clip = (s: string, n = 160) => (s.length > n ? `${s.slice(0, n - 1)}…` :
 export function createDemoRunner(o: DemoRunOptions) {
   const paint = (code: string, s: string) => (o.color ? `\x1b[${code}m${s}\x1b[0m` : s);
   const write = o.write ?? ((t: string) => process.stdout.write(t));
-  const actions = o.retrievalFirst ? demoActionDecoder(o.model) : undefined;
   const agent = createToolGenAgent({
-    ...(actions ? { decodeAction: actions.decode } : {}),
     model: o.model,
     catalog: o.catalog,
     tools: o.tools,
@@ -49,14 +44,10 @@ export function createDemoRunner(o: DemoRunOptions) {
     retryTemperatures: [],
   });
   const notes = o.model as Partial<ToolGenChatModel>;
-  const actionHow = () => {
-    const a = actions?.note.last;
-    if (!a)
-      return "the model's action turn, asked with a choice constraint over the tool tokens and <<Finish>>";
-    return a.prompt === "retrieval"
-      ? `ToolGen retrieval: the model read the question and its token was decoded over the ${a.options} tool tokens`
-      : `the model's action turn, decoded over the ${a.options - 1} tool tokens and <<Finish>>`;
-  };
+  const actionHow = () =>
+    notes.lastDecoding?.mode === "choice"
+      ? `the model's token, decoded over the ${notes.lastDecoding.options! - 1} tool tokens and <<Finish>>`
+      : "the model's action turn, asked with a choice constraint over the tool tokens and <<Finish>>";
   let counter = 0;
 
   async function ask(question: string): Promise<DemoAnswer> {
