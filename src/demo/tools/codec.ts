@@ -1,17 +1,6 @@
 import { createHash } from "node:crypto";
+import { mulberry32 as seeded } from "../../eval/split.ts";
 import { P, toolMethod } from "../../tools/decorators.ts";
-
-/** A seeded generator (mulberry32): the same seed always gives the same numbers. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const TEXT = P("text", "string", "The text");
 const SEED = P("seed", "integer", "The random seed; the same seed gives the same result");
