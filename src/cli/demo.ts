@@ -28,7 +28,7 @@ export function register(program: Command): void {
   program
     .command("demo")
     .description(
-      "train (first run, about 2 minutes, cached) or load the demo ToolGen model and answer questions with the demo's 67 tools",
+      "load the committed demo ToolGen model (or retrain it when the catalog changed) and answer questions with the demo's 67 tools",
     )
     .option("--interactive", "ask your own questions (a REPL; /exit quits)")
     .option(
