@@ -71,6 +71,8 @@ export interface EncodedChat {
   ids: number[];
   /** 1 where the token is predicted in training: assistant content and the token that ends its turn. */
   lossMask: Uint8Array;
+  /** 1 on the tokens of user contents: what token dropout may remove in training. */
+  droppable: Uint8Array;
 }
 
 export interface EncodeChatOptions {
@@ -111,7 +113,7 @@ export function encodeChat(
     let content = tokenizer.encode(spec === CHAT_FORMATS.llama3 ? m.content.trim() : m.content);
     if (!trained && options.maxContentTokens !== undefined)
       content = content.slice(0, options.maxContentTokens);
-    return { header: header(m.role), content, trained };
+    return { header: header(m.role), content, trained, user: m.role === "user" };
   });
   const tail = options.generationPrompt ? header("assistant") : [];
   if (options.maxLength !== undefined) {
@@ -131,19 +133,21 @@ export function encodeChat(
   }
   const ids: number[] = [];
   const mask: number[] = [];
-  const push = (tokens: number[], trained: boolean) => {
+  const droppable: number[] = [];
+  const push = (tokens: number[], trained: boolean, user = false) => {
     for (const t of tokens) {
       ids.push(t);
       mask.push(trained ? 1 : 0);
+      droppable.push(user ? 1 : 0);
     }
   };
   push(bos, false);
   for (const p of parts) {
     push(p.header, false);
-    push(p.content, p.trained);
+    push(p.content, p.trained, p.user);
     push([end], p.trained);
     push(after, false);
   }
   push(tail, false);
-  return { ids, lossMask: Uint8Array.from(mask) };
+  return { ids, lossMask: Uint8Array.from(mask), droppable: Uint8Array.from(droppable) };
 }

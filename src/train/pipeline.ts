@@ -192,7 +192,7 @@ export async function trainToolGen(o: ToolGenTrainOptions): Promise<ToolGenManif
         maxLength: model.config.maxPositions,
       }),
     );
-    const { epochs, lr } = schedule.stages[stage];
+    const { epochs, lr, tokenDropout } = schedule.stages[stage];
     const steps = Math.max(1, Math.ceil((epochs * samples.length) / schedule.batchSize));
     const stageSeed = seed * 31 + ["memorization", "retrieval", "agent"].indexOf(stage);
     const seqLen = Math.min(
@@ -229,6 +229,7 @@ export async function trainToolGen(o: ToolGenTrainOptions): Promise<ToolGenManif
           lr,
           seed: stageSeed,
           warmupFraction: schedule.warmupFraction,
+          tokenDropout,
           optimizer,
           signal: o.signal,
           onStep: (info, opt) => {

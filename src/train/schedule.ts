@@ -8,6 +8,8 @@ import type { Stage } from "./datasets.ts";
 export interface StageSchedule {
   epochs: number;
   lr: number;
+  /** Token dropout over the user's words (probability per token; 0 or absent: none). */
+  tokenDropout?: number;
 }
 
 export interface Schedule {

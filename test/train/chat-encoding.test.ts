@@ -27,6 +27,15 @@ describe("chat encoding", () => {
     );
   });
 
+  it("only the user contents are droppable (token dropout never touches headers, system or assistant turns)", () => {
+    const enc = encodeChat(tokenizer, messages);
+    const droppable = enc.ids.filter((_, i) => enc.droppable[i] === 1);
+    expect(droppable).toEqual([
+      ...tokenizer.encode("what is the weather in Lisbon?"),
+      ...tokenizer.encode("Generate the action."),
+    ]);
+  });
+
   it("the loss mask covers exactly the assistant contents and their <|eot_id|>", () => {
     const enc = encodeChat(tokenizer, messages);
     const trained = enc.ids.filter((_, i) => enc.lossMask[i] === 1);

@@ -8,6 +8,8 @@ import { Rng } from "../rng.ts";
 export interface Sample {
   ids: number[];
   lossMask?: ArrayLike<boolean | number>;
+  /** True where token dropout may remove the token (a user's words; never specials or trained tokens). */
+  droppable?: ArrayLike<boolean | number>;
 }
 
 /** A deterministic seed for (seed, a, b): data order depends only on these, which makes resuming exact. */
@@ -87,4 +89,26 @@ export function packedBatch(stream: Int32Array, B: number, T: number, seed: numb
     }
   }
   return { B, T: Tw, tokens, targets, positions };
+}
+
+/**
+ * Token dropout (word dropout over sub-words): each droppable token is removed with probability `p`, at least
+ * one droppable token is kept. A regulariser for small supervised sets (a query → its tool): the model sees a
+ * slightly different query every epoch instead of memorising each one. Removing (rather than masking) keeps
+ * every input a sequence the model could meet at inference.
+ */
+export function dropTokens(sample: Sample, p: number, rng: Rng): Sample {
+  const { ids, lossMask, droppable } = sample;
+  if (!droppable || p <= 0) return sample;
+  if (droppable.length !== ids.length)
+    throw new Error(`droppable length ${droppable.length} differs from ids length ${ids.length}`);
+  const keep: boolean[] = ids.map((_, i) => !droppable[i] || rng.next() >= p);
+  const kept = (i: number) => keep[i];
+  if (!ids.some((_, i) => droppable[i] && kept(i))) {
+    const candidates = ids.flatMap((_, i) => (droppable[i] ? [i] : []));
+    if (candidates.length > 0) keep[candidates[rng.int(candidates.length)]!] = true;
+  }
+  const out: Sample = { ids: ids.filter((_, i) => keep[i]) };
+  if (lossMask) out.lossMask = Array.from(lossMask).filter((_, i) => keep[i]);
+  return out;
 }

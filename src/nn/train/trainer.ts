@@ -1,7 +1,8 @@
 import type { Batch, Llama } from "../llama.ts";
 import type { ParamSet } from "../params.ts";
 import { ADAMW_DEFAULTS, AdamW, clipGradNorm, cosineLr, type AdamWOptions } from "./adamw.ts";
-import { packedBatch, padBatch, samplesForStep, type Sample } from "./batches.ts";
+import { Rng } from "../rng.ts";
+import { dropTokens, mixSeed, packedBatch, padBatch, samplesForStep, type Sample } from "./batches.ts";
 
 /** Chat-style samples (padded rows, loss mask) or one token stream (packed windows, plain text). */
 export type TrainData =
@@ -30,6 +31,8 @@ export interface TrainOptions {
   /** Maximum global gradient norm (0 disables clipping). Default 1. */
   clip?: number;
   adamw?: Partial<AdamWOptions>;
+  /** Probability of removing each droppable token of a sample (token dropout, `Sample.droppable`). Default 0. */
+  tokenDropout?: number;
   /** Resume: an optimizer restored from a checkpoint; training continues at its step. */
   optimizer?: AdamW;
   onStep?: (info: StepInfo, optimizer: AdamW) => void | Promise<void>;
@@ -63,6 +66,8 @@ export async function train(model: Llama, data: TrainData, o: TrainOptions): Pro
   if (!(Number.isInteger(accumulation) && accumulation > 0)) {
     throw new Error(`gradientAccumulation must be a positive integer, got ${accumulation}`);
   }
+  const dropout = o.tokenDropout ?? 0;
+  if (!(dropout >= 0 && dropout < 1)) throw new Error(`tokenDropout must be in [0, 1), got ${dropout}`);
   if (data.kind === "samples") checkSamples(data.samples, seqLen, model.config.vocabSize);
   const losses: number[] = [];
   const started = performance.now();
@@ -71,6 +76,14 @@ export async function train(model: Llama, data: TrainData, o: TrainOptions): Pro
     return await loop();
   } finally {
     grads.dispose();
+  }
+
+  /** The samples of data batch `index`, token dropout applied (seeded by the batch, so resuming stays exact). */
+  function augmented(samples: Sample[], index: number): Sample[] {
+    const batch = samplesForStep(samples, index, o.batchSize, o.seed);
+    if (dropout === 0) return batch;
+    const rng = new Rng(mixSeed(o.seed, index, 3));
+    return batch.map((s) => dropTokens(s, dropout, rng));
   }
 
   async function loop(): Promise<TrainResult> {
@@ -85,7 +98,7 @@ export async function train(model: Llama, data: TrainData, o: TrainOptions): Pro
         const index = step * accumulation + micro;
         const batch =
           data.kind === "samples"
-            ? paddedSamples(samplesForStep(data.samples, index, o.batchSize, o.seed), seqLen, data.padId)
+            ? paddedSamples(augmented(data.samples, index), seqLen, data.padId)
             : packedBatch(data.tokens, o.batchSize, seqLen, o.seed, index);
         const r = model.forwardBackward(batch, grads, { accumulate: micro > 0, lossScale: 1 / accumulation });
         loss += r.loss / accumulation;
