@@ -26,6 +26,8 @@ export interface StageReport {
   batchSize: number;
   seqLen: number;
   lr: number;
+  /** Token dropout over the user's words, when the stage used it. */
+  tokenDropout?: number;
   seconds: number;
   tokensPerSecond: number;
   peakRssMb: number;

@@ -262,6 +262,7 @@ export async function trainToolGen(o: ToolGenTrainOptions): Promise<ToolGenManif
       batchSize: schedule.batchSize,
       seqLen,
       lr,
+      ...(tokenDropout ? { tokenDropout } : {}),
       seconds: (performance.now() - started) / 1000,
       tokensPerSecond,
       peakRssMb: Math.round(peakRss / 2 ** 20),
