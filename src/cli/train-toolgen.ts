@@ -16,6 +16,7 @@ export interface ToolGenTrainCliOptions {
   index: string;
   stages?: string;
   epochs?: string;
+  tokenDropout?: string;
   seed: string;
   lr: string;
   batchSize: string;
@@ -34,16 +35,21 @@ function parseStages(text: string | undefined): Stage[] | undefined {
   return stages as Stage[];
 }
 
-/** `--epochs memorization=8,retrieval=3`. */
-function parseEpochs(text: string | undefined): Partial<Record<Stage, { epochs: number }>> {
-  const out: Partial<Record<Stage, { epochs: number }>> = {};
+/** `stage=value` pairs (`--epochs memorization=8,retrieval=3`, `--token-dropout retrieval=0.25`). */
+function parseStageValues(
+  flag: string,
+  text: string | undefined,
+  valid: (n: number) => boolean,
+  example: string,
+): Partial<Record<Stage, number>> {
+  const out: Partial<Record<Stage, number>> = {};
   for (const part of text?.split(",") ?? []) {
     const [stage, value] = part.split("=").map((s) => s.trim());
     const n = Number(value);
-    if (!(STAGES as readonly string[]).includes(stage ?? "") || !(n > 0)) {
-      throw new Error(`--epochs expects stage=N pairs, e.g. memorization=8,retrieval=3; got "${part}"`);
+    if (!(STAGES as readonly string[]).includes(stage ?? "") || value === "" || !valid(n)) {
+      throw new Error(`${flag} expects stage=value pairs, e.g. ${example}; got "${part}"`);
     }
-    out[stage as Stage] = { epochs: n };
+    out[stage as Stage] = n;
   }
   return out;
 }
@@ -84,10 +90,23 @@ export async function runToolGenTraining(
     throw new Error(`--seed must be a non-negative integer, got "${opts.seed}"`);
   const catalog = loadCatalog(opts.catalog);
   const queries: LabelledQuery[] = (opts.queries ?? []).flatMap((f) => loadQueries(f, catalog));
-  const stageEpochs = parseEpochs(opts.epochs);
+  const epochs = parseStageValues("--epochs", opts.epochs, (n) => n > 0, "memorization=8,retrieval=3");
+  const dropout = parseStageValues(
+    "--token-dropout",
+    opts.tokenDropout,
+    (n) => n >= 0 && n < 1,
+    "retrieval=0.25 (a probability in [0, 1))",
+  );
   const lr = explicit("lr") ? Number(opts.lr) : undefined;
   const stages = Object.fromEntries(
-    STAGES.map((s) => [s, { ...stageEpochs[s], ...(lr !== undefined ? { lr } : {}) }]),
+    STAGES.map((s) => [
+      s,
+      {
+        ...(epochs[s] !== undefined ? { epochs: epochs[s] } : {}),
+        ...(dropout[s] !== undefined ? { tokenDropout: dropout[s] } : {}),
+        ...(lr !== undefined ? { lr } : {}),
+      },
+    ]),
   );
   const manifest = await trainToolGen({
     catalog,

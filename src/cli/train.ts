@@ -48,6 +48,10 @@ export function register(program: Command): void {
     .option("--index <kind>", "ToolGen ids: atomic | semantic | numeric | hierarchical", "atomic")
     .option("--stages <list>", "ToolGen stages in order (default memorization,retrieval[,agent])")
     .option("--epochs <list>", "ToolGen epochs per stage, e.g. memorization=8,retrieval=3")
+    .option(
+      "--token-dropout <list>",
+      "ToolGen token dropout per stage: each user token is removed with this probability, e.g. retrieval=0.25",
+    )
     .requiredOption("--out <dir>", "checkpoint folder to write (and resume from with --resume)")
     .option("--preset <name>", "model size: tiny | small", "tiny")
     .option("--steps <n>", "optimizer steps in total", "300")

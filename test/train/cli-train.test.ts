@@ -37,13 +37,21 @@ describe("toolgen train --catalog (CLI)", () => {
         ...common,
         "--epochs",
         "memorization=1,retrieval=1",
+        "--token-dropout",
+        "retrieval=0.2",
         "--no-progress",
         "--json",
       ]);
       expect(trained.stderr).not.toMatch(/toolgen train:/);
       expect(trained.code).toBe(0);
-      const manifest = JSON.parse(trained.stdout) as { done: Array<{ stage: string }>; index: string };
-      expect(manifest.done.map((d) => d.stage)).toEqual(["memorization", "retrieval"]);
+      const manifest = JSON.parse(trained.stdout) as {
+        done: Array<{ stage: string; tokenDropout?: number }>;
+        index: string;
+      };
+      expect(manifest.done.map((d) => [d.stage, d.tokenDropout])).toEqual([
+        ["memorization", undefined],
+        ["retrieval", 0.2],
+      ]);
       expect(manifest.index).toBe("atomic");
 
       const evaluated = await runCli([
@@ -105,6 +113,17 @@ describe("toolgen train --catalog (CLI)", () => {
     ]);
     expect(noQueries.code).toBe(1);
     expect(noQueries.stderr).toMatch(/retrieval stage needs labelled queries/);
+    const dropout = await runCli([
+      "train",
+      "--catalog",
+      tools,
+      "--out",
+      join(dir, "m3"),
+      "--token-dropout",
+      "retrieval=1",
+    ]);
+    expect(dropout.code).toBe(1);
+    expect(dropout.stderr).toMatch(/--token-dropout expects stage=value pairs, e.g. retrieval=0.25/);
     const model = await runCli(["retrieve", "x", "--catalog", tools, "--retriever", "toolgen"]);
     expect(model.stderr).toMatch(/needs a trained model: --model DIR/);
   });
