@@ -51,8 +51,10 @@ if (parts.includes("metatool") && tools && queries) {
 if (parts.includes("stabletoolbench") && stb) {
   figures.stabletoolbench = await runStableToolBench({
     dir: join(stb, ".."),
+    name: "atomic",
     memorizationEpochs: 4,
     retrievalEpochs: 3,
+    retrievalLr: 2e-3,
     seed,
   });
 }

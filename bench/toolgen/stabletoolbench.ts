@@ -19,8 +19,13 @@ import { BENCH_MODEL } from "./metatool.ts";
  */
 export interface StableToolBenchConfig {
   dir: string;
+  /** The trained folder's name under WORK/stabletoolbench. */
+  name: string;
   memorizationEpochs: number;
   retrievalEpochs: number;
+  retrievalLr: number;
+  /** Token dropout per stage (the tool document in memorization, the query in retrieval). */
+  tokenDropout?: { memorization: number; retrieval: number };
   seed: number;
 }
 
@@ -33,7 +38,7 @@ export async function runStableToolBench(c: StableToolBenchConfig): Promise<Reco
   const trainIds = new Set(train.flatMap((q) => q.relevant));
   const unseen = test.filter((q) => q.relevant.every((id) => !trainIds.has(id))).length;
   const variant: Variant = {
-    name: "atomic",
+    name: c.name,
     options: {
       preset: "tiny",
       index: "atomic",
@@ -44,8 +49,16 @@ export async function runStableToolBench(c: StableToolBenchConfig): Promise<Reco
       schedule: {
         maxContentTokens: 96,
         stages: {
-          memorization: { epochs: c.memorizationEpochs, lr: 2e-3 },
-          retrieval: { epochs: c.retrievalEpochs, lr: 2e-3 },
+          memorization: {
+            epochs: c.memorizationEpochs,
+            lr: 2e-3,
+            ...(c.tokenDropout ? { tokenDropout: c.tokenDropout.memorization } : {}),
+          },
+          retrieval: {
+            epochs: c.retrievalEpochs,
+            lr: c.retrievalLr,
+            ...(c.tokenDropout ? { tokenDropout: c.tokenDropout.retrieval } : {}),
+          },
         },
       },
     },
@@ -68,6 +81,7 @@ export async function runStableToolBench(c: StableToolBenchConfig): Promise<Reco
   const top5 = (r: string[][]) => r.map((x) => x.slice(0, 5));
   const g1 = await evaluateRetriever(toolgen, train.slice(0, 300));
   return {
+    variant: c.name,
     catalog_size: catalog.length,
     train_files: ["G1_instruction", "G1_category", "G1_tool"],
     test_files: ["G2_instruction", "G2_category"],
