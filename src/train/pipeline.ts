@@ -61,10 +61,28 @@ export interface ToolGenTrainOptions {
 const RESUME_DIR = ".resume";
 const DEFAULT_STAGES: Stage[] = ["memorization", "retrieval"];
 
+/** The schedule as the fingerprint sees it: a token dropout of 0 is the same run as none. */
+function fingerprintSchedule(schedule: Schedule): Schedule {
+  const stages = Object.fromEntries(
+    Object.entries(schedule.stages).map(([k, { tokenDropout, ...rest }]) => [
+      k,
+      tokenDropout ? { ...rest, tokenDropout } : rest,
+    ]),
+  ) as Schedule["stages"];
+  return { ...schedule, stages };
+}
+
 function fingerprintOf(o: ToolGenTrainOptions, schedule: Schedule, stages: Stage[]): string {
   const h = createHash("sha256");
   h.update(
-    JSON.stringify({ preset: o.preset, index: o.index, seed: o.seed, stages, schedule, config: o.config }),
+    JSON.stringify({
+      preset: o.preset,
+      index: o.index,
+      seed: o.seed,
+      stages,
+      schedule: fingerprintSchedule(schedule),
+      config: o.config,
+    }),
   );
   for (const e of o.catalog) h.update(`\u0000${e.id}\u0001${e.description}`);
   for (const q of o.queries ?? []) h.update(`\u0000${q.query}\u0001${q.relevant.join("\u0002")}`);

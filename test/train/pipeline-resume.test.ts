@@ -49,6 +49,16 @@ describe("toolgen training: interruption and the agent stage", () => {
       const manifest = await trainToolGen(base(straight));
       expect(manifest.done.map((r) => r.stage)).toEqual(["memorization", "retrieval", "agent"]);
       expect(readFileSync(join(straight, "data", "agent.jsonl"), "utf8")).toContain("Generate the action.");
+      // A token dropout of 0 is the same run as none (finished, nothing retrained); another dropout is not.
+      const stages = (memorization: object, retrieval: object) => ({
+        ...base(straight),
+        schedule: { ...base(straight).schedule, stages: { memorization, retrieval } },
+      });
+      const again = await trainToolGen(stages({ epochs: 2, tokenDropout: 0 }, { epochs: 2 }));
+      expect(again.done).toEqual(manifest.done);
+      await expect(trainToolGen(stages({ epochs: 2 }, { epochs: 2, tokenDropout: 0.9 }))).rejects.toThrow(
+        /holds a different training run/,
+      );
 
       const interrupted = mkdtempSync(join(tmpdir(), "toolgen-resumed-"));
       const stop = new AbortController();
