@@ -39,7 +39,7 @@ export const DEMO_SCHEDULE: NonNullable<ToolGenTrainOptions["schedule"]> = {
   maxContentTokens: 28,
   stages: {
     memorization: { epochs: 20, lr: 3e-3 },
-    retrieval: { epochs: 15, lr: 3e-3 },
+    retrieval: { epochs: 15, lr: 3e-3, tokenDropout: 0 },
     agent: { epochs: 10, lr: 3e-3 },
   },
 };
