@@ -7,6 +7,7 @@ import type { IndexKind } from "../../src/retrieval/ids.ts";
 import type { Stage } from "../../src/train/datasets.ts";
 import type { LlamaConfig } from "../../src/nn/config.ts";
 import { SoftmaxRegression } from "./softmax-regression.ts";
+import { pairedTop1 } from "../../src/eval/paired.ts";
 import { WordNaiveBayes } from "./naive-bayes.ts";
 import {
   evaluateRetriever,
@@ -213,6 +214,8 @@ export async function runMetaTool(c: MetaToolConfig): Promise<Record<string, unk
     train_seconds: (performance.now() - t) / 1000,
   };
   log("naive_bayes", results.naive_bayes);
+  const top1 = (rankings: string[][]) => dev.map((q, i) => q.relevant.includes(rankings[i]![0] ?? ""));
+  const atomicTop1 = new Map<string, boolean[]>();
   for (const v of metaToolVariants(c)) {
     const { out, manifest, wallSeconds } = await trainVariant("metatool", v, catalog, train);
     const retriever = openRetriever(out);
@@ -220,6 +223,7 @@ export async function runMetaTool(c: MetaToolConfig): Promise<Record<string, unk
     const evalSet = atomic ? dev : dev.slice(0, BEAM_EVAL_QUERIES);
     const rankings = await rankAll(retriever, evalSet);
     const figures: Figures = figuresOf(evalSet, rankings);
+    if (atomic) atomicTop1.set(`toolgen_${v.name.replaceAll("-", "_")}`, top1(rankings));
     const entry: Record<string, unknown> = {
       ...figures,
       ...(atomic
@@ -265,11 +269,14 @@ export async function runMetaTool(c: MetaToolConfig): Promise<Record<string, unk
     t = performance.now();
     const sr = new SoftmaxRegression();
     sr.train(texts, labels, { epochs: 40, learningRate: 3e-3, batchSize: 64, seed: c.seed });
+    const srRankings = dev.map((q) => sr.rank(q.query, 5));
+    // Is a ToolGen model's top-1 different from the regression's beyond chance? (McNemar, paired per query)
+    const regressionTop1 = top1(srRankings);
+    results.paired_top1_vs_regression = Object.fromEntries(
+      [...atomicTop1].map(([name, correct]) => [name, pairedTop1(correct, regressionTop1)]),
+    );
     results.softmax_regression = {
-      ...figuresOf(
-        dev,
-        dev.map((q) => sr.rank(q.query, 5)),
-      ),
+      ...figuresOf(dev, srRankings),
       epochs: 40,
       optimizer: "Adam (lazy), lr 3e-3, batch 64",
       train_seconds: (performance.now() - t) / 1000,
