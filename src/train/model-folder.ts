@@ -32,6 +32,8 @@ export interface StageReport {
   tokensPerSecond: number;
   peakRssMb: number;
   finalLoss: number;
+  /** The training loss over the stage: mean per bucket of steps (≤ 200 points; from the resume point if resumed). */
+  lossCurve?: Array<{ step: number; loss: number }>;
 }
 
 export interface ToolGenManifest {

@@ -96,6 +96,21 @@ function mergeSchedule(base: Schedule, o: ToolGenTrainOptions["schedule"]): Sche
   return { ...base, ...o, stages };
 }
 
+/** At most `points` points: the mean loss of each run of consecutive steps, at the run's last step. */
+export function downsampleCurve(
+  curve: ReadonlyArray<{ step: number; loss: number }>,
+  points: number,
+): Array<{ step: number; loss: number }> {
+  const size = Math.max(1, Math.ceil(curve.length / points));
+  const out: Array<{ step: number; loss: number }> = [];
+  for (let i = 0; i < curve.length; i += size) {
+    const bucket = curve.slice(i, i + size);
+    const loss = bucket.reduce((a, p) => a + p.loss, 0) / bucket.length;
+    out.push({ step: bucket[bucket.length - 1]!.step, loss: Math.round(loss * 1e4) / 1e4 });
+  }
+  return out;
+}
+
 /** The stage's chat samples; the stage data is also written as JSONL under out/data for other trainers. */
 function stageSamples(stage: Stage, o: ToolGenTrainOptions, index: ToolIndex): StageSample[] {
   switch (stage) {
@@ -235,6 +250,7 @@ export async function trainToolGen(o: ToolGenTrainOptions): Promise<ToolGenManif
     let lastSave = started;
     let peakRss = process.memoryUsage().rss;
     let lastLoss = NaN;
+    const curve: Array<{ step: number; loss: number }> = [];
     let tokensPerSecond = 0;
     let result;
     try {
@@ -253,6 +269,7 @@ export async function trainToolGen(o: ToolGenTrainOptions): Promise<ToolGenManif
           onStep: (info, opt) => {
             bar?.update(info);
             lastLoss = info.loss;
+            curve.push({ step: info.step, loss: info.loss });
             tokensPerSecond = info.tokensPerSecond;
             peakRss = Math.max(peakRss, process.memoryUsage().rss);
             const now = performance.now();
@@ -285,6 +302,7 @@ export async function trainToolGen(o: ToolGenTrainOptions): Promise<ToolGenManif
       tokensPerSecond,
       peakRssMb: Math.round(peakRss / 2 ** 20),
       finalLoss: lastLoss,
+      lossCurve: downsampleCurve(curve, 200),
     };
     manifest.done.push(report);
     writeJsonAtomic(join(o.out, MANIFEST_FILE), manifest);

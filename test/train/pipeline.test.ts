@@ -42,6 +42,14 @@ describe("toolgen training pipeline", () => {
       ]) {
         expect(existsSync(join(out, f))).toBe(true);
       }
+      // Each stage records its loss curve (≤ 200 points, ending at the last step), and the loss went down.
+      for (const r of manifest.done) {
+        const curve = r.lossCurve!;
+        expect(curve.length).toBeGreaterThan(1);
+        expect(curve.length).toBeLessThanOrEqual(200);
+        expect(curve.at(-1)!.step).toBe(r.steps);
+        expect(curve.at(-1)!.loss).toBeLessThan(curve[0]!.loss);
+      }
       expect(readFileSync(join(out, "data", "retrieval.jsonl"), "utf8").split("\n")).toHaveLength(
         queries.length + 1,
       );
