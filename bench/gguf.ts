@@ -128,7 +128,10 @@ async function main(): Promise<void> {
     schedule: {
       tokenizerVocab: 1000,
       batchSize: 16,
-      stages: { memorization: { epochs: quick ? 2 : 8 }, retrieval: { epochs: quick ? 4 : 20, lr: 3e-3 } },
+      stages: {
+        memorization: { epochs: quick ? 2 : 8 },
+        retrieval: { epochs: quick ? 4 : 20, lr: 3e-3, tokenDropout: 0 },
+      },
     },
   });
   const trainSeconds = (performance.now() - t0) / 1000;

@@ -158,8 +158,8 @@ const WITH_ABLATIONS = new Set([
 ]);
 
 function variant(p: Plan, c: MetaToolConfig): Variant {
-  // Plans with token dropout name it in both stages (0 for memorization), as the runs that produced them did.
-  const dropout = (x: number) => (p.tokenDropout === undefined ? {} : { tokenDropout: x });
+  // Dropout is always named (0 = none): the tiny preset's own retrieval schedule has dropout 0.3.
+  const dropout = (x: number) => ({ tokenDropout: x });
   return {
     name: p.name,
     options: {

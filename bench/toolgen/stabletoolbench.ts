@@ -52,12 +52,12 @@ export async function runStableToolBench(c: StableToolBenchConfig): Promise<Reco
           memorization: {
             epochs: c.memorizationEpochs,
             lr: 2e-3,
-            ...(c.tokenDropout ? { tokenDropout: c.tokenDropout.memorization } : {}),
+            tokenDropout: c.tokenDropout?.memorization ?? 0,
           },
           retrieval: {
             epochs: c.retrievalEpochs,
             lr: c.retrievalLr,
-            ...(c.tokenDropout ? { tokenDropout: c.tokenDropout.retrieval } : {}),
+            tokenDropout: c.tokenDropout?.retrieval ?? 0, // the tiny preset's own default is 0.3
           },
         },
       },
