@@ -103,8 +103,7 @@ export function dropTokens(sample: Sample, p: number, rng: Rng): Sample {
   if (droppable.length !== ids.length)
     throw new Error(`droppable length ${droppable.length} differs from ids length ${ids.length}`);
   const keep: boolean[] = ids.map((_, i) => !droppable[i] || rng.next() >= p);
-  const kept = (i: number) => keep[i];
-  if (!ids.some((_, i) => droppable[i] && kept(i))) {
+  if (!ids.some((_, i) => droppable[i] && keep[i])) {
     const candidates = ids.flatMap((_, i) => (droppable[i] ? [i] : []));
     if (candidates.length > 0) keep[candidates[rng.int(candidates.length)]!] = true;
   }
