@@ -9,26 +9,21 @@ import {
   standardize,
   standardizeString,
 } from "./bfcl-values.ts";
+import { checkRelevance, scoringOf } from "./bfcl-relevance.ts";
+import type { BfclCall, CheckResult } from "./bfcl-types.ts";
 
 /**
  * The BFCL AST checker, after the leaderboard's published rules (`ast_checker.py`): function name; required
  * parameters present; no unknown parameters; types (an int is accepted for a float); strings compared after
  * `standardize_string`; lists and dicts element by element; `""` among the allowed values = may be omitted;
- * parallel = order-free matching; irrelevance = making no call is correct. Works on JSON values: JSON has no
- * int/float distinction, so 5.0 given for an integer passes here where Python's checker would refuse it.
+ * parallel = order-free matching. Works on JSON values, which makes the documented deviations (README,
+ * "Evaluation"): JSON has no int/float distinction, so 5.0 given for an integer passes here where Python's
+ * checker refuses it, and ints inside a float array pass (Python converts int → float at the top level only);
+ * `1` given for `true` inside a dict fails here where Python's `1 == True` passes it; names with dots turned
+ * into underscores always pass (BFCL allows that only for models registered as needing it).
  */
 
-export interface BfclCall {
-  name: string;
-  arguments: Record<string, unknown>;
-}
-
-export interface CheckResult {
-  valid: boolean;
-  /** BFCL's error type names (`simple_function_checker:missing_required`, `value_error:string`, …). */
-  errorType?: string;
-  error?: string;
-}
+export type { BfclCall, CheckResult } from "./bfcl-types.ts";
 
 export type BfclLanguage = "python" | "java" | "javascript";
 
@@ -64,6 +59,12 @@ function possibleAnswerKind(allowed: readonly unknown[]): string | undefined {
 }
 
 const asList = (value: unknown): unknown[] => (Array.isArray(value) ? value : [value]);
+
+/**
+ * The allowed values of a list parameter, the omission marker "" read as the empty list: BFCL's list checkers
+ * walk each allowed answer element by element, and "" has none, so `[]` passes wherever omission does.
+ */
+const allowedLists = (allowed: readonly unknown[]): unknown[] => allowed.map((a) => (a === "" ? [] : a));
 
 /** One dict against its allowed forms `{key: [allowed values]}` (BFCL's dict_checker). */
 function checkDict(
@@ -104,7 +105,7 @@ function checkDict(
 /** A list of dicts, element by element in order, against each allowed list (BFCL's list_dict_checker). */
 function checkListOfDicts(param: string, value: unknown[], candidates: readonly unknown[]): CheckResult {
   let last = fail("value_error:list_dict_count", `no allowed list of dicts matches ${param}`);
-  for (const candidate of candidates) {
+  for (const candidate of allowedLists(candidates)) {
     if (!Array.isArray(candidate)) continue;
     if (candidate.length !== value.length) {
       last = fail(
@@ -159,14 +160,16 @@ function checkValue(
   if (kind === "object") return checkDict(param, value as Record<string, unknown>, allowed);
   if (kind === "array" && itemKind === "object") return checkListOfDicts(param, value as unknown[], allowed);
   if (kind === "string" || (kind === "" && typeof value === "string")) {
+    // The omission marker "" is normalised like any allowed string, as BFCL's string_checker does: where a
+    // parameter may be omitted, "" (or text that normalises to nothing, like " - ") passes too.
     const ok = allowed.some(
-      (a) => typeof a === "string" && a !== "" && standardizeString(a) === standardizeString(value as string),
+      (a) => typeof a === "string" && standardizeString(a) === standardizeString(value as string),
     );
     return ok ? OK : fail("value_error:string", `invalid value ${JSON.stringify(value)} for ${param}`);
   }
   if (kind === "array") {
     const norm = (list: unknown): unknown => (Array.isArray(list) ? list.map(standardize) : list);
-    return includesValue(allowed.map(norm), norm(value))
+    return includesValue(allowedLists(allowed).map(norm), norm(value))
       ? OK
       : fail("value_error:list/tuple", `invalid list for ${param}`);
   }
@@ -216,9 +219,16 @@ function findDoc(docs: readonly BfclFunctionDoc[], expected: BfclExpectedCall): 
   return docs.find((d) => d.name === name);
 }
 
+/** The checker a category's count errors are named after (BFCL dispatches on "parallel", then "multiple"). */
+function countErrorType(category: string): string {
+  if (category.includes("parallel")) return "parallel_function_checker_no_order:wrong_count";
+  if (category.includes("multiple")) return "multiple_function_checker:wrong_count";
+  return "simple_function_checker:wrong_count";
+}
+
 /**
- * Checks one test item: `irrelevance` wants no call; `parallel*` matches calls to expected calls in any order;
- * `multiple` and `simple*` want exactly the expected number of calls.
+ * Checks one test item: irrelevance wants no call and relevance any call (bfcl-relevance.ts); `parallel*`
+ * matches calls to expected calls in any order; `multiple` and `simple*` want exactly the expected number of calls.
  */
 export function checkBfclItem(
   category: string,
@@ -226,14 +236,11 @@ export function checkBfclItem(
   calls: readonly BfclCall[],
   expected: readonly BfclExpectedCall[],
 ): CheckResult {
-  if (category.includes("irrelevance")) {
-    return calls.length === 0
-      ? OK
-      : fail("irrelevance:function_called", `expected no call, got ${calls.map((c) => c.name).join(", ")}`);
-  }
+  const scoring = scoringOf(category);
+  if (scoring !== "ast") return checkRelevance(scoring, calls);
   const language = languageOf(category);
   if (calls.length !== expected.length) {
-    return fail("wrong_count", `expected ${expected.length} call(s), got ${calls.length}`);
+    return fail(countErrorType(category), `expected ${expected.length} call(s), got ${calls.length}`);
   }
   if (!category.includes("parallel")) {
     const doc = findDoc(docs, expected[0]);

@@ -1,6 +1,7 @@
 import type { BfclExpectedCall, BfclFunctionDoc } from "../catalog/import/bfcl.ts";
 import type { BfclCall } from "./bfcl-checker.ts";
 import { isAllowedValue } from "./bfcl-checker.ts";
+import type { BfclScoring } from "./bfcl-relevance.ts";
 import { isPlainRecord } from "./bfcl-values.ts";
 
 /** The first allowed value that is not "" (the omission marker); undefined when the parameter may only be omitted. */
@@ -47,7 +48,34 @@ export function answerToCall(expected: BfclExpectedCall, doc: BfclFunctionDoc | 
   return { name, arguments: args };
 }
 
-export const MUTATIONS = ["wrong_value", "missing_required", "extra_parameter", "wrong_function"] as const;
+/**
+ * The calls a correct model makes for an item: its possible answers; for irrelevance none; for relevance the
+ * possible answers when the data has them, else a call to the first offered function (any call is correct).
+ */
+export function oracleCalls(
+  scoring: BfclScoring,
+  expected: readonly BfclExpectedCall[],
+  docs: readonly BfclFunctionDoc[],
+): BfclCall[] {
+  if (scoring === "irrelevance") return [];
+  if (scoring === "relevance" && expected.length === 0) return docs.slice(0, 1).map(anyCall);
+  return expected.map((e) =>
+    answerToCall(
+      e,
+      docs.find((d) => d.name === Object.keys(e)[0]),
+    ),
+  );
+}
+
+const anyCall = (doc: BfclFunctionDoc): BfclCall => ({ name: doc.name, arguments: {} });
+
+export const MUTATIONS = [
+  "wrong_value",
+  "missing_required",
+  "extra_parameter",
+  "wrong_function",
+  "relevance_flip",
+] as const;
 export type Mutation = (typeof MUTATIONS)[number];
 
 /** A value that is certainly not allowed for the parameter, or undefined when none is obvious. */
@@ -73,14 +101,22 @@ function wrongValue(value: unknown, allowed: readonly unknown[]): unknown {
 
 /**
  * Applies one mutation to the correct calls; undefined when it does not apply to this item (no parameter with a
- * value to change, no required parameter to drop). Mutations touch the first call that can take them.
+ * value to change, no required parameter to drop). Mutations touch the first call that can take them. Relevance
+ * and irrelevance items take only `relevance_flip` (a call where none is wanted, no call where one is): their
+ * verdict does not depend on the call's content; AST items never take it.
  */
 export function mutateCalls(
   mutation: Mutation,
+  scoring: BfclScoring,
   calls: readonly BfclCall[],
   expected: readonly BfclExpectedCall[],
   docs: readonly BfclFunctionDoc[],
 ): BfclCall[] | undefined {
+  if ((mutation === "relevance_flip") !== (scoring !== "ast")) return undefined;
+  if (mutation === "relevance_flip") {
+    if (scoring === "relevance") return [];
+    return docs.length === 0 ? undefined : [anyCall(docs[0])];
+  }
   const copy = calls.map((c) => ({ name: c.name, arguments: { ...c.arguments } }));
   for (const [i, call] of copy.entries()) {
     const allowedByParam = Object.values(expected[i] ?? {})[0] ?? {};
