@@ -182,7 +182,8 @@ export function evaluateBfclOracle(dir: string, options: BfclEvalOptions = {}): 
             error: JSON.stringify(mutated),
           });
       }
-      options.onProgress?.(++done, total);
+      done++;
+      options.onProgress?.(done, total);
     }
     byCategory[category] = figures(categoryCorrect, items.length);
   }
@@ -243,7 +244,8 @@ export async function evaluateBfclModel(
       if (result.valid) categoryCorrect++;
       else failures.push({ id: item.id, errorType: result.errorType, error: result.error });
       byCategory[category] = figures(categoryCorrect, byCategory[category].total + 1);
-      options.onProgress?.(++done, total);
+      done++;
+      options.onProgress?.(done, total);
       if (limit > 0 && inARow >= limit) {
         throw new BfclModelAbortError(
           `stopped after ${inARow} model errors in a row (${done}/${total} items done); last: ${result.error ?? ""}`,
