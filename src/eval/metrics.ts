@@ -1,13 +1,37 @@
 /**
  * Ranking metrics with binary relevance. `ranked` is the retrieved list (best first), `relevant` the ground truth.
  * All return fractions in [0, 1]; the reports turn them into percent.
+ *
+ * An id the list holds twice is counted once, at its first rank: the repeat keeps its slot (the retriever spent
+ * it) but gains nothing, so a buggy retriever cannot lift NDCG above 1. `duplicateCount` reports such repeats as
+ * a retriever defect. A query with no relevant id has no meaningful score (these functions return 0 for it);
+ * the reports leave such queries out of their means and count them (retrieval.ts).
  */
 
 const discount = (rank: number): number => 1 / Math.log2(rank + 2);
 
+/** The list with each repeat of an earlier id replaced by a hole that matches nothing (ranks are kept). */
+function firstOccurrences(ranked: readonly string[]): (string | undefined)[] {
+  const seen = new Set<string>();
+  return ranked.map((id) => {
+    if (seen.has(id)) return undefined;
+    seen.add(id);
+    return id;
+  });
+}
+
+/** How many entries of a ranked list repeat an id found earlier in it (0 for a well-formed list). */
+export function duplicateCount(ranked: readonly string[]): number {
+  return ranked.length - new Set(ranked).size;
+}
+
 function dcg(ranked: readonly string[], relevant: ReadonlySet<string>, k: number): number {
+  const list = firstOccurrences(ranked);
   let sum = 0;
-  for (let i = 0; i < Math.min(k, ranked.length); i++) if (relevant.has(ranked[i])) sum += discount(i);
+  for (let i = 0; i < Math.min(k, list.length); i++) {
+    const id = list[i];
+    if (id !== undefined && relevant.has(id)) sum += discount(i);
+  }
   return sum;
 }
 

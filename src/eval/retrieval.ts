@@ -1,6 +1,14 @@
 import type { LabelledQuery } from "../catalog/catalog.ts";
 import type { Retriever } from "../retrieval/retriever.ts";
-import { mean, ndcgAtK, ndcgToolGenAtK, quantile, recallAtK, reciprocalRank } from "./metrics.ts";
+import {
+  duplicateCount,
+  mean,
+  ndcgAtK,
+  ndcgToolGenAtK,
+  quantile,
+  recallAtK,
+  reciprocalRank,
+} from "./metrics.ts";
 
 export interface RetrievalEvalOptions {
   /** Cut-offs for NDCG and recall. Default [1, 3, 5]. */
@@ -13,7 +21,12 @@ export interface RetrievalEvalOptions {
 
 /** Figures in the CLI contract's units: NDCG and recall in percent (0–100), MRR as a fraction, latency in ms. */
 export interface RetrievalFigures {
+  /** Queries in the means: those with at least one relevant id. */
   queries: number;
+  /** Queries left out of the means because their relevant list is empty. */
+  excludedNoRelevant: number;
+  /** Repeated ids in the ranked lists (a retriever defect; each id counts once in the metrics). */
+  duplicateHits: number;
   ndcg: Record<number, number>;
   ndcgToolGen: Record<number, number>;
   recall: Record<number, number>;
@@ -39,18 +52,24 @@ export interface RetrievalReport {
 
 const round = (x: number, digits: number): number => Math.round(x * 10 ** digits) / 10 ** digits;
 
-/** Aggregates per-query outcomes into figures. */
+/**
+ * Aggregates per-query outcomes into figures. Queries without a relevant id are left out of the means (and
+ * counted); latency is over every query run.
+ */
 export function summarize(outcomes: readonly QueryOutcome[], ks: readonly number[]): RetrievalFigures {
-  const percent = (f: (o: QueryOutcome) => number): number => round(100 * mean(outcomes.map(f)), 2);
+  const scored = outcomes.filter((o) => o.query.relevant.length > 0);
+  const percent = (f: (o: QueryOutcome) => number): number => round(100 * mean(scored.map(f)), 2);
   const perK = (metric: (r: string[], rel: string[], k: number) => number): Record<number, number> =>
     Object.fromEntries(ks.map((k) => [k, percent((o) => metric(o.ranked, o.query.relevant, k))]));
   const ms = outcomes.map((o) => o.ms);
   return {
-    queries: outcomes.length,
+    queries: scored.length,
+    excludedNoRelevant: outcomes.length - scored.length,
+    duplicateHits: outcomes.reduce((n, o) => n + duplicateCount(o.ranked), 0),
     ndcg: perK(ndcgAtK),
     ndcgToolGen: perK(ndcgToolGenAtK),
     recall: perK(recallAtK),
-    mrr: round(mean(outcomes.map((o) => reciprocalRank(o.ranked, o.query.relevant))), 4),
+    mrr: round(mean(scored.map((o) => reciprocalRank(o.ranked, o.query.relevant))), 4),
     p50Ms: round(quantile(ms, 0.5), 4),
     p95Ms: round(quantile(ms, 0.95), 4),
   };
@@ -88,7 +107,10 @@ export async function evaluateRetrieval(
   return { retriever: retriever.name, ks, depth, overall: summarize(outcomes, ks), bySource };
 }
 
-/** The CLI contract's flat JSON object (DESIGN.md): `ndcg@k`, `ndcg_toolgen@k`, `recall@k`, `mrr`, p50/p95. */
+/**
+ * The CLI contract's flat JSON object (DESIGN.md): `ndcg@k`, `ndcg_toolgen@k`, `recall@k`, `mrr`, p50/p95; then
+ * `excluded_no_relevant` (queries left out of the means) and `duplicate_hits` (repeated ids, a retriever defect).
+ */
 export function flatFigures(figures: RetrievalFigures, ks: readonly number[]): Record<string, number> {
   const out: Record<string, number> = { queries: figures.queries };
   for (const k of ks) out[`ndcg@${k}`] = figures.ndcg[k];
@@ -97,6 +119,8 @@ export function flatFigures(figures: RetrievalFigures, ks: readonly number[]): R
   out.mrr = figures.mrr;
   out.p50_ms = figures.p50Ms;
   out.p95_ms = figures.p95Ms;
+  out.excluded_no_relevant = figures.excludedNoRelevant;
+  out.duplicate_hits = figures.duplicateHits;
   return out;
 }
 
@@ -110,6 +134,19 @@ export function reportJson(report: RetrievalReport): Record<string, unknown> {
       Object.entries(report.bySource).map(([s, f]) => [s, flatFigures(f, report.ks)]),
     ),
   };
+}
+
+/** The counts a reader must see under the table when they are not zero. */
+function notes(f: RetrievalFigures): string[] {
+  const out: string[] = [];
+  if (f.excludedNoRelevant > 0)
+    out.push(`${f.excludedNoRelevant} queries with no relevant id are left out of the figures.`, "");
+  if (f.duplicateHits > 0)
+    out.push(
+      `The retriever returned ${f.duplicateHits} repeated ids (a defect; each id counts once, at its first rank).`,
+      "",
+    );
+  return out;
 }
 
 /** A Markdown table: one row per query file plus the overall row. */
@@ -143,5 +180,6 @@ export function reportMarkdown(report: RetrievalReport, title = "Retrieval evalu
     ...Object.entries(report.bySource).map(([s, f]) => row(s, f)),
     row("**all**", report.overall),
     "",
+    ...notes(report.overall),
   ].join("\n");
 }

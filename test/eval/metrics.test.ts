@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { ndcgAtK, ndcgToolGenAtK, quantile, recallAtK, reciprocalRank } from "../../src/eval/metrics.ts";
+import {
+  duplicateCount,
+  ndcgAtK,
+  ndcgToolGenAtK,
+  quantile,
+  recallAtK,
+  reciprocalRank,
+} from "../../src/eval/metrics.ts";
 
 const d = (rank: number): number => 1 / Math.log2(rank + 1); // rank is 1-based
 
@@ -27,6 +34,20 @@ describe("ranking metrics", () => {
     expect(recallAtK(ranked, relevant, 5)).toBeCloseTo(2 / 3, 12);
     expect(reciprocalRank(ranked, relevant)).toBe(0.5);
     expect(reciprocalRank(["x"], relevant)).toBe(0);
+  });
+
+  it("counts an id the list repeats once, at its first rank (the repeat keeps its slot, gains nothing)", () => {
+    const doubled = ["a", "a", "x", "b"];
+    // Counted twice, DCG would be d(1) + d(2) over an ideal of d(1): above 1.
+    expect(ndcgAtK(doubled, ["a"], 5)).toBe(1);
+    expect(ndcgToolGenAtK(doubled, ["a"], 5)).toBe(1);
+    expect(ndcgAtK(doubled, ["a", "b"], 5)).toBeCloseTo((d(1) + d(4)) / (d(1) + d(2)), 12);
+    expect(ndcgToolGenAtK(["a", "a", "b"], ["a", "b"], 3)).toBeCloseTo((d(1) + d(3)) / (d(1) + d(2)), 12);
+    expect(recallAtK(doubled, ["a", "b"], 2)).toBe(0.5);
+    expect(reciprocalRank(["x", "a", "a"], ["a"])).toBe(0.5);
+    expect(duplicateCount(doubled)).toBe(1);
+    expect(duplicateCount(["a", "a", "a", "b", "b"])).toBe(3);
+    expect(duplicateCount(ranked)).toBe(0);
   });
 
   it("nearest-rank quantiles", () => {

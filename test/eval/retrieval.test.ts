@@ -44,6 +44,30 @@ describe("evaluateRetrieval", () => {
     expect(reportMarkdown(report)).toContain("| one.json | 1 | 100.0 |");
   });
 
+  it("leaves queries without a relevant id out of the means and counts them; counts repeated ids", async () => {
+    const queries: LabelledQuery[] = [
+      { query: "q1", relevant: ["a"] },
+      { query: "q2", relevant: [] },
+      { query: "q3", relevant: ["b"] },
+    ];
+    const report = await evaluateRetrieval(
+      fixed({ q1: ["a", "a", "x"], q2: ["y"], q3: ["x", "b", "b", "b"] }),
+      queries,
+      {
+        ks: [1, 3],
+      },
+    );
+    expect(report.overall).toMatchObject({ queries: 2, excludedNoRelevant: 1, duplicateHits: 3 });
+    expect(report.overall.ndcg[1]).toBe(50); // q1 100, q3 0; q2 is not a 0 in the mean
+    expect(report.overall.ndcg[3]).toBeLessThanOrEqual(100);
+    expect(report.overall.mrr).toBe(0.75);
+    const json = reportJson(report);
+    expect(json).toMatchObject({ queries: 2, excluded_no_relevant: 1, duplicate_hits: 3 });
+    const markdown = reportMarkdown(report);
+    expect(markdown).toContain("1 queries with no relevant id are left out");
+    expect(markdown).toContain("3 repeated ids");
+  });
+
   it("rejects bad cut-offs", async () => {
     await expect(evaluateRetrieval(fixed({}), [], { ks: [0] })).rejects.toThrow(/positive integers/);
   });
