@@ -149,6 +149,13 @@ function checkValue(
       `${param}: expected ${doc?.type ?? "any"}, got ${kindOf(value)} ${JSON.stringify(value)}`,
     );
   }
+  // Of the declared type, but the answers are of another (`venue: ["", true]` for a string): BFCL still treats
+  // the parameter as a variable and compares exactly, without normalising strings.
+  if (isVariable) {
+    return includesValue(allowed, value)
+      ? OK
+      : fail("value_error:others", `invalid value ${JSON.stringify(value)} for ${param}`);
+  }
   const itemKind = kind === "array" ? expectedKind(doc?.items) : "";
   // Elements of the declared item type, or of the type the allowed lists themselves hold (BFCL's nested check
   // applies its variable rule too: `sort_list` declared over integers but answered with strings).

@@ -114,7 +114,8 @@ describe("BFCL AST checker", () => {
   });
 });
 
-const bfclDir = sharedData("bfcl/BFCL_v4_simple_python.json") && sharedData("bfcl");
+const bfclDir =
+  process.env.TOOLGEN_BFCL_DATA ?? (sharedData("bfcl/BFCL_v4_simple_python.json") && sharedData("bfcl"));
 describe.skipIf(!bfclDir)("BFCL oracle on the shared data", () => {
   it("is 100 % in every category and format, and rejects every mutated item", () => {
     const report = evaluateBfclOracle(bfclDir as string);

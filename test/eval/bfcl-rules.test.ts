@@ -59,6 +59,19 @@ describe("BFCL rules as the leaderboard's checker applies them", () => {
     expect(check({ servings: [] }).errorType).toBe("value_error:list/tuple");
   });
 
+  it("compares exactly, without normalising, where the answers are of another type than declared (a variable)", () => {
+    const venue: BfclFunctionDoc = {
+      name: "game.winner",
+      parameters: { type: "dict", properties: { venue: { type: "string" } }, required: [] },
+    };
+    const answers = { "game.winner": { venue: ["", true] } };
+    const verdict = (value: unknown) =>
+      checkCall(venue, { name: "game.winner", arguments: { venue: value } }, answers, "python");
+    expect(verdict("").valid).toBe(true);
+    expect(verdict(" - ").errorType).toBe("value_error:others");
+    expect(verdict("home").errorType).toBe("value_error:others");
+  });
+
   it("deviation kept: 1 for true inside a dict fails (Python's 1 == True would pass it)", () => {
     expect(check({ options: { vegan: true } }).valid).toBe(true);
     expect(check({ options: { vegan: 1 } }).errorType).toBe("value_error:dict_value");
@@ -159,6 +172,12 @@ describe.skipIf(!bfclDir)("the rules on concrete BFCL items", () => {
     expect(verdict((c) => (c[0].arguments.unit = "")).valid).toBe(true);
     expect(verdict((c) => (c[0].arguments.unit = " - ")).valid).toBe(true);
     expect(verdict((c) => (c[0].arguments.unit = "meters")).errorType).toBe("value_error:string");
+  });
+
+  it('simple_python_307: venue "" passes, " - " fails (possible answers ["", true]: a variable, compared exactly)', () => {
+    const verdict = load("simple_python", "simple_python_307");
+    expect(verdict((c) => (c[0].arguments.venue = "")).valid).toBe(true);
+    expect(verdict((c) => (c[0].arguments.venue = " - ")).valid).toBe(false);
   });
 
   it('simple_python_353: ingredients [] passes (possible answers [""])', () => {

@@ -92,6 +92,8 @@ const optional = (s: ParamSite): boolean => s.allowed.includes("") && s.declared
 const isString = (s: ParamSite): boolean => s.type === "string";
 const isList = (s: ParamSite): boolean => s.type === "array" || s.type === "tuple";
 const isNumber = (s: ParamSite): boolean => s.type === "integer" || s.type === "float";
+/** A string parameter whose answers are strings (not one the data answers with another type: a variable). */
+const isPlainString = (s: ParamSite): boolean => isString(s) && s.allowed.every((a) => typeof a === "string");
 const stringsOf = (s: ParamSite): string[] => s.allowed.filter((a): a is string => typeof a === "string");
 /** A string parameter the data gives as a variable name (a declared type other than string, a string answer). */
 const plainValues = (s: ParamSite): boolean => s.allowed.every((a) => a === "" || typeof a !== "string");
@@ -199,7 +201,7 @@ function astVariants(item: Item, base: BfclCall[]): Variant[] {
   if (!python) return out;
 
   // The two rules of issue 20: "" (or text that normalises to nothing) and [] for optional parameters.
-  const optString = first((s) => optional(s) && isString(s));
+  const optString = first((s) => optional(s) && isPlainString(s));
   if (optString !== undefined) {
     out.push({ kind: "empty_optional_string", calls: setParam(base, optString, ""), valid: true });
     out.push({ kind: "blank_optional_string", calls: setParam(base, optString, " - "), valid: true });
@@ -224,7 +226,7 @@ function astVariants(item: Item, base: BfclCall[]): Variant[] {
     out.push({ kind: "empty_required_list", calls: setParam(base, reqList, []), valid: false });
 
   // Values: restyled strings pass, changed strings and numbers fail, a number given as text fails.
-  const str = first((s) => isString(s) && typeof base[s.call].arguments[s.param] === "string");
+  const str = first((s) => isPlainString(s) && typeof base[s.call].arguments[s.param] === "string");
   if (str !== undefined) {
     const value = base[str.call].arguments[str.param] as string;
     if (value.toUpperCase().toLowerCase() === value.toLowerCase())
