@@ -6,6 +6,7 @@ import { INDEX_KINDS, isIndexKind } from "../retrieval/ids.ts";
 import { STAGES, type Stage, type Trajectory } from "../train/datasets.ts";
 import { MANIFEST_FILE, readManifest } from "../train/model-folder.ts";
 import { trainToolGen } from "../train/pipeline.ts";
+import { CommandError } from "./run-action.ts";
 
 /** The options `toolgen train` gives the ToolGen branch (`--catalog …`). */
 export interface ToolGenTrainCliOptions {
@@ -148,6 +149,10 @@ export async function runToolGenTraining(
       ...(vocabSize !== undefined ? { tokenizerVocab: vocabSize } : {}),
       stages,
     },
+  }).catch((error: unknown) => {
+    // Ctrl-C: the stage's checkpoint is written; end like the text branch (130) so scripts see an interrupt
+    if (signal.aborted) throw new CommandError((error as Error).message, { exitCode: 130 });
+    throw error;
   });
   if (opts.json) {
     process.stdout.write(
