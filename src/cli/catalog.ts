@@ -3,6 +3,7 @@ import type { Command } from "commander";
 import type { McpServerSpec } from "../catalog/import/mcp.ts";
 import { collect, splitCommandLine } from "../server/command-line.ts";
 import { importMcpServer, writeMcpCatalog } from "../server/import-mcp.ts";
+import { runAction } from "./run-action.ts";
 
 interface ImportMcpOptions {
   server?: string;
@@ -39,8 +40,8 @@ export function register(program: Command): void {
     .option("--name <name>", "namespace of the ids (name&&tool); default: the server's own name")
     .option("--env <NAME=VALUE>", "environment for the server process (repeatable)", collect, [])
     .option("--json", 'print one JSON object: {"out", "server", "tools"}')
-    .action(async (opts: ImportMcpOptions) => {
-      try {
+    .action(
+      runAction(async (opts: ImportMcpOptions) => {
         if ((opts.server === undefined) === (opts.url === undefined))
           throw new Error('give exactly one of --server "CMD ARGS" or --url URL');
         let spec: McpServerSpec;
@@ -62,11 +63,8 @@ export function register(program: Command): void {
         const summary = { out: resolve(opts.out), server: name, tools: document.tools.map((t) => t.name) };
         if (opts.json) process.stdout.write(JSON.stringify(summary) + "\n");
         else process.stdout.write(`wrote ${document.tools.length} tools of "${name}" to ${opts.out}\n`);
-      } catch (error) {
-        process.stderr.write(`toolgen catalog import mcp: ${(error as Error).message}\n`);
-        process.exitCode = 1;
-      }
-    });
+      }),
+    );
 }
 
 /** A server name usable as an id namespace: no "&&", no blanks. */

@@ -9,10 +9,11 @@ import { createToolGenAgent } from "../agents/toolgen.ts";
 import type { Agent, AgentEvent, AgentRun } from "../agents/types.ts";
 import type { CatalogEntry } from "../catalog/catalog.ts";
 import { loadCatalog } from "../catalog/load.ts";
-import { resolveModel } from "../models/resolve.ts";
+import { checkModelSpec, resolveModel } from "../models/resolve.ts";
 import { Bm25Retriever } from "../retrieval/bm25.ts";
 import { loadTools } from "../tools/load-module.ts";
 import type { Tool } from "../tools/types.ts";
+import { CommandError, runAction } from "./run-action.ts";
 
 export const AGENT_KINDS = ["functions", "react", "toolgen"] as const;
 export type AgentKind = (typeof AGENT_KINDS)[number];
@@ -30,6 +31,7 @@ interface ChatCliOptions {
   maxSteps?: string;
   system?: string;
   topK?: string;
+  timeout?: string;
 }
 
 /** `toolgen chat --model SPEC [--agent functions|react|toolgen] …`: one-shot with --message, a REPL without. */
@@ -49,20 +51,21 @@ export function register(program: Command): void {
     .option("--max-steps <n>", "model calls per message")
     .option("--system <text>", "system prompt (functions agent)")
     .option("--top-k <n>", "functions/react: offer only the n tools BM25 finds for each message")
-    .action(async (opts: ChatCliOptions) => {
-      let close = (): void => undefined;
-      try {
+    .option(
+      "--timeout <ms>",
+      "milliseconds to wait for the model's next data (openai models; default 120000)",
+    )
+    .action(
+      runAction(async (opts: ChatCliOptions) => {
         const { agent, dispose } = await buildAgent(opts);
-        close = dispose;
-        if (opts.message !== undefined) await oneShot(agent, opts.message, opts);
-        else await repl(agent, opts);
-      } catch (error) {
-        process.stderr.write(`toolgen chat: ${(error as Error).message}\n`);
-        process.exitCode = 1;
-      } finally {
-        close();
-      }
-    });
+        try {
+          if (opts.message !== undefined) await oneShot(agent, opts.message, opts);
+          else await repl(agent, opts);
+        } finally {
+          dispose();
+        }
+      }),
+    );
 }
 
 async function buildAgent(opts: ChatCliOptions): Promise<{ agent: Agent; dispose: () => void }> {
@@ -72,7 +75,10 @@ async function buildAgent(opts: ChatCliOptions): Promise<{ agent: Agent; dispose
   if (opts.json && opts.message === undefined) throw new Error("--json needs --message (one-shot mode)");
   const maxSteps = positive("--max-steps", opts.maxSteps);
   const topK = positive("--top-k", opts.topK);
-  const tools: Tool[] = opts.tools ? await loadTools(opts.tools) : [];
+  const timeoutMs = positive("--timeout", opts.timeout);
+  checkModelSpec(opts.model); // a bad --model is the first thing to hear about, before "needs tools"
+  const onSkip = (message: string): void => void process.stderr.write(`toolgen chat: warning: ${message}\n`);
+  const tools: Tool[] = opts.tools ? await loadTools(opts.tools, { onSkip }) : [];
   const catalog: CatalogEntry[] | undefined = opts.catalog ? loadCatalog(opts.catalog) : undefined;
   const kind = opts.agent as AgentKind;
   if (kind !== "toolgen" && tools.length === 0) {
@@ -86,7 +92,7 @@ async function buildAgent(opts: ChatCliOptions): Promise<{ agent: Agent; dispose
   if (kind === "toolgen" && tools.length === 0 && !catalog) {
     throw new Error("the toolgen agent needs --catalog FILE and/or --tools FILE.ts");
   }
-  const model = await resolveModel(opts.model);
+  const model = await resolveModel(opts.model, timeoutMs ? { timeoutMs } : {});
   // The retriever pipeline ToolGen compares against: BM25 over the tools' names and descriptions.
   const retrieval = topK
     ? {
@@ -156,10 +162,14 @@ async function oneShot(agent: Agent, message: string, opts: ChatCliOptions): Pro
       }
     },
   });
+  const result = { answer: run.answer, steps: run.steps, stoppedBecause: run.stoppedBecause };
+  if (failed(run)) {
+    // The job was to get an answer from the model; a model that cannot be reached, answers 404 or HTML, or
+    // times out is a failed command (exit 1), with the cause in one line and in the JSON's `error`.
+    throw new CommandError(`the model failed: ${run.error ?? run.stoppedBecause}`, { json: result });
+  }
   if (opts.json) {
-    process.stdout.write(
-      JSON.stringify({ answer: run.answer, steps: run.steps, stoppedBecause: run.stoppedBecause }) + "\n",
-    );
+    process.stdout.write(JSON.stringify(result) + "\n");
   } else {
     if (!streamed || !run.answer.length) process.stdout.write(run.answer);
     process.stdout.write("\n");
@@ -205,6 +215,11 @@ function trace(event: AgentEvent): void {
   } else if (event.type === "guard") {
     process.stderr.write(`  ! ${event.guard}: ${event.message.slice(0, 200)}\n`);
   }
+}
+
+/** Runs that ended without the model's help: its errors and an interrupt. Guard stops are answers. */
+function failed(run: AgentRun): boolean {
+  return run.stoppedBecause === "model_error" || run.stoppedBecause === "aborted";
 }
 
 function report(run: AgentRun): void {

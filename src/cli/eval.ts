@@ -9,6 +9,7 @@ import { writeFileAtomic } from "../nn/io/atomic.ts";
 import { splitQueries } from "../eval/split.ts";
 import { createRetriever } from "../retrieval/create.ts";
 import { registerBfcl } from "./eval-bfcl.ts";
+import { runAction } from "./run-action.ts";
 import { DOCUMENT_FORMATS } from "../retrieval/documents.ts";
 import { parseIntList, retrieverOptions, type RetrieverCliOptions } from "./retriever-options.ts";
 
@@ -91,13 +92,7 @@ export function register(program: Command): void {
     .option("--seed <n>", "split seed", "1")
     .option("--report <file>", "also write the report (.md Markdown, .json JSON)")
     .option("--json", "print one JSON object")
-    .action(async (opts: RetrievalCliOptions) => {
-      try {
-        await runRetrieval(opts);
-      } catch (error) {
-        failWith("eval retrieval", error);
-      }
-    });
+    .action(runAction(runRetrieval));
   registerBfcl(evalCmd);
   evalCmd
     .command("split")

@@ -4,6 +4,7 @@ import { INDEX_KINDS, isIndexKind } from "../retrieval/ids.ts";
 import { STAGES, type Stage } from "../train/datasets.ts";
 import { exportTraining, readTrajectoriesFile } from "../train/export.ts";
 import { EXPORT_FORMATS, isExportFormat } from "../train/export-formats.ts";
+import { runAction } from "./run-action.ts";
 
 interface ExportTrainingCliOptions {
   catalog: string;
@@ -68,8 +69,8 @@ export function register(program: Command): void {
     .option("--template <name>", "the engine's chat template name", "llama3")
     .option("--epochs <list>", "override epochs, e.g. memorization=8,retrieval=1,agent=2")
     .option("--json", "print one JSON object with the summary")
-    .action((opts: ExportTrainingCliOptions) => {
-      try {
+    .action(
+      runAction((opts: ExportTrainingCliOptions) => {
         if (!isExportFormat(opts.format))
           throw new Error(`--format must be one of ${EXPORT_FORMATS.join(", ")}, got "${opts.format}"`);
         if (!isIndexKind(opts.index))
@@ -103,9 +104,6 @@ export function register(program: Command): void {
             );
           process.stdout.write(`run the stages with: bash ${summary.out}/run.sh\n`);
         }
-      } catch (error) {
-        process.stderr.write(`toolgen export training: ${(error as Error).message}\n`);
-        process.exitCode = 1;
-      }
-    });
+      }),
+    );
 }

@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import { exportCheckpointToGguf } from "../nn/gguf/export.ts";
+import { runAction } from "./run-action.ts";
 
 /**
  * The `export` command group, shared with other exporters (`export training`): whoever registers first
@@ -24,8 +25,8 @@ export function register(program: Command): void {
     .option("--type <type>", "tensor type of the matrices: f32 | f16", "f32")
     .option("--name <name>", "general.name in the file (default: the folder name)")
     .option("--json", "print one JSON object: {file, bytes, tensors, vocabSize, type}")
-    .action((opts: { model: string; out: string; type: string; name?: string; json?: boolean }) => {
-      try {
+    .action(
+      runAction((opts: { model: string; out: string; type: string; name?: string; json?: boolean }) => {
         if (opts.type !== "f32" && opts.type !== "f16") {
           throw new Error(`--type must be f32 or f16, got "${opts.type}"`);
         }
@@ -37,9 +38,6 @@ export function register(program: Command): void {
             `wrote ${summary.file} (${mb} MiB, ${summary.tensors} tensors, ${summary.type}, vocab ${summary.vocabSize})\n`,
           );
         }
-      } catch (error) {
-        process.stderr.write(`toolgen export gguf: ${(error as Error).message}\n`);
-        process.exitCode = 1;
-      }
-    });
+      }),
+    );
 }

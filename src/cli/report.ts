@@ -2,6 +2,7 @@ import { writeFileAtomic } from "../nn/io/atomic.ts";
 import type { Command } from "commander";
 import { collectReportData, readResultFiles } from "../report/collect.ts";
 import { renderReport } from "../report/html.ts";
+import { runAction } from "./run-action.ts";
 
 interface ReportCliOptions {
   out: string;
@@ -16,8 +17,8 @@ export function register(program: Command): void {
     .argument("[paths...]", "JSON files or folders of them (default: bench/results)")
     .requiredOption("--out <file>", "the HTML file to write")
     .option("--title <text>", "page title")
-    .action((paths: string[], opts: ReportCliOptions) => {
-      try {
+    .action(
+      runAction((paths: string[], opts: ReportCliOptions) => {
         const { files, skipped } = readResultFiles(paths.length > 0 ? paths : ["bench/results"]);
         if (files.length === 0)
           throw new Error(`no result JSON found in ${paths.join(", ") || "bench/results"}`);
@@ -32,9 +33,6 @@ export function register(program: Command): void {
         process.stdout.write(
           `${opts.out}: ${files.length} files, ${data.ndcg.length} NDCG rows, ${data.losses.length} loss curves, ${data.stages.length} training stages, ${data.latencySamples.length + data.percentiles.length} latency charts\n`,
         );
-      } catch (error) {
-        process.stderr.write(`toolgen report: ${(error as Error).message}\n`);
-        process.exitCode = 1;
-      }
-    });
+      }),
+    );
 }

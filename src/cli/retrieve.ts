@@ -2,6 +2,7 @@ import type { Command } from "commander";
 import { CATALOG_FORMATS, loadCatalog, type CatalogFormat } from "../catalog/load.ts";
 import { createRetriever } from "../retrieval/create.ts";
 import { DOCUMENT_FORMATS } from "../retrieval/documents.ts";
+import { runAction } from "./run-action.ts";
 import { parseIntList, retrieverOptions, type RetrieverCliOptions } from "./retriever-options.ts";
 
 /** `toolgen retrieve "QUERY" --catalog F [-k 5] [--json]`: the top catalog entries for one query. */
@@ -21,23 +22,25 @@ export function register(program: Command): void {
     .option("--no-stopwords", "keep English stopwords (textbook BM25)")
     .option("--document <format>", `indexed text (${DOCUMENT_FORMATS.join(", ")})`, "toolgen")
     .option("--json", 'print one JSON object: {"query", "results": [{"id", "score"}]}')
-    .action(async (query: string, opts: RetrieverCliOptions & { k: string; json?: boolean }) => {
-      try {
+    .action(
+      runAction(async (query: string, opts: RetrieverCliOptions & { k: string; json?: boolean }) => {
         const [k] = parseIntList(opts.k, "-k");
         const catalog = loadCatalog(opts.catalog, { format: opts.format as CatalogFormat | undefined });
         const retriever = await createRetriever(opts.retriever, retrieverOptions(opts, catalog));
         const results = await retriever.search(query, { k });
         if (opts.json) process.stdout.write(JSON.stringify({ query, results }) + "\n");
-        else {
+        else if (results.length === 0) {
+          // BM25 scores only documents that share a word with the query; say so instead of printing nothing.
+          process.stdout.write(
+            `no catalog entry matches ${JSON.stringify(query)} (${catalog.length} searched)\n`,
+          );
+        } else {
           const byId = new Map(catalog.map((e) => [e.id, e]));
           for (const [i, hit] of results.entries()) {
             const description = byId.get(hit.id)?.description.replace(/\s+/g, " ").slice(0, 100) ?? "";
             process.stdout.write(`${i + 1}. ${hit.id}  (${hit.score.toFixed(3)})  ${description}\n`);
           }
         }
-      } catch (error) {
-        process.stderr.write(`toolgen retrieve: ${(error as Error).message}\n`);
-        process.exitCode = 1;
-      }
-    });
+      }),
+    );
 }

@@ -1,4 +1,3 @@
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { Command } from "commander";
 import { RETRIEVER_KINDS } from "../retrieval/create.ts";
 import { buildToolRouter } from "../server/build.ts";
@@ -6,6 +5,8 @@ import { collect } from "../server/command-line.ts";
 import { loadRouterConfig } from "../server/config.ts";
 import { serveHttp } from "../server/http.ts";
 import { createRouterServer } from "../server/mcp.ts";
+import { LineStdioServerTransport } from "../server/stdio-transport.ts";
+import { runAction } from "./run-action.ts";
 
 interface ServeMcpOptions {
   catalog: string[];
@@ -16,6 +17,11 @@ interface ServeMcpOptions {
   http?: string;
   host: string;
   timeout?: string;
+}
+
+/** True for addresses only this machine can reach. */
+export function isLoopback(host: string): boolean {
+  return host === "localhost" || host === "::1" || host === "[::1]" || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
 
 function parsePort(text: string): number {
@@ -39,8 +45,16 @@ export function register(program: Command): void {
     .option("--http <port>", "serve MCP Streamable HTTP on this port instead of stdio (0 = any free port)")
     .option("--host <address>", "interface for --http", "127.0.0.1")
     .option("--timeout <ms>", "milliseconds a tool call may take (default 30000; 0 = no limit)")
-    .action(async (opts: ServeMcpOptions) => {
-      try {
+    .action(
+      runAction(async (opts: ServeMcpOptions) => {
+        const port = opts.http === undefined ? undefined : parsePort(opts.http);
+        if (port !== undefined && !isLoopback(opts.host)) {
+          process.stderr.write(
+            `toolgen serve mcp: warning: --host ${opts.host} accepts connections from other machines, ` +
+              `and the router runs tools for whoever connects (there is no authentication); ` +
+              `use --host 127.0.0.1 to serve this machine only\n`,
+          );
+        }
         const config = opts.config ? loadRouterConfig(opts.config) : {};
         let timeoutMs: number | undefined;
         if (opts.timeout !== undefined) {
@@ -64,19 +78,16 @@ export function register(program: Command): void {
         };
         process.once("SIGINT", () => void stop());
         process.once("SIGTERM", () => void stop());
-        if (opts.http !== undefined) {
-          const running = await serveHttp(router, { port: parsePort(opts.http), host: opts.host });
+        if (port !== undefined) {
+          const running = await serveHttp(router, { port, host: opts.host });
           process.stderr.write(`toolgen MCP router: ${ready}; listening on ${running.url}\n`);
           return;
         }
-        const transport = new StdioServerTransport();
+        const transport = new LineStdioServerTransport();
         transport.onclose = () => void stop();
         await createRouterServer(router).connect(transport);
         process.stdin.once("end", () => void stop());
         process.stderr.write(`toolgen MCP router: ${ready}; speaking MCP on stdio\n`);
-      } catch (error) {
-        process.stderr.write(`toolgen serve mcp: ${(error as Error).message}\n`);
-        process.exitCode = 1;
-      }
-    });
+      }),
+    );
 }

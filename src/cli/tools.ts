@@ -2,6 +2,11 @@ import type { Command } from "commander";
 import { toToolJson } from "../tools/define.ts";
 import { loadTools } from "../tools/load-module.ts";
 import { prettyJson } from "../tools/pretty.ts";
+import { runAction } from "./run-action.ts";
+
+function warnSkipped(message: string): void {
+  process.stderr.write(`toolgen tools inspect: warning: ${message}\n`);
+}
 
 /** `toolgen tools inspect FILE [--json]`: the model-facing JSON of every tool a module exports. */
 export function register(program: Command): void {
@@ -13,16 +18,11 @@ export function register(program: Command): void {
     )
     .argument("<file>", "a .ts or .js module exporting tools or JSDoc'd functions")
     .option("--json", "print one JSON object: {file, tools: [...]}")
-    .action(async (file: string, opts: { json?: boolean }) => {
-      let schemas;
-      try {
-        schemas = (await loadTools(file)).map(toToolJson);
-      } catch (err) {
-        process.stderr.write(`toolgen tools inspect: ${(err as Error).message}\n`);
-        process.exitCode = 1;
-        return;
-      }
-      if (opts.json) process.stdout.write(JSON.stringify({ file, tools: schemas }) + "\n");
-      else process.stdout.write(schemas.map((s) => prettyJson(s)).join("\n\n") + "\n");
-    });
+    .action(
+      runAction(async (file: string, opts: { json?: boolean }) => {
+        const schemas = (await loadTools(file, { onSkip: warnSkipped })).map(toToolJson);
+        if (opts.json) process.stdout.write(JSON.stringify({ file, tools: schemas }) + "\n");
+        else process.stdout.write(schemas.map((s) => prettyJson(s)).join("\n\n") + "\n");
+      }),
+    );
 }

@@ -4,7 +4,9 @@ import { loadCatalog, loadQueries } from "../catalog/load.ts";
 import type { LabelledQuery } from "../catalog/catalog.ts";
 import { INDEX_KINDS, isIndexKind } from "../retrieval/ids.ts";
 import { STAGES, type Stage, type Trajectory } from "../train/datasets.ts";
+import { MANIFEST_FILE, readManifest } from "../train/model-folder.ts";
 import { trainToolGen } from "../train/pipeline.ts";
+import { CommandError } from "./run-action.ts";
 
 /** The options `toolgen train` gives the ToolGen branch (`--catalog …`). */
 export interface ToolGenTrainCliOptions {
@@ -22,7 +24,20 @@ export interface ToolGenTrainCliOptions {
   batchSize: string;
   vocabSize: string;
   progress: boolean;
+  resume?: boolean;
   json?: boolean;
+}
+
+function integer(value: string, flag: string, min: number): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min) throw new Error(`${flag} must be an integer ≥ ${min}, got "${value}"`);
+  return n;
+}
+
+function positiveNumber(value: string, flag: string): number {
+  const n = Number(value);
+  if (!(n > 0 && Number.isFinite(n))) throw new Error(`${flag} must be a positive number, got "${value}"`);
+  return n;
 }
 
 function parseStages(text: string | undefined): Stage[] | undefined {
@@ -88,6 +103,17 @@ export async function runToolGenTraining(
   const seed = Number(opts.seed);
   if (!Number.isInteger(seed) || seed < 0)
     throw new Error(`--seed must be a non-negative integer, got "${opts.seed}"`);
+  // Every option is checked here, before trainToolGen writes the folder (a half-written one would carry the
+  // wrong fingerprint and block the corrected command).
+  const lr = explicit("lr") ? positiveNumber(opts.lr, "--lr") : undefined;
+  const batchSize = explicit("batchSize") ? integer(opts.batchSize, "--batch-size", 1) : undefined;
+  const vocabSize = explicit("vocabSize") ? integer(opts.vocabSize, "--vocab-size", 256) : undefined;
+  // ToolGen training always continues a matching run in --out; --resume adds the promise that there is one.
+  if (opts.resume && !readManifest(opts.out)) {
+    throw new Error(
+      `--resume: ${opts.out} holds no ToolGen training run (${MANIFEST_FILE}) to continue; drop --resume to start one`,
+    );
+  }
   const catalog = loadCatalog(opts.catalog);
   const queries: LabelledQuery[] = (opts.queries ?? []).flatMap((f) => loadQueries(f, catalog));
   const epochs = parseStageValues("--epochs", opts.epochs, (n) => n > 0, "memorization=8,retrieval=3");
@@ -97,7 +123,6 @@ export async function runToolGenTraining(
     (n) => n >= 0 && n < 1,
     "retrieval=0.25 (a probability in [0, 1))",
   );
-  const lr = explicit("lr") ? Number(opts.lr) : undefined;
   const stages = Object.fromEntries(
     STAGES.map((s) => [
       s,
@@ -120,10 +145,14 @@ export async function runToolGenTraining(
     progress: opts.progress,
     signal,
     schedule: {
-      ...(explicit("batchSize") ? { batchSize: Number(opts.batchSize) } : {}),
-      ...(explicit("vocabSize") ? { tokenizerVocab: Number(opts.vocabSize) } : {}),
+      ...(batchSize !== undefined ? { batchSize } : {}),
+      ...(vocabSize !== undefined ? { tokenizerVocab: vocabSize } : {}),
       stages,
     },
+  }).catch((error: unknown) => {
+    // Ctrl-C: the stage's checkpoint is written; end like the text branch (130) so scripts see an interrupt
+    if (signal.aborted) throw new CommandError((error as Error).message, { exitCode: 130 });
+    throw error;
   });
   if (opts.json) {
     process.stdout.write(

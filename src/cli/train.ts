@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import { trainOnText } from "../nn/train/text.ts";
+import { CommandError, runAction } from "./run-action.ts";
 import { runToolGenTraining, type ToolGenTrainCliOptions } from "./train-toolgen.ts";
 
 interface TrainCliOptions {
@@ -65,50 +66,76 @@ export function register(program: Command): void {
     .option("--save-every <n>", "write a resumable checkpoint every N steps (0: only at the end)", "100")
     .option("--no-progress", "no progress bar on stderr")
     .option("--json", "print one JSON object with the result")
-    .action(async (opts: TrainCliOptions & Partial<ToolGenTrainCliOptions>, command: Command) => {
-      // Ctrl-C stops after the current step and still writes a resumable checkpoint
-      const stop = new AbortController();
-      const onSigint = () => stop.abort();
-      process.once("SIGINT", onSigint);
-      try {
+    .action(
+      runAction(async (opts: TrainCliOptions & Partial<ToolGenTrainCliOptions>, command: Command) => {
         if (opts.catalog && opts.text) throw new Error("give either --text FILE or --catalog FILE, not both");
-        if (opts.catalog)
-          return await runToolGenTraining(opts as ToolGenTrainCliOptions, command, stop.signal);
-        if (!opts.text) throw new Error("give the training data: --text FILE or --catalog FILE");
-        const result = await trainOnText({
-          text: opts.text,
-          out: opts.out,
-          preset: opts.preset,
-          steps: int(opts.steps, "--steps"),
-          seed: int(opts.seed, "--seed", 0),
-          resume: opts.resume === true,
-          vocabSize: int(opts.vocabSize, "--vocab-size", 256),
-          batchSize: int(opts.batchSize, "--batch-size"),
-          gradientAccumulation: int(opts.gradAccum, "--grad-accum"),
-          seqLen: opts.seqLen === undefined ? undefined : int(opts.seqLen, "--seq-len", 2),
-          lr: positive(opts.lr, "--lr"),
-          saveEvery: int(opts.saveEvery, "--save-every", 0),
-          progress: opts.progress,
-          signal: stop.signal,
-        });
-        if (opts.json) process.stdout.write(JSON.stringify(result) + "\n");
-        else {
-          process.stdout.write(
-            `trained ${result.preset} (${result.parameters} parameters, vocabulary ${result.vocabSize}) to step ${result.steps}` +
-              `: loss ${result.finalLoss.toFixed(4)}, ${Math.round(result.tokensPerSecond)} tokens/s; saved to ${result.out}\n`,
-          );
+        if (!opts.catalog && !opts.text)
+          throw new Error("give the training data: --text FILE or --catalog FILE");
+        refuseOptionsOf(
+          command,
+          opts.catalog ? TEXT_ONLY : TOOLGEN_ONLY,
+          opts.catalog ? "--catalog" : "--text",
+        );
+        // Ctrl-C stops after the current step and still writes a resumable checkpoint
+        const stop = new AbortController();
+        const onSigint = () => stop.abort();
+        process.once("SIGINT", onSigint);
+        try {
+          if (opts.catalog)
+            return await runToolGenTraining(opts as ToolGenTrainCliOptions, command, stop.signal);
+          await runTextTraining(opts as TrainCliOptions & { text: string }, stop.signal);
+        } finally {
+          process.off("SIGINT", onSigint);
         }
-        if (result.interrupted) {
-          process.stderr.write(
-            `toolgen train: interrupted at step ${result.steps}; continue with --resume\n`,
-          );
-          process.exitCode = 130;
-        }
-      } catch (error) {
-        process.stderr.write(`toolgen train: ${(error as Error).message}\n`);
-        process.exitCode = 1;
-      } finally {
-        process.off("SIGINT", onSigint);
-      }
-    });
+      }),
+    );
+}
+
+/** Options only one kind of training reads: given to the other kind they would be ignored without a word. */
+const TEXT_ONLY = ["steps", "gradAccum", "seqLen", "saveEvery"];
+const TOOLGEN_ONLY = ["queries", "trajectories", "index", "stages", "epochs", "tokenDropout"];
+
+function refuseOptionsOf(command: Command, names: readonly string[], kind: string): void {
+  for (const name of names) {
+    const source = command.getOptionValueSource(name);
+    if (source === undefined || source === "default") continue;
+    const flag = `--${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+    const hint = kind === "--catalog" && name === "steps" ? " (ToolGen stages take --epochs)" : "";
+    throw new Error(`${flag} does not apply to ${kind} training${hint}`);
+  }
+}
+
+async function runTextTraining(opts: TrainCliOptions & { text: string }, signal: AbortSignal): Promise<void> {
+  const result = await trainOnText({
+    text: opts.text,
+    out: opts.out,
+    preset: opts.preset,
+    steps: int(opts.steps, "--steps"),
+    seed: int(opts.seed, "--seed", 0),
+    resume: opts.resume === true,
+    vocabSize: int(opts.vocabSize, "--vocab-size", 256),
+    batchSize: int(opts.batchSize, "--batch-size"),
+    gradientAccumulation: int(opts.gradAccum, "--grad-accum"),
+    seqLen: opts.seqLen === undefined ? undefined : int(opts.seqLen, "--seq-len", 2),
+    lr: positive(opts.lr, "--lr"),
+    saveEvery: int(opts.saveEvery, "--save-every", 0),
+    progress: opts.progress,
+    signal,
+  });
+  if (result.interrupted) {
+    throw new CommandError(
+      `interrupted at step ${result.steps}; the checkpoint in ${result.out} continues with --resume`,
+      {
+        exitCode: 130,
+        json: { ...result },
+      },
+    );
+  }
+  if (opts.json) process.stdout.write(JSON.stringify(result) + "\n");
+  else {
+    process.stdout.write(
+      `trained ${result.preset} (${result.parameters} parameters, vocabulary ${result.vocabSize}) to step ${result.steps}` +
+        `: loss ${result.finalLoss.toFixed(4)}, ${Math.round(result.tokensPerSecond)} tokens/s; saved to ${result.out}\n`,
+    );
+  }
 }

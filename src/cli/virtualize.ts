@@ -5,6 +5,7 @@ import { CATALOG_FORMATS, loadCatalog, type CatalogFormat } from "../catalog/loa
 import { TEMPLATE_INFO, TEMPLATE_NAMES, isTemplateName } from "../chat/templates/registry.ts";
 import { progressBar } from "../eval/progress.ts";
 import { virtualizeHfModel } from "../train/virtualize-hf.ts";
+import { runAction } from "./run-action.ts";
 
 interface VirtualizeCliOptions {
   base: string;
@@ -49,20 +50,26 @@ export function register(program: Command): void {
     )
     .option("--no-progress", "no progress bar on stderr")
     .option("--json", "print one JSON object with the summary")
-    .action(async (opts: VirtualizeCliOptions) => {
-      const bar = opts.progress && process.stderr.isTTY ? progressBar("virtualize MiB") : undefined;
-      try {
+    .action(
+      runAction(async (opts: VirtualizeCliOptions) => {
         const entries = loadCatalog(opts.catalog, { format: opts.format as CatalogFormat | undefined });
-        const summary = await virtualizeHfModel({
-          base: opts.base,
-          out: opts.out,
-          entries,
-          chatTemplate: opts.chatTemplate === undefined ? undefined : chatTemplateSource(opts.chatTemplate),
-          onProgress: bar
-            ? (done, total) => bar.update(Math.round(done / 2 ** 20), Math.round(total / 2 ** 20))
-            : undefined,
-        });
-        bar?.stop();
+        const chatTemplate =
+          opts.chatTemplate === undefined ? undefined : chatTemplateSource(opts.chatTemplate);
+        const bar = opts.progress && process.stderr.isTTY ? progressBar("virtualize MiB") : undefined;
+        let summary;
+        try {
+          summary = await virtualizeHfModel({
+            base: opts.base,
+            out: opts.out,
+            entries,
+            chatTemplate,
+            onProgress: bar
+              ? (done, total) => bar.update(Math.round(done / 2 ** 20), Math.round(total / 2 ** 20))
+              : undefined,
+          });
+        } finally {
+          bar?.stop();
+        }
         if (opts.json) process.stdout.write(JSON.stringify(summary) + "\n");
         else {
           process.stdout.write(
@@ -71,10 +78,6 @@ export function register(program: Command): void {
           );
           if (summary.skipped.length > 0) process.stdout.write(`not copied: ${summary.skipped.join(", ")}\n`);
         }
-      } catch (error) {
-        bar?.stop();
-        process.stderr.write(`toolgen virtualize: ${(error as Error).message}\n`);
-        process.exitCode = 1;
-      }
-    });
+      }),
+    );
 }

@@ -47,6 +47,19 @@ function resolveOpenAI(rest: string, options: ResolveOptions, spec: string): Cha
   const at = rest.search(/@https?:\/\/(?!.*@https?:\/\/)/);
   const model = at < 0 ? rest : rest.slice(0, at);
   const baseURL = at < 0 ? process.env.OPENAI_BASE_URL : rest.slice(at + 1);
+  // "openai:x@notaurl" with no $OPENAI_BASE_URL: the part after the last "@" was meant as the URL.
+  const lastAt = rest.lastIndexOf("@");
+  if (at < 0 && lastAt >= 0 && !baseURL) {
+    throw new ModelSpecError(
+      `model spec ${JSON.stringify(spec)}: ${JSON.stringify(rest.slice(lastAt + 1))} is not a valid base URL ` +
+        `(http:// or https://); expected ${EXAMPLES[0]}`,
+    );
+  }
+  if (baseURL !== undefined && baseURL !== "" && !URL.canParse(baseURL)) {
+    throw new ModelSpecError(
+      `model spec ${JSON.stringify(spec)}: ${JSON.stringify(baseURL)} is not a valid base URL; expected ${EXAMPLES[0]}`,
+    );
+  }
   if (model === "")
     throw new ModelSpecError(`model spec ${JSON.stringify(spec)} has no model name; expected ${EXAMPLES[0]}`);
   if (!baseURL) {
@@ -87,6 +100,21 @@ export const SCHEMES: Record<string, SchemeResolver> = {
   gguf: (_rest, _options, spec) => LlamaCppModel.load(spec),
   hf: (_rest, _options, spec) => LlamaCppModel.load(spec),
 };
+
+/**
+ * Checks a spec's scheme (and an openai spec's URL) without loading anything, so a command can report a bad
+ * `--model` before it complains about other options. Throws ModelSpecError as `resolveModel` would.
+ */
+export function checkModelSpec(spec: string): void {
+  const colon = spec.indexOf(":");
+  const scheme = colon < 0 ? "" : spec.slice(0, colon);
+  if (!Object.hasOwn(SCHEMES, scheme)) {
+    throw new ModelSpecError(
+      `unrecognised model spec ${JSON.stringify(spec)}; accepted: ${EXAMPLES.join("; ")}`,
+    );
+  }
+  if (scheme === "openai") resolveOpenAI(spec.slice(colon + 1), {}, spec);
+}
 
 /** Turns a model spec into a ChatModel, or throws ModelSpecError saying what is accepted. */
 export async function resolveModel(spec: string, options: ResolveOptions = {}): Promise<ChatModel> {

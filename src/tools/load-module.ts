@@ -19,11 +19,24 @@ const isBuilder = (v: unknown): v is Buildable =>
  * `@toolMethod`s, and plain JSDoc'd functions (schema from the TypeScript compiler API; called by mapping
  * the argument object onto positional parameters). Arrays of these are flattened.
  */
-export async function loadTools(file: string): Promise<Tool[]> {
+export interface LoadToolsOptions {
+  /** Told about each exported function left out because it has no JSDoc summary (a helper, not a tool);
+   * without it such a function fails the whole file, naming what to add. */
+  onSkip?: (message: string) => void;
+}
+
+export async function loadTools(file: string, options: LoadToolsOptions = {}): Promise<Tool[]> {
   const path = resolve(file);
   if (!existsSync(path)) throw new Error(`tools file not found: ${file}`);
   const mod = await importOnce(path);
   let signatures: FunctionSignature[] | undefined;
+  const skipped: string[] = [];
+  const onUndocumented = options.onSkip
+    ? (name: string): void => {
+        skipped.push(name);
+        options.onSkip?.(`${file}: skipped function ${name}: no JSDoc summary, so not a tool`);
+      }
+    : undefined;
   const tools: Tool[] = [];
   const add = (value: unknown, exportName: string): void => {
     if (Array.isArray(value)) return value.forEach((v) => add(v, exportName));
@@ -35,7 +48,7 @@ export async function loadTools(file: string): Promise<Tool[]> {
         throw new Error(`${file}: class ${exportName} needs constructor arguments; export an instance`);
       tools.push(...toolsFrom(new Cls()));
     } else if (typeof value === "function") {
-      signatures ??= functionSignatures(path);
+      signatures ??= functionSignatures(path, { onUndocumented });
       const sig = signatures.find((s) => s.exportName === exportName);
       if (!sig) return; // not a function the compiler sees as exported (e.g. a re-exported helper from JS)
       tools.push(fromFunction(sig, value as (...args: unknown[]) => unknown));
@@ -52,7 +65,10 @@ export async function loadTools(file: string): Promise<Tool[]> {
     if (seen.has(t.name)) throw new Error(`${file}: two tools are named ${t.name}`);
     seen.add(t.name);
   }
-  if (tools.length === 0) throw new Error(`${file} exports no tools (see "Defining tools" in the README)`);
+  if (tools.length === 0) {
+    const why = skipped.length > 0 ? `; skipped for want of a JSDoc summary: ${skipped.join(", ")}` : "";
+    throw new Error(`${file} exports no tools${why} (see "Defining tools" in the README)`);
+  }
   return tools;
 }
 

@@ -47,7 +47,14 @@ const CHOICES = /\(choices:\s*(.*?)\)\s*$/i;
  * descriptions (HF's `(choices: [...])` note → enum), parameter types → JSON Schema, optional or defaulted
  * parameters not required, literal defaults → `default`.
  */
-export function functionSignatures(file: string): FunctionSignature[] {
+export function functionSignatures(
+  file: string,
+  options: {
+    /** Called for an exported function without a JSDoc summary, which is then left out instead of failing
+     * the whole file (a module's undocumented helpers are not tools). */
+    onUndocumented?: (exportName: string) => void;
+  } = {},
+): FunctionSignature[] {
   const program = ts.createProgram({ rootNames: [file], options: COMPILER_OPTIONS, host: compilerHost() });
   const source = program.getSourceFile(file);
   if (!source) throw new Error(`cannot read ${file} as TypeScript`);
@@ -58,7 +65,9 @@ export function functionSignatures(file: string): FunctionSignature[] {
   for (const exported of checker.getExportsOfModule(moduleSymbol)) {
     const symbol = exported.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(exported) : exported;
     const fn = functionNode(symbol);
-    if (fn) out.push(readFunction(exported.name, symbol, fn, checker));
+    if (!fn) continue;
+    if (options.onUndocumented && !summaryOf(symbol, checker)) options.onUndocumented(exported.name);
+    else out.push(readFunction(exported.name, symbol, fn, checker));
   }
   return out;
 }
@@ -68,6 +77,10 @@ export function getJsonSchema(file: string, functionName: string): ToolJson {
   const found = functionSignatures(file).find((s) => s.exportName === functionName);
   if (!found) throw new Error(`${file} exports no function named ${functionName}`);
   return found.json;
+}
+
+function summaryOf(symbol: ts.Symbol, checker: ts.TypeChecker): string {
+  return ts.displayPartsToString(symbol.getDocumentationComment(checker)).trim();
 }
 
 type FnNode = ts.FunctionDeclaration | ts.ArrowFunction | ts.FunctionExpression;
@@ -91,7 +104,7 @@ function readFunction(
 ): FunctionSignature {
   const where = `function ${exportName}`;
   const name = checkToolName(exportName === "default" ? symbol.name : exportName, where);
-  const description = ts.displayPartsToString(symbol.getDocumentationComment(checker)).trim();
+  const description = summaryOf(symbol, checker);
   if (!description) throw new Error(`${where}: no JSDoc summary; add /** what it does */ above it`);
   const properties: Record<string, JsonSchema> = {};
   const required: string[] = [];

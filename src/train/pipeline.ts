@@ -111,6 +111,32 @@ export function downsampleCurve(
   return out;
 }
 
+/**
+ * Everything that can be checked before the output folder is touched: a run that fails on its options must
+ * not leave a half-written folder whose fingerprint then blocks the corrected command.
+ */
+function checkOptions(o: ToolGenTrainOptions, schedule: Schedule, stages: readonly Stage[]): void {
+  if (o.catalog.length === 0) throw new Error("the catalog is empty");
+  const integer = (name: string, n: number, min: number): void => {
+    if (!Number.isInteger(n) || n < min) throw new Error(`${name} must be an integer ≥ ${min}, got ${n}`);
+  };
+  integer("batch size", schedule.batchSize, 1);
+  integer("tokenizer vocabulary", schedule.tokenizerVocab, 256);
+  for (const stage of stages) {
+    const { epochs, lr, tokenDropout } = schedule.stages[stage];
+    if (!(epochs > 0 && Number.isFinite(epochs)))
+      throw new Error(`${stage}: epochs must be a positive number, got ${epochs}`);
+    if (!(lr > 0 && Number.isFinite(lr)))
+      throw new Error(`${stage}: learning rate must be a positive number, got ${lr}`);
+    if (tokenDropout !== undefined && !(tokenDropout >= 0 && tokenDropout < 1))
+      throw new Error(`${stage}: token dropout must be in [0, 1), got ${tokenDropout}`);
+    if (stage === "retrieval" && !o.queries?.length)
+      throw new Error("the retrieval stage needs labelled queries (--queries)");
+    if (stage === "agent" && !o.trajectories?.length)
+      throw new Error("the agent stage needs trajectories (--trajectories FILE.jsonl)");
+  }
+}
+
 /** The stage's chat samples; the stage data is also written as JSONL under out/data for other trainers. */
 function stageSamples(stage: Stage, o: ToolGenTrainOptions, index: ToolIndex): StageSample[] {
   switch (stage) {
@@ -168,7 +194,7 @@ export async function trainToolGen(o: ToolGenTrainOptions): Promise<ToolGenManif
   const kind = o.index ?? "atomic";
   const schedule = mergeSchedule(scheduleFor(preset), o.schedule);
   const stages = o.stages ?? [...DEFAULT_STAGES, ...(o.trajectories?.length ? (["agent"] as Stage[]) : [])];
-  if (o.catalog.length === 0) throw new Error("the catalog is empty");
+  checkOptions(o, schedule, stages);
   const fingerprint = fingerprintOf({ ...o, preset, index: kind, seed }, schedule, stages);
   const log = o.log ?? ((line: string) => process.stderr.write(line + "\n"));
   mkdirSync(o.out, { recursive: true });

@@ -80,7 +80,7 @@ describe("toolgen eval retrieval / retrieve / eval split", () => {
       "--json",
     ]);
     expect(bad.code).toBe(1);
-    expect(bad.stdout).toBe("");
+    expect(JSON.parse(bad.stdout)).toEqual({ error: expect.stringMatching(/nope\.json: no such file/) });
     expect(bad.stderr).toMatch(/nope\.json: no such file or folder/);
     const split = await cli([
       "eval",

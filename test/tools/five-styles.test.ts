@@ -22,7 +22,8 @@ const call = (name: string, args: Record<string, unknown>): ToolCall => ({
 
 const loaded = new Map<string, Tool[]>();
 async function toolsOf(style: string): Promise<Tool[]> {
-  if (!loaded.has(style)) loaded.set(style, (await Promise.all(STYLES[style]!.map(loadTools))).flat());
+  if (!loaded.has(style))
+    loaded.set(style, (await Promise.all(STYLES[style]!.map((file) => loadTools(file)))).flat());
   return loaded.get(style)!;
 }
 

@@ -86,7 +86,7 @@ describe("toolgen training pipeline", () => {
       });
       expect(again.done).toEqual(manifest.done);
       await expect(
-        trainToolGen({ catalog: entries.slice(1), queries: [], out, progress: false, log: () => {} }),
+        trainToolGen({ catalog: entries.slice(1), queries, out, progress: false, log: () => {} }),
       ).rejects.toThrow(/different training run/);
     },
   );

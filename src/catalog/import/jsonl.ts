@@ -40,17 +40,30 @@ export function formatJsonlQueries(queries: readonly LabelledQuery[]): string {
   );
 }
 
+/**
+ * The tool list of `data`: the list itself, or the `tools` list of an object holding one (what
+ * `toolgen tools inspect --json` prints: `{file, tools: [...]}`).
+ */
+function toolListOf(data: unknown): unknown {
+  if (Array.isArray(data) || typeof data !== "object" || data === null) return data;
+  const tools = (data as Record<string, unknown>).tools;
+  return Array.isArray(tools) ? tools : data;
+}
+
 /** True for a list of model-facing tools (`{type:"function", function:{...}}` or bare `{name, parameters}`). */
 export function looksLikeToolList(data: unknown): boolean {
-  if (!Array.isArray(data) || data.length === 0) return false;
-  const first = data[0] as Record<string, unknown>;
+  const list = toolListOf(data);
+  if (!Array.isArray(list) || list.length === 0) return false;
+  const first = list[0] as Record<string, unknown>;
   return typeof first === "object" && first !== null && (first.type === "function" || "parameters" in first);
 }
 
 /** A list of HF/OpenAI tools → entries with the function name as id. */
 export function importToolList(data: unknown, file: string): CatalogEntry[] {
-  if (!Array.isArray(data)) throw new CatalogError({ file }, "expected a list of tools");
-  return data.map((raw: unknown, i) => {
+  const list = toolListOf(data);
+  if (!Array.isArray(list))
+    throw new CatalogError({ file }, 'expected a list of tools (or {"tools": [...]})');
+  return list.map((raw: unknown, i) => {
     const record = (raw ?? {}) as Record<string, unknown>;
     const fn = (record.type === "function" ? record.function : record) as
       Partial<ToolJson["function"]> | undefined;

@@ -2,7 +2,8 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Template } from "@huggingface/jinja";
 import type { Message } from "../messages.ts";
-import type { ToolJson } from "../../tools/types.ts";
+import { isTool, isToolJson, toToolJson } from "../../tools/define.ts";
+import type { Tool, ToolJson } from "../../tools/types.ts";
 import {
   TEMPLATE_INFO,
   TEMPLATE_NAMES,
@@ -17,7 +18,8 @@ export class ChatTemplateError extends Error {
 }
 
 export interface RenderOptions {
-  tools?: ToolJson[];
+  /** HF/OpenAI tool JSON, or `tool()` objects (turned into that JSON: their functions cannot be cloned). */
+  tools?: Array<ToolJson | Tool>;
   /** End with the header of an assistant turn, ready for the model to continue (HF's add_generation_prompt). */
   addGenerationPrompt?: boolean;
   /** Extra template variables (date_string, tools_in_user_message, builtin_tools, …). */
@@ -62,7 +64,7 @@ export class ChatTemplate {
       add_generation_prompt: options.addGenerationPrompt ?? false,
     };
     // Leave `tools` undefined when there are none: templates test `tools is defined` / `tools is not none`.
-    if (options.tools && options.tools.length > 0) variables.tools = structuredClone(options.tools);
+    if (options.tools && options.tools.length > 0) variables.tools = options.tools.map(templateTool);
     try {
       return this.template.render(variables);
     } catch (error) {
@@ -71,6 +73,15 @@ export class ChatTemplate {
       );
     }
   }
+}
+
+/** A plain copy of one tool as the template sees it; a `tool()` object becomes its JSON form. */
+function templateTool(tool: ToolJson | Tool, i: number): ToolJson {
+  if (isToolJson(tool)) return structuredClone(tool);
+  if (isTool(tool)) return structuredClone(toToolJson(tool));
+  throw new ChatTemplateError(
+    `tools[${i}] is neither a tool() object nor HF/OpenAI tool JSON ({type: "function", function: {name, …}})`,
+  );
 }
 
 const cache = new Map<TemplateName, ChatTemplate>();

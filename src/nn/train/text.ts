@@ -58,7 +58,15 @@ export async function trainOnText(o: TextTrainingOptions): Promise<TextTrainingR
   // a resume must see the same data: the text's hash is recorded with the other settings
   const textSha256 = createHash("sha256").update(text).digest("hex").slice(0, 16);
   const record = { seqLen: o.seqLen ?? "context", textSha256 };
-  const resuming = o.resume && hasTrainingState(o.out);
+  // --resume promises to continue a run; with nothing to continue, starting afresh would silently spend the whole
+  // budget again (and the Hugging Face Trainer refuses too), so say so and write nothing.
+  if (o.resume && !hasTrainingState(o.out)) {
+    throw new Error(
+      `--resume: ${o.out} holds no training state to continue (model, optimizer and trainer_state.json); ` +
+        `drop --resume to start a new run`,
+    );
+  }
+  const resuming = o.resume;
   const run = resuming
     ? resumeRun(o.out, {
         batchSize: o.batchSize,
