@@ -5,7 +5,6 @@ import type { CallToolResult, Implementation } from "@modelcontextprotocol/sdk/t
 import { checkToolName } from "../tools/define.ts";
 import { toObjectSchema } from "../tools/schema.ts";
 import type { JsonSchema, Tool } from "../tools/types.ts";
-import { UpstreamServer } from "../server/upstream.ts";
 
 /** Where the server is: a command run over stdio, or a Streamable HTTP URL. */
 export type McpServerAddress =
@@ -43,6 +42,8 @@ export async function mcpTools(
   options: McpToolsOptions = {},
 ): Promise<McpToolSet> {
   const name = options.name ?? ("url" in address ? new URL(address.url).host : address.command);
+  // The MCP client SDK loads with the first server, not with the toolgen entry point.
+  const { UpstreamServer } = await import("../server/upstream.ts");
   const server = new UpstreamServer(
     { name, ...address },
     {
