@@ -97,7 +97,7 @@ export function toAiSdkTools(tools: readonly Tool[]): Record<string, AiSdkTool> 
           [t],
           options.abortSignal ? { signal: options.abortSignal } : {},
         );
-        if (!result.ok) throw new Error(`${t.name}: ${result.error.message}`);
+        if (!result.ok) throw new Error(result.error.message); // toolgen's messages name the tool
         return result.content;
       };
       entry.execute = execute as AiSdkTool["execute"];
