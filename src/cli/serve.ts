@@ -49,7 +49,7 @@ export function register(program: Command): void {
             throw new Error(`--timeout expects milliseconds, got "${opts.timeout}"`);
         }
         const started = performance.now();
-        const router = await buildToolRouter({
+        const building = buildToolRouter({
           catalogs: opts.catalog,
           modules: opts.tools,
           config,
@@ -57,22 +57,33 @@ export function register(program: Command): void {
           ...(opts.model === undefined ? {} : { model: opts.model }),
           ...(timeoutMs === undefined ? {} : { timeoutMs }),
         });
-        const ready = `${router.size} tools, ${opts.retriever} retriever, ready in ${Math.round(performance.now() - started)} ms`;
+        building.catch(() => undefined); // awaited below; this only keeps a rejection from going unhandled
         const stop = async (): Promise<void> => {
-          await router.close();
+          await (await building.catch(() => undefined))?.close();
           process.exit(0);
         };
         process.once("SIGINT", () => void stop());
         process.once("SIGTERM", () => void stop());
+        // Over stdio, `initialize` is answered while the catalog loads (an MCP client starts in well under a
+        // second); tools/list and calls wait for the router, and a failed load ends the process with status 1.
+        const stdio = opts.http === undefined;
+        if (stdio) {
+          const transport = new StdioServerTransport();
+          transport.onclose = () => void stop();
+          await createRouterServer(building).connect(transport);
+          process.stdin.once("end", () => void stop());
+        }
+        const router = await building.catch((error: unknown) => {
+          if (!stdio) throw error;
+          process.stderr.write(`toolgen serve mcp: ${(error as Error).message}\n`);
+          return process.exit(1);
+        });
+        const ready = `${router.size} tools, ${opts.retriever} retriever, ready in ${Math.round(performance.now() - started)} ms`;
         if (opts.http !== undefined) {
           const running = await serveHttp(router, { port: parsePort(opts.http), host: opts.host });
           process.stderr.write(`toolgen MCP router: ${ready}; listening on ${running.url}\n`);
           return;
         }
-        const transport = new StdioServerTransport();
-        transport.onclose = () => void stop();
-        await createRouterServer(router).connect(transport);
-        process.stdin.once("end", () => void stop());
         process.stderr.write(`toolgen MCP router: ${ready}; speaking MCP on stdio\n`);
       } catch (error) {
         process.stderr.write(`toolgen serve mcp: ${(error as Error).message}\n`);
