@@ -49,14 +49,22 @@ export function register(program: Command): void {
             throw new Error(`--timeout expects milliseconds, got "${opts.timeout}"`);
         }
         const started = performance.now();
-        const building = buildToolRouter({
-          catalogs: opts.catalog,
-          modules: opts.tools,
-          config,
-          retriever: opts.retriever,
-          ...(opts.model === undefined ? {} : { model: opts.model }),
-          ...(timeoutMs === undefined ? {} : { timeoutMs }),
-        });
+        const build = () =>
+          buildToolRouter({
+            catalogs: opts.catalog,
+            modules: opts.tools,
+            config,
+            retriever: opts.retriever,
+            ...(opts.model === undefined ? {} : { model: opts.model }),
+            ...(timeoutMs === undefined ? {} : { timeoutMs }),
+          });
+        // Over stdio, `initialize` is answered before the catalog loads, so an MCP client starts at once; tools/list
+        // and calls wait for the router, and a failed load ends the process with status 1. Loading blocks for
+        // seconds, so it starts once the client's `initialize` (usually already waiting on stdin) is answered:
+        // at the client's `initialized` notification, or 100 ms after connecting, whichever comes first.
+        const stdio = opts.http === undefined;
+        let release = (): void => undefined;
+        const building = stdio ? new Promise<void>((go) => (release = go)).then(build) : build();
         building.catch(() => undefined); // awaited below; this only keeps a rejection from going unhandled
         const stop = async (): Promise<void> => {
           await (await building.catch(() => undefined))?.close();
@@ -64,14 +72,14 @@ export function register(program: Command): void {
         };
         process.once("SIGINT", () => void stop());
         process.once("SIGTERM", () => void stop());
-        // Over stdio, `initialize` is answered while the catalog loads (an MCP client starts in well under a
-        // second); tools/list and calls wait for the router, and a failed load ends the process with status 1.
-        const stdio = opts.http === undefined;
         if (stdio) {
+          const server = createRouterServer(building);
+          server.oninitialized = release;
           const transport = new StdioServerTransport();
           transport.onclose = () => void stop();
-          await createRouterServer(building).connect(transport);
+          await server.connect(transport);
           process.stdin.once("end", () => void stop());
+          setTimeout(release, 100);
         }
         const router = await building.catch((error: unknown) => {
           if (!stdio) throw error;
