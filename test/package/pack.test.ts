@@ -93,7 +93,7 @@ describe("the npm package", () => {
       join(work, "app.mjs"),
       `import { tool, executeToolCall, Bm25Retriever, createAgent, toAiSdkTools } from "toolgen";
 import { ScriptedModel } from "toolgen/testing";
-import { presetConfig } from "toolgen/engine";
+import { presetConfig, createWasmKernels } from "toolgen/engine";
 const add = tool({
   name: "add",
   description: "Add two numbers",
@@ -104,7 +104,10 @@ const result = await executeToolCall({ id: "1", type: "function", function: { na
 const hits = await new Bm25Retriever([{ id: "add", tool: "add", api: "", description: "Add two numbers", parameters: add.parameters }]).search("add numbers", { k: 1 });
 const model = new ScriptedModel([{ tool_calls: [{ name: "add", arguments: { a: 1, b: 1 } }] }, "two"]);
 const run = await createAgent({ model, tools: [add] }).chat("m", "1+1?");
-console.log(JSON.stringify({ result, hit: hits[0]?.id, answer: run.answer, vocab: presetConfig("tiny", 100).vocabSize, aiSdk: Object.keys(toAiSdkTools([add])) }));
+// The WebAssembly kernels load from the package (build/kernels.wasm) with their helper threads (dist/…/worker.mjs).
+const kernels = createWasmKernels({ threads: 2 });
+await kernels.close();
+console.log(JSON.stringify({ result, hit: hits[0]?.id, answer: run.answer, vocab: presetConfig("tiny", 100).vocabSize, aiSdk: Object.keys(toAiSdkTools([add])), kernels: kernels.name }));
 `,
     );
     const out = JSON.parse(run(process.execPath, ["app.mjs"], { cwd: work })) as Record<string, unknown>;
@@ -114,6 +117,7 @@ console.log(JSON.stringify({ result, hit: hits[0]?.id, answer: run.answer, vocab
       answer: "two",
       vocab: 100,
       aiSdk: ["add"],
+      kernels: "wasm-simd-2threads",
     });
   });
 
