@@ -6,6 +6,7 @@ export default tseslint.config(
     ignores: [
       "node_modules/**",
       "build/**",
+      "dist/**",
       "**/*.wasm",
       "bench/results/**",
       "test/fixtures/**",

@@ -1,77 +1,284 @@
-// Public entry point of the library. Each room exports its public surface here.
-export * from "./tools/types.ts";
-export * from "./chat/messages.ts";
-export * from "./models/model.ts";
-export * from "./retrieval/retriever.ts";
-export * from "./catalog/catalog.ts";
-export * from "./models/scripted.ts";
-export * from "./nn/tokenizer/index.ts";
-export * from "./tools/schema.ts";
-export * from "./tools/define.ts";
-export * from "./tools/spec-builder.ts";
-export * from "./tools/decorators.ts";
-export * from "./tools/signature.ts";
-export * from "./tools/load-module.ts";
-export * from "./tools/execute.ts";
-export * from "./tools/result.ts";
-export * from "./tools/suggest.ts";
-export * from "./tools/pretty.ts";
-export * from "./catalog/load.ts";
-export * from "./catalog/import/index.ts";
-export * from "./retrieval/text.ts";
-export * from "./retrieval/documents.ts";
-export * from "./retrieval/bm25.ts";
-export * from "./retrieval/create.ts";
-export * from "./eval/metrics.ts";
-export * from "./eval/retrieval.ts";
-export * from "./eval/split.ts";
-export * from "./eval/split-files.ts";
-export * from "./eval/bfcl-checker.ts";
-export * from "./eval/bfcl.ts";
-export * from "./chat/parse/index.ts";
-export * from "./agents/index.ts";
-export * from "./nn/index.ts";
-export * from "./nn/kernels/index.ts";
-export * from "./models/builtin.ts";
-export * from "./models/builtin-chat.ts";
-export * from "./chat/wire.ts";
-export * from "./chat/templates/registry.ts";
-export * from "./chat/templates/render.ts";
-export * from "./models/http-errors.ts";
-export * from "./models/openai-request.ts";
-export * from "./models/openai.ts";
-export * from "./models/resolve.ts";
-export * from "./server/index.ts";
-export * from "./nn/gguf/index.ts";
-export * from "./models/llamacpp.ts";
-export * from "./retrieval/trie.ts";
-export * from "./retrieval/constrained-beam.ts";
-export * from "./retrieval/ids.ts";
-export * from "./retrieval/generative.ts";
-export * from "./retrieval/hybrid.ts";
-export * from "./retrieval/action-decoder.ts";
-export * from "./retrieval/toolgen-open.ts";
-export * from "./train/datasets.ts";
-export * from "./train/tool-document.ts";
-export * from "./train/agent-format.ts";
-export * from "./train/chat-encoding.ts";
-export * from "./train/virtualize.ts";
-export * from "./train/schedule.ts";
-export * from "./train/model-folder.ts";
-export * from "./train/pipeline.ts";
-export * from "./nn/io/safetensors-stream.ts";
-export * from "./train/virtualize-hf.ts";
-export * from "./train/export.ts";
-export * from "./train/export-formats.ts";
-export * from "./train/export-configs.ts";
-export * from "./retrieval/generative-http.ts";
-export * from "./retrieval/action-decoder-http.ts";
-export * from "./demo/catalog.ts";
-export * from "./demo/generator.ts";
-export * from "./demo/arguments.ts";
-export * from "./demo/chat-model.ts";
-export * from "./demo/model.ts";
-export * from "./demo/runner.ts";
-export * from "./demo/questions.ts";
-export * from "./report/collect.ts";
-export * from "./report/html.ts";
+// The `toolgen` entry point: tools, chat, models, agents, catalogs, retrieval and evaluation. Named exports
+// only, so the public surface changes deliberately (test/package/exports.test.ts snapshots it). The engine,
+// training, the MCP router and test helpers have their own entry points: toolgen/engine, toolgen/train,
+// toolgen/server, toolgen/testing (src/entry/).
+
+// Tools: five ways to define them, loading, execution, and adapters to other ecosystems.
+export type {
+  JsonSchema,
+  ObjectSchema,
+  ToolJson,
+  ToolContext,
+  ToolExecute,
+  Tool,
+  ToolCall,
+  ToolErrorCode,
+  Coercion,
+  ToolResult,
+} from "./tools/types.ts";
+export { isZodSchema, normalizeSchema, toObjectSchema, zodToParameters } from "./tools/schema.ts";
+export {
+  checkToolName,
+  tool,
+  toToolJson,
+  isToolJson,
+  fromToolJson,
+  isTool,
+  ToolInputError,
+} from "./tools/define.ts";
+export { paramSchema, toolSpec, ToolSpec, type ParamType, type ParamOptions } from "./tools/spec-builder.ts";
+export {
+  P,
+  memoryId,
+  toolContext,
+  toolMethod,
+  hasToolMethods,
+  toolsFrom,
+  type ParamDoc,
+  type MethodParam,
+} from "./tools/decorators.ts";
+export { functionSignatures, getJsonSchema, type FunctionSignature } from "./tools/signature.ts";
+export { loadTools } from "./tools/load-module.ts";
+export { executeToolCall, type ExecuteOptions } from "./tools/execute.ts";
+export { resultToContent, UnserializableResultError } from "./tools/result.ts";
+export {
+  fromAiSdkTools,
+  toAiSdkTools,
+  type AiSdkTool,
+  type AiSdkToolSet,
+  type AiSdkExecuteOptions,
+} from "./adapters/ai-sdk.ts";
+export { mcpTools, type McpToolsOptions, type McpToolSet } from "./adapters/mcp-tools.ts";
+
+// Chat messages, wire format, templates and tool-call parsers.
+export type { Role, Message } from "./chat/messages.ts";
+export {
+  toWireMessage,
+  fromWireMessage,
+  argumentsFromWire,
+  WireFormatError,
+  type WireToolCall,
+  type WireMessage,
+  type FromWire,
+} from "./chat/wire.ts";
+export {
+  isTemplateName,
+  TEMPLATE_NAMES,
+  TEMPLATE_INFO,
+  type TemplateName,
+  type TemplateInfo,
+} from "./chat/templates/registry.ts";
+export {
+  loadChatTemplate,
+  renderChat,
+  ChatTemplateError,
+  ChatTemplate,
+  type RenderOptions,
+  type ChatTemplateOptions,
+} from "./chat/templates/render.ts";
+export {
+  isToolCallFormat,
+  parseToolCalls,
+  createToolCallStreamParser,
+  toAssistantMessage,
+  parseReactStep,
+  parseToolGenAction,
+  parseToolGenArguments,
+  isFinishCall,
+  TOOL_CALL_FORMATS,
+  type ReactStep,
+  type ToolGenAction,
+  type ToolGenArguments,
+  type ToolCallFormat,
+  type ParsedToolCall,
+  type ParseErrorCode,
+  type ToolCallParseError,
+  type ParseResult,
+  type ParseEvent,
+  type StreamingToolCallParser,
+} from "./chat/parse/index.ts";
+
+// Models: the ChatModel interface, OpenAI-compatible servers, llama.cpp in process, spec strings.
+export type {
+  Constraint,
+  ToolChoice,
+  GenerateOptions,
+  Usage,
+  GenerateResult,
+  StreamEvent,
+  ChatModel,
+  TokenSession,
+  TokenModel,
+} from "./models/model.ts";
+export { OpenAIChatModel, type OpenAIChatModelOptions } from "./models/openai.ts";
+export { SERVER_DIALECTS, type ServerDialect } from "./models/openai-request.ts";
+export {
+  isConnectionError,
+  ModelHttpError,
+  ModelTimeoutError,
+  ModelResponseError,
+  UnsupportedConstraintError,
+} from "./models/http-errors.ts";
+export {
+  isLlamaCppSpec,
+  llamaCppAvailable,
+  LLAMA_CPP_MISSING,
+  LlamaCppModel,
+  type LlamaCppOptions,
+} from "./models/llamacpp.ts";
+export {
+  resolveModel,
+  ModelSpecError,
+  SCHEMES,
+  type ResolveOptions,
+  type SchemeResolver,
+} from "./models/resolve.ts";
+
+// Agents: three agents with one run shape, memory stores, toolboxes.
+export {
+  createAgent,
+  FunctionAgent,
+  defaultHallucinatedToolStrategy,
+  createReactAgent,
+  ReactAgent,
+  REACT_PROMPT,
+  renderReactPrompt,
+  createToolGenAgent,
+  ToolGenAgent,
+  ChatMemory,
+  InMemoryChatMemoryStore,
+  estimateTokens,
+  INTERRUPTED_TOOL_RESULT,
+  SqliteChatMemoryStore,
+  Toolbox,
+  catalogEntryFromTool,
+  type FunctionAgentOptions,
+  type HallucinatedToolStrategy,
+  type ReactAgentOptions,
+  type ActionDecoder,
+  type ActionRequest,
+  type CatalogExecutor,
+  type ToolGenAgentOptions,
+  type ChatMemoryStore,
+  type MemoryOptions,
+  type ToolboxOptions,
+  type ToolSelection,
+  type ToolSelector,
+  type RunOutcome,
+  type StopReason,
+  type GuardKind,
+  type AgentStep,
+  type AgentEvent,
+  type ToolCallRecord,
+  type AgentRun,
+  type ChatOptions,
+  type AgentRunHandle,
+  type Agent,
+} from "./agents/index.ts";
+
+// Catalogs: entries, tool tokens, loading any recognised format, importers.
+export {
+  catalogId,
+  toolToken,
+  indexCatalog,
+  FINISH_TOKEN,
+  CatalogError,
+  type CatalogEntry,
+  type LabelledQuery,
+  type CatalogErrorLocation,
+} from "./catalog/catalog.ts";
+export {
+  detectCatalogFormat,
+  loadCatalog,
+  detectQueryFormat,
+  loadQueries,
+  CATALOG_FORMATS,
+  type CatalogFormat,
+  type LoadCatalogOptions,
+  type QueryFormat,
+} from "./catalog/load.ts";
+export {
+  importBfcl,
+  readBfclCategory,
+  readBfclAnswers,
+  bfclCategories,
+  importJsonlQueries,
+  formatJsonlQueries,
+  importToolList,
+  importMcpCatalog,
+  MCP_CATALOG_FORMAT,
+  importMetaToolTools,
+  importMetaToolQueries,
+  importMetaToolMultiQueries,
+  importOpenApi,
+  importStableToolBenchApis,
+  importStableToolBenchQueryCatalog,
+  importStableToolBenchQueries,
+  importToolbenchTool,
+  importToolbenchFolder,
+  type BfclFunctionDoc,
+  type BfclItem,
+  type BfclExpectedCall,
+  type McpServerSpec,
+  type McpToolListing,
+  type McpCatalogDocument,
+} from "./catalog/import/index.ts";
+
+// Retrieval: BM25, ToolGen (generative, local or over HTTP), hybrid.
+export type { RetrievalHit, SearchOptions, Retriever } from "./retrieval/retriever.ts";
+export { tokenize, ENGLISH_STOPWORDS, type TokenizeOptions } from "./retrieval/text.ts";
+export {
+  toolgenDocument,
+  documentText,
+  DOCUMENT_FORMATS,
+  type DocumentFormat,
+} from "./retrieval/documents.ts";
+export { Bm25Retriever, type Bm25Options } from "./retrieval/bm25.ts";
+export {
+  createRetriever,
+  RETRIEVER_KINDS,
+  type RetrieverKind,
+  type CreateRetrieverOptions,
+} from "./retrieval/create.ts";
+export { HybridRetriever, HYBRID_DEFAULTS, type HybridOptions } from "./retrieval/hybrid.ts";
+export { openToolGenRetriever } from "./retrieval/toolgen-open.ts";
+export {
+  HttpGenerativeRetriever,
+  HTTP_TOOLGEN_SERVERS,
+  type HttpToolGenServer,
+  type HttpToolGenOptions,
+} from "./retrieval/generative-http.ts";
+export {
+  httpActionDecoder,
+  type HttpActionDecoderOptions,
+  type HttpActionDecoder,
+} from "./retrieval/action-decoder-http.ts";
+
+// Evaluation: retrieval metrics, query splits, BFCL.
+export { ndcgAtK, ndcgToolGenAtK, recallAtK, reciprocalRank } from "./eval/metrics.ts";
+export {
+  evaluateRetrieval,
+  reportJson,
+  reportMarkdown,
+  type RetrievalEvalOptions,
+  type RetrievalFigures,
+  type QueryOutcome,
+  type RetrievalReport,
+} from "./eval/retrieval.ts";
+export { splitQueries, type Split } from "./eval/split.ts";
+export { splitQueryFile, type SplitFilesResult } from "./eval/split-files.ts";
+export {
+  checkCall,
+  checkBfclItem,
+  type BfclCall,
+  type CheckResult,
+  type BfclLanguage,
+} from "./eval/bfcl-checker.ts";
+export {
+  evaluateBfclOracle,
+  evaluateBfclModel,
+  type BfclFailure,
+  type BfclCategoryFigures,
+  type BfclReport,
+  type BfclEvalOptions,
+} from "./eval/bfcl.ts";

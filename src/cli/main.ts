@@ -1,19 +1,93 @@
-import { Command } from "commander";
-import { register as registerCatalog } from "./catalog.ts";
-import { register as registerChat } from "./chat.ts";
-import { register as registerDemo } from "./demo.ts";
-import { register as registerEval } from "./eval.ts";
-import { register as registerExport } from "./export.ts";
-import { register as registerExportTraining } from "./export-training.ts";
-import { register as registerReport } from "./report.ts";
-import { register as registerRetrieve } from "./retrieve.ts";
-import { register as registerServe } from "./serve.ts";
-import { register as registerTools } from "./tools.ts";
-import { register as registerTrain } from "./train.ts";
-import { register as registerVirtualize } from "./virtualize.ts";
+import { Command, Help } from "commander";
 
-/** The toolgen CLI: thin commands over the library, one file per command (each exports `register`). */
-export async function main(argv: string[]): Promise<void> {
+type Register = (program: Command) => void;
+
+/**
+ * The top-level commands: how `toolgen --help` lists each one (term and description, so that the listing needs
+ * none of the command modules) and the modules that register it. A command module loads only when its command
+ * runs, and with it the heavy dependencies it needs (the engine, the TypeScript compiler API, the MCP SDK,
+ * llama.cpp); test/cli/main.test.ts checks these lines against what the modules register.
+ */
+export const COMMANDS: Record<
+  string,
+  { term: string; description: string; load: () => Promise<Register[]> }
+> = {
+  catalog: {
+    term: "catalog",
+    description: "build and convert tool catalogs",
+    load: async () => [(await import("./catalog.ts")).register],
+  },
+  chat: {
+    term: "chat [options]",
+    description: "chat with an agent that calls tools (one-shot with --message, a REPL without)",
+    load: async () => [(await import("./chat.ts")).register],
+  },
+  demo: {
+    term: "demo [options]",
+    description:
+      "load the committed demo ToolGen model (or retrain it when the catalog changed) and answer questions with the demo's 67 tools",
+    load: async () => [(await import("./demo.ts")).register],
+  },
+  eval: {
+    term: "eval",
+    description: "evaluate retrieval (NDCG, recall, MRR) and function calling (BFCL)",
+    load: async () => [(await import("./eval.ts")).register],
+  },
+  export: {
+    term: "export",
+    description: "write models and data in other tools' formats",
+    load: async () => [
+      (await import("./export.ts")).register,
+      (await import("./export-training.ts")).register,
+    ],
+  },
+  report: {
+    term: "report [options] [paths...]",
+    description: "write a self-contained HTML report (NDCG, training, latency) from result JSON files",
+    load: async () => [(await import("./report.ts")).register],
+  },
+  retrieve: {
+    term: "retrieve [options] <query>",
+    description: "the catalog entries that best match a query",
+    load: async () => [(await import("./retrieve.ts")).register],
+  },
+  serve: {
+    term: "serve",
+    description: "serve toolgen to other programs",
+    load: async () => [(await import("./serve.ts")).register],
+  },
+  tools: {
+    term: "tools",
+    description: "define, inspect and check tools",
+    load: async () => [(await import("./tools.ts")).register],
+  },
+  train: {
+    term: "train [options]",
+    description:
+      "train a built-in Llama-style model and write a checkpoint folder (config.json, model.safetensors, tokenizer.json)",
+    load: async () => [(await import("./train.ts")).register],
+  },
+  virtualize: {
+    term: "virtualize [options]",
+    description:
+      "add one token per catalog tool (and <<Finish>>) to a Hugging Face model folder, new embedding and lm_head rows the mean of each name's token rows (safetensors shards streamed: bf16, f16, f32)",
+    load: async () => [(await import("./virtualize.ts")).register],
+  },
+};
+
+/** The command a command line asks for (`toolgen NAME …` or `toolgen help NAME`), if it names one. */
+function requestedCommand(args: readonly string[]): string | undefined {
+  const words = args.filter((a) => !a.startsWith("-"));
+  const name = words[0] === "help" ? words[1] : words[0];
+  return name !== undefined && Object.hasOwn(COMMANDS, name) ? name : undefined;
+}
+
+/**
+ * The toolgen program for a command line: the requested command fully registered; without one (`--help`,
+ * `--version`, a mistyped name), every command as a listing-only stub, so commander can print the overview
+ * or suggest a name. `all` registers every command (tests compare the stubs with it).
+ */
+export async function buildProgram(argv: readonly string[], all = false): Promise<Command> {
   const program = new Command()
     .name("toolgen")
     .description(
@@ -21,18 +95,21 @@ export async function main(argv: string[]): Promise<void> {
     )
     .version("0.1.0")
     .showHelpAfterError();
-  // Command registrations (one line each, keep sorted):
-  registerCatalog(program);
-  registerChat(program);
-  registerDemo(program);
-  registerEval(program);
-  registerExport(program);
-  registerExportTraining(program);
-  registerReport(program);
-  registerRetrieve(program);
-  registerServe(program);
-  registerTools(program);
-  registerTrain(program);
-  registerVirtualize(program);
-  await program.parseAsync(argv);
+  const wanted = requestedCommand(argv.slice(2));
+  const names = all ? Object.keys(COMMANDS) : wanted ? [wanted] : [];
+  for (const name of names) for (const register of await COMMANDS[name]!.load()) register(program);
+  if (names.length === 0) {
+    for (const [name, { description }] of Object.entries(COMMANDS))
+      program.command(name).description(description);
+    const listing = new Help();
+    program.configureHelp({
+      subcommandTerm: (cmd) => COMMANDS[cmd.name()]?.term ?? listing.subcommandTerm(cmd),
+    });
+  }
+  return program;
+}
+
+/** The toolgen CLI: thin commands over the library, one file per command (each exports `register`). */
+export async function main(argv: string[]): Promise<void> {
+  await (await buildProgram(argv)).parseAsync(argv);
 }

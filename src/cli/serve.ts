@@ -63,30 +63,49 @@ export function register(program: Command): void {
             throw new Error(`--timeout expects milliseconds, got "${opts.timeout}"`);
         }
         const started = performance.now();
-        const router = await buildToolRouter({
-          catalogs: opts.catalog,
-          modules: opts.tools,
-          config,
-          retriever: opts.retriever,
-          ...(opts.model === undefined ? {} : { model: opts.model }),
-          ...(timeoutMs === undefined ? {} : { timeoutMs }),
-        });
-        const ready = `${router.size} tools, ${opts.retriever} retriever, ready in ${Math.round(performance.now() - started)} ms`;
+        const build = () =>
+          buildToolRouter({
+            catalogs: opts.catalog,
+            modules: opts.tools,
+            config,
+            retriever: opts.retriever,
+            ...(opts.model === undefined ? {} : { model: opts.model }),
+            ...(timeoutMs === undefined ? {} : { timeoutMs }),
+          });
+        // Over stdio, `initialize` is answered before the catalog loads, so an MCP client starts at once; tools/list
+        // and calls wait for the router, and a failed load ends the process with status 1. Loading blocks for
+        // seconds, so it starts once the client's `initialize` (usually already waiting on stdin) is answered:
+        // at the client's `initialized` notification, or 100 ms after connecting, whichever comes first.
+        const stdio = opts.http === undefined;
+        let release = (): void => undefined;
+        const building = stdio ? new Promise<void>((go) => (release = go)).then(build) : build();
+        building.catch(() => undefined); // awaited below; this only keeps a rejection from going unhandled
         const stop = async (): Promise<void> => {
-          await router.close();
+          await (await building.catch(() => undefined))?.close();
           process.exit(0);
         };
         process.once("SIGINT", () => void stop());
         process.once("SIGTERM", () => void stop());
+        if (stdio) {
+          const server = createRouterServer(building);
+          server.oninitialized = release;
+          const transport = new LineStdioServerTransport();
+          transport.onclose = () => void stop();
+          await server.connect(transport);
+          process.stdin.once("end", () => void stop());
+          setTimeout(release, 100);
+        }
+        const router = await building.catch((error: unknown) => {
+          if (!stdio) throw error;
+          process.stderr.write(`toolgen serve mcp: ${(error as Error).message}\n`);
+          return process.exit(1);
+        });
+        const ready = `${router.size} tools, ${opts.retriever} retriever, ready in ${Math.round(performance.now() - started)} ms`;
         if (port !== undefined) {
-          const running = await serveHttp(router, { port, host: opts.host });
+          const running = await serveHttp(router, { port: port ?? 0, host: opts.host });
           process.stderr.write(`toolgen MCP router: ${ready}; listening on ${running.url}\n`);
           return;
         }
-        const transport = new LineStdioServerTransport();
-        transport.onclose = () => void stop();
-        await createRouterServer(router).connect(transport);
-        process.stdin.once("end", () => void stop());
         process.stderr.write(`toolgen MCP router: ${ready}; speaking MCP on stdio\n`);
       }),
     );

@@ -17,7 +17,10 @@ export const DEMO_TOOL_STYLES = {
   files: "plain functions with JSDoc, read by loadTools",
 } as const;
 
-const moduleFile = (name: string) => fileURLToPath(new URL(`./tools/${name}.ts`, import.meta.url));
+// The decorated and JSDoc'd modules are read from their TypeScript sources (loadTools needs the types), which
+// the package ships: beside this file in src/, or from dist/demo/ back in src/demo/.
+const SOURCES = import.meta.url.endsWith(".ts") ? "./tools/" : "../../src/demo/tools/";
+const moduleFile = (name: string) => fileURLToPath(new URL(`${SOURCES}${name}.ts`, import.meta.url));
 
 let cached: Promise<Tool[]> | undefined;
 

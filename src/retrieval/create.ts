@@ -1,11 +1,6 @@
 import type { CatalogEntry } from "../catalog/catalog.ts";
 import { Bm25Retriever, type Bm25Options } from "./bm25.ts";
-import { HttpGenerativeRetriever, isHttpModelSpec } from "./generative-http.ts";
-import { HYBRID_DEFAULTS, HybridRetriever } from "./hybrid.ts";
 import type { Retriever } from "./retriever.ts";
-import { openToolGenRetriever } from "./toolgen-open.ts";
-import { isLlamaCppSpec } from "../models/llamacpp.ts";
-import { openGgufToolGenRetriever } from "../models/llamacpp/toolgen.ts";
 
 export const RETRIEVER_KINDS = ["bm25", "toolgen", "hybrid"] as const;
 export type RetrieverKind = (typeof RETRIEVER_KINDS)[number];
@@ -19,14 +14,21 @@ export interface CreateRetrieverOptions {
 
 /** Builds a retriever of the given kind over a catalog (the one place the CLI and the MCP server go through). */
 export async function createRetriever(kind: string, options: CreateRetrieverOptions): Promise<Retriever> {
+  if (kind === "bm25") return new Bm25Retriever(options.catalog, options.bm25);
+  // The model-backed kinds load the engine, llama.cpp and HTTP clients only when asked for (fast CLI start).
+  const [{ HttpGenerativeRetriever, isHttpModelSpec }, { HYBRID_DEFAULTS, HybridRetriever }] =
+    await Promise.all([import("./generative-http.ts"), import("./hybrid.ts")]);
+  const { isLlamaCppSpec } = await import("../models/llamacpp.ts");
+  const openGguf = async (spec: string) =>
+    (await import("../models/llamacpp/toolgen.ts")).openGgufToolGenRetriever(spec, options.catalog);
+  const openLocal = async (model: string | undefined) =>
+    (await import("./toolgen-open.ts")).openToolGenRetriever(model, options.catalog);
   switch (kind) {
-    case "bm25":
-      return new Bm25Retriever(options.catalog, options.bm25);
     case "toolgen":
       if (isHttpModelSpec(options.model))
         return HttpGenerativeRetriever.open(options.catalog, { spec: options.model });
-      if (isLlamaCppSpec(options.model)) return openGgufToolGenRetriever(options.model, options.catalog);
-      return openToolGenRetriever(options.model, options.catalog);
+      if (isLlamaCppSpec(options.model)) return openGguf(options.model);
+      return openLocal(options.model);
     case "hybrid":
       if (isHttpModelSpec(options.model)) {
         const served = await HttpGenerativeRetriever.open(options.catalog, { spec: options.model });
@@ -38,9 +40,7 @@ export async function createRetriever(kind: string, options: CreateRetrieverOpti
       // ToolGen's votes weigh 2·p(top hit): a confident model leads, an unsure one leaves the ranking to BM25.
       return new HybridRetriever(
         [
-          isLlamaCppSpec(options.model)
-            ? await openGgufToolGenRetriever(options.model, options.catalog)
-            : openToolGenRetriever(options.model, options.catalog),
+          isLlamaCppSpec(options.model) ? await openGguf(options.model) : await openLocal(options.model),
           new Bm25Retriever(options.catalog, options.bm25),
         ],
         HYBRID_DEFAULTS,

@@ -135,15 +135,20 @@ export async function handleRouterCall(
   }
 }
 
-/** An MCP server (one per connection: stdio, or one HTTP session) over a shared router. */
-export function createRouterServer(router: ToolRouter): Server {
+/**
+ * An MCP server (one per connection: stdio, or one HTTP session) over a shared router. The router may still be
+ * loading (a promise): `initialize` is answered at once, and tools/list and tools/call wait for it.
+ */
+export function createRouterServer(router: ToolRouter | Promise<ToolRouter>): Server {
   const server = new Server(
     { name: "toolgen-router", version: "0.1.0" },
     { capabilities: { tools: {} }, instructions: ROUTER_INSTRUCTIONS },
   );
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: routerToolDefinitions(router.maxK) }));
-  server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
-    handleRouterCall(router, request.params.name, request.params.arguments, extra.signal),
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+    tools: routerToolDefinitions((await router).maxK),
+  }));
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) =>
+    handleRouterCall(await router, request.params.name, request.params.arguments, extra.signal),
   );
   return server;
 }

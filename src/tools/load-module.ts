@@ -1,10 +1,9 @@
 import { existsSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { tsImport } from "tsx/esm/api";
 import { fromToolJson, isTool, isToolJson } from "./define.ts";
 import { hasToolMethods, toolsFrom } from "./decorators.ts";
-import { functionSignatures, type FunctionSignature } from "./signature.ts";
+import type { FunctionSignature } from "./signature.ts";
 import type { Tool } from "./types.ts";
 
 interface Buildable {
@@ -29,6 +28,14 @@ export async function loadTools(file: string, options: LoadToolsOptions = {}): P
   const path = resolve(file);
   if (!existsSync(path)) throw new Error(`tools file not found: ${file}`);
   const mod = await importOnce(path);
+  // The TypeScript compiler API takes seconds to load: only plain JSDoc'd functions need it.
+  const plainFunction = (v: unknown): boolean =>
+    Array.isArray(v)
+      ? v.some(plainFunction)
+      : typeof v === "function" && !hasToolMethods(v.prototype as object);
+  const { functionSignatures } = Object.values(mod).some(plainFunction)
+    ? await import("./signature.ts")
+    : { functionSignatures: (): FunctionSignature[] => [] };
   let signatures: FunctionSignature[] | undefined;
   const skipped: string[] = [];
   const onUndocumented = options.onSkip
@@ -80,7 +87,9 @@ function importOnce(path: string): Promise<Record<string, unknown>> {
   const hit = imported.get(path);
   if (hit && hit.mtimeMs === mtimeMs) return hit.module;
   // tsx's loader handles TypeScript (and standard decorators) wherever we run: CLI, library, tests.
-  const module = tsImport(pathToFileURL(path).href, import.meta.url) as Promise<Record<string, unknown>>;
+  const module = import("tsx/esm/api").then(
+    ({ tsImport }) => tsImport(pathToFileURL(path).href, import.meta.url) as Promise<Record<string, unknown>>,
+  );
   imported.set(path, { mtimeMs, module });
   module.catch(() => imported.delete(path));
   return module;

@@ -1,0 +1,208 @@
+// The package as a user gets it: `npm pack`, install the tarball into a fresh project (without the optional
+// llama.cpp backend), then a plain-node ESM script, a strict NodeNext TypeScript consumer and the installed
+// `toolgen` binary. It builds dist/ first (scripts/build.mjs), so `npm test` needs no separate build step.
+import { execFileSync, type ExecFileSyncOptions } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const ROOT = resolve(import.meta.dirname, "../..");
+const work = mkdtempSync(join(tmpdir(), "toolgen-pack-"));
+
+// The child npm must not inherit the parent `npm test`'s project (npm_config_local_prefix and the like), only
+// where its cache and registry are.
+const KEEP = new Set(["npm_config_cache", "npm_config_registry", "npm_config_userconfig"]);
+const env = Object.fromEntries(
+  Object.entries(process.env).filter(
+    ([k]) => !k.toLowerCase().startsWith("npm_") || KEEP.has(k.toLowerCase()),
+  ),
+);
+const run = (cmd: string, args: string[], options: ExecFileSyncOptions = {}): string =>
+  execFileSync(cmd, args, { encoding: "utf8", env, stdio: "pipe", ...options }) as string;
+
+interface PackResult {
+  filename: string;
+  files: { path: string }[];
+}
+let packed: PackResult;
+
+beforeAll(() => {
+  run(process.execPath, [join(ROOT, "scripts/build.mjs")], { cwd: ROOT });
+  const json = run("npm", ["pack", "--ignore-scripts", "--json", "--pack-destination", work], { cwd: ROOT });
+  packed = (JSON.parse(json) as PackResult[])[0]!;
+  writeFileSync(
+    join(work, "package.json"),
+    JSON.stringify({ name: "toolgen-consumer", private: true, type: "module" }),
+  );
+  // Installs scripts-free: better-sqlite3 loads its native part only when a database opens, and everything
+  // needed here is JavaScript already in the npm cache after `npm ci`.
+  run(
+    "npm",
+    [
+      "install",
+      "--prefix",
+      work,
+      "--prefer-offline",
+      "--no-audit",
+      "--no-fund",
+      "--omit=optional",
+      "--ignore-scripts",
+      "--no-package-lock",
+      join(work, packed.filename),
+      `@types/node@${readDevDependency("@types/node")}`,
+    ],
+    { cwd: work },
+  );
+}, 600_000);
+
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+function readDevDependency(name: string): string {
+  const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
+    devDependencies: Record<string, string>;
+  };
+  return pkg.devDependencies[name]!;
+}
+
+describe("the npm package", () => {
+  it("carries compiled JavaScript, types and the WASM kernels, and no tests, benches or fixtures", () => {
+    const paths = packed.files.map((f) => f.path);
+    for (const expected of [
+      "package.json",
+      "bin/toolgen.mjs",
+      "dist/index.js",
+      "dist/index.d.ts",
+      "dist/index.js.map",
+      "dist/entry/engine.d.ts",
+      "dist/entry/train.d.ts",
+      "dist/entry/server.d.ts",
+      "dist/entry/testing.d.ts",
+      "dist/nn/kernels/worker.mjs",
+      "dist/chat/templates/llama3.jinja",
+      "build/kernels.wasm",
+      "models/demo/model.safetensors",
+    ])
+      expect(paths).toContain(expected);
+    expect(paths.filter((p) => /^(test|bench|examples|scripts|assembly|docs|\.ci)\//.test(p))).toEqual([]);
+    expect(paths.filter((p) => p.includes("fixtures") || p.endsWith(".test.ts"))).toEqual([]);
+  });
+
+  it("runs under plain node: an ESM script imports tools, retrieval and the scripted model", () => {
+    writeFileSync(
+      join(work, "app.mjs"),
+      `import { tool, executeToolCall, Bm25Retriever, createAgent, toAiSdkTools } from "toolgen";
+import { ScriptedModel } from "toolgen/testing";
+import { presetConfig, createWasmKernels } from "toolgen/engine";
+const add = tool({
+  name: "add",
+  description: "Add two numbers",
+  inputSchema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"] },
+  execute: ({ a, b }) => a + b,
+});
+const result = await executeToolCall({ id: "1", type: "function", function: { name: "add", arguments: { a: 2, b: "3" } } }, [add]);
+const hits = await new Bm25Retriever([{ id: "add", tool: "add", api: "", description: "Add two numbers", parameters: add.parameters }]).search("add numbers", { k: 1 });
+const model = new ScriptedModel([{ tool_calls: [{ name: "add", arguments: { a: 1, b: 1 } }] }, "two"]);
+const run = await createAgent({ model, tools: [add] }).chat("m", "1+1?");
+// The WebAssembly kernels load from the package (build/kernels.wasm) with their helper threads (dist/…/worker.mjs).
+const kernels = createWasmKernels({ threads: 2 });
+await kernels.close();
+console.log(JSON.stringify({ result, hit: hits[0]?.id, answer: run.answer, vocab: presetConfig("tiny", 100).vocabSize, aiSdk: Object.keys(toAiSdkTools([add])), kernels: kernels.name }));
+`,
+    );
+    const out = JSON.parse(run(process.execPath, ["app.mjs"], { cwd: work })) as Record<string, unknown>;
+    expect(out).toEqual({
+      result: { ok: true, content: "5", coercions: [{ pointer: "/b", from: "3", to: 3 }] },
+      hit: "add",
+      answer: "two",
+      vocab: 100,
+      aiSdk: ["add"],
+      kernels: "wasm-simd-2threads",
+    });
+  });
+
+  it("type-checks a strict NodeNext TypeScript consumer against the published types", () => {
+    writeFileSync(
+      join(work, "tsconfig.json"),
+      JSON.stringify({
+        compilerOptions: {
+          target: "es2022",
+          module: "nodenext",
+          moduleResolution: "nodenext",
+          strict: true,
+          noEmit: true,
+          skipLibCheck: true,
+          exactOptionalPropertyTypes: true,
+          noUncheckedIndexedAccess: true,
+          types: ["node"],
+        },
+        files: ["consumer.ts"],
+      }),
+    );
+    writeFileSync(
+      join(work, "consumer.ts"),
+      `import { tool, loadCatalog, createReactAgent, type Tool, type ChatModel, type AgentRun, type CatalogEntry } from "toolgen";
+import { ScriptedModel } from "toolgen/testing";
+import { Tokenizer, type LlamaConfig } from "toolgen/engine";
+import { STAGES, type Stage } from "toolgen/train";
+import { ToolRouter, type RouterConfig } from "toolgen/server";
+
+const echo: Tool = tool({ name: "echo", description: "Echo", inputSchema: { type: "object", properties: { text: { type: "string" } } } });
+const model: ChatModel = new ScriptedModel(["done"]);
+const catalog: CatalogEntry[] = [];
+const stage: Stage | undefined = STAGES[0];
+const config: RouterConfig = {};
+const size: LlamaConfig["vocabSize"] = 10;
+export async function answer(question: string): Promise<string | undefined> {
+  const run: AgentRun = await createReactAgent({ model, tools: [echo] }).chat("m", question);
+  return run.answer;
+}
+export { catalog, stage, config, size, loadCatalog, Tokenizer, ToolRouter };
+// @ts-expect-error demo internals are not part of the public surface
+import { demoCatalog } from "toolgen";
+void demoCatalog;
+`,
+    );
+    const tsc = join(work, "node_modules/typescript/bin/tsc");
+    const out = (() => {
+      try {
+        return run(process.execPath, [tsc, "-p", work], { cwd: work });
+      } catch (err) {
+        return `tsc failed:\n${(err as { stdout?: string }).stdout ?? ""}`;
+      }
+    })();
+    expect(out).toBe("");
+  });
+
+  it("installs a working `toolgen` binary (compiled JavaScript)", () => {
+    const bin = join(work, "node_modules/.bin/toolgen");
+    const help = run(bin, ["--help"], { cwd: work });
+    expect(help).toContain("Usage: toolgen");
+    expect(help).toContain("serve");
+    const catalog = join(work, "catalog.json");
+    writeFileSync(
+      catalog,
+      JSON.stringify([
+        {
+          type: "function",
+          function: {
+            name: "get_weather",
+            description: "Current weather in a city",
+            parameters: { type: "object", properties: { city: { type: "string" } } },
+          },
+        },
+        {
+          type: "function",
+          function: {
+            name: "add",
+            description: "Add two numbers",
+            parameters: { type: "object", properties: {} },
+          },
+        },
+      ]),
+    );
+    expect(
+      run(bin, ["retrieve", "--catalog", catalog, "weather in Paris", "--json"], { cwd: work }),
+    ).toContain("get_weather");
+  });
+});
