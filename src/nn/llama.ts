@@ -18,7 +18,9 @@ import { allocateWorkspace, workspaceView, type Workspace, type WorkspaceStore }
 
 /**
  * A training batch: B rows of T tokens. `targets[i]` is the id to predict at position i, or −1 where no loss
- * is taken (padding, prompt tokens: the loss mask). `positions` are RoPE positions (they restart per row).
+ * is taken (padding, prompt tokens: the loss mask). `positions` are RoPE positions (they restart per row, or
+ * per sample in a packed row). `spans`, for packed rows, lists the samples as (start, length) pairs over the
+ * flat index b·T + t, tiling the rows: attention stays inside each span (AttentionShape.spans).
  */
 export interface Batch {
   B: number;
@@ -26,6 +28,7 @@ export interface Batch {
   tokens: Int32Array;
   targets: Int32Array;
   positions: Int32Array;
+  spans?: Int32Array;
 }
 
 /**
@@ -61,9 +64,10 @@ export class Llama {
    * The activation buffers for a B×T batch: views into buffers allocated for the largest batch seen so far
    * (they only grow), so length-bucketed batches of varying T reuse one allocation.
    */
-  private workspace(B: number, T: number): Workspace {
+  private workspace(s: AttentionShape): Workspace {
+    const { B, T } = s;
     const N = B * T;
-    const P = attentionProbsSize(this.shape(B, T));
+    const P = attentionProbsSize(s);
     let st = this.store;
     if (!st || N > st.N || P > st.P || T > st.T) {
       const grown = { N: Math.max(N, st?.N ?? 0), P: Math.max(P, st?.P ?? 0), T: Math.max(T, st?.T ?? 0) };
@@ -73,23 +77,29 @@ export class Llama {
     return workspaceView(this.config, st, B, T, P);
   }
 
-  private shape(B: number, T: number): AttentionShape {
-    return { B, H: this.config.numHeads, T, hd: headDim(this.config) };
+  private shape(batch: Batch): AttentionShape {
+    const { B, T, spans } = batch;
+    return { B, H: this.config.numHeads, T, hd: headDim(this.config), ...(spans ? { spans } : {}) };
   }
 
   /** Runs the layers and the final norm; leaves activations in the workspace. Returns hF [N, d]. */
   private trunk(batch: Batch): Workspace {
     const { B, T, tokens, positions } = batch;
     const c = this.config;
-    if (T > c.maxPositions)
+    if (!batch.spans && T > c.maxPositions)
       throw new Error(`sequence length ${T} exceeds the model context (${c.maxPositions})`);
-    const ws = this.workspace(B, T);
+    for (let i = 0; i < B * T; i++) {
+      const t = positions[i];
+      if (!(t >= 0 && t < c.maxPositions))
+        throw new Error(`position ${t} outside the model context (0..${c.maxPositions - 1})`);
+    }
+    const s = this.shape(batch);
+    const ws = this.workspace(s);
     const P = this.params;
     const k = this.k;
     const N = B * T;
     const d = c.hiddenSize;
     const f = c.intermediateSize;
-    const s = this.shape(B, T);
     const emb = P.get("model.embed_tokens.weight");
     const x0 = ws.layers.length > 0 ? ws.layers[0].x : ws.xOut;
     for (let i = 0; i < N; i++) {
@@ -241,7 +251,7 @@ export class Llama {
     const N = B * T;
     const d = c.hiddenSize;
     const f = c.intermediateSize;
-    const s = this.shape(B, T);
+    const s = this.shape(batch);
     const dx = ws.rowsD[0]; // gradient of the residual stream, carried down through the layers
     const tmp = ws.rowsD[2];
     const dh = ws.rowsD[3];
