@@ -1,10 +1,15 @@
 /**
  * Engine speed: the matmul kernels at the shapes training uses, side by side with numpy/OpenBLAS (python3,
- * measured in the same run) and the plain JS loop; then training tokens/s for the tiny and small presets.
+ * measured in the same run) and the plain JS loop; training tokens/s for the tiny and small presets; and the
+ * ToolGen retrieval stage at the tiny preset on MetaTool (packed as training packs it), its GFLOPS next to
+ * OpenBLAS's on the stage's own GEMM shapes (`train_efficiency`), on 2 threads and on 1.
  *   npm run bench:engine [-- --quick]
  */
 import { spawnSync } from "node:child_process";
+import { loadavg } from "node:os";
+import { retrievalStage, type StageFigures, type StageGemm } from "./lib/engine-stage.ts";
 import { writeBenchResult } from "./lib/result.ts";
+import { sharedData } from "../test/helpers/shared-data.ts";
 import { kernels, type MatmulKernels } from "../src/nn/kernels/index.ts";
 import { referenceKernels } from "../src/nn/kernels/reference.ts";
 import { presetConfig, type PresetName } from "../src/nn/config.ts";
@@ -124,9 +129,14 @@ cfg = np.show_config(mode="dicts")["Build Dependencies"]["blas"]
 print(json.dumps({"results": res, "reference": "numpy %s / %s %s (python3)" % (np.__version__, cfg.get("name"), cfg.get("version"))}))
 `;
 
-function numpyReference(list: Case[]): { results: Record<string, number>; reference: string } | undefined {
+function numpyReference(
+  list: Array<Pick<Case, "label" | "shape" | "M" | "K" | "N">>,
+  threads?: number,
+): { results: Record<string, number>; reference: string } | undefined {
+  const env = threads ? { ...process.env, OPENBLAS_NUM_THREADS: String(threads) } : process.env;
   const r = spawnSync("python3", ["-c", NUMPY, JSON.stringify(list), String(SECONDS), String(WINDOW_MS)], {
     encoding: "utf8",
+    env,
   });
   if (r.status !== 0) {
     process.stderr.write(`numpy reference unavailable: ${(r.stderr || r.error?.message || "").trim()}\n`);
@@ -185,12 +195,56 @@ async function trainTokensPerSecond(
   return { best: Math.round(best), mean: Math.round(tokens / seconds) };
 }
 
+/** GFLOPS of a whole step's GEMMs: total FLOPs over the summed time at each shape's rate. */
+function stepRate(gemms: StageGemm[], rate: Record<string, number>): number {
+  let flops = 0;
+  let seconds = 0;
+  for (const g of gemms) {
+    const f = 2 * g.M * g.K * g.N * g.times;
+    flops += f;
+    seconds += f / (rate[g.label]! * 1e9);
+  }
+  return round(flops / seconds / 1e9);
+}
+
+const STAGE_STEPS = quick ? 6 : 16;
+
+/** Stage figures on this process's kernels, with the kernels alone and OpenBLAS on the stage's shapes. */
+async function stageFigures(k: MatmulKernels, threads: number, files: { tools: string; queries: string }) {
+  const stage: StageFigures = await retrievalStage(files.tools, files.queries, STAGE_STEPS);
+  const cases: Case[] = stage.gemms.map((g) => ({ ...g, group: "linear" }));
+  const fast: Record<string, number> = {};
+  for (const c of cases) fast[c.label] = round(gflops(k, c));
+  const np = numpyReference(cases, threads);
+  const reference = np ? stepRate(stage.gemms, np.results) : null;
+  return {
+    threads,
+    load_average: loadavg().map((x) => round(x, 2)),
+    ...stage,
+    reference_gflops: reference,
+    matmul_gflops: stepRate(stage.gemms, fast),
+    train_efficiency: reference ? round(stage.stage_gflops / reference, 3) : null,
+    kernels_of_reference: reference ? round(stepRate(stage.gemms, fast) / reference, 3) : null,
+    matmul_gflops_by_shape: fast,
+    reference_gflops_by_shape: np?.results ?? null,
+  };
+}
+
 async function main(): Promise<void> {
   const k = kernels();
   const parallel = () => (k as { parallel?: boolean }).parallel ?? false;
   const until = Date.now() + 10_000;
   while ("parallel" in k && !parallel() && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
 
+  const tools = sharedData("metatool/tools.json");
+  const queries = sharedData("metatool/queries.csv");
+  const files = tools && queries ? { tools, queries } : undefined;
+  if (process.argv.includes("--stage-only")) {
+    // the child run of the 1-thread stage figures (TOOLGEN_KERNEL_THREADS=1)
+    process.stdout.write(JSON.stringify(files ? await stageFigures(k, 1, files) : null) + "\n");
+    return;
+  }
+  const loadStart = loadavg().map((x) => round(x, 2));
   const list = cases();
   const fast: Record<string, number> = {};
   for (const c of list) fast[c.label] = round(gflops(k, c));
@@ -203,7 +257,36 @@ async function main(): Promise<void> {
   const ref = np ? byGroup(list, np.results, "linear") : geomean(Object.values(js));
   const tiny = await trainTokensPerSecond("tiny", 8, quick ? 3 : 4);
   const small = await trainTokensPerSecond("small", 4, 3);
+  const stage2 = files ? await stageFigures(k, 2, files) : null;
+  const child = files
+    ? spawnSync(
+        process.execPath,
+        [...process.execArgv, process.argv[1]!, "--stage-only", ...(quick ? ["--quick"] : [])],
+        {
+          encoding: "utf8",
+          env: { ...process.env, TOOLGEN_KERNEL_THREADS: "1" },
+        },
+      )
+    : undefined;
+  if (child && child.status !== 0) process.stderr.write(`1-thread stage run failed: ${child.stderr}\n`);
+  const stage1 =
+    child?.status === 0 ? (JSON.parse(child.stdout.trim().split("\n").pop()!) as typeof stage2) : null;
   writeBenchResult("engine", `npm run bench:engine${quick ? " -- --quick" : ""}`, {
+    load_average_start: loadStart,
+    train_efficiency: stage2?.train_efficiency ?? null,
+    stage_tokens_per_s: stage2?.stage_tokens_per_s ?? null,
+    flops_per_token: stage2?.flops_per_token ?? null,
+    stage_gflops: stage2?.stage_gflops ?? null,
+    stage_reference_gflops: stage2?.reference_gflops ?? null,
+    stage_matmul_gflops: stage2?.matmul_gflops ?? null,
+    stage_setup:
+      "ToolGen retrieval stage, tiny preset, MetaTool (all shared queries): the pipeline's tokenizer, virtual " +
+      `tokens and samples, src/nn train() with packed batches of 32 samples and token dropout 0.3; ${STAGE_STEPS} ` +
+      "steps after one untimed step. stage_tokens_per_s counts real tokens (no padding exists in packed rows); " +
+      "flops_per_token as in bench/README.md; reference_gflops: OpenBLAS on the stage's own GEMM shapes (M = " +
+      "mean packed tokens per step; the LM head at its rows with a target), weighted by each shape's FLOPs in a " +
+      "step, same run; train_efficiency = stage_gflops / reference_gflops",
+    stage_by_threads: { "2": stage2, "1": stage1 },
     kernels: k.name,
     matmul_gflops: matmul,
     reference_gflops: round(ref),
@@ -226,6 +309,7 @@ async function main(): Promise<void> {
     matmul_gflops_by_shape: fast,
     reference_gflops_by_shape: np?.results ?? null,
     js_loop_gflops_by_shape: js,
+    load_average_end: loadavg().map((x) => round(x, 2)),
     note: "2-core machine shared with other engineers' jobs while measuring: figures are noisy, both sides alike",
   });
 }
