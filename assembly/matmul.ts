@@ -355,3 +355,5 @@ export function gemm(
     }
   }
 }
+
+export { swigluForward, swigluBackward } from "./elementwise";

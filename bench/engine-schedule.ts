@@ -15,7 +15,7 @@ import { loadCatalog, loadQueries } from "../src/catalog/load.ts";
 import type { CatalogEntry, LabelledQuery } from "../src/catalog/catalog.ts";
 import { train } from "../src/nn/train/trainer.ts";
 import type { Stage } from "../src/train/datasets.ts";
-import { sharedData } from "../test/helpers/shared-data.ts";
+import { sharedFile } from "./lib/shared-file.ts";
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
@@ -106,8 +106,8 @@ const figures: Record<string, unknown> = {
   steps_limit: maxSteps > 0 ? maxSteps : null,
 };
 const started = performance.now();
-const tools = sharedData("metatool/tools.json");
-const queriesFile = sharedData("metatool/queries.csv");
+const tools = sharedFile("metatool/tools.json");
+const queriesFile = sharedFile("metatool/queries.csv");
 if (parts.includes("metatool") && tools && queriesFile) {
   const catalog = loadCatalog(tools);
   const queries = loadQueries(queriesFile, catalog);
@@ -116,7 +116,7 @@ if (parts.includes("metatool") && tools && queriesFile) {
     ...(await runStages(catalog, queries, ["memorization", "retrieval"])),
   };
 }
-const apis = sharedData("stabletoolbench/apis.json");
+const apis = sharedFile("stabletoolbench/apis.json");
 if (parts.includes("stabletoolbench") && apis) {
   const catalog = loadCatalog(apis);
   figures.stabletoolbench = { apis: catalog.length, ...(await runStages(catalog, [], ["memorization"])) };

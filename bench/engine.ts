@@ -9,7 +9,7 @@ import { spawnSync } from "node:child_process";
 import { loadavg } from "node:os";
 import { retrievalStage, type StageFigures, type StageGemm } from "./lib/engine-stage.ts";
 import { writeBenchResult } from "./lib/result.ts";
-import { sharedData } from "../test/helpers/shared-data.ts";
+import { sharedFile } from "./lib/shared-file.ts";
 import { kernels, type MatmulKernels } from "../src/nn/kernels/index.ts";
 import { referenceKernels } from "../src/nn/kernels/reference.ts";
 import { presetConfig, type PresetName } from "../src/nn/config.ts";
@@ -236,8 +236,8 @@ async function main(): Promise<void> {
   const until = Date.now() + 10_000;
   while ("parallel" in k && !parallel() && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
 
-  const tools = sharedData("metatool/tools.json");
-  const queries = sharedData("metatool/queries.csv");
+  const tools = sharedFile("metatool/tools.json");
+  const queries = sharedFile("metatool/queries.csv");
   const files = tools && queries ? { tools, queries } : undefined;
   if (process.argv.includes("--stage-only")) {
     // the child run of the 1-thread stage figures (TOOLGEN_KERNEL_THREADS=1)

@@ -128,7 +128,8 @@ export class Llama {
       rmsnormForward(A.h2, A.inv2, A.x2, P.get(pre + "post_attention_layernorm.weight"), N, d, c.rmsNormEps);
       k.matmulABt(A.g, A.h2, P.get(pre + "mlp.gate_proj.weight"), N, d, f);
       k.matmulABt(A.u, A.h2, P.get(pre + "mlp.up_proj.weight"), N, d, f);
-      swigluForward(A.a, A.g, A.u, N * f);
+      if (k.swigluForward) k.swigluForward(A.a, A.g, A.u, N * f);
+      else swigluForward(A.a, A.g, A.u, N * f);
       k.matmulABt(tmp, A.a, P.get(pre + "mlp.down_proj.weight"), N, f, d);
       for (let i = 0; i < N * d; i++) next[i] = A.x2[i] + tmp[i];
     }
@@ -267,7 +268,8 @@ export class Llama {
       // MLP: out = x2 + down(silu(gate(h2)) ⊙ up(h2)); dx currently holds dL/dout
       k.matmulAB(da, dx, W("mlp.down_proj.weight"), N, d, f);
       k.matmulAtB(dW("mlp.down_proj.weight"), dx, A.a, d, N, f, true);
-      swigluBackward(dg, du, da, A.g, A.u, N * f);
+      if (k.swigluBackward) k.swigluBackward(dg, du, da, A.g, A.u, N * f);
+      else swigluBackward(dg, du, da, A.g, A.u, N * f);
       k.matmulAB(dh, dg, W("mlp.gate_proj.weight"), N, f, d);
       k.matmulAB(dh, du, W("mlp.up_proj.weight"), N, f, d, true);
       k.matmulAtB(dW("mlp.gate_proj.weight"), dg, A.h2, f, N, d, true);

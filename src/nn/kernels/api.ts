@@ -40,6 +40,19 @@ export interface MatmulKernels {
     accumulate?: boolean,
   ): void;
   /**
+   * Optional elementwise layers in the same fast code (layers/swiglu.ts has the definitions and the plain JS
+   * versions the engine uses when these are absent). Arguments as there.
+   */
+  swigluForward?(a: Float32Array, g: Float32Array, u: Float32Array, n: number): void;
+  swigluBackward?(
+    dg: Float32Array,
+    du: Float32Array,
+    da: Float32Array,
+    g: Float32Array,
+    u: Float32Array,
+    n: number,
+  ): void;
+  /**
    * Allocates a zeroed Float32Array the kernels can use without copying (for example a view into shared
    * WebAssembly memory). The engine allocates weights, gradients and activations through it.
    */

@@ -6,6 +6,7 @@ import { ThreadPool } from "./thread-pool.ts";
 import { SharedHeap } from "./shared-heap.ts";
 import { CTL } from "./control.mjs";
 import { wasmApi } from "./webassembly.ts";
+import { swigluBackward, swigluForward } from "../layers/swiglu.ts";
 
 /** Where `npm run build:wasm` writes the module (build/ at the repository root). */
 export const DEFAULT_WASM_PATH = fileURLToPath(new URL("../../../build/kernels.wasm", import.meta.url));
@@ -35,6 +36,8 @@ export interface WasmKernels extends MatmulKernels {
 interface GemmExports {
   gemm(...args: number[]): void;
   scratchBytes(): number;
+  swigluForward(a: number, g: number, u: number, n: number): void;
+  swigluBackward(dg: number, du: number, da: number, g: number, u: number, n: number): void;
 }
 
 type Shape = "ABt" | "AB" | "AtB";
@@ -128,6 +131,19 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
     }
   }
 
+  /** Heap addresses of arrays holding at least n floats each, or undefined if one lies outside the heap. */
+  function addresses(n: number, arrays: Float32Array[]): number[] | undefined {
+    const out: number[] = [];
+    for (const x of arrays) {
+      if (x.length < n)
+        throw new RangeError(`elementwise kernel: an operand has ${x.length} elements, needs ${n}`);
+      const addr = heap.addressOf(x);
+      if (addr < 0) return undefined;
+      out.push(addr);
+    }
+    return out;
+  }
+
   return {
     name: pool ? `wasm-simd-${threads}threads` : "wasm-simd",
     heap,
@@ -137,6 +153,16 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
     matmulABt: (out, a, b, M, K, N, accumulate = false) => run("ABt", out, a, b, M, K, N, accumulate),
     matmulAB: (out, a, b, M, K, N, accumulate = false) => run("AB", out, a, b, M, K, N, accumulate),
     matmulAtB: (out, a, b, M, K, N, accumulate = false) => run("AtB", out, a, b, M, K, N, accumulate),
+    swigluForward(a, g, u, n) {
+      const p = addresses(n, [a, g, u]);
+      if (p) wasm.swigluForward(p[0]!, p[1]!, p[2]!, n);
+      else swigluForward(a, g, u, n);
+    },
+    swigluBackward(dg, du, da, g, u, n) {
+      const p = addresses(n, [dg, du, da, g, u]);
+      if (p) wasm.swigluBackward(p[0]!, p[1]!, p[2]!, p[3]!, p[4]!, n);
+      else swigluBackward(dg, du, da, g, u, n);
+    },
     alloc(length) {
       if (!Number.isInteger(length) || length < 0) {
         throw new RangeError(`alloc: length must be a non-negative integer, got ${length}`);

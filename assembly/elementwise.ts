@@ -1,0 +1,84 @@
+// Elementwise layers for the engine, in f32x4 lanes (compiled into the same module as matmul.ts). Pointers
+// are byte addresses into the shared memory; n counts floats. A tail of n % 4 elements goes through the
+// same vector code one lane at a time, so every element gets the same arithmetic wherever it sits.
+
+// exp(x) for f32 lanes (Cephes expf: x = k·ln2 + r, a degree-6 polynomial for e^r, 2^k from the exponent
+// bits); relative error about 2e-7 over the clamped range, which covers every finite f32 result.
+function exp4(x: v128): v128 {
+  x = f32x4.min(f32x4.max(x, f32x4.splat(-87.3)), f32x4.splat(88.3));
+  const k = f32x4.floor(f32x4.add(f32x4.mul(x, f32x4.splat(1.44269504088896341)), f32x4.splat(0.5)));
+  let r = f32x4.sub(x, f32x4.mul(k, f32x4.splat(0.693359375)));
+  r = f32x4.sub(r, f32x4.mul(k, f32x4.splat(-2.1219444e-4)));
+  let y = f32x4.splat(1.98756915e-4);
+  y = f32x4.add(f32x4.mul(y, r), f32x4.splat(1.3981999507e-3));
+  y = f32x4.add(f32x4.mul(y, r), f32x4.splat(8.3334519073e-3));
+  y = f32x4.add(f32x4.mul(y, r), f32x4.splat(4.1665795894e-2));
+  y = f32x4.add(f32x4.mul(y, r), f32x4.splat(1.6666665459e-1));
+  y = f32x4.add(f32x4.mul(y, r), f32x4.splat(5.0000001201e-1));
+  y = f32x4.add(f32x4.add(f32x4.mul(f32x4.mul(y, r), r), r), f32x4.splat(1));
+  const pow2 = i32x4.shl(i32x4.add(i32x4.trunc_sat_f32x4_s(k), i32x4.splat(127)), 23);
+  return f32x4.mul(y, pow2);
+}
+
+// σ(g) = 1 / (1 + e^−g)
+function sigmoid4(g: v128): v128 {
+  return f32x4.div(f32x4.splat(1), f32x4.add(f32x4.splat(1), exp4(f32x4.neg(g))));
+}
+
+// Loads lane 0 of a vector from one float (the tail elements).
+function load1(p: usize): v128 {
+  return f32x4.splat(load<f32>(p));
+}
+
+/** SwiGLU forward: a = silu(g)·u = g·σ(g)·u. */
+export function swigluForward(a: usize, g: usize, u: usize, n: i32): void {
+  let i = 0;
+  for (; i + 4 <= n; i += 4) {
+    const o = <usize>i * 4;
+    const gv = v128.load(g + o);
+    v128.store(a + o, f32x4.mul(f32x4.mul(gv, sigmoid4(gv)), v128.load(u + o)));
+  }
+  for (; i < n; i++) {
+    const o = <usize>i * 4;
+    const gv = load1(g + o);
+    store<f32>(a + o, f32x4.extract_lane(f32x4.mul(f32x4.mul(gv, sigmoid4(gv)), load1(u + o)), 0));
+  }
+}
+
+/** SwiGLU backward: dg = da·u·σ·(1 + g·(1 − σ)), du = da·g·σ (overwrites both). */
+export function swigluBackward(dg: usize, du: usize, da: usize, g: usize, u: usize, n: i32): void {
+  let i = 0;
+  for (; i + 4 <= n; i += 4) {
+    const o = <usize>i * 4;
+    const gv = v128.load(g + o);
+    const s = sigmoid4(gv);
+    const dav = v128.load(da + o);
+    const one = f32x4.splat(1);
+    v128.store(du + o, f32x4.mul(f32x4.mul(dav, gv), s));
+    v128.store(
+      dg + o,
+      f32x4.mul(
+        f32x4.mul(f32x4.mul(dav, v128.load(u + o)), s),
+        f32x4.add(one, f32x4.mul(gv, f32x4.sub(one, s))),
+      ),
+    );
+  }
+  for (; i < n; i++) {
+    const o = <usize>i * 4;
+    const gv = load1(g + o);
+    const s = sigmoid4(gv);
+    const dav = load1(da + o);
+    const one = f32x4.splat(1);
+    store<f32>(du + o, f32x4.extract_lane(f32x4.mul(f32x4.mul(dav, gv), s), 0));
+    store<f32>(
+      dg + o,
+      f32x4.extract_lane(
+        f32x4.mul(
+          f32x4.mul(f32x4.mul(dav, load1(u + o)), s),
+          f32x4.add(one, f32x4.mul(gv, f32x4.sub(one, s))),
+        ),
+        0,
+      ),
+    );
+  }
+}
