@@ -55,7 +55,7 @@ describe("sequence packing", () => {
     const alone = model.params.like();
     let total = 0;
     samples.forEach((s, i) => {
-      const count = s.lossMask!.slice(1).filter(Boolean).length;
+      const count = Array.from(s.lossMask!).slice(1).filter(Boolean).length;
       const one = model.forwardBackward(padBatch([s], s.ids.length, 0), alone, {
         accumulate: i > 0,
         lossScale: count / r.count,
