@@ -82,3 +82,54 @@ export function swigluBackward(dg: usize, du: usize, da: usize, g: usize, u: usi
     );
   }
 }
+
+/**
+ * One AdamW step over n floats (decoupled weight decay `wd` = lr·weight decay, 0 for vectors): m and v move
+ * towards g and g², p −= lr·m̂/(√v̂ + eps) + wd·p, with the bias corrections c1 = 1/(1 − β1ᵗ), c2 = 1/(1 − β2ᵗ).
+ */
+export function adamw(
+  p: usize,
+  g: usize,
+  m: usize,
+  v: usize,
+  n: i32,
+  lr: f32,
+  beta1: f32,
+  beta2: f32,
+  eps: f32,
+  wd: f32,
+  c1: f32,
+  c2: f32,
+): void {
+  const b1 = f32x4.splat(beta1);
+  const b2 = f32x4.splat(beta2);
+  const a1 = f32x4.splat(1 - beta1);
+  const a2 = f32x4.splat(1 - beta2);
+  const lrv = f32x4.splat(lr);
+  const epsv = f32x4.splat(eps);
+  const wdv = f32x4.splat(wd);
+  const c1v = f32x4.splat(c1);
+  const c2v = f32x4.splat(c2);
+  let i = 0;
+  for (; i + 4 <= n; i += 4) {
+    const o = <usize>i * 4;
+    const gv = v128.load(g + o);
+    const mv = f32x4.add(f32x4.mul(b1, v128.load(m + o)), f32x4.mul(a1, gv));
+    const vv = f32x4.add(f32x4.mul(b2, v128.load(v + o)), f32x4.mul(f32x4.mul(a2, gv), gv));
+    v128.store(m + o, mv);
+    v128.store(v + o, vv);
+    const pv = v128.load(p + o);
+    const stepv = f32x4.div(f32x4.mul(mv, c1v), f32x4.add(f32x4.sqrt(f32x4.mul(vv, c2v)), epsv));
+    v128.store(p + o, f32x4.sub(pv, f32x4.add(f32x4.mul(lrv, stepv), f32x4.mul(wdv, pv))));
+  }
+  for (; i < n; i++) {
+    const o = <usize>i * 4;
+    const gi = load<f32>(g + o);
+    const mi = beta1 * load<f32>(m + o) + (1 - beta1) * gi;
+    const vi = beta2 * load<f32>(v + o) + (1 - beta2) * gi * gi;
+    store<f32>(m + o, mi);
+    store<f32>(v + o, vi);
+    const pi = load<f32>(p + o);
+    store<f32>(p + o, pi - (lr * ((mi * c1) / (Mathf.sqrt(vi * c2) + eps)) + wd * pi));
+  }
+}

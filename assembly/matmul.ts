@@ -356,4 +356,4 @@ export function gemm(
   }
 }
 
-export { swigluForward, swigluBackward } from "./elementwise";
+export { swigluForward, swigluBackward, adamw } from "./elementwise";

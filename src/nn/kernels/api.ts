@@ -53,6 +53,18 @@ export interface MatmulKernels {
     n: number,
   ): void;
   /**
+   * Optional: one AdamW step over n floats of parameters p with gradients g and moments m, v (train/adamw.ts
+   * has the definition and the plain JS loop used when this is absent); `wd` is lr × weight decay (0: none),
+   * c1 and c2 the bias corrections 1/(1 − β1ᵗ), 1/(1 − β2ᵗ). Returns false when it cannot take these arrays.
+   */
+  adamw?(
+    p: Float32Array,
+    g: Float32Array,
+    m: Float32Array,
+    v: Float32Array,
+    o: { lr: number; beta1: number; beta2: number; eps: number; wd: number; c1: number; c2: number },
+  ): boolean;
+  /**
    * Allocates a zeroed Float32Array the kernels can use without copying (for example a view into shared
    * WebAssembly memory). The engine allocates weights, gradients and activations through it.
    */

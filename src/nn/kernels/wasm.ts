@@ -29,6 +29,9 @@ export interface WasmKernels extends MatmulKernels {
   readonly parallel: boolean;
   /** Returns an array from alloc() to the heap; the array must not be used afterwards. */
   free(array: Float32Array): void;
+  swigluForward: NonNullable<MatmulKernels["swigluForward"]>;
+  swigluBackward: NonNullable<MatmulKernels["swigluBackward"]>;
+  adamw: NonNullable<MatmulKernels["adamw"]>;
   /** Stops the helper threads (optional: they never keep the process alive). */
   close(): Promise<void>;
 }
@@ -38,6 +41,7 @@ interface GemmExports {
   scratchBytes(): number;
   swigluForward(a: number, g: number, u: number, n: number): void;
   swigluBackward(dg: number, du: number, da: number, g: number, u: number, n: number): void;
+  adamw(p: number, g: number, m: number, v: number, n: number, ...scalars: number[]): void;
 }
 
 type Shape = "ABt" | "AB" | "AtB";
@@ -162,6 +166,12 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
       const p = addresses(n, [dg, du, da, g, u]);
       if (p) wasm.swigluBackward(p[0]!, p[1]!, p[2]!, p[3]!, p[4]!, n);
       else swigluBackward(dg, du, da, g, u, n);
+    },
+    adamw(p, g, m, v, o) {
+      const a = addresses(p.length, [p, g, m, v]);
+      if (!a) return false;
+      wasm.adamw(a[0]!, a[1]!, a[2]!, a[3]!, p.length, o.lr, o.beta1, o.beta2, o.eps, o.wd, o.c1, o.c2);
+      return true;
     },
     alloc(length) {
       if (!Number.isInteger(length) || length < 0) {
