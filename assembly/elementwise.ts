@@ -4,7 +4,7 @@
 
 // exp(x) for f32 lanes (Cephes expf: x = k·ln2 + r, a degree-6 polynomial for e^r, 2^k from the exponent
 // bits); relative error about 2e-7 over the clamped range, which covers every finite f32 result.
-function exp4(x: v128): v128 {
+export function exp4(x: v128): v128 {
   x = f32x4.min(f32x4.max(x, f32x4.splat(-87.3)), f32x4.splat(88.3));
   const k = f32x4.floor(f32x4.add(f32x4.mul(x, f32x4.splat(1.4426950408889634)), f32x4.splat(0.5)));
   let r = f32x4.sub(x, f32x4.mul(k, f32x4.splat(0.693359375)));

@@ -357,3 +357,4 @@ export function gemm(
 }
 
 export { swigluForward, swigluBackward, adamw } from "./elementwise";
+export { attentionForward, attentionBackward } from "./attention";

@@ -2,6 +2,14 @@ import { existsSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
 import { createWasmKernels, DEFAULT_WASM_PATH } from "../../src/nn/kernels/wasm.ts";
 import { swigluBackward, swigluForward } from "../../src/nn/layers/swiglu.ts";
+import { referenceKernels } from "../../src/nn/kernels/reference.ts";
+import {
+  attentionBackward,
+  attentionForward,
+  attentionProbsSize,
+  QUERY_BLOCK,
+  type AttentionShape,
+} from "../../src/nn/layers/attention.ts";
 
 function wave(x: Float32Array, f: (i: number) => number): Float32Array {
   for (let i = 0; i < x.length; i++) x[i] = f(i);
@@ -70,5 +78,45 @@ describe.skipIf(!existsSync(DEFAULT_WASM_PATH))("elementwise WebAssembly kernels
     expect(k.adamw(new Float32Array(n), grad, m, v, o)).toBe(false);
     expect(k.adamw(p, grad, m, v, o)).toBe(true);
     expect(worst(p, want)).toBeLessThan(1e-6);
+  });
+
+  it("attention of packed sequences (one call per sequence and head) matches the JS products", () => {
+    // lengths 1 and 3 take the few-row paths, 70 and 130 span two and three query blocks
+    const lengths = [1, 3, 70, 5, 130, 2];
+    const T = lengths.reduce((a, b) => a + b, 0);
+    const spans = Int32Array.from(
+      lengths.flatMap((L, i) => [lengths.slice(0, i).reduce((a, b) => a + b, 0), L]),
+    );
+    const s: AttentionShape = { B: 1, H: 2, T, hd: 16, spans };
+    const n = s.H * T * s.hd;
+    const [Q, K, V, dO] = [1, 2, 3, 4].map((seed) => wave(k.alloc(n), (i) => Math.sin(i * 0.7 + seed)));
+    const P = k.alloc(attentionProbsSize(s));
+    const O = k.alloc(n);
+    const P0 = new Float32Array(P.length);
+    const O0 = new Float32Array(n);
+    attentionForward(k, O, P, Q!, K!, V!, s);
+    attentionForward(referenceKernels, O0, P0, Q!, K!, V!, s);
+    expect(worst(P, P0)).toBeLessThan(1e-5);
+    expect(worst(O, O0)).toBeLessThan(1e-5);
+    const grads = () => [k.alloc(n), k.alloc(n), k.alloc(n)];
+    const [dQ, dK, dV] = grads();
+    const [dQ0, dK0, dV0] = [new Float32Array(n), new Float32Array(n), new Float32Array(n)];
+    attentionBackward(k, dQ!, dK!, dV!, dO!, P, Q!, K!, V!, k.alloc(QUERY_BLOCK * T), s);
+    attentionBackward(
+      referenceKernels,
+      dQ0,
+      dK0,
+      dV0,
+      dO!,
+      P0,
+      Q!,
+      K!,
+      V!,
+      new Float32Array(QUERY_BLOCK * T),
+      s,
+    );
+    expect(worst(dQ!, dQ0)).toBeLessThan(1e-5);
+    expect(worst(dK!, dK0)).toBeLessThan(1e-5);
+    expect(worst(dV!, dV0)).toBeLessThan(1e-5);
   });
 });

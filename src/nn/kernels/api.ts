@@ -53,6 +53,40 @@ export interface MatmulKernels {
     n: number,
   ): void;
   /**
+   * Optional: causal attention of one (sequence, head) in one call (layers/attention.ts has the definition and
+   * the JS version built on the matmuls above). Offsets are in floats: `at` is the sequence's first row in
+   * Q, K, V, O (and their gradients), `pAt` where its probabilities start. Returns false, having written
+   * nothing, when it cannot take these arrays.
+   */
+  attentionForward?(
+    O: Float32Array,
+    P: Float32Array,
+    Q: Float32Array,
+    K: Float32Array,
+    V: Float32Array,
+    at: number,
+    pAt: number,
+    L: number,
+    hd: number,
+    scale: number,
+  ): boolean;
+  attentionBackward?(
+    dQ: Float32Array,
+    dK: Float32Array,
+    dV: Float32Array,
+    dO: Float32Array,
+    P: Float32Array,
+    Q: Float32Array,
+    K: Float32Array,
+    V: Float32Array,
+    scratch: Float32Array,
+    at: number,
+    pAt: number,
+    L: number,
+    hd: number,
+    scale: number,
+  ): boolean;
+  /**
    * Optional: one AdamW step over n floats of parameters p with gradients g and moments m, v (train/adamw.ts
    * has the definition and the plain JS loop used when this is absent); `wd` is lr × weight decay (0: none),
    * c1 and c2 the bias corrections 1/(1 − β1ᵗ), 1/(1 − β2ᵗ). Returns false when it cannot take these arrays.

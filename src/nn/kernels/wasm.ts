@@ -7,6 +7,12 @@ import { SharedHeap } from "./shared-heap.ts";
 import { CTL } from "./control.mjs";
 import { wasmApi } from "./webassembly.ts";
 import { swigluBackward, swigluForward } from "../layers/swiglu.ts";
+import { causalBlocks } from "../layers/attention.ts";
+
+/** Floats of one (sequence, head)'s attention probabilities (layers/attention.ts block layout). */
+function causalSpan(L: number): number {
+  return causalBlocks(L).span;
+}
 
 /** Where `npm run build:wasm` writes the module (build/ at the repository root). */
 export const DEFAULT_WASM_PATH = fileURLToPath(new URL("../../../build/kernels.wasm", import.meta.url));
@@ -42,6 +48,8 @@ interface GemmExports {
   swigluForward(a: number, g: number, u: number, n: number): void;
   swigluBackward(dg: number, du: number, da: number, g: number, u: number, n: number): void;
   adamw(p: number, g: number, m: number, v: number, n: number, ...scalars: number[]): void;
+  attentionForward(...args: number[]): void;
+  attentionBackward(...args: number[]): void;
 }
 
 type Shape = "ABt" | "AB" | "AtB";
@@ -148,6 +156,19 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
     return out;
   }
 
+  /** Byte addresses of arrays[i] + at[i] floats when each lies in the heap with need[i] floats from there. */
+  function inHeap(arrays: Float32Array[], at: number[], need: number[]): number[] | undefined {
+    const out: number[] = [];
+    for (let i = 0; i < arrays.length; i++) {
+      const x = arrays[i]!;
+      const addr = heap.addressOf(x);
+      if (addr < 0) return undefined;
+      if (at[i]! + need[i]! > x.length) throw new RangeError("attention kernel: an operand is too short");
+      out.push(addr + at[i]! * 4);
+    }
+    return out;
+  }
+
   return {
     name: pool ? `wasm-simd-${threads}threads` : "wasm-simd",
     heap,
@@ -166,6 +187,25 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
       const p = addresses(n, [dg, du, da, g, u]);
       if (p) wasm.swigluBackward(p[0]!, p[1]!, p[2]!, p[3]!, p[4]!, n);
       else swigluBackward(dg, du, da, g, u, n);
+    },
+    attentionForward(O, P, Q, K, V, at, pAt, L, hd, scale) {
+      const n = L * hd;
+      const a = inHeap([O, P, Q, K, V], [at, pAt, at, at, at], [n, causalSpan(L), n, n, n]);
+      if (!a) return false;
+      wasm.attentionForward(a[0]!, a[1]!, a[2]!, a[3]!, a[4]!, L, hd, scale, mainScratch);
+      return true;
+    },
+    attentionBackward(dQ, dK, dV, dO, P, Q, K, V, scratch, at, pAt, L, hd, scale) {
+      const arrays = [dQ, dK, dV, dO, P, Q, K, V, scratch];
+      const n = L * hd;
+      const a = inHeap(
+        arrays,
+        [at, at, at, at, pAt, at, at, at, 0],
+        [n, n, n, n, causalSpan(L), n, n, n, 64 * L],
+      );
+      if (!a) return false;
+      wasm.attentionBackward(...a, L, hd, scale, mainScratch);
+      return true;
     },
     adamw(p, g, m, v, o) {
       const a = addresses(p.length, [p, g, m, v]);

@@ -162,10 +162,12 @@ export function attentionForward(
 ): void {
   const { H, T, hd } = s;
   const scale = 1 / Math.sqrt(hd);
-  for (const { b, t0, p: p0, blocks, span } of attentionSequences(s).seqs) {
+  for (const { b, t0, L, p: p0, blocks, span } of attentionSequences(s).seqs) {
     for (let h = 0; h < H; h++) {
       const base = ((b * H + h) * T + t0) * hd;
       const pb = p0 + h * span;
+      // one call per (sequence, head) in the fast kernels; false (nothing written): the products below
+      if (k.attentionForward?.(O, P, Q, K, V, base, pb, L, hd, scale)) continue;
       for (const { r0, r1, offset } of blocks) {
         const rows = r1 - r0;
         const p = P.subarray(pb + offset, pb + offset + rows * r1);
@@ -236,6 +238,7 @@ export function attentionBackward(
     for (let h = 0; h < H; h++) {
       const base = ((b * H + h) * T + t0) * hd;
       const pb = p0 + h * span;
+      if (k.attentionBackward?.(dQ, dK, dV, dO, P, Q, K, V, scratch, base, pb, L, hd, scale)) continue;
       const keys = (a: Float32Array, r1: number) => a.subarray(base, base + r1 * hd);
       const queries = (a: Float32Array, r0: number, r1: number) => a.subarray(base + r0 * hd, base + r1 * hd);
       // every block adds into the key rows it sees
