@@ -25,6 +25,8 @@ export interface WasmKernelOptions {
   threads?: number;
   /** Problems with M·N·K below this run on the caller thread alone (waking the helper costs ~tens of µs). */
   parallelThreshold?: number;
+  /** Fewest rows (or columns) in a chunk of a parallel matmul while each thread still gets one (default 64). */
+  minChunk?: number;
   /** Largest size of the shared heap (default and most: 4096 MiB, the wasm32 limit). */
   maxHeapMiB?: number;
 }
@@ -78,6 +80,7 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
     pool = new ThreadPool(module, heap.memory, heap.allocBytes(CTL.SIZE * 4), helperScratch);
   }
   const threshold = options.parallelThreshold ?? 1 << 21;
+  const minChunk = options.minChunk ?? 64;
   // The exact view alloc() returned for each block: free() accepts only that view, so a subarray or a stale
   // view of a reused block can never free someone else's memory.
   const owners = new Map<number, Float32Array>();
@@ -131,7 +134,11 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
         const byRows = M >= N || N < 16;
         const unit = byRows ? 4 : 8; // the micro-tile, so chunk edges fall on tile edges
         const extent = byRows ? M : N;
-        const size = Math.ceil(extent / want / unit) * unit;
+        // Every chunk packs the whole shared operand (K × the other extent): a chunk of fewer than `minChunk`
+        // rows (columns) would spend a large share of its time re-packing it (the weight gradients' shapes,
+        // 128 × tokens × 128, would be cut into 12-row chunks). At least one chunk per thread all the same.
+        const floor = Math.min(minChunk, Math.ceil(extent / threads / unit) * unit);
+        const size = Math.max(floor, Math.ceil(extent / want / unit) * unit);
         const args = [c, N, pa, rsa, csa, pb, rsb, csb, M, N, K, acc];
         pool.run(wasm.gemm, args, byRows, size, Math.ceil(extent / size), mainScratch);
       } else {
