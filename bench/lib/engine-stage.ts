@@ -25,6 +25,7 @@ export interface StageFigures {
   stage_tokens_per_s: number;
   flops_per_token: number;
   stage_gflops: number;
+  stage_gflops_cpu: number;
   setup_seconds: number;
   gemms: StageGemm[];
 }
@@ -78,6 +79,8 @@ export async function retrievalStage(
   };
   const stop = new AbortController();
   let last = 0;
+  let lastCpu = process.cpuUsage();
+  let cpuSeconds = 0;
   let seconds = 0;
   let flops = 0;
   let tokens = 0;
@@ -98,14 +101,17 @@ export async function retrievalStage(
       tokenDropout,
       onStep: (info) => {
         const now = performance.now();
+        const cpu = process.cpuUsage();
         const s = seen[seen.length - 1]!;
         if (info.step > 1) {
           seconds += (now - last) / 1000;
+          cpuSeconds += (cpu.user - lastCpu.user + cpu.system - lastCpu.system) / 1e6;
           flops += s.flops;
           tokens += s.tokens;
           headRows += s.headRows;
         }
         last = now;
+        lastCpu = cpu;
         if (info.step >= steps + 1) stop.abort();
       },
       signal: stop.signal,
@@ -134,6 +140,7 @@ export async function retrievalStage(
     stage_tokens_per_s: Math.round(tokens / seconds),
     flops_per_token: Math.round(flops / tokens),
     stage_gflops: Math.round((flops / seconds / 1e9) * 10) / 10,
+    stage_gflops_cpu: Math.round((flops / cpuSeconds / 1e9) * 10) / 10,
     setup_seconds: Math.round(setup * 10) / 10,
     gemms: [
       ...linear(d, d, 4 * L, M, "q/k/v/o"),
