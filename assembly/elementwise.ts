@@ -133,3 +133,101 @@ export function adamw(
     store<f32>(p + o, pi - (lr * ((mi * c1) / (Mathf.sqrt(vi * c2) + eps)) + wd * pi));
   }
 }
+
+// Σ over n floats of x·y (x, y at byte addresses), f32x4 lanes then the tail.
+function dot4(x: usize, y: usize, n: i32): f32 {
+  let acc = f32x4.splat(0);
+  let i = 0;
+  for (; i + 4 <= n; i += 4) {
+    const o = <usize>i * 4;
+    acc = f32x4.add(acc, f32x4.mul(v128.load(x + o), v128.load(y + o)));
+  }
+  let s =
+    f32x4.extract_lane(acc, 0) +
+    f32x4.extract_lane(acc, 1) +
+    f32x4.extract_lane(acc, 2) +
+    f32x4.extract_lane(acc, 3);
+  for (; i < n; i++) s += load<f32>(x + <usize>i * 4) * load<f32>(y + <usize>i * 4);
+  return s;
+}
+
+/** RMSNorm forward over `rows` rows of width d: out = x·inv·w, inv = 1/√(mean(x²) + eps) saved per row. */
+export function rmsnormForward(
+  out: usize,
+  inv: usize,
+  x: usize,
+  w: usize,
+  rows: i32,
+  d: i32,
+  eps: f32,
+): void {
+  for (let r = 0; r < rows; r++) {
+    const xr = x + <usize>(r * d) * 4;
+    const or = out + <usize>(r * d) * 4;
+    const k: f32 = 1 / Mathf.sqrt(dot4(xr, xr, d) / <f32>d + eps);
+    store<f32>(inv + <usize>r * 4, k);
+    const kv = f32x4.splat(k);
+    let i = 0;
+    for (; i + 4 <= d; i += 4) {
+      const o = <usize>i * 4;
+      v128.store(or + o, f32x4.mul(f32x4.mul(v128.load(xr + o), kv), v128.load(w + o)));
+    }
+    for (; i < d; i++) {
+      const o = <usize>i * 4;
+      store<f32>(or + o, load<f32>(xr + o) * k * load<f32>(w + o));
+    }
+  }
+}
+
+/**
+ * RMSNorm backward: with g = dy·w, dx += inv·(g − x·inv²·mean(g·x)) (accumulated), dw += Σ_rows dy·x·inv.
+ */
+export function rmsnormBackward(
+  dx: usize,
+  dw: usize,
+  dy: usize,
+  x: usize,
+  w: usize,
+  inv: usize,
+  rows: i32,
+  d: i32,
+): void {
+  for (let r = 0; r < rows; r++) {
+    const o0 = <usize>(r * d) * 4;
+    const k = load<f32>(inv + <usize>r * 4);
+    let acc = f32x4.splat(0);
+    const kv = f32x4.splat(k);
+    let i = 0;
+    for (; i + 4 <= d; i += 4) {
+      const o = <usize>i * 4;
+      const dyx = f32x4.mul(v128.load(dy + o0 + o), v128.load(x + o0 + o));
+      acc = f32x4.add(acc, f32x4.mul(dyx, v128.load(w + o)));
+      v128.store(dw + o, f32x4.add(v128.load(dw + o), f32x4.mul(dyx, kv)));
+    }
+    let dot =
+      f32x4.extract_lane(acc, 0) +
+      f32x4.extract_lane(acc, 1) +
+      f32x4.extract_lane(acc, 2) +
+      f32x4.extract_lane(acc, 3);
+    for (; i < d; i++) {
+      const o = <usize>i * 4;
+      const dyx = load<f32>(dy + o0 + o) * load<f32>(x + o0 + o);
+      dot += dyx * load<f32>(w + o);
+      store<f32>(dw + o, load<f32>(dw + o) + dyx * k);
+    }
+    const c: f32 = (dot / <f32>d) * k * k;
+    const cv = f32x4.splat(c);
+    i = 0;
+    for (; i + 4 <= d; i += 4) {
+      const o = <usize>i * 4;
+      const g = f32x4.mul(v128.load(dy + o0 + o), v128.load(w + o));
+      const t = f32x4.mul(kv, f32x4.sub(g, f32x4.mul(v128.load(x + o0 + o), cv)));
+      v128.store(dx + o0 + o, f32x4.add(v128.load(dx + o0 + o), t));
+    }
+    for (; i < d; i++) {
+      const o = <usize>i * 4;
+      const g = load<f32>(dy + o0 + o) * load<f32>(w + o);
+      store<f32>(dx + o0 + o, load<f32>(dx + o0 + o) + k * (g - load<f32>(x + o0 + o) * c));
+    }
+  }
+}

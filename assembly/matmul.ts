@@ -356,5 +356,5 @@ export function gemm(
   }
 }
 
-export { swigluForward, swigluBackward, adamw } from "./elementwise";
+export { swigluForward, swigluBackward, adamw, rmsnormForward, rmsnormBackward } from "./elementwise";
 export { attentionForward, attentionBackward } from "./attention";

@@ -11,7 +11,7 @@ import {
 } from "./layers/attention.ts";
 import { crossEntropyInPlace } from "./layers/cross-entropy.ts";
 import { ropeTable, type RopeTable } from "./layers/rope.ts";
-import { rmsnormBackward, rmsnormForward } from "./layers/rmsnorm.ts";
+import { rmsnorm, rmsnormGrad } from "./layers/rmsnorm.ts";
 import { swigluBackward, swigluForward } from "./layers/swiglu.ts";
 import { paramSpecs, type ParamSet } from "./params.ts";
 import { allocateWorkspace, workspaceView, type Workspace, type WorkspaceStore } from "./workspace.ts";
@@ -113,7 +113,7 @@ export class Llama {
       const A = ws.layers[l];
       const pre = `model.layers.${l}.`;
       const next = l + 1 < c.numLayers ? ws.layers[l + 1].x : ws.xOut;
-      rmsnormForward(A.h1, A.inv1, A.x, P.get(pre + "input_layernorm.weight"), N, d, c.rmsNormEps);
+      rmsnorm(k, A.h1, A.inv1, A.x, P.get(pre + "input_layernorm.weight"), N, d, c.rmsNormEps);
       k.matmulABt(tmp, A.h1, P.get(pre + "self_attn.q_proj.weight"), N, d, d);
       splitHeads(A.q, tmp, s, this.rope, positions);
       k.matmulABt(tmp, A.h1, P.get(pre + "self_attn.k_proj.weight"), N, d, d);
@@ -125,7 +125,7 @@ export class Llama {
       mergeHeads(A.att, oh, s);
       k.matmulABt(tmp, A.att, P.get(pre + "self_attn.o_proj.weight"), N, d, d);
       for (let i = 0; i < N * d; i++) A.x2[i] = A.x[i] + tmp[i];
-      rmsnormForward(A.h2, A.inv2, A.x2, P.get(pre + "post_attention_layernorm.weight"), N, d, c.rmsNormEps);
+      rmsnorm(k, A.h2, A.inv2, A.x2, P.get(pre + "post_attention_layernorm.weight"), N, d, c.rmsNormEps);
       k.matmulABt(A.g, A.h2, P.get(pre + "mlp.gate_proj.weight"), N, d, f);
       k.matmulABt(A.u, A.h2, P.get(pre + "mlp.up_proj.weight"), N, d, f);
       if (k.swigluForward) k.swigluForward(A.a, A.g, A.u, N * f);
@@ -133,7 +133,7 @@ export class Llama {
       k.matmulABt(tmp, A.a, P.get(pre + "mlp.down_proj.weight"), N, f, d);
       for (let i = 0; i < N * d; i++) next[i] = A.x2[i] + tmp[i];
     }
-    rmsnormForward(ws.hF, ws.invF, ws.xOut, P.get("model.norm.weight"), N, d, c.rmsNormEps);
+    rmsnorm(k, ws.hF, ws.invF, ws.xOut, P.get("model.norm.weight"), N, d, c.rmsNormEps);
     return ws;
   }
 
@@ -257,7 +257,7 @@ export class Llama {
     const tmp = ws.rowsD[2];
     const dh = ws.rowsD[3];
     dx.fill(0);
-    rmsnormBackward(dx, G.get("model.norm.weight"), dhF, ws.xOut, P.get("model.norm.weight"), ws.invF, N, d);
+    rmsnormGrad(k, dx, G.get("model.norm.weight"), dhF, ws.xOut, P.get("model.norm.weight"), ws.invF, N, d);
     const [dOh, dQh, dKh, dVh] = ws.headsD;
     const [da, dg, du] = ws.rowsF;
     for (let l = c.numLayers - 1; l >= 0; l--) {
@@ -275,7 +275,7 @@ export class Llama {
       k.matmulAtB(dW("mlp.gate_proj.weight"), dg, A.h2, f, N, d, true);
       k.matmulAtB(dW("mlp.up_proj.weight"), du, A.h2, f, N, d, true);
       const normW2 = W("post_attention_layernorm.weight");
-      rmsnormBackward(dx, dW("post_attention_layernorm.weight"), dh, A.x2, normW2, A.inv2, N, d);
+      rmsnormGrad(k, dx, dW("post_attention_layernorm.weight"), dh, A.x2, normW2, A.inv2, N, d);
       // attention: x2 = x + o_proj(attn(h1)); dx now holds dL/dx2
       k.matmulAB(tmp, dx, W("self_attn.o_proj.weight"), N, d, d);
       k.matmulAtB(dW("self_attn.o_proj.weight"), dx, A.att, d, N, d, true);
@@ -290,7 +290,7 @@ export class Llama {
       mergeHeads(tmp, dVh, s);
       k.matmulAB(dh, tmp, W("self_attn.v_proj.weight"), N, d, d, true);
       k.matmulAtB(dW("self_attn.v_proj.weight"), tmp, A.h1, d, N, d, true);
-      rmsnormBackward(dx, dW("input_layernorm.weight"), dh, A.x, W("input_layernorm.weight"), A.inv1, N, d);
+      rmsnormGrad(k, dx, dW("input_layernorm.weight"), dh, A.x, W("input_layernorm.weight"), A.inv1, N, d);
     }
     const dEmb = G.get("model.embed_tokens.weight");
     for (let i = 0; i < N; i++) {

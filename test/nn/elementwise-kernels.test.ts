@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
 import { createWasmKernels, DEFAULT_WASM_PATH } from "../../src/nn/kernels/wasm.ts";
 import { swigluBackward, swigluForward } from "../../src/nn/layers/swiglu.ts";
+import { rmsnormBackward, rmsnormForward } from "../../src/nn/layers/rmsnorm.ts";
 import { referenceKernels } from "../../src/nn/kernels/reference.ts";
 import {
   attentionBackward,
@@ -118,5 +119,24 @@ describe.skipIf(!existsSync(DEFAULT_WASM_PATH))("elementwise WebAssembly kernels
     expect(worst(dQ!, dQ0)).toBeLessThan(1e-5);
     expect(worst(dK!, dK0)).toBeLessThan(1e-5);
     expect(worst(dV!, dV0)).toBeLessThan(1e-5);
+  });
+
+  it("RMSNorm forward and backward match the JS layer (a width with a tail)", () => {
+    const [rows, d] = [7, 35];
+    const x = wave(k.alloc(rows * d), (i) => Math.sin(i * 0.3) * 2);
+    const w = wave(k.alloc(d), (i) => 1 + 0.1 * Math.cos(i));
+    const dy = wave(k.alloc(rows * d), (i) => Math.cos(i * 0.2));
+    const [out, inv, dx, dw] = [k.alloc(rows * d), k.alloc(rows), k.alloc(rows * d), k.alloc(d)];
+    const [out0, inv0, dx0, dw0] = [rows * d, rows, rows * d, d].map((m) => new Float32Array(m));
+    dx.fill(0.5);
+    dx0!.fill(0.5);
+    expect(k.rmsnormForward(out, inv, x, w, rows, d, 1e-5)).toBe(true);
+    rmsnormForward(out0!, inv0!, x, w, rows, d, 1e-5);
+    expect(worst(out, out0!)).toBeLessThan(1e-6);
+    expect(k.rmsnormBackward(dx, dw, dy, x, w, inv, rows, d)).toBe(true);
+    rmsnormBackward(dx0!, dw0!, dy, x, w, inv0!, rows, d);
+    expect(worst(dx, dx0!)).toBeLessThan(1e-5);
+    expect(worst(dw, dw0!)).toBeLessThan(1e-5);
+    expect(k.rmsnormForward(new Float32Array(rows * d), inv, x, w, rows, d, 1e-5)).toBe(false);
   });
 });

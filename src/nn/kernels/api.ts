@@ -53,6 +53,29 @@ export interface MatmulKernels {
     n: number,
   ): void;
   /**
+   * Optional: RMSNorm forward and backward (layers/rmsnorm.ts has the definitions and the JS loops). Return
+   * false, having written nothing, when they cannot take these arrays.
+   */
+  rmsnormForward?(
+    out: Float32Array,
+    invRms: Float32Array,
+    x: Float32Array,
+    w: Float32Array,
+    rows: number,
+    d: number,
+    eps: number,
+  ): boolean;
+  rmsnormBackward?(
+    dx: Float32Array,
+    dw: Float32Array,
+    dy: Float32Array,
+    x: Float32Array,
+    w: Float32Array,
+    invRms: Float32Array,
+    rows: number,
+    d: number,
+  ): boolean;
+  /**
    * Optional: causal attention of one (sequence, head) in one call (layers/attention.ts has the definition and
    * the JS version built on the matmuls above). Offsets are in floats: `at` is the sequence's first row in
    * Q, K, V, O (and their gradients), `pAt` where its probabilities start. Returns false, having written

@@ -40,6 +40,8 @@ export interface WasmKernels extends MatmulKernels {
   swigluForward: NonNullable<MatmulKernels["swigluForward"]>;
   swigluBackward: NonNullable<MatmulKernels["swigluBackward"]>;
   adamw: NonNullable<MatmulKernels["adamw"]>;
+  rmsnormForward: NonNullable<MatmulKernels["rmsnormForward"]>;
+  rmsnormBackward: NonNullable<MatmulKernels["rmsnormBackward"]>;
   /** Stops the helper threads (optional: they never keep the process alive). */
   close(): Promise<void>;
 }
@@ -51,6 +53,8 @@ interface GemmExports {
   swigluBackward(dg: number, du: number, da: number, g: number, u: number, n: number): void;
   adamw(p: number, g: number, m: number, v: number, n: number, ...scalars: number[]): void;
   attentionForward(...args: number[]): void;
+  rmsnormForward(...args: number[]): void;
+  rmsnormBackward(...args: number[]): void;
   attentionBackward(...args: number[]): void;
 }
 
@@ -170,7 +174,7 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
       const x = arrays[i]!;
       const addr = heap.addressOf(x);
       if (addr < 0) return undefined;
-      if (at[i]! + need[i]! > x.length) throw new RangeError("attention kernel: an operand is too short");
+      if (at[i]! + need[i]! > x.length) throw new RangeError("kernel: an operand is too short");
       out.push(addr + at[i]! * 4);
     }
     return out;
@@ -194,6 +198,19 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
       const p = addresses(n, [dg, du, da, g, u]);
       if (p) wasm.swigluBackward(p[0]!, p[1]!, p[2]!, p[3]!, p[4]!, n);
       else swigluBackward(dg, du, da, g, u, n);
+    },
+    rmsnormForward(out, inv, x, w, rows, d, eps) {
+      const a = inHeap([out, inv, x, w], [0, 0, 0, 0], [rows * d, rows, rows * d, d]);
+      if (!a) return false;
+      wasm.rmsnormForward(...a, rows, d, eps);
+      return true;
+    },
+    rmsnormBackward(dx, dw, dy, x, w, inv, rows, d) {
+      const n = rows * d;
+      const a = inHeap([dx, dw, dy, x, w, inv], [0, 0, 0, 0, 0, 0], [n, d, n, n, d, rows]);
+      if (!a) return false;
+      wasm.rmsnormBackward(...a, rows, d);
+      return true;
     },
     attentionForward(O, P, Q, K, V, at, pAt, L, hd, scale) {
       const n = L * hd;
