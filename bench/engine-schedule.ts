@@ -6,7 +6,7 @@
  * schedule, or with `--steps N` only its first N steps, the time of the rest extrapolated from the mean step
  * time (the JSON says which). Wall time, peak RSS and the last losses per stage go to
  * bench/results/engine-schedule.json (or `--out NAME`).
- *   npm run bench:engine-schedule [-- --steps 60] [-- --parts metatool,stabletoolbench]
+ *   npx tsx bench/engine-schedule.ts [--steps 40] [--parts metatool,stabletoolbench] [--out NAME]
  */
 import { loadavg } from "node:os";
 import { writeBenchResult } from "./lib/result.ts";
