@@ -355,3 +355,6 @@ export function gemm(
     }
   }
 }
+
+export { swigluForward, swigluBackward, adamw, rmsnormForward, rmsnormBackward } from "./elementwise";
+export { attentionForward, attentionBackward } from "./attention";

@@ -1,10 +1,15 @@
 /**
  * Engine speed: the matmul kernels at the shapes training uses, side by side with numpy/OpenBLAS (python3,
- * measured in the same run) and the plain JS loop; then training tokens/s for the tiny and small presets.
+ * measured in the same run) and the plain JS loop; training tokens/s for the tiny and small presets; and the
+ * ToolGen retrieval stage at the tiny preset on MetaTool (packed as training packs it), its GFLOPS next to
+ * OpenBLAS's on the stage's own GEMM shapes (`train_efficiency`), on 2 threads and on 1.
  *   npm run bench:engine [-- --quick]
  */
 import { spawnSync } from "node:child_process";
+import { loadavg } from "node:os";
+import { retrievalStage, type StageFigures, type StageGemm } from "./lib/engine-stage.ts";
 import { writeBenchResult } from "./lib/result.ts";
+import { sharedFile } from "./lib/shared-file.ts";
 import { kernels, type MatmulKernels } from "../src/nn/kernels/index.ts";
 import { referenceKernels } from "../src/nn/kernels/reference.ts";
 import { presetConfig, type PresetName } from "../src/nn/config.ts";
@@ -78,15 +83,25 @@ function fill(x: Float32Array): Float32Array {
  * window counts (like timeit's min), which on a shared machine is the closest to what the code can do.
  */
 function gflops(k: MatmulKernels, c: Case): number {
+  return rates(k, c).wall;
+}
+
+/**
+ * Best-window GFLOPS by wall time and by CPU time (all threads of the process). On a machine loaded by other
+ * jobs, wall time measures the share of the cores this process got; CPU time the work the code needs.
+ */
+function rates(k: MatmulKernels, c: Case): { wall: number; cpu: number } {
   const out = k.alloc(c.M * c.N);
   const a = fill(k.alloc(c.M * c.K));
   const b = fill(k.alloc(c.K * c.N));
   const call = () => k[`matmul${c.shape}`](out, a, b, c.M, c.K, c.N);
   call();
   let best = 0;
+  let bestCpu = 0;
   const start = performance.now();
   while (performance.now() - start < SECONDS * 1000) {
     let n = 0;
+    const c0 = process.cpuUsage();
     const t0 = performance.now();
     let t = t0;
     while (t - t0 < WINDOW_MS) {
@@ -94,17 +109,20 @@ function gflops(k: MatmulKernels, c: Case): number {
       n++;
       t = performance.now();
     }
-    best = Math.max(best, (2 * c.M * c.N * c.K * n) / ((t - t0) / 1000) / 1e9);
+    const cu = process.cpuUsage(c0);
+    const flops = (2 * c.M * c.N * c.K * n) / 1e9;
+    best = Math.max(best, flops / ((t - t0) / 1000));
+    bestCpu = Math.max(bestCpu, flops / Math.max(1e-6, (cu.user + cu.system) / 1e6));
   }
   for (const x of [out, a, b]) k.free?.(x);
-  return best;
+  return { wall: best, cpu: bestCpu };
 }
 
 const NUMPY = `
 import json, sys, time
 import numpy as np
 cases, seconds, window = json.loads(sys.argv[1]), float(sys.argv[2]), float(sys.argv[3]) / 1000
-res = {}
+res, cpu = {}, {}
 for c in cases:
     M, K, N, s = c["M"], c["K"], c["N"], c["shape"]
     a = np.random.rand(K, M).astype(np.float32) if s == "AtB" else np.random.rand(M, K).astype(np.float32)
@@ -113,20 +131,28 @@ for c in cases:
     A = a.T if s == "AtB" else a
     B = b.T if s == "ABt" else b
     np.matmul(A, B, out=out)
-    best, start = 0.0, time.perf_counter()
+    best, best_cpu, start = 0.0, 0.0, time.perf_counter()
     while time.perf_counter() - start < seconds:
-        n, t0 = 0, time.perf_counter()
+        n, t0, c0 = 0, time.perf_counter(), time.process_time()
         while time.perf_counter() - t0 < window:
             np.matmul(A, B, out=out); n += 1
-        best = max(best, 2 * M * N * K * n / (time.perf_counter() - t0) / 1e9)
+        f = 2 * M * N * K * n / 1e9
+        best = max(best, f / (time.perf_counter() - t0))
+        best_cpu = max(best_cpu, f / max(1e-6, time.process_time() - c0))
     res[c["label"]] = round(best, 1)
+    cpu[c["label"]] = round(best_cpu, 1)
 cfg = np.show_config(mode="dicts")["Build Dependencies"]["blas"]
-print(json.dumps({"results": res, "reference": "numpy %s / %s %s (python3)" % (np.__version__, cfg.get("name"), cfg.get("version"))}))
+print(json.dumps({"results": res, "cpu": cpu, "reference": "numpy %s / %s %s (python3)" % (np.__version__, cfg.get("name"), cfg.get("version"))}))
 `;
 
-function numpyReference(list: Case[]): { results: Record<string, number>; reference: string } | undefined {
+function numpyReference(
+  list: Array<Pick<Case, "label" | "shape" | "M" | "K" | "N">>,
+  threads?: number,
+): { results: Record<string, number>; cpu: Record<string, number>; reference: string } | undefined {
+  const env = threads ? { ...process.env, OPENBLAS_NUM_THREADS: String(threads) } : process.env;
   const r = spawnSync("python3", ["-c", NUMPY, JSON.stringify(list), String(SECONDS), String(WINDOW_MS)], {
     encoding: "utf8",
+    env,
   });
   if (r.status !== 0) {
     process.stderr.write(`numpy reference unavailable: ${(r.stderr || r.error?.message || "").trim()}\n`);
@@ -185,15 +211,79 @@ async function trainTokensPerSecond(
   return { best: Math.round(best), mean: Math.round(tokens / seconds) };
 }
 
+/** GFLOPS of a whole step's GEMMs: total FLOPs over the summed time at each shape's rate. */
+function stepRate(gemms: StageGemm[], rate: Record<string, number>): number {
+  let flops = 0;
+  let seconds = 0;
+  for (const g of gemms) {
+    const f = 2 * g.M * g.K * g.N * g.times;
+    flops += f;
+    seconds += f / (rate[g.label]! * 1e9);
+  }
+  return round(flops / seconds / 1e9);
+}
+
+const STAGE_STEPS = quick ? 6 : 16;
+
+/** Stage figures on this process's kernels, with the kernels alone and OpenBLAS on the stage's shapes. */
+async function stageFigures(k: MatmulKernels, threads: number, files: { tools: string; queries: string }) {
+  const stage: StageFigures = await retrievalStage(files.tools, files.queries, STAGE_STEPS);
+  const cases: Case[] = stage.gemms.map((g) => ({ ...g, group: "linear" }));
+  const fast: Record<string, number> = {};
+  const fastCpu: Record<string, number> = {};
+  for (const c of cases) {
+    const r = rates(k, c);
+    fast[c.label] = round(r.wall);
+    fastCpu[c.label] = round(r.cpu);
+  }
+  const np = numpyReference(cases, threads);
+  const reference = np ? stepRate(stage.gemms, np.results) : null;
+  const referenceCpu = np ? stepRate(stage.gemms, np.cpu) : null;
+  const matmul = stepRate(stage.gemms, fast);
+  const matmulCpu = stepRate(stage.gemms, fastCpu);
+  return {
+    threads,
+    load_average: loadavg().map((x) => round(x, 2)),
+    ...stage,
+    reference_gflops: reference,
+    matmul_gflops: matmul,
+    train_efficiency: reference ? round(stage.stage_gflops / reference, 3) : null,
+    kernels_of_reference: reference ? round(matmul / reference, 3) : null,
+    // the same ratios on CPU time (load-independent; OpenBLAS's own threads included)
+    reference_gflops_cpu: referenceCpu,
+    matmul_gflops_cpu: matmulCpu,
+    train_efficiency_cpu: referenceCpu ? round(stage.stage_gflops_cpu / referenceCpu, 3) : null,
+    kernels_of_reference_cpu: referenceCpu ? round(matmulCpu / referenceCpu, 3) : null,
+    matmul_gflops_by_shape: fast,
+    reference_gflops_by_shape: np?.results ?? null,
+    matmul_gflops_cpu_by_shape: fastCpu,
+    reference_gflops_cpu_by_shape: np?.cpu ?? null,
+  };
+}
+
 async function main(): Promise<void> {
   const k = kernels();
   const parallel = () => (k as { parallel?: boolean }).parallel ?? false;
   const until = Date.now() + 10_000;
   while ("parallel" in k && !parallel() && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
 
+  const tools = sharedFile("metatool/tools.json");
+  const queries = sharedFile("metatool/queries.csv");
+  const files = tools && queries ? { tools, queries } : undefined;
+  if (process.argv.includes("--stage-only")) {
+    // the child run of the 1-thread stage figures (TOOLGEN_KERNEL_THREADS=1)
+    process.stdout.write(JSON.stringify(files ? await stageFigures(k, 1, files) : null) + "\n");
+    return;
+  }
+  const loadStart = loadavg().map((x) => round(x, 2));
   const list = cases();
   const fast: Record<string, number> = {};
-  for (const c of list) fast[c.label] = round(gflops(k, c));
+  const fastCpu: Record<string, number> = {};
+  for (const c of list) {
+    const r = rates(k, c);
+    fast[c.label] = round(r.wall);
+    fastCpu[c.label] = round(r.cpu);
+  }
   const np = numpyReference(list);
   const jsCases = list.filter((c) => c.label.endsWith(`x128x128`) || c.label.startsWith("AtB 128x"));
   const js: Record<string, number> = {};
@@ -203,12 +293,49 @@ async function main(): Promise<void> {
   const ref = np ? byGroup(list, np.results, "linear") : geomean(Object.values(js));
   const tiny = await trainTokensPerSecond("tiny", 8, quick ? 3 : 4);
   const small = await trainTokensPerSecond("small", 4, 3);
+  const stage2 = files ? await stageFigures(k, 2, files) : null;
+  const child = files
+    ? spawnSync(
+        process.execPath,
+        [...process.execArgv, process.argv[1]!, "--stage-only", ...(quick ? ["--quick"] : [])],
+        {
+          encoding: "utf8",
+          env: { ...process.env, TOOLGEN_KERNEL_THREADS: "1" },
+        },
+      )
+    : undefined;
+  if (child && child.status !== 0) process.stderr.write(`1-thread stage run failed: ${child.stderr}\n`);
+  const stage1 =
+    child?.status === 0 ? (JSON.parse(child.stdout.trim().split("\n").pop()!) as typeof stage2) : null;
   writeBenchResult("engine", `npm run bench:engine${quick ? " -- --quick" : ""}`, {
+    load_average_start: loadStart,
+    train_efficiency: stage2?.train_efficiency ?? null,
+    stage_tokens_per_s: stage2?.stage_tokens_per_s ?? null,
+    flops_per_token: stage2?.flops_per_token ?? null,
+    stage_gflops: stage2?.stage_gflops ?? null,
+    stage_reference_gflops: stage2?.reference_gflops ?? null,
+    stage_matmul_gflops: stage2?.matmul_gflops ?? null,
+    train_efficiency_cpu: stage2?.train_efficiency_cpu ?? null,
+    train_efficiency_1thread: stage1?.train_efficiency ?? null,
+    train_efficiency_cpu_1thread: stage1?.train_efficiency_cpu ?? null,
+    stage_setup:
+      "ToolGen retrieval stage, tiny preset, MetaTool (all shared queries): the pipeline's tokenizer, virtual " +
+      `tokens and samples, src/nn train() with packed batches of 32 samples and token dropout 0.3; ${STAGE_STEPS} ` +
+      "steps after one untimed step. stage_tokens_per_s counts real tokens (no padding exists in packed rows); " +
+      "flops_per_token as in bench/README.md; reference_gflops: OpenBLAS on the stage's own GEMM shapes (M = " +
+      "mean packed tokens per step; the LM head at its rows with a target), weighted by each shape's FLOPs in a " +
+      "step, same run; train_efficiency = stage_gflops / reference_gflops",
+    stage_by_threads: { "2": stage2, "1": stage1 },
     kernels: k.name,
     matmul_gflops: matmul,
     reference_gflops: round(ref),
     reference: np ? np.reference : "plain JS loop (numpy/OpenBLAS unavailable)",
     percent_of_reference: round((100 * matmul) / ref),
+    matmul_gflops_cpu: byGroup(list, fastCpu, "linear"),
+    reference_gflops_cpu: np ? byGroup(list, np.cpu, "linear") : null,
+    percent_of_reference_cpu: np
+      ? round((100 * byGroup(list, fastCpu, "linear")) / byGroup(list, np.cpu, "linear"))
+      : null,
     js_loop_gflops: round(geomean(Object.values(js)), 2),
     matmul_gflops_attention: byGroup(list, fast, "attention"),
     reference_gflops_attention: np ? byGroup(list, np.results, "attention") : null,
@@ -226,6 +353,7 @@ async function main(): Promise<void> {
     matmul_gflops_by_shape: fast,
     reference_gflops_by_shape: np?.results ?? null,
     js_loop_gflops_by_shape: js,
+    load_average_end: loadavg().map((x) => round(x, 2)),
     note: "2-core machine shared with other engineers' jobs while measuring: figures are noisy, both sides alike",
   });
 }

@@ -11,14 +11,16 @@ import {
 } from "./layers/attention.ts";
 import { crossEntropyInPlace } from "./layers/cross-entropy.ts";
 import { ropeTable, type RopeTable } from "./layers/rope.ts";
-import { rmsnormBackward, rmsnormForward } from "./layers/rmsnorm.ts";
+import { rmsnorm, rmsnormGrad } from "./layers/rmsnorm.ts";
 import { swigluBackward, swigluForward } from "./layers/swiglu.ts";
 import { paramSpecs, type ParamSet } from "./params.ts";
 import { allocateWorkspace, workspaceView, type Workspace, type WorkspaceStore } from "./workspace.ts";
 
 /**
  * A training batch: B rows of T tokens. `targets[i]` is the id to predict at position i, or −1 where no loss
- * is taken (padding, prompt tokens: the loss mask). `positions` are RoPE positions (they restart per row).
+ * is taken (padding, prompt tokens: the loss mask). `positions` are RoPE positions (they restart per row, or
+ * per sample in a packed row). `spans`, for packed rows, lists the samples as (start, length) pairs over the
+ * flat index b·T + t, tiling the rows: attention stays inside each span (AttentionShape.spans).
  */
 export interface Batch {
   B: number;
@@ -26,6 +28,7 @@ export interface Batch {
   tokens: Int32Array;
   targets: Int32Array;
   positions: Int32Array;
+  spans?: Int32Array;
 }
 
 /**
@@ -61,9 +64,10 @@ export class Llama {
    * The activation buffers for a B×T batch: views into buffers allocated for the largest batch seen so far
    * (they only grow), so length-bucketed batches of varying T reuse one allocation.
    */
-  private workspace(B: number, T: number): Workspace {
+  private workspace(s: AttentionShape): Workspace {
+    const { B, T } = s;
     const N = B * T;
-    const P = attentionProbsSize(this.shape(B, T));
+    const P = attentionProbsSize(s);
     let st = this.store;
     if (!st || N > st.N || P > st.P || T > st.T) {
       const grown = { N: Math.max(N, st?.N ?? 0), P: Math.max(P, st?.P ?? 0), T: Math.max(T, st?.T ?? 0) };
@@ -73,23 +77,29 @@ export class Llama {
     return workspaceView(this.config, st, B, T, P);
   }
 
-  private shape(B: number, T: number): AttentionShape {
-    return { B, H: this.config.numHeads, T, hd: headDim(this.config) };
+  private shape(batch: Batch): AttentionShape {
+    const { B, T, spans } = batch;
+    return { B, H: this.config.numHeads, T, hd: headDim(this.config), ...(spans ? { spans } : {}) };
   }
 
   /** Runs the layers and the final norm; leaves activations in the workspace. Returns hF [N, d]. */
   private trunk(batch: Batch): Workspace {
     const { B, T, tokens, positions } = batch;
     const c = this.config;
-    if (T > c.maxPositions)
+    if (!batch.spans && T > c.maxPositions)
       throw new Error(`sequence length ${T} exceeds the model context (${c.maxPositions})`);
-    const ws = this.workspace(B, T);
+    for (let i = 0; i < B * T; i++) {
+      const t = positions[i];
+      if (!(t >= 0 && t < c.maxPositions))
+        throw new Error(`position ${t} outside the model context (0..${c.maxPositions - 1})`);
+    }
+    const s = this.shape(batch);
+    const ws = this.workspace(s);
     const P = this.params;
     const k = this.k;
     const N = B * T;
     const d = c.hiddenSize;
     const f = c.intermediateSize;
-    const s = this.shape(B, T);
     const emb = P.get("model.embed_tokens.weight");
     const x0 = ws.layers.length > 0 ? ws.layers[0].x : ws.xOut;
     for (let i = 0; i < N; i++) {
@@ -103,7 +113,7 @@ export class Llama {
       const A = ws.layers[l];
       const pre = `model.layers.${l}.`;
       const next = l + 1 < c.numLayers ? ws.layers[l + 1].x : ws.xOut;
-      rmsnormForward(A.h1, A.inv1, A.x, P.get(pre + "input_layernorm.weight"), N, d, c.rmsNormEps);
+      rmsnorm(k, A.h1, A.inv1, A.x, P.get(pre + "input_layernorm.weight"), N, d, c.rmsNormEps);
       k.matmulABt(tmp, A.h1, P.get(pre + "self_attn.q_proj.weight"), N, d, d);
       splitHeads(A.q, tmp, s, this.rope, positions);
       k.matmulABt(tmp, A.h1, P.get(pre + "self_attn.k_proj.weight"), N, d, d);
@@ -115,14 +125,15 @@ export class Llama {
       mergeHeads(A.att, oh, s);
       k.matmulABt(tmp, A.att, P.get(pre + "self_attn.o_proj.weight"), N, d, d);
       for (let i = 0; i < N * d; i++) A.x2[i] = A.x[i] + tmp[i];
-      rmsnormForward(A.h2, A.inv2, A.x2, P.get(pre + "post_attention_layernorm.weight"), N, d, c.rmsNormEps);
+      rmsnorm(k, A.h2, A.inv2, A.x2, P.get(pre + "post_attention_layernorm.weight"), N, d, c.rmsNormEps);
       k.matmulABt(A.g, A.h2, P.get(pre + "mlp.gate_proj.weight"), N, d, f);
       k.matmulABt(A.u, A.h2, P.get(pre + "mlp.up_proj.weight"), N, d, f);
-      swigluForward(A.a, A.g, A.u, N * f);
+      if (k.swigluForward) k.swigluForward(A.a, A.g, A.u, N * f);
+      else swigluForward(A.a, A.g, A.u, N * f);
       k.matmulABt(tmp, A.a, P.get(pre + "mlp.down_proj.weight"), N, f, d);
       for (let i = 0; i < N * d; i++) next[i] = A.x2[i] + tmp[i];
     }
-    rmsnormForward(ws.hF, ws.invF, ws.xOut, P.get("model.norm.weight"), N, d, c.rmsNormEps);
+    rmsnorm(k, ws.hF, ws.invF, ws.xOut, P.get("model.norm.weight"), N, d, c.rmsNormEps);
     return ws;
   }
 
@@ -241,12 +252,12 @@ export class Llama {
     const N = B * T;
     const d = c.hiddenSize;
     const f = c.intermediateSize;
-    const s = this.shape(B, T);
+    const s = this.shape(batch);
     const dx = ws.rowsD[0]; // gradient of the residual stream, carried down through the layers
     const tmp = ws.rowsD[2];
     const dh = ws.rowsD[3];
     dx.fill(0);
-    rmsnormBackward(dx, G.get("model.norm.weight"), dhF, ws.xOut, P.get("model.norm.weight"), ws.invF, N, d);
+    rmsnormGrad(k, dx, G.get("model.norm.weight"), dhF, ws.xOut, P.get("model.norm.weight"), ws.invF, N, d);
     const [dOh, dQh, dKh, dVh] = ws.headsD;
     const [da, dg, du] = ws.rowsF;
     for (let l = c.numLayers - 1; l >= 0; l--) {
@@ -257,13 +268,14 @@ export class Llama {
       // MLP: out = x2 + down(silu(gate(h2)) ⊙ up(h2)); dx currently holds dL/dout
       k.matmulAB(da, dx, W("mlp.down_proj.weight"), N, d, f);
       k.matmulAtB(dW("mlp.down_proj.weight"), dx, A.a, d, N, f, true);
-      swigluBackward(dg, du, da, A.g, A.u, N * f);
+      if (k.swigluBackward) k.swigluBackward(dg, du, da, A.g, A.u, N * f);
+      else swigluBackward(dg, du, da, A.g, A.u, N * f);
       k.matmulAB(dh, dg, W("mlp.gate_proj.weight"), N, f, d);
       k.matmulAB(dh, du, W("mlp.up_proj.weight"), N, f, d, true);
       k.matmulAtB(dW("mlp.gate_proj.weight"), dg, A.h2, f, N, d, true);
       k.matmulAtB(dW("mlp.up_proj.weight"), du, A.h2, f, N, d, true);
       const normW2 = W("post_attention_layernorm.weight");
-      rmsnormBackward(dx, dW("post_attention_layernorm.weight"), dh, A.x2, normW2, A.inv2, N, d);
+      rmsnormGrad(k, dx, dW("post_attention_layernorm.weight"), dh, A.x2, normW2, A.inv2, N, d);
       // attention: x2 = x + o_proj(attn(h1)); dx now holds dL/dx2
       k.matmulAB(tmp, dx, W("self_attn.o_proj.weight"), N, d, d);
       k.matmulAtB(dW("self_attn.o_proj.weight"), dx, A.att, d, N, d, true);
@@ -278,7 +290,7 @@ export class Llama {
       mergeHeads(tmp, dVh, s);
       k.matmulAB(dh, tmp, W("self_attn.v_proj.weight"), N, d, d, true);
       k.matmulAtB(dW("self_attn.v_proj.weight"), tmp, A.h1, d, N, d, true);
-      rmsnormBackward(dx, dW("input_layernorm.weight"), dh, A.x, W("input_layernorm.weight"), A.inv1, N, d);
+      rmsnormGrad(k, dx, dW("input_layernorm.weight"), dh, A.x, W("input_layernorm.weight"), A.inv1, N, d);
     }
     const dEmb = G.get("model.embed_tokens.weight");
     for (let i = 0; i < N; i++) {

@@ -56,7 +56,7 @@ export function allocateWorkspace(c: LlamaConfig, N: number, P: number, T: numbe
   for (let l = 0; l < c.numLayers; l++) {
     layers.push({
       x: al(N * d),
-      inv1: new Float32Array(N),
+      inv1: al(N),
       h1: al(N * d),
       q: al(N * d),
       k: al(N * d),
@@ -64,7 +64,7 @@ export function allocateWorkspace(c: LlamaConfig, N: number, P: number, T: numbe
       p: al(P),
       att: al(N * d),
       x2: al(N * d),
-      inv2: new Float32Array(N),
+      inv2: al(N),
       h2: al(N * d),
       g: al(N * f),
       u: al(N * f),
@@ -76,7 +76,7 @@ export function allocateWorkspace(c: LlamaConfig, N: number, P: number, T: numbe
     T,
     layers,
     xOut: al(N * d),
-    invF: new Float32Array(N),
+    invF: al(N),
     hF: al(N * d),
     rowsD: [al(N * d), al(N * d), al(N * d), al(N * d)],
     headsD: [al(N * d), al(N * d), al(N * d), al(N * d)],

@@ -40,6 +40,88 @@ export interface MatmulKernels {
     accumulate?: boolean,
   ): void;
   /**
+   * Optional elementwise layers in the same fast code (layers/swiglu.ts has the definitions and the plain JS
+   * versions the engine uses when these are absent). Arguments as there.
+   */
+  swigluForward?(a: Float32Array, g: Float32Array, u: Float32Array, n: number): void;
+  swigluBackward?(
+    dg: Float32Array,
+    du: Float32Array,
+    da: Float32Array,
+    g: Float32Array,
+    u: Float32Array,
+    n: number,
+  ): void;
+  /**
+   * Optional: RMSNorm forward and backward (layers/rmsnorm.ts has the definitions and the JS loops). Return
+   * false, having written nothing, when they cannot take these arrays.
+   */
+  rmsnormForward?(
+    out: Float32Array,
+    invRms: Float32Array,
+    x: Float32Array,
+    w: Float32Array,
+    rows: number,
+    d: number,
+    eps: number,
+  ): boolean;
+  rmsnormBackward?(
+    dx: Float32Array,
+    dw: Float32Array,
+    dy: Float32Array,
+    x: Float32Array,
+    w: Float32Array,
+    invRms: Float32Array,
+    rows: number,
+    d: number,
+  ): boolean;
+  /**
+   * Optional: causal attention of one (sequence, head) in one call (layers/attention.ts has the definition and
+   * the JS version built on the matmuls above). Offsets are in floats: `at` is the sequence's first row in
+   * Q, K, V, O (and their gradients), `pAt` where its probabilities start. Returns false, having written
+   * nothing, when it cannot take these arrays.
+   */
+  attentionForward?(
+    O: Float32Array,
+    P: Float32Array,
+    Q: Float32Array,
+    K: Float32Array,
+    V: Float32Array,
+    at: number,
+    pAt: number,
+    L: number,
+    hd: number,
+    scale: number,
+  ): boolean;
+  attentionBackward?(
+    dQ: Float32Array,
+    dK: Float32Array,
+    dV: Float32Array,
+    dO: Float32Array,
+    P: Float32Array,
+    Q: Float32Array,
+    K: Float32Array,
+    V: Float32Array,
+    scratch: Float32Array,
+    at: number,
+    pAt: number,
+    L: number,
+    hd: number,
+    scale: number,
+  ): boolean;
+  /**
+   * Optional: one AdamW step over n floats of parameters p with gradients g and moments m, v (train/adamw.ts
+   * has the definition and the plain JS loop used when this is absent); `wd` is lr × weight decay (0: none),
+   * c1 and c2 the bias corrections 1/(1 − β1ᵗ), 1/(1 − β2ᵗ). Returns false when it cannot take these arrays.
+   */
+  adamw?(
+    p: Float32Array,
+    g: Float32Array,
+    m: Float32Array,
+    v: Float32Array,
+    o: { lr: number; beta1: number; beta2: number; eps: number; wd: number; c1: number; c2: number },
+  ): boolean;
+  /**
    * Allocates a zeroed Float32Array the kernels can use without copying (for example a view into shared
    * WebAssembly memory). The engine allocates weights, gradients and activations through it.
    */

@@ -6,6 +6,13 @@ import { ThreadPool } from "./thread-pool.ts";
 import { SharedHeap } from "./shared-heap.ts";
 import { CTL } from "./control.mjs";
 import { wasmApi } from "./webassembly.ts";
+import { swigluBackward, swigluForward } from "../layers/swiglu.ts";
+import { causalBlocks } from "../layers/attention.ts";
+
+/** Floats of one (sequence, head)'s attention probabilities (layers/attention.ts block layout). */
+function causalSpan(L: number): number {
+  return causalBlocks(L).span;
+}
 
 /** Where `npm run build:wasm` writes the module (build/ at the repository root). */
 export const DEFAULT_WASM_PATH = fileURLToPath(new URL("../../../build/kernels.wasm", import.meta.url));
@@ -18,6 +25,8 @@ export interface WasmKernelOptions {
   threads?: number;
   /** Problems with M·N·K below this run on the caller thread alone (waking the helper costs ~tens of µs). */
   parallelThreshold?: number;
+  /** Fewest rows (or columns) in a chunk of a parallel matmul while each thread still gets one (default 64). */
+  minChunk?: number;
   /** Largest size of the shared heap (default and most: 4096 MiB, the wasm32 limit). */
   maxHeapMiB?: number;
 }
@@ -28,6 +37,11 @@ export interface WasmKernels extends MatmulKernels {
   readonly parallel: boolean;
   /** Returns an array from alloc() to the heap; the array must not be used afterwards. */
   free(array: Float32Array): void;
+  swigluForward: NonNullable<MatmulKernels["swigluForward"]>;
+  swigluBackward: NonNullable<MatmulKernels["swigluBackward"]>;
+  adamw: NonNullable<MatmulKernels["adamw"]>;
+  rmsnormForward: NonNullable<MatmulKernels["rmsnormForward"]>;
+  rmsnormBackward: NonNullable<MatmulKernels["rmsnormBackward"]>;
   /** Stops the helper threads (optional: they never keep the process alive). */
   close(): Promise<void>;
 }
@@ -35,6 +49,13 @@ export interface WasmKernels extends MatmulKernels {
 interface GemmExports {
   gemm(...args: number[]): void;
   scratchBytes(): number;
+  swigluForward(a: number, g: number, u: number, n: number): void;
+  swigluBackward(dg: number, du: number, da: number, g: number, u: number, n: number): void;
+  adamw(p: number, g: number, m: number, v: number, n: number, ...scalars: number[]): void;
+  attentionForward(...args: number[]): void;
+  rmsnormForward(...args: number[]): void;
+  rmsnormBackward(...args: number[]): void;
+  attentionBackward(...args: number[]): void;
 }
 
 type Shape = "ABt" | "AB" | "AtB";
@@ -63,6 +84,7 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
     pool = new ThreadPool(module, heap.memory, heap.allocBytes(CTL.SIZE * 4), helperScratch);
   }
   const threshold = options.parallelThreshold ?? 1 << 21;
+  const minChunk = options.minChunk ?? 64;
   // The exact view alloc() returned for each block: free() accepts only that view, so a subarray or a stale
   // view of a reused block can never free someone else's memory.
   const owners = new Map<number, Float32Array>();
@@ -116,7 +138,11 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
         const byRows = M >= N || N < 16;
         const unit = byRows ? 4 : 8; // the micro-tile, so chunk edges fall on tile edges
         const extent = byRows ? M : N;
-        const size = Math.ceil(extent / want / unit) * unit;
+        // Every chunk packs the whole shared operand (K × the other extent): a chunk of fewer than `minChunk`
+        // rows (columns) would spend a large share of its time re-packing it (the weight gradients' shapes,
+        // 128 × tokens × 128, would be cut into 12-row chunks). At least one chunk per thread all the same.
+        const floor = Math.min(minChunk, Math.ceil(extent / threads / unit) * unit);
+        const size = Math.max(floor, Math.ceil(extent / want / unit) * unit);
         const args = [c, N, pa, rsa, csa, pb, rsb, csb, M, N, K, acc];
         pool.run(wasm.gemm, args, byRows, size, Math.ceil(extent / size), mainScratch);
       } else {
@@ -128,6 +154,32 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
     }
   }
 
+  /** Heap addresses of arrays holding at least n floats each, or undefined if one lies outside the heap. */
+  function addresses(n: number, arrays: Float32Array[]): number[] | undefined {
+    const out: number[] = [];
+    for (const x of arrays) {
+      if (x.length < n)
+        throw new RangeError(`elementwise kernel: an operand has ${x.length} elements, needs ${n}`);
+      const addr = heap.addressOf(x);
+      if (addr < 0) return undefined;
+      out.push(addr);
+    }
+    return out;
+  }
+
+  /** Byte addresses of arrays[i] + at[i] floats when each lies in the heap with need[i] floats from there. */
+  function inHeap(arrays: Float32Array[], at: number[], need: number[]): number[] | undefined {
+    const out: number[] = [];
+    for (let i = 0; i < arrays.length; i++) {
+      const x = arrays[i]!;
+      const addr = heap.addressOf(x);
+      if (addr < 0) return undefined;
+      if (at[i]! + need[i]! > x.length) throw new RangeError("kernel: an operand is too short");
+      out.push(addr + at[i]! * 4);
+    }
+    return out;
+  }
+
   return {
     name: pool ? `wasm-simd-${threads}threads` : "wasm-simd",
     heap,
@@ -137,6 +189,54 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
     matmulABt: (out, a, b, M, K, N, accumulate = false) => run("ABt", out, a, b, M, K, N, accumulate),
     matmulAB: (out, a, b, M, K, N, accumulate = false) => run("AB", out, a, b, M, K, N, accumulate),
     matmulAtB: (out, a, b, M, K, N, accumulate = false) => run("AtB", out, a, b, M, K, N, accumulate),
+    swigluForward(a, g, u, n) {
+      const p = addresses(n, [a, g, u]);
+      if (p) wasm.swigluForward(p[0]!, p[1]!, p[2]!, n);
+      else swigluForward(a, g, u, n);
+    },
+    swigluBackward(dg, du, da, g, u, n) {
+      const p = addresses(n, [dg, du, da, g, u]);
+      if (p) wasm.swigluBackward(p[0]!, p[1]!, p[2]!, p[3]!, p[4]!, n);
+      else swigluBackward(dg, du, da, g, u, n);
+    },
+    rmsnormForward(out, inv, x, w, rows, d, eps) {
+      const a = inHeap([out, inv, x, w], [0, 0, 0, 0], [rows * d, rows, rows * d, d]);
+      if (!a) return false;
+      wasm.rmsnormForward(...a, rows, d, eps);
+      return true;
+    },
+    rmsnormBackward(dx, dw, dy, x, w, inv, rows, d) {
+      const n = rows * d;
+      const a = inHeap([dx, dw, dy, x, w, inv], [0, 0, 0, 0, 0, 0], [n, d, n, n, d, rows]);
+      if (!a) return false;
+      wasm.rmsnormBackward(...a, rows, d);
+      return true;
+    },
+    attentionForward(O, P, Q, K, V, at, pAt, L, hd, scale) {
+      const n = L * hd;
+      const a = inHeap([O, P, Q, K, V], [at, pAt, at, at, at], [n, causalSpan(L), n, n, n]);
+      if (!a) return false;
+      wasm.attentionForward(a[0]!, a[1]!, a[2]!, a[3]!, a[4]!, L, hd, scale, mainScratch);
+      return true;
+    },
+    attentionBackward(dQ, dK, dV, dO, P, Q, K, V, scratch, at, pAt, L, hd, scale) {
+      const arrays = [dQ, dK, dV, dO, P, Q, K, V, scratch];
+      const n = L * hd;
+      const a = inHeap(
+        arrays,
+        [at, at, at, at, pAt, at, at, at, 0],
+        [n, n, n, n, causalSpan(L), n, n, n, 64 * L],
+      );
+      if (!a) return false;
+      wasm.attentionBackward(...a, L, hd, scale, mainScratch);
+      return true;
+    },
+    adamw(p, g, m, v, o) {
+      const a = addresses(p.length, [p, g, m, v]);
+      if (!a) return false;
+      wasm.adamw(a[0]!, a[1]!, a[2]!, a[3]!, p.length, o.lr, o.beta1, o.beta2, o.eps, o.wd, o.c1, o.c2);
+      return true;
+    },
     alloc(length) {
       if (!Number.isInteger(length) || length < 0) {
         throw new RangeError(`alloc: length must be a non-negative integer, got ${length}`);

@@ -17,6 +17,63 @@ export interface AttentionShape {
   H: number;
   T: number;
   hd: number;
+  /**
+   * Packed rows (several samples in one row): (start, length) pairs over the flat token index b·T + t, in
+   * order, tiling every row; a query attends only to the keys of its own span (block-diagonal causal mask).
+   * Absent: one span per row.
+   */
+  spans?: Int32Array;
+}
+
+/** One causal sequence: row b, tokens t0..t0+L−1 of it; its probabilities for head h start at p + h·span. */
+export interface AttentionSequence {
+  b: number;
+  t0: number;
+  L: number;
+  p: number;
+  blocks: CausalBlock[];
+  span: number;
+}
+
+const blockCache = new Map<number, { blocks: CausalBlock[]; span: number }>();
+
+function cachedBlocks(L: number): { blocks: CausalBlock[]; span: number } {
+  let c = blockCache.get(L);
+  if (!c) {
+    c = causalBlocks(L);
+    if (blockCache.size < 4096) blockCache.set(L, c);
+  }
+  return c;
+}
+
+/** The causal sequences of a shape, with where each one's probabilities go (P is their concatenation). */
+export function attentionSequences(s: AttentionShape): { seqs: AttentionSequence[]; size: number } {
+  const { B, H, T, spans } = s;
+  const seqs: AttentionSequence[] = [];
+  let p = 0;
+  const add = (b: number, t0: number, L: number) => {
+    const { blocks, span } = cachedBlocks(L);
+    seqs.push({ b, t0, L, p, blocks, span });
+    p += H * span;
+  };
+  if (!spans) {
+    for (let b = 0; b < B; b++) add(b, 0, T);
+    return { seqs, size: p };
+  }
+  if (spans.length % 2 !== 0) throw new Error("attention: spans must be (start, length) pairs");
+  let next = 0;
+  for (let i = 0; i < spans.length; i += 2) {
+    const start = spans[i]!;
+    const L = spans[i + 1]!;
+    const b = Math.floor(start / T);
+    const t0 = start - b * T;
+    if (start !== next || !(L > 0) || t0 + L > T)
+      throw new Error(`attention: span ${i / 2} (${start}, ${L}) does not continue the tiling of the rows`);
+    add(b, t0, L);
+    next = start + L;
+  }
+  if (next !== B * T) throw new Error(`attention: the spans cover ${next} of ${B * T} tokens`);
+  return { seqs, size: p };
 }
 
 /** [B·T, H·hd] rows → head-major [B, H, T, hd], rotating by RoPE at each row's position when `rope` is given. */
@@ -88,9 +145,9 @@ export function causalBlocks(T: number): { blocks: CausalBlock[]; span: number }
   return { blocks, span: offset };
 }
 
-/** Floats of P for a shape: B·H·span. */
+/** Floats of P for a shape: H · Σ span over its sequences (B·H·span without packing). */
 export function attentionProbsSize(s: AttentionShape): number {
-  return s.B * s.H * causalBlocks(s.T).span;
+  return attentionSequences(s).size;
 }
 
 /** Forward: fills P (block layout above; zero above the diagonal) and O [B, H, T, hd]. */
@@ -103,31 +160,35 @@ export function attentionForward(
   V: Float32Array,
   s: AttentionShape,
 ): void {
-  const { B, H, T, hd } = s;
+  const { H, T, hd } = s;
   const scale = 1 / Math.sqrt(hd);
-  const { blocks, span } = causalBlocks(T);
-  for (let bh = 0; bh < B * H; bh++) {
-    const base = bh * T * hd;
-    for (const { r0, r1, offset } of blocks) {
-      const rows = r1 - r0;
-      const p = P.subarray(bh * span + offset, bh * span + offset + rows * r1);
-      k.matmulABt(
-        p,
-        Q.subarray(base + r0 * hd, base + r1 * hd),
-        K.subarray(base, base + r1 * hd),
-        rows,
-        hd,
-        r1,
-      );
-      for (let i = 0; i < rows; i++) softmaxCausalRow(p, i * r1, r0 + i, r1, scale);
-      k.matmulAB(
-        O.subarray(base + r0 * hd, base + r1 * hd),
-        p,
-        V.subarray(base, base + r1 * hd),
-        rows,
-        r1,
-        hd,
-      );
+  for (const { b, t0, L, p: p0, blocks, span } of attentionSequences(s).seqs) {
+    for (let h = 0; h < H; h++) {
+      const base = ((b * H + h) * T + t0) * hd;
+      const pb = p0 + h * span;
+      // one call per (sequence, head) in the fast kernels; false (nothing written): the products below
+      if (k.attentionForward?.(O, P, Q, K, V, base, pb, L, hd, scale)) continue;
+      for (const { r0, r1, offset } of blocks) {
+        const rows = r1 - r0;
+        const p = P.subarray(pb + offset, pb + offset + rows * r1);
+        k.matmulABt(
+          p,
+          Q.subarray(base + r0 * hd, base + r1 * hd),
+          K.subarray(base, base + r1 * hd),
+          rows,
+          hd,
+          r1,
+        );
+        for (let i = 0; i < rows; i++) softmaxCausalRow(p, i * r1, r0 + i, r1, scale);
+        k.matmulAB(
+          O.subarray(base + r0 * hd, base + r1 * hd),
+          p,
+          V.subarray(base, base + r1 * hd),
+          rows,
+          r1,
+          hd,
+        );
+      }
     }
   }
 }
@@ -171,33 +232,36 @@ export function attentionBackward(
   scratch: Float32Array,
   s: AttentionShape,
 ): void {
-  const { B, H, T, hd } = s;
+  const { H, T, hd } = s;
   const scale = 1 / Math.sqrt(hd);
-  const { blocks, span } = causalBlocks(T);
-  for (let bh = 0; bh < B * H; bh++) {
-    const base = bh * T * hd;
-    const keys = (a: Float32Array, r1: number) => a.subarray(base, base + r1 * hd);
-    const queries = (a: Float32Array, r0: number, r1: number) => a.subarray(base + r0 * hd, base + r1 * hd);
-    // every block adds into the key rows it sees
-    dK.fill(0, base, base + T * hd);
-    dV.fill(0, base, base + T * hd);
-    for (const { r0, r1, offset } of blocks) {
-      const rows = r1 - r0;
-      const p = P.subarray(bh * span + offset, bh * span + offset + rows * r1);
-      const dS = scratch.subarray(0, rows * r1);
-      k.matmulABt(dS, queries(dO, r0, r1), keys(V, r1), rows, hd, r1);
-      k.matmulAtB(keys(dV, r1), p, queries(dO, r0, r1), r1, rows, hd, true);
-      // softmax backward: dS = P ⊙ (dP − rowsum(P ⊙ dP)), times the score scale
-      for (let t = 0; t < rows; t++) {
-        const o = t * r1;
-        const last = r0 + t;
-        let dot = 0;
-        for (let j = 0; j <= last; j++) dot += p[o + j] * dS[o + j];
-        for (let j = 0; j <= last; j++) dS[o + j] = p[o + j] * (dS[o + j] - dot) * scale;
-        for (let j = last + 1; j < r1; j++) dS[o + j] = 0;
+  for (const { b, t0, L, p: p0, blocks, span } of attentionSequences(s).seqs) {
+    for (let h = 0; h < H; h++) {
+      const base = ((b * H + h) * T + t0) * hd;
+      const pb = p0 + h * span;
+      if (k.attentionBackward?.(dQ, dK, dV, dO, P, Q, K, V, scratch, base, pb, L, hd, scale)) continue;
+      const keys = (a: Float32Array, r1: number) => a.subarray(base, base + r1 * hd);
+      const queries = (a: Float32Array, r0: number, r1: number) => a.subarray(base + r0 * hd, base + r1 * hd);
+      // every block adds into the key rows it sees
+      dK.fill(0, base, base + L * hd);
+      dV.fill(0, base, base + L * hd);
+      for (const { r0, r1, offset } of blocks) {
+        const rows = r1 - r0;
+        const p = P.subarray(pb + offset, pb + offset + rows * r1);
+        const dS = scratch.subarray(0, rows * r1);
+        k.matmulABt(dS, queries(dO, r0, r1), keys(V, r1), rows, hd, r1);
+        k.matmulAtB(keys(dV, r1), p, queries(dO, r0, r1), r1, rows, hd, true);
+        // softmax backward: dS = P ⊙ (dP − rowsum(P ⊙ dP)), times the score scale
+        for (let t = 0; t < rows; t++) {
+          const o = t * r1;
+          const last = r0 + t;
+          let dot = 0;
+          for (let j = 0; j <= last; j++) dot += p[o + j] * dS[o + j];
+          for (let j = 0; j <= last; j++) dS[o + j] = p[o + j] * (dS[o + j] - dot) * scale;
+          for (let j = last + 1; j < r1; j++) dS[o + j] = 0;
+        }
+        k.matmulAB(queries(dQ, r0, r1), dS, keys(K, r1), rows, r1, hd);
+        k.matmulAtB(keys(dK, r1), dS, queries(Q, r0, r1), r1, rows, hd, true);
       }
-      k.matmulAB(queries(dQ, r0, r1), dS, keys(K, r1), rows, r1, hd);
-      k.matmulAtB(keys(dK, r1), dS, queries(Q, r0, r1), r1, rows, hd, true);
     }
   }
 }

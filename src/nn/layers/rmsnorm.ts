@@ -1,3 +1,5 @@
+import type { MatmulKernels } from "../kernels/api.ts";
+
 /**
  * RMSNorm over rows of width d: y = x / rms(x) · w, rms(x) = √(mean(x²) + eps).
  * The forward saves 1/rms per row for the backward.
@@ -46,4 +48,34 @@ export function rmsnormBackward(
     const k = (dot / d) * inv * inv;
     for (let i = 0; i < d; i++) dx[o + i] += inv * (dy[o + i] * w[i] - x[o + i] * k);
   }
+}
+
+/** rmsnormForward through the fast kernels when they take these arrays, else the loop above. */
+export function rmsnorm(
+  k: MatmulKernels,
+  out: Float32Array,
+  invRms: Float32Array,
+  x: Float32Array,
+  w: Float32Array,
+  rows: number,
+  d: number,
+  eps: number,
+): void {
+  if (!k.rmsnormForward?.(out, invRms, x, w, rows, d, eps)) rmsnormForward(out, invRms, x, w, rows, d, eps);
+}
+
+/** rmsnormBackward through the fast kernels when they take these arrays, else the loop above. */
+export function rmsnormGrad(
+  k: MatmulKernels,
+  dx: Float32Array,
+  dw: Float32Array,
+  dy: Float32Array,
+  x: Float32Array,
+  w: Float32Array,
+  invRms: Float32Array,
+  rows: number,
+  d: number,
+): void {
+  if (!k.rmsnormBackward?.(dx, dw, dy, x, w, invRms, rows, d))
+    rmsnormBackward(dx, dw, dy, x, w, invRms, rows, d);
 }

@@ -1,3 +1,4 @@
+import { kernels } from "../kernels/index.ts";
 import type { ParamSet } from "../params.ts";
 
 export interface AdamWOptions {
@@ -39,6 +40,22 @@ export class AdamW {
     this.step++;
     const c1 = 1 / (1 - Math.pow(beta1, this.step));
     const c2 = 1 / (1 - Math.pow(beta2, this.step));
+    const k = kernels();
+    if (k.adamw) {
+      // The fast kernels, one call per tensor (weight decay on matrices only). The tensors are views of the
+      // same four buffers, so the kernels take all of them or (plain arrays) refuse the first one.
+      let i = 0;
+      for (const t of this.params.tensors) {
+        const wd = t.shape.length >= 2 ? lr * weightDecay : 0;
+        const ok = k.adamw(t.data, grads.get(t.name), this.m.get(t.name), this.v.get(t.name), {
+          ...{ lr, beta1, beta2, eps, wd, c1, c2 },
+        });
+        if (!ok && i > 0) throw new Error(`AdamW: the fast kernels refused ${t.name} after updating others`);
+        if (!ok) break;
+        i++;
+      }
+      if (i === this.params.tensors.length) return;
+    }
     const p = this.params.flat;
     const g = grads.flat;
     const m = this.m.flat;

@@ -49,6 +49,44 @@ export function padBatch(samples: Sample[], T: number, padId: number): Batch {
   return { B, T, tokens, targets, positions };
 }
 
+/**
+ * Packed batch of chat samples: all samples back to back in one row, no padding. Positions restart at each
+ * sample and `spans` keeps attention inside each one (block-diagonal causal mask), so every sample computes
+ * exactly what it would alone; position t predicts ids[t+1] of the same sample where the mask allows (the
+ * last token of a sample predicts nothing). Samples longer than `maxLength` are truncated like padBatch's.
+ */
+export function packBatch(samples: Sample[], maxLength: number): Batch {
+  const lengths = samples.map((s, b) => {
+    if (s.lossMask && s.lossMask.length !== s.ids.length) {
+      throw new Error(
+        `sample ${b}: lossMask length ${s.lossMask.length} differs from ids length ${s.ids.length}`,
+      );
+    }
+    return Math.min(s.ids.length, maxLength);
+  });
+  const T = lengths.reduce((a, n) => a + n, 0);
+  if (T === 0) throw new Error("packBatch: no tokens to pack");
+  const tokens = new Int32Array(T);
+  const targets = new Int32Array(T).fill(-1);
+  const positions = new Int32Array(T);
+  const spans: number[] = [];
+  let o = 0;
+  samples.forEach((s, b) => {
+    const n = lengths[b]!;
+    if (n === 0) return;
+    spans.push(o, n);
+    for (let t = 0; t < n; t++) {
+      tokens[o + t] = s.ids[t]!;
+      positions[o + t] = t;
+      const next = t + 1;
+      if (next < Math.min(s.ids.length, maxLength + 1) && (!s.lossMask || s.lossMask[next]))
+        targets[o + t] = s.ids[next]!;
+    }
+    o += n;
+  });
+  return { B: 1, T, tokens, targets, positions, spans: Int32Array.from(spans) };
+}
+
 /** The samples of step `step` in a sequence of seeded per-epoch shuffles (every sample once per epoch). */
 export function samplesForStep(samples: Sample[], step: number, batchSize: number, seed: number): Sample[] {
   const n = samples.length;

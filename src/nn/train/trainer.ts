@@ -2,11 +2,23 @@ import type { Batch, Llama } from "../llama.ts";
 import type { ParamSet } from "../params.ts";
 import { ADAMW_DEFAULTS, AdamW, clipGradNorm, cosineLr, type AdamWOptions } from "./adamw.ts";
 import { Rng } from "../rng.ts";
-import { dropTokens, mixSeed, packedBatch, padBatch, samplesForStep, type Sample } from "./batches.ts";
+import {
+  dropTokens,
+  mixSeed,
+  packBatch,
+  packedBatch,
+  padBatch,
+  samplesForStep,
+  type Sample,
+} from "./batches.ts";
 
-/** Chat-style samples (padded rows, loss mask) or one token stream (packed windows, plain text). */
+/**
+ * Chat-style samples (loss mask) or one token stream (packed windows, plain text). Samples are packed into one
+ * row per batch with attention kept inside each sample (`packBatch`), unless `pack` is false: then each sample
+ * gets its own row, padded with `padId` (the same loss and gradients, computed over the padding too).
+ */
 export type TrainData =
-  | { kind: "samples"; samples: Sample[]; padId: number; seqLen?: number }
+  | { kind: "samples"; samples: Sample[]; padId: number; seqLen?: number; pack?: boolean }
   | { kind: "stream"; tokens: Int32Array; seqLen: number };
 
 export interface StepInfo {
@@ -16,6 +28,7 @@ export interface StepInfo {
   lr: number;
   gradNorm: number;
   tokens: number; // tokens processed in this step (rows × length over its micro-batches, padding included)
+  realTokens: number; // the samples' own tokens in this step (no padding; equal to `tokens` when packed)
   tokensPerSecond: number; // over the run so far
 }
 
@@ -94,12 +107,19 @@ export async function train(model: Llama, data: TrainData, o: TrainOptions): Pro
       // micro-batch i of step s is data batch s·A + i: the order does not depend on how steps are split
       let loss = 0;
       let tokens = 0;
+      let realTokens = 0;
       for (let micro = 0; micro < accumulation; micro++) {
         const index = step * accumulation + micro;
-        const batch =
-          data.kind === "samples"
-            ? paddedSamples(augmented(data.samples, index), seqLen, data.padId)
-            : packedBatch(data.tokens, o.batchSize, seqLen, o.seed, index);
+        let batch: Batch;
+        if (data.kind === "samples") {
+          const samples = augmented(data.samples, index);
+          batch =
+            data.pack === false ? paddedSamples(samples, seqLen, data.padId) : packBatch(samples, seqLen);
+          for (const s of samples) realTokens += Math.min(s.ids.length, seqLen);
+        } else {
+          batch = packedBatch(data.tokens, o.batchSize, seqLen, o.seed, index);
+          realTokens += batch.B * batch.T;
+        }
         const r = model.forwardBackward(batch, grads, { accumulate: micro > 0, lossScale: 1 / accumulation });
         loss += r.loss / accumulation;
         tokens += batch.B * batch.T;
@@ -120,6 +140,7 @@ export async function train(model: Llama, data: TrainData, o: TrainOptions): Pro
           lr,
           gradNorm,
           tokens,
+          realTokens,
           tokensPerSecond: tokensSeen / Math.max(seconds, 1e-9),
         },
         optimizer,

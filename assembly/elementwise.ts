@@ -1,0 +1,233 @@
+// Elementwise layers for the engine, in f32x4 lanes (compiled into the same module as matmul.ts). Pointers
+// are byte addresses into the shared memory; n counts floats. A tail of n % 4 elements goes through the
+// same vector code one lane at a time, so every element gets the same arithmetic wherever it sits.
+
+// exp(x) for f32 lanes (Cephes expf: x = k·ln2 + r, a degree-6 polynomial for e^r, 2^k from the exponent
+// bits); relative error about 2e-7 over the clamped range, which covers every finite f32 result.
+export function exp4(x: v128): v128 {
+  x = f32x4.min(f32x4.max(x, f32x4.splat(-87.3)), f32x4.splat(88.3));
+  const k = f32x4.floor(f32x4.add(f32x4.mul(x, f32x4.splat(1.4426950408889634)), f32x4.splat(0.5)));
+  let r = f32x4.sub(x, f32x4.mul(k, f32x4.splat(0.693359375)));
+  r = f32x4.sub(r, f32x4.mul(k, f32x4.splat(-2.1219444e-4)));
+  let y = f32x4.splat(1.98756915e-4);
+  y = f32x4.add(f32x4.mul(y, r), f32x4.splat(1.3981999507e-3));
+  y = f32x4.add(f32x4.mul(y, r), f32x4.splat(8.3334519073e-3));
+  y = f32x4.add(f32x4.mul(y, r), f32x4.splat(4.1665795894e-2));
+  y = f32x4.add(f32x4.mul(y, r), f32x4.splat(1.6666665459e-1));
+  y = f32x4.add(f32x4.mul(y, r), f32x4.splat(5.0000001201e-1));
+  y = f32x4.add(f32x4.add(f32x4.mul(f32x4.mul(y, r), r), r), f32x4.splat(1));
+  const pow2 = i32x4.shl(i32x4.add(i32x4.trunc_sat_f32x4_s(k), i32x4.splat(127)), 23);
+  return f32x4.mul(y, pow2);
+}
+
+// σ(g) = 1 / (1 + e^−g)
+function sigmoid4(g: v128): v128 {
+  return f32x4.div(f32x4.splat(1), f32x4.add(f32x4.splat(1), exp4(f32x4.neg(g))));
+}
+
+// Loads lane 0 of a vector from one float (the tail elements).
+function load1(p: usize): v128 {
+  return f32x4.splat(load<f32>(p));
+}
+
+/** SwiGLU forward: a = silu(g)·u = g·σ(g)·u. */
+export function swigluForward(a: usize, g: usize, u: usize, n: i32): void {
+  let i = 0;
+  for (; i + 4 <= n; i += 4) {
+    const o = <usize>i * 4;
+    const gv = v128.load(g + o);
+    v128.store(a + o, f32x4.mul(f32x4.mul(gv, sigmoid4(gv)), v128.load(u + o)));
+  }
+  for (; i < n; i++) {
+    const o = <usize>i * 4;
+    const gv = load1(g + o);
+    store<f32>(a + o, f32x4.extract_lane(f32x4.mul(f32x4.mul(gv, sigmoid4(gv)), load1(u + o)), 0));
+  }
+}
+
+/** SwiGLU backward: dg = da·u·σ·(1 + g·(1 − σ)), du = da·g·σ (overwrites both). */
+export function swigluBackward(dg: usize, du: usize, da: usize, g: usize, u: usize, n: i32): void {
+  let i = 0;
+  for (; i + 4 <= n; i += 4) {
+    const o = <usize>i * 4;
+    const gv = v128.load(g + o);
+    const s = sigmoid4(gv);
+    const dav = v128.load(da + o);
+    const one = f32x4.splat(1);
+    v128.store(du + o, f32x4.mul(f32x4.mul(dav, gv), s));
+    v128.store(
+      dg + o,
+      f32x4.mul(
+        f32x4.mul(f32x4.mul(dav, v128.load(u + o)), s),
+        f32x4.add(one, f32x4.mul(gv, f32x4.sub(one, s))),
+      ),
+    );
+  }
+  for (; i < n; i++) {
+    const o = <usize>i * 4;
+    const gv = load1(g + o);
+    const s = sigmoid4(gv);
+    const dav = load1(da + o);
+    const one = f32x4.splat(1);
+    store<f32>(du + o, f32x4.extract_lane(f32x4.mul(f32x4.mul(dav, gv), s), 0));
+    store<f32>(
+      dg + o,
+      f32x4.extract_lane(
+        f32x4.mul(
+          f32x4.mul(f32x4.mul(dav, load1(u + o)), s),
+          f32x4.add(one, f32x4.mul(gv, f32x4.sub(one, s))),
+        ),
+        0,
+      ),
+    );
+  }
+}
+
+/**
+ * One AdamW step over n floats (decoupled weight decay `wd` = lr·weight decay, 0 for vectors): m and v move
+ * towards g and g², p −= lr·m̂/(√v̂ + eps) + wd·p, with the bias corrections c1 = 1/(1 − β1ᵗ), c2 = 1/(1 − β2ᵗ).
+ */
+export function adamw(
+  p: usize,
+  g: usize,
+  m: usize,
+  v: usize,
+  n: i32,
+  lr: f32,
+  beta1: f32,
+  beta2: f32,
+  eps: f32,
+  wd: f32,
+  c1: f32,
+  c2: f32,
+): void {
+  const b1 = f32x4.splat(beta1);
+  const b2 = f32x4.splat(beta2);
+  const a1 = f32x4.splat(1 - beta1);
+  const a2 = f32x4.splat(1 - beta2);
+  const lrv = f32x4.splat(lr);
+  const epsv = f32x4.splat(eps);
+  const wdv = f32x4.splat(wd);
+  const c1v = f32x4.splat(c1);
+  const c2v = f32x4.splat(c2);
+  let i = 0;
+  for (; i + 4 <= n; i += 4) {
+    const o = <usize>i * 4;
+    const gv = v128.load(g + o);
+    const mv = f32x4.add(f32x4.mul(b1, v128.load(m + o)), f32x4.mul(a1, gv));
+    const vv = f32x4.add(f32x4.mul(b2, v128.load(v + o)), f32x4.mul(f32x4.mul(a2, gv), gv));
+    v128.store(m + o, mv);
+    v128.store(v + o, vv);
+    const pv = v128.load(p + o);
+    const stepv = f32x4.div(f32x4.mul(mv, c1v), f32x4.add(f32x4.sqrt(f32x4.mul(vv, c2v)), epsv));
+    v128.store(p + o, f32x4.sub(pv, f32x4.add(f32x4.mul(lrv, stepv), f32x4.mul(wdv, pv))));
+  }
+  for (; i < n; i++) {
+    const o = <usize>i * 4;
+    const gi = load<f32>(g + o);
+    const mi = beta1 * load<f32>(m + o) + (1 - beta1) * gi;
+    const vi = beta2 * load<f32>(v + o) + (1 - beta2) * gi * gi;
+    store<f32>(m + o, mi);
+    store<f32>(v + o, vi);
+    const pi = load<f32>(p + o);
+    store<f32>(p + o, pi - (lr * ((mi * c1) / (Mathf.sqrt(vi * c2) + eps)) + wd * pi));
+  }
+}
+
+// Σ over n floats of x·y (x, y at byte addresses), f32x4 lanes then the tail.
+function dot4(x: usize, y: usize, n: i32): f32 {
+  let acc = f32x4.splat(0);
+  let i = 0;
+  for (; i + 4 <= n; i += 4) {
+    const o = <usize>i * 4;
+    acc = f32x4.add(acc, f32x4.mul(v128.load(x + o), v128.load(y + o)));
+  }
+  let s =
+    f32x4.extract_lane(acc, 0) +
+    f32x4.extract_lane(acc, 1) +
+    f32x4.extract_lane(acc, 2) +
+    f32x4.extract_lane(acc, 3);
+  for (; i < n; i++) s += load<f32>(x + <usize>i * 4) * load<f32>(y + <usize>i * 4);
+  return s;
+}
+
+/** RMSNorm forward over `rows` rows of width d: out = x·inv·w, inv = 1/√(mean(x²) + eps) saved per row. */
+export function rmsnormForward(
+  out: usize,
+  inv: usize,
+  x: usize,
+  w: usize,
+  rows: i32,
+  d: i32,
+  eps: f32,
+): void {
+  for (let r = 0; r < rows; r++) {
+    const xr = x + <usize>(r * d) * 4;
+    const or = out + <usize>(r * d) * 4;
+    const k: f32 = 1 / Mathf.sqrt(dot4(xr, xr, d) / <f32>d + eps);
+    store<f32>(inv + <usize>r * 4, k);
+    const kv = f32x4.splat(k);
+    let i = 0;
+    for (; i + 4 <= d; i += 4) {
+      const o = <usize>i * 4;
+      v128.store(or + o, f32x4.mul(f32x4.mul(v128.load(xr + o), kv), v128.load(w + o)));
+    }
+    for (; i < d; i++) {
+      const o = <usize>i * 4;
+      store<f32>(or + o, load<f32>(xr + o) * k * load<f32>(w + o));
+    }
+  }
+}
+
+/**
+ * RMSNorm backward: with g = dy·w, dx += inv·(g − x·inv²·mean(g·x)) (accumulated), dw += Σ_rows dy·x·inv.
+ */
+export function rmsnormBackward(
+  dx: usize,
+  dw: usize,
+  dy: usize,
+  x: usize,
+  w: usize,
+  inv: usize,
+  rows: i32,
+  d: i32,
+): void {
+  for (let r = 0; r < rows; r++) {
+    const o0 = <usize>(r * d) * 4;
+    const k = load<f32>(inv + <usize>r * 4);
+    let acc = f32x4.splat(0);
+    const kv = f32x4.splat(k);
+    let i = 0;
+    for (; i + 4 <= d; i += 4) {
+      const o = <usize>i * 4;
+      const dyx = f32x4.mul(v128.load(dy + o0 + o), v128.load(x + o0 + o));
+      acc = f32x4.add(acc, f32x4.mul(dyx, v128.load(w + o)));
+      v128.store(dw + o, f32x4.add(v128.load(dw + o), f32x4.mul(dyx, kv)));
+    }
+    let dot =
+      f32x4.extract_lane(acc, 0) +
+      f32x4.extract_lane(acc, 1) +
+      f32x4.extract_lane(acc, 2) +
+      f32x4.extract_lane(acc, 3);
+    for (; i < d; i++) {
+      const o = <usize>i * 4;
+      const dyx = load<f32>(dy + o0 + o) * load<f32>(x + o0 + o);
+      dot += dyx * load<f32>(w + o);
+      store<f32>(dw + o, load<f32>(dw + o) + dyx * k);
+    }
+    const c: f32 = (dot / <f32>d) * k * k;
+    const cv = f32x4.splat(c);
+    i = 0;
+    for (; i + 4 <= d; i += 4) {
+      const o = <usize>i * 4;
+      const g = f32x4.mul(v128.load(dy + o0 + o), v128.load(w + o));
+      const t = f32x4.mul(kv, f32x4.sub(g, f32x4.mul(v128.load(x + o0 + o), cv)));
+      v128.store(dx + o0 + o, f32x4.add(v128.load(dx + o0 + o), t));
+    }
+    for (; i < d; i++) {
+      const o = <usize>i * 4;
+      const g = load<f32>(dy + o0 + o) * load<f32>(w + o);
+      store<f32>(dx + o0 + o, load<f32>(dx + o0 + o) + k * (g - load<f32>(x + o0 + o) * c));
+    }
+  }
+}

@@ -1,0 +1,56 @@
+import type { CatalogEntry, LabelledQuery } from "../../src/catalog/catalog.ts";
+import { presetConfig } from "../../src/nn/config.ts";
+import { Llama } from "../../src/nn/llama.ts";
+import { initParams } from "../../src/nn/params.ts";
+import { Tokenizer } from "../../src/nn/tokenizer/index.ts";
+import type { Sample } from "../../src/nn/train/batches.ts";
+import { buildToolIndex } from "../../src/retrieval/ids.ts";
+import { CHAT_FORMATS, encodeChat } from "../../src/train/chat-encoding.ts";
+import { memorizationSamples, retrievalSamples, type Stage } from "../../src/train/datasets.ts";
+import { SCHEDULES } from "../../src/train/schedule.ts";
+import { toolDocument } from "../../src/train/tool-document.ts";
+import { virtualizeTools } from "../../src/train/virtualize.ts";
+
+/** The tiny preset's ToolGen schedule (batch size, epochs, learning rates, token dropout). */
+export const TINY = SCHEDULES.tiny;
+
+/**
+ * The model and tokenizer `toolgen train --preset tiny` starts its stages from, built the way
+ * src/train/pipeline.ts builds them: a BPE tokenizer learned from the tool documents and queries, a fresh tiny
+ * model, one virtual token per tool (atomic index).
+ */
+export function toolgenSetup(
+  catalog: readonly CatalogEntry[],
+  queries: readonly LabelledQuery[],
+  seed = 1,
+): { model: Llama; tokenizer: Tokenizer; stageSamples: (stage: Stage) => Sample[] } {
+  const index = buildToolIndex(catalog, "atomic", seed);
+  const spec = CHAT_FORMATS.llama3;
+  const texts = [...catalog.map(toolDocument), ...queries.map((q) => q.query)];
+  const base = Tokenizer.train(texts, TINY.tokenizerVocab, { specialTokens: [...spec.specials] });
+  const config = presetConfig("tiny", base.vocabSize, {
+    bosTokenId: base.tokenToId(spec.bos!),
+    eosTokenId: base.tokenToId(spec.end),
+    padTokenId: base.tokenToId(spec.pad),
+  });
+  const v = virtualizeTools(new Llama(config, initParams(config, seed)), base, catalog);
+  const stageSamples = (stage: Stage): Sample[] => {
+    const chats =
+      stage === "memorization"
+        ? memorizationSamples(catalog, index)
+        : retrievalSamples(queries, index, { skipUnknown: true }).samples;
+    return chats.map((c) =>
+      encodeChat(v.tokenizer, c.messages, {
+        format: "llama3",
+        maxContentTokens: TINY.maxContentTokens,
+        maxLength: v.model.config.maxPositions,
+      }),
+    );
+  };
+  return { model: v.model, tokenizer: v.tokenizer, stageSamples };
+}
+
+/** The stage seed the pipeline uses (seed·31 + the stage's index). */
+export function stageSeed(stage: Stage, seed = 1): number {
+  return seed * 31 + ["memorization", "retrieval", "agent"].indexOf(stage);
+}
