@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { LabelledQuery } from "../../src/catalog/catalog.ts";
 import { loadCatalog, loadQueries } from "../../src/catalog/load.ts";
-import { splitQueries, splitThreeWay } from "../../src/eval/split.ts";
+import { dropRepeats, splitQueries, splitThreeWay } from "../../src/eval/split.ts";
 import type { LlamaConfig } from "../../src/nn/config.ts";
 import type { IndexKind } from "../../src/retrieval/ids.ts";
 import type { Stage } from "../../src/train/datasets.ts";
@@ -24,8 +24,9 @@ export const dataFile = (relative: string): string | undefined => {
 
 /**
  * MetaTool protocol: `splitThreeWay(loadQueries(queries.csv), seed 1, dev 0.1, test 0.1)` — the same rows as
- * `toolgen eval split --queries queries.csv --seed 1 --train-out … --dev-out … --test-out …`. Train is the
- * earlier benches' 80 % train part; their dev part is now halved into dev (selection) and test (reporting).
+ * `toolgen eval split --queries queries.csv --seed 1 --train-out … --dev-out … --test-out …` (dev and test rows
+ * repeating an earlier part's query are dropped there too). Train is the earlier benches' 80 % train part; their
+ * dev part is now halved into dev (selection) and test (reporting).
  */
 export const METATOOL_SPLIT = { seed: 1, dev: 0.1, test: 0.1 };
 
@@ -35,7 +36,10 @@ export function metaToolData() {
   if (!tools || !queries) return undefined;
   const catalog = loadCatalog(tools);
   const split = splitThreeWay(loadQueries(queries, catalog), METATOOL_SPLIT.seed, METATOOL_SPLIT);
-  return { tools, queries, catalog, ...split };
+  // Dev and test rows repeating an earlier part's query text are dropped, as `toolgen eval split` does.
+  const { parts, dropped } = dropRepeats([split.train, split.dev, split.test], (q) => q.query);
+  const [train, dev, test] = parts as [LabelledQuery[], LabelledQuery[], LabelledQuery[]];
+  return { tools, queries, catalog, train, dev, test, dropped: { dev: dropped[0]!, test: dropped[1]! } };
 }
 
 /**
@@ -101,9 +105,11 @@ export const METATOOL_PLANS: readonly Plan[] = [
   metaToolPlan("d128x2", 32, 16, 0.3),
   metaToolPlan("d128x4", 32, 16, 0.3),
   metaToolPlan("d128x4", 32, 32, 0.3),
-  ...(["semantic", "numeric", "hierarchical"] as const).map(
-    (index): Plan => ({ ...metaToolPlan("d64x2", 8, 1, 0), name: `${index}-d64x2-m8-r1`, index }),
-  ),
+  ...(["semantic", "numeric", "hierarchical"] as const).map((index): Plan => ({
+    ...metaToolPlan("d64x2", 8, 1, 0),
+    name: `${index}-d64x2-m8-r1`,
+    index,
+  })),
 ];
 
 export const STB_PLANS: readonly Plan[] = [
