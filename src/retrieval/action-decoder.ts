@@ -29,6 +29,8 @@ export function trieActionDecoder(
   model: TokenModel,
   settings: BeamSearchOptions & {
     maxLength?: number;
+    /** Cut non-assistant contents to this many tokens, as the training did (schedule.maxContentTokens). */
+    maxContentTokens?: number;
     chatFormat?: ChatFormat;
     /**
      * Counts every action decoded, and those whose raw output is not exactly an option's tokens (checked against
@@ -57,8 +59,16 @@ export function trieActionDecoder(
       format,
       generationPrompt: true,
       maxLength: settings.maxLength,
+      maxContentTokens: settings.maxContentTokens,
     }).ids;
-    const { raw: _raw, trie: _trie, ...search } = settings;
+    const {
+      raw: _raw,
+      trie: _trie,
+      maxLength: _l,
+      maxContentTokens: _c,
+      chatFormat: _f,
+      ...search
+    } = settings;
     const [best] = await decodeIds(model, prompt, cached.trie, { beams: 1, endToken: end, ...search });
     if (settings.raw) {
       settings.raw.generations++;
