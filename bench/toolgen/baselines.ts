@@ -30,7 +30,7 @@ export interface BaselineGrids {
 export const DEFAULT_GRIDS: BaselineGrids = {
   bm25: { k1: [0.9, 1.2, 1.6, 2.0], b: [0.5, 0.75, 0.9, 1.0], stem: [true, false] },
   naiveBayes: { alpha: [0.03, 0.1, 0.3, 1] },
-  regression: { lr: [1e-3, 3e-3, 1e-2], l2: [0, 1e-4], epochs: [5, 10, 20, 40] },
+  regression: { lr: [3e-3, 1e-2], l2: [0, 1e-5], epochs: [10, 20, 40] },
 };
 
 function pick<C>(tried: Array<{ config: C; dev: Figures }>): { config: C; dev: Figures } {
