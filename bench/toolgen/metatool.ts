@@ -3,7 +3,7 @@ import type { LabelledQuery } from "../../src/catalog/catalog.ts";
 import { ndcgAtK } from "../../src/eval/metrics.ts";
 import type { GenerativeRetriever } from "../../src/retrieval/generative.ts";
 import { HYBRID_DEFAULTS, HybridRetriever } from "../../src/retrieval/hybrid.ts";
-import { chooseGate, gateCalibration, gatedFuse } from "../../src/retrieval/hybrid-gate.ts";
+import { chooseGate, gateCalibration, gatedFuse, writeGate } from "../../src/retrieval/hybrid-gate.ts";
 import type { RetrievalHit, Retriever } from "../../src/retrieval/retriever.ts";
 import { openToolGenRetriever } from "../../src/retrieval/toolgen-open.ts";
 import { DEFAULT_GRIDS, tuneBm25, tuneNaiveBayes, tuneRegression, type BaselineGrids } from "./baselines.ts";
@@ -118,6 +118,11 @@ export async function runMetaTool(c: MetaToolRun): Promise<Record<string, unknow
     const testBm25 = await searchAll(bm25.retriever, test);
     // The gate is chosen on dev NDCG@1 (MetaTool's headline metric).
     const choice = chooseGate(h.dev, devBm25, (ranked, i) => ndcgAtK(ranked, dev[i]!.relevant, 1));
+    writeGate(
+      join(WORK, "metatool", selected),
+      choice.gate,
+      `bench:toolgen, MetaTool dev NDCG@1, BM25 ${JSON.stringify(bm25.selected)}`,
+    );
     const fusedTest = h.test.map((hits, i) => gatedFuse(hits, testBm25[i]!, choice.gate, 5).map((x) => x.id));
     const confidenceRrf = new HybridRetriever([retrieverOf(selected), bm25.retriever], HYBRID_DEFAULTS);
     const rrfTest = h.test.map((hits, i) => confidenceRrf.fuse([hits, testBm25[i]!], 5).map((x) => x.id));

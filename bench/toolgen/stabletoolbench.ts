@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { ndcgAtK } from "../../src/eval/metrics.ts";
 import { HYBRID_DEFAULTS, HybridRetriever } from "../../src/retrieval/hybrid.ts";
-import { chooseGate, gateCalibration, gatedFuse } from "../../src/retrieval/hybrid-gate.ts";
+import { chooseGate, gateCalibration, gatedFuse, writeGate } from "../../src/retrieval/hybrid-gate.ts";
 import { openToolGenRetriever } from "../../src/retrieval/toolgen-open.ts";
 import { DEFAULT_GRIDS, tuneBm25 } from "./baselines.ts";
 import { figuresOf, trainVariant, WORK } from "./common.ts";
@@ -54,6 +54,7 @@ export async function runStableToolBench(
     const top5 = (h: typeof devHits) => h.map((x) => x.slice(0, 5).map((y) => y.id));
     // The gate is chosen on the G1 dev part's NDCG@5 (the issue's G2 aim is BM25 + 3 NDCG@5).
     const choice = chooseGate(devHits, devBm25, (ranked, i) => ndcgAtK(ranked, dev[i]!.relevant, 5));
+    writeGate(out, choice.gate, `bench:toolgen, G1 dev NDCG@5, BM25 ${JSON.stringify(bm25.selected)}`);
     const gated = testHits.map((h, i) => gatedFuse(h, testBm25[i]!, choice.gate, 5).map((x) => x.id));
     const rrf = new HybridRetriever([toolgen, bm25.retriever], HYBRID_DEFAULTS);
     const rrfTest = testHits.map((h, i) => rrf.fuse([h, testBm25[i]!], 5).map((x) => x.id));

@@ -2,6 +2,7 @@ import type { CatalogEntry } from "../catalog/catalog.ts";
 import { Bm25Retriever, type Bm25Options } from "./bm25.ts";
 import { HttpGenerativeRetriever, isHttpModelSpec } from "./generative-http.ts";
 import { HYBRID_DEFAULTS, HybridRetriever } from "./hybrid.ts";
+import { GatedHybridRetriever, readGate } from "./hybrid-gate.ts";
 import type { Retriever } from "./retriever.ts";
 import { openToolGenRetriever } from "./toolgen-open.ts";
 import { isLlamaCppSpec } from "../models/llamacpp.ts";
@@ -35,7 +36,17 @@ export async function createRetriever(kind: string, options: CreateRetrieverOpti
           HYBRID_DEFAULTS,
         );
       }
+      // A gate chosen on dev and saved with the model (toolgen-gate.json) decides per query; without one,
       // ToolGen's votes weigh 2·p(top hit): a confident model leads, an unsure one leaves the ranking to BM25.
+      if (options.model !== undefined && !isLlamaCppSpec(options.model)) {
+        const gate = readGate(options.model);
+        if (gate)
+          return new GatedHybridRetriever(
+            openToolGenRetriever(options.model, options.catalog),
+            new Bm25Retriever(options.catalog, options.bm25),
+            gate,
+          );
+      }
       return new HybridRetriever(
         [
           isLlamaCppSpec(options.model)

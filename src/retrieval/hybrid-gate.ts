@@ -1,3 +1,6 @@
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { writeFileAtomic } from "../nn/io/atomic.ts";
 import { topShare } from "./hybrid.ts";
 import type { RetrievalHit, Retriever, SearchOptions } from "./retriever.ts";
 
@@ -152,4 +155,36 @@ export function gateCalibration(
     });
   }
   return out;
+}
+
+/** A model folder's gate, chosen on dev by whoever trained it (`--retriever hybrid` uses it when present). */
+export const GATE_FILE = "toolgen-gate.json";
+
+/** Writes a gate into a model folder (thresholds ±∞ as strings, JSON has no infinity). */
+export function writeGate(dir: string, gate: GateOptions, chosenOn: string): void {
+  const threshold = Number.isFinite(gate.threshold) ? gate.threshold : String(gate.threshold);
+  writeFileAtomic(join(dir, GATE_FILE), JSON.stringify({ ...gate, threshold, chosenOn }, null, 2) + "\n");
+}
+
+/** Reads a model folder's gate, or undefined when it has none; a malformed file is an error naming it. */
+export function readGate(dir: string): GateOptions | undefined {
+  const file = join(dir.replace(/^builtin:/, ""), GATE_FILE);
+  if (!existsSync(file)) return undefined;
+  const raw = JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
+  const threshold = Number(raw.threshold);
+  const lowWeight = Number(raw.lowWeight);
+  if (
+    !GATE_FEATURES.includes(raw.feature as GateFeature) ||
+    Number.isNaN(threshold) ||
+    !(lowWeight >= 0 && lowWeight <= 1)
+  )
+    throw new Error(
+      `${file}: expected {feature: ${GATE_FEATURES.join(" | ")}, threshold, lowWeight in [0, 1]}`,
+    );
+  return {
+    feature: raw.feature as GateFeature,
+    threshold,
+    lowWeight,
+    ...(typeof raw.k0 === "number" ? { k0: raw.k0 } : {}),
+  };
 }

@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import {
+  GATE_FILE,
   GatedHybridRetriever,
+  readGate,
+  writeGate,
   chooseGate,
   gateCalibration,
   gateConfidence,
@@ -57,5 +63,14 @@ describe("gated hybrid (ToolGen's confidence decides)", () => {
     expect(plain.gate.threshold).toBe(-Infinity);
     const bins = gateCalibration(toolgen, [true, true, false, false], "top-prob", 2);
     expect(bins.map((b) => b.top1)).toEqual([0, 1]);
+  });
+
+  it("a gate saved in a model folder reads back, ±∞ included; a bad file names itself", () => {
+    const dir = mkdtempSync(join(tmpdir(), "gate-"));
+    writeGate(dir, { feature: "margin", threshold: -Infinity, lowWeight: 0.25 }, "test");
+    expect(readGate(dir)).toEqual({ feature: "margin", threshold: -Infinity, lowWeight: 0.25 });
+    expect(readGate(join(dir, "none"))).toBeUndefined();
+    writeFileSync(join(dir, GATE_FILE), JSON.stringify({ feature: "vibes", threshold: 1, lowWeight: 0 }));
+    expect(() => readGate(dir)).toThrow(/toolgen-gate\.json: expected/);
   });
 });
