@@ -1,4 +1,5 @@
 import { execSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -80,6 +81,18 @@ if (parts.includes("hallucination")) {
     retrieval_metatool_test: data ? await retrievalHallucination(trained, data.test, 500) : null,
     agent_action_turns: await actionTurnHallucination(300),
   };
+}
+// Parts not run this time are carried over from the previous results file, marked with that run's date and
+// revision, so one part can be re-run alone without losing the others.
+const previousFile = join(ROOT, "bench", "results", "toolgen.json");
+if (existsSync(previousFile)) {
+  const previous = JSON.parse(readFileSync(previousFile, "utf8")) as Record<string, unknown>;
+  for (const part of ["metatool", "stabletoolbench", "hallucination"])
+    if (!parts.includes(part) && previous[part] !== undefined)
+      figures[part] = {
+        carried_over: { date: previous.date, git_revision: previous.git_revision },
+        ...(previous[part] as Record<string, unknown>),
+      };
 }
 figures.load_at_end = execSync("uptime").toString().trim();
 writeBenchResult("toolgen", `TOOLGEN_BENCH_PLANS=${plansSpec} npm run bench:toolgen`, figures);
