@@ -160,6 +160,15 @@ export const PLAN_SETS: Record<string, { metatool: string[]; stabletoolbench: st
 
 export function selectedPlans(group: "metatool" | "stabletoolbench", spec: string): Plan[] {
   const all = group === "metatool" ? METATOOL_PLANS : STB_PLANS;
+  if (!PLAN_SETS[spec]) {
+    const known = new Set([...METATOOL_PLANS, ...STB_PLANS].map((p) => p.name));
+    const unknown = spec.split(",").filter((n) => !known.has(n));
+    if (unknown.length > 0)
+      throw new Error(
+        `TOOLGEN_BENCH_PLANS: unknown plan ${unknown.join(", ")} (sets: ${Object.keys(PLAN_SETS).join(", ")}; ` +
+          `plans: ${[...known].join(", ")})`,
+      );
+  }
   const names = PLAN_SETS[spec]?.[group] ?? spec.split(",").filter((n) => all.some((p) => p.name === n));
   return names.map((n) => {
     const plan = all.find((p) => p.name === n);
