@@ -1,292 +1,222 @@
-import { loadCatalog, loadQueries } from "../../src/catalog/load.ts";
-import { splitQueries } from "../../src/eval/split.ts";
-import { createRetriever } from "../../src/retrieval/create.ts";
+import { join } from "node:path";
+import type { LabelledQuery } from "../../src/catalog/catalog.ts";
+import { ndcgAtK } from "../../src/eval/metrics.ts";
+import type { GenerativeRetriever } from "../../src/retrieval/generative.ts";
 import { HYBRID_DEFAULTS, HybridRetriever } from "../../src/retrieval/hybrid.ts";
-import type { RetrievalHit } from "../../src/retrieval/retriever.ts";
-import type { IndexKind } from "../../src/retrieval/ids.ts";
-import type { Stage } from "../../src/train/datasets.ts";
-import type { LlamaConfig } from "../../src/nn/config.ts";
-import { SoftmaxRegression } from "./softmax-regression.ts";
-import { pairedTop1 } from "../../src/eval/paired.ts";
-import { WordNaiveBayes } from "./naive-bayes.ts";
-import {
-  evaluateRetriever,
-  figuresOf,
-  latency,
-  openRetriever,
-  rankAll,
-  trainVariant,
-  type Figures,
-  type Variant,
-} from "./common.ts";
+import { chooseGate, gateCalibration, gatedFuse, writeGate } from "../../src/retrieval/hybrid-gate.ts";
+import type { RetrievalHit, Retriever } from "../../src/retrieval/retriever.ts";
+import { openToolGenRetriever } from "../../src/retrieval/toolgen-open.ts";
+import { DEFAULT_GRIDS, tuneBm25, tuneNaiveBayes, tuneRegression, type BaselineGrids } from "./baselines.ts";
+import { figuresOf, trainVariant, WORK, type Figures } from "./common.ts";
+import { pairedFamily, top1Correct, writePerQueryCsv } from "./paired-report.ts";
+import { METATOOL_SPLIT, metaToolData, planVariant, type Plan } from "./plans.ts";
+import { modelSummary, readyManifest } from "./provenance.ts";
 
 /**
- * MetaTool (ToolE) retrieval: 199 tools, the shared queries.csv split by the project's rule
- * (`splitQueries(rows, seed 1, 80 % train)`: mulberry32 Fisher–Yates shuffle of the file's rows, first 80 % train).
- * BM25, the word Naive Bayes and softmax-regression baselines, ToolGen-tiny per index kind and the ablations.
+ * MetaTool (ToolE), 199 tools, on the three-way split of plans.ts: every baseline and every ToolGen plan is
+ * scored on dev, selection (baseline configurations, the ToolGen plan, the hybrid's gate) uses dev only, and test
+ * figures are reported for everything tried, with the selected ones marked. Top-1 comparisons on test are paired
+ * (McNemar) and Holm-corrected over the family; the per-query table goes to bench/results.
  */
-export const METATOOL_SPLIT = {
-  seed: 1,
-  trainFraction: 0.8,
-  rule: "splitQueries(loadQueries(queries.csv), 1, 0.8)",
-};
-
-/**
- * The model size the benchmark trains: the tiny preset cut to d 64 × 2 layers (2 heads, context 128) so that the
- * whole grid fits in minutes on a 2-core machine shared with other work; the full tiny preset costs ~6× more per
- * step. `toolgen train --preset tiny` trains the full preset.
- */
-export const BENCH_MODEL = {
-  hiddenSize: 64,
-  intermediateSize: 176,
-  numLayers: 2,
-  numHeads: 2,
-  maxPositions: 128,
-};
-/** Multi-token ids are decoded by beam search per query; they are scored on the first N dev queries. */
-export const BEAM_EVAL_QUERIES = 500;
-
-export interface MetaToolConfig {
-  tools: string;
-  queries: string;
-  memorizationEpochs: number;
-  variants: string[];
+export interface MetaToolRun {
+  plans: Plan[];
+  /** Train plans that are not trained yet (else they are listed under not_trained). */
+  train: boolean;
+  grids?: BaselineGrids;
   seed: number;
+  /** Where the per-query CSV goes. */
+  csv: string;
+  /** The plan that is the tiny preset's own size and schedule (the "default model" goal), when in `plans`. */
+  defaultPlan?: string;
 }
 
-/** One trained variant: its ids, stages and retrieval schedule. */
-interface Plan {
-  name: string;
-  index: IndexKind;
-  stages: Stage[];
-  retrievalEpochs: number;
-  lr: number;
-  /** Memorization epochs when not the run's default. */
-  memorizationEpochs?: number;
-  /** Token dropout in the retrieval stage (the user's words; see `dropTokens`). */
-  tokenDropout?: number;
-  /** Model size when not BENCH_MODEL. */
-  config?: Partial<LlamaConfig>;
+/** Rankings (up to `depth`) for many queries: batched for atomic ids, one beam search at a time otherwise. */
+export async function rankHits(
+  r: GenerativeRetriever,
+  queries: readonly LabelledQuery[],
+  depth: number,
+): Promise<RetrievalHit[][]> {
+  if (r.index.kind === "atomic")
+    return r.searchMany(
+      queries.map((q) => q.query),
+      { k: depth },
+    );
+  const out: RetrievalHit[][] = [];
+  for (const q of queries) out.push(await r.search(q.query, { k: Math.min(depth, 5) }));
+  return out;
 }
 
-const BOTH: Stage[] = ["memorization", "retrieval"];
+/** BM25 hits (depth 100) for every query. */
+export async function searchAll(r: Retriever, queries: readonly LabelledQuery[]): Promise<RetrievalHit[][]> {
+  const out: RetrievalHit[][] = [];
+  for (const q of queries) out.push(await r.search(q.query, { k: 100 }));
+  return out;
+}
 
-/** The tiny preset's width at the bench's depth (2 layers): d 128, 4 heads. */
-const WIDE = { ...BENCH_MODEL, hiddenSize: 128, intermediateSize: 336, numHeads: 4 };
-/** The tiny preset itself (d 128 × 4 layers), with the bench's context. */
-const TINY = { ...BENCH_MODEL, hiddenSize: 128, intermediateSize: 352, numLayers: 4, numHeads: 4 };
+const top5 = (hits: readonly RetrievalHit[][]) => hits.map((h) => h.slice(0, 5).map((x) => x.id));
+const finite = (x: number) => (Number.isFinite(x) ? x : String(x));
 
-/**
- * What the grid trains. `atomic` (3 retrieval epochs), `atomic-long` (8 epochs, higher lr) and `atomic-16ep`
- * are the plain schedules; the `…-dropout` plans add 32 memorization epochs and token dropout over the query in
- * the retrieval stage (the regulariser that closed the gap to the regression baseline); the index kinds and
- * ablations share a 1-epoch budget with `atomic-1ep`, which is what fitted in the time this machine had.
- */
-export const METATOOL_PLANS: readonly Plan[] = [
-  { name: "atomic", index: "atomic", stages: BOTH, retrievalEpochs: 3, lr: 2e-3 },
-  { name: "atomic-long", index: "atomic", stages: BOTH, retrievalEpochs: 8, lr: 4e-3 },
-  { name: "atomic-16ep", index: "atomic", stages: BOTH, retrievalEpochs: 16, lr: 4e-3 },
-  ...[0.1, 0.25, 0.4].map((p) => ({
-    name: `atomic-16ep-dropout-${p}`,
-    index: "atomic" as const,
-    stages: BOTH,
-    retrievalEpochs: 16,
-    lr: 4e-3,
-    memorizationEpochs: 32,
-    tokenDropout: p,
-  })),
-  {
-    name: "atomic-32ep-dropout-0.3",
-    index: "atomic",
-    stages: BOTH,
-    retrievalEpochs: 32,
-    lr: 4e-3,
-    memorizationEpochs: 32,
-    tokenDropout: 0.3,
-  },
-  {
-    name: "atomic-16ep-dropout-0.25-no-memorization",
-    index: "atomic",
-    stages: ["retrieval"],
-    retrievalEpochs: 16,
-    lr: 4e-3,
-    memorizationEpochs: 32,
-    tokenDropout: 0.25,
-  },
-  {
-    name: "atomic-d128-16ep-dropout-0.3",
-    index: "atomic",
-    stages: BOTH,
-    retrievalEpochs: 16,
-    lr: 3e-3,
-    memorizationEpochs: 32,
-    tokenDropout: 0.3,
-    config: WIDE,
-  },
-  {
-    name: "atomic-tiny-16ep-dropout-0.3",
-    index: "atomic",
-    stages: BOTH,
-    retrievalEpochs: 16,
-    lr: 3e-3,
-    memorizationEpochs: 32,
-    tokenDropout: 0.3,
-    config: TINY,
-  },
-  { name: "atomic-1ep", index: "atomic", stages: BOTH, retrievalEpochs: 1, lr: 2e-3 },
-  {
-    name: "atomic-1ep-no-memorization",
-    index: "atomic",
-    stages: ["retrieval"],
-    retrievalEpochs: 1,
-    lr: 2e-3,
-  },
-  { name: "atomic-no-retrieval", index: "atomic", stages: ["memorization"], retrievalEpochs: 1, lr: 2e-3 },
-  { name: "semantic-1ep", index: "semantic", stages: BOTH, retrievalEpochs: 1, lr: 2e-3 },
-  { name: "numeric-1ep", index: "numeric", stages: BOTH, retrievalEpochs: 1, lr: 2e-3 },
-  { name: "hierarchical-1ep", index: "hierarchical", stages: BOTH, retrievalEpochs: 1, lr: 2e-3 },
-];
+export async function runMetaTool(c: MetaToolRun): Promise<Record<string, unknown>> {
+  const data = metaToolData();
+  if (!data) return { skipped: "metatool data absent" };
+  const { catalog, train, dev, test } = data;
+  const log = (line: string) => process.stderr.write(`metatool ${line}\n`);
+  const grids = c.grids ?? DEFAULT_GRIDS;
 
-/** Plans also scored without the constraint and fused with BM25. */
-const WITH_ABLATIONS = new Set([
-  "atomic",
-  "atomic-long",
-  "atomic-16ep",
-  "atomic-16ep-dropout-0.25",
-  "atomic-d128-16ep-dropout-0.3",
-  "atomic-tiny-16ep-dropout-0.3",
-]);
+  const bm25 = await tuneBm25(catalog, dev, test, grids.bm25);
+  log(`bm25 selected ${JSON.stringify(bm25.selected)} dev ${bm25.dev["ndcg@1"]} test ${bm25.test["ndcg@1"]}`);
+  const nb = tuneNaiveBayes(train, dev, test, grids.naiveBayes);
+  log(`naive bayes selected ${JSON.stringify(nb.selected)} test ${nb.test["ndcg@1"]}`);
+  const reg = tuneRegression(train, dev, test, grids.regression, c.seed, log);
+  log(`regression selected ${JSON.stringify(reg.selected)} test ${reg.test["ndcg@1"]}`);
+  const systems = new Map<string, boolean[]>([
+    ["bm25", top1Correct(test, bm25.testRankings)],
+    ["naive_bayes", top1Correct(test, nb.testRankings)],
+    ["regression", top1Correct(test, reg.testRankings)],
+  ]);
 
-function variant(p: Plan, c: MetaToolConfig): Variant {
-  // Dropout is always named (0 = none): the tiny preset's own retrieval schedule has dropout 0.3.
-  const dropout = (x: number) => ({ tokenDropout: x });
+  const toolgen: Record<string, Record<string, unknown>> = {};
+  const notTrained: string[] = [];
+  const hitsOf = new Map<string, { dev: RetrievalHit[][]; test: RetrievalHit[][] }>();
+  const retrievers = new Map<string, GenerativeRetriever>();
+  const retrieverOf = (name: string) => retrievers.get(name)!;
+  for (const plan of c.plans) {
+    const variant = planVariant(plan, c.seed);
+    const out = join(WORK, "metatool", plan.name);
+    if (!c.train && !readyManifest(out, plan.stages)) {
+      notTrained.push(plan.name);
+      continue;
+    }
+    const { manifest } = await trainVariant("metatool", variant, catalog, train);
+    const retriever = openToolGenRetriever(out, undefined, { maxContentTokens: plan.maxContentTokens });
+    const devHits = await rankHits(retriever, dev, 100);
+    const testHits = await rankHits(retriever, test, 100);
+    hitsOf.set(plan.name, { dev: devHits, test: testHits });
+    retrievers.set(plan.name, retriever);
+    const name = `toolgen_${plan.name}`;
+    systems.set(name, top1Correct(test, top5(testHits)));
+    toolgen[plan.name] = {
+      plan,
+      dev: figuresOf(dev, top5(devHits)),
+      test: figuresOf(test, top5(testHits)),
+      // Raw decoder outputs on dev + test under the constraint, before any filtering: must be 0 invalid.
+      constrained_raw_outputs: { ...retriever.rawOutputs },
+      ...modelSummary(out, manifest),
+    };
+    log(`${plan.name}: dev ${JSON.stringify(toolgen[plan.name]!.dev)}`);
+  }
+
+  // Selection on dev: the ToolGen plan with the best dev NDCG@1.
+  const ranked = Object.entries(toolgen).sort(
+    ([, a], [, b]) => (b.dev as Figures)["ndcg@1"]! - (a.dev as Figures)["ndcg@1"]!,
+  );
+  const selected = ranked[0]?.[0];
+  let hybrid: Record<string, unknown> | undefined;
+  if (selected) {
+    const h = hitsOf.get(selected)!;
+    const devBm25 = await searchAll(bm25.retriever, dev);
+    const testBm25 = await searchAll(bm25.retriever, test);
+    // The gate is chosen on dev NDCG@1 (MetaTool's headline metric).
+    const choice = chooseGate(h.dev, devBm25, (ranked, i) => ndcgAtK(ranked, dev[i]!.relevant, 1));
+    writeGate(
+      join(WORK, "metatool", selected),
+      choice.gate,
+      `bench:toolgen, MetaTool dev NDCG@1, BM25 ${JSON.stringify(bm25.selected)}`,
+    );
+    const fusedTest = h.test.map((hits, i) => gatedFuse(hits, testBm25[i]!, choice.gate, 5).map((x) => x.id));
+    const confidenceRrf = new HybridRetriever([retrieverOf(selected), bm25.retriever], HYBRID_DEFAULTS);
+    const rrfTest = h.test.map((hits, i) => confidenceRrf.fuse([hits, testBm25[i]!], 5).map((x) => x.id));
+    systems.set("hybrid_gated", top1Correct(test, fusedTest));
+    hybrid = {
+      of: selected,
+      gate: { ...choice.gate, threshold: finite(choice.gate.threshold) },
+      selection:
+        "dev NDCG@1 over the grid (always ToolGen, always BM25, thresholds at dev quantiles × weights)",
+      dev: choice.dev,
+      gates_tried: choice.tried.length,
+      calibration_dev: gateCalibration(h.dev, top1Correct(dev, top5(h.dev)), choice.gate.feature),
+      test: figuresOf(test, fusedTest),
+      confidence_rrf_default_test: { ...figuresOf(test, rrfTest), ...HYBRID_DEFAULTS },
+    };
+  }
+
+  const pairs: Array<[string, string]> = [
+    ...Object.keys(toolgen).map((p): [string, string] => [`toolgen_${p}`, "regression"]),
+    ...(selected
+      ? ([
+          [`toolgen_${selected}`, "bm25"],
+          [`toolgen_${selected}`, "naive_bayes"],
+          ["hybrid_gated", `toolgen_${selected}`],
+          ["hybrid_gated", "bm25"],
+          ["hybrid_gated", "regression"],
+        ] as Array<[string, string]>)
+      : []),
+  ];
+  const paired = pairedFamily(systems, pairs);
+  writePerQueryCsv(c.csv, test, systems);
+
+  const regressionTest = reg.test["ndcg@1"]!;
+  const defaultModel = c.defaultPlan ? toolgen[c.defaultPlan] : undefined;
+  const defaultPair = paired.find((p) => p.a === `toolgen_${c.defaultPlan}` && p.b === "regression");
   return {
-    name: p.name,
-    options: {
-      preset: "tiny",
-      index: p.index,
-      stages: p.stages,
-      seed: c.seed,
-      progress: false,
-      config: p.config ?? BENCH_MODEL,
-      schedule: {
-        maxContentTokens: 52,
-        stages: {
-          memorization: { epochs: p.memorizationEpochs ?? c.memorizationEpochs, lr: 2e-3, ...dropout(0) },
-          retrieval: { epochs: p.retrievalEpochs, lr: p.lr, ...dropout(p.tokenDropout ?? 0) },
-        },
+    split: {
+      ...METATOOL_SPLIT,
+      rule: "splitThreeWay(loadQueries(queries.csv), 1, {dev: 0.1, test: 0.1}) then dropRepeats",
+      train: train.length,
+      dev: dev.length,
+      test: test.length,
+      dropped_repeats: data.dropped,
+    },
+    catalog_size: catalog.length,
+    baselines: {
+      bm25: {
+        selected: bm25.selected,
+        dev: bm25.dev,
+        test: bm25.test,
+        tried: bm25.tried,
+        seconds: bm25.seconds,
+      },
+      naive_bayes: {
+        selected: nb.selected,
+        dev: nb.dev,
+        test: nb.test,
+        tried: nb.tried,
+        seconds: nb.seconds,
+      },
+      softmax_regression: {
+        selected: reg.selected,
+        dev: reg.dev,
+        test: reg.test,
+        tried: reg.tried,
+        seconds: reg.seconds,
+        optimizer: "Adam (lazy), batch 64, word uni+bigrams",
       },
     },
-  };
-}
-
-export function metaToolVariants(c: MetaToolConfig): Variant[] {
-  return c.variants.flatMap((name) => {
-    const plan = METATOOL_PLANS.find((p) => p.name === name);
-    return plan ? [variant(plan, c)] : [];
-  });
-}
-
-export async function runMetaTool(c: MetaToolConfig): Promise<Record<string, unknown>> {
-  const catalog = loadCatalog(c.tools);
-  const { train, dev } = splitQueries(
-    loadQueries(c.queries, catalog),
-    METATOOL_SPLIT.seed,
-    METATOOL_SPLIT.trainFraction,
-  );
-  const results: Record<string, unknown> = {};
-  const log = (name: string, f: unknown) => process.stderr.write(`metatool ${name}: ${JSON.stringify(f)}\n`);
-
-  const bm25 = await createRetriever("bm25", { catalog });
-  results.bm25 = { ...(await evaluateRetriever(bm25, dev)), ...(await latency(bm25, dev)) };
-  log("bm25", results.bm25);
-
-  const texts = train.map((q) => q.query);
-  const labels = train.map((q) => q.relevant[0]!);
-  let t = performance.now();
-  const nb = new WordNaiveBayes();
-  nb.train(texts, labels);
-  results.naive_bayes = {
-    ...figuresOf(
-      dev,
-      dev.map((q) => nb.rank(q.query, 5)),
-    ),
-    train_seconds: (performance.now() - t) / 1000,
-  };
-  log("naive_bayes", results.naive_bayes);
-  const top1 = (rankings: string[][]) => dev.map((q, i) => q.relevant.includes(rankings[i]![0] ?? ""));
-  const atomicTop1 = new Map<string, boolean[]>();
-  for (const v of metaToolVariants(c)) {
-    const { out, manifest, wallSeconds } = await trainVariant("metatool", v, catalog, train);
-    const retriever = openRetriever(out);
-    const atomic = v.options.index === "atomic";
-    const evalSet = atomic ? dev : dev.slice(0, BEAM_EVAL_QUERIES);
-    const rankings = await rankAll(retriever, evalSet);
-    const figures: Figures = figuresOf(evalSet, rankings);
-    if (atomic) atomicTop1.set(`toolgen_${v.name.replaceAll("-", "_")}`, top1(rankings));
-    const entry: Record<string, unknown> = {
-      ...figures,
-      ...(atomic
+    toolgen,
+    toolgen_selected_on_dev: selected ?? null,
+    not_trained: notTrained,
+    hybrid: hybrid ?? null,
+    paired_top1_test: paired,
+    per_query_csv: c.csv.replace(/^.*bench\//, "bench/"),
+    goals: {
+      default_beats_tuned_regression_by_3_ndcg1: defaultModel
         ? {
-            [`first_${BEAM_EVAL_QUERIES}_dev`]: figuresOf(
-              evalSet.slice(0, BEAM_EVAL_QUERIES),
-              rankings.slice(0, BEAM_EVAL_QUERIES),
-            ),
+            default: (defaultModel.test as Figures)["ndcg@1"],
+            regression: regressionTest,
+            p_holm: defaultPair?.pHolm,
+            met:
+              (defaultModel.test as Figures)["ndcg@1"]! >= regressionTest + 3 &&
+              (defaultPair?.pHolm ?? 1) < 0.01,
           }
-        : {}),
-      ...(await latency(retriever, dev, v.options.index === "atomic" ? 200 : 50)),
-      index: v.options.index,
-      stages: v.options.stages,
-      training: manifest.done,
-      train_wall_seconds_this_run: Math.round(wallSeconds),
-    };
-    if (WITH_ABLATIONS.has(v.name)) {
-      // −constraint: rank the whole vocabulary; outputs that are not tool tokens are dropped (and counted).
-      const free = openRetriever(out, false);
-      entry.unconstrained = {
-        ...figuresOf(dev, await rankAll(free, dev)),
-        hallucinations: { ...free.hallucinations },
-      };
-      // Hybrid with BM25: plain reciprocal-rank fusion and the confidence-weighted default of --retriever hybrid.
-      const toolgenHits = await retriever.searchMany(
-        dev.map((q) => q.query),
-        { k: 100 },
-      );
-      const bm25Hits: RetrievalHit[][] = [];
-      for (const q of dev) bm25Hits.push(await bm25.search(q.query, { k: 100 }));
-      const fuse = (h: HybridRetriever) =>
-        dev.map((_, i) => h.fuse([toolgenHits[i]!, bm25Hits[i]!], 5).map((x) => x.id));
-      entry.hybrid_rrf = figuresOf(dev, fuse(new HybridRetriever([retriever, bm25])));
-      entry.hybrid_confidence_rrf = {
-        ...figuresOf(dev, fuse(new HybridRetriever([retriever, bm25], HYBRID_DEFAULTS))),
-        ...HYBRID_DEFAULTS,
-      };
-    }
-    results[`toolgen_${v.name.replaceAll("-", "_")}`] = entry;
-    log(v.name, entry);
-  }
-  if (c.variants.includes("regression")) {
-    t = performance.now();
-    const sr = new SoftmaxRegression();
-    sr.train(texts, labels, { epochs: 40, learningRate: 3e-3, batchSize: 64, seed: c.seed });
-    const srRankings = dev.map((q) => sr.rank(q.query, 5));
-    // Is a ToolGen model's top-1 different from the regression's beyond chance? (McNemar, paired per query)
-    const regressionTop1 = top1(srRankings);
-    results.paired_top1_vs_regression = Object.fromEntries(
-      [...atomicTop1].map(([name, correct]) => [name, pairedTop1(correct, regressionTop1)]),
-    );
-    results.softmax_regression = {
-      ...figuresOf(dev, srRankings),
-      epochs: 40,
-      optimizer: "Adam (lazy), lr 3e-3, batch 64",
-      train_seconds: (performance.now() - t) / 1000,
-    };
-    log("softmax_regression", results.softmax_regression);
-  }
-
-  return {
-    split: { ...METATOOL_SPLIT, train: train.length, dev: dev.length },
-    catalog_size: catalog.length,
-    ...results,
+        : { met: false, why: `the default preset's plan (${c.defaultPlan}) was not trained in this run` },
+      hybrid_never_below_better_part_test:
+        hybrid && selected
+          ? (() => {
+              const fused = (hybrid.test as Figures)["ndcg@1"]!;
+              const better = Math.max((toolgen[selected]!.test as Figures)["ndcg@1"]!, bm25.test["ndcg@1"]!);
+              return { hybrid: fused, better_part: better, met: fused >= better };
+            })()
+          : null,
+    },
   };
 }

@@ -6,6 +6,10 @@ export interface RegressionOptions {
   batchSize?: number;
   learningRate?: number;
   seed?: number;
+  /** L2 penalty λ·‖w‖²/2 on the weights of the features present in a batch (lazy, like the Adam update). */
+  l2?: number;
+  /** Called after each epoch (1-based): the bench scores dev at several epochs of one run. */
+  onEpoch?: (epoch: number) => void;
 }
 
 /**
@@ -20,7 +24,7 @@ export class SoftmaxRegression {
   private labels: string[] = [];
 
   train(texts: readonly string[], targets: readonly string[], options: RegressionOptions = {}): void {
-    const { epochs = 40, batchSize = 32, learningRate = 0.01, seed = 1 } = options;
+    const { epochs = 40, batchSize = 32, learningRate = 0.01, seed = 1, l2 = 0 } = options;
     this.labels = [...new Set(targets)].sort();
     const labelId = new Map(this.labels.map((l, i) => [l, i]));
     const x = this.features.fit(texts);
@@ -79,9 +83,13 @@ export class SoftmaxRegression {
             w[k]! -= (lr * mm[k]!) / (Math.sqrt(vv[k]!) + eps);
           }
         };
-        for (const [f, g] of grad) update(this.weights, m, v, f * C, g);
+        for (const [f, g] of grad) {
+          if (l2 > 0) for (let c = 0; c < C; c++) g[c]! += l2 * this.weights[f * C + c]!;
+          update(this.weights, m, v, f * C, g);
+        }
         update(this.bias, mb, vb, 0, gradBias);
       }
+      options.onEpoch?.(epoch + 1);
     }
   }
 

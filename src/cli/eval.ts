@@ -5,6 +5,12 @@ import type { LabelledQuery } from "../catalog/catalog.ts";
 import { progressBar } from "../eval/progress.ts";
 import { evaluateRetrieval, reportJson, reportMarkdown } from "../eval/retrieval.ts";
 import { splitQueryFile } from "../eval/split-files.ts";
+import {
+  describeLabelProblems,
+  labelProblems,
+  modelTrainingQueries,
+  overlapCount,
+} from "../eval/split-checks.ts";
 import { writeFileAtomic } from "../nn/io/atomic.ts";
 import { splitQueries } from "../eval/split.ts";
 import { createRetriever } from "../retrieval/create.ts";
@@ -21,18 +27,34 @@ interface RetrievalCliOptions extends RetrieverCliOptions {
   seed: string;
   report?: string;
   json?: boolean;
-}
-
-/** Fails the command with a clear message on stderr and exit code 1 (no stack trace for bad input). */
-function failWith(command: string, error: unknown): void {
-  process.stderr.write(`toolgen ${command}: ${(error as Error).message}\n`);
-  process.exitCode = 1;
+  trainQueries?: string[];
+  allowOverlap?: boolean;
+  skipInvalid?: boolean;
 }
 
 async function runRetrieval(opts: RetrievalCliOptions): Promise<void> {
   const ks = parseIntList(opts.k, "--k");
   const catalog = loadCatalog(opts.catalog, { format: opts.format as CatalogFormat | undefined });
-  let queries: LabelledQuery[] = opts.queries.flatMap((file) => loadQueries(file, catalog));
+  let queries: LabelledQuery[] = opts.queries.flatMap((file) => loadQueries(file));
+  // Labels naming no catalog tool and queries with no relevant tool are refused, or with --skip-invalid left out
+  // and counted in the report; never scored as zeros.
+  const problems = labelProblems(queries, catalog);
+  const problemText = describeLabelProblems(problems, catalog.length);
+  if (problemText !== undefined && !opts.skipInvalid)
+    throw new Error(`${problemText}; fix the labels or pass --skip-invalid to leave them out (counted)`);
+  const ids = new Set(catalog.map((e) => e.id));
+  queries = queries.filter((q) => q.relevant.length > 0 && q.relevant.every((id) => ids.has(id)));
+  // A query scored here that the model (or a given training file) learned is not a held-out figure.
+  const trained = [
+    ...(modelTrainingQueries(opts.retriever === "bm25" ? undefined : opts.model) ?? []),
+    ...(opts.trainQueries ?? []).flatMap((f) => loadQueries(f).map((q) => q.query)),
+  ];
+  const overlap = overlapCount(queries, trained);
+  if (overlap > 0 && !opts.allowOverlap)
+    throw new Error(
+      `${overlap} of ${queries.length} queries were also training queries (the model's data/retrieval.jsonl or ` +
+        "--train-queries); pass --allow-overlap to score them anyway (the count is reported)",
+    );
   if (opts.split !== undefined) {
     const part = opts.split;
     if (part !== "train" && part !== "dev") throw new Error(`--split must be train or dev, got ${part}`);
@@ -53,12 +75,22 @@ async function runRetrieval(opts: RetrievalCliOptions): Promise<void> {
     onProgress: bar.update,
   });
   bar.stop();
-  const json = reportJson(report);
+  const json = {
+    ...reportJson(report),
+    excluded: { unknown_tool: problems.unknownTool, no_relevant: problems.noRelevant },
+    overlap_with_training: overlap,
+  };
   if (opts.report !== undefined) {
     const asJson = extname(opts.report).toLowerCase() === ".json";
     writeFileAtomic(opts.report, asJson ? JSON.stringify(json, null, 2) + "\n" : reportMarkdown(report));
   }
-  process.stdout.write(opts.json ? JSON.stringify(json) + "\n" : reportMarkdown(report));
+  const notes = [
+    ...(problemText === undefined ? [] : [`Left out (--skip-invalid): ${problemText}.`]),
+    ...(overlap > 0 ? [`Scored with --allow-overlap: ${overlap} queries were training queries.`] : []),
+  ];
+  process.stdout.write(
+    opts.json ? JSON.stringify(json) + "\n" : reportMarkdown(report) + notes.map((n) => n + "\n").join(""),
+  );
 }
 
 export function register(program: Command): void {
@@ -92,52 +124,82 @@ export function register(program: Command): void {
     .option("--seed <n>", "split seed", "1")
     .option("--report <file>", "also write the report (.md Markdown, .json JSON)")
     .option("--json", "print one JSON object")
+    .option(
+      "--train-queries <files...>",
+      "refuse queries that are also in these files (a model folder's own training queries are always checked)",
+    )
+    .option("--allow-overlap", "score queries that were trained on anyway (memorization checks); counted")
+    .option(
+      "--skip-invalid",
+      "leave out queries with no relevant tool or with tools not in the catalog; counted",
+    )
     .action(runAction(runRetrieval));
   registerBfcl(evalCmd);
   evalCmd
     .command("split")
     .description(
-      "seeded train/dev split of a query file (80/20 by default; MetaTool CSV stays CSV, others JSONL)",
+      "seeded split of a query file: train/dev/test with --test-out (80/10/10 by default), else train/dev " +
+        "(80/20); dev/test rows repeating an earlier part's query are dropped and counted; MetaTool CSV stays CSV",
     )
     .requiredOption("--queries <file>", "query file")
     .requiredOption("--train-out <file>", "where the train part goes")
-    .requiredOption("--dev-out <file>", "where the dev part goes")
+    .requiredOption("--dev-out <file>", "where the dev part goes (selection: epochs, configurations, fusion)")
+    .option("--test-out <file>", "where the test part goes (reporting); makes the split three-way")
     .option("--seed <n>", "seed", "1")
-    .option("--train-fraction <x>", "share of train rows", "0.8")
+    .option("--train-fraction <x>", "two-way split: share of train rows (default 0.8)")
+    .option("--dev-fraction <x>", "three-way split: share of dev rows", "0.1")
+    .option("--test-fraction <x>", "three-way split: share of test rows", "0.1")
     .option("--json", "print one JSON object")
-    .action(
-      (opts: {
-        queries: string;
-        trainOut: string;
-        devOut: string;
-        seed: string;
-        trainFraction: string;
-        json?: boolean;
-      }) => {
-        try {
-          const seed = Number(opts.seed);
-          const result = splitQueryFile(
-            opts.queries,
-            seed,
-            opts.trainOut,
-            opts.devOut,
-            Number(opts.trainFraction),
-          );
-          const out = {
-            queries: opts.queries,
-            seed,
-            ...result,
-            train_out: opts.trainOut,
-            dev_out: opts.devOut,
-          };
-          process.stdout.write(
-            opts.json
-              ? JSON.stringify(out) + "\n"
-              : `train ${result.train} → ${opts.trainOut}, dev ${result.dev} → ${opts.devOut} (seed ${seed})\n`,
-          );
-        } catch (error) {
-          failWith("eval split", error);
-        }
-      },
-    );
+    .action(runAction(runSplit));
+}
+
+interface SplitCliOptions {
+  queries: string;
+  trainOut: string;
+  devOut: string;
+  testOut?: string;
+  seed: string;
+  trainFraction?: string;
+  devFraction: string;
+  testFraction: string;
+  json?: boolean;
+}
+
+function fraction(value: string, flag: string): number {
+  const x = Number(value);
+  if (!(x > 0 && x < 1)) throw new Error(`${flag} must be a number in (0, 1), got ${value}`);
+  return x;
+}
+
+function runSplit(opts: SplitCliOptions): void {
+  const seed = Number(opts.seed);
+  if (!Number.isInteger(seed)) throw new Error(`--seed must be an integer, got ${opts.seed}`);
+  const result = splitQueryFile(opts.queries, {
+    seed,
+    trainOut: opts.trainOut,
+    devOut: opts.devOut,
+    testOut: opts.testOut,
+    trainFraction:
+      opts.trainFraction === undefined ? undefined : fraction(opts.trainFraction, "--train-fraction"),
+    fractions: {
+      dev: fraction(opts.devFraction, "--dev-fraction"),
+      test: fraction(opts.testFraction, "--test-fraction"),
+    },
+  });
+  const out = {
+    queries: opts.queries,
+    seed,
+    ...result,
+    train_out: opts.trainOut,
+    dev_out: opts.devOut,
+    ...(opts.testOut === undefined ? {} : { test_out: opts.testOut }),
+  };
+  const droppedTotal = result.dropped.dev + (result.dropped.test ?? 0);
+  const text =
+    `train ${result.train} → ${opts.trainOut}, dev ${result.dev} → ${opts.devOut}` +
+    (opts.testOut === undefined ? "" : `, test ${result.test} → ${opts.testOut}`) +
+    ` (seed ${seed})` +
+    (droppedTotal > 0 ? `; ${droppedTotal} rows repeating an earlier part's query dropped` : "") +
+    "\n";
+  process.stdout.write(opts.json ? JSON.stringify(out) + "\n" : text);
 }

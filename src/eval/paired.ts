@@ -56,3 +56,23 @@ export function erfc(x: number): number {
     );
   return x >= 0 ? r : 2 - r;
 }
+
+/**
+ * Holm's step-down correction for m tests at once (Holm 1979): sort the p-values ascending; the i-th smallest
+ * (0-based) becomes max over j ≤ i of min(1, (m − j) · p_(j)). Controls the family-wise error rate without
+ * assuming independence, and is never more conservative than Bonferroni. Returns the adjusted p-values in the
+ * input's order.
+ */
+export function holm(pValues: readonly number[]): number[] {
+  for (const p of pValues)
+    if (!(p >= 0 && p <= 1)) throw new RangeError(`holm: p-values must be in [0, 1], got ${p}`);
+  const m = pValues.length;
+  const order = pValues.map((p, i) => ({ p, i })).sort((a, b) => a.p - b.p || a.i - b.i);
+  const adjusted = new Array<number>(m);
+  let running = 0;
+  order.forEach(({ p, i }, rank) => {
+    running = Math.max(running, Math.min(1, (m - rank) * p));
+    adjusted[i] = running;
+  });
+  return adjusted;
+}

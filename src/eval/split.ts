@@ -1,4 +1,5 @@
 import type { LabelledQuery } from "../catalog/catalog.ts";
+import { queryKey } from "./split-checks.ts";
 
 /**
  * mulberry32: a tiny, well-known 32-bit PRNG. Kept here, next to the split rule, because that rule
@@ -45,4 +46,64 @@ export function splitQueries<T = LabelledQuery>(
   const shuffled = seededShuffle(rows, seed);
   const cut = Math.round(rows.length * trainFraction);
   return { train: shuffled.slice(0, cut), dev: shuffled.slice(cut) };
+}
+
+export interface ThreeWaySplit<T> {
+  train: T[];
+  dev: T[];
+  test: T[];
+}
+
+export interface SplitFractions {
+  /** Share of dev rows (default 0.1). */
+  dev?: number;
+  /** Share of test rows (default 0.1); train gets the rest. */
+  test?: number;
+}
+
+/**
+ * The project's three-way rule: shuffle with `seededShuffle(rows, seed)`; the first round(n × (1 − dev − test))
+ * rows are train, the next round(n × dev) dev, the rest test. Train is therefore the same rows as
+ * `splitQueries(rows, seed, 1 − dev − test).train`, and dev + test together are that split's dev part, in order.
+ * All selection (configurations, epochs, fusion weights) is made on dev; figures are reported on test.
+ */
+export function splitThreeWay<T = LabelledQuery>(
+  rows: readonly T[],
+  seed: number,
+  fractions: SplitFractions = {},
+): ThreeWaySplit<T> {
+  const dev = fractions.dev ?? 0.1;
+  const test = fractions.test ?? 0.1;
+  for (const [name, x] of [
+    ["dev", dev],
+    ["test", test],
+  ] as const) {
+    if (!(x > 0 && x < 1)) throw new RangeError(`the ${name} fraction must be in (0, 1), got ${x}`);
+  }
+  if (!(dev + test < 1))
+    throw new RangeError(`dev + test fractions must leave rows for train, got ${dev + test}`);
+  const { train, dev: rest } = splitQueries(rows, seed, 1 - dev - test);
+  const cut = Math.round(rows.length * dev);
+  return { train, dev: rest.slice(0, cut), test: rest.slice(cut) };
+}
+
+/**
+ * Makes parts disjoint by query text (`queryKey`): a row of a later part whose text an earlier part already
+ * has is dropped (a dev row repeating a train query; a test row repeating a train or dev query). The first part
+ * is never changed. Returns the kept parts and how many rows each later part lost.
+ */
+export function dropRepeats<T>(
+  parts: readonly (readonly T[])[],
+  text: (row: T) => string,
+): { parts: T[][]; dropped: number[] } {
+  const seen = new Set((parts[0] ?? []).map((r) => queryKey(text(r))));
+  const kept: T[][] = [[...(parts[0] ?? [])]];
+  const dropped: number[] = [];
+  for (const part of parts.slice(1)) {
+    const keep = part.filter((r) => !seen.has(queryKey(text(r))));
+    dropped.push(part.length - keep.length);
+    for (const r of keep) seen.add(queryKey(text(r)));
+    kept.push(keep);
+  }
+  return { parts: kept, dropped };
 }

@@ -27,25 +27,54 @@ export function optionTrie(
  */
 export function trieActionDecoder(
   model: TokenModel,
-  settings: BeamSearchOptions & { maxLength?: number; chatFormat?: ChatFormat } = {},
+  settings: BeamSearchOptions & {
+    maxLength?: number;
+    /** Cut non-assistant contents to this many tokens, as the training did (schedule.maxContentTokens). */
+    maxContentTokens?: number;
+    chatFormat?: ChatFormat;
+    /**
+     * Counts every action decoded, and those whose raw output is not exactly an option's tokens (checked against
+     * the options' own tokenization, not the trie): under the constraint `invalid` must stay 0.
+     */
+    raw?: { generations: number; invalid: number };
+    /** The trie to decode with instead of `optionTrie` (tests inject a broken one). */
+    trie?: TokenTrie;
+  } = {},
 ): (request: { messages: Message[]; options: string[] }) => Promise<string> {
-  let cached: { options: string[]; trie: TokenTrie } | undefined;
+  let cached: { options: string[]; trie: TokenTrie; reference: Map<string, string> } | undefined;
   const tokenizer = { encode: (t: string) => model.tokenize(t), tokenToId: (t: string) => model.tokenId(t) };
   return async ({ messages, options }) => {
     if (options.length === 0) throw new Error("trieActionDecoder: no action options to choose from");
     const format = settings.chatFormat;
-    if (!cached || cached.options !== options) cached = { options, trie: optionTrie(model, options, format) };
     const end = model.tokenId(turnEnd(format));
+    if (!cached || cached.options !== options) {
+      const sequences = options.map((o) => model.tokenize(o));
+      const single = sequences.every((q) => q.length === 1);
+      const reference = new Map(
+        options.map((o, i) => [(single ? sequences[i]! : [...sequences[i]!, end]).join(","), o]),
+      );
+      cached = { options, trie: settings.trie ?? optionTrie(model, options, format), reference };
+    }
     const prompt = encodeChat(tokenizer, messages, {
       format,
       generationPrompt: true,
       maxLength: settings.maxLength,
+      maxContentTokens: settings.maxContentTokens,
     }).ids;
-    const [best] = await decodeIds(model, prompt, cached.trie, {
-      beams: 1,
-      endToken: end,
-      ...settings,
-    });
+    const {
+      raw: _raw,
+      trie: _trie,
+      maxLength: _l,
+      maxContentTokens: _c,
+      chatFormat: _f,
+      ...search
+    } = settings;
+    const [best] = await decodeIds(model, prompt, cached.trie, { beams: 1, endToken: end, ...search });
+    if (settings.raw) {
+      settings.raw.generations++;
+      const ref = best && cached.reference.get(best.tokens.join(","));
+      if (ref === undefined || ref !== best!.id) settings.raw.invalid++;
+    }
     if (!best) throw new Error("trieActionDecoder: the search produced no action");
     // Unconstrained output that is not an option comes back as the model's own text (the agent rejects it).
     return best.id ?? model.detokenize(best.tokens.filter((t) => t !== end));

@@ -37,7 +37,18 @@ export async function createRetriever(kind: string, options: CreateRetrieverOpti
           HYBRID_DEFAULTS,
         );
       }
+      // A gate chosen on dev and saved with the model (toolgen-gate.json) decides per query; without one,
       // ToolGen's votes weigh 2·p(top hit): a confident model leads, an unsure one leaves the ranking to BM25.
+      if (options.model !== undefined && !isLlamaCppSpec(options.model)) {
+        const { GatedHybridRetriever, readGate } = await import("./hybrid-gate.ts");
+        const gate = readGate(options.model);
+        if (gate)
+          return new GatedHybridRetriever(
+            await openLocal(options.model),
+            new Bm25Retriever(options.catalog, options.bm25),
+            gate,
+          );
+      }
       return new HybridRetriever(
         [
           isLlamaCppSpec(options.model) ? await openGguf(options.model) : await openLocal(options.model),

@@ -21,6 +21,8 @@ export interface GenerativeRetrieverOptions {
   maxContentTokens?: number;
   /** The chat format the model was trained with (default llama3; the model folder records it). */
   chatFormat?: ChatFormat;
+  /** The trie to decode with (default `buildIdTrie`); tests inject a broken one to see `rawOutputs` catch it. */
+  trie?: TokenTrie;
 }
 
 /** Batched next-token logits, when the backend can score many prompts in one pass (evaluation speed). */
@@ -55,6 +57,40 @@ export interface HallucinationCount {
   invalid: number;
 }
 
+/**
+ * What the decoder produced before anything was filtered, checked against the index itself (not the trie): an
+ * output is valid when its tokens are exactly the tokens of the catalog id it claims (`idSequences`). Under the
+ * constraint every count of invalid outputs must be 0; a trie or decoder bug shows up here as a number.
+ */
+export interface RawOutputCount {
+  /** Decodings run (one per query). */
+  generations: number;
+  /** Outputs produced: every ranked token (atomic) or finished hypothesis (multi-token), top-k per decoding. */
+  outputs: number;
+  /** Outputs that are not a catalog id's token sequence, or not the id the decoder says they are. */
+  invalid: number;
+  /** Decodings whose first output was invalid. */
+  invalidTop1: number;
+}
+
+/**
+ * The token sequence of every id, from the index alone (the reference a raw output is checked against): the one
+ * token of an atomic id, or an id's tokens plus the turn's end token. Keys are the tokens joined by commas.
+ */
+export function idSequences(
+  model: Pick<TokenModel, "tokenize" | "tokenId">,
+  index: ToolIndex,
+  format: ChatFormat = "llama3",
+): Map<string, string> {
+  const end = model.tokenId(turnEnd(format));
+  const out = new Map<string, string>();
+  for (const [id, text] of Object.entries(index.texts)) {
+    const tokens = index.kind === "atomic" ? [model.tokenId(text)] : [...model.tokenize(text), end];
+    out.set(tokens.join(","), id);
+  }
+  return out;
+}
+
 export class GenerativeRetriever implements Retriever {
   readonly name: string;
   readonly trie: TokenTrie;
@@ -62,6 +98,9 @@ export class GenerativeRetriever implements Retriever {
   private readonly idOfToken = new Map<number, string>();
   /** Hallucinations seen in unconstrained mode: top-1 outputs that were not a catalog id. */
   readonly hallucinations: HallucinationCount = { generations: 0, invalid: 0 };
+  /** Every raw output in either mode, checked against the index before any filtering. */
+  readonly rawOutputs: RawOutputCount = { generations: 0, outputs: 0, invalid: 0, invalidTop1: 0 };
+  private readonly reference: Map<string, string>;
 
   constructor(
     private readonly model: TokenModel,
@@ -70,7 +109,8 @@ export class GenerativeRetriever implements Retriever {
     private readonly batch?: BatchScorer,
   ) {
     this.name = options.constrained === false ? "toolgen-unconstrained" : "toolgen";
-    this.trie = buildIdTrie(model, index, options.chatFormat);
+    this.trie = options.trie ?? buildIdTrie(model, index, options.chatFormat);
+    this.reference = idSequences(model, index, options.chatFormat);
     this.toolTokens = [];
     if (index.kind === "atomic") {
       for (const [id, tokens] of this.trie.entries()) {
@@ -93,9 +133,24 @@ export class GenerativeRetriever implements Retriever {
     }).ids;
   }
 
+  /** Counts one decoding's raw outputs (best first) against the reference, before anything is dropped. */
+  private countRaw(outputs: ReadonlyArray<{ tokens: readonly number[]; id: string | undefined }>): void {
+    this.rawOutputs.generations++;
+    outputs.forEach(({ tokens, id }, i) => {
+      this.rawOutputs.outputs++;
+      const ref = this.reference.get(tokens.join(","));
+      if (ref === undefined || ref !== id) {
+        this.rawOutputs.invalid++;
+        if (i === 0) this.rawOutputs.invalidTop1++;
+      }
+    });
+    if (outputs.length === 0) this.rawOutputs.invalidTop1++;
+  }
+
   private rankAtomic(logits: Float32Array, k: number): RetrievalHit[] {
     const constrained = this.options.constrained !== false;
     const ranked = topTokens(logits, k, constrained ? this.toolTokens : undefined);
+    this.countRaw(ranked.map((t) => ({ tokens: [t], id: this.idOfToken.get(t) })));
     if (!constrained) {
       this.hallucinations.generations++;
       if (!this.idOfToken.has(ranked[0]!)) this.hallucinations.invalid++;
@@ -118,6 +173,7 @@ export class GenerativeRetriever implements Retriever {
         constrained,
         endToken: this.model.tokenId(turnEnd(this.options.chatFormat)),
       });
+      this.countRaw(hyps);
       if (!constrained) {
         this.hallucinations.generations++;
         if (hyps[0]?.id === undefined) this.hallucinations.invalid++;

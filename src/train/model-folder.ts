@@ -34,6 +34,8 @@ export interface StageReport {
   finalLoss: number;
   /** The training loss over the stage: mean per bucket of steps (≤ 200 points; from the resume point if resumed). */
   lossCurve?: Array<{ step: number; loss: number }>;
+  /** The training code's version this stage ran with (`trainingCodeVersion().hash`; absent in older folders). */
+  code?: string;
 }
 
 export interface ToolGenManifest {
@@ -49,6 +51,11 @@ export interface ToolGenManifest {
   setupSeconds: number;
   /** The chat format the model was trained with; absent in the first models (ChatML). */
   chatFormat?: ChatFormat;
+  /**
+   * The training code's version when the folder was set up (`trainingCodeVersion()`); absent in older folders.
+   * Each stage report also records the version it ran with, so a resumed run shows any change of code.
+   */
+  code?: { hash: string; files: number };
 }
 
 export function writeJsonAtomic(file: string, value: unknown): void {

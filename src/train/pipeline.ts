@@ -30,6 +30,7 @@ import {
   type StageReport,
   type ToolGenManifest,
 } from "./model-folder.ts";
+import { trainingCodeVersion, type CodeVersion } from "./code-version.ts";
 import { scheduleFor, type Schedule, type StageSchedule } from "./schedule.ts";
 import { toolDocument } from "./tool-document.ts";
 import { virtualizeTools } from "./virtualize.ts";
@@ -56,6 +57,8 @@ export interface ToolGenTrainOptions {
   skipUnknownLabels?: boolean;
   signal?: AbortSignal;
   log?: (line: string) => void;
+  /** The training code's version to record (default `trainingCodeVersion()`; tests pass another). */
+  codeVersion?: CodeVersion;
 }
 
 const RESUME_DIR = ".resume";
@@ -88,6 +91,19 @@ function fingerprintOf(o: ToolGenTrainOptions, schedule: Schedule, stages: Stage
   for (const q of o.queries ?? []) h.update(`\u0000${q.query}\u0001${q.relevant.join("\u0002")}`);
   h.update(JSON.stringify(o.trajectories ?? []));
   return h.digest("hex").slice(0, 16);
+}
+
+/**
+ * How a folder's recorded code relates to the running code: `same`, `changed` (another hash) or `unknown`
+ * (a folder from before code versions were recorded, such as an older committed model).
+ */
+export function codeStatus(
+  manifest: Pick<ToolGenManifest, "code" | "done">,
+  current: CodeVersion = trainingCodeVersion(),
+): "same" | "changed" | "unknown" {
+  const recorded = [manifest.code?.hash, ...manifest.done.map((r) => r.code)];
+  if (recorded.some((h) => h === undefined)) return "unknown";
+  return recorded.every((h) => h === current.hash) ? "same" : "changed";
 }
 
 function mergeSchedule(base: Schedule, o: ToolGenTrainOptions["schedule"]): Schedule {
@@ -196,6 +212,7 @@ export async function trainToolGen(o: ToolGenTrainOptions): Promise<ToolGenManif
   const stages = o.stages ?? [...DEFAULT_STAGES, ...(o.trajectories?.length ? (["agent"] as Stage[]) : [])];
   checkOptions(o, schedule, stages);
   const fingerprint = fingerprintOf({ ...o, preset, index: kind, seed }, schedule, stages);
+  const code = o.codeVersion ?? trainingCodeVersion();
   const log = o.log ?? ((line: string) => process.stderr.write(line + "\n"));
   mkdirSync(o.out, { recursive: true });
 
@@ -206,6 +223,18 @@ export async function trainToolGen(o: ToolGenTrainOptions): Promise<ToolGenManif
   if (manifest && manifest.fingerprint !== fingerprint) {
     throw new Error(
       `${o.out} holds a different training run (other catalog, queries or options); use a new --out or delete it`,
+    );
+  }
+  // Same data and options but other training code: a finished folder is kept (a committed model must not be
+  // retrained behind the user's back), an unfinished one resumes; both say so, and the stage reports record the
+  // code each stage ran with. Delete the folder to train it again with this code.
+  if (manifest && codeStatus(manifest, code) !== "same") {
+    const had = manifest.code?.hash ?? "an unrecorded version";
+    const finished = stages.every((s) => manifest!.done.some((r) => r.stage === s));
+    log(
+      `warning: ${o.out} was trained with code ${had}, this is ${code.hash}; ` +
+        (finished ? "kept as it is" : "resuming with this code") +
+        " (delete the folder to retrain from scratch)",
     );
   }
   if (!manifest) {
@@ -227,6 +256,7 @@ export async function trainToolGen(o: ToolGenTrainOptions): Promise<ToolGenManif
       done: [],
       setupSeconds: (performance.now() - t0) / 1000,
       chatFormat: "llama3",
+      code: { hash: code.hash, files: code.files },
     };
     writeJsonAtomic(join(o.out, MANIFEST_FILE), manifest);
   } else {
@@ -329,6 +359,7 @@ export async function trainToolGen(o: ToolGenTrainOptions): Promise<ToolGenManif
       peakRssMb: Math.round(peakRss / 2 ** 20),
       finalLoss: lastLoss,
       lossCurve: downsampleCurve(curve, 200),
+      code: code.hash,
     };
     manifest.done.push(report);
     writeJsonAtomic(join(o.out, MANIFEST_FILE), manifest);

@@ -1,4 +1,5 @@
 import { execFile } from "node:child_process";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
@@ -96,5 +97,53 @@ describe("toolgen eval retrieval / retrieve / eval split", () => {
       "--json",
     ]);
     expect(JSON.parse(split.stdout)).toMatchObject({ train: 2, dev: 0, format: "csv" });
+    const same = await cli([
+      "eval",
+      "split",
+      "--queries",
+      f["queries.csv"],
+      "--train-out",
+      join(f.dir, "T3.csv"),
+      "--dev-out",
+      join(f.dir, "X.csv"),
+      "--test-out",
+      join(f.dir, "X.csv"),
+    ]);
+    expect(same.code).toBe(1);
+    expect(same.stderr).toMatch(/--test-out and --dev-out are the same file/);
+  });
+
+  it("refuses unknown tools, empty labels and training queries, or counts them when told", async () => {
+    const file = join(f.dir, "bad-labels.jsonl");
+    writeFileSync(
+      file,
+      [
+        { query: "weather forecast for tomorrow", relevant: ["weather"] },
+        { query: "something", relevant: [] },
+        { query: "other", relevant: ["no_such_tool"] },
+      ]
+        .map((q) => JSON.stringify(q))
+        .join("\n") + "\n",
+    );
+    const base = ["eval", "retrieval", "--catalog", f["tools.json"], "--queries", file, "--json"];
+    const refused = await cli(base);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(
+      /1 queries name 1 tools not in the catalog .*1 queries have no relevant tool/,
+    );
+    const own = join(f.dir, "own-train.jsonl");
+    writeFileSync(
+      own,
+      JSON.stringify({ query: "Weather forecast for tomorrow.", relevant: ["weather"] }) + "\n",
+    );
+    const clash = await cli([...base, "--skip-invalid", "--train-queries", own]);
+    expect(clash.code).toBe(1);
+    expect(clash.stderr).toMatch(/1 of 1 queries were also training queries/);
+    const allowed = await cli([...base, "--skip-invalid", "--train-queries", own, "--allow-overlap"]);
+    expect(JSON.parse(allowed.stdout)).toMatchObject({
+      queries: 1,
+      excluded: { unknown_tool: 1, no_relevant: 1 },
+      overlap_with_training: 1,
+    });
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { TokenModel, TokenSession } from "../../src/models/model.ts";
 import { optionTrie, trieActionDecoder } from "../../src/retrieval/action-decoder.ts";
+import { TokenTrie } from "../../src/retrieval/trie.ts";
 
 /** Words are tokens; `<|im_end|>` and the atomic tokens are single ids; logits favour `favourite` everywhere. */
 function wordModel(vocab: string[], favourite: string): TokenModel {
@@ -57,5 +58,29 @@ describe("constrained action step", () => {
       options,
     });
     expect(options).toContain(action);
+  });
+
+  it("counts raw action outputs: 0 invalid under a healthy trie, unconstrained and broken tries counted", async () => {
+    const model = wordModel(VOCAB, "hi");
+    const options = ["<<a>>", "<<b>>", "<<Finish>>"];
+    const turn = { messages: [{ role: "user" as const, content: "hi" }], options };
+    const held = { generations: 0, invalid: 0 };
+    await trieActionDecoder(model, { chatFormat: "chatml", raw: held })(turn);
+    expect(held).toEqual({ generations: 1, invalid: 0 });
+    const free = { generations: 0, invalid: 0 };
+    await trieActionDecoder(model, { constrained: false, maxSteps: 3, chatFormat: "chatml", raw: free })(
+      turn,
+    );
+    expect(free).toEqual({ generations: 1, invalid: 1 });
+    // A trie that maps "<<a>>" to the token "hi": the action still reads "<<a>>", the raw count says otherwise.
+    const broken = TokenTrie.from([
+      ["<<a>>", [VOCAB.indexOf("hi")]],
+      ["<<b>>", [VOCAB.indexOf("<<b>>")]],
+    ]);
+    const bad = { generations: 0, invalid: 0 };
+    expect(await trieActionDecoder(model, { chatFormat: "chatml", raw: bad, trie: broken })(turn)).toBe(
+      "<<a>>",
+    );
+    expect(bad).toEqual({ generations: 1, invalid: 1 });
   });
 });

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { TokenModel, TokenSession } from "../../src/models/model.ts";
 import { GenerativeRetriever, buildIdTrie } from "../../src/retrieval/generative.ts";
 import type { ToolIndex } from "../../src/retrieval/ids.ts";
+import { TokenTrie } from "../../src/retrieval/trie.ts";
 
 const VOCAB = [
   "<|im_start|>",
@@ -69,5 +70,37 @@ describe("generative retriever", () => {
     await free.search("stocks", { k: 2 });
     expect(free.hallucinations).toEqual({ generations: 2, invalid: 1 });
     expect(free.name).toBe("toolgen-unconstrained");
+  });
+
+  it("counts raw outputs before filtering: a healthy trie gives 0 invalid, a broken one shows up", async () => {
+    const atomic: ToolIndex = { kind: "atomic", texts: { weather: "<<w>>", stocks: "<<s>>" } };
+    const model = wordModel({ rain: "<<w>>", stocks: "<<s>>" });
+    const healthy = new GenerativeRetriever(model, atomic, { chatFormat: "chatml" });
+    for (const q of ["rain", "stocks"]) await healthy.search(q, { k: 2 });
+    expect(healthy.rawOutputs).toEqual({ generations: 2, outputs: 4, invalid: 0, invalidTop1: 0 });
+    // The bug: "weather" wired to the token "oops", which the model likes. The filter downstream trusts the trie,
+    // so the results still look like catalog ids; only the raw count can tell.
+    const broken = TokenTrie.from([
+      ["weather", [VOCAB.indexOf("oops")]],
+      ["stocks", [VOCAB.indexOf("<<s>>")]],
+    ]);
+    const bad = new GenerativeRetriever(model, atomic, { chatFormat: "chatml", trie: broken });
+    expect((await bad.search("rain", { k: 2 })).map((h) => h.id)).toEqual(["weather", "stocks"]);
+    expect(bad.rawOutputs).toMatchObject({ generations: 1, invalid: 1, invalidTop1: 1 });
+
+    const numeric: ToolIndex = { kind: "numeric", texts: { weather: "0 1", stocks: "1 0" } };
+    const beams = wordModel({ rain: "oops", stocks: "1", "stocks:1": "0" });
+    const good = new GenerativeRetriever(beams, numeric, { chatFormat: "chatml" });
+    await good.search("stocks", { k: 2 });
+    expect(good.rawOutputs).toMatchObject({ generations: 1, invalid: 0 });
+    // A trie that lost the end token and the second token of "weather": its hypothesis ends early.
+    const end = VOCAB.indexOf("<|im_end|>");
+    const cut = TokenTrie.from([
+      ["weather", [VOCAB.indexOf("0")]],
+      ["stocks", [VOCAB.indexOf("1"), VOCAB.indexOf("0"), end]],
+    ]);
+    const wrong = new GenerativeRetriever(beams, numeric, { chatFormat: "chatml", trie: cut });
+    await wrong.search("stocks", { k: 2 });
+    expect(wrong.rawOutputs.invalid).toBe(1);
   });
 });

@@ -66,6 +66,8 @@ describe("toolgen train --catalog (CLI)", () => {
         "--model",
         out,
         "--json",
+        // The training queries themselves: refused without this flag (the model folder records them).
+        "--allow-overlap",
       ]);
       expect(evaluated.code).toBe(0);
       const figures = JSON.parse(evaluated.stdout) as Record<string, number>;
@@ -73,6 +75,7 @@ describe("toolgen train --catalog (CLI)", () => {
         expect(typeof figures[key]).toBe("number");
       }
       expect(figures.queries).toBe(queries.length);
+      expect(figures.overlap_with_training).toBe(queries.length);
 
       const hybrid = await runCli([
         "retrieve",

@@ -2,7 +2,8 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { trainToolGen, type ToolGenTrainOptions } from "../../src/train/pipeline.ts";
+import { trainingCodeVersion } from "../../src/train/code-version.ts";
+import { codeStatus, trainToolGen, type ToolGenTrainOptions } from "../../src/train/pipeline.ts";
 import { syntheticCatalog } from "./synthetic.ts";
 
 const { entries, queries } = syntheticCatalog();
@@ -56,6 +57,22 @@ describe("toolgen training: interruption and the agent stage", () => {
       });
       const again = await trainToolGen(stages({ epochs: 2, tokenDropout: 0 }, { epochs: 2 }));
       expect(again.done).toEqual(manifest.done);
+      // Provenance: the code version is recorded; other code keeps a finished folder, with a warning.
+      expect(manifest.code?.hash).toBe(trainingCodeVersion().hash);
+      expect(manifest.done.every((r) => r.code === manifest.code?.hash)).toBe(true);
+      expect(codeStatus(manifest)).toBe("same");
+      expect(codeStatus({ ...manifest, code: undefined })).toBe("unknown");
+      const warned: string[] = [];
+      const otherCode = await trainToolGen({
+        ...base(straight),
+        codeVersion: { hash: "0000000000000000", files: 1 },
+        log: (l) => warned.push(l),
+      });
+      expect(otherCode.done).toEqual(manifest.done);
+      expect(codeStatus(otherCode, { hash: "0000000000000000", files: 1 })).toBe("changed");
+      expect(warned.join("\n")).toMatch(
+        /was trained with code [0-9a-f]{16}, this is 0000000000000000; kept as it is/,
+      );
       await expect(trainToolGen(stages({ epochs: 2 }, { epochs: 2, tokenDropout: 0.9 }))).rejects.toThrow(
         /holds a different training run/,
       );

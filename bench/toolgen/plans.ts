@@ -1,0 +1,208 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import type { LabelledQuery } from "../../src/catalog/catalog.ts";
+import { loadCatalog, loadQueries } from "../../src/catalog/load.ts";
+import { dropRepeats, splitQueries, splitThreeWay } from "../../src/eval/split.ts";
+import type { LlamaConfig } from "../../src/nn/config.ts";
+import type { IndexKind } from "../../src/retrieval/ids.ts";
+import type { Stage } from "../../src/train/datasets.ts";
+import { SHARED_DATA } from "../../test/helpers/shared-data.ts";
+import type { Variant } from "./common.ts";
+
+/**
+ * What bench:toolgen trains, and on which queries. Every model is one plan: a name, a model size and a schedule.
+ * The benchmark trains the plans named in TOOLGEN_BENCH_PLANS (or a named set), selects among them on dev and
+ * reports the selected one on test; `npx tsx bench/toolgen/train.ts GROUP PLAN` rebuilds one model alone.
+ */
+
+/** The data folder (../shared/data beside the checkout, or TOOLGEN_BENCH_DATA). */
+export const DATA = process.env.TOOLGEN_BENCH_DATA ?? SHARED_DATA;
+export const dataFile = (relative: string): string | undefined => {
+  const path = join(DATA, relative);
+  return existsSync(path) ? path : undefined;
+};
+
+/**
+ * MetaTool protocol: `splitThreeWay(loadQueries(queries.csv), seed 1, dev 0.1, test 0.1)` — the same rows as
+ * `toolgen eval split --queries queries.csv --seed 1 --train-out … --dev-out … --test-out …` (dev and test rows
+ * repeating an earlier part's query are dropped there too). Train is the earlier benches' 80 % train part; their
+ * dev part is now halved into dev (selection) and test (reporting).
+ */
+export const METATOOL_SPLIT = { seed: 1, dev: 0.1, test: 0.1 };
+
+export function metaToolData() {
+  const tools = dataFile("metatool/tools.json");
+  const queries = dataFile("metatool/queries.csv");
+  if (!tools || !queries) return undefined;
+  const catalog = loadCatalog(tools);
+  const split = splitThreeWay(loadQueries(queries, catalog), METATOOL_SPLIT.seed, METATOOL_SPLIT);
+  // Dev and test rows repeating an earlier part's query text are dropped, as `toolgen eval split` does.
+  const { parts, dropped } = dropRepeats([split.train, split.dev, split.test], (q) => q.query);
+  const [train, dev, test] = parts as [LabelledQuery[], LabelledQuery[], LabelledQuery[]];
+  return { tools, queries, catalog, train, dev, test, dropped: { dev: dropped[0]!, test: dropped[1]! } };
+}
+
+/**
+ * StableToolBench protocol: retrieval training on the G1 query files less a seeded 20 % dev part
+ * (`splitQueries(G1, 1, 0.8)`), on which the hybrid's fusion is chosen; G2 (instruction + category) is the test.
+ * Memorization covers all of apis.json.
+ */
+export const STB_SPLIT = { seed: 1, trainFraction: 0.8 };
+export const STB_TRAIN_FILES = ["G1_instruction", "G1_category", "G1_tool"];
+export const STB_TEST_FILES = ["G2_instruction", "G2_category"];
+
+export function stableToolBenchData() {
+  const apis = dataFile("stabletoolbench/apis.json");
+  if (!apis) return undefined;
+  const dir = join(apis, "..");
+  const catalog = loadCatalog(apis);
+  const load = (files: string[]): LabelledQuery[] =>
+    files.flatMap((f) => loadQueries(join(dir, `${f}.json`), catalog));
+  const { train, dev } = splitQueries(load(STB_TRAIN_FILES), STB_SPLIT.seed, STB_SPLIT.trainFraction);
+  return { catalog, train, dev, test: load(STB_TEST_FILES) };
+}
+
+/** The model sizes: the tiny preset cut to fit a shared 2-core machine, and the tiny preset itself. */
+export const SIZES: Record<string, Partial<LlamaConfig>> = {
+  d64x2: { hiddenSize: 64, intermediateSize: 176, numLayers: 2, numHeads: 2, maxPositions: 128 },
+  d128x2: { hiddenSize: 128, intermediateSize: 336, numLayers: 2, numHeads: 4, maxPositions: 128 },
+  /** The tiny preset's own size (d128 × 4), with the bench's context. */
+  d128x4: { hiddenSize: 128, intermediateSize: 352, numLayers: 4, numHeads: 4, maxPositions: 128 },
+};
+
+export interface Plan {
+  name: string;
+  size: keyof typeof SIZES;
+  index: IndexKind;
+  stages: Stage[];
+  memorization: { epochs: number; lr: number; tokenDropout?: number };
+  retrieval: { epochs: number; lr: number; tokenDropout?: number };
+  /** User and tool contents are cut to this many tokens. */
+  maxContentTokens: number;
+}
+
+const BOTH: Stage[] = ["memorization", "retrieval"];
+
+function metaToolPlan(size: Plan["size"], mem: number, ret: number, dropout: number, lr = 3e-3): Plan {
+  return {
+    name: `${size}-m${mem}-r${ret}-drop${dropout}`,
+    size,
+    index: "atomic",
+    stages: BOTH,
+    memorization: { epochs: mem, lr: 2e-3, tokenDropout: 0 },
+    retrieval: { epochs: ret, lr, tokenDropout: dropout },
+    maxContentTokens: 52,
+  };
+}
+
+/** Every MetaTool plan the bench knows; the sets below pick from them. */
+export const METATOOL_PLANS: readonly Plan[] = [
+  metaToolPlan("d64x2", 8, 4, 0.3),
+  metaToolPlan("d64x2", 8, 8, 0),
+  metaToolPlan("d64x2", 8, 8, 0.3),
+  metaToolPlan("d64x2", 32, 16, 0.3),
+  metaToolPlan("d128x2", 8, 8, 0.3),
+  metaToolPlan("d128x2", 32, 16, 0.3),
+  metaToolPlan("d128x4", 32, 16, 0.3),
+  metaToolPlan("d128x4", 32, 32, 0.3),
+  ...(["semantic", "numeric", "hierarchical"] as const).map((index): Plan => ({
+    ...metaToolPlan("d64x2", 8, 1, 0),
+    name: `${index}-d64x2-m8-r1`,
+    index,
+  })),
+];
+
+export const STB_PLANS: readonly Plan[] = [
+  {
+    name: "d64x2-m4-r3",
+    size: "d64x2",
+    index: "atomic",
+    stages: BOTH,
+    memorization: { epochs: 4, lr: 2e-3, tokenDropout: 0 },
+    retrieval: { epochs: 3, lr: 2e-3, tokenDropout: 0 },
+    maxContentTokens: 96,
+  },
+  {
+    name: "d64x2-m24-r16-drop",
+    size: "d64x2",
+    index: "atomic",
+    stages: BOTH,
+    memorization: { epochs: 24, lr: 2e-3, tokenDropout: 0.2 },
+    retrieval: { epochs: 16, lr: 4e-3, tokenDropout: 0.25 },
+    maxContentTokens: 96,
+  },
+  {
+    name: "d128x4-m32-r16",
+    size: "d128x4",
+    index: "atomic",
+    stages: BOTH,
+    memorization: { epochs: 32, lr: 2e-3, tokenDropout: 0 },
+    retrieval: { epochs: 16, lr: 3e-3, tokenDropout: 0.3 },
+    maxContentTokens: 96,
+  },
+];
+
+/**
+ * Named sets. `today` is what fits in about an hour on a shared 2-core machine at the engine's current speed;
+ * `full` is the grid the issue asks for (the tiny preset's size with long schedules), for after the engine's
+ * speed-up. TOOLGEN_BENCH_PLANS takes a set name or a comma-separated list of plan names.
+ */
+export const PLAN_SETS: Record<string, { metatool: string[]; stabletoolbench: string[] }> = {
+  today: {
+    metatool: ["d64x2-m8-r4-drop0.3", "d64x2-m8-r8-drop0", "d64x2-m8-r8-drop0.3"],
+    stabletoolbench: ["d64x2-m4-r3"],
+  },
+  full: {
+    metatool: METATOOL_PLANS.map((p) => p.name),
+    stabletoolbench: STB_PLANS.map((p) => p.name),
+  },
+};
+
+export function selectedPlans(group: "metatool" | "stabletoolbench", spec: string): Plan[] {
+  const all = group === "metatool" ? METATOOL_PLANS : STB_PLANS;
+  if (!PLAN_SETS[spec]) {
+    const known = new Set([...METATOOL_PLANS, ...STB_PLANS].map((p) => p.name));
+    const unknown = spec.split(",").filter((n) => !known.has(n));
+    if (unknown.length > 0)
+      throw new Error(
+        `TOOLGEN_BENCH_PLANS: unknown plan ${unknown.join(", ")} (sets: ${Object.keys(PLAN_SETS).join(", ")}; ` +
+          `plans: ${[...known].join(", ")})`,
+      );
+  }
+  const names = PLAN_SETS[spec]?.[group] ?? spec.split(",").filter((n) => all.some((p) => p.name === n));
+  return names.map((n) => {
+    const plan = all.find((p) => p.name === n);
+    if (!plan) throw new Error(`unknown ${group} plan "${n}" (known: ${all.map((p) => p.name).join(", ")})`);
+    return plan;
+  });
+}
+
+export function findPlan(group: string, name: string): Plan {
+  const all = group === "metatool" ? METATOOL_PLANS : group === "stabletoolbench" ? STB_PLANS : undefined;
+  if (!all) throw new Error(`unknown group "${group}" (metatool, stabletoolbench)`);
+  const plan = all.find((p) => p.name === name);
+  if (!plan) throw new Error(`unknown ${group} plan "${name}" (known: ${all.map((p) => p.name).join(", ")})`);
+  return plan;
+}
+
+/** The training options of a plan (token dropout always named: the tiny preset's retrieval default is 0.3). */
+export function planVariant(plan: Plan, seed = 1): Variant {
+  return {
+    name: plan.name,
+    options: {
+      preset: "tiny",
+      index: plan.index,
+      stages: plan.stages,
+      seed,
+      progress: false,
+      config: SIZES[plan.size],
+      schedule: {
+        maxContentTokens: plan.maxContentTokens,
+        stages: {
+          memorization: { tokenDropout: 0, ...plan.memorization },
+          retrieval: { tokenDropout: 0, ...plan.retrieval },
+        },
+      },
+    },
+  };
+}

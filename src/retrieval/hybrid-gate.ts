@@ -1,0 +1,190 @@
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { writeFileAtomic } from "../nn/io/atomic.ts";
+import { topShare } from "./hybrid.ts";
+import type { RetrievalHit, Retriever, SearchOptions } from "./retriever.ts";
+
+/**
+ * A gated hybrid of ToolGen and BM25: how sure the model is about a query decides how much its ranking counts.
+ * Where the model saw queries for the tools in question it is confident and usually right; where it never did
+ * (StableToolBench G2) its mass spreads and BM25 should lead. The gate is chosen on dev queries (`chooseGate`)
+ * from a grid that includes "always ToolGen" and "always BM25", so on dev the chosen fusion is never below the
+ * better of its two parts.
+ */
+export const GATE_FEATURES = ["top-prob", "margin"] as const;
+export type GateFeature = (typeof GATE_FEATURES)[number];
+
+export interface GateOptions {
+  /** `top-prob`: softmax share of ToolGen's first hit among its hits; `margin`: its score minus the second's. */
+  feature: GateFeature;
+  /** At or above: ToolGen's ranking alone (weight 1); below: its votes weigh `lowWeight` against BM25's. */
+  threshold: number;
+  /** ToolGen's share of the RRF votes under the threshold (0 = BM25 alone). */
+  lowWeight: number;
+  /** RRF's rank offset (default 60). */
+  k0?: number;
+}
+
+/** The model's confidence on one query from its ranked hits (scores as logits or log-probabilities). */
+export function gateConfidence(hits: readonly RetrievalHit[], feature: GateFeature): number {
+  if (hits.length === 0) return -Infinity;
+  if (feature === "top-prob") return topShare(hits);
+  return hits.length === 1 ? Infinity : hits[0]!.score - hits[1]!.score;
+}
+
+/** Fuses one query's rankings: weighted reciprocal-rank fusion with ToolGen's weight set by the gate. */
+export function gatedFuse(
+  toolgen: readonly RetrievalHit[],
+  bm25: readonly RetrievalHit[],
+  o: GateOptions,
+  k: number,
+): RetrievalHit[] {
+  const w = gateConfidence(toolgen, o.feature) >= o.threshold ? 1 : o.lowWeight;
+  if (w === 1) return toolgen.slice(0, k).map((h) => ({ ...h }));
+  if (w === 0) return bm25.slice(0, k).map((h) => ({ ...h }));
+  const k0 = o.k0 ?? 60;
+  const scores = new Map<string, number>();
+  toolgen.forEach((h, r) => scores.set(h.id, (scores.get(h.id) ?? 0) + w / (k0 + r + 1)));
+  bm25.forEach((h, r) => scores.set(h.id, (scores.get(h.id) ?? 0) + (1 - w) / (k0 + r + 1)));
+  return [...scores.entries()]
+    .map(([id, score], order) => ({ id, score, order }))
+    .sort((a, b) => b.score - a.score || a.order - b.order)
+    .slice(0, k)
+    .map(({ id, score }) => ({ id, score }));
+}
+
+export class GatedHybridRetriever implements Retriever {
+  readonly name: string;
+  constructor(
+    private readonly toolgen: Retriever,
+    private readonly bm25: Retriever,
+    readonly gate: GateOptions,
+    private readonly depth = 100,
+  ) {
+    this.name = `gated-hybrid(${toolgen.name}+${bm25.name})`;
+  }
+
+  async search(query: string, options: SearchOptions = {}): Promise<RetrievalHit[]> {
+    const k = options.k ?? 10;
+    const depth = Math.max(k, this.depth);
+    const [a, b] = [
+      await this.toolgen.search(query, { k: depth }),
+      await this.bm25.search(query, { k: depth }),
+    ];
+    return gatedFuse(a, b, this.gate, k);
+  }
+}
+
+export interface GateChoice {
+  gate: GateOptions;
+  /** The criterion on dev for the chosen gate, ToolGen alone and BM25 alone. */
+  dev: { chosen: number; toolgen: number; bm25: number };
+  /** Every gate tried with its dev criterion (the results JSON lists them). */
+  tried: Array<GateOptions & { dev: number }>;
+}
+
+/**
+ * Chooses the gate on dev: for each feature, thresholds at the quantiles of the dev confidences (plus ±∞:
+ * always / never ToolGen) × low weights; the best mean `score` wins, ties going to the earlier (simpler) entry.
+ * `score(ranked ids, query index)` is the per-query criterion (e.g. NDCG@5).
+ */
+export function chooseGate(
+  toolgen: readonly (readonly RetrievalHit[])[],
+  bm25: readonly (readonly RetrievalHit[])[],
+  score: (ranked: string[], query: number) => number,
+  grid: { lowWeights?: number[]; quantiles?: number; k?: number; k0?: number } = {},
+): GateChoice {
+  if (toolgen.length !== bm25.length || toolgen.length === 0)
+    throw new Error(`chooseGate: ${toolgen.length} ToolGen rankings and ${bm25.length} BM25 rankings`);
+  const k = grid.k ?? 5;
+  const lowWeights = grid.lowWeights ?? [0, 0.25, 0.5];
+  const steps = grid.quantiles ?? 20;
+  const evaluate = (gate: GateOptions): number => {
+    let sum = 0;
+    toolgen.forEach((hits, i) => {
+      sum += score(
+        gatedFuse(hits, bm25[i]!, gate, k).map((h) => h.id),
+        i,
+      );
+    });
+    return sum / toolgen.length;
+  };
+  const tried: GateChoice["tried"] = [];
+  const add = (gate: GateOptions) => tried.push({ ...gate, dev: evaluate(gate) });
+  // Always ToolGen and always BM25 first, so a tie keeps the plain part.
+  add({ feature: "top-prob", threshold: -Infinity, lowWeight: 0, k0: grid.k0 });
+  add({ feature: "top-prob", threshold: Infinity, lowWeight: 0, k0: grid.k0 });
+  for (const feature of GATE_FEATURES) {
+    const values = toolgen.map((h) => gateConfidence(h, feature)).sort((a, b) => a - b);
+    const thresholds = [
+      ...new Set(
+        Array.from({ length: steps - 1 }, (_, j) => values[Math.floor(((j + 1) * values.length) / steps)]!),
+      ),
+    ];
+    for (const threshold of thresholds)
+      for (const lowWeight of lowWeights) add({ feature, threshold, lowWeight, k0: grid.k0 });
+  }
+  const best = tried.reduce((a, b) => (b.dev > a.dev ? b : a));
+  const { dev, ...gate } = best;
+  return { gate, dev: { chosen: dev, toolgen: tried[0]!.dev, bm25: tried[1]!.dev }, tried };
+}
+
+/**
+ * Reliability of the gate's feature: dev queries in `bins` equal-count bins of confidence, each with its mean
+ * confidence and ToolGen's top-1 accuracy — the calibration the threshold relies on.
+ */
+export function gateCalibration(
+  toolgen: readonly (readonly RetrievalHit[])[],
+  correctTop1: readonly boolean[],
+  feature: GateFeature,
+  bins = 5,
+): Array<{ from: number; to: number; queries: number; meanConfidence: number; top1: number }> {
+  const rows = toolgen
+    .map((h, i) => ({ c: gateConfidence(h, feature), ok: correctTop1[i]! }))
+    .sort((a, b) => a.c - b.c);
+  const out = [];
+  for (let b = 0; b < bins; b++) {
+    const part = rows.slice(Math.floor((b * rows.length) / bins), Math.floor(((b + 1) * rows.length) / bins));
+    if (part.length === 0) continue;
+    out.push({
+      from: part[0]!.c,
+      to: part[part.length - 1]!.c,
+      queries: part.length,
+      meanConfidence: part.reduce((s, r) => s + r.c, 0) / part.length,
+      top1: part.filter((r) => r.ok).length / part.length,
+    });
+  }
+  return out;
+}
+
+/** A model folder's gate, chosen on dev by whoever trained it (`--retriever hybrid` uses it when present). */
+export const GATE_FILE = "toolgen-gate.json";
+
+/** Writes a gate into a model folder (thresholds ±∞ as strings, JSON has no infinity). */
+export function writeGate(dir: string, gate: GateOptions, chosenOn: string): void {
+  const threshold = Number.isFinite(gate.threshold) ? gate.threshold : String(gate.threshold);
+  writeFileAtomic(join(dir, GATE_FILE), JSON.stringify({ ...gate, threshold, chosenOn }, null, 2) + "\n");
+}
+
+/** Reads a model folder's gate, or undefined when it has none; a malformed file is an error naming it. */
+export function readGate(dir: string): GateOptions | undefined {
+  const file = join(dir.replace(/^builtin:/, ""), GATE_FILE);
+  if (!existsSync(file)) return undefined;
+  const raw = JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
+  const threshold = Number(raw.threshold);
+  const lowWeight = Number(raw.lowWeight);
+  if (
+    !GATE_FEATURES.includes(raw.feature as GateFeature) ||
+    Number.isNaN(threshold) ||
+    !(lowWeight >= 0 && lowWeight <= 1)
+  )
+    throw new Error(
+      `${file}: expected {feature: ${GATE_FEATURES.join(" | ")}, threshold, lowWeight in [0, 1]}`,
+    );
+  return {
+    feature: raw.feature as GateFeature,
+    threshold,
+    lowWeight,
+    ...(typeof raw.k0 === "number" ? { k0: raw.k0 } : {}),
+  };
+}
