@@ -46,6 +46,7 @@ export function decodeConstrained(
   while (ids.length < o.maxTokens) {
     if (o.signal?.aborted) throw o.signal.reason ?? new Error("aborted");
     const allowed = constraint.allowed(o.maxTokens - ids.length);
+    if (allowed.length === 0) return { ids, finishReason: "stop" };
     const id = pickToken(logits, { temperature: o.temperature, topP: o.topP }, rng, allowed);
     if (!constraint.accept(id)) return { ids, finishReason: "stop" };
     ids.push(id);

@@ -17,10 +17,12 @@ export class TokenConstraint {
   constructor(
     readonly automaton: JsonSchemaAutomaton,
     readonly vocab: TokenVocabulary,
-    /** Ids that end the reply (end-of-turn, EOS); allowed once the value is complete. */
+    /**
+     * Ids that end the reply (end-of-turn, EOS); allowed once the value is complete. With none, a complete
+     * value that cannot grow leaves nothing allowed, which a decoding loop takes as the end.
+     */
     readonly endIds: readonly number[],
   ) {
-    if (endIds.length === 0) throw new Error("a schema constraint needs at least one end-of-turn id");
     this.state = automaton.start();
   }
 
@@ -41,7 +43,7 @@ export class TokenConstraint {
 
   /**
    * The ids allowed next. `tokensLeft` counts this step: 1 means the value must be complete after this token.
-   * Never empty while the constraint is consistent (a completion always exists within the budget).
+   * Empty only when the value is complete, cannot grow and there are no end ids.
    */
   allowed(tokensLeft = Infinity): number[] {
     if (this.bytesToComplete > tokensLeft) {
