@@ -15,6 +15,7 @@
  */
 import type { JsonSchema } from "../tools/types.ts";
 import { ByteTrie, utf8Bytes } from "./byte-trie.ts";
+import { boundsEmpty, NumberRange } from "./number-range.ts";
 import { MAX_FRACTION_DIGITS, MAX_INTEGER_DIGITS, normaliseSchema, type SchemaNode } from "./schema-node.ts";
 
 export interface AutomatonOptions {
@@ -82,7 +83,7 @@ interface NumNode {
   id: number;
   min: number;
   integer: boolean;
-  nonNegative: boolean;
+  range: NumberRange;
 }
 interface ArrNode {
   k: K.Arr;
@@ -139,6 +140,8 @@ class Frame {
     readonly trie: ByteTrie | null,
     /** Fewest bytes that finish this frame. */
     readonly local: number,
+    /** Numbers: the integer part's value so far. */
+    readonly v = 0,
   ) {
     this.rest = parent === null ? 0 : parent.local + parent.rest;
   }
@@ -265,14 +268,16 @@ export class JsonSchemaAutomaton {
           maxLength,
         });
       }
-      case "number":
-        return this.add<NumNode>({
-          k: K.Num,
-          id: 0,
-          min: 1,
-          integer: node.integer,
-          nonNegative: node.nonNegative,
-        });
+      case "number": {
+        let range = new NumberRange(node.integer, node.bounds);
+        // Bounds that only a fraction can meet (e.g. [0.2, 0.7]) are left to validation: see number-range.ts.
+        if (range.shortest() === Infinity) {
+          if (node.integer || boundsEmpty(node.bounds))
+            throw new Error("no number lies between the schema's bounds");
+          range = new NumberRange(false, {});
+        }
+        return this.add<NumNode>({ k: K.Num, id: 0, min: range.shortest(), integer: node.integer, range });
+      }
       case "array": {
         const maxItems = node.maxItems ?? Math.max(node.minItems, this.maxItems);
         const items = this.compile(node.items, refs);
@@ -341,7 +346,7 @@ export class JsonSchemaAutomaton {
     const refs = new Map<SchemaNode, UnionNode>();
     const options: CNode[] = [
       this.compile({ kind: "string", minLength: 0 }, refs),
-      this.compile({ kind: "number", integer: false, nonNegative: false }, refs),
+      this.compile({ kind: "number", integer: false, nonNegative: false, bounds: {} }, refs),
       this.compile({ kind: "literal", values: [true, false, null] }, refs),
     ];
     if (depth > 0) {
@@ -539,31 +544,43 @@ export class JsonSchemaAutomaton {
     }
   }
 
-  private num(f: Frame, node: NumNode, phase: number, n: number): Frame {
-    const local = phase === N_START || phase === N_MINUS || phase === N_DOT ? 1 : 0;
-    return new Frame(K.Num, node, f.parent, phase, n, 0, null, local);
+  /** x: 1 for a negative number; n: digits so far (of the integer part, or of the fraction); v: the part's value. */
+  private num(f: Frame, node: NumNode, phase: number, negative: boolean, n: number, v: number): Frame {
+    const r = node.range;
+    let local: number;
+    if (phase === N_MINUS) local = r.digitsNeeded(true);
+    else if (phase === N_ZERO || phase === N_INT) local = r.bytesToFinish(negative, v, n);
+    else local = phase === N_DOT ? 1 : 0;
+    return new Frame(K.Num, node, f.parent, phase, n, negative ? 1 : 0, null, local, v);
   }
 
   private consumeNumber(f: Frame, node: NumNode, b: number, out: Frame[]): void {
+    const r = node.range;
+    const negative = f.x === 1;
     switch (f.phase) {
       case N_START:
       case N_MINUS:
-        if (b === 0x2d && f.phase === N_START && !node.nonNegative) out.push(this.num(f, node, N_MINUS, 0));
-        else if (b === 0x30) out.push(this.num(f, node, N_ZERO, 0));
-        else if (b > 0x30 && b <= 0x39) out.push(this.num(f, node, N_INT, 1));
+        if (b === 0x2d && f.phase === N_START) {
+          if (r.signAllowed(true)) out.push(this.num(f, node, N_MINUS, true, 0, 0));
+        } else if (isDigit(b) && r.reaches(negative, b - 0x30, 1))
+          out.push(this.num(f, node, b === 0x30 ? N_ZERO : N_INT, negative, 1, b - 0x30));
         return;
       case N_ZERO:
-      case N_INT:
-        if (f.phase === N_INT && isDigit(b) && f.n < MAX_INTEGER_DIGITS)
-          out.push(this.num(f, node, N_INT, f.n + 1));
-        else if (b === 0x2e && !node.integer) out.push(this.num(f, node, N_DOT, 0));
-        this.consume(f.parent ?? END, b, out);
+      case N_INT: {
+        if (f.phase === N_INT && isDigit(b) && f.n < MAX_INTEGER_DIGITS) {
+          const v = f.v * 10 + (b - 0x30);
+          if (r.reaches(negative, v, f.n + 1)) out.push(this.num(f, node, N_INT, negative, f.n + 1, v));
+        } else if (b === 0x2e && r.fractionAllowed(negative, f.v))
+          out.push(this.num(f, node, N_DOT, negative, 0, f.v));
+        if (r.wholeAllowed(negative, f.v)) this.consume(f.parent ?? END, b, out);
         return;
+      }
       case N_DOT:
-        if (isDigit(b)) out.push(this.num(f, node, N_FRAC, 1));
+        if (isDigit(b)) out.push(this.num(f, node, N_FRAC, negative, 1, f.v));
         return;
       case N_FRAC:
-        if (isDigit(b) && f.n < MAX_FRACTION_DIGITS) out.push(this.num(f, node, N_FRAC, f.n + 1));
+        if (isDigit(b) && f.n < MAX_FRACTION_DIGITS)
+          out.push(this.num(f, node, N_FRAC, negative, f.n + 1, f.v));
         this.consume(f.parent ?? END, b, out);
         return;
     }
@@ -669,7 +686,12 @@ export class JsonSchemaAutomaton {
 
 function accepting(f: Frame): boolean {
   if (f.kind === K.Lit) return f.trie!.terminal;
-  if (f.kind === K.Num) return f.phase === N_ZERO || f.phase === N_INT || f.phase === N_FRAC;
+  if (f.kind === K.Num) {
+    if (f.phase === N_FRAC) return true;
+    return (
+      (f.phase === N_ZERO || f.phase === N_INT) && (f.node as NumNode).range.wholeAllowed(f.x === 1, f.v)
+    );
+  }
   return f.kind === K.End;
 }
 
@@ -689,7 +711,7 @@ function utf8Lead(b: number): number {
 function frameKey(f: Frame | null): string {
   let key = "";
   for (let g = f; g; g = g.parent)
-    key += `${g.kind}.${g.node?.id ?? 0}.${g.phase}.${g.n}.${g.x}.${trieId(g.trie)}/`;
+    key += `${g.kind}.${g.node?.id ?? 0}.${g.phase}.${g.n}.${g.x}.${g.v}.${trieId(g.trie)}/`;
   return key;
 }
 

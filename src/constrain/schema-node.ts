@@ -2,10 +2,11 @@
  * JSON Schema -> a small normalised tree of what a constrained decoder can enforce. One walk of the schema,
  * shared by the two constrained paths: the llama.cpp grammar (`models/llamacpp/grammar.ts` renders it as
  * GBNF) and the built-in engine's token constraint (`json-automaton.ts` runs it byte by byte), so both read
- * the same keywords the same way. Keywords neither can express (pattern, format, multipleOf, uniqueItems,
- * maximum, …) are left to validation after generation.
+ * the same keywords the same way. Keywords a path cannot express (pattern, format, multipleOf, uniqueItems;
+ * for the grammar also number bounds beyond the sign) are left to validation after generation.
  */
 import type { JsonSchema } from "../tools/types.ts";
+import type { NumberBounds } from "./number-range.ts";
 
 /** Digits an integer part or a fraction may have (both paths; a small model cannot pad a number forever). */
 export const MAX_INTEGER_DIGITS = 16;
@@ -18,7 +19,7 @@ export type SchemaNode =
   | { kind: "literal"; values: unknown[] }
   | { kind: "string"; minLength: number; maxLength?: number }
   /** `nonNegative`: the schema's minimum (or exclusiveMinimum) is ≥ 0, so no minus sign. */
-  | { kind: "number"; integer: boolean; nonNegative: boolean }
+  | { kind: "number"; integer: boolean; nonNegative: boolean; bounds: NumberBounds }
   | { kind: "boolean" }
   | { kind: "null" }
   | { kind: "array"; items: SchemaNode; minItems: number; maxItems?: number }
@@ -156,7 +157,13 @@ export function normaliseSchema(schema: JsonSchema | boolean | undefined): Schem
       }
     }
     const nonNegative = (min !== undefined && min >= 0) || (exMin !== undefined && exMin >= 0);
-    return { kind: "number", integer, nonNegative };
+    const bounds: NumberBounds = {
+      ...(min !== undefined ? { minimum: min } : {}),
+      ...(max !== undefined ? { maximum: max } : {}),
+      ...(exMin !== undefined ? { exclusiveMinimum: exMin } : {}),
+      ...(exMax !== undefined ? { exclusiveMaximum: exMax } : {}),
+    };
+    return { kind: "number", integer, nonNegative, bounds };
   }
 
   function array(s: JsonSchema, where: string): SchemaNode {
