@@ -4,11 +4,12 @@
  * characters because BPE tokens are byte strings and may split a UTF-8 character; strings are checked to be
  * valid UTF-8 all the same.
  *
- * Output form (what `JSON.stringify` writes): no whitespace outside strings; object properties in schema
- * order, required ones always and optional ones optionally, no other keys; numbers without exponent, at most
- * 16 integer and 16 fraction digits; `\u` escapes outside the surrogate range. Strings, arrays and free-form
- * objects are bounded (the schema's maxLength / maxItems, else the options' defaults), and free values (`{}`,
- * no type) nest at most `anyDepth` deep, so every run ends.
+ * Output form (what `JSON.stringify` writes): no whitespace outside strings; the required properties of an
+ * object, then any of its optional ones, each group in schema order (see schema-node.ts), no other keys;
+ * numbers within the schema's bounds (number-range.ts), without exponent, at most 16 integer and 16 fraction
+ * digits; `\u` escapes outside the surrogate range. Strings, arrays and free-form objects are bounded (the
+ * schema's maxLength / maxItems, else the options' defaults), and free values (`{}`, no type) nest at most
+ * `anyDepth` deep, so every run ends.
  *
  * A state is a set of stacks (unions are followed in parallel, like an NFA); each stack is a linked list of
  * immutable frames, so stepping never copies more than the top frame and states can be shared freely.

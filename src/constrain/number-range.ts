@@ -8,14 +8,7 @@
  * The integer parts that may take a fraction are a subset of those that may stand alone, so the shortest
  * completion is always a whole number.
  */
-import { MAX_INTEGER_DIGITS } from "./schema-node.ts";
-
-export interface NumberBounds {
-  minimum?: number;
-  maximum?: number;
-  exclusiveMinimum?: number;
-  exclusiveMaximum?: number;
-}
+import { MAX_INTEGER_DIGITS, type NumberBounds } from "./schema-node.ts";
 
 /** Integer interval [lo, hi] (empty when lo > hi). */
 type Interval = readonly [number, number];

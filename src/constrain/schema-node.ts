@@ -6,13 +6,20 @@
  * for the grammar also number bounds beyond the sign) are left to validation after generation.
  */
 import type { JsonSchema } from "../tools/types.ts";
-import type { NumberBounds } from "./number-range.ts";
 
 /** Digits an integer part or a fraction may have (both paths; a small model cannot pad a number forever). */
 export const MAX_INTEGER_DIGITS = 16;
 export const MAX_FRACTION_DIGITS = 16;
 /** An integer range at most this wide (minimum and maximum given) becomes an enum of its values. */
 export const MAX_ENUMERATED_RANGE = 256;
+
+/** A number schema's bounds, as given (enforced by number-range.ts in the token constraint). */
+export interface NumberBounds {
+  minimum?: number;
+  maximum?: number;
+  exclusiveMinimum?: number;
+  exclusiveMaximum?: number;
+}
 
 export type SchemaNode =
   /** Exactly one of these JSON values (enum, const, an integer range). */
@@ -23,7 +30,7 @@ export type SchemaNode =
   | { kind: "boolean" }
   | { kind: "null" }
   | { kind: "array"; items: SchemaNode; minItems: number; maxItems?: number }
-  /** Properties in schema order; required ones always, optional ones optionally; no other keys. */
+  /** Required properties, then optional ones (each in schema order); no other keys. */
   | { kind: "object"; properties: PropertyNode[] }
   /** An object with no listed properties: any keys, values of `values`. */
   | { kind: "map"; values: SchemaNode }
@@ -66,16 +73,19 @@ function count(schema: JsonSchema, key: string, where: string): number | undefin
   return v;
 }
 
-/** Normalises `schema` (the root whose $defs local $refs point into). Throws on a schema that accepts nothing. */
-export function normaliseSchema(schema: JsonSchema | boolean | undefined): SchemaNode {
-  const root = typeof schema === "object" && schema !== null ? schema : {};
+/**
+ * Normalises `schema`; local $refs point into `root` (default: the schema itself). Throws on a schema that
+ * accepts nothing.
+ */
+export function normaliseSchema(schema: JsonSchema | boolean | undefined, root?: JsonSchema): SchemaNode {
+  const base: JsonSchema = root ?? (typeof schema === "object" && schema !== null ? schema : {});
   const refs = new Map<string, SchemaNode>();
 
   function ref(name: string): SchemaNode {
     const known = refs.get(name);
     if (known) return known;
     const m = /^#\/(\$defs|definitions)\/(.+)$/.exec(name);
-    const target = m ? (root[m[1]!] as Record<string, JsonSchema> | undefined)?.[m[2]!] : undefined;
+    const target = m ? (base[m[1]!] as Record<string, JsonSchema> | undefined)?.[m[2]!] : undefined;
     if (!target) throw new Error(`schema $ref "${name}" is not a local #/$defs/… or #/definitions/… entry`);
     let resolved: SchemaNode | undefined;
     const node: SchemaNode = {
