@@ -235,6 +235,24 @@ export class JsonSchemaAutomaton {
     return best;
   }
 
+  /**
+   * When the state is inside one string's body (a single stack, no escape or character half written): the
+   * characters it may still take, those it still owes to minLength, and the bytes the enclosing values need
+   * after its closing quote. A token of plain text (token-vocabulary.ts) then only adds characters.
+   */
+  stringBody(state: AutomatonState): { room: number; owed: number; rest: number } | undefined {
+    if (state.length !== 1) return undefined;
+    const f = state[0]!;
+    if (f.kind !== K.Str || f.phase !== S_BODY) return undefined;
+    const node = f.node as StrNode;
+    return { room: node.maxLength - f.n, owed: node.minLength - f.n, rest: f.rest };
+  }
+
+  /** A string that two states share exactly when they behave the same (for caching masks). */
+  stateKey(state: AutomatonState): string {
+    return state.map((f) => (f === END ? "end" : frameKey(f))).join("|");
+  }
+
   /** Does the automaton accept exactly this text? (For tests and checks.) */
   accepts(text: string): boolean {
     const s = this.stepBytes(this.initial, utf8Bytes(text));

@@ -4,14 +4,34 @@
  * costs one automaton step and a rejected byte prunes every token below it. Once the text is a complete value
  * the end-of-turn ids are allowed (and only they, when nothing may follow).
  *
+ * The walk from a state outside a string body is cached per (automaton, vocabulary, state): the same keys,
+ * enums and punctuation recur across replies.
+ *
  * Budget: with `tokensLeft` given, a token is allowed only if the shortest completion after it still fits in
  * the tokens left (every byte is a token), so a reply cut at maxTokens is never an unfinished value.
  */
 import type { AutomatonState, JsonSchemaAutomaton } from "./json-automaton.ts";
-import type { TokenVocabulary } from "./token-vocabulary.ts";
+import type { FlatTrie, TokenVocabulary } from "./token-vocabulary.ts";
+
+interface Candidates {
+  ids: Int32Array;
+  /** need[i]: fewest bytes that complete the value after ids[i]. */
+  need: Int32Array;
+}
+
+const MASK_CACHE_SIZE = 4096;
+const masks = new WeakMap<JsonSchemaAutomaton, WeakMap<TokenVocabulary, Map<string, Candidates>>>();
+
+function masksFor(a: JsonSchemaAutomaton, v: TokenVocabulary): Map<string, Candidates> {
+  let byVocab = masks.get(a);
+  if (!byVocab) masks.set(a, (byVocab = new WeakMap()));
+  let cache = byVocab.get(v);
+  if (!cache) byVocab.set(v, (cache = new Map()));
+  return cache;
+}
 
 export class TokenConstraint {
-  private state: AutomatonState;
+  private current: AutomatonState;
   private readonly generated: number[] = [];
 
   constructor(
@@ -23,17 +43,22 @@ export class TokenConstraint {
      */
     readonly endIds: readonly number[],
   ) {
-    this.state = automaton.start();
+    this.current = automaton.start();
+  }
+
+  /** The automaton's state after the ids accepted so far. */
+  get state(): AutomatonState {
+    return this.current;
   }
 
   /** True when the text so far is a whole value the schema accepts. */
   get complete(): boolean {
-    return this.automaton.isComplete(this.state);
+    return this.automaton.isComplete(this.current);
   }
 
   /** Fewest bytes (= at most this many tokens) still needed for a complete value. */
   get bytesToComplete(): number {
-    return this.automaton.minBytesToComplete(this.state);
+    return this.automaton.minBytesToComplete(this.current);
   }
 
   /** The ids accepted so far. */
@@ -53,24 +78,59 @@ export class TokenConstraint {
     }
     const out: number[] = [];
     if (this.complete) out.push(...this.endIds);
-    const v = this.vocab;
-    const a = this.automaton;
     const after = tokensLeft - 1;
-    const walk = (node: number, state: AutomatonState): void => {
-      for (let e = v.childStart[node]!, end = v.childStart[node + 1]!; e < end; e++) {
-        const next = a.step(state, v.childByte[e]!);
+    const take = (c: Candidates) => {
+      for (let i = 0; i < c.ids.length; i++) if (c.need[i]! <= after) out.push(c.ids[i]!);
+    };
+    const v = this.vocab;
+    const body = this.automaton.stringBody(this.current);
+    if (body) {
+      // Plain text tokens by length, then a walk over the others only.
+      const longest = Math.min(body.room, v.plainByLength.length - 1);
+      for (let c = 1; c <= longest; c++) {
+        if (Math.max(0, body.owed - c) + 1 + body.rest > after) continue;
+        for (const id of v.plainByLength[c] ?? []) out.push(id);
+      }
+      take(this.walk(v.nonPlainTrie, this.current));
+      return out;
+    }
+    // Outside string bodies the same states recur (keys, enums, punctuation): their walks are cached.
+    const cache = masksFor(this.automaton, v);
+    const key = this.automaton.stateKey(this.current);
+    let found = cache.get(key);
+    if (!found) {
+      found = this.walk(v.trie, this.current);
+      if (cache.size >= MASK_CACHE_SIZE) cache.clear();
+      cache.set(key, found);
+    }
+    take(found);
+    return out;
+  }
+
+  /** Every token the automaton accepts from `state`, with the fewest bytes that complete the value after it. */
+  private walk(trie: FlatTrie, start: AutomatonState): Candidates {
+    const a = this.automaton;
+    const ids: number[] = [];
+    const need: number[] = [];
+    const visit = (node: number, state: AutomatonState): void => {
+      for (let e = trie.childStart[node]!, end = trie.childStart[node + 1]!; e < end; e++) {
+        const next = a.step(state, trie.childByte[e]!);
         if (next === undefined) continue;
-        const child = v.childNode[e]!;
-        const t0 = v.tokenStart[child]!;
-        const t1 = v.tokenStart[child + 1]!;
-        if (t1 > t0 && a.minBytesToComplete(next) <= after) {
-          for (let t = t0; t < t1; t++) out.push(v.tokenIds[t]!);
+        const child = trie.childNode[e]!;
+        const t0 = trie.tokenStart[child]!;
+        const t1 = trie.tokenStart[child + 1]!;
+        if (t1 > t0) {
+          const bytes = a.minBytesToComplete(next);
+          for (let t = t0; t < t1; t++) {
+            ids.push(trie.tokenIds[t]!);
+            need.push(bytes);
+          }
         }
-        if (v.childStart[child + 1]! > v.childStart[child]!) walk(child, next);
+        if (trie.childStart[child + 1]! > trie.childStart[child]!) visit(child, next);
       }
     };
-    walk(0, this.state);
-    return out;
+    visit(0, start);
+    return { ids: Int32Array.from(ids), need: Int32Array.from(need) };
   }
 
   /** Takes `id` (which must be allowed); returns false when it ends the reply (an end id). */
@@ -80,9 +140,9 @@ export class TokenConstraint {
       return false;
     }
     const bytes = this.vocab.bytes[id];
-    const next = bytes ? this.automaton.stepBytes(this.state, bytes) : undefined;
+    const next = bytes ? this.automaton.stepBytes(this.current, bytes) : undefined;
     if (!next) throw new Error(`token ${id} is not allowed by the schema constraint here`);
-    this.state = next;
+    this.current = next;
     this.generated.push(id);
     return true;
   }

@@ -94,4 +94,40 @@ describe("schema-constrained decoding (property)", () => {
       );
     });
   }
+
+  it("the trie walk (and the string fast path) allows exactly the ids a token-by-token check allows", () => {
+    const endId = trained.tokenToId(END)!;
+    fc.assert(
+      fc.property(schema, fc.nat(1_000_000), fc.nat(30), (s, seed, slack) => {
+        let c;
+        try {
+          c = jsonSchemaConstraint(s, trained, [endId], {
+            maxStringLength: 16,
+            maxItems: 4,
+            maxProperties: 3,
+          });
+        } catch {
+          return; // a schema that accepts nothing
+        }
+        const a = c.automaton;
+        const maxTokens = c.bytesToComplete + slack;
+        const rng = new Rng(seed);
+        for (let used = 0; used < maxTokens; used++) {
+          const left = maxTokens - used;
+          const allowed = c.allowed(left).sort((x, y) => x - y);
+          const state = c.state;
+          const expected: number[] = c.complete ? [endId] : [];
+          c.vocab.bytes.forEach((b, id) => {
+            const next = b ? a.stepBytes(state, b) : undefined;
+            if (next && a.minBytesToComplete(next) <= left - 1) expected.push(id);
+          });
+          expect(allowed).toEqual(expected.sort((x, y) => x - y));
+          if (allowed.length === 0) break;
+          const id = allowed[Math.floor(rng.next() * allowed.length)]!;
+          if (!c.accept(id)) break;
+        }
+      }),
+      { numRuns: 40, seed: 7 },
+    );
+  });
 });
