@@ -63,6 +63,8 @@ const C_COLON = 4; // map: after a key
 
 const Q = 0x22; // "
 const BS = 0x5c; // \
+/** The bytes a backslash may escape besides `u`: " \ / b f n r t. */
+const ESCAPES = new Set([0x22, 0x5c, 0x2f, 0x62, 0x66, 0x6e, 0x72, 0x74]);
 
 let nextId = 1;
 
@@ -538,7 +540,7 @@ export class JsonSchemaAutomaton {
       }
       case S_ESC:
         if (b === 0x75) out.push(this.str(f, node, S_HEX, n, 0));
-        else if (b === Q || b === BS || b === 0x2f || "bfnrt".includes(String.fromCharCode(b)))
+        else if (ESCAPES.has(b))
           out.push(this.str(f, node, S_BODY, n, 0));
         return;
       case S_HEX: {
