@@ -540,8 +540,7 @@ export class JsonSchemaAutomaton {
       }
       case S_ESC:
         if (b === 0x75) out.push(this.str(f, node, S_HEX, n, 0));
-        else if (ESCAPES.has(b))
-          out.push(this.str(f, node, S_BODY, n, 0));
+        else if (ESCAPES.has(b)) out.push(this.str(f, node, S_BODY, n, 0));
         return;
       case S_HEX: {
         // x: digits read (low 3 bits) | first digit (bits 3..)
