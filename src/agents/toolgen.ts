@@ -73,6 +73,11 @@ export interface ToolGenAgentOptions {
    */
   argumentsConstraint?: "json-schema" | "none";
   /**
+   * Tokens of a constrained arguments turn (default: maxTokens). The built-in constraint refuses a budget
+   * below the schema's shortest value, and finishes the value within the budget otherwise.
+   */
+  argumentsMaxTokens?: number;
+  /**
    * The role of the function-result turn: "tool" (default, as in the paper's trajectories) or "user" for
    * servers that reject a tool message with no preceding tool_calls (OpenAI proper does).
    */
@@ -289,6 +294,7 @@ export class ToolGenAgent extends MemoryAgent {
     if (this.options.argumentsConstraint !== "json-schema" || this.schemaUnsupported)
       return this.reply(episode, chat, rec);
     const schema = entry ? entry.parameters : FINISH_ARGUMENTS_SCHEMA;
+    const maxTokens = this.options.argumentsMaxTokens ?? this.options.maxTokens;
     try {
       const { message } = await callModel(
         this.options.model,
@@ -296,7 +302,7 @@ export class ToolGenAgent extends MemoryAgent {
         {
           temperature: episode.temperature,
           constraint: { kind: "json-schema", schema },
-          ...(this.options.maxTokens !== undefined ? { maxTokens: this.options.maxTokens } : {}),
+          ...(maxTokens !== undefined ? { maxTokens } : {}),
           ...(chat.signal ? { signal: chat.signal } : {}),
         },
         rec,

@@ -19,6 +19,7 @@ export {
 } from "./decode.ts";
 export { ToolCallOrText } from "./tool-call-or-text.ts";
 export { toolCallSchema } from "./tool-call-schema.ts";
+export { orderLikeSchema } from "./canonical.ts";
 export { normaliseSchema, type PropertyNode, type SchemaNode } from "./schema-node.ts";
 
 const compiled = new Map<string, JsonSchemaAutomaton>();

@@ -207,7 +207,12 @@ export function normaliseSchema(schema: JsonSchema | boolean | undefined, root?:
       if (!(s.properties && key in s.properties))
         properties.push({ key, required: true, value: { kind: "any" } });
     }
-    return { kind: "object", properties };
+    // Required first, then optional, each in schema order: the order ToolGen's documentation lists them in
+    // (train/agent-format.ts) and llama.cpp's own schema converter writes them in.
+    return {
+      kind: "object",
+      properties: [...properties.filter((p) => p.required), ...properties.filter((p) => !p.required)],
+    };
   }
 
   return walk(schema, "#");

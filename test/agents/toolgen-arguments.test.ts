@@ -36,8 +36,12 @@ describe("ToolGen agent: the arguments turn under a json-schema constraint", () 
       model,
       tools: [getCurrentTemperature, sum],
       argumentsConstraint: "json-schema",
+      maxTokens: 24,
+      argumentsMaxTokens: 96,
     });
     const run = await agent.chat("u", "Temperature in Paris?");
+    expect(model.calls[0]!.options.maxTokens).toBe(24);
+    expect(model.calls[2]!.options.maxTokens).toBe(96);
     expect(run).toMatchObject({ answer: "22 °C", stoppedBecause: "answer" });
     expect(model.calls[2]!.options.constraint).toEqual({
       kind: "json-schema",

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { JsonSchemaAutomaton } from "../../src/constrain/index.ts";
+import { JsonSchemaAutomaton, orderLikeSchema } from "../../src/constrain/index.ts";
 import type { JsonSchema } from "../../src/tools/types.ts";
 
 const accepts = (schema: JsonSchema, text: string, options = {}) =>
@@ -102,5 +102,29 @@ describe("JsonSchemaAutomaton", () => {
       $defs: { a: { type: "object", properties: { a: { $ref: "#/$defs/a" } }, required: ["a"] } },
     };
     expect(() => JsonSchemaAutomaton.fromSchema(loop)).toThrow(/no finite/);
+  });
+});
+
+describe("orderLikeSchema", () => {
+  it("orders keys as the constraint writes them, so the text is one the automaton accepts", () => {
+    const schema: JsonSchema = {
+      type: "object",
+      properties: {
+        note: { type: "string" },
+        value: { type: "number" },
+        inner: {
+          type: "object",
+          properties: { b: { type: "integer" }, a: { type: "integer" } },
+          required: ["a"],
+        },
+        unit: { enum: ["km", "mi"] },
+      },
+      required: ["value", "unit"],
+    };
+    const args = { unit: "km", inner: { b: 2, a: 1 }, value: 5, note: "x" };
+    const text = JSON.stringify(orderLikeSchema(args, schema));
+    expect(text).toBe('{"value":5,"unit":"km","note":"x","inner":{"a":1,"b":2}}');
+    expect(JsonSchemaAutomaton.fromSchema(schema).accepts(text)).toBe(true);
+    expect(JsonSchemaAutomaton.fromSchema(schema).accepts(JSON.stringify(args))).toBe(false);
   });
 });
