@@ -130,6 +130,8 @@ async function buildAgent(opts: ChatCliOptions): Promise<{ agent: Agent; dispose
     model,
     tools,
     memory,
+    // local engines enforce the tool's schema on the arguments turn (token mask / grammar); HTTP servers differ
+    ...(/^(builtin|gguf|hf):/.test(model.id) ? { argumentsConstraint: "json-schema" as const } : {}),
     ...(catalog ? { catalog } : {}),
     ...(maxSteps ? { maxRounds: maxSteps } : {}),
   });

@@ -1,23 +1,41 @@
 /**
- * JSON Schema -> GBNF (llama.cpp's grammar format), so a model can only write JSON the schema accepts:
- * objects with their properties in schema order (required ones always, optional ones optionally), enums,
- * consts, anyOf/oneOf, arrays, numbers, integers, strings, booleans, null, local $refs. Keywords the grammar
- * cannot express (minimum, pattern, …) are left to validation after generation. Whitespace is limited to one
- * optional space and numbers to 16 digits, so a small model cannot pad forever.
+ * JSON Schema -> GBNF (llama.cpp's grammar format), so a model can only write JSON the schema accepts. The
+ * schema is read by `normaliseSchema` (src/constrain/schema-node.ts), the same walk the built-in engine's
+ * token constraint uses, so both accept the same keywords the same way: objects with their required properties
+ * first and then the optional ones (each group in schema order), enums and consts (filtered by the type),
+ * anyOf/oneOf, type lists, nullable, arrays with minItems/maxItems, strings with minLength/maxLength,
+ * integers (a small minimum..maximum range as an enum) and numbers (no minus sign when the minimum is ≥ 0),
+ * booleans, null, local $refs. Keywords the grammar cannot express (other number bounds, pattern, …) are left
+ * to validation after generation. Numbers have at most 16 integer and 16 fraction digits and no exponent.
+ * Unlike the built-in constraint (compact JSON, default length bounds) the grammar allows one optional space
+ * after `{`, `[`, `:` and `,`, and leaves unbounded strings and arrays to maxTokens.
  */
+import { normaliseSchema, type SchemaNode } from "../../constrain/schema-node.ts";
 import type { JsonSchema } from "../../tools/types.ts";
+
+const DIGITS = '( "0" | [1-9] [0-9]{0,15} )';
+const FRACTION = '( "." [0-9]{1,16} )?';
 
 const PRIMITIVES: Record<string, string> = {
   ws: '" "?',
-  string:
-    '"\\"" ( [^"\\\\\\x00-\\x1F] | "\\\\" ( ["\\\\/bfnrt] | "u" [0-9a-fA-F] [0-9a-fA-F] [0-9a-fA-F] [0-9a-fA-F] ) )* "\\""',
-  integer: '"-"? ( "0" | [1-9] [0-9]{0,15} )',
-  number: '"-"? ( "0" | [1-9] [0-9]{0,15} ) ( "." [0-9]{1,16} )? ( [eE] [-+]? [0-9]{1,3} )?',
+  char: '[^"\\\\\\x00-\\x1F] | "\\\\" ( ["\\\\/bfnrt] | "u" [0-9a-fA-F] [0-9a-fA-F] [0-9a-fA-F] [0-9a-fA-F] )',
+  string: '"\\"" char* "\\""',
+  integer: `"-"? ${DIGITS}`,
+  natural: DIGITS,
+  number: `"-"? ${DIGITS} ${FRACTION}`,
+  "unsigned-number": `${DIGITS} ${FRACTION}`,
   boolean: '"true" | "false"',
   null: '"null"',
   value: "object | array | string | number | boolean | null",
   object: '"{" ws ( string ":" ws value ( "," ws string ":" ws value )* )? "}"',
   array: '"[" ws ( value ( "," ws value )* )? "]"',
+};
+
+const USES: Record<string, (keyof typeof PRIMITIVES)[]> = {
+  string: ["char"],
+  value: ["object", "array", "string", "number", "boolean", "null"],
+  object: ["ws", "string", "value"],
+  array: ["ws", "value"],
 };
 
 /** A GBNF string literal for exact text. */
@@ -38,29 +56,22 @@ export function gbnfLiteral(text: string): string {
 /** Builds named rules; primitives are added once, on first use. */
 export class GrammarBuilder {
   private readonly rules = new Map<string, string>();
-  private readonly refs = new Map<string, string>();
+  private readonly refs = new Map<SchemaNode, string>();
   private counter = 0;
 
-  private rootIndex = 0;
-
-  constructor(private root: JsonSchema = {}) {}
+  /** `root`: the schema whose $defs local $refs point into; by default each schema given to `schema()`. */
+  constructor(private root?: JsonSchema) {}
 
   /** The schema whose $defs later $refs point into (one per tool when several share a grammar). */
   setRoot(root: JsonSchema): void {
     this.root = root;
-    this.rootIndex++;
   }
 
   /** A rule name for a primitive (string, number, value, …), defining it and what it uses. */
   primitive(name: keyof typeof PRIMITIVES): string {
     if (!this.rules.has(name)) {
       this.rules.set(name, PRIMITIVES[name]!);
-      const uses: Record<string, (keyof typeof PRIMITIVES)[]> = {
-        value: ["object", "array", "string", "number", "boolean", "null"],
-        object: ["ws", "string", "value"],
-        array: ["ws", "value"],
-      };
-      for (const u of uses[name] ?? []) this.primitive(u);
+      for (const u of USES[name] ?? []) this.primitive(u);
     }
     return name;
   }
@@ -79,69 +90,79 @@ export class GrammarBuilder {
 
   /** The rule (or inline expression) that matches JSON accepted by `schema`. */
   schema(schema: JsonSchema | boolean | undefined, hint = "v"): string {
-    if (schema === undefined || schema === true || typeof schema !== "object") return this.primitive("value");
-    if (typeof schema.$ref === "string") return this.ref(schema.$ref);
-    if ("const" in schema) return gbnfLiteral(JSON.stringify(schema.const));
-    if (Array.isArray(schema.enum)) {
-      if (schema.enum.length === 0) throw new Error(`schema ${hint}: an empty enum accepts nothing`);
-      return this.rule(schema.enum.map((v) => gbnfLiteral(JSON.stringify(v))).join(" | "), hint);
-    }
-    const alternatives = (schema.anyOf ?? schema.oneOf) as JsonSchema[] | undefined;
-    if (Array.isArray(alternatives) && alternatives.length > 0) {
-      return this.rule(alternatives.map((s, i) => this.schema(s, `${hint}-${i}`)).join(" | "), hint);
-    }
-    if (Array.isArray(schema.type)) {
-      return this.rule(schema.type.map((t) => this.schema({ ...schema, type: t }, hint)).join(" | "), hint);
-    }
-    switch (schema.type) {
-      case "string":
-      case "integer":
+    return this.node(normaliseSchema(schema, this.root), hint);
+  }
+
+  /** The rule (or inline expression) for a normalised schema. */
+  node(node: SchemaNode, hint = "v"): string {
+    switch (node.kind) {
+      case "any":
+        return this.primitive("value");
+      case "literal": {
+        const alternatives = node.values.map((v) => gbnfLiteral(JSON.stringify(v)));
+        return alternatives.length === 1 ? alternatives[0]! : this.rule(alternatives.join(" | "), hint);
+      }
+      case "string": {
+        if (node.minLength === 0 && node.maxLength === undefined) return this.primitive("string");
+        const char = this.primitive("char");
+        const quote = gbnfLiteral('"');
+        return this.rule(`${quote} ${char}{${node.minLength},${node.maxLength ?? ""}} ${quote}`, hint);
+      }
       case "number":
+        if (node.integer) return this.primitive(node.nonNegative ? "natural" : "integer");
+        return this.primitive(node.nonNegative ? "unsigned-number" : "number");
       case "boolean":
       case "null":
-        return this.primitive(schema.type);
+        return this.primitive(node.kind);
+      case "union":
+        return this.rule(node.options.map((o, i) => this.node(o, `${hint}-${i}`)).join(" | "), hint);
+      case "ref":
+        return this.ref(node);
       case "array":
-        return this.array(schema, hint);
+        return this.array(node, hint);
       case "object":
-        return this.object(schema, hint);
-      default:
-        if (schema.properties) return this.object(schema, hint);
-        return this.primitive("value");
+        return this.object(node, hint);
+      case "map": {
+        if (node.values.kind === "any") return this.primitive("object");
+        const ws = this.primitive("ws");
+        const pair = `${this.primitive("string")} ":" ${ws} ${this.node(node.values, `${hint}-value`)}`;
+        return this.rule(`"{" ${ws} ( ${pair} ( "," ${ws} ${pair} )* )? "}"`, hint);
+      }
     }
   }
 
-  private ref(ref: string): string {
-    const key = `${this.rootIndex}:${ref}`;
-    const known = this.refs.get(key);
+  private ref(node: Extract<SchemaNode, { kind: "ref" }>): string {
+    const known = this.refs.get(node);
     if (known) return known;
-    const m = /^#\/(\$defs|definitions)\/(.+)$/.exec(ref);
-    const target = m ? (this.root[m[1]!] as Record<string, JsonSchema> | undefined)?.[m[2]!] : undefined;
-    if (!target) throw new Error(`schema $ref "${ref}" is not a local #/$defs/… or #/definitions/… entry`);
-    const name = this.rule("", `ref-${m![2]}`);
-    this.refs.set(key, name); // registered before recursing, so recursive schemas terminate
-    this.rules.set(name, this.schema(target, name));
+    const name = this.rule("", `ref-${node.name.split("/").pop()}`);
+    this.refs.set(node, name); // registered before recursing, so recursive schemas terminate
+    this.rules.set(name, this.node(node.target(), name));
     return name;
   }
 
-  private array(schema: JsonSchema, hint: string): string {
-    const items = Array.isArray(schema.items) ? undefined : schema.items;
-    const item = this.schema(items, `${hint}-item`);
+  private array(node: Extract<SchemaNode, { kind: "array" }>, hint: string): string {
+    const item = this.node(node.items, `${hint}-item`);
     const ws = this.primitive("ws");
-    const min = typeof schema.minItems === "number" ? schema.minItems : 0;
-    const more = `( "," ${ws} ${item} )*`;
-    const body = min >= 1 ? `${item} ${more}` : `( ${item} ${more} )?`;
+    const { minItems: min, maxItems: max } = node;
+    if (max === 0) return this.rule(`"[" ${ws} "]"`, hint);
+    const more = `"," ${ws} ${item}`;
+    const rest =
+      max === undefined
+        ? min <= 1
+          ? `( ${more} )*`
+          : `( ${more} ){${min - 1},}`
+        : `( ${more} ){${Math.max(0, min - 1)},${max - 1}}`;
+    const body = min >= 1 ? `${item} ${rest}` : `( ${item} ${rest} )?`;
     return this.rule(`"[" ${ws} ${body} "]"`, hint);
   }
 
-  private object(schema: JsonSchema, hint: string): string {
-    const props = Object.entries(schema.properties ?? {});
-    if (props.length === 0) return this.primitive("object");
-    const required = new Set(schema.required ?? []);
+  private object(node: Extract<SchemaNode, { kind: "object" }>, hint: string): string {
     const ws = this.primitive("ws");
-    const pair = ([key, sub]: [string, JsonSchema]) =>
-      `${gbnfLiteral(JSON.stringify(key))} ":" ${ws} ${this.schema(sub, `${hint}-${key}`)}`;
-    const req = props.filter(([k]) => required.has(k)).map(pair);
-    const opt = props.filter(([k]) => !required.has(k)).map(pair);
+    const pair = (p: { key: string; value: SchemaNode }) =>
+      `${gbnfLiteral(JSON.stringify(p.key))} ":" ${ws} ${this.node(p.value, `${hint}-${p.key}`)}`;
+    // normaliseSchema puts the required properties first
+    const req = node.properties.filter((p) => p.required).map(pair);
+    const opt = node.properties.filter((p) => !p.required).map(pair);
     let body: string;
     if (req.length > 0) {
       body = [req.join(` "," ${ws} `), ...opt.map((p) => `( "," ${ws} ${p} )?`)].join(" ");
