@@ -22,13 +22,19 @@ export interface DemoRunOptions {
 
 export interface DemoAnswer {
   question: string;
-  answer: string;
+  /** The final answer; null when the model declined or the run stopped without one. */
+  answer: string | null;
+  /** The model finished with give_up_and_restart: it says the tools cannot answer this. */
+  declined: boolean;
   stoppedBecause: AgentRun["stoppedBecause"];
   calls: { tool: string; arguments: Record<string, unknown>; ok: boolean; content: string }[];
   /** Which turns were decoded under a constraint: "action" always; "arguments" when the model adds one. */
   constrained: string[];
   seconds: number;
 }
+
+/** What the demo says when the model finishes with give_up_and_restart. */
+export const DECLINED_TEXT = "I can't answer that with these tools.";
 
 const clip = (s: string, n = 160) => (s.length > n ? `${s.slice(0, n - 1)}…` : s).replace(/\n/g, "⏎");
 
@@ -41,6 +47,8 @@ export function createDemoRunner(o: DemoRunOptions) {
     tools: o.tools,
     maxTokens: 24,
     maxRounds: 9,
+    // A give_up is the model declining the question: stop there (a restart would only sample another try).
+    maxRestarts: 0,
     retryTemperatures: [],
   });
   const notes = o.model as Partial<ToolGenChatModel>;
@@ -92,14 +100,17 @@ export function createDemoRunner(o: DemoRunOptions) {
     };
     const run = await agent.chat(`demo-${counter++}`, question, { onEvent });
     const seconds = (performance.now() - started) / 1000;
+    const declined = run.stoppedBecause === "gave_up";
     if (run.stoppedBecause === "answer") write(`${paint("1;32", "Answer:")} ${run.answer}\n`);
+    else if (declined) write(`${paint("1;33", "Declined:")} ${DECLINED_TEXT}\n`);
     else
       write(
         `${paint("1;31", "No answer")} (stopped: ${run.stoppedBecause}${run.error ? `, ${run.error}` : ""})\n`,
       );
     return {
       question,
-      answer: run.answer,
+      answer: run.stoppedBecause === "answer" ? run.answer : null,
+      declined,
       stoppedBecause: run.stoppedBecause,
       calls: run.toolCalls.map((c) => ({
         tool: c.call.function.name,
