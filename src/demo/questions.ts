@@ -1,45 +1,5 @@
 import type { HandwrittenQuestion } from "./grading.ts";
 
-/** A question with the call that answers it. */
-export interface DemoQuestion {
-  question: string;
-  tool: string;
-  arguments: Record<string, unknown>;
-}
-
-/**
- * Hand-written questions taught to the demo model together with the generated ones (a tiny model is not reliable
- * on unseen phrasings; the generator never produces these strings, and `toolgen demo` marks them as seen).
- */
-export const TAUGHT_QUESTIONS: DemoQuestion[] = [
-  {
-    question: "How many mi is 42 km?",
-    tool: "convert_length",
-    arguments: { value: 42, from_unit: "km", to_unit: "mi" },
-  },
-  { question: "What day of the week is 1969-07-20?", tool: "day_of_week", arguments: { date: "1969-07-20" } },
-  {
-    question: 'What is the SHA-256 hash of "hello toolgen"?',
-    tool: "sha256_hash",
-    arguments: { text: "hello toolgen" },
-  },
-  {
-    question: "Calculate (17 + 25) * 3",
-    tool: "evaluate_expression",
-    arguments: { expression: "(17 + 25) * 3" },
-  },
-  {
-    question: 'How many words are in "small tools answer big questions"?',
-    tool: "word_count",
-    arguments: { text: "small tools answer big questions" },
-  },
-  {
-    question: "What is the total revenue in sales.csv?",
-    tool: "csv_column_sum",
-    arguments: { path: "sales.csv", column: "revenue" },
-  },
-];
-
 /** What a demo question should get: the expected call and its real output, or null when it must be declined. */
 export type DemoTruth = Omit<HandwrittenQuestion, "question"> | null;
 
@@ -115,7 +75,3 @@ export const SHOWN_QUESTIONS: ShownQuestion[] = [
   },
   { question: "tell me a joke", truth: null },
 ];
-
-export function isTaught(question: string): boolean {
-  return TAUGHT_QUESTIONS.some((q) => q.question === question);
-}

@@ -3,7 +3,6 @@ import type { AgentRun, AgentStep } from "../agents/types.ts";
 import type { CatalogEntry } from "../catalog/catalog.ts";
 import type { ChatModel } from "../models/model.ts";
 import type { Tool } from "../tools/types.ts";
-import { isTaught } from "./questions.ts";
 import type { ToolGenChatModel } from "./chat-model.ts";
 
 /**
@@ -61,9 +60,7 @@ export function createDemoRunner(o: DemoRunOptions) {
   async function ask(question: string): Promise<DemoAnswer> {
     const started = performance.now();
     const constrained = new Set<string>();
-    write(
-      `\n${paint("1", "Question:")} ${question}${isTaught(question) ? paint("2", "   (taught in training)") : ""}\n`,
-    );
+    write(`\n${paint("1", "Question:")} ${question}\n`);
     const onEvent = (e: AgentStep | { type: "text_delta" }) => {
       const step = e as AgentStep;
       switch (step.type) {
