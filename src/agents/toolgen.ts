@@ -6,6 +6,7 @@ import type { ToolIndex } from "../retrieval/ids.ts";
 import {
   actionDocumentation,
   agentTask,
+  FINISH_ARGUMENTS_SCHEMA,
   GENERATE_ACTION,
   inputRequest,
   TOOLGEN_AGENT_SYSTEM,
@@ -64,6 +65,14 @@ export interface ToolGenAgentOptions {
   memory?: MemoryOptions;
   context?: Record<string, unknown>;
   /**
+   * How the arguments turn is decoded. "json-schema": under a json-schema constraint, the chosen tool's
+   * parameters or, after <<Finish>>, FINISH_ARGUMENTS_SCHEMA (the built-in engine compiles it to a token mask,
+   * llama.cpp to a grammar, vLLM-style servers to guided JSON; a backend that cannot enforce it is asked freely
+   * from then on). "none" (default): free text, checked after generation. OpenAI proper's strict JSON mode
+   * rejects schemas with optional properties, so the default stays free.
+   */
+  argumentsConstraint?: "json-schema" | "none";
+  /**
    * The role of the function-result turn: "tool" (default, as in the paper's trajectories) or "user" for
    * servers that reject a tool message with no preceding tool_calls (OpenAI proper does).
    */
@@ -90,6 +99,7 @@ export class ToolGenAgent extends MemoryAgent {
   private readonly maxErrors: number;
   private readonly retryTemperatures: number[];
   private choiceUnsupported = false;
+  private schemaUnsupported = false;
   /**
    * The written forms the action turn may produce: every tool plus <<Finish>>. One array for the agent's life,
    * so a decoder can cache what it builds from it (a trie over 47k tools) by identity.
@@ -176,7 +186,7 @@ export class ToolGenAgent extends MemoryAgent {
         { role: "user", content: inputRequest(actionDocumentation(written, entry)) },
       );
       if (rec.modelCalls >= this.maxRounds) return done({ answer: lastThought, stoppedBecause: "max_steps" });
-      const argsText = await this.reply(episode, chat, rec);
+      const argsText = await this.replyArguments(episode, entry, chat, rec);
       const parsed = parseToolGenArguments(argsText);
       if (!entry) {
         const args = parsed.ok ? parsed.arguments : {};
@@ -263,6 +273,43 @@ export class ToolGenAgent extends MemoryAgent {
         reason: "the reply gave up or apologised",
         temperature,
       });
+    }
+  }
+
+  /**
+   * The arguments turn: under the action's json-schema constraint when `argumentsConstraint` asks for it (and
+   * the backend can enforce it), else a free reply.
+   */
+  private async replyArguments(
+    episode: Episode,
+    entry: CatalogEntry | undefined,
+    chat: ChatOptions,
+    rec: RunRecorder,
+  ): Promise<string> {
+    if (this.options.argumentsConstraint !== "json-schema" || this.schemaUnsupported)
+      return this.reply(episode, chat, rec);
+    const schema = entry ? entry.parameters : FINISH_ARGUMENTS_SCHEMA;
+    try {
+      const { message } = await callModel(
+        this.options.model,
+        episode.messages,
+        {
+          temperature: episode.temperature,
+          constraint: { kind: "json-schema", schema },
+          ...(this.options.maxTokens !== undefined ? { maxTokens: this.options.maxTokens } : {}),
+          ...(chat.signal ? { signal: chat.signal } : {}),
+        },
+        rec,
+        false,
+      );
+      episode.messages.push({ role: "assistant", content: message.content });
+      return message.content;
+    } catch (error) {
+      if ((error as Error).name !== "UnsupportedConstraintError") throw error;
+      this.schemaUnsupported = true;
+      const reason = `unconstrained arguments turns from now on: ${(error as Error).message}`;
+      rec.record({ type: "retry", index: rec.modelCalls, reason, temperature: episode.temperature });
+      return this.reply(episode, chat, rec);
     }
   }
 

@@ -1,11 +1,20 @@
 import type { Message } from "../chat/messages.ts";
 import { parseToolCalls, toAssistantMessage } from "../chat/parse/index.ts";
 import { renderChat } from "../chat/templates/render.ts";
+import { jsonSchemaConstraint, toolCallSchema, ToolCallOrText } from "../constrain/index.ts";
 import { pickToken } from "../nn/infer/decode.ts";
 import { InferenceSession } from "../nn/infer/session.ts";
 import { Rng } from "../nn/rng.ts";
 import { BuiltinTokenModel } from "./builtin.ts";
-import type { ChatModel, Constraint, GenerateOptions, GenerateResult, StreamEvent } from "./model.ts";
+import type { ToolJson } from "../tools/types.ts";
+import type {
+  ChatModel,
+  Constraint,
+  GenerateOptions,
+  GenerateResult,
+  StreamEvent,
+  ToolChoice,
+} from "./model.ts";
 
 const END_TOKENS = ["<|eot_id|>", "<|end_of_text|>", "<|eom_id|>"];
 
@@ -13,8 +22,10 @@ const END_TOKENS = ["<|eot_id|>", "<|end_of_text|>", "<|eom_id|>"];
  * The built-in engine as a ChatModel over the Llama-3 chat format: messages are rendered with the shipped
  * `llama3` template (`llama3.1` when tools are given, whose JSON tool-call format the output is parsed with),
  * then decoded from a KV cache until <|eot_id|>. Constraints: `tokens` (every generated token is one of the
- * ids) and `choice` (the reply is exactly one of the options, decoded over a trie of their tokens); the
- * `json-schema` and `grammar` kinds are refused with a clear error.
+ * ids), `choice` (the reply is exactly one of the options, decoded over a trie of their tokens) and
+ * `json-schema` (the reply is compact JSON the schema accepts, token by token: src/constrain); `grammar` is
+ * refused with a clear error. With tools, a tool call is decoded under its tool's schema: the whole reply
+ * when toolChoice is "required" or names a tool, otherwise from the moment the reply opens with `{`.
  */
 export class BuiltinChatModel implements ChatModel {
   readonly id: string;
@@ -51,7 +62,9 @@ export class BuiltinChatModel implements ChatModel {
       );
     }
     const maxTokens = Math.min(options.maxTokens ?? 256, room);
-    const allowed = constraintFilter(options.constraint, this.tokens, endIds);
+    const allowed =
+      constraintFilter(options.constraint, this.tokens, endIds) ??
+      (hasTools ? toolCallFilter(options.tools!, options.toolChoice, this.tokens, endIds) : undefined);
     const rng = new Rng(options.seed ?? 0);
     const session = new InferenceSession(model);
     const ids: number[] = [];
@@ -61,7 +74,7 @@ export class BuiltinChatModel implements ChatModel {
       let logits = session.append(promptIds);
       while (ids.length < maxTokens) {
         if (options.signal?.aborted) throw options.signal.reason ?? new Error("aborted");
-        const allow = allowed?.(ids);
+        const allow = allowed?.next(ids, maxTokens - ids.length);
         if (allow && allow.length === 0) {
           finish = "stop"; // a choice is complete and nothing may follow it
           break;
@@ -71,6 +84,7 @@ export class BuiltinChatModel implements ChatModel {
           finish = "stop";
           break;
         }
+        allowed?.accept(id);
         ids.push(id);
         const full = tok.decode(ids);
         const stopAt = firstStop(full, options.stop);
@@ -119,25 +133,39 @@ function firstStop(text: string, stops: string[] | undefined): number | undefine
   return at;
 }
 
-/** The allowed next ids for a constraint, or undefined for free decoding. */
+/** Per step: the allowed next ids (undefined: any), then the id taken. */
+interface TokenFilter {
+  next(generated: readonly number[], tokensLeft: number): readonly number[] | undefined;
+  accept(id: number): void;
+}
+
+function stateless(next: (generated: readonly number[]) => readonly number[]): TokenFilter {
+  return { next, accept: () => {} };
+}
+
+/** The filter for a constraint, or undefined for free decoding. */
 function constraintFilter(
   c: Constraint | undefined,
   model: BuiltinTokenModel,
   endIds: number[],
-): ((generated: readonly number[]) => readonly number[]) | undefined {
+): TokenFilter | undefined {
   if (!c) return undefined;
+  if (c.kind === "json-schema") {
+    const constraint = jsonSchemaConstraint(c.schema, model.tokenizer, endIds, { vocabSize: model.vocabSize });
+    return { next: (_, left) => constraint.allowed(left), accept: (id) => constraint.accept(id) };
+  }
   if (c.kind === "tokens") {
     if (c.ids.length === 0) throw new Error("constraint tokens: ids is empty");
     for (const id of c.ids) {
       if (!(Number.isInteger(id) && id >= 0 && id < model.vocabSize))
         throw new Error(`constraint tokens: id ${id} is not in the vocabulary`);
     }
-    return () => c.ids;
+    return stateless(() => c.ids);
   }
   if (c.kind === "choice") {
     if (c.options.length === 0) throw new Error("constraint choice: options is empty");
     const seqs = c.options.map((o) => model.tokenize(o));
-    return (generated) => {
+    return stateless((generated) => {
       const next = new Set<number>();
       for (const s of seqs) {
         if (s.length < generated.length || !generated.every((id, i) => s[i] === id)) continue;
@@ -145,9 +173,33 @@ function constraintFilter(
         else next.add(s[generated.length]);
       }
       return [...next];
-    };
+    });
   }
-  throw new Error(`the built-in model does not support "${c.kind}" constraints; supported: tokens, choice`);
+  throw new Error(
+    `the built-in model does not support "${c.kind}" constraints; supported: tokens, choice, json-schema`,
+  );
+}
+
+/**
+ * Tool calls in Llama 3.1's JSON form under the tools' schemas: the whole reply for toolChoice "required" or
+ * a named tool, otherwise only once the reply opens with `{` (free text stays free).
+ */
+function toolCallFilter(
+  tools: ToolJson[],
+  choice: ToolChoice | undefined,
+  model: BuiltinTokenModel,
+  endIds: number[],
+): TokenFilter {
+  const named = typeof choice === "object" ? tools.filter((t) => t.function.name === choice.name) : tools;
+  if (named.length === 0) throw new Error(`toolChoice names ${JSON.stringify(choice)}, which is not a given tool`);
+  const constraint = jsonSchemaConstraint(toolCallSchema(named), model.tokenizer, endIds, {
+    vocabSize: model.vocabSize,
+  });
+  if (choice === "required" || typeof choice === "object") {
+    return { next: (_, left) => constraint.allowed(left), accept: (id) => constraint.accept(id) };
+  }
+  const either = new ToolCallOrText(constraint, model.vocabSize);
+  return { next: (_, left) => either.allowed(left), accept: (id) => either.accept(id) };
 }
 
 /** `builtin:DIR` for resolveModel: a checkpoint folder of the built-in engine. */

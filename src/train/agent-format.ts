@@ -1,4 +1,5 @@
 import type { CatalogEntry } from "../catalog/catalog.ts";
+import type { JsonSchema } from "../tools/types.ts";
 
 /**
  * The ToolGen agent protocol (paper Fig. 8): every ReAct step is three rounds — the assistant's thought, then
@@ -57,3 +58,23 @@ export function actionDocumentation(name: string, entry: CatalogEntry | undefine
 export function inputRequest(documentation: string): string {
   return `Please give the input. Here is the documentation: ${documentation}`;
 }
+
+/**
+ * What the arguments turn after <<Finish>> may be: a final answer, or giving up (ToolBench's Finish function;
+ * the documentation the model is shown is `actionDocumentation(FINISH_TOKEN)`). Written compactly in this
+ * order, a give_answer reads `{"return_type":"give_answer","final_answer":"…"}`.
+ */
+export const FINISH_ARGUMENTS_SCHEMA: JsonSchema = {
+  anyOf: [
+    {
+      type: "object",
+      properties: { return_type: { const: "give_answer" }, final_answer: { type: "string" } },
+      required: ["return_type", "final_answer"],
+    },
+    {
+      type: "object",
+      properties: { return_type: { const: "give_up_and_restart" } },
+      required: ["return_type"],
+    },
+  ],
+};

@@ -1,0 +1,716 @@
+/**
+ * A byte-level automaton for the compact JSON a schema accepts: given the bytes so far, which next bytes are
+ * allowed, is the text complete, and how many more bytes a completion needs at least. Bytes rather than
+ * characters because BPE tokens are byte strings and may split a UTF-8 character; strings are checked to be
+ * valid UTF-8 all the same.
+ *
+ * Output form (what `JSON.stringify` writes): no whitespace outside strings; object properties in schema
+ * order, required ones always and optional ones optionally, no other keys; numbers without exponent, at most
+ * 16 integer and 16 fraction digits; `\u` escapes outside the surrogate range. Strings, arrays and free-form
+ * objects are bounded (the schema's maxLength / maxItems, else the options' defaults), and free values (`{}`,
+ * no type) nest at most `anyDepth` deep, so every run ends.
+ *
+ * A state is a set of stacks (unions are followed in parallel, like an NFA); each stack is a linked list of
+ * immutable frames, so stepping never copies more than the top frame and states can be shared freely.
+ */
+import type { JsonSchema } from "../tools/types.ts";
+import { ByteTrie, utf8Bytes } from "./byte-trie.ts";
+import { MAX_FRACTION_DIGITS, MAX_INTEGER_DIGITS, normaliseSchema, type SchemaNode } from "./schema-node.ts";
+
+export interface AutomatonOptions {
+  /** Characters of a string whose schema has no maxLength (default 256). */
+  maxStringLength?: number;
+  /** Items of an array whose schema has no maxItems (default 16). */
+  maxItems?: number;
+  /** Properties of a free-form object (default 8), each key at most 32 characters. */
+  maxProperties?: number;
+  /** How deep a value without a schema (`{}`, no type) may nest arrays and objects (default 3). */
+  anyDepth?: number;
+}
+
+const enum K {
+  End,
+  Lit,
+  Str,
+  Num,
+  Arr,
+  Obj,
+  Map,
+  Union,
+}
+
+// String phases
+const S_OPEN = 0;
+const S_BODY = 1;
+const S_ESC = 2;
+const S_HEX = 3;
+const S_UTF8 = 4;
+// Number phases
+const N_START = 0;
+const N_MINUS = 1;
+const N_ZERO = 2;
+const N_INT = 3;
+const N_DOT = 4;
+const N_FRAC = 5;
+// Array, object and map phases
+const C_OPEN = 0;
+const C_FIRST = 1; // after "[" or "{"
+const C_AFTER = 2; // after an item or a property value
+const C_KEY = 3; // object: inside `"key":`
+const C_COLON = 4; // map: after a key
+
+const Q = 0x22; // "
+const BS = 0x5c; // \
+
+let nextId = 1;
+
+interface LitNode {
+  k: K.Lit;
+  id: number;
+  min: number;
+  trie: ByteTrie;
+}
+interface StrNode {
+  k: K.Str;
+  id: number;
+  min: number;
+  minLength: number;
+  maxLength: number;
+}
+interface NumNode {
+  k: K.Num;
+  id: number;
+  min: number;
+  integer: boolean;
+  nonNegative: boolean;
+}
+interface ArrNode {
+  k: K.Arr;
+  id: number;
+  min: number;
+  items: CNode;
+  minItems: number;
+  maxItems: number;
+}
+interface ObjProp {
+  key: Uint8Array; // `"key":`
+  required: boolean;
+  value: CNode;
+}
+interface ObjNode {
+  k: K.Obj;
+  id: number;
+  min: number;
+  props: ObjProp[];
+  /** Key tries by the index of the first property still allowed (built on first use, after `min`s settle). */
+  keyTries: (ByteTrie | undefined)[];
+  /** Once sizes settle: bytes that close the object from property i, before [0] / after [1] a first one. */
+  closing: [number[], number[]] | undefined;
+  /** requiredFrom[i]: a required property remains at index ≥ i. */
+  requiredFrom: boolean[];
+}
+interface MapNode {
+  k: K.Map;
+  id: number;
+  min: number;
+  values: CNode;
+  key: StrNode;
+  maxProperties: number;
+}
+interface UnionNode {
+  k: K.Union;
+  id: number;
+  min: number;
+  options: CNode[];
+}
+type CNode = LitNode | StrNode | NumNode | ArrNode | ObjNode | MapNode | UnionNode;
+
+/** One level of a stack. `parent` is the enclosing container in the phase it resumes in. */
+class Frame {
+  /** Fewest bytes the enclosing containers need once this frame is done. */
+  readonly rest: number;
+  constructor(
+    readonly kind: K,
+    readonly node: CNode | null,
+    readonly parent: Frame | null,
+    readonly phase: number,
+    readonly n: number,
+    readonly x: number,
+    readonly trie: ByteTrie | null,
+    /** Fewest bytes that finish this frame. */
+    readonly local: number,
+  ) {
+    this.rest = parent === null ? 0 : parent.local + parent.rest;
+  }
+}
+
+const END = new Frame(K.End, null, null, 0, 0, 0, null, 0);
+
+/** An automaton state: the stacks still alive. Opaque outside this module. */
+export type AutomatonState = readonly Frame[];
+
+function isDigit(b: number): boolean {
+  return b >= 0x30 && b <= 0x39;
+}
+
+function hexValue(b: number): number {
+  if (b >= 0x30 && b <= 0x39) return b - 0x30;
+  if (b >= 0x61 && b <= 0x66) return b - 0x61 + 10;
+  if (b >= 0x41 && b <= 0x46) return b - 0x41 + 10;
+  return -1;
+}
+
+export class JsonSchemaAutomaton {
+  private readonly root: CNode;
+  private readonly nodes: CNode[] = [];
+  private readonly anyByDepth = new Map<number, CNode>();
+  private readonly maxStringLength: number;
+  private readonly maxItems: number;
+  private readonly maxProperties: number;
+  private readonly anyDepth: number;
+  private readonly keyNode: StrNode;
+  private readonly initial: AutomatonState;
+
+  /** From a JSON Schema (see `normaliseSchema` for the keywords read). */
+  static fromSchema(schema: JsonSchema, options: AutomatonOptions = {}): JsonSchemaAutomaton {
+    return new JsonSchemaAutomaton(normaliseSchema(schema), options);
+  }
+
+  constructor(node: SchemaNode, options: AutomatonOptions = {}) {
+    this.maxStringLength = options.maxStringLength ?? 256;
+    this.maxItems = options.maxItems ?? 16;
+    this.maxProperties = options.maxProperties ?? 8;
+    this.anyDepth = options.anyDepth ?? 3;
+    this.keyNode = this.add<StrNode>({ k: K.Str, id: 0, min: 2, minLength: 0, maxLength: 32 });
+    this.root = this.compile(node, new Map());
+    this.settleMinimums();
+    if (!Number.isFinite(this.root.min)) throw new Error("the schema accepts no finite JSON value");
+    for (const node of this.nodes) {
+      if (node.k !== K.Obj) continue;
+      const at = (first: boolean) => node.props.map((_, i) => this.objectLocal(node, i, first)).concat(1);
+      node.closing = [at(true), at(false)];
+    }
+    const start: Frame[] = [];
+    this.enter(this.root, null, start);
+    this.initial = start;
+  }
+
+  /** The state before any byte. */
+  start(): AutomatonState {
+    return this.initial;
+  }
+
+  /** The state after `byte`, or undefined when the byte is not allowed. */
+  step(state: AutomatonState, byte: number): AutomatonState | undefined {
+    const out: Frame[] = [];
+    for (const f of state) this.consume(f, byte, out);
+    if (out.length === 0) return undefined;
+    return out.length === 1 ? out : dedupe(out);
+  }
+
+  /** The state after all of `bytes`, or undefined when one is not allowed. */
+  stepBytes(state: AutomatonState, bytes: Uint8Array): AutomatonState | undefined {
+    let s: AutomatonState | undefined = state;
+    for (let i = 0; i < bytes.length && s; i++) s = this.step(s, bytes[i]!);
+    return s;
+  }
+
+  /** True when the text so far is a whole value the schema accepts. */
+  isComplete(state: AutomatonState): boolean {
+    for (const f of state) if (f === END || (f.parent === null && accepting(f))) return true;
+    return false;
+  }
+
+  /** Fewest bytes still needed for a complete value (0 when complete). */
+  minBytesToComplete(state: AutomatonState): number {
+    let best = Infinity;
+    for (const f of state) {
+      const need = f.parent === null && accepting(f) ? 0 : f.local + f.rest;
+      if (need < best) best = need;
+    }
+    return best;
+  }
+
+  /** Does the automaton accept exactly this text? (For tests and checks.) */
+  accepts(text: string): boolean {
+    const s = this.stepBytes(this.initial, utf8Bytes(text));
+    return s !== undefined && this.isComplete(s);
+  }
+
+  // ---- compiling the normalised schema -------------------------------------------------------------------
+
+  private add<T extends CNode>(node: T): T {
+    node.id = nextId++;
+    this.nodes.push(node);
+    return node;
+  }
+
+  private compile(node: SchemaNode, refs: Map<SchemaNode, UnionNode>): CNode {
+    switch (node.kind) {
+      case "literal": {
+        const trie = ByteTrie.build(node.values.map((v) => utf8Bytes(JSON.stringify(v))));
+        return this.add<LitNode>({ k: K.Lit, id: 0, min: trie.minRest, trie });
+      }
+      case "boolean":
+        return this.compile({ kind: "literal", values: [true, false] }, refs);
+      case "null":
+        return this.compile({ kind: "literal", values: [null] }, refs);
+      case "string": {
+        const maxLength = node.maxLength ?? Math.max(node.minLength, this.maxStringLength);
+        return this.add<StrNode>({
+          k: K.Str,
+          id: 0,
+          min: 2 + node.minLength,
+          minLength: node.minLength,
+          maxLength,
+        });
+      }
+      case "number":
+        return this.add<NumNode>({
+          k: K.Num,
+          id: 0,
+          min: 1,
+          integer: node.integer,
+          nonNegative: node.nonNegative,
+        });
+      case "array": {
+        const maxItems = node.maxItems ?? Math.max(node.minItems, this.maxItems);
+        const items = this.compile(node.items, refs);
+        return this.add<ArrNode>({
+          k: K.Arr,
+          id: 0,
+          min: Infinity,
+          items,
+          minItems: node.minItems,
+          maxItems,
+        });
+      }
+      case "object": {
+        const props = node.properties.map((p) => ({
+          key: utf8Bytes(JSON.stringify(p.key) + ":"),
+          required: p.required,
+          value: this.compile(p.value, refs),
+        }));
+        const requiredFrom = props.map((_, i) => props.slice(i).some((p) => p.required));
+        requiredFrom.push(false);
+        return this.add<ObjNode>({
+          k: K.Obj,
+          id: 0,
+          min: Infinity,
+          props,
+          keyTries: [],
+          closing: undefined,
+          requiredFrom,
+        });
+      }
+      case "map":
+        return this.add<MapNode>({
+          k: K.Map,
+          id: 0,
+          min: 2,
+          values: this.compile(node.values, refs),
+          key: this.keyNode,
+          maxProperties: this.maxProperties,
+        });
+      case "union":
+        return this.add<UnionNode>({
+          k: K.Union,
+          id: 0,
+          min: Infinity,
+          options: node.options.map((o) => this.compile(o, refs)),
+        });
+      case "any":
+        return this.any(this.anyDepth);
+      case "ref": {
+        // A one-option union stands for the ref, registered before its target is compiled (recursion).
+        let u = refs.get(node);
+        if (!u) {
+          u = this.add<UnionNode>({ k: K.Union, id: 0, min: Infinity, options: [] });
+          refs.set(node, u);
+          u.options.push(this.compile(node.target(), refs));
+        }
+        return u;
+      }
+    }
+  }
+
+  /** Any JSON value, arrays and objects nested at most `depth` deep. */
+  private any(depth: number): CNode {
+    const known = this.anyByDepth.get(depth);
+    if (known) return known;
+    const refs = new Map<SchemaNode, UnionNode>();
+    const options: CNode[] = [
+      this.compile({ kind: "string", minLength: 0 }, refs),
+      this.compile({ kind: "number", integer: false, nonNegative: false }, refs),
+      this.compile({ kind: "literal", values: [true, false, null] }, refs),
+    ];
+    if (depth > 0) {
+      const inner = this.any(depth - 1);
+      options.push(
+        this.add<ArrNode>({
+          k: K.Arr,
+          id: 0,
+          min: Infinity,
+          items: inner,
+          minItems: 0,
+          maxItems: this.maxItems,
+        }),
+        this.add<MapNode>({
+          k: K.Map,
+          id: 0,
+          min: 2,
+          values: inner,
+          key: this.keyNode,
+          maxProperties: this.maxProperties,
+        }),
+      );
+    }
+    const node = this.add<UnionNode>({ k: K.Union, id: 0, min: Infinity, options });
+    this.anyByDepth.set(depth, node);
+    return node;
+  }
+
+  /** Least sizes by fixed-point iteration (refs may make the node graph cyclic). */
+  private settleMinimums(): void {
+    for (let changed = true; changed;) {
+      changed = false;
+      for (const node of this.nodes) {
+        const m = this.minOf(node);
+        if (m < node.min) {
+          node.min = m;
+          changed = true;
+        }
+      }
+    }
+  }
+
+  private minOf(node: CNode): number {
+    switch (node.k) {
+      case K.Arr:
+        return node.minItems === 0 ? 2 : 1 + node.minItems * (node.items.min + 1);
+      case K.Obj:
+        return 1 + this.objectLocal(node, 0, true);
+      case K.Union:
+        return Math.min(...node.options.map((o) => o.min));
+      default:
+        return node.min;
+    }
+  }
+
+  /** Fewest bytes that close an object whose next candidate property is `i` (`first`: none written yet). */
+  private objectLocal(node: ObjNode, i: number, first: boolean): number {
+    if (node.closing) return node.closing[first ? 0 : 1][i]!;
+    let bytes = 1; // "}"
+    let required = 0;
+    for (let j = i; j < node.props.length; j++) {
+      const p = node.props[j]!;
+      if (!p.required) continue;
+      bytes += p.key.length + p.value.min + 1;
+      required++;
+    }
+    return first && required > 0 ? bytes - 1 : bytes;
+  }
+
+  /** `"key":` of the properties that may come next from `i`: up to and including the first required one. */
+  private keyTrie(node: ObjNode, i: number): ByteTrie | undefined {
+    if (i >= node.props.length) return undefined;
+    let trie = node.keyTries[i];
+    if (!trie) {
+      let last = i;
+      while (last < node.props.length - 1 && !node.props[last]!.required) last++;
+      const candidates = node.props.slice(i, last + 1);
+      trie = ByteTrie.build(
+        candidates.map((p) => p.key),
+        (e) => candidates[e]!.value.min + this.objectLocal(node, i + e + 1, false),
+      );
+      // entries are relative to i; the key phase's `n` keeps i
+      node.keyTries[i] = trie;
+    }
+    return trie;
+  }
+
+  // ---- frames --------------------------------------------------------------------------------------------
+
+  /** Pushes the frames that start a value of `node` (several for a union). */
+  private enter(node: CNode, parent: Frame | null, out: Frame[]): void {
+    switch (node.k) {
+      case K.Lit:
+        out.push(new Frame(K.Lit, node, parent, 0, 0, 0, node.trie, node.trie.minRest));
+        return;
+      case K.Union:
+        for (const o of node.options) this.enter(o, parent, out);
+        return;
+      default:
+        out.push(new Frame(node.k, node, parent, 0, 0, 0, null, node.min));
+    }
+  }
+
+  private enterAndFeed(node: CNode, parent: Frame, byte: number, out: Frame[]): void {
+    const started: Frame[] = [];
+    this.enter(node, parent, started);
+    for (const f of started) this.consume(f, byte, out);
+  }
+
+  private consume(f: Frame, byte: number, out: Frame[]): void {
+    switch (f.kind) {
+      case K.End:
+        return;
+      case K.Lit: {
+        const child = f.trie!.children.get(byte);
+        if (child) {
+          if (child.children.size === 0) out.push(f.parent ?? END);
+          else out.push(new Frame(K.Lit, f.node, f.parent, 0, 0, 0, child, child.minRest));
+        }
+        if (f.trie!.terminal) this.consume(f.parent ?? END, byte, out);
+        return;
+      }
+      case K.Str:
+        this.consumeString(f, f.node as StrNode, byte, out);
+        return;
+      case K.Num:
+        this.consumeNumber(f, f.node as NumNode, byte, out);
+        return;
+      case K.Arr:
+        this.consumeArray(f, f.node as ArrNode, byte, out);
+        return;
+      case K.Obj:
+        this.consumeObject(f, f.node as ObjNode, byte, out);
+        return;
+      case K.Map:
+        this.consumeMap(f, f.node as MapNode, byte, out);
+        return;
+    }
+  }
+
+  private str(f: Frame, node: StrNode, phase: number, n: number, x: number): Frame {
+    const owed = Math.max(0, node.minLength - n) + 1; // characters still required, and the closing quote
+    let local = owed;
+    if (phase === S_ESC) local += 1;
+    else if (phase === S_HEX) local += 4 - (x & 7);
+    else if (phase === S_UTF8) local += x & 3;
+    return new Frame(K.Str, node, f.parent, phase, n, x, null, local);
+  }
+
+  private consumeString(f: Frame, node: StrNode, b: number, out: Frame[]): void {
+    const n = f.n;
+    switch (f.phase) {
+      case S_OPEN:
+        if (b === Q) out.push(this.str(f, node, S_BODY, 0, 0));
+        return;
+      case S_BODY: {
+        if (b === Q) {
+          if (n >= node.minLength) out.push(f.parent ?? END);
+          return;
+        }
+        if (n >= node.maxLength || b < 0x20) return;
+        if (b === BS) out.push(this.str(f, node, S_ESC, n + 1, 0));
+        else if (b < 0x80) out.push(this.str(f, node, S_BODY, n + 1, 0));
+        else {
+          // UTF-8 lead byte: x = continuation bytes owed (low 2 bits) | the next byte's range (bits 2..)
+          const lead = utf8Lead(b);
+          if (lead !== 0) out.push(this.str(f, node, S_UTF8, n + 1, lead));
+        }
+        return;
+      }
+      case S_ESC:
+        if (b === 0x75) out.push(this.str(f, node, S_HEX, n, 0));
+        else if (b === Q || b === BS || b === 0x2f || "bfnrt".includes(String.fromCharCode(b)))
+          out.push(this.str(f, node, S_BODY, n, 0));
+        return;
+      case S_HEX: {
+        // x: digits read (low 3 bits) | first digit (bits 3..)
+        const v = hexValue(b);
+        if (v < 0) return;
+        const read = f.x & 7;
+        if (read === 1 && f.x >> 3 === 0xd && v >= 8) return; // U+D800..U+DFFF: no lone surrogates
+        if (read === 3) out.push(this.str(f, node, S_BODY, n, 0));
+        else out.push(this.str(f, node, S_HEX, n, read === 0 ? 1 | (v << 3) : (f.x & ~7) | (read + 1)));
+        return;
+      }
+      case S_UTF8: {
+        const owed = f.x & 3;
+        const lo = (f.x >> 2) & 0xff;
+        const hi = (f.x >> 10) & 0xff;
+        if (b < lo || b > hi) return;
+        if (owed === 1) out.push(this.str(f, node, S_BODY, n, 0));
+        else out.push(this.str(f, node, S_UTF8, n, (owed - 1) | (0x80 << 2) | (0xbf << 10)));
+        return;
+      }
+    }
+  }
+
+  private num(f: Frame, node: NumNode, phase: number, n: number): Frame {
+    const local = phase === N_START || phase === N_MINUS || phase === N_DOT ? 1 : 0;
+    return new Frame(K.Num, node, f.parent, phase, n, 0, null, local);
+  }
+
+  private consumeNumber(f: Frame, node: NumNode, b: number, out: Frame[]): void {
+    switch (f.phase) {
+      case N_START:
+      case N_MINUS:
+        if (b === 0x2d && f.phase === N_START && !node.nonNegative) out.push(this.num(f, node, N_MINUS, 0));
+        else if (b === 0x30) out.push(this.num(f, node, N_ZERO, 0));
+        else if (b > 0x30 && b <= 0x39) out.push(this.num(f, node, N_INT, 1));
+        return;
+      case N_ZERO:
+      case N_INT:
+        if (f.phase === N_INT && isDigit(b) && f.n < MAX_INTEGER_DIGITS)
+          out.push(this.num(f, node, N_INT, f.n + 1));
+        else if (b === 0x2e && !node.integer) out.push(this.num(f, node, N_DOT, 0));
+        this.consume(f.parent ?? END, b, out);
+        return;
+      case N_DOT:
+        if (isDigit(b)) out.push(this.num(f, node, N_FRAC, 1));
+        return;
+      case N_FRAC:
+        if (isDigit(b) && f.n < MAX_FRACTION_DIGITS) out.push(this.num(f, node, N_FRAC, f.n + 1));
+        this.consume(f.parent ?? END, b, out);
+        return;
+    }
+  }
+
+  private arr(f: Frame, node: ArrNode, phase: number, n: number): Frame {
+    const perItem = node.items.min + 1;
+    const local =
+      phase === C_FIRST
+        ? node.minItems === 0
+          ? 1
+          : node.minItems * perItem
+        : 1 + Math.max(0, node.minItems - n) * perItem;
+    return new Frame(K.Arr, node, f.parent, phase, n, 0, null, local);
+  }
+
+  private consumeArray(f: Frame, node: ArrNode, b: number, out: Frame[]): void {
+    switch (f.phase) {
+      case C_OPEN:
+        if (b === 0x5b) out.push(this.arr(f, node, C_FIRST, 0));
+        return;
+      case C_FIRST:
+        if (b === 0x5d && node.minItems === 0) out.push(f.parent ?? END);
+        else if (node.maxItems > 0) this.enterAndFeed(node.items, this.arr(f, node, C_AFTER, 1), b, out);
+        return;
+      case C_AFTER:
+        if (b === 0x2c && f.n < node.maxItems)
+          this.enter(node.items, this.arr(f, node, C_AFTER, f.n + 1), out);
+        else if (b === 0x5d && f.n >= node.minItems) out.push(f.parent ?? END);
+        return;
+    }
+  }
+
+  private between(f: Frame, node: ObjNode, i: number, first: boolean): Frame {
+    return new Frame(
+      K.Obj,
+      node,
+      f.parent,
+      C_AFTER,
+      i,
+      first ? 1 : 0,
+      null,
+      this.objectLocal(node, i, first),
+    );
+  }
+
+  private consumeObject(f: Frame, node: ObjNode, b: number, out: Frame[]): void {
+    switch (f.phase) {
+      case C_OPEN:
+        if (b === 0x7b) out.push(this.between(f, node, 0, true));
+        return;
+      case C_AFTER: {
+        const i = f.n;
+        const first = f.x === 1;
+        if (b === 0x7d) {
+          if (!node.requiredFrom[i]) out.push(f.parent ?? END);
+          return;
+        }
+        const trie = this.keyTrie(node, i);
+        if (!trie) return;
+        const keyFrame = new Frame(K.Obj, node, f.parent, C_KEY, i, 0, trie, trie.minRest);
+        if (first) this.consumeObject(keyFrame, node, b, out);
+        else if (b === 0x2c) out.push(keyFrame);
+        return;
+      }
+      case C_KEY: {
+        const child = f.trie!.children.get(b);
+        if (!child) return;
+        if (child.terminal) {
+          const j = f.n + child.entry;
+          this.enter(node.props[j]!.value, this.between(f, node, j + 1, false), out);
+        } else out.push(new Frame(K.Obj, node, f.parent, C_KEY, f.n, 0, child, child.minRest));
+        return;
+      }
+    }
+  }
+
+  private map(f: Frame, node: MapNode, phase: number, n: number): Frame {
+    const local = phase === C_COLON ? 2 + node.values.min : phase === C_OPEN ? 2 : 1;
+    return new Frame(K.Map, node, f.parent, phase, n, 0, null, local);
+  }
+
+  private consumeMap(f: Frame, node: MapNode, b: number, out: Frame[]): void {
+    switch (f.phase) {
+      case C_OPEN:
+        if (b === 0x7b) out.push(this.map(f, node, C_FIRST, 0));
+        return;
+      case C_FIRST:
+      case C_AFTER:
+        if (b === 0x7d) out.push(f.parent ?? END);
+        else if (f.n < node.maxProperties) {
+          const colon = this.map(f, node, C_COLON, f.n);
+          if (f.phase === C_FIRST) this.enterAndFeed(node.key, colon, b, out);
+          else if (b === 0x2c) this.enter(node.key, colon, out);
+        }
+        return;
+      case C_COLON:
+        if (b === 0x3a) this.enter(node.values, this.map(f, node, C_AFTER, f.n + 1), out);
+        return;
+    }
+  }
+}
+
+function accepting(f: Frame): boolean {
+  if (f.kind === K.Lit) return f.trie!.terminal;
+  if (f.kind === K.Num) return f.phase === N_ZERO || f.phase === N_INT || f.phase === N_FRAC;
+  return f.kind === K.End;
+}
+
+/** x for a UTF-8 lead byte: continuation bytes owed | allowed range of the next byte; 0 when not a lead. */
+function utf8Lead(b: number): number {
+  const range = (owed: number, lo: number, hi: number) => owed | (lo << 2) | (hi << 10);
+  if (b >= 0xc2 && b <= 0xdf) return range(1, 0x80, 0xbf);
+  if (b === 0xe0) return range(2, 0xa0, 0xbf);
+  if (b === 0xed) return range(2, 0x80, 0x9f);
+  if (b >= 0xe1 && b <= 0xef) return range(2, 0x80, 0xbf);
+  if (b === 0xf0) return range(3, 0x90, 0xbf);
+  if (b >= 0xf1 && b <= 0xf3) return range(3, 0x80, 0xbf);
+  if (b === 0xf4) return range(3, 0x80, 0x8f);
+  return 0;
+}
+
+function frameKey(f: Frame | null): string {
+  let key = "";
+  for (let g = f; g; g = g.parent)
+    key += `${g.kind}.${g.node?.id ?? 0}.${g.phase}.${g.n}.${g.x}.${trieId(g.trie)}/`;
+  return key;
+}
+
+const trieIds = new WeakMap<ByteTrie, number>();
+let nextTrieId = 1;
+function trieId(t: ByteTrie | null): number {
+  if (!t) return 0;
+  let id = trieIds.get(t);
+  if (id === undefined) trieIds.set(t, (id = nextTrieId++));
+  return id;
+}
+
+/** Removes stacks equal to an earlier one (parallel union branches that have converged). */
+function dedupe(frames: Frame[]): Frame[] {
+  const seen = new Set<string>();
+  const out: Frame[] = [];
+  for (const f of frames) {
+    const key = f === END ? "end" : frameKey(f);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(f);
+  }
+  return out;
+}

@@ -1,0 +1,107 @@
+import { Ajv } from "ajv";
+import { describe, expect, it } from "vitest";
+import { createToolGenAgent } from "../../src/agents/toolgen.ts";
+import type { Message } from "../../src/chat/messages.ts";
+import { BuiltinTokenModel } from "../../src/models/builtin.ts";
+import { BuiltinChatModel } from "../../src/models/builtin-chat.ts";
+import { UnsupportedConstraintError } from "../../src/models/http-errors.ts";
+import type { ChatModel, GenerateOptions } from "../../src/models/model.ts";
+import { ScriptedModel } from "../../src/models/scripted.ts";
+import { presetConfig } from "../../src/nn/config.ts";
+import { Llama } from "../../src/nn/llama.ts";
+import { initParams } from "../../src/nn/params.ts";
+import { Tokenizer } from "../../src/nn/tokenizer/index.ts";
+import { LLAMA3_SPECIAL_TOKENS } from "../../src/nn/train/text.ts";
+import {
+  actionDocumentation,
+  FINISH_ARGUMENTS_SCHEMA,
+  inputRequest,
+  TOOLGEN_AGENT_SYSTEM,
+} from "../../src/train/agent-format.ts";
+import { getCurrentTemperature, sum } from "./seed-tools.ts";
+
+const finish = (answer: string) => JSON.stringify({ return_type: "give_answer", final_answer: answer });
+
+describe("ToolGen agent: the arguments turn under a json-schema constraint", () => {
+  it("asks for the tool's parameters schema, then the Finish schema", async () => {
+    const model = new ScriptedModel([
+      "I call the temperature tool.",
+      "<<get_current_temperature>>",
+      '{"location":"Paris, France","unit":"celsius"}',
+      "I can answer.",
+      "<<Finish>>",
+      finish("22 °C"),
+    ]);
+    const agent = createToolGenAgent({
+      model,
+      tools: [getCurrentTemperature, sum],
+      argumentsConstraint: "json-schema",
+    });
+    const run = await agent.chat("u", "Temperature in Paris?");
+    expect(run).toMatchObject({ answer: "22 °C", stoppedBecause: "answer" });
+    expect(model.calls[2]!.options.constraint).toEqual({
+      kind: "json-schema",
+      schema: getCurrentTemperature.parameters,
+    });
+    expect(model.calls[5]!.options.constraint).toEqual({
+      kind: "json-schema",
+      schema: FINISH_ARGUMENTS_SCHEMA,
+    });
+    // free by default
+    const free = new ScriptedModel(["t", "<<Finish>>", finish("x")]);
+    await createToolGenAgent({ model: free, tools: [sum] }).chat("u", "q");
+    expect(free.calls[2]!.options.constraint).toBeUndefined();
+  });
+
+  it("asks freely from then on when the backend cannot enforce a json-schema", async () => {
+    const scripted = new ScriptedModel(["t", "<<Finish>>", finish("x")]);
+    const refusing: ChatModel = {
+      id: "refusing",
+      generate: (messages: Message[], options: GenerateOptions = {}) => {
+        if (options.constraint?.kind === "json-schema")
+          return Promise.reject(new UnsupportedConstraintError("no json-schema here"));
+        return scripted.generate(messages, options);
+      },
+      stream: (messages, options) => scripted.stream(messages, options),
+    };
+    const agent = createToolGenAgent({ model: refusing, tools: [sum], argumentsConstraint: "json-schema" });
+    const run = await agent.chat("u", "q");
+    expect(run).toMatchObject({ answer: "x", stoppedBecause: "answer" });
+    expect(run.steps.some((s) => s.type === "retry" && /unconstrained arguments/.test(s.reason))).toBe(true);
+  });
+
+  it("an untrained built-in model only ever calls tools with arguments their schema accepts", async () => {
+    // a tokenizer that knows the prompt's text keeps the prompts short (and the test fast)
+    const texts = [
+      TOOLGEN_AGENT_SYSTEM,
+      inputRequest(actionDocumentation("<<Finish>>", undefined)),
+      JSON.stringify(sum.parameters),
+      "Cutting Knowledge Date: December 2023 Today Date: 26 Jul 2024 Environment: ipython",
+      '{"error":"","response":"5"} Begin!',
+    ];
+    const tok = Tokenizer.train(texts, 1200, { specialTokens: LLAMA3_SPECIAL_TOKENS });
+    const cfg = presetConfig("tiny", tok.vocabSize, {
+      hiddenSize: 32,
+      intermediateSize: 64,
+      numLayers: 1,
+      numHeads: 2,
+      maxPositions: 2048,
+    });
+    const model = new BuiltinChatModel(new BuiltinTokenModel(new Llama(cfg, initParams(cfg, 3)), tok));
+    const agent = createToolGenAgent({
+      model,
+      tools: [sum],
+      argumentsConstraint: "json-schema",
+      maxTokens: 24,
+      maxRounds: 6,
+      temperature: 1,
+      retryTemperatures: [],
+    });
+    const run = await agent.chat("u", "What is 2 plus 3?");
+    const validate = new Ajv().compile(sum.parameters);
+    for (const call of run.toolCalls) expect(validate(call.call.function.arguments)).toBe(true);
+    expect(run.toolCalls.length).toBeGreaterThan(0);
+    const invalid = run.steps.filter((s) => s.type === "guard" && s.guard === "invalid_input");
+    expect(invalid).toEqual([]);
+  });
+});
