@@ -21,6 +21,7 @@ interface DemoCliOptions {
   dir?: string;
   rebuild?: boolean;
   freeArguments?: boolean;
+  candidates?: boolean;
   json?: boolean;
 }
 
@@ -44,7 +45,14 @@ export function register(program: Command): void {
       "--rebuild",
       `retrain the committed demo model in ${COMMITTED_DEMO_MODEL} (deterministic; npm run demo:model)`,
     )
-    .option("--free-arguments", "let the demo model write arguments freely (no candidate constraint)")
+    .option(
+      "--free-arguments",
+      "let the model write arguments and final answers with no constraint (default: under the tool's JSON Schema)",
+    )
+    .option(
+      "--candidates",
+      "the old demo's crutch, not the default: the built-in model picks its arguments and final answer among candidates built from the question and the tools' results",
+    )
     .option(
       "--json",
       "print JSON instead of the readable steps: one object with every answer, or with --interactive one object per question line read from stdin",
@@ -68,12 +76,15 @@ async function runDemo(opts: DemoCliOptions): Promise<number> {
     );
     return 0;
   }
+  if (opts.candidates && (opts.freeArguments || opts.model)) {
+    throw new Error("--candidates applies to the built-in demo model with constrained arguments only");
+  }
   const [tools, catalog] = await Promise.all([demoTools(), demoCatalog()]);
   let model: ChatModel;
   let how: string;
   if (opts.model) {
     model = await resolveModel(opts.model);
-    how = `${opts.model} (its own arguments; the action turn asks for a choice constraint)`;
+    how = `${opts.model}: the action turn asks for a choice among the tool tokens, the arguments turns for the tool's JSON Schema (or the Finish schema); a backend that cannot enforce one is asked freely`;
   } else {
     const started = performance.now();
     const { dir, trained, manifest } = opts.dir
@@ -83,10 +94,12 @@ async function runDemo(opts: DemoCliOptions): Promise<number> {
       ? `trained in ${((performance.now() - started) / 1000).toFixed(0)} s`
       : `loaded (its training took ${manifest.done.map((r) => `${r.stage} ${r.seconds.toFixed(0)} s`).join(", ")})`;
     err(`toolgen demo: ${tools.length} tools; model ${dir} ${seconds}`);
-    model = openDemoModel(dir, !opts.freeArguments).chat;
-    how = opts.freeArguments
-      ? "the built-in demo model; it writes every turn itself except the action (tool tokens only)"
-      : "the built-in demo model; the action turn is constrained to tool tokens, the arguments turn to candidates from the schema and the question, everything else is the model's own";
+    model = openDemoModel(dir, opts.candidates === true).chat;
+    how = opts.candidates
+      ? "the built-in demo model; the action is its choice among the tool tokens and <<Finish>>, the arguments and final answer its choice among candidates built from the question and the tools' results (--candidates)"
+      : opts.freeArguments
+        ? "the built-in demo model; the action is its choice among the tool tokens and <<Finish>>; it writes everything else itself with no constraint (--free-arguments)"
+        : "the built-in demo model; the action is its choice among the tool tokens and <<Finish>>; it writes the arguments itself under the tool's JSON Schema and its final answer under the Finish schema; thoughts are free";
   }
   const color = !opts.json && process.stdout.isTTY === true;
   const runner = createDemoRunner({
@@ -94,6 +107,7 @@ async function runDemo(opts: DemoCliOptions): Promise<number> {
     catalog,
     tools,
     color,
+    arguments: opts.freeArguments || opts.candidates ? "free" : "json-schema",
     write: opts.json ? () => {} : (t) => process.stdout.write(t),
   });
   if (!opts.json) process.stdout.write(`Model: ${how}\n`);

@@ -232,12 +232,17 @@ function safeManifest(dir: string): ToolGenManifest | undefined {
   }
 }
 
-/** The trained folder as the ChatModel the ToolGen agent talks to, plus its token model and index. */
-export function openDemoModel(dir = DEMO_MODEL_DIR, constrainArguments = true) {
+/**
+ * The trained folder as the ChatModel the ToolGen agent talks to, plus its token model and index.
+ * `constrainArguments`: unconstrained arguments turns become a choice among candidates built from the question
+ * (arguments.ts; `toolgen demo --candidates`); off by default, the agent asks for the JSON Schema instead.
+ */
+export function openDemoModel(dir = DEMO_MODEL_DIR, constrainArguments = false) {
   const loaded = loadToolGenModel(dir);
   const tokens = new BuiltinTokenModel(loaded.model, loaded.tokenizer, `builtin:${dir}`);
   const chat = new ToolGenChatModel(tokens, {
     maxContentTokens: DEMO_SCHEDULE.maxContentTokens!,
+    maxToolContentTokens: 128,
     constrainArguments,
   });
   return { chat, tokens, index: loaded.index, manifest: loaded.manifest };

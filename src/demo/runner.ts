@@ -17,6 +17,12 @@ export interface DemoRunOptions {
   write?: (text: string) => void;
   /** Colour and symbols for a terminal. */
   color?: boolean;
+  /**
+   * How the arguments turns (the tool's arguments, and the final answer after <<Finish>>) are decoded:
+   * "json-schema" (default: the model writes them under the tool's JSON Schema, or the Finish schema), or
+   * "free" (asked with no constraint; a ToolGenChatModel with `constrainArguments` then picks among candidates).
+   */
+  arguments?: "json-schema" | "free";
 }
 
 export interface DemoAnswer {
@@ -44,8 +50,10 @@ export function createDemoRunner(o: DemoRunOptions) {
     model: o.model,
     catalog: o.catalog,
     tools: o.tools,
-    maxTokens: 24,
+    // Room for a final answer that copies a long result (a hash, a file); short turns end at the turn's end.
+    maxTokens: 96,
     maxRounds: 9,
+    argumentsConstraint: o.arguments === "free" ? "none" : "json-schema",
     // A give_up is the model declining the question: stop there (a restart would only sample another try).
     maxRestarts: 0,
     retryTemperatures: [],
@@ -74,11 +82,14 @@ export function createDemoRunner(o: DemoRunOptions) {
             constrained.add("action");
             write(`  ${paint("36", "action")}     ${step.message.content}   (${actionHow()})\n`);
           } else if (turn === 2) {
+            const finish = step.message.content.includes('"return_type"');
             const how =
               note?.mode === "choice"
                 ? `model's choice among ${note.options} candidates built from ${note.source}`
-                : "written freely by the model";
-            if (note?.mode === "choice") constrained.add("arguments");
+                : note?.mode === "free"
+                  ? "written freely by the model"
+                  : `written by the model under ${finish ? "the Finish schema" : "the tool's JSON Schema"}`;
+            if (note?.mode !== "free") constrained.add("arguments");
             write(`  ${paint("36", "arguments")}  ${clip(step.message.content)}   (${how})\n`);
           }
           break;
