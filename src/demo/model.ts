@@ -51,8 +51,8 @@ export const DEMO_SCHEDULE: NonNullable<ToolGenTrainOptions["schedule"]> = {
   maxContentTokens: 40,
   stages: {
     memorization: { epochs: 20, lr: 3e-3 },
-    retrieval: { epochs: 8, lr: 3e-3, tokenDropout: 0 },
-    agent: { epochs: 6, lr: 3e-3 },
+    retrieval: { epochs: 6, lr: 3e-3, tokenDropout: 0 },
+    agent: { epochs: 3, lr: 3e-3 },
   },
 };
 export const DEMO_SEED = 1;
