@@ -9,7 +9,9 @@
  *   right first arguments, correct answer;
  * - latency per question (p50, p95) and the load of the machine while it ran.
  *
- * Usage: npm run bench:demo [-- --name demo-baseline]   (writes bench/results/NAME.json; default "demo")
+ * Usage: npm run bench:demo [-- --name NAME] [-- --arguments json-schema|candidates|free]
+ *   writes bench/results/NAME.json (default "demo"); --arguments: how the arguments turns are decoded (default
+ *   json-schema, as `toolgen demo`; candidates = `toolgen demo --candidates`, the first demo's crutch).
  */
 import { readFileSync } from "node:fs";
 import { loadavg } from "node:os";
@@ -22,12 +24,28 @@ import { quantile } from "../src/eval/metrics.ts";
 import { createRetriever } from "../src/retrieval/create.ts";
 import { executeToolCall } from "../src/tools/execute.ts";
 
-const { values: args } = parseArgs({ options: { name: { type: "string", default: "demo" } } });
+const { values: args } = parseArgs({
+  options: {
+    name: { type: "string", default: "demo" },
+    arguments: { type: "string", default: "json-schema" },
+  },
+});
+const mode = args.arguments!;
+if (!["json-schema", "candidates", "free"].includes(mode)) {
+  process.stderr.write(`bench:demo: --arguments must be json-schema, candidates or free, got ${mode}\n`);
+  process.exit(1);
+}
 const load = [loadavg()];
 const { dir, committed } = await prepareDemoModel({ log: (l) => process.stderr.write(l + "\n") });
 const data = await demoData();
-const { chat } = openDemoModel(dir);
-const runner = createDemoRunner({ model: chat, catalog: data.catalog, tools: data.tools, write: () => {} });
+const { chat } = openDemoModel(dir, mode === "candidates");
+const runner = createDemoRunner({
+  model: chat,
+  catalog: data.catalog,
+  tools: data.tools,
+  write: () => {},
+  arguments: mode === "json-schema" ? "json-schema" : "free",
+});
 const set = JSON.parse(
   readFileSync(new URL("demo/handwritten.json", import.meta.url), "utf8"),
 ) as HandwrittenSet;
@@ -93,8 +111,13 @@ load.push(loadavg());
 const n = set.questions.length;
 const count = (rows: Record<string, unknown>[], f: (r: Record<string, unknown>) => boolean) =>
   rows.filter(f).length;
-writeBenchResult(args.name!, `npm run bench:demo${args.name === "demo" ? "" : ` -- --name ${args.name}`}`, {
+const flags = [
+  ...(args.name === "demo" ? [] : [`--name ${args.name}`]),
+  ...(mode === "json-schema" ? [] : [`--arguments ${mode}`]),
+];
+writeBenchResult(args.name!, `npm run bench:demo${flags.length ? ` -- ${flags.join(" ")}` : ""}`, {
   model: committed ? "models/demo (committed)" : dir,
+  arguments_decoding: mode,
   load_average_1_5_15_before_after: load.map((l) => l.map((x) => Math.round(x * 100) / 100)),
   handwritten: {
     questions: n,
