@@ -17,7 +17,7 @@ import { readFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { parseArgs } from "node:util";
 import { writeBenchResult } from "./lib/result.ts";
-import { isCorrectAnswer, type HandwrittenSet } from "../src/demo/grading.ts";
+import { isCorrectAnswer, resultPart, type HandwrittenSet } from "../src/demo/grading.ts";
 import { demoData, openDemoModel, prepareDemoModel, withSandbox } from "../src/demo/model.ts";
 import { createDemoRunner, type DemoAnswer } from "../src/demo/runner.ts";
 import { quantile } from "../src/eval/metrics.ts";
@@ -97,10 +97,10 @@ await withSandbox(async () => {
     if (first?.tool === q.tool && JSON.stringify(first.arguments) === JSON.stringify(q.arguments))
       generated.args++;
     const truth = await executeToolCall(
-      { id: `t${i}`, type: "function", function: { name: q.tool, arguments: q.arguments } },
+      { id: `t${i}`, type: "function", function: { name: q.tool!, arguments: q.arguments } },
       data.tools,
     );
-    if (truth.ok && isCorrectAnswer(got.answer, { answer: truth.content, key: truth.content }))
+    if (truth.ok && isCorrectAnswer(got.answer, { answer: truth.content, key: resultPart(truth.content) }))
       generated.answer++;
     tick();
   }
