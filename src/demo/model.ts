@@ -103,7 +103,10 @@ export function handwrittenSet(): HandwrittenSet {
 }
 
 /** The generated training data (deterministic for the seed): questions, labels and real-run trajectories. */
-export async function demoData(seed = DEMO_SEED): Promise<DemoData> {
+export async function demoData(
+  seed = DEMO_SEED,
+  size: { perTool: number; offTopic: number } = { perTool: TRAIN_PER_TOOL, offTopic: OFF_TOPIC_TRAIN },
+): Promise<DemoData> {
   const tools = await demoTools();
   const catalog = await demoCatalog();
   const set = handwrittenSet();
@@ -112,8 +115,8 @@ export async function demoData(seed = DEMO_SEED): Promise<DemoData> {
       normalizeQuestion,
     ),
   );
-  const onTopic = generateSamples(tools, { perTool: TRAIN_PER_TOOL, seed, exclude: never });
-  const offTopic = offTopicSamples(OFF_TOPIC_TRAIN, seed + 500, never);
+  const onTopic = generateSamples(tools, { perTool: size.perTool, seed, exclude: never });
+  const offTopic = offTopicSamples(size.offTopic, seed + 500, never);
   // Interleaved so that every stretch of the agent stage's batches mixes declines with tool calls.
   const train = interleave(onTopic, offTopic);
   const heldOut = generateSamples(tools, {
