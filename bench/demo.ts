@@ -11,7 +11,8 @@
  *
  * Usage: npm run bench:demo [-- --name NAME] [-- --arguments json-schema|candidates|free]
  *   writes bench/results/NAME.json (default "demo"); --arguments: how the arguments turns are decoded (default
- *   json-schema, as `toolgen demo`; candidates = `toolgen demo --candidates`, the first demo's crutch).
+ *   json-schema, as `toolgen demo`; candidates = `toolgen demo --candidates`, the first demo's crutch);
+ *   --dir DIR: measure a demo model folder trained elsewhere instead of the committed one.
  */
 import { readFileSync } from "node:fs";
 import { loadavg } from "node:os";
@@ -28,6 +29,7 @@ const { values: args } = parseArgs({
   options: {
     name: { type: "string", default: "demo" },
     arguments: { type: "string", default: "json-schema" },
+    dir: { type: "string" },
   },
 });
 const mode = args.arguments!;
@@ -36,7 +38,10 @@ if (!["json-schema", "candidates", "free"].includes(mode)) {
   process.exit(1);
 }
 const load = [loadavg()];
-const { dir, committed } = await prepareDemoModel({ log: (l) => process.stderr.write(l + "\n") });
+// --dir: a demo model trained elsewhere (e.g. with other settings) instead of the one `toolgen demo` uses.
+const { dir, committed } = args.dir
+  ? { dir: args.dir, committed: false }
+  : await prepareDemoModel({ log: (l) => process.stderr.write(l + "\n") });
 const data = await demoData();
 const { chat } = openDemoModel(dir, mode === "candidates");
 const runner = createDemoRunner({
@@ -114,6 +119,7 @@ const count = (rows: Record<string, unknown>[], f: (r: Record<string, unknown>) 
 const flags = [
   ...(args.name === "demo" ? [] : [`--name ${args.name}`]),
   ...(mode === "json-schema" ? [] : [`--arguments ${mode}`]),
+  ...(args.dir ? [`--dir ${args.dir}`] : []),
 ];
 writeBenchResult(args.name!, `npm run bench:demo${flags.length ? ` -- ${flags.join(" ")}` : ""}`, {
   model: committed ? "models/demo (committed)" : dir,
