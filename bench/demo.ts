@@ -1,64 +1,169 @@
 /**
- * The demo model on questions it never saw: the held-out split of the demo generator (seed 1001, 2 questions per
- * tool, none equal to a training question), run end to end through the ToolGen agent exactly as `toolgen demo`
- * runs them. Reports how often the first action names the right tool, the first call's arguments are the
- * question's, and the final answer equals the right tool's real output; per-question latency; and NDCG of the
- * model's tool ranking in the short retrieval prompt against BM25 on the same questions.
+ * The demo model on questions it never saw, run end to end through the ToolGen agent exactly as `toolgen demo`
+ * runs them:
+ * - the hand-written held-out set (bench/demo/handwritten.json: questions a person typed, never trained on):
+ *   correct answers (src/demo/grading.ts), right first tool choice, and BM25 over the tool descriptions picking
+ *   the tool (`toolgen retrieve --retriever bm25 -k 1`) beside it;
+ * - its off-topic questions: the share the model declines (Finish with give_up_and_restart);
+ * - the generated held-out split (demo generator, seed 1001, training questions excluded): right first tool,
+ *   right first arguments, correct answer;
+ * - latency per question (p50, p95) and the load of the machine while it ran.
+ *
+ * Usage: npm run bench:demo [-- --name NAME] [-- --arguments json-schema|candidates|free]
+ *   writes bench/results/NAME.json (default "demo"); --arguments: how the arguments turns are decoded (default
+ *   json-schema, as `toolgen demo`; candidates = `toolgen demo --candidates`, the first demo's crutch);
+ *   --dir DIR: measure a demo model folder trained elsewhere instead of the committed one.
  */
+import { readFileSync } from "node:fs";
+import { loadavg } from "node:os";
+import { parseArgs } from "node:util";
 import { writeBenchResult } from "./lib/result.ts";
+import { isCorrectAnswer, resultPart, type HandwrittenSet } from "../src/demo/grading.ts";
 import { demoData, openDemoModel, prepareDemoModel, withSandbox } from "../src/demo/model.ts";
-import { createDemoRunner } from "../src/demo/runner.ts";
-import { ndcgAtK, quantile } from "../src/eval/metrics.ts";
+import { createDemoRunner, type DemoAnswer } from "../src/demo/runner.ts";
+import { quantile } from "../src/eval/metrics.ts";
 import { createRetriever } from "../src/retrieval/create.ts";
 import { executeToolCall } from "../src/tools/execute.ts";
 
-const { dir, committed } = await prepareDemoModel({ log: (l) => process.stderr.write(l + "\n") });
+const { values: args } = parseArgs({
+  options: {
+    name: { type: "string", default: "demo" },
+    arguments: { type: "string", default: "json-schema" },
+    dir: { type: "string" },
+  },
+});
+const mode = args.arguments!;
+if (!["json-schema", "candidates", "free"].includes(mode)) {
+  process.stderr.write(`bench:demo: --arguments must be json-schema, candidates or free, got ${mode}\n`);
+  process.exit(1);
+}
+const load = [loadavg()];
+// --dir: a demo model trained elsewhere (e.g. with other settings) instead of the one `toolgen demo` uses.
+const { dir, committed } = args.dir
+  ? { dir: args.dir, committed: false }
+  : await prepareDemoModel({ log: (l) => process.stderr.write(l + "\n") });
 const data = await demoData();
-const { chat } = openDemoModel(dir);
-const runner = createDemoRunner({ model: chat, catalog: data.catalog, tools: data.tools, write: () => {} });
-const questions = data.heldOut;
-let action = 0;
-let args = 0;
-let answer = 0;
+const { chat } = openDemoModel(dir, mode === "candidates");
+const runner = createDemoRunner({
+  model: chat,
+  catalog: data.catalog,
+  tools: data.tools,
+  write: () => {},
+  arguments: mode === "json-schema" ? "json-schema" : "free",
+});
+const set = JSON.parse(
+  readFileSync(new URL("demo/handwritten.json", import.meta.url), "utf8"),
+) as HandwrittenSet;
+const bm25 = await createRetriever("bm25", { catalog: data.catalog });
+
+const pct = (n: number, of: number) => Math.round((1000 * n) / of) / 10;
+const ms = (a: DemoAnswer) => Math.round(a.seconds * 1000);
+let done = 0;
+const total = set.questions.length + set.offTopic.length + data.heldOut.length;
+const tick = () => process.stderr.write(`\r${++done}/${total}`);
+
+const handwritten: Record<string, unknown>[] = [];
+const offTopic: Record<string, unknown>[] = [];
+const generated = { action: 0, args: 0, answer: 0 };
 const latencies: number[] = [];
+const generatedLatencies: number[] = [];
 await withSandbox(async () => {
-  for (const [i, q] of questions.entries()) {
+  for (const q of set.questions) {
+    const got = await runner.ask(q.question);
+    const [hit] = await bm25.search(q.question, { k: 1 });
+    latencies.push(ms(got));
+    handwritten.push({
+      question: q.question,
+      tool: q.tool,
+      first_tool: got.calls[0]?.tool ?? null,
+      bm25: hit?.id ?? null,
+      answer: got.answer,
+      declined: got.declined,
+      correct: isCorrectAnswer(got.answer, q),
+    });
+    tick();
+  }
+  for (const question of set.offTopic) {
+    const got = await runner.ask(question);
+    latencies.push(ms(got));
+    offTopic.push({
+      question,
+      declined: got.declined,
+      answer: got.answer,
+      first_tool: got.calls[0]?.tool ?? null,
+    });
+    tick();
+  }
+  for (const [i, q] of data.heldOut.entries()) {
     const got = await runner.ask(q.query);
-    latencies.push(Math.round(got.seconds * 1000));
+    generatedLatencies.push(ms(got));
     const first = got.calls[0];
-    if (first?.tool === q.tool) action++;
-    if (first?.tool === q.tool && JSON.stringify(first.arguments) === JSON.stringify(q.arguments)) args++;
+    if (first?.tool === q.tool) generated.action++;
+    if (first?.tool === q.tool && JSON.stringify(first.arguments) === JSON.stringify(q.arguments))
+      generated.args++;
     const truth = await executeToolCall(
-      { id: `t${i}`, type: "function", function: { name: q.tool, arguments: q.arguments } },
+      { id: `t${i}`, type: "function", function: { name: q.tool!, arguments: q.arguments } },
       data.tools,
     );
-    if (got.stoppedBecause === "answer" && truth.ok && got.answer === truth.content) answer++;
-    process.stderr.write(`\r${i + 1}/${questions.length}`);
+    if (truth.ok && isCorrectAnswer(got.answer, { answer: truth.content, key: resultPart(truth.content) }))
+      generated.answer++;
+    tick();
   }
 });
 process.stderr.write("\n");
+load.push(loadavg());
 
-async function ndcgRow(kind: string, model?: string) {
-  const retriever = await createRetriever(kind, { catalog: data.catalog, ...(model ? { model } : {}) });
-  const sums = { 1: 0, 3: 0, 5: 0 };
-  for (const q of questions) {
-    const ranked = (await retriever.search(q.query, { k: 5 })).map((h) => h.id);
-    for (const k of [1, 3, 5] as const) sums[k] += ndcgAtK(ranked, [q.tool], k);
-  }
-  const pct = (x: number) => Math.round((1000 * x) / questions.length) / 10;
-  return { retriever: kind, "ndcg@1": pct(sums[1]), "ndcg@3": pct(sums[3]), "ndcg@5": pct(sums[5]) };
-}
-
-const pct = (n: number) => Math.round((1000 * n) / questions.length) / 10;
-writeBenchResult("demo", "npm run bench:demo", {
+const n = set.questions.length;
+const count = (rows: Record<string, unknown>[], f: (r: Record<string, unknown>) => boolean) =>
+  rows.filter(f).length;
+const flags = [
+  ...(args.name === "demo" ? [] : [`--name ${args.name}`]),
+  ...(mode === "json-schema" ? [] : [`--arguments ${mode}`]),
+  ...(args.dir ? [`--dir ${args.dir}`] : []),
+];
+writeBenchResult(args.name!, `npm run bench:demo${flags.length ? ` -- ${flags.join(" ")}` : ""}`, {
   model: committed ? "models/demo (committed)" : dir,
-  questions: questions.length,
-  split: "demo generator, seed 1001, 2 per tool, training questions excluded",
-  agent_first_action_correct_pct: pct(action),
-  agent_first_call_arguments_correct_pct: pct(args),
-  agent_answer_correct_pct: pct(answer),
-  question_latency_p50_ms: quantile(latencies, 0.5),
-  question_latency_p95_ms: quantile(latencies, 0.95),
-  question_latencies_ms: latencies,
-  retrieval_prompt: [await ndcgRow("toolgen", dir), await ndcgRow("bm25")],
+  arguments_decoding: mode,
+  load_average_1_5_15_before_after: load.map((l) => l.map((x) => Math.round(x * 100) / 100)),
+  handwritten: {
+    questions: n,
+    answer_correct_pct: pct(
+      count(handwritten, (r) => r.correct === true),
+      n,
+    ),
+    first_tool_correct_pct: pct(
+      count(handwritten, (r) => r.first_tool === r.tool),
+      n,
+    ),
+    bm25_top1_tool_correct_pct: pct(
+      count(handwritten, (r) => r.bm25 === r.tool),
+      n,
+    ),
+    declined_pct: pct(
+      count(handwritten, (r) => r.declined === true),
+      n,
+    ),
+  },
+  off_topic: {
+    questions: set.offTopic.length,
+    declined_pct: pct(
+      count(offTopic, (r) => r.declined === true),
+      set.offTopic.length,
+    ),
+  },
+  generated_held_out: {
+    questions: data.heldOut.length,
+    split: "demo generator, seed 1001, 2 per tool, training questions excluded",
+    first_tool_correct_pct: pct(generated.action, data.heldOut.length),
+    first_call_arguments_correct_pct: pct(generated.args, data.heldOut.length),
+    answer_correct_pct: pct(generated.answer, data.heldOut.length),
+  },
+  latency_ms: {
+    handwritten_and_off_topic_p50: quantile(latencies, 0.5),
+    handwritten_and_off_topic_p95: quantile(latencies, 0.95),
+    generated_p50: quantile(generatedLatencies, 0.5),
+    generated_p95: quantile(generatedLatencies, 0.95),
+  },
+  handwritten_answers: handwritten,
+  off_topic_answers: offTopic,
 });

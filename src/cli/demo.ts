@@ -11,7 +11,8 @@ import {
   rebuildCommittedDemoModel,
   withSandbox,
 } from "../demo/model.ts";
-import { DEMO_QUESTIONS } from "../demo/questions.ts";
+import { isCorrectAnswer } from "../demo/grading.ts";
+import { SHOWN_QUESTIONS, type DemoTruth } from "../demo/questions.ts";
 import { createDemoRunner, type DemoAnswer } from "../demo/runner.ts";
 
 interface DemoCliOptions {
@@ -20,6 +21,7 @@ interface DemoCliOptions {
   dir?: string;
   rebuild?: boolean;
   freeArguments?: boolean;
+  candidates?: boolean;
   json?: boolean;
 }
 
@@ -43,8 +45,18 @@ export function register(program: Command): void {
       "--rebuild",
       `retrain the committed demo model in ${COMMITTED_DEMO_MODEL} (deterministic; npm run demo:model)`,
     )
-    .option("--free-arguments", "let the demo model write arguments freely (no candidate constraint)")
-    .option("--json", "print one JSON object with the answers instead of the readable steps")
+    .option(
+      "--free-arguments",
+      "let the model write arguments and final answers with no constraint (default: under the tool's JSON Schema)",
+    )
+    .option(
+      "--candidates",
+      "the old demo's crutch, not the default: the built-in model picks its arguments and final answer among candidates built from the question and the tools' results",
+    )
+    .option(
+      "--json",
+      "print JSON instead of the readable steps: one object with every answer, or with --interactive one object per question line read from stdin",
+    )
     .action(async (opts: DemoCliOptions) => {
       try {
         process.exitCode = await runDemo(opts);
@@ -64,12 +76,15 @@ async function runDemo(opts: DemoCliOptions): Promise<number> {
     );
     return 0;
   }
+  if (opts.candidates && (opts.freeArguments || opts.model)) {
+    throw new Error("--candidates applies to the built-in demo model with constrained arguments only");
+  }
   const [tools, catalog] = await Promise.all([demoTools(), demoCatalog()]);
   let model: ChatModel;
   let how: string;
   if (opts.model) {
     model = await resolveModel(opts.model);
-    how = `${opts.model} (its own arguments; the action turn asks for a choice constraint)`;
+    how = `${opts.model}: the action turn asks for a choice among the tool tokens, the arguments turns for the tool's JSON Schema (or the Finish schema); a backend that cannot enforce one is asked freely`;
   } else {
     const started = performance.now();
     const { dir, trained, manifest } = opts.dir
@@ -79,10 +94,12 @@ async function runDemo(opts: DemoCliOptions): Promise<number> {
       ? `trained in ${((performance.now() - started) / 1000).toFixed(0)} s`
       : `loaded (its training took ${manifest.done.map((r) => `${r.stage} ${r.seconds.toFixed(0)} s`).join(", ")})`;
     err(`toolgen demo: ${tools.length} tools; model ${dir} ${seconds}`);
-    model = openDemoModel(dir, !opts.freeArguments).chat;
-    how = opts.freeArguments
-      ? "the built-in demo model; it writes every turn itself except the action (tool tokens only)"
-      : "the built-in demo model; the action turn is constrained to tool tokens, the arguments turn to candidates from the schema and the question, everything else is the model's own";
+    model = openDemoModel(dir, opts.candidates === true).chat;
+    how = opts.candidates
+      ? "the built-in demo model; the action is its choice among the tool tokens and <<Finish>>, the arguments and final answer its choice among candidates built from the question and the tools' results (--candidates)"
+      : opts.freeArguments
+        ? "the built-in demo model; the action is its choice among the tool tokens and <<Finish>>; it writes everything else itself with no constraint (--free-arguments)"
+        : "the built-in demo model; the action is its choice among the tool tokens and <<Finish>>; it writes the arguments itself under the tool's JSON Schema and its final answer under the Finish schema; thoughts are free";
   }
   const color = !opts.json && process.stdout.isTTY === true;
   const runner = createDemoRunner({
@@ -90,24 +107,70 @@ async function runDemo(opts: DemoCliOptions): Promise<number> {
     catalog,
     tools,
     color,
+    arguments: opts.freeArguments || opts.candidates ? "free" : "json-schema",
     write: opts.json ? () => {} : (t) => process.stdout.write(t),
   });
   if (!opts.json) process.stdout.write(`Model: ${how}\n`);
   return withSandbox(async (dir) => {
     if (!opts.json) process.stdout.write(`File tools work in a fresh sandbox folder: ${dir}/files\n`);
-    if (opts.interactive) return repl(runner.ask);
-    const answers: DemoAnswer[] = [];
-    for (const q of DEMO_QUESTIONS) answers.push(await runner.ask(q.question));
-    const answered = answers.filter((a) => a.stoppedBecause === "answer").length;
+    if (opts.interactive) return opts.json ? jsonLines(runner.ask) : repl(runner.ask);
+    const answers: (DemoAnswer & { correct: boolean })[] = [];
+    for (const q of SHOWN_QUESTIONS) {
+      const got = await runner.ask(q.question);
+      answers.push({ ...got, correct: judge(got, q.truth) });
+    }
     if (opts.json) process.stdout.write(JSON.stringify({ answers }) + "\n");
-    else process.stdout.write(`\n${answered} of ${answers.length} questions answered.\n`);
-    return answered === answers.length ? 0 : 1;
+    else process.stdout.write(`\n${summary(answers, SHOWN_QUESTIONS)}\n`);
+    return 0;
   });
+}
+
+/** Right when the truth is an answer and the model stated it, or when the question must be declined and was. */
+function judge(got: DemoAnswer, truth: DemoTruth): boolean {
+  return truth === null ? got.declined : isCorrectAnswer(got.answer, truth);
+}
+
+function summary(answers: (DemoAnswer & { correct: boolean })[], shown: typeof SHOWN_QUESTIONS): string {
+  const onTopic = answers.filter((_, i) => shown[i]!.truth !== null);
+  const offTopic = answers.filter((_, i) => shown[i]!.truth === null);
+  const right = onTopic.filter((a) => a.correct).length;
+  const declinedWrongly = onTopic.filter((a) => a.declined).length;
+  return (
+    `${right} of ${onTopic.length} questions answered correctly (the expected answer is known for each)` +
+    (declinedWrongly > 0 ? `, ${declinedWrongly} declined` : "") +
+    `; ${offTopic.filter((a) => a.correct).length} of ${offTopic.length} off-topic question(s) declined.`
+  );
+}
+
+/** The JSON line `--interactive --json` prints for one question. */
+export function answerLine(a: DemoAnswer): string {
+  return JSON.stringify({
+    question: a.question,
+    answer: a.answer,
+    declined: a.declined,
+    stoppedBecause: a.stoppedBecause,
+    steps: a.calls,
+    constrained: a.constrained,
+    seconds: Math.round(a.seconds * 1000) / 1000,
+  });
+}
+
+/** `--interactive --json`: one question per stdin line, one JSON object per stdout line; no prompts. */
+async function jsonLines(ask: (q: string) => Promise<DemoAnswer>): Promise<number> {
+  const rl = createInterface({ input: process.stdin, terminal: false });
+  for await (const line of rl) {
+    const text = line.trim();
+    if (text === "") continue;
+    if (text === "/exit" || text === "/quit") break;
+    process.stdout.write(answerLine(await ask(text)) + "\n");
+  }
+  rl.close();
+  return 0;
 }
 
 async function repl(ask: (q: string) => Promise<unknown>): Promise<number> {
   const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: process.stdin.isTTY });
-  process.stderr.write(`Ask a question (e.g. "${DEMO_QUESTIONS[0]!.question}"); /exit quits.\n> `);
+  process.stderr.write(`Ask a question (e.g. "${SHOWN_QUESTIONS[0]!.question}"); /exit quits.\n> `);
   for await (const line of rl) {
     const text = line.trim();
     if (text === "/exit" || text === "/quit") break;

@@ -1,5 +1,6 @@
 import type { Message } from "../chat/messages.ts";
 import type { JsonSchema } from "../tools/types.ts";
+import { ALIASES } from "./surface.ts";
 
 /**
  * The arguments turn's constraint for a small model: every JSON object the tool's schema allows whose values
@@ -30,8 +31,74 @@ export function querySpans(query: string, maxWords = 6): string[] {
   return [...spans];
 }
 
+const SMALL = new Map(
+  [
+    ...["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"],
+    ...[
+      "eleven",
+      "twelve",
+      "thirteen",
+      "fourteen",
+      "fifteen",
+      "sixteen",
+      "seventeen",
+      "eighteen",
+      "nineteen",
+    ],
+  ].map((w, i) => [w, i]),
+);
+const TENS = new Map(
+  ["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"].map((w, i) => [
+    w,
+    20 + 10 * i,
+  ]),
+);
+
+/** Whole numbers written in words ("twenty-five", "three hundred and twelve", "two thousand"). */
+export function numberWordsIn(query: string): number[] {
+  const out: number[] = [];
+  let total = 0;
+  let current = 0;
+  // What the last number word was: it decides whether the next one continues the number or starts another.
+  let last: "none" | "small" | "tens" | "scale" | "and" = "none";
+  const close = () => {
+    if (last !== "none") out.push(total + current);
+    [total, current, last] = [0, 0, "none"];
+  };
+  for (const raw of query.toLowerCase().split(/[\s-]+/)) {
+    const w = raw.replace(/[^a-z]/g, "");
+    if (SMALL.has(w)) {
+      const n = SMALL.get(w)!;
+      if (!(last === "none" || last === "scale" || last === "and" || (last === "tens" && n < 10))) close();
+      current += n;
+      last = "small";
+    } else if (TENS.has(w)) {
+      if (!(last === "none" || last === "scale" || last === "and")) close();
+      current += TENS.get(w)!;
+      last = "tens";
+    } else if (w === "hundred" && (last === "small" || last === "tens")) {
+      current *= 100;
+      last = "scale";
+    } else if (w === "thousand" && (last === "small" || last === "tens" || last === "scale")) {
+      [total, current, last] = [total + current * 1000, 0, "scale"];
+    } else if (w === "and" && last === "scale") {
+      last = "and";
+    } else {
+      if (last === "and") last = "scale";
+      close();
+    }
+    if (raw !== w && /[,.?!;:]$/.test(raw)) close();
+  }
+  close();
+  return out;
+}
+
+/** The numbers a question states: digits (with thousands commas) and number words. */
 export function numbersIn(query: string): number[] {
-  return [...new Set((query.match(/-?\d+(?:\.\d+)?/g) ?? []).map(Number))];
+  const digits = (query.match(/-?\d{1,3}(?:,\d{3})+(?:\.\d+)?|-?\d+(?:\.\d+)?/g) ?? []).map((d) =>
+    Number(d.replace(/,/g, "")),
+  );
+  return [...new Set([...digits, ...numberWordsIn(query)])];
 }
 
 function quotedSpans(query: string): string[] {
@@ -47,7 +114,9 @@ function mentions(query: string, value: string): boolean {
 function valuesFor(param: DocParam, query: string, spans: string[]): unknown[] {
   if (Array.isArray(param.enum)) {
     // The enum values the question names, when it names any (e.g. the two units of a conversion).
-    const named = param.enum.filter((v) => mentions(query, String(v)));
+    const named = param.enum.filter((v) =>
+      [String(v), ...(ALIASES[String(v)] ?? [])].some((form) => mentions(query, form)),
+    );
     return named.length > 0 ? named : param.enum;
   }
   const type = Array.isArray(param.type) ? param.type[0] : param.type;

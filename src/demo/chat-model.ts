@@ -8,10 +8,12 @@ import { decodeIds } from "../retrieval/constrained-beam.ts";
 import { TokenTrie } from "../retrieval/trie.ts";
 import { IM_END, encodeChat } from "../train/chat-encoding.ts";
 import { argumentChoice } from "./arguments.ts";
+import { decodeConstrained, jsonSchemaConstraint } from "../constrain/index.ts";
+import type { JsonSchema } from "../tools/types.ts";
 
 /** How the last reply was decoded (the demo prints it, so what the model did and what was forced is visible). */
 export interface DecodingNote {
-  mode: "free" | "choice";
+  mode: "free" | "choice" | "json-schema";
   options?: number;
   source?: string;
 }
@@ -19,7 +21,15 @@ export interface DecodingNote {
 export interface ToolGenChatModelOptions {
   /** Cut non-assistant contents to this many tokens, as the training did (schedule.maxContentTokens). */
   maxContentTokens: number;
-  /** Constrain arguments turns to candidates (see arguments.ts); default true. */
+  /**
+   * Cut tool results to this many tokens instead (default: maxContentTokens). A longer cut lets the model read
+   * a whole long result (a hash, a file) to copy it into its final answer.
+   */
+  maxToolContentTokens?: number;
+  /**
+   * Turn an unconstrained arguments turn into a choice among candidates built from the question (arguments.ts);
+   * default false. The demo asks for the tool's JSON Schema instead, so the model writes the arguments itself.
+   */
   constrainArguments?: boolean;
   /** Beam width for choice decoding (default 3). */
   beams?: number;
@@ -34,9 +44,10 @@ const FORMATS = [
 /**
  * A trained ToolGen folder as a ChatModel that encodes conversations exactly as the training did (the folder's
  * chat format, contents cut to `maxContentTokens`): free greedy or sampled decoding until the turn ends, or a
- * `choice` constraint decoded by beam search over a trie of the options' tokens. Other constraint kinds are
- * refused. With `constrainArguments`, an arguments turn of the ToolGen agent becomes a choice among the
- * candidates of arguments.ts.
+ * `choice` constraint decoded by beam search over a trie of the options' tokens, or a `json-schema` constraint
+ * (the model writes the value itself, token by token, under a mask that keeps it a valid instance of the
+ * schema: src/constrain). Other constraint kinds are refused. With `constrainArguments`, an unconstrained
+ * arguments turn of the ToolGen agent becomes a choice among the candidates of arguments.ts.
  */
 export class ToolGenChatModel implements ChatModel {
   readonly id: string;
@@ -61,6 +72,17 @@ export class ToolGenChatModel implements ChatModel {
   }
 
   private prompt(messages: Message[], room: number): number[] {
+    const toolCut = this.options.maxToolContentTokens;
+    if (toolCut !== undefined) {
+      // Everything but tool results is cut as in training; tool results get their own, longer cut.
+      const cut = this.options.maxContentTokens;
+      messages = messages.map((m) => {
+        if (m.role === "assistant") return m;
+        const ids = this.tokens.tokenize(m.content);
+        const limit = m.role === "tool" ? toolCut : cut;
+        return ids.length > limit ? { ...m, content: this.tokens.detokenize(ids.slice(0, limit)) } : m;
+      });
+    }
     const tokenizer = {
       encode: (t: string) => this.tokens.tokenize(t),
       tokenToId: (t: string) => this.tokens.tokenId(t),
@@ -69,7 +91,7 @@ export class ToolGenChatModel implements ChatModel {
     const settings = {
       format: this.format,
       generationPrompt: true,
-      maxContentTokens: this.options.maxContentTokens,
+      ...(toolCut === undefined ? { maxContentTokens: this.options.maxContentTokens } : {}),
       maxLength: this.tokens.model.config.maxPositions - room,
     };
     return encodeChat(tokenizer, messages, settings).ids;
@@ -97,15 +119,19 @@ export class ToolGenChatModel implements ChatModel {
 
   async *stream(messages: Message[], options: GenerateOptions = {}): AsyncIterable<StreamEvent> {
     const c = options.constraint;
-    if (c && c.kind !== "choice") {
+    if (c && c.kind !== "choice" && c.kind !== "json-schema") {
       const error = new Error(
-        `the built-in ToolGen model supports only "choice" constraints, not "${c.kind}"`,
+        `the built-in ToolGen model supports only "choice" and "json-schema" constraints, not "${c.kind}"`,
       );
       error.name = "UnsupportedConstraintError";
       throw error;
     }
-    const auto = !c && this.options.constrainArguments !== false ? argumentChoice(messages) : undefined;
-    const choice = c?.options ?? auto?.options;
+    if (c?.kind === "json-schema") {
+      yield* this.streamSchema(messages, c.schema, options);
+      return;
+    }
+    const auto = !c && this.options.constrainArguments === true ? argumentChoice(messages) : undefined;
+    const choice = c?.kind === "choice" ? c.options : auto?.options;
     let text: string;
     let promptTokens: number;
     let completionTokens: number;
@@ -154,6 +180,43 @@ export class ToolGenChatModel implements ChatModel {
       result: {
         message: { role: "assistant", content: text },
         usage: { promptTokens, completionTokens },
+        finishReason: "stop",
+      },
+    };
+  }
+
+  /** A reply written by the model under a JSON Schema: greedy (or sampled) over the ids the schema allows. */
+  private async *streamSchema(
+    messages: Message[],
+    schema: JsonSchema,
+    options: GenerateOptions,
+  ): AsyncIterable<StreamEvent> {
+    const max = options.maxTokens ?? 96;
+    const prompt = this.prompt(messages, max + 1);
+    const constraint = jsonSchemaConstraint(schema, this.tokens.tokenizer, [this.endId], {
+      vocabSize: this.tokens.model.config.vocabSize,
+    });
+    this.lastDecoding = { mode: "json-schema" };
+    const session = new InferenceSession(this.tokens.model);
+    let ids: number[];
+    try {
+      ({ ids } = decodeConstrained(session, prompt, constraint, {
+        maxTokens: max,
+        temperature: options.temperature,
+        topP: options.topP,
+        seed: options.seed ?? 0,
+        ...(options.signal ? { signal: options.signal } : {}),
+      }));
+    } finally {
+      session.dispose();
+    }
+    const text = this.tokens.detokenize(ids);
+    yield { type: "text", delta: text };
+    yield {
+      type: "done",
+      result: {
+        message: { role: "assistant", content: text },
+        usage: { promptTokens: prompt.length, completionTokens: ids.length },
         finishReason: "stop",
       },
     };

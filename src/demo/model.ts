@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, renameSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -11,8 +11,16 @@ import { loadToolGenModel, readManifest, type ToolGenManifest } from "../train/m
 import { trainToolGen, type ToolGenTrainOptions } from "../train/pipeline.ts";
 import { demoCatalog, demoTools } from "./catalog.ts";
 import { ToolGenChatModel } from "./chat-model.ts";
-import { generateSamples, labelledQueries, trajectoriesFor, type DemoSample } from "./generator.ts";
-import { TAUGHT_QUESTIONS } from "./questions.ts";
+import {
+  generateSamples,
+  labelledQueries,
+  offTopicSamples,
+  trajectoriesFor,
+  type DemoSample,
+} from "./generator.ts";
+import type { HandwrittenSet } from "./grading.ts";
+import { normalizeQuestion } from "./off-topic.ts";
+import { SHOWN_QUESTIONS } from "./questions.ts";
 
 /** Where `toolgen demo` trains a model when the committed one does not fit the current catalog (gitignored). */
 export const DEMO_MODEL_DIR = join(".cache", "demo-model");
@@ -21,26 +29,30 @@ export const DEMO_MODEL_DIR = join(".cache", "demo-model");
  * training is deterministic, so the weights, tokenizer and index come out bit for bit the same.
  */
 export const COMMITTED_DEMO_MODEL = fileURLToPath(new URL("../../models/demo", import.meta.url));
+export const HANDWRITTEN_SET = fileURLToPath(new URL("../../bench/demo/handwritten.json", import.meta.url));
 
 /**
- * The demo model: smaller than the tiny preset so the three stages fit in about two minutes on two busy cores.
- * User and tool contents are cut to 28 tokens (the model learns the agent's turns, not the long system prompt).
+ * The demo model: a little wider than the first demo model (64) so it can tell apart the many phrasings of the
+ * 67 tools, still small enough that the three stages fit in about half an hour on two cores. The context
+ * (2048 positions; RoPE has no learned positions, so this costs no weights) holds the agent's whole prompt, so
+ * `toolgen chat --agent toolgen --model builtin:models/demo` runs; the demo itself cuts user and tool contents
+ * to 40 tokens as the training did (the model learns the agent's turns, not the long system prompt).
  */
 export const DEMO_CONFIG: Partial<LlamaConfig> = {
-  hiddenSize: 64,
-  intermediateSize: 176,
+  hiddenSize: 80,
+  intermediateSize: 224,
   numLayers: 2,
   numHeads: 2,
-  maxPositions: 448,
+  maxPositions: 2048,
 };
 export const DEMO_SCHEDULE: NonNullable<ToolGenTrainOptions["schedule"]> = {
   tokenizerVocab: 1024,
   batchSize: 8,
-  maxContentTokens: 28,
+  maxContentTokens: 40,
   stages: {
     memorization: { epochs: 20, lr: 3e-3 },
-    retrieval: { epochs: 15, lr: 3e-3, tokenDropout: 0 },
-    agent: { epochs: 10, lr: 3e-3 },
+    retrieval: { epochs: 6, lr: 3e-3, tokenDropout: 0 },
+    agent: { epochs: 3, lr: 3e-3 },
   },
 };
 export const DEMO_SEED = 1;
@@ -52,12 +64,14 @@ export const DEMO_SEED = 1;
  */
 export const DEMO_STAGES: Stage[] = ["memorization", "retrieval", "agent"];
 /** Generated questions per tool (training) and held out (evaluation). */
-export const TRAIN_PER_TOOL = 15;
+export const TRAIN_PER_TOOL = 40;
+/** Off-topic training questions (declined); about 8 % of the trajectories. */
+export const OFF_TOPIC_TRAIN = 240;
 /**
  * Every training question is also an agent trajectory; this many per tool run to the end (<<Finish>> and the
  * final answer), the others stop after the tool's result, which keeps the costly agent stage short.
  */
-export const FULL_TRAJECTORIES_PER_TOOL = 3;
+export const FULL_TRAJECTORIES_PER_TOOL = 8;
 export const HELD_OUT_PER_TOOL = 2;
 
 export interface DemoData {
@@ -83,28 +97,52 @@ export async function withSandbox<T>(fn: (dir: string) => Promise<T>): Promise<T
   }
 }
 
+/** The hand-written held-out set (bench/demo/handwritten.json): the generator must never produce its questions. */
+export function handwrittenSet(): HandwrittenSet {
+  return JSON.parse(readFileSync(HANDWRITTEN_SET, "utf8")) as HandwrittenSet;
+}
+
 /** The generated training data (deterministic for the seed): questions, labels and real-run trajectories. */
-export async function demoData(seed = DEMO_SEED): Promise<DemoData> {
+export async function demoData(
+  seed = DEMO_SEED,
+  size: { perTool: number; offTopic: number } = { perTool: TRAIN_PER_TOOL, offTopic: OFF_TOPIC_TRAIN },
+): Promise<DemoData> {
   const tools = await demoTools();
   const catalog = await demoCatalog();
-  const demo = new Set(TAUGHT_QUESTIONS.map((q) => q.question));
-  // The hand-written questions are taught too (see questions.ts); the held-out ones measure unseen questions.
-  const train = [
-    ...TAUGHT_QUESTIONS.map((q) => ({ query: q.question, tool: q.tool, arguments: q.arguments })),
-    ...generateSamples(tools, { perTool: TRAIN_PER_TOOL, seed, exclude: demo }),
-  ];
+  const set = handwrittenSet();
+  const never = new Set(
+    [...set.questions.map((q) => q.question), ...set.offTopic, ...SHOWN_QUESTIONS.map((q) => q.question)].map(
+      normalizeQuestion,
+    ),
+  );
+  const onTopic = generateSamples(tools, { perTool: size.perTool, seed, exclude: never });
+  const offTopic = offTopicSamples(size.offTopic, seed + 500, never);
+  // Interleaved so that every stretch of the agent stage's batches mixes declines with tool calls.
+  const train = interleave(onTopic, offTopic);
   const heldOut = generateSamples(tools, {
     perTool: HELD_OUT_PER_TOOL,
     seed: seed + 1000,
-    exclude: new Set([...demo, ...train.map((s) => s.query)]),
+    exclude: new Set([...never, ...train.map((s) => normalizeQuestion(s.query))]),
   });
   const seen = new Map<string, number>();
   const full = (s: DemoSample) => {
-    seen.set(s.tool, (seen.get(s.tool) ?? 0) + 1);
-    return seen.get(s.tool)! <= FULL_TRAJECTORIES_PER_TOOL;
+    const tool = s.tool ?? "";
+    seen.set(tool, (seen.get(tool) ?? 0) + 1);
+    return seen.get(tool)! <= FULL_TRAJECTORIES_PER_TOOL;
   };
   const { trajectories } = await withSandbox(() => trajectoriesFor(train, tools, full));
   return { tools, catalog, train, heldOut, queries: labelledQueries(train), trajectories };
+}
+
+function interleave<T>(a: readonly T[], b: readonly T[]): T[] {
+  const out: T[] = [];
+  const every = Math.max(1, Math.floor(a.length / Math.max(1, b.length)));
+  let j = 0;
+  for (const [i, x] of a.entries()) {
+    out.push(x);
+    if ((i + 1) % every === 0 && j < b.length) out.push(b[j++]!);
+  }
+  return [...out, ...b.slice(j)];
 }
 
 /**
@@ -197,12 +235,17 @@ function safeManifest(dir: string): ToolGenManifest | undefined {
   }
 }
 
-/** The trained folder as the ChatModel the ToolGen agent talks to, plus its token model and index. */
-export function openDemoModel(dir = DEMO_MODEL_DIR, constrainArguments = true) {
+/**
+ * The trained folder as the ChatModel the ToolGen agent talks to, plus its token model and index.
+ * `constrainArguments`: unconstrained arguments turns become a choice among candidates built from the question
+ * (arguments.ts; `toolgen demo --candidates`); off by default, the agent asks for the JSON Schema instead.
+ */
+export function openDemoModel(dir = DEMO_MODEL_DIR, constrainArguments = false) {
   const loaded = loadToolGenModel(dir);
   const tokens = new BuiltinTokenModel(loaded.model, loaded.tokenizer, `builtin:${dir}`);
   const chat = new ToolGenChatModel(tokens, {
     maxContentTokens: DEMO_SCHEDULE.maxContentTokens!,
+    maxToolContentTokens: 128,
     constrainArguments,
   });
   return { chat, tokens, index: loaded.index, manifest: loaded.manifest };

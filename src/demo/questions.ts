@@ -1,70 +1,77 @@
-/**
- * The questions `toolgen demo` asks, with the call that answers each (the test checks the demo's answers
- * against these tools' real output).
- */
-export interface DemoQuestion {
+import type { HandwrittenQuestion } from "./grading.ts";
+
+/** What a demo question should get: the expected call and its real output, or null when it must be declined. */
+export type DemoTruth = Omit<HandwrittenQuestion, "question"> | null;
+
+export interface ShownQuestion {
   question: string;
-  tool: string;
-  arguments: Record<string, unknown>;
+  truth: DemoTruth;
 }
 
 /**
- * Hand-written questions taught to the demo model together with the generated ones (a tiny model is not reliable
- * on unseen phrasings; the generator never produces these strings, and `toolgen demo` marks them as seen).
+ * What `npm start` asks: seven questions of the hand-written held-out set (bench/demo/handwritten.json, never
+ * trained on) and one of its off-topic questions, which must be declined. Fixed on 2026-12-01 before the model
+ * was retrained, and not to be edited after seeing its answers (test/demo/questions.test.ts checks they are the
+ * fixture's entries).
  */
-export const TAUGHT_QUESTIONS: DemoQuestion[] = [
+export const SHOWN_QUESTIONS: ShownQuestion[] = [
   {
-    question: "How many mi is 42 km?",
-    tool: "convert_length",
-    arguments: { value: 42, from_unit: "km", to_unit: "mi" },
-  },
-  { question: "What day of the week is 1969-07-20?", tool: "day_of_week", arguments: { date: "1969-07-20" } },
-  {
-    question: 'What is the SHA-256 hash of "hello toolgen"?',
-    tool: "sha256_hash",
-    arguments: { text: "hello toolgen" },
+    question: "What is 12 factorial?",
+    truth: { tool: "factorial", arguments: { n: 12 }, answer: "12! = 479001600", key: "479001600" },
   },
   {
-    question: "Calculate (17 + 25) * 3",
-    tool: "evaluate_expression",
-    arguments: { expression: "(17 + 25) * 3" },
+    question: "convert 5 km to miles",
+    truth: {
+      tool: "convert_length",
+      arguments: { value: 5, from_unit: "km", to_unit: "mi" },
+      answer: "5 km = 3.106856 mi",
+      key: "3.106856 mi",
+    },
   },
   {
-    question: 'How many words are in "small tools answer big questions"?',
-    tool: "word_count",
-    arguments: { text: "small tools answer big questions" },
+    question: "What date is 30 days after January 1st, 2000?",
+    truth: {
+      tool: "add_days",
+      arguments: { date: "2000-01-01", days: 30 },
+      answer: "2000-01-01 + 30 days = 2000-01-31",
+      key: "2000-01-31",
+    },
   },
   {
-    question: "What is the total revenue in sales.csv?",
-    tool: "csv_column_sum",
-    arguments: { path: "sales.csv", column: "revenue" },
+    question: "sha256 of abc",
+    truth: {
+      tool: "sha256_hash",
+      arguments: { text: "abc" },
+      answer: "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
+      key: "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
+    },
   },
+  {
+    question: 'how many words in "the early bird catches the worm"',
+    truth: {
+      tool: "word_count",
+      arguments: { text: "the early bird catches the worm" },
+      answer: "6 words",
+      key: "6 words",
+    },
+  },
+  {
+    question: "Which row of sales.csv has the most revenue?",
+    truth: {
+      tool: "csv_column_max",
+      arguments: { path: "sales.csv", column: "revenue" },
+      answer: "max revenue = 3100 (north,feb,150,3100)",
+      key: "3100 (north,feb,150,3100)",
+    },
+  },
+  {
+    question: "What is 25 °C in Fahrenheit?",
+    truth: {
+      tool: "convert_temperature",
+      arguments: { value: 25, from_unit: "C", to_unit: "F" },
+      answer: "25 °C = 77 °F",
+      key: "77 °F",
+    },
+  },
+  { question: "tell me a joke", truth: null },
 ];
-
-/**
- * What the demo asks: five of the taught questions and three the model never saw (neither the string nor these
- * slot values occur in its training data). "How many mi is 42 km?" is taught but not asked: the committed model
- * converts in the wrong direction on it (it picks mi → km among the two candidate unit orders).
- */
-export const DEMO_QUESTIONS: DemoQuestion[] = [
-  TAUGHT_QUESTIONS[1]!,
-  TAUGHT_QUESTIONS[2]!,
-  TAUGHT_QUESTIONS[3]!,
-  TAUGHT_QUESTIONS[4]!,
-  TAUGHT_QUESTIONS[5]!,
-  {
-    question: "Convert 100 F to C",
-    tool: "convert_temperature",
-    arguments: { value: 100, from_unit: "F", to_unit: "C" },
-  },
-  {
-    question: "How far is Lisbon from Tokyo?",
-    tool: "distance_between_cities",
-    arguments: { from_city: "Lisbon", to_city: "Tokyo" },
-  },
-  { question: "Is 2024 a leap year?", tool: "is_leap_year", arguments: { year: 2024 } },
-];
-
-export function isTaught(question: string): boolean {
-  return TAUGHT_QUESTIONS.some((q) => q.question === question);
-}

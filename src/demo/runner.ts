@@ -3,7 +3,6 @@ import type { AgentRun, AgentStep } from "../agents/types.ts";
 import type { CatalogEntry } from "../catalog/catalog.ts";
 import type { ChatModel } from "../models/model.ts";
 import type { Tool } from "../tools/types.ts";
-import { isTaught } from "./questions.ts";
 import type { ToolGenChatModel } from "./chat-model.ts";
 
 /**
@@ -18,17 +17,29 @@ export interface DemoRunOptions {
   write?: (text: string) => void;
   /** Colour and symbols for a terminal. */
   color?: boolean;
+  /**
+   * How the arguments turns (the tool's arguments, and the final answer after <<Finish>>) are decoded:
+   * "json-schema" (default: the model writes them under the tool's JSON Schema, or the Finish schema), or
+   * "free" (asked with no constraint; a ToolGenChatModel with `constrainArguments` then picks among candidates).
+   */
+  arguments?: "json-schema" | "free";
 }
 
 export interface DemoAnswer {
   question: string;
-  answer: string;
+  /** The final answer; null when the model declined or the run stopped without one. */
+  answer: string | null;
+  /** The model finished with give_up_and_restart: it says the tools cannot answer this. */
+  declined: boolean;
   stoppedBecause: AgentRun["stoppedBecause"];
   calls: { tool: string; arguments: Record<string, unknown>; ok: boolean; content: string }[];
   /** Which turns were decoded under a constraint: "action" always; "arguments" when the model adds one. */
   constrained: string[];
   seconds: number;
 }
+
+/** What the demo says when the model finishes with give_up_and_restart. */
+export const DECLINED_TEXT = "I can't answer that with these tools.";
 
 const clip = (s: string, n = 160) => (s.length > n ? `${s.slice(0, n - 1)}…` : s).replace(/\n/g, "⏎");
 
@@ -39,8 +50,12 @@ export function createDemoRunner(o: DemoRunOptions) {
     model: o.model,
     catalog: o.catalog,
     tools: o.tools,
-    maxTokens: 24,
+    // Room for a final answer that copies a long result (a hash, a file); short turns end at the turn's end.
+    maxTokens: 96,
     maxRounds: 9,
+    argumentsConstraint: o.arguments === "free" ? "none" : "json-schema",
+    // A give_up is the model declining the question: stop there (a restart would only sample another try).
+    maxRestarts: 0,
     retryTemperatures: [],
   });
   const notes = o.model as Partial<ToolGenChatModel>;
@@ -53,9 +68,7 @@ export function createDemoRunner(o: DemoRunOptions) {
   async function ask(question: string): Promise<DemoAnswer> {
     const started = performance.now();
     const constrained = new Set<string>();
-    write(
-      `\n${paint("1", "Question:")} ${question}${isTaught(question) ? paint("2", "   (taught in training)") : ""}\n`,
-    );
+    write(`\n${paint("1", "Question:")} ${question}\n`);
     const onEvent = (e: AgentStep | { type: "text_delta" }) => {
       const step = e as AgentStep;
       switch (step.type) {
@@ -69,11 +82,14 @@ export function createDemoRunner(o: DemoRunOptions) {
             constrained.add("action");
             write(`  ${paint("36", "action")}     ${step.message.content}   (${actionHow()})\n`);
           } else if (turn === 2) {
+            const finish = step.message.content.includes('"return_type"');
             const how =
               note?.mode === "choice"
                 ? `model's choice among ${note.options} candidates built from ${note.source}`
-                : "written freely by the model";
-            if (note?.mode === "choice") constrained.add("arguments");
+                : note?.mode === "free"
+                  ? "written freely by the model"
+                  : `written by the model under ${finish ? "the Finish schema" : "the tool's JSON Schema"}`;
+            if (note?.mode !== "free") constrained.add("arguments");
             write(`  ${paint("36", "arguments")}  ${clip(step.message.content)}   (${how})\n`);
           }
           break;
@@ -92,14 +108,17 @@ export function createDemoRunner(o: DemoRunOptions) {
     };
     const run = await agent.chat(`demo-${counter++}`, question, { onEvent });
     const seconds = (performance.now() - started) / 1000;
+    const declined = run.stoppedBecause === "gave_up";
     if (run.stoppedBecause === "answer") write(`${paint("1;32", "Answer:")} ${run.answer}\n`);
+    else if (declined) write(`${paint("1;33", "Declined:")} ${DECLINED_TEXT}\n`);
     else
       write(
         `${paint("1;31", "No answer")} (stopped: ${run.stoppedBecause}${run.error ? `, ${run.error}` : ""})\n`,
       );
     return {
       question,
-      answer: run.answer,
+      answer: run.stoppedBecause === "answer" ? run.answer : null,
+      declined,
       stoppedBecause: run.stoppedBecause,
       calls: run.toolCalls.map((c) => ({
         tool: c.call.function.name,

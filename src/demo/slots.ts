@@ -1,8 +1,13 @@
 import { Rng } from "../nn/rng.ts";
 import type { Tool } from "../tools/types.ts";
 import { SAMPLE_FILES } from "./tools/sandbox.ts";
+import { dateText, enumText, monthText, numberText, quoted } from "./surface.ts";
 
-/** Values for the question templates' slots: by tool and parameter, else by parameter name, else by type. */
+/**
+ * Values for the question templates' slots: by tool and parameter, else by parameter name, else by type. Each
+ * value is drawn once and written the way a person might (surface.ts): the call gets the value, the question
+ * its written form.
+ */
 export type Pool = (rng: Rng) => string | number;
 
 const pick =
@@ -47,6 +52,35 @@ export const PHRASES = [
   "sea shells by the sea shore",
   "bob drove 300 km in 4 hours",
   "fast trains and slow boats",
+  "please call me back tomorrow",
+  "my cat likes warm milk",
+  "the meeting moved to friday",
+  "we need more coffee",
+  "Hello Again Friend",
+  "THIS IS LOUD",
+  "quiet mornings are the best",
+  "no lemon no melon",
+  "was it a car or a cat i saw",
+  "summer is coming soon",
+];
+/** Single words (the text tools are often asked about one word). */
+export const WORDS = [
+  "level",
+  "kayak",
+  "banana",
+  "rhythm",
+  "ToolGen",
+  "Mississippi",
+  "palindrome",
+  "wonderful",
+  "noon",
+  "keyboard",
+  "Lisbon",
+  "abracadabra",
+  "civic",
+  "python",
+  "zebra",
+  "queue",
 ];
 const EXPRESSIONS = [
   "(3 + 4) * 2",
@@ -72,13 +106,17 @@ const datetime: Pool = (rng) =>
 
 const BY_TOOL: Record<string, Record<string, Pool>> = {
   power: { base: int(2, 12), exponent: int(2, 10) },
-  square_root: { x: int(2, 10000) },
+  square_root: { x: (rng) => (rng.next() < 0.5 ? (1 + rng.int(60)) ** 2 : int(2, 10000)(rng)) },
   evaluate_expression: { expression: pick(EXPRESSIONS) },
   round_number: { x: dec(0, 100, 5), digits: int(0, 4) },
   factorial: { n: int(0, 25) },
   is_prime: { n: int(2, 9999) },
   fibonacci: { n: int(1, 90) },
-  percentage_of: { percent: int(5, 95) },
+  percentage_of: { percent: (rng) => pick([5, 10, 12.5, 15, 20, 25, 30, 40, 50, 75])(rng) },
+  greatest_common_divisor: {
+    a: (rng) => 6 * (int(1, 40)(rng) as number),
+    b: (rng) => 4 * (int(1, 50)(rng) as number),
+  },
   body_mass_index: { weight_kg: int(45, 120), height_m: dec(1.5, 2, 2) },
   random_integer: { min: int(1, 50), max: int(51, 1000) },
   roll_dice: { count: int(1, 6), sides: pick([4, 6, 8, 10, 12, 20]) },
@@ -93,21 +131,23 @@ const BY_TOOL: Record<string, Record<string, Pool>> = {
     key: pick(["name", "version", "server.host", "server.port", "retries"]),
   },
   json_keys: { path: pick(["config.json"]) },
-  write_file: { path: pick(["memo.txt", "hello.txt", "draft.md", "out.txt", "list.txt"]) },
+  write_file: { path: pick(["memo.txt", "hello.txt", "draft.md", "out.txt", "list.txt", "shopping.md"]) },
+  days_in_month: { year: int(1900, 2100), month: int(1, 12) },
 };
 
+const text: Pool = (rng) => (rng.next() < 0.3 ? pick(WORDS)(rng) : pick(PHRASES)(rng));
 const BY_NAME: Record<string, Pool> = {
-  text: pick(PHRASES),
+  text,
   content: pick(PHRASES),
   pattern: pick(PATTERNS),
   replacement: pick(REPLACEMENTS),
   path: pick(FILES),
-  seed: int(1, 9999),
+  seed: (rng) => (rng.next() < 0.5 ? int(1, 99)(rng) : int(100, 9999)(rng)),
   date,
   start: date,
   end: date,
   datetime,
-  days: int(-30, 400),
+  days: int(1, 400),
   year: int(1900, 2100),
   month: int(1, 12),
   lat1: dec(-60, 70, 2),
@@ -116,11 +156,39 @@ const BY_NAME: Record<string, Pool> = {
   lon2: dec(-170, 170, 2),
 };
 
-const number: Pool = (rng) => (rng.next() < 0.8 ? 2 + rng.int(998) : dec(0.5, 500, 2)(rng));
+const number: Pool = (rng) => {
+  const r = rng.next();
+  if (r < 0.35) return 1 + rng.int(20);
+  if (r < 0.75) return 2 + rng.int(998);
+  return dec(0.5, 500, 2)(rng);
+};
 
-/** Draws one value for each parameter of `tool` (all of them, in the schema's order). */
-export function drawSlots(tool: Tool, rng: Rng): Record<string, string | number> {
-  const out: Record<string, string | number> = {};
+/** A question's slots: the call's arguments and how the question writes each of them. */
+export interface DrawnSlots {
+  arguments: Record<string, string | number>;
+  text: Record<string, string>;
+}
+
+/** How `name` of `tool` is written in a question, given the argument's value. */
+function written(tool: Tool, name: string, value: string | number, rng: Rng): string {
+  const schema = tool.parameters.properties[name]!;
+  if (schema.enum) return enumText(String(value), rng);
+  if (typeof value === "number") {
+    if (name === "month") return monthText(value, rng);
+    if (name === "year" || name === "seed" || /^(lat|lon)/.test(name)) return String(value);
+    return numberText(value, rng);
+  }
+  if (name === "text" || name === "content" || name === "word" || name === "data") {
+    const oneWord = !/\s/.test(value);
+    return oneWord && rng.next() < 0.3 ? value : quoted(value, rng);
+  }
+  if (name === "pattern" || name === "replacement") return `"${value}"`;
+  return value;
+}
+
+/** Draws one value for each parameter of `tool` (all of them, in the schema's order) and writes it. */
+export function drawSlots(tool: Tool, rng: Rng): DrawnSlots {
+  const args: Record<string, string | number> = {};
   for (const [name, schema] of Object.entries(tool.parameters.properties)) {
     const pool =
       BY_TOOL[tool.name]?.[name] ??
@@ -129,10 +197,24 @@ export function drawSlots(tool: Tool, rng: Rng): Record<string, string | number>
       (schema.type === "integer" ? int(2, 999) : schema.type === "number" ? number : pick(PHRASES));
     let value = pool(rng);
     // Conversions and distances between a thing and itself make dull questions.
-    for (let tries = 0; tries < 10 && Object.values(out).includes(value) && schema.enum; tries++)
+    for (let tries = 0; tries < 10 && Object.values(args).includes(value) && schema.enum; tries++)
       value = pool(rng);
-    out[name] = value;
+    args[name] = value;
   }
-  if (tool.name === "count_occurrences") out.word = pick((out.text as string).split(" "))(rng);
-  return out;
+  if (tool.name === "count_occurrences") args.word = pick((args.text as string).split(" "))(rng);
+  const text: Record<string, string> = {};
+  for (const [name, value] of Object.entries(args)) text[name] = written(tool, name, value, rng);
+  // Dates are passed as written: the calendar tools read the forms people type.
+  for (const name of ["date", "start", "end"]) {
+    if (typeof args[name] === "string" && tool.parameters.properties[name]) {
+      args[name] = dateText(args[name], rng);
+      text[name] = args[name];
+    }
+  }
+  if (typeof args.datetime === "string") {
+    const [day, time] = args.datetime.split("T") as [string, string];
+    if (rng.next() < 0.5) args.datetime = `${day} ${time}`;
+    text.datetime = args.datetime;
+  }
+  return { arguments: args, text };
 }

@@ -4,10 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { main } from "../../src/cli/main.ts";
-import { demoTools } from "../../src/demo/catalog.ts";
-import { withSandbox } from "../../src/demo/model.ts";
-import { DEMO_QUESTIONS } from "../../src/demo/questions.ts";
-import { executeToolCall } from "../../src/tools/execute.ts";
+import { isCorrectAnswer } from "../../src/demo/grading.ts";
+import { SHOWN_QUESTIONS } from "../../src/demo/questions.ts";
 
 async function runCli(args: string[]): Promise<{ out: string; code: number | undefined }> {
   let out = "";
@@ -27,52 +25,52 @@ async function runCli(args: string[]): Promise<{ out: string; code: number | und
   }
 }
 
-/** The real output of each demo question's tool (file tools in a fresh sandbox, as the demo runs them). */
-async function truths(): Promise<string[]> {
-  const tools = await demoTools();
-  return withSandbox(async () => {
-    const out: string[] = [];
-    for (const q of DEMO_QUESTIONS) {
-      const r = await executeToolCall(
-        { id: "t", type: "function", function: { name: q.tool, arguments: q.arguments } },
-        tools,
-      );
-      out.push(r.ok ? r.content : `error ${r.error.message}`);
-    }
-    return out;
-  });
+/** Runs bin/toolgen.mjs as a real child process with `input` on stdin. */
+async function runChild(
+  args: string[],
+  input: string,
+): Promise<{ out: string; err: string; code: number | null }> {
+  const child = spawn(process.execPath, ["bin/toolgen.mjs", ...args], { stdio: "pipe" });
+  let out = "";
+  let err = "";
+  child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+  child.stderr.on("data", (d: Buffer) => (err += d.toString()));
+  child.stdin.end(input);
+  const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+  return { out, err, code };
 }
 
-interface JsonAnswers {
-  answers: { question: string; answer: string; stoppedBecause: string; constrained: string[] }[];
+interface JsonAnswer {
+  question: string;
+  answer: string | null;
+  declined: boolean;
+  stoppedBecause: string;
+  correct: boolean;
+  constrained: string[];
 }
 
 describe("toolgen demo (CLI)", () => {
-  it("--json: one JSON object with every demo question answered by the committed model", async () => {
-    const { out, code } = await runCli(["demo", "--json"]);
-    expect(code).toBe(0);
-    const parsed = JSON.parse(out) as JsonAnswers;
-    expect(parsed.answers.map((a) => a.answer)).toEqual(await truths());
-    for (const a of parsed.answers) expect(a.constrained).toEqual(["action", "arguments"]);
-  });
-
   it("--model SPEC runs the same agent and real tools on another model (a scripted one here)", async () => {
-    const replies = DEMO_QUESTIONS.flatMap((q) => [
-      "I need a tool.",
-      `<<${q.tool}>>`,
-      JSON.stringify(q.arguments),
-      "Done.",
-      "<<Finish>>",
-      // The scripted model echoes the tool's result from the conversation as its final answer.
-      "__FINAL__",
-    ]);
-    const dir = mkdtempSync(join(tmpdir(), "toolgen-demo-scripted-"));
-    const expected = await truths();
-    let n = 0;
-    const filled = replies.map((r) =>
-      r === "__FINAL__" ? JSON.stringify({ return_type: "give_answer", final_answer: expected[n++] }) : r,
+    // A scripted model that calls each expected tool, copies its result as the final answer, and declines the
+    // off-topic question.
+    const replies = SHOWN_QUESTIONS.flatMap(({ truth }) =>
+      truth
+        ? [
+            "I need a tool.",
+            `<<${truth.tool}>>`,
+            JSON.stringify(truth.arguments),
+            "Done.",
+            "<<Finish>>",
+            JSON.stringify({ return_type: "give_answer", final_answer: truth.answer }),
+          ]
+        : [
+            "None of these tools can answer this question.",
+            "<<Finish>>",
+            '{"return_type":"give_up_and_restart"}',
+          ],
     );
-    writeFileSync(join(dir, "replies.json"), JSON.stringify(filled));
+    const dir = mkdtempSync(join(tmpdir(), "toolgen-demo-scripted-"));
+    writeFileSync(join(dir, "replies.json"), JSON.stringify(replies));
     const { out, code } = await runCli([
       "demo",
       "--json",
@@ -80,19 +78,72 @@ describe("toolgen demo (CLI)", () => {
       `scripted:${join(dir, "replies.json")}`,
     ]);
     expect(code).toBe(0);
-    const parsed = JSON.parse(out) as JsonAnswers;
-    expect(parsed.answers.map((a) => a.answer)).toEqual(expected);
-    // A model given by spec writes its own arguments: only the action turn asked for a constraint.
-    for (const a of parsed.answers) expect(a.constrained).toEqual(["action"]);
+    const parsed = JSON.parse(out) as { answers: JsonAnswer[] };
+    expect(parsed.answers.map((a) => a.answer)).toEqual(SHOWN_QUESTIONS.map((q) => q.truth?.answer ?? null));
+    expect(parsed.answers.map((a) => a.declined)).toEqual(SHOWN_QUESTIONS.map((q) => q.truth === null));
+    expect(parsed.answers.every((a) => a.correct)).toBe(true);
+    const { out: text } = await runCli(["demo", "--model", `scripted:${join(dir, "replies.json")}`]);
+    expect(text).toMatch(/7 of 7 questions answered correctly .*; 1 of 1 off-topic question\(s\) declined\./);
+    expect(text).toMatch(/^Declined: I can't answer that with these tools\.$/m);
   });
 
-  it("--interactive answers typed questions until /exit", { timeout: 120_000 }, async () => {
-    const child = spawn(process.execPath, ["bin/toolgen.mjs", "demo", "--interactive"], { stdio: "pipe" });
-    let out = "";
-    child.stdout.on("data", (d: Buffer) => (out += d.toString()));
-    child.stdin.write("Is 2024 a leap year?\n/exit\n");
-    const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
-    expect(code).toBe(0);
-    expect(out).toMatch(/^Answer: 2024 is a leap year$/m);
+  it("refuses --candidates with --model before doing anything", async () => {
+    const { code } = await runCli(["demo", "--candidates", "--model", "scripted:/nonexistent.json"]);
+    expect(code).toBe(1);
   });
+
+  it(
+    "--interactive --json: one JSON line per question line, from a real child process",
+    { timeout: 180_000 },
+    async () => {
+      const { out, code } = await runChild(
+        ["demo", "--interactive", "--json"],
+        "What is 12 factorial?\n\ntell me a joke\n",
+      );
+      expect(code).toBe(0);
+      const lines = out.trim().split("\n");
+      expect(lines).toHaveLength(2);
+      const [first, second] = lines.map((l) => JSON.parse(l) as JsonAnswer & { steps: unknown[] });
+      expect(Object.keys(first!)).toEqual(
+        expect.arrayContaining(["question", "answer", "declined", "stoppedBecause", "steps"]),
+      );
+      expect(first!.question).toBe("What is 12 factorial?");
+      expect(second!.question).toBe("tell me a joke");
+      for (const a of [first!, second!]) {
+        // answer is the model's text exactly when it finished with one; declined exactly when it gave up
+        expect(a.answer === null).toBe(a.stoppedBecause !== "answer");
+        expect(a.declined).toBe(a.stoppedBecause === "gave_up");
+        expect(Array.isArray(a.steps)).toBe(true);
+      }
+      // The committed model's real record on these two (measured; update with the model).
+      expect([isCorrectAnswer(first!.answer, SHOWN_QUESTIONS[0]!.truth!), second!.declined]).toEqual(
+        EXPECTED_INTERACTIVE,
+      );
+    },
+  );
+
+  it(
+    "--json: npm start's eight questions, each judged against its known answer",
+    { timeout: 180_000 },
+    async () => {
+      const { out, code } = await runCli(["demo", "--json"]);
+      expect(code).toBe(0);
+      const { answers } = JSON.parse(out) as { answers: JsonAnswer[] };
+      expect(answers.map((a) => a.question)).toEqual(SHOWN_QUESTIONS.map((q) => q.question));
+      for (const [i, a] of answers.entries()) {
+        const truth = SHOWN_QUESTIONS[i]!.truth;
+        expect(a.correct).toBe(truth ? isCorrectAnswer(a.answer, truth) : a.declined);
+        expect(a.constrained).toEqual(["action", "arguments"]);
+      }
+      // The committed model's real record on them (see bench/results/demo.json for the whole sets).
+      expect(answers.map((a) => a.correct)).toEqual(EXPECTED_CORRECT);
+    },
+  );
 });
+
+/**
+ * Which of npm start's questions the committed model gets right, and whether it answers "What is 12 factorial?"
+ * correctly and declines "tell me a joke" (measured on the model retrained on 2026-12-01: none; see the README).
+ */
+const EXPECTED_CORRECT = [false, false, false, false, false, false, false, false];
+const EXPECTED_INTERACTIVE = [false, false];

@@ -1,20 +1,9 @@
 /**
  * Dates and time zones through Intl, as plain exported functions documented with JSDoc: `loadTools` reads
- * their schemas with the TypeScript compiler API (HF's get_json_schema). Dates are ISO `YYYY-MM-DD`.
+ * their schemas with the TypeScript compiler API (HF's get_json_schema). Dates may be written as people write
+ * them (../dates.ts); results give them as ISO `YYYY-MM-DD`.
  */
-
-function parseDate(date: string): Date {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(date))
-    throw new Error(`expected a date as YYYY-MM-DD, got ${JSON.stringify(date)}`);
-  const d = new Date(`${date}T00:00:00Z`);
-  if (Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== date)
-    throw new Error(`no such date: ${date}`);
-  return d;
-}
-
-function isoDate(d: Date): string {
-  return d.toISOString().slice(0, 10);
-}
+import { isoDate, parseDate } from "../dates.ts";
 
 /** The offset of a time zone from UTC at an instant, in minutes. */
 function zoneOffsetMinutes(zone: string, at: Date): number {
@@ -35,34 +24,37 @@ function zoneOffsetMinutes(zone: string, at: Date): number {
 /**
  * The day of the week of a date.
  *
- * @param date The date, as YYYY-MM-DD
+ * @param date The date, e.g. 2024-03-15 or March 15, 2024
  */
 export function day_of_week(date: string): string {
-  const day = new Intl.DateTimeFormat("en-US", { weekday: "long", timeZone: "UTC" }).format(parseDate(date));
-  return `${date} is a ${day}`;
+  const d = parseDate(date);
+  const day = new Intl.DateTimeFormat("en-US", { weekday: "long", timeZone: "UTC" }).format(d);
+  return `${isoDate(d)} is a ${day}`;
 }
 
 /**
  * The number of days between two dates.
  *
- * @param start The first date, as YYYY-MM-DD
- * @param end The second date, as YYYY-MM-DD
+ * @param start The first date, e.g. 2024-03-15 or March 15, 2024
+ * @param end The second date, e.g. 2024-03-15 or March 15, 2024
  */
 export function days_between(start: string, end: string): string {
-  const days = Math.round((parseDate(end).getTime() - parseDate(start).getTime()) / 86400000);
-  return `${days} days from ${start} to ${end}`;
+  const [a, b] = [parseDate(start), parseDate(end)];
+  const days = Math.round((b.getTime() - a.getTime()) / 86400000);
+  return `${days} days from ${isoDate(a)} to ${isoDate(b)}`;
 }
 
 /**
  * Add a number of days to a date (negative to go back).
  *
- * @param date The date, as YYYY-MM-DD
+ * @param date The date, e.g. 2024-03-15 or March 15, 2024
  * @param days How many days to add
  */
 export function add_days(date: string, days: number): string {
   const d = parseDate(date);
+  const from = isoDate(d);
   d.setUTCDate(d.getUTCDate() + Math.trunc(days));
-  return `${date} + ${days} days = ${isoDate(d)}`;
+  return `${from} + ${days} days = ${isoDate(d)}`;
 }
 
 /**
@@ -78,7 +70,7 @@ export function is_leap_year(year: number): string {
 /**
  * Write a date out in full the way a locale does.
  *
- * @param date The date, as YYYY-MM-DD
+ * @param date The date, e.g. 2024-03-15 or March 15, 2024
  * @param locale The language and region (choices: ["en-US", "en-GB", "pt-PT", "pt-BR", "fr-FR", "de-DE", "es-ES", "zh-CN", "ja-JP"])
  */
 export function format_date(date: string, locale: string): string {
@@ -88,32 +80,36 @@ export function format_date(date: string, locale: string): string {
 /**
  * The ISO 8601 week number of a date.
  *
- * @param date The date, as YYYY-MM-DD
+ * @param date The date, e.g. 2024-03-15 or March 15, 2024
  */
 export function week_number(date: string): string {
   const d = parseDate(date);
+  const iso = isoDate(d);
   d.setUTCDate(d.getUTCDate() + 4 - (d.getUTCDay() || 7)); // the Thursday of this week decides the year
   const yearStart = Date.UTC(d.getUTCFullYear(), 0, 1);
   const week = Math.ceil(((d.getTime() - yearStart) / 86400000 + 1) / 7);
-  return `${date} is in ISO week ${week} of ${d.getUTCFullYear()}`;
+  return `${iso} is in ISO week ${week} of ${d.getUTCFullYear()}`;
 }
 
 /**
  * Convert a local date and time from one time zone to another (daylight saving included).
  *
- * @param datetime The local date and time, as YYYY-MM-DDTHH:MM
+ * @param datetime The local date and time, e.g. 2024-03-15T09:30 or 2024-03-15 09:30
  * @param from_zone The time zone of the given time (choices: ["UTC", "Europe/Lisbon", "Europe/London", "Europe/Paris", "Europe/Berlin", "America/New_York", "America/Los_Angeles", "America/Sao_Paulo", "Asia/Tokyo", "Asia/Shanghai", "Asia/Kolkata", "Australia/Sydney"])
  * @param to_zone The time zone to convert to (choices: ["UTC", "Europe/Lisbon", "Europe/London", "Europe/Paris", "Europe/Berlin", "America/New_York", "America/Los_Angeles", "America/Sao_Paulo", "Asia/Tokyo", "Asia/Shanghai", "Asia/Kolkata", "Australia/Sydney"])
  */
 export function convert_timezone(datetime: string, from_zone: string, to_zone: string): string {
-  const m = /^(\d{4}-\d{2}-\d{2})T(\d{2}):(\d{2})$/.exec(datetime);
-  if (!m) throw new Error(`expected a date and time as YYYY-MM-DDTHH:MM, got ${JSON.stringify(datetime)}`);
-  const wall = parseDate(m[1]!).getTime() + (Number(m[2]) * 60 + Number(m[3])) * 60000;
+  const m = /^(.+?)(?:T|,?\s+(?:at\s+)?)(\d{1,2}):(\d{2})$/.exec(datetime.trim());
+  if (!m || Number(m[2]) > 23 || Number(m[3]) > 59)
+    throw new Error(`expected a date and time such as 2024-03-15T09:30, got ${JSON.stringify(datetime)}`);
+  const day = parseDate(m[1]!);
+  const wall = day.getTime() + (Number(m[2]) * 60 + Number(m[3])) * 60000;
+  const given = `${isoDate(day)}T${m[2]!.padStart(2, "0")}:${m[3]}`;
   // The instant whose wall time in from_zone is `wall` (one correction step covers DST edges).
   let instant = wall - zoneOffsetMinutes(from_zone, new Date(wall)) * 60000;
   instant = wall - zoneOffsetMinutes(from_zone, new Date(instant)) * 60000;
   const local = new Date(instant + zoneOffsetMinutes(to_zone, new Date(instant)) * 60000);
-  return `${datetime} ${from_zone} = ${local.toISOString().slice(0, 16)} ${to_zone}`;
+  return `${given} ${from_zone} = ${local.toISOString().slice(0, 16)} ${to_zone}`;
 }
 
 /**

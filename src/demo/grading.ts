@@ -1,0 +1,46 @@
+/**
+ * How the demo's benches and tests decide that an answer is right: it states the expected result. A question
+ * of the hand-written set (bench/demo/handwritten.json) carries the real output of the call a person would
+ * expect (`answer`) and the part of it that is the result (`key`, what follows the last " = " or ": ").
+ * An answer is correct when it is that output, or when its own result part is the key (numbers within a
+ * relative 1e-4, so "gcd(36, 48) = 12" answers "gcd of 48 and 36" as well as "gcd(48, 36) = 12" does).
+ */
+export interface HandwrittenQuestion {
+  question: string;
+  tool: string;
+  arguments: Record<string, unknown>;
+  answer: string;
+  key: string;
+}
+
+export interface HandwrittenSet {
+  about: string;
+  questions: HandwrittenQuestion[];
+  offTopic: string[];
+}
+
+const squash = (s: string) => s.replace(/\s+/g, " ").trim();
+
+/** The result part of a tool's output or an answer: after the last " = ", else after the last ": ", else all. */
+export function resultPart(text: string): string {
+  const eq = text.lastIndexOf(" = ");
+  if (eq >= 0) return text.slice(eq + 3);
+  const colon = text.lastIndexOf(": ");
+  return colon >= 0 ? text.slice(colon + 2) : text;
+}
+
+const LEADING_NUMBER = /^-?\d+(?:\.\d+)?/;
+
+export function isCorrectAnswer(answer: string | null, expected: { answer: string; key: string }): boolean {
+  if (answer === null) return false;
+  if (squash(answer) === squash(expected.answer)) return true;
+  const got = squash(resultPart(answer));
+  const key = squash(expected.key);
+  if (got === key) return true;
+  const k = LEADING_NUMBER.exec(key);
+  const g = LEADING_NUMBER.exec(got);
+  if (!k || !g) return false;
+  const [want, have] = [Number(k[0]), Number(g[0])];
+  const close = Math.abs(want - have) <= 1e-4 * Math.max(1, Math.abs(want));
+  return close && squash(got.slice(g[0].length)) === squash(key.slice(k[0].length));
+}

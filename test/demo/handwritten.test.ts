@@ -1,0 +1,55 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { demoTools } from "../../src/demo/catalog.ts";
+import { isCorrectAnswer, type HandwrittenSet } from "../../src/demo/grading.ts";
+import { withSandbox } from "../../src/demo/model.ts";
+import { executeToolCall } from "../../src/tools/execute.ts";
+
+const set = JSON.parse(
+  readFileSync(new URL("../../bench/demo/handwritten.json", import.meta.url), "utf8"),
+) as HandwrittenSet;
+
+describe("the hand-written demo question set", () => {
+  it("has at least 100 questions over the demo's tools and 20 off-topic ones, all distinct", async () => {
+    const names = new Set((await demoTools()).map((t) => t.name));
+    expect(set.questions.length).toBeGreaterThanOrEqual(100);
+    expect(set.offTopic.length).toBeGreaterThanOrEqual(20);
+    for (const q of set.questions) expect(names.has(q.tool), q.tool).toBe(true);
+    const all = [...set.questions.map((q) => q.question), ...set.offTopic];
+    expect(new Set(all).size).toBe(all.length);
+  });
+
+  it("states each expected answer as the real output of the expected call", async () => {
+    const tools = await demoTools();
+    await withSandbox(async () => {
+      for (const q of set.questions) {
+        const call = {
+          id: "t",
+          type: "function" as const,
+          function: { name: q.tool, arguments: q.arguments },
+        };
+        const result = await executeToolCall(call, tools);
+        expect(result.ok && result.content, q.question).toBe(q.answer);
+        expect(isCorrectAnswer(q.answer, q), q.question).toBe(true);
+      }
+    });
+  });
+});
+
+describe("isCorrectAnswer", () => {
+  const gcd = { answer: "gcd(48, 36) = 12", key: "12" };
+  it("accepts the output, or an answer whose result part is the key", () => {
+    expect(isCorrectAnswer("gcd(48, 36) = 12", gcd)).toBe(true);
+    expect(isCorrectAnswer("gcd(36, 48) = 12", gcd)).toBe(true);
+    expect(isCorrectAnswer("12.00001", gcd)).toBe(true);
+    expect(isCorrectAnswer("5 km = 3.106856 mi", { answer: "5 km = 3.106856 mi", key: "3.106856 mi" })).toBe(
+      true,
+    );
+  });
+  it("refuses a wrong result even when the number appears elsewhere, a wrong unit, and no answer", () => {
+    expect(isCorrectAnswer("144 × 12 = 1728", gcd)).toBe(false);
+    expect(isCorrectAnswer("5 km = 5 km", { answer: "5 km = 3.106856 mi", key: "3.106856 mi" })).toBe(false);
+    expect(isCorrectAnswer("3.106856 km", { answer: "5 km = 3.106856 mi", key: "3.106856 mi" })).toBe(false);
+    expect(isCorrectAnswer(null, gcd)).toBe(false);
+  });
+});
