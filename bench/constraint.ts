@@ -42,7 +42,10 @@ const endId = tokenizer.tokenToId(format === "llama3" ? "<|eot_id|>" : IM_END);
 if (endId === undefined) throw new Error(`${MODEL_DIR}: no turn-end token`);
 const catalog = await demoCatalog();
 const byId = new Map(catalog.map((e) => [e.id, e]));
-const questions = generateSamples(await demoTools(), { perTool: 2, seed: 1001 });
+// Off-topic samples (no tool) have no arguments turn to constrain.
+const questions = generateSamples(await demoTools(), { perTool: 2, seed: 1001 }).flatMap((q) =>
+  q.tool === null ? [] : [{ ...q, tool: q.tool }],
+);
 
 function prompt(query: string, tool: string): number[] {
   const entry = byId.get(tool)!;
