@@ -143,7 +143,8 @@ describe("toolgen demo (CLI)", () => {
 
 /**
  * Which of npm start's questions the committed model gets right, and whether it answers "What is 12 factorial?"
- * correctly and declines "tell me a joke" (measured on the model retrained on 2026-12-01: none; see the README).
+ * correctly and declines "tell me a joke" (measured on the model retrained on 2026-12-01 with 8 agent epochs: it declines the joke and answers none
+ * of the seven right; see the README).
  */
-const EXPECTED_CORRECT = [false, false, false, false, false, false, false, false];
-const EXPECTED_INTERACTIVE = [false, false];
+const EXPECTED_CORRECT = [false, false, false, false, false, false, false, true];
+const EXPECTED_INTERACTIVE = [false, true];
