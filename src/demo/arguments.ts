@@ -1,6 +1,6 @@
 import type { Message } from "../chat/messages.ts";
 import type { JsonSchema } from "../tools/types.ts";
-import { ALIASES } from "./surface.ts";
+import { ALIASES, ONES, TENS } from "./surface.ts";
 
 /**
  * The arguments turn's constraint for a small model: every JSON object the tool's schema allows whose values
@@ -31,28 +31,8 @@ export function querySpans(query: string, maxWords = 6): string[] {
   return [...spans];
 }
 
-const SMALL = new Map(
-  [
-    ...["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"],
-    ...[
-      "eleven",
-      "twelve",
-      "thirteen",
-      "fourteen",
-      "fifteen",
-      "sixteen",
-      "seventeen",
-      "eighteen",
-      "nineteen",
-    ],
-  ].map((w, i) => [w, i]),
-);
-const TENS = new Map(
-  ["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"].map((w, i) => [
-    w,
-    20 + 10 * i,
-  ]),
-);
+const SMALL = new Map(ONES.map((w, i) => [w, i]));
+const TENS_BY_WORD = new Map(TENS.flatMap((w, i) => (w ? [[w, 10 * i] as const] : [])));
 
 /** Whole numbers written in words ("twenty-five", "three hundred and twelve", "two thousand"). */
 export function numberWordsIn(query: string): number[] {
@@ -72,9 +52,9 @@ export function numberWordsIn(query: string): number[] {
       if (!(last === "none" || last === "scale" || last === "and" || (last === "tens" && n < 10))) close();
       current += n;
       last = "small";
-    } else if (TENS.has(w)) {
+    } else if (TENS_BY_WORD.has(w)) {
       if (!(last === "none" || last === "scale" || last === "and")) close();
-      current += TENS.get(w)!;
+      current += TENS_BY_WORD.get(w)!;
       last = "tens";
     } else if (w === "hundred" && (last === "small" || last === "tens")) {
       current *= 100;

@@ -8,7 +8,8 @@ import { MONTHS } from "./dates.ts";
  */
 export const pickOne = <T>(rng: Rng, values: readonly T[]): T => values[rng.int(values.length)]!;
 
-const ONES = [
+/** English words for 0 to 19, by value (shared with the candidate builder, which reads them back). */
+export const ONES = [
   "zero",
   "one",
   "two",
@@ -30,7 +31,8 @@ const ONES = [
   "eighteen",
   "nineteen",
 ];
-const TENS = ["", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"];
+/** English words for the tens, by tens digit ("" below twenty). */
+export const TENS = ["", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"];
 
 /** English words for a whole number 0 to 9999 ("twenty-five", "three hundred and twelve"); else undefined. */
 export function numberWords(n: number, hyphen = "-"): string | undefined {
