@@ -10,6 +10,7 @@ import type {
   StopReason,
   ToolCallRecord,
 } from "./types.ts";
+import { ToolgenError } from "../errors.ts";
 
 /** What an agent body returns; the recorder turns it into an AgentRun. */
 export interface RunOutcome {
@@ -121,7 +122,8 @@ export async function callModel(
       if (event.type === "text") recorder.delta(index, event.delta);
       else if (event.type === "done") result = event.result;
     }
-    if (!result) throw new Error(`model ${model.id} ended its stream without a result`);
+    if (!result)
+      throw new ToolgenError("model_failure", `model ${model.id} ended its stream without a result`);
   } else {
     result = await model.generate(messages, options);
   }

@@ -14,6 +14,7 @@ import {
 import { isCorrectAnswer } from "../demo/grading.ts";
 import { SHOWN_QUESTIONS, type DemoTruth } from "../demo/questions.ts";
 import { createDemoRunner, type DemoAnswer } from "../demo/runner.ts";
+import { ToolgenError } from "../errors.ts";
 
 interface DemoCliOptions {
   interactive?: boolean;
@@ -77,7 +78,10 @@ async function runDemo(opts: DemoCliOptions): Promise<number> {
     return 0;
   }
   if (opts.candidates && (opts.freeArguments || opts.model)) {
-    throw new Error("--candidates applies to the built-in demo model with constrained arguments only");
+    throw new ToolgenError(
+      "invalid_option",
+      "--candidates applies to the built-in demo model with constrained arguments only",
+    );
   }
   const [tools, catalog] = await Promise.all([demoTools(), demoCatalog()]);
   let model: ChatModel;

@@ -9,6 +9,7 @@ import {
 } from "../eval/bfcl.ts";
 import { writeFileAtomic } from "../nn/io/atomic.ts";
 import { resolveModel } from "../models/resolve.ts";
+import { ToolgenError } from "../errors.ts";
 
 const oneLine = (text: string): string => text.replace(/\s+/g, " ").trim();
 
@@ -76,7 +77,10 @@ function progressLines(label: string, everyMs = 10_000) {
 function parseLimit(text: string): number {
   const n = Number(text);
   if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(n))
-    throw new Error(`--max-consecutive-errors must be a whole number ≥ 0 (0 = never stop), got "${text}"`);
+    throw new ToolgenError(
+      "invalid_option",
+      `--max-consecutive-errors must be a whole number ≥ 0 (0 = never stop), got "${text}"`,
+    );
   return n;
 }
 
@@ -125,7 +129,7 @@ export function registerBfcl(evalCmd: Command): void {
       const progress = progressLines("eval bfcl");
       try {
         if ((opts.oracle === true) === (opts.model !== undefined))
-          throw new Error("give exactly one of --oracle or --model SPEC");
+          throw new ToolgenError("invalid_option", "give exactly one of --oracle or --model SPEC");
         const maxConsecutiveErrors = parseLimit(opts.maxConsecutiveErrors);
         const categories = opts.categories
           ?.split(",")

@@ -5,6 +5,7 @@ import { STAGES, type Stage } from "../train/datasets.ts";
 import { exportTraining, readTrajectoriesFile } from "../train/export.ts";
 import { EXPORT_FORMATS, isExportFormat } from "../train/export-formats.ts";
 import { runAction } from "./run-action.ts";
+import { ToolgenError } from "../errors.ts";
 
 interface ExportTrainingCliOptions {
   catalog: string;
@@ -24,7 +25,8 @@ interface ExportTrainingCliOptions {
 
 function int(value: string, flag: string): number {
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new Error(`${flag} must be a positive integer, got "${value}"`);
+  if (!Number.isInteger(n) || n < 1)
+    throw new ToolgenError("invalid_option", `${flag} must be a positive integer, got "${value}"`);
   return n;
 }
 
@@ -35,7 +37,10 @@ function epochs(text: string | undefined): Partial<Record<Stage, number>> {
     const [stage, value] = part.split("=").map((s) => s.trim());
     const n = Number(value);
     if (!(STAGES as readonly string[]).includes(stage ?? "") || !(n > 0))
-      throw new Error(`--epochs expects stage=N pairs (stages: ${STAGES.join(", ")}), got "${part}"`);
+      throw new ToolgenError(
+        "invalid_option",
+        `--epochs expects stage=N pairs (stages: ${STAGES.join(", ")}), got "${part}"`,
+      );
     out[stage as Stage] = n;
   }
   return out;
@@ -72,9 +77,15 @@ export function register(program: Command): void {
     .action(
       runAction((opts: ExportTrainingCliOptions) => {
         if (!isExportFormat(opts.format))
-          throw new Error(`--format must be one of ${EXPORT_FORMATS.join(", ")}, got "${opts.format}"`);
+          throw new ToolgenError(
+            "invalid_option",
+            `--format must be one of ${EXPORT_FORMATS.join(", ")}, got "${opts.format}"`,
+          );
         if (!isIndexKind(opts.index))
-          throw new Error(`--index must be one of ${INDEX_KINDS.join(", ")}, got "${opts.index}"`);
+          throw new ToolgenError(
+            "invalid_option",
+            `--index must be one of ${INDEX_KINDS.join(", ")}, got "${opts.index}"`,
+          );
         const entries = loadCatalog(opts.catalog, {
           format: opts.catalogFormat as CatalogFormat | undefined,
         });

@@ -2,6 +2,7 @@ import type { CatalogEntry } from "../catalog/catalog.ts";
 import type { CreateRetrieverOptions } from "../retrieval/create.ts";
 import { DOCUMENT_FORMATS, type DocumentFormat } from "../retrieval/documents.ts";
 import { ENGLISH_STOPWORDS } from "../retrieval/text.ts";
+import { ToolgenError } from "../errors.ts";
 
 /** Retriever options shared by `eval retrieval` and `retrieve`. */
 export interface RetrieverCliOptions {
@@ -19,14 +20,18 @@ export interface RetrieverCliOptions {
 export function parseIntList(text: string, flag: string): number[] {
   const values = text.split(",").map((s) => Number(s.trim()));
   if (values.length === 0 || !values.every((v) => Number.isInteger(v) && v > 0)) {
-    throw new Error(`${flag} expects positive integers separated by commas, got "${text}"`);
+    throw new ToolgenError(
+      "invalid_option",
+      `${flag} expects positive integers separated by commas, got "${text}"`,
+    );
   }
   return values;
 }
 
 function parseNumber(text: string, flag: string): number {
   const value = Number(text);
-  if (!Number.isFinite(value)) throw new Error(`${flag} expects a number, got "${text}"`);
+  if (!Number.isFinite(value))
+    throw new ToolgenError("invalid_option", `${flag} expects a number, got "${text}"`);
   return value;
 }
 
@@ -35,7 +40,10 @@ export function retrieverOptions(
   catalog: readonly CatalogEntry[],
 ): CreateRetrieverOptions {
   if (!(DOCUMENT_FORMATS as readonly string[]).includes(opts.document)) {
-    throw new Error(`--document must be one of ${DOCUMENT_FORMATS.join(", ")}, got "${opts.document}"`);
+    throw new ToolgenError(
+      "invalid_option",
+      `--document must be one of ${DOCUMENT_FORMATS.join(", ")}, got "${opts.document}"`,
+    );
   }
   return {
     catalog,

@@ -7,6 +7,7 @@ import { serveHttp } from "../server/http.ts";
 import { createRouterServer } from "../server/mcp.ts";
 import { LineStdioServerTransport } from "../server/stdio-transport.ts";
 import { runAction } from "./run-action.ts";
+import { ToolgenError } from "../errors.ts";
 
 interface ServeMcpOptions {
   catalog: string[];
@@ -27,7 +28,10 @@ export function isLoopback(host: string): boolean {
 function parsePort(text: string): number {
   const port = Number(text);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
-    throw new Error(`--http expects a port from 0 to 65535 (0 = any free port), got "${text}"`);
+    throw new ToolgenError(
+      "invalid_option",
+      `--http expects a port from 0 to 65535 (0 = any free port), got "${text}"`,
+    );
   return port;
 }
 
@@ -60,7 +64,7 @@ export function register(program: Command): void {
         if (opts.timeout !== undefined) {
           timeoutMs = Number(opts.timeout);
           if (!Number.isFinite(timeoutMs) || timeoutMs < 0)
-            throw new Error(`--timeout expects milliseconds, got "${opts.timeout}"`);
+            throw new ToolgenError("invalid_option", `--timeout expects milliseconds, got "${opts.timeout}"`);
         }
         const started = performance.now();
         const build = () =>

@@ -8,6 +8,7 @@ import { checkBfclItem, type BfclCall, type CheckResult } from "./bfcl-checker.t
 import { MUTATIONS, mutateCalls, oracleCalls, type Mutation } from "./bfcl-oracle.ts";
 import { checkRelevance, scoringOf } from "./bfcl-relevance.ts";
 import { renderReply } from "./bfcl-render.ts";
+import { ToolgenError } from "../errors.ts";
 
 export interface BfclFailure {
   id: string;
@@ -51,13 +52,13 @@ export interface BfclModelOptions extends BfclEvalOptions {
 }
 
 /** Thrown when a model run stops after too many consecutive model errors; `report` holds the items done. */
-export class BfclModelAbortError extends Error {
+export class BfclModelAbortError extends ToolgenError {
   override name = "BfclModelAbortError";
   constructor(
     message: string,
     readonly report: BfclReport,
   ) {
-    super(message);
+    super("bfcl_model_abort", message);
   }
 }
 

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { dirname, isAbsolute, resolve } from "node:path";
 import type { McpServerSpec } from "../catalog/import/mcp.ts";
+import { ToolgenError } from "../errors.ts";
 
 /** Where and how to call the operations of one OpenAPI document (keyed by its `info.title`). */
 export interface OpenApiTarget {
@@ -34,7 +35,8 @@ const KEYS = ["catalogs", "modules", "mcpServers", "openapi", "timeoutMs"];
 export function expandEnv(text: string, env: NodeJS.ProcessEnv, where: string): string {
   return text.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, name: string) => {
     const value = env[name];
-    if (value === undefined) throw new Error(`${where}: environment variable ${name} is not set`);
+    if (value === undefined)
+      throw new ToolgenError("invalid_input", `${where}: environment variable ${name} is not set`);
     return value;
   });
 }
@@ -59,14 +61,21 @@ export function loadRouterConfig(file: string, env: NodeJS.ProcessEnv = process.
   try {
     raw = JSON.parse(readFileSync(file, "utf8"));
   } catch (error) {
-    throw new Error(`config ${file}: cannot read it as JSON (${(error as Error).message})`, {
-      cause: error,
-    });
+    throw new ToolgenError(
+      "invalid_input",
+      `config ${file}: cannot read it as JSON (${(error as Error).message})`,
+      {
+        cause: error,
+      },
+    );
   }
-  if (!isRecord(raw)) throw new Error(`config ${file}: expected a JSON object`);
+  if (!isRecord(raw)) throw new ToolgenError("invalid_input", `config ${file}: expected a JSON object`);
   const unknown = Object.keys(raw).filter((k) => !KEYS.includes(k));
   if (unknown.length > 0)
-    throw new Error(`config ${file}: unknown keys ${unknown.join(", ")} (accepted: ${KEYS.join(", ")})`);
+    throw new ToolgenError(
+      "invalid_input",
+      `config ${file}: unknown keys ${unknown.join(", ")} (accepted: ${KEYS.join(", ")})`,
+    );
   const config = expandDeep(raw, env, `config ${file}`) as Record<string, unknown>;
   const base = dirname(resolve(file));
   const at = (path: string): string => (isAbsolute(path) ? path : resolve(base, path));

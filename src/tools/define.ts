@@ -1,10 +1,14 @@
 import type { z } from "zod";
 import { isZodSchema, normalizeSchema, toObjectSchema, zodToParameters } from "./schema.ts";
 import type { JsonSchema, ObjectSchema, Tool, ToolContext, ToolJson } from "./types.ts";
+import { ToolgenError } from "../errors.ts";
 
 /** Thrown by a tool wrapper when arguments pass the JSON Schema but fail the tool's own check (zod refinements). */
-export class ToolInputError extends Error {
+export class ToolInputError extends ToolgenError {
   override name = "ToolInputError";
+  constructor(message: string, options?: { cause?: unknown }) {
+    super("tool_input", message, options);
+  }
 }
 
 const NAME_PATTERN = /^[A-Za-z0-9_.-]{1,64}$/;

@@ -1,3 +1,5 @@
+import { ToolgenError } from "../errors.ts";
+
 /**
  * Adding tokens to a Hugging Face tokenizer the way `tokenizer.add_tokens(...)` + `save_pretrained` does:
  * new entries in `tokenizer.json`'s `added_tokens` (ids after every existing id; the BPE vocab and merges are
@@ -21,7 +23,7 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
 function knownTokens(json: Record<string, unknown>, source: string): Map<string, number> {
   const known = new Map<string, number>();
   const model = json.model;
-  if (!isObject(model)) throw new Error(`${source}: no "model" object`);
+  if (!isObject(model)) throw new ToolgenError("invalid_input", `${source}: no "model" object`);
   const vocab = model.vocab;
   if (isObject(vocab)) {
     for (const [t, id] of Object.entries(vocab)) if (typeof id === "number") known.set(t, id);
@@ -30,12 +32,16 @@ function knownTokens(json: Record<string, unknown>, source: string): Map<string,
     vocab.forEach((entry, id) => {
       if (Array.isArray(entry) && typeof entry[0] === "string") known.set(entry[0], id);
     });
-  } else throw new Error(`${source}: model.vocab is neither an object nor a list`);
+  } else throw new ToolgenError("invalid_input", `${source}: model.vocab is neither an object nor a list`);
   const added = json.added_tokens ?? [];
-  if (!Array.isArray(added)) throw new Error(`${source}: added_tokens must be a list`);
+  if (!Array.isArray(added))
+    throw new ToolgenError("invalid_input", `${source}: added_tokens must be a list`);
   for (const a of added) {
     if (!isObject(a) || typeof a.id !== "number" || typeof a.content !== "string")
-      throw new Error(`${source}: each added token needs a numeric id and a string content`);
+      throw new ToolgenError(
+        "invalid_input",
+        `${source}: each added token needs a numeric id and a string content`,
+      );
     known.set(a.content, a.id);
   }
   return known;

@@ -1,3 +1,5 @@
+import { ToolgenError } from "../../errors.ts";
+
 /**
  * The Hugging Face `tokenizer.json` form of a byte-level BPE tokenizer (GPT-2 style): what `save` writes and
  * `load` accepts. Other layouts (normalizers, Metaspace, WordPiece, …) are rejected with a clear error.
@@ -58,7 +60,7 @@ export function toHfJson(data: TokenizerData): Record<string, unknown> {
 }
 
 function fail(source: string, what: string): never {
-  throw new Error(`${source}: ${what}`);
+  throw new ToolgenError("invalid_input", `${source}: ${what}`);
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
