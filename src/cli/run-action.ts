@@ -10,8 +10,11 @@ export class CommandError extends ToolgenError {
   readonly exitCode: number;
   readonly json: Record<string, unknown> | undefined;
 
-  constructor(message: string, options: { exitCode?: number; json?: Record<string, unknown> } = {}) {
-    super("command", message);
+  constructor(
+    message: string,
+    options: { exitCode?: number; json?: Record<string, unknown>; cause?: unknown } = {},
+  ) {
+    super("command", message, options.cause === undefined ? undefined : { cause: options.cause });
     this.exitCode = options.exitCode ?? 1;
     this.json = options.json;
   }

@@ -6,7 +6,7 @@ import { loadRouterConfig } from "../server/config.ts";
 import { serveHttp } from "../server/http.ts";
 import { createRouterServer } from "../server/mcp.ts";
 import { LineStdioServerTransport } from "../server/stdio-transport.ts";
-import { runAction } from "./run-action.ts";
+import { reportFailure, runAction } from "./run-action.ts";
 import { ToolgenError } from "../errors.ts";
 
 interface ServeMcpOptions {
@@ -50,7 +50,7 @@ export function register(program: Command): void {
     .option("--host <address>", "interface for --http", "127.0.0.1")
     .option("--timeout <ms>", "milliseconds a tool call may take (default 30000; 0 = no limit)")
     .action(
-      runAction(async (opts: ServeMcpOptions) => {
+      runAction(async (opts: ServeMcpOptions, command: Command) => {
         const port = opts.http === undefined ? undefined : parsePort(opts.http);
         if (port !== undefined && !isLoopback(opts.host)) {
           process.stderr.write(
@@ -101,8 +101,9 @@ export function register(program: Command): void {
         }
         const router = await building.catch((error: unknown) => {
           if (!stdio) throw error;
-          process.stderr.write(`toolgen serve mcp: ${(error as Error).message}\n`);
-          return process.exit(1);
+          // The stdio server keeps the process alive: report as every command does, then end it.
+          reportFailure(command, error);
+          return process.exit();
         });
         const ready = `${router.size} tools, ${opts.retriever} retriever, ready in ${Math.round(performance.now() - started)} ms`;
         if (port !== undefined) {
