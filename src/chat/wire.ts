@@ -1,6 +1,7 @@
 import type { ToolCall } from "../tools/types.ts";
 import type { Message, Role } from "./messages.ts";
-import { isPlainObject, parseJsonLenient } from "./parse/json.ts";
+import { parseJsonLenient } from "./parse/json.ts";
+import { isPlainObject } from "../plain-object.ts";
 import { ToolgenError } from "../errors.ts";
 
 /**

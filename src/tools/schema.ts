@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { JsonSchema, ObjectSchema } from "./types.ts";
+import { isPlainObject } from "../plain-object.ts";
 
 /** Key order of HF's get_json_schema output (type first, description after the structural keys). */
 const KEY_ORDER = ["type", "enum", "items", "properties", "required", "additionalProperties", "nullable"];
@@ -46,10 +47,6 @@ export function normalizeSchema(schema: JsonSchema): JsonSchema {
 
 function normalizeIfSchema(value: unknown): unknown {
   return isPlainObject(value) ? normalizeSchema(value as JsonSchema) : value;
-}
-
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** A tool's parameters must be an object schema; anything else is a clear error. */

@@ -1,4 +1,5 @@
 import { ToolgenError } from "../errors.ts";
+import { isPlainObject } from "../plain-object.ts";
 
 /**
  * Adding tokens to a Hugging Face tokenizer the way `tokenizer.add_tokens(...)` + `save_pretrained` does:
@@ -16,16 +17,13 @@ export interface TokenAssignment {
   baseSize: number;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
-
 /** Every token string the tokenizer already knows, with its id (BPE vocab and added tokens). */
 function knownTokens(json: Record<string, unknown>, source: string): Map<string, number> {
   const known = new Map<string, number>();
   const model = json.model;
-  if (!isObject(model)) throw new ToolgenError("invalid_input", `${source}: no "model" object`);
+  if (!isPlainObject(model)) throw new ToolgenError("invalid_input", `${source}: no "model" object`);
   const vocab = model.vocab;
-  if (isObject(vocab)) {
+  if (isPlainObject(vocab)) {
     for (const [t, id] of Object.entries(vocab)) if (typeof id === "number") known.set(t, id);
   } else if (Array.isArray(vocab)) {
     // Unigram: [[piece, score], …], ids by position.
@@ -37,7 +35,7 @@ function knownTokens(json: Record<string, unknown>, source: string): Map<string,
   if (!Array.isArray(added))
     throw new ToolgenError("invalid_input", `${source}: added_tokens must be a list`);
   for (const a of added) {
-    if (!isObject(a) || typeof a.id !== "number" || typeof a.content !== "string")
+    if (!isPlainObject(a) || typeof a.id !== "number" || typeof a.content !== "string")
       throw new ToolgenError(
         "invalid_input",
         `${source}: each added token needs a numeric id and a string content`,
@@ -89,7 +87,7 @@ export function addTokensToTokenizerConfig(
   config: Record<string, unknown>,
   added: readonly { id: number; content: string }[],
 ): void {
-  const decoder = isObject(config.added_tokens_decoder) ? config.added_tokens_decoder : {};
+  const decoder = isPlainObject(config.added_tokens_decoder) ? config.added_tokens_decoder : {};
   for (const a of added) {
     decoder[String(a.id)] = {
       content: a.content,
