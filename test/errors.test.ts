@@ -51,9 +51,10 @@ describe("ToolgenError", () => {
   });
 
   it("is the base of every error class the package exports", () => {
-    const entries = { ...toolgen, ...server, ...testing };
+    const entries: Record<string, unknown> = { ...toolgen, ...server, ...testing };
     const classes = Object.entries(entries).filter(
-      ([name, value]) => /^[A-Z]\w*Error$/.test(name) && typeof value === "function",
+      (entry): entry is [string, abstract new (...args: never[]) => unknown] =>
+        /^[A-Z]\w*Error$/.test(entry[0]) && typeof entry[1] === "function",
     );
     expect(classes.length).toBeGreaterThan(8);
     for (const [name, value] of classes) {

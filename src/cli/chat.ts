@@ -15,6 +15,7 @@ import { loadTools } from "../tools/load-module.ts";
 import type { Tool } from "../tools/types.ts";
 import { CommandError, runAction } from "./run-action.ts";
 import { ToolgenError } from "../errors.ts";
+import { positiveIntegerOption } from "./number-options.ts";
 
 export const AGENT_KINDS = ["functions", "react", "toolgen"] as const;
 export type AgentKind = (typeof AGENT_KINDS)[number];
@@ -78,9 +79,10 @@ async function buildAgent(opts: ChatCliOptions): Promise<{ agent: Agent; dispose
   }
   if (opts.json && opts.message === undefined)
     throw new ToolgenError("invalid_option", "--json needs --message (one-shot mode)");
-  const maxSteps = positive("--max-steps", opts.maxSteps);
-  const topK = positive("--top-k", opts.topK);
-  const timeoutMs = positive("--timeout", opts.timeout);
+  const maxSteps =
+    opts.maxSteps === undefined ? undefined : positiveIntegerOption(opts.maxSteps, "--max-steps");
+  const topK = opts.topK === undefined ? undefined : positiveIntegerOption(opts.topK, "--top-k");
+  const timeoutMs = opts.timeout === undefined ? undefined : positiveIntegerOption(opts.timeout, "--timeout");
   checkModelSpec(opts.model); // a bad --model is the first thing to hear about, before "needs tools"
   const onSkip = (message: string): void => void process.stderr.write(`toolgen chat: warning: ${message}\n`);
   const tools: Tool[] = opts.tools ? await loadTools(opts.tools, { onSkip }) : [];
@@ -144,17 +146,6 @@ async function buildAgent(opts: ChatCliOptions): Promise<{ agent: Agent; dispose
     ...(maxSteps ? { maxRounds: maxSteps } : {}),
   });
   return { agent, dispose };
-}
-
-function positive(flag: string, value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1)
-    throw new ToolgenError(
-      "invalid_option",
-      `${flag} must be a positive integer, got ${JSON.stringify(value)}`,
-    );
-  return n;
 }
 
 async function oneShot(agent: Agent, message: string, opts: ChatCliOptions): Promise<void> {

@@ -17,7 +17,8 @@ import { createRetriever } from "../retrieval/create.ts";
 import { registerBfcl } from "./eval-bfcl.ts";
 import { runAction } from "./run-action.ts";
 import { DOCUMENT_FORMATS } from "../retrieval/documents.ts";
-import { parseIntList, retrieverOptions, type RetrieverCliOptions } from "./retriever-options.ts";
+import { positiveIntegerListOption } from "./number-options.ts";
+import { retrieverOptions, type RetrieverCliOptions } from "./retriever-options.ts";
 import { ToolgenError } from "../errors.ts";
 
 interface RetrievalCliOptions extends RetrieverCliOptions {
@@ -34,7 +35,7 @@ interface RetrievalCliOptions extends RetrieverCliOptions {
 }
 
 async function runRetrieval(opts: RetrievalCliOptions): Promise<void> {
-  const ks = parseIntList(opts.k, "--k");
+  const ks = positiveIntegerListOption(opts.k, "--k");
   const catalog = loadCatalog(opts.catalog, { format: opts.format as CatalogFormat | undefined });
   let queries: LabelledQuery[] = opts.queries.flatMap((file) => loadQueries(file));
   // Labels naming no catalog tool and queries with no relevant tool are refused, or with --skip-invalid left out
@@ -77,7 +78,7 @@ async function runRetrieval(opts: RetrievalCliOptions): Promise<void> {
   const bar = progressBar("eval retrieval");
   const report = await evaluateRetrieval(retriever, queries, {
     ks,
-    depth: opts.depth === undefined ? undefined : parseIntList(opts.depth, "--depth")[0],
+    depth: opts.depth === undefined ? undefined : positiveIntegerListOption(opts.depth, "--depth")[0],
     onProgress: bar.update,
   });
   bar.stop();

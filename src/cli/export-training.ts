@@ -6,6 +6,7 @@ import { exportTraining, readTrajectoriesFile } from "../train/export.ts";
 import { EXPORT_FORMATS, isExportFormat } from "../train/export-formats.ts";
 import { runAction } from "./run-action.ts";
 import { ToolgenError } from "../errors.ts";
+import { positiveIntegerOption } from "./number-options.ts";
 
 interface ExportTrainingCliOptions {
   catalog: string;
@@ -21,13 +22,6 @@ interface ExportTrainingCliOptions {
   template: string;
   epochs?: string;
   json?: boolean;
-}
-
-function int(value: string, flag: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1)
-    throw new ToolgenError("invalid_option", `${flag} must be a positive integer, got "${value}"`);
-  return n;
 }
 
 /** `--epochs memorization=8,retrieval=1,agent=2`. */
@@ -98,8 +92,8 @@ export function register(program: Command): void {
           trajectories: opts.trajectories ? readTrajectoriesFile(opts.trajectories) : undefined,
           index: opts.index,
           model: opts.model,
-          gpus: int(opts.gpus, "--gpus"),
-          perDeviceBatch: int(opts.perDeviceBatch, "--per-device-batch"),
+          gpus: positiveIntegerOption(opts.gpus, "--gpus"),
+          perDeviceBatch: positiveIntegerOption(opts.perDeviceBatch, "--per-device-batch"),
           template: opts.template,
           epochs: epochs(opts.epochs),
         });

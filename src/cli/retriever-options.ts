@@ -3,6 +3,7 @@ import type { CreateRetrieverOptions } from "../retrieval/create.ts";
 import { DOCUMENT_FORMATS, type DocumentFormat } from "../retrieval/documents.ts";
 import { ENGLISH_STOPWORDS } from "../retrieval/text.ts";
 import { ToolgenError } from "../errors.ts";
+import { numberOption } from "./number-options.ts";
 
 /** Retriever options shared by `eval retrieval` and `retrieve`. */
 export interface RetrieverCliOptions {
@@ -15,24 +16,6 @@ export interface RetrieverCliOptions {
   stem?: boolean;
   stopwords?: boolean;
   document: string;
-}
-
-export function parseIntList(text: string, flag: string): number[] {
-  const values = text.split(",").map((s) => Number(s.trim()));
-  if (values.length === 0 || !values.every((v) => Number.isInteger(v) && v > 0)) {
-    throw new ToolgenError(
-      "invalid_option",
-      `${flag} expects positive integers separated by commas, got "${text}"`,
-    );
-  }
-  return values;
-}
-
-function parseNumber(text: string, flag: string): number {
-  const value = Number(text);
-  if (!Number.isFinite(value))
-    throw new ToolgenError("invalid_option", `${flag} expects a number, got "${text}"`);
-  return value;
 }
 
 export function retrieverOptions(
@@ -49,8 +32,8 @@ export function retrieverOptions(
     catalog,
     model: opts.model,
     bm25: {
-      k1: parseNumber(opts.k1, "--k1"),
-      b: parseNumber(opts.b, "--b"),
+      k1: numberOption(opts.k1, "--k1"),
+      b: numberOption(opts.b, "--b"),
       document: opts.document as DocumentFormat,
       tokenizer: {
         stem: opts.stem !== false,

@@ -8,6 +8,7 @@ import { MANIFEST_FILE, readManifest } from "../train/model-folder.ts";
 import { trainToolGen } from "../train/pipeline.ts";
 import { CommandError } from "./run-action.ts";
 import { ToolgenError } from "../errors.ts";
+import { integerOption, positiveNumberOption } from "./number-options.ts";
 
 /** The options `toolgen train` gives the ToolGen branch (`--catalog …`). */
 export interface ToolGenTrainCliOptions {
@@ -27,20 +28,6 @@ export interface ToolGenTrainCliOptions {
   progress: boolean;
   resume?: boolean;
   json?: boolean;
-}
-
-function integer(value: string, flag: string, min: number): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < min)
-    throw new ToolgenError("invalid_option", `${flag} must be an integer ≥ ${min}, got "${value}"`);
-  return n;
-}
-
-function positiveNumber(value: string, flag: string): number {
-  const n = Number(value);
-  if (!(n > 0 && Number.isFinite(n)))
-    throw new ToolgenError("invalid_option", `${flag} must be a positive number, got "${value}"`);
-  return n;
 }
 
 function parseStages(text: string | undefined): Stage[] | undefined {
@@ -118,9 +105,9 @@ export async function runToolGenTraining(
     throw new ToolgenError("invalid_option", `--seed must be a non-negative integer, got "${opts.seed}"`);
   // Every option is checked here, before trainToolGen writes the folder (a half-written one would carry the
   // wrong fingerprint and block the corrected command).
-  const lr = explicit("lr") ? positiveNumber(opts.lr, "--lr") : undefined;
-  const batchSize = explicit("batchSize") ? integer(opts.batchSize, "--batch-size", 1) : undefined;
-  const vocabSize = explicit("vocabSize") ? integer(opts.vocabSize, "--vocab-size", 256) : undefined;
+  const lr = explicit("lr") ? positiveNumberOption(opts.lr, "--lr") : undefined;
+  const batchSize = explicit("batchSize") ? integerOption(opts.batchSize, "--batch-size", 1) : undefined;
+  const vocabSize = explicit("vocabSize") ? integerOption(opts.vocabSize, "--vocab-size", 256) : undefined;
   // ToolGen training always continues a matching run in --out; --resume adds the promise that there is one.
   if (opts.resume && !readManifest(opts.out)) {
     throw new ToolgenError(

@@ -3,6 +3,7 @@ import { trainOnText } from "../nn/train/text.ts";
 import { CommandError, runAction } from "./run-action.ts";
 import { runToolGenTraining, type ToolGenTrainCliOptions } from "./train-toolgen.ts";
 import { ToolgenError } from "../errors.ts";
+import { integerOption, positiveNumberOption } from "./number-options.ts";
 
 interface TrainCliOptions {
   text?: string;
@@ -19,20 +20,6 @@ interface TrainCliOptions {
   saveEvery: string;
   progress: boolean;
   json?: boolean;
-}
-
-function int(value: string, flag: string, min = 1): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < min)
-    throw new ToolgenError("invalid_option", `${flag} must be an integer ≥ ${min}, got "${value}"`);
-  return n;
-}
-
-function positive(value: string, flag: string): number {
-  const n = Number(value);
-  if (!(n > 0 && Number.isFinite(n)))
-    throw new ToolgenError("invalid_option", `${flag} must be a positive number, got "${value}"`);
-  return n;
 }
 
 /**
@@ -114,15 +101,15 @@ async function runTextTraining(opts: TrainCliOptions & { text: string }, signal:
     text: opts.text,
     out: opts.out,
     preset: opts.preset,
-    steps: int(opts.steps, "--steps"),
-    seed: int(opts.seed, "--seed", 0),
+    steps: integerOption(opts.steps, "--steps"),
+    seed: integerOption(opts.seed, "--seed", 0),
     resume: opts.resume === true,
-    vocabSize: int(opts.vocabSize, "--vocab-size", 256),
-    batchSize: int(opts.batchSize, "--batch-size"),
-    gradientAccumulation: int(opts.gradAccum, "--grad-accum"),
-    seqLen: opts.seqLen === undefined ? undefined : int(opts.seqLen, "--seq-len", 2),
-    lr: positive(opts.lr, "--lr"),
-    saveEvery: int(opts.saveEvery, "--save-every", 0),
+    vocabSize: integerOption(opts.vocabSize, "--vocab-size", 256),
+    batchSize: integerOption(opts.batchSize, "--batch-size"),
+    gradientAccumulation: integerOption(opts.gradAccum, "--grad-accum"),
+    seqLen: opts.seqLen === undefined ? undefined : integerOption(opts.seqLen, "--seq-len", 2),
+    lr: positiveNumberOption(opts.lr, "--lr"),
+    saveEvery: integerOption(opts.saveEvery, "--save-every", 0),
     progress: opts.progress,
     signal,
   });
