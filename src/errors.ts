@@ -11,6 +11,7 @@ export const TOOLGEN_ERROR_CODES = [
   // generic kinds, for errors without a class of their own
   "invalid_option",
   "invalid_input",
+  "invalid_tool",
   "parse",
   "model_failure",
   "upstream_failure",

@@ -46,7 +46,10 @@ function parametersOf(name: string, t: AiSdkTool): ObjectSchema {
   if (typeof schema === "object" && schema !== null && "jsonSchema" in schema) {
     const json = (schema as { jsonSchema: unknown }).jsonSchema;
     if (typeof (json as PromiseLike<unknown> | null)?.then === "function")
-      throw new TypeError(`${where}: a lazily resolved schema is not supported; pass the JSON Schema itself`);
+      throw new ToolgenError(
+        "invalid_tool",
+        `${where}: a lazily resolved schema is not supported; pass the JSON Schema itself`,
+      );
     return toObjectSchema(json as JsonSchema, where);
   }
   return toObjectSchema(schema as JsonSchema, where);

@@ -157,7 +157,7 @@ export class RepeatGuard {
 
   constructor(readonly limit: number) {
     if (!Number.isInteger(limit) || limit < 1) {
-      throw new RangeError(`repeat limit must be a positive integer, got ${limit}`);
+      throw new ToolgenError("invalid_option", `repeat limit must be a positive integer, got ${limit}`);
     }
   }
 
@@ -190,7 +190,7 @@ export class ErrorStreak {
 export function positiveInteger(name: string, value: number | undefined, fallback: number): number {
   const resolved = value ?? fallback;
   if (!Number.isInteger(resolved) || resolved < 1) {
-    throw new RangeError(`${name} must be a positive integer, got ${String(value)}`);
+    throw new ToolgenError("invalid_option", `${name} must be a positive integer, got ${String(value)}`);
   }
   return resolved;
 }

@@ -48,7 +48,7 @@ export class Toolbox {
     }
     this.topK = options.topK ?? 5;
     if (!Number.isInteger(this.topK) || this.topK < 1) {
-      throw new RangeError(`topK must be a positive integer, got ${options.topK}`);
+      throw new ToolgenError("invalid_option", `topK must be a positive integer, got ${options.topK}`);
     }
     for (const tool of this.all) {
       if (this.byName.has(tool.name))

@@ -216,7 +216,7 @@ export async function evaluateBfclModel(
 ): Promise<BfclReport> {
   const limit = options.maxConsecutiveErrors ?? DEFAULT_MAX_CONSECUTIVE_ERRORS;
   if (!Number.isInteger(limit) || limit < 0)
-    throw new RangeError(`maxConsecutiveErrors must be a whole number ≥ 0, got ${limit}`);
+    throw new ToolgenError("invalid_option", `maxConsecutiveErrors must be a whole number ≥ 0, got ${limit}`);
   const loaded = loadCategories(dir, options.categories);
   const total = loaded.reduce((n, c) => n + c.items.length, 0);
   const byCategory: Record<string, BfclCategoryFigures> = {};

@@ -70,7 +70,8 @@ export function erfc(x: number): number {
  */
 export function holm(pValues: readonly number[]): number[] {
   for (const p of pValues)
-    if (!(p >= 0 && p <= 1)) throw new RangeError(`holm: p-values must be in [0, 1], got ${p}`);
+    if (!(p >= 0 && p <= 1))
+      throw new ToolgenError("invalid_option", `holm: p-values must be in [0, 1], got ${p}`);
   const m = pValues.length;
   const order = pValues.map((p, i) => ({ p, i })).sort((a, b) => a.p - b.p || a.i - b.i);
   const adjusted = new Array<number>(m);
