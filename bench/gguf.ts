@@ -15,7 +15,7 @@ import { exportCheckpointToGguf } from "../src/nn/gguf/export.ts";
 import { InferenceSession } from "../src/nn/infer/session.ts";
 import { createRetriever } from "../src/retrieval/create.ts";
 import { trainToolGen } from "../src/train/pipeline.ts";
-import { syntheticCatalog } from "../test/train/synthetic.ts";
+import { syntheticCatalog } from "../test/helpers/synthetic.ts";
 
 const quick = process.argv.includes("--quick");
 const GEN_TOKENS = quick ? 32 : 128;

@@ -17,7 +17,7 @@ import { loadCatalog, loadQueries } from "../src/catalog/load.ts";
 import { mean, quantile } from "../src/eval/metrics.ts";
 import { createRetriever } from "../src/retrieval/create.ts";
 import { SHARED_DATA } from "../test/helpers/shared-data.ts";
-import { BIN, ROOT } from "../test/server/spawn.ts";
+import { BIN, ROOT } from "../test/helpers/spawn-router.ts";
 import { writeBenchResult } from "./lib/result.ts";
 
 const DIR = join(SHARED_DATA, "stabletoolbench");

@@ -3,6 +3,10 @@
 // training, the MCP router and test helpers have their own entry points: toolgen/engine, toolgen/train,
 // toolgen/server, toolgen/testing (src/entry/).
 
+// Errors: every error a caller can catch is a ToolgenError with a code (docs/errors.md); check with
+// ToolgenError.isInstance / hasCode, which work across copies of the package.
+export { ToolgenError, TOOLGEN_ERROR_CODES, type ToolgenErrorCode } from "./errors.ts";
+
 // Tools: five ways to define them, loading, execution, and adapters to other ecosystems.
 export type {
   JsonSchema,

@@ -6,6 +6,7 @@ import { checkToolName, fromToolJson } from "../tools/define.ts";
 import { isZodSchema, toObjectSchema, zodToParameters } from "../tools/schema.ts";
 import { executeToolCall } from "../tools/execute.ts";
 import type { JsonSchema, ObjectSchema, Tool, ToolContext } from "../tools/types.ts";
+import { ToolgenError } from "../errors.ts";
 
 const AI_SDK_SCHEMA = Symbol.for("vercel.ai.schema");
 const AI_SDK_VALIDATOR = Symbol.for("vercel.ai.validator");
@@ -45,7 +46,10 @@ function parametersOf(name: string, t: AiSdkTool): ObjectSchema {
   if (typeof schema === "object" && schema !== null && "jsonSchema" in schema) {
     const json = (schema as { jsonSchema: unknown }).jsonSchema;
     if (typeof (json as PromiseLike<unknown> | null)?.then === "function")
-      throw new TypeError(`${where}: a lazily resolved schema is not supported; pass the JSON Schema itself`);
+      throw new ToolgenError(
+        "invalid_tool",
+        `${where}: a lazily resolved schema is not supported; pass the JSON Schema itself`,
+      );
     return toObjectSchema(json as JsonSchema, where);
   }
   return toObjectSchema(schema as JsonSchema, where);
@@ -86,7 +90,8 @@ export function fromAiSdkTools(record: AiSdkToolSet): Tool[] {
 export function toAiSdkTools(tools: readonly Tool[]): Record<string, AiSdkTool> {
   const record: Record<string, AiSdkTool> = {};
   for (const t of tools) {
-    if (Object.hasOwn(record, t.name)) throw new Error(`two tools are named ${t.name}`);
+    if (Object.hasOwn(record, t.name))
+      throw new ToolgenError("invalid_option", `two tools are named ${t.name}`);
     const schema = jsonSchemaWrapper(t.parameters);
     const entry: AiSdkTool = { description: t.description, inputSchema: schema, parameters: schema };
     if (t.execute) {

@@ -5,6 +5,7 @@ import type { CallToolResult, Implementation } from "@modelcontextprotocol/sdk/t
 import { checkToolName } from "../tools/define.ts";
 import { toObjectSchema } from "../tools/schema.ts";
 import type { JsonSchema, Tool } from "../tools/types.ts";
+import { ToolgenError } from "../errors.ts";
 
 /** Where the server is: a command run over stdio, or a Streamable HTTP URL. */
 export type McpServerAddress =
@@ -76,6 +77,6 @@ function resultValue(result: CallToolResult): unknown {
   const text = result.content
     .map((part) => (part.type === "text" ? part.text : JSON.stringify(part)))
     .join("\n");
-  if (result.isError) throw new Error(text || "the MCP tool reported an error");
+  if (result.isError) throw new ToolgenError("upstream_failure", text || "the MCP tool reported an error");
   return result.structuredContent ?? text;
 }

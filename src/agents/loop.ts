@@ -10,6 +10,7 @@ import type {
   StopReason,
   ToolCallRecord,
 } from "./types.ts";
+import { ToolgenError } from "../errors.ts";
 
 /** What an agent body returns; the recorder turns it into an AgentRun. */
 export interface RunOutcome {
@@ -121,7 +122,8 @@ export async function callModel(
       if (event.type === "text") recorder.delta(index, event.delta);
       else if (event.type === "done") result = event.result;
     }
-    if (!result) throw new Error(`model ${model.id} ended its stream without a result`);
+    if (!result)
+      throw new ToolgenError("model_failure", `model ${model.id} ended its stream without a result`);
   } else {
     result = await model.generate(messages, options);
   }
@@ -155,7 +157,7 @@ export class RepeatGuard {
 
   constructor(readonly limit: number) {
     if (!Number.isInteger(limit) || limit < 1) {
-      throw new RangeError(`repeat limit must be a positive integer, got ${limit}`);
+      throw new ToolgenError("invalid_option", `repeat limit must be a positive integer, got ${limit}`);
     }
   }
 
@@ -188,7 +190,7 @@ export class ErrorStreak {
 export function positiveInteger(name: string, value: number | undefined, fallback: number): number {
   const resolved = value ?? fallback;
   if (!Number.isInteger(resolved) || resolved < 1) {
-    throw new RangeError(`${name} must be a positive integer, got ${String(value)}`);
+    throw new ToolgenError("invalid_option", `${name} must be a positive integer, got ${String(value)}`);
   }
   return resolved;
 }

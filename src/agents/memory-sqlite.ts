@@ -1,6 +1,7 @@
 import Database from "better-sqlite3";
 import type { Message } from "../chat/messages.ts";
 import type { ChatMemoryStore } from "./memory.ts";
+import { ToolgenError } from "../errors.ts";
 
 const ROLES = new Set(["system", "user", "assistant", "tool"]);
 
@@ -29,9 +30,13 @@ export class SqliteChatMemoryStore implements ChatMemoryStore {
          )`,
       );
     } catch (error) {
-      throw new Error(`cannot open the SQLite chat memory at ${path}: ${(error as Error).message}`, {
-        cause: error,
-      });
+      throw new ToolgenError(
+        "invalid_input",
+        `cannot open the SQLite chat memory at ${path}: ${(error as Error).message}`,
+        {
+          cause: error,
+        },
+      );
     }
     this.select = this.db.prepare("SELECT messages FROM chat_memory WHERE memory_id = ?");
     this.upsert = this.db.prepare(
@@ -49,13 +54,15 @@ export class SqliteChatMemoryStore implements ChatMemoryStore {
     try {
       parsed = JSON.parse(row.messages);
     } catch (error) {
-      throw new Error(
+      throw new ToolgenError(
+        "invalid_input",
         `chat memory ${JSON.stringify(memoryId)} in ${this.path} is not valid JSON: ${(error as Error).message}`,
         { cause: error },
       );
     }
     if (!Array.isArray(parsed) || !parsed.every(isMessage)) {
-      throw new Error(
+      throw new ToolgenError(
+        "invalid_input",
         `chat memory ${JSON.stringify(memoryId)} in ${this.path} is not a list of messages ` +
           `({role: system|user|assistant|tool, content: string})`,
       );

@@ -1,4 +1,5 @@
 import type { Message } from "../chat/messages.ts";
+import { ToolgenError } from "../errors.ts";
 
 /**
  * Where conversations live, keyed by memory id (LangChain4j's ChatMemoryStore). Implementations replace the
@@ -68,10 +69,16 @@ export class ChatMemory {
       options.maxMessages !== undefined &&
       !(Number.isInteger(options.maxMessages) && options.maxMessages > 0)
     ) {
-      throw new RangeError(`maxMessages must be a positive integer, got ${options.maxMessages}`);
+      throw new ToolgenError(
+        "invalid_option",
+        `maxMessages must be a positive integer, got ${options.maxMessages}`,
+      );
     }
     if (options.maxTokens !== undefined && !(Number.isInteger(options.maxTokens) && options.maxTokens > 0)) {
-      throw new RangeError(`maxTokens must be a positive integer, got ${options.maxTokens}`);
+      throw new ToolgenError(
+        "invalid_option",
+        `maxTokens must be a positive integer, got ${options.maxTokens}`,
+      );
     }
     this.maxTokens = options.maxTokens;
     this.maxMessages = options.maxMessages ?? (options.maxTokens === undefined ? 100 : undefined);

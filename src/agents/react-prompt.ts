@@ -1,4 +1,5 @@
 import type { JsonSchema, Tool } from "../tools/types.ts";
+import { ToolgenError } from "../errors.ts";
 
 /**
  * The ReAct prompt of the seed (react-agent-dialogue, after LangChain's hwchase17/react), with its five
@@ -41,13 +42,17 @@ const VARIABLES = ["tools", "tool_names", "history", "input", "agent_scratchpad"
 export function checkReactTemplate(template: string): void {
   for (const match of template.matchAll(/\{([a-z_]+)\}/g)) {
     if (!(VARIABLES as readonly string[]).includes(match[1]!)) {
-      throw new Error(
+      throw new ToolgenError(
+        "invalid_option",
         `ReAct template uses {${match[1]}}; the variables are ${VARIABLES.map((v) => `{${v}}`).join(", ")}`,
       );
     }
   }
   if (!template.includes("{agent_scratchpad}") || !template.includes("{input}")) {
-    throw new Error("a ReAct template needs at least {input} and {agent_scratchpad}");
+    throw new ToolgenError(
+      "invalid_option",
+      "a ReAct template needs at least {input} and {agent_scratchpad}",
+    );
   }
 }
 

@@ -2,6 +2,7 @@ import type { CatalogEntry } from "../catalog/catalog.ts";
 import type { Message } from "../chat/messages.ts";
 import type { Retriever } from "../retrieval/retriever.ts";
 import type { Tool } from "../tools/types.ts";
+import { ToolgenError } from "../errors.ts";
 
 /** What a per-step tool selector sees. */
 export interface ToolSelection {
@@ -40,14 +41,18 @@ export class Toolbox {
   constructor(private readonly options: ToolboxOptions) {
     this.all = options.tools ?? [];
     if (this.all.length === 0 && !options.selectTools) {
-      throw new Error("an agent needs tools: pass `tools` (with an optional `retriever`) or `selectTools`");
+      throw new ToolgenError(
+        "invalid_option",
+        "an agent needs tools: pass `tools` (with an optional `retriever`) or `selectTools`",
+      );
     }
     this.topK = options.topK ?? 5;
     if (!Number.isInteger(this.topK) || this.topK < 1) {
-      throw new RangeError(`topK must be a positive integer, got ${options.topK}`);
+      throw new ToolgenError("invalid_option", `topK must be a positive integer, got ${options.topK}`);
     }
     for (const tool of this.all) {
-      if (this.byName.has(tool.name)) throw new Error(`two tools are named ${JSON.stringify(tool.name)}`);
+      if (this.byName.has(tool.name))
+        throw new ToolgenError("invalid_option", `two tools are named ${JSON.stringify(tool.name)}`);
       this.byName.set(tool.name, tool);
       this.byId.set(options.toolId ? options.toolId(tool) : tool.name, tool);
     }

@@ -1,5 +1,6 @@
 import { FINISH_TOKEN, toolToken, type CatalogEntry } from "../catalog/catalog.ts";
 import type { Message } from "../chat/messages.ts";
+import { ToolgenError } from "../errors.ts";
 import { parseToolGenAction, parseToolGenArguments } from "../chat/parse/toolgen.ts";
 import type { ChatModel } from "../models/model.ts";
 import type { ToolIndex } from "../retrieval/ids.ts";
@@ -311,7 +312,7 @@ export class ToolGenAgent extends MemoryAgent {
       episode.messages.push({ role: "assistant", content: message.content });
       return message.content;
     } catch (error) {
-      if ((error as Error).name !== "UnsupportedConstraintError") throw error;
+      if (!ToolgenError.hasCode(error, "unsupported_constraint")) throw error;
       this.schemaUnsupported = true;
       const reason = `unconstrained arguments turns from now on: ${(error as Error).message}`;
       rec.record({ type: "retry", index: rec.modelCalls, reason, temperature: episode.temperature });
@@ -349,7 +350,7 @@ export class ToolGenAgent extends MemoryAgent {
           .message.content;
       } catch (error) {
         // A backend that cannot enforce a choice (OpenAI proper) still works: the action is checked afterwards.
-        if ((error as Error).name !== "UnsupportedConstraintError") throw error;
+        if (!ToolgenError.hasCode(error, "unsupported_constraint")) throw error;
         this.choiceUnsupported = true;
         const reason = `unconstrained action turns from now on: ${(error as Error).message}`;
         rec.record({ type: "retry", index: rec.modelCalls, reason, temperature: episode.temperature });

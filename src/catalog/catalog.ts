@@ -1,4 +1,5 @@
 import type { ObjectSchema } from "../tools/types.ts";
+import { ToolgenError } from "../errors.ts";
 
 /**
  * One API of a catalog (DESIGN.md). ToolBench-style ids are `tool&&api`; a tool with no separate API name has
@@ -41,7 +42,7 @@ export interface CatalogErrorLocation {
 }
 
 /** Unreadable or inconsistent catalog/query input; the message names the file, the record and the field. */
-export class CatalogError extends Error {
+export class CatalogError extends ToolgenError {
   readonly file: string;
   readonly record?: string | number;
   readonly field?: string;
@@ -53,7 +54,7 @@ export class CatalogError extends Error {
     ]
       .filter((part) => part !== undefined)
       .join(", ");
-    super(`${where}: ${problem}`);
+    super("invalid_catalog", `${where}: ${problem}`);
     this.name = "CatalogError";
     this.file = location.file;
     this.record = location.record;

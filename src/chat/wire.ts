@@ -1,6 +1,8 @@
 import type { ToolCall } from "../tools/types.ts";
 import type { Message, Role } from "./messages.ts";
-import { isPlainObject, parseJsonLenient } from "./parse/json.ts";
+import { parseJsonLenient } from "./parse/json.ts";
+import { isPlainObject } from "../plain-object.ts";
+import { ToolgenError } from "../errors.ts";
 
 /**
  * The OpenAI wire form of messages. Everywhere else in toolgen a tool call's arguments are an object (the HF
@@ -22,8 +24,11 @@ export interface WireMessage {
 }
 
 /** A wire message that cannot become a contract message; the text says which field and why. */
-export class WireFormatError extends Error {
+export class WireFormatError extends ToolgenError {
   override name = "WireFormatError";
+  constructor(message: string, options?: { cause?: unknown }) {
+    super("wire_format", message, options);
+  }
 }
 
 export function toWireMessage(message: Message): WireMessage {

@@ -4,6 +4,7 @@ import type { McpServerSpec } from "../catalog/import/mcp.ts";
 import { collect, splitCommandLine } from "../server/command-line.ts";
 import { importMcpServer, writeMcpCatalog } from "../server/import-mcp.ts";
 import { runAction } from "./run-action.ts";
+import { ToolgenError } from "../errors.ts";
 
 interface ImportMcpOptions {
   server?: string;
@@ -19,7 +20,7 @@ function parseEnv(pairs: string[]): Record<string, string> | undefined {
   return Object.fromEntries(
     pairs.map((pair) => {
       const eq = pair.indexOf("=");
-      if (eq <= 0) throw new Error(`--env expects NAME=VALUE, got "${pair}"`);
+      if (eq <= 0) throw new ToolgenError("invalid_option", `--env expects NAME=VALUE, got "${pair}"`);
       return [pair.slice(0, eq), pair.slice(eq + 1)];
     }),
   );
@@ -43,14 +44,14 @@ export function register(program: Command): void {
     .action(
       runAction(async (opts: ImportMcpOptions) => {
         if ((opts.server === undefined) === (opts.url === undefined))
-          throw new Error('give exactly one of --server "CMD ARGS" or --url URL');
+          throw new ToolgenError("invalid_option", 'give exactly one of --server "CMD ARGS" or --url URL');
         let spec: McpServerSpec;
         if (opts.url !== undefined) {
           const url = new URL(opts.url); // throws a clear "Invalid URL"
           spec = { name: opts.name ?? "mcp", url: url.toString() };
         } else {
           const [command, ...args] = splitCommandLine(opts.server!);
-          if (command === undefined) throw new Error("--server is empty");
+          if (command === undefined) throw new ToolgenError("invalid_option", "--server is empty");
           const env = parseEnv(opts.env);
           spec = { name: opts.name ?? "mcp", command, args, cwd: process.cwd(), ...(env ? { env } : {}) };
         }

@@ -14,6 +14,8 @@ import { Bm25Retriever } from "../retrieval/bm25.ts";
 import { loadTools } from "../tools/load-module.ts";
 import type { Tool } from "../tools/types.ts";
 import { CommandError, runAction } from "./run-action.ts";
+import { ToolgenError } from "../errors.ts";
+import { positiveIntegerOption } from "./number-options.ts";
 
 export const AGENT_KINDS = ["functions", "react", "toolgen"] as const;
 export type AgentKind = (typeof AGENT_KINDS)[number];
@@ -70,19 +72,27 @@ export function register(program: Command): void {
 
 async function buildAgent(opts: ChatCliOptions): Promise<{ agent: Agent; dispose: () => void }> {
   if (!(AGENT_KINDS as readonly string[]).includes(opts.agent)) {
-    throw new Error(`unknown agent ${JSON.stringify(opts.agent)}; choose one of ${AGENT_KINDS.join(", ")}`);
+    throw new ToolgenError(
+      "invalid_option",
+      `unknown agent ${JSON.stringify(opts.agent)}; choose one of ${AGENT_KINDS.join(", ")}`,
+    );
   }
-  if (opts.json && opts.message === undefined) throw new Error("--json needs --message (one-shot mode)");
-  const maxSteps = positive("--max-steps", opts.maxSteps);
-  const topK = positive("--top-k", opts.topK);
-  const timeoutMs = positive("--timeout", opts.timeout);
+  if (opts.json && opts.message === undefined)
+    throw new ToolgenError("invalid_option", "--json needs --message (one-shot mode)");
+  const maxSteps =
+    opts.maxSteps === undefined ? undefined : positiveIntegerOption(opts.maxSteps, "--max-steps");
+  const topK = opts.topK === undefined ? undefined : positiveIntegerOption(opts.topK, "--top-k");
+  const timeoutMs = opts.timeout === undefined ? undefined : positiveIntegerOption(opts.timeout, "--timeout");
   checkModelSpec(opts.model); // a bad --model is the first thing to hear about, before "needs tools"
   const onSkip = (message: string): void => void process.stderr.write(`toolgen chat: warning: ${message}\n`);
   const tools: Tool[] = opts.tools ? await loadTools(opts.tools, { onSkip }) : [];
   const catalog: CatalogEntry[] | undefined = opts.catalog ? loadCatalog(opts.catalog) : undefined;
   const kind = opts.agent as AgentKind;
   if (kind !== "toolgen" && tools.length === 0) {
-    throw new Error(`the ${kind} agent needs tools: pass --tools FILE.ts (a module exporting tools)`);
+    throw new ToolgenError(
+      "invalid_option",
+      `the ${kind} agent needs tools: pass --tools FILE.ts (a module exporting tools)`,
+    );
   }
   if (kind !== "toolgen" && catalog) {
     process.stderr.write(
@@ -90,7 +100,7 @@ async function buildAgent(opts: ChatCliOptions): Promise<{ agent: Agent; dispose
     );
   }
   if (kind === "toolgen" && tools.length === 0 && !catalog) {
-    throw new Error("the toolgen agent needs --catalog FILE and/or --tools FILE.ts");
+    throw new ToolgenError("invalid_option", "the toolgen agent needs --catalog FILE and/or --tools FILE.ts");
   }
   const model = await resolveModel(opts.model, timeoutMs ? { timeoutMs } : {});
   // The retriever pipeline ToolGen compares against: BM25 over the tools' names and descriptions.
@@ -136,14 +146,6 @@ async function buildAgent(opts: ChatCliOptions): Promise<{ agent: Agent; dispose
     ...(maxSteps ? { maxRounds: maxSteps } : {}),
   });
   return { agent, dispose };
-}
-
-function positive(flag: string, value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1)
-    throw new Error(`${flag} must be a positive integer, got ${JSON.stringify(value)}`);
-  return n;
 }
 
 async function oneShot(agent: Agent, message: string, opts: ChatCliOptions): Promise<void> {

@@ -14,6 +14,8 @@ import {
 import { isCorrectAnswer } from "../demo/grading.ts";
 import { SHOWN_QUESTIONS, type DemoTruth } from "../demo/questions.ts";
 import { createDemoRunner, type DemoAnswer } from "../demo/runner.ts";
+import { ToolgenError } from "../errors.ts";
+import { runAction } from "./run-action.ts";
 
 interface DemoCliOptions {
   interactive?: boolean;
@@ -57,14 +59,11 @@ export function register(program: Command): void {
       "--json",
       "print JSON instead of the readable steps: one object with every answer, or with --interactive one object per question line read from stdin",
     )
-    .action(async (opts: DemoCliOptions) => {
-      try {
+    .action(
+      runAction(async (opts: DemoCliOptions) => {
         process.exitCode = await runDemo(opts);
-      } catch (error) {
-        process.stderr.write(`toolgen demo: ${(error as Error).message}\n`);
-        process.exitCode = 1;
-      }
-    });
+      }),
+    );
 }
 
 async function runDemo(opts: DemoCliOptions): Promise<number> {
@@ -77,7 +76,10 @@ async function runDemo(opts: DemoCliOptions): Promise<number> {
     return 0;
   }
   if (opts.candidates && (opts.freeArguments || opts.model)) {
-    throw new Error("--candidates applies to the built-in demo model with constrained arguments only");
+    throw new ToolgenError(
+      "invalid_option",
+      "--candidates applies to the built-in demo model with constrained arguments only",
+    );
   }
   const [tools, catalog] = await Promise.all([demoTools(), demoCatalog()]);
   let model: ChatModel;

@@ -9,6 +9,8 @@ import {
 } from "../eval/bfcl.ts";
 import { writeFileAtomic } from "../nn/io/atomic.ts";
 import { resolveModel } from "../models/resolve.ts";
+import { ToolgenError } from "../errors.ts";
+import { CommandError, runAction } from "./run-action.ts";
 
 const oneLine = (text: string): string => text.replace(/\s+/g, " ").trim();
 
@@ -76,7 +78,10 @@ function progressLines(label: string, everyMs = 10_000) {
 function parseLimit(text: string): number {
   const n = Number(text);
   if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(n))
-    throw new Error(`--max-consecutive-errors must be a whole number ≥ 0 (0 = never stop), got "${text}"`);
+    throw new ToolgenError(
+      "invalid_option",
+      `--max-consecutive-errors must be a whole number ≥ 0 (0 = never stop), got "${text}"`,
+    );
   return n;
 }
 
@@ -121,40 +126,41 @@ export function registerBfcl(evalCmd: Command): void {
     )
     .option("--report <file>", "also write the JSON report (with every failure)")
     .option("--json", "print one JSON object")
-    .action(async (opts: BfclOptions) => {
-      const progress = progressLines("eval bfcl");
-      try {
-        if ((opts.oracle === true) === (opts.model !== undefined))
-          throw new Error("give exactly one of --oracle or --model SPEC");
-        const maxConsecutiveErrors = parseLimit(opts.maxConsecutiveErrors);
-        const categories = opts.categories
-          ?.split(",")
-          .map((c) => c.trim())
-          .filter(Boolean);
-        const report = opts.oracle
-          ? evaluateBfclOracle(opts.data, { categories, onProgress: progress.update })
-          : await evaluateBfclModel(opts.data, await resolveModel(opts.model as string), {
-              categories,
-              maxConsecutiveErrors,
-              onProgress: progress.update,
-              onModelError: progress.modelError,
-            });
-        progress.stop();
-        if (opts.report !== undefined) writeFileAtomic(opts.report, JSON.stringify(report, null, 2) + "\n");
-        process.stdout.write(opts.json ? JSON.stringify(summaryJson(report)) + "\n" : bfclText(report));
-      } catch (error) {
-        progress.stop();
-        const message = oneLine((error as Error).message);
-        // A stopped run keeps what it measured: the partial report goes where the full one would have.
-        if (error instanceof BfclModelAbortError) {
+    .action(
+      runAction(async (opts: BfclOptions) => {
+        const progress = progressLines("eval bfcl");
+        try {
+          if ((opts.oracle === true) === (opts.model !== undefined))
+            throw new ToolgenError("invalid_option", "give exactly one of --oracle or --model SPEC");
+          const maxConsecutiveErrors = parseLimit(opts.maxConsecutiveErrors);
+          const categories = opts.categories
+            ?.split(",")
+            .map((c) => c.trim())
+            .filter(Boolean);
+          const report = opts.oracle
+            ? evaluateBfclOracle(opts.data, { categories, onProgress: progress.update })
+            : await evaluateBfclModel(opts.data, await resolveModel(opts.model as string), {
+                categories,
+                maxConsecutiveErrors,
+                onProgress: progress.update,
+                onModelError: progress.modelError,
+              });
+          progress.stop();
+          if (opts.report !== undefined) writeFileAtomic(opts.report, JSON.stringify(report, null, 2) + "\n");
+          process.stdout.write(opts.json ? JSON.stringify(summaryJson(report)) + "\n" : bfclText(report));
+        } catch (error) {
+          progress.stop();
+          const message = oneLine((error as Error).message);
+          if (!(error instanceof BfclModelAbortError)) throw new CommandError(message, { cause: error });
+          // A stopped run keeps what it measured: the partial report goes where the full one would have.
           if (opts.report !== undefined) {
             writeFileAtomic(opts.report, JSON.stringify({ error: message, ...error.report }, null, 2) + "\n");
           }
-          if (opts.json)
-            process.stdout.write(JSON.stringify({ error: message, ...summaryJson(error.report) }) + "\n");
-        } else if (opts.json) process.stdout.write(JSON.stringify({ error: message }) + "\n");
-        process.stderr.write(`toolgen eval bfcl: ${message}\n`);
-        process.exitCode = 1;
-      }
-    });
+          throw new CommandError(message, {
+            json: { error: message, ...summaryJson(error.report) },
+            cause: error,
+          });
+        }
+      }),
+    );
 }

@@ -17,7 +17,9 @@ import { createRetriever } from "../retrieval/create.ts";
 import { registerBfcl } from "./eval-bfcl.ts";
 import { runAction } from "./run-action.ts";
 import { DOCUMENT_FORMATS } from "../retrieval/documents.ts";
-import { parseIntList, retrieverOptions, type RetrieverCliOptions } from "./retriever-options.ts";
+import { positiveIntegerListOption } from "./number-options.ts";
+import { retrieverOptions, type RetrieverCliOptions } from "./retriever-options.ts";
+import { ToolgenError } from "../errors.ts";
 
 interface RetrievalCliOptions extends RetrieverCliOptions {
   queries: string[];
@@ -33,7 +35,7 @@ interface RetrievalCliOptions extends RetrieverCliOptions {
 }
 
 async function runRetrieval(opts: RetrievalCliOptions): Promise<void> {
-  const ks = parseIntList(opts.k, "--k");
+  const ks = positiveIntegerListOption(opts.k, "--k");
   const catalog = loadCatalog(opts.catalog, { format: opts.format as CatalogFormat | undefined });
   let queries: LabelledQuery[] = opts.queries.flatMap((file) => loadQueries(file));
   // Labels naming no catalog tool and queries with no relevant tool are refused, or with --skip-invalid left out
@@ -41,7 +43,10 @@ async function runRetrieval(opts: RetrievalCliOptions): Promise<void> {
   const problems = labelProblems(queries, catalog);
   const problemText = describeLabelProblems(problems, catalog.length);
   if (problemText !== undefined && !opts.skipInvalid)
-    throw new Error(`${problemText}; fix the labels or pass --skip-invalid to leave them out (counted)`);
+    throw new ToolgenError(
+      "invalid_option",
+      `${problemText}; fix the labels or pass --skip-invalid to leave them out (counted)`,
+    );
   const ids = new Set(catalog.map((e) => e.id));
   queries = queries.filter((q) => q.relevant.length > 0 && q.relevant.every((id) => ids.has(id)));
   // A query scored here that the model (or a given training file) learned is not a held-out figure.
@@ -51,13 +56,15 @@ async function runRetrieval(opts: RetrievalCliOptions): Promise<void> {
   ];
   const overlap = overlapCount(queries, trained);
   if (overlap > 0 && !opts.allowOverlap)
-    throw new Error(
+    throw new ToolgenError(
+      "invalid_option",
       `${overlap} of ${queries.length} queries were also training queries (the model's data/retrieval.jsonl or ` +
         "--train-queries); pass --allow-overlap to score them anyway (the count is reported)",
     );
   if (opts.split !== undefined) {
     const part = opts.split;
-    if (part !== "train" && part !== "dev") throw new Error(`--split must be train or dev, got ${part}`);
+    if (part !== "train" && part !== "dev")
+      throw new ToolgenError("invalid_option", `--split must be train or dev, got ${part}`);
     // The split applies per query file (the same rule as `toolgen eval split`), so each file keeps its breakdown.
     const bySource = new Map<string, LabelledQuery[]>();
     for (const q of queries) {
@@ -71,7 +78,7 @@ async function runRetrieval(opts: RetrievalCliOptions): Promise<void> {
   const bar = progressBar("eval retrieval");
   const report = await evaluateRetrieval(retriever, queries, {
     ks,
-    depth: opts.depth === undefined ? undefined : parseIntList(opts.depth, "--depth")[0],
+    depth: opts.depth === undefined ? undefined : positiveIntegerListOption(opts.depth, "--depth")[0],
     onProgress: bar.update,
   });
   bar.stop();
@@ -167,13 +174,15 @@ interface SplitCliOptions {
 
 function fraction(value: string, flag: string): number {
   const x = Number(value);
-  if (!(x > 0 && x < 1)) throw new Error(`${flag} must be a number in (0, 1), got ${value}`);
+  if (!(x > 0 && x < 1))
+    throw new ToolgenError("invalid_option", `${flag} must be a number in (0, 1), got ${value}`);
   return x;
 }
 
 function runSplit(opts: SplitCliOptions): void {
   const seed = Number(opts.seed);
-  if (!Number.isInteger(seed)) throw new Error(`--seed must be an integer, got ${opts.seed}`);
+  if (!Number.isInteger(seed))
+    throw new ToolgenError("invalid_option", `--seed must be an integer, got ${opts.seed}`);
   const result = splitQueryFile(opts.queries, {
     seed,
     trainOut: opts.trainOut,

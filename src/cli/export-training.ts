@@ -5,6 +5,8 @@ import { STAGES, type Stage } from "../train/datasets.ts";
 import { exportTraining, readTrajectoriesFile } from "../train/export.ts";
 import { EXPORT_FORMATS, isExportFormat } from "../train/export-formats.ts";
 import { runAction } from "./run-action.ts";
+import { ToolgenError } from "../errors.ts";
+import { positiveIntegerOption } from "./number-options.ts";
 
 interface ExportTrainingCliOptions {
   catalog: string;
@@ -22,12 +24,6 @@ interface ExportTrainingCliOptions {
   json?: boolean;
 }
 
-function int(value: string, flag: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new Error(`${flag} must be a positive integer, got "${value}"`);
-  return n;
-}
-
 /** `--epochs memorization=8,retrieval=1,agent=2`. */
 function epochs(text: string | undefined): Partial<Record<Stage, number>> {
   const out: Partial<Record<Stage, number>> = {};
@@ -35,7 +31,10 @@ function epochs(text: string | undefined): Partial<Record<Stage, number>> {
     const [stage, value] = part.split("=").map((s) => s.trim());
     const n = Number(value);
     if (!(STAGES as readonly string[]).includes(stage ?? "") || !(n > 0))
-      throw new Error(`--epochs expects stage=N pairs (stages: ${STAGES.join(", ")}), got "${part}"`);
+      throw new ToolgenError(
+        "invalid_option",
+        `--epochs expects stage=N pairs (stages: ${STAGES.join(", ")}), got "${part}"`,
+      );
     out[stage as Stage] = n;
   }
   return out;
@@ -72,9 +71,15 @@ export function register(program: Command): void {
     .action(
       runAction((opts: ExportTrainingCliOptions) => {
         if (!isExportFormat(opts.format))
-          throw new Error(`--format must be one of ${EXPORT_FORMATS.join(", ")}, got "${opts.format}"`);
+          throw new ToolgenError(
+            "invalid_option",
+            `--format must be one of ${EXPORT_FORMATS.join(", ")}, got "${opts.format}"`,
+          );
         if (!isIndexKind(opts.index))
-          throw new Error(`--index must be one of ${INDEX_KINDS.join(", ")}, got "${opts.index}"`);
+          throw new ToolgenError(
+            "invalid_option",
+            `--index must be one of ${INDEX_KINDS.join(", ")}, got "${opts.index}"`,
+          );
         const entries = loadCatalog(opts.catalog, {
           format: opts.catalogFormat as CatalogFormat | undefined,
         });
@@ -87,8 +92,8 @@ export function register(program: Command): void {
           trajectories: opts.trajectories ? readTrajectoriesFile(opts.trajectories) : undefined,
           index: opts.index,
           model: opts.model,
-          gpus: int(opts.gpus, "--gpus"),
-          perDeviceBatch: int(opts.perDeviceBatch, "--per-device-batch"),
+          gpus: positiveIntegerOption(opts.gpus, "--gpus"),
+          perDeviceBatch: positiveIntegerOption(opts.perDeviceBatch, "--per-device-batch"),
           template: opts.template,
           epochs: epochs(opts.epochs),
         });

@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import { exportCheckpointToGguf } from "../nn/gguf/export.ts";
 import { runAction } from "./run-action.ts";
+import { ToolgenError } from "../errors.ts";
 
 /**
  * The `export` command group, shared with other exporters (`export training`): whoever registers first
@@ -28,7 +29,7 @@ export function register(program: Command): void {
     .action(
       runAction((opts: { model: string; out: string; type: string; name?: string; json?: boolean }) => {
         if (opts.type !== "f32" && opts.type !== "f16") {
-          throw new Error(`--type must be f32 or f16, got "${opts.type}"`);
+          throw new ToolgenError("invalid_option", `--type must be f32 or f16, got "${opts.type}"`);
         }
         const summary = exportCheckpointToGguf(opts.model, opts.out, { type: opts.type, name: opts.name });
         if (opts.json) process.stdout.write(JSON.stringify(summary) + "\n");

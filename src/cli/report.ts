@@ -3,6 +3,7 @@ import type { Command } from "commander";
 import { collectReportData, readResultFiles } from "../report/collect.ts";
 import { renderReport } from "../report/html.ts";
 import { runAction } from "./run-action.ts";
+import { ToolgenError } from "../errors.ts";
 
 interface ReportCliOptions {
   out: string;
@@ -21,7 +22,10 @@ export function register(program: Command): void {
       runAction((paths: string[], opts: ReportCliOptions) => {
         const { files, skipped } = readResultFiles(paths.length > 0 ? paths : ["bench/results"]);
         if (files.length === 0)
-          throw new Error(`no result JSON found in ${paths.join(", ") || "bench/results"}`);
+          throw new ToolgenError(
+            "invalid_input",
+            `no result JSON found in ${paths.join(", ") || "bench/results"}`,
+          );
         const data = collectReportData(files, skipped);
         writeFileAtomic(
           opts.out,

@@ -3,7 +3,8 @@ import { CATALOG_FORMATS, loadCatalog, type CatalogFormat } from "../catalog/loa
 import { createRetriever } from "../retrieval/create.ts";
 import { DOCUMENT_FORMATS } from "../retrieval/documents.ts";
 import { runAction } from "./run-action.ts";
-import { parseIntList, retrieverOptions, type RetrieverCliOptions } from "./retriever-options.ts";
+import { positiveIntegerListOption } from "./number-options.ts";
+import { retrieverOptions, type RetrieverCliOptions } from "./retriever-options.ts";
 
 /** `toolgen retrieve "QUERY" --catalog F [-k 5] [--json]`: the top catalog entries for one query. */
 export function register(program: Command): void {
@@ -24,7 +25,7 @@ export function register(program: Command): void {
     .option("--json", 'print one JSON object: {"query", "results": [{"id", "score"}]}')
     .action(
       runAction(async (query: string, opts: RetrieverCliOptions & { k: string; json?: boolean }) => {
-        const [k] = parseIntList(opts.k, "-k");
+        const [k] = positiveIntegerListOption(opts.k, "-k");
         const catalog = loadCatalog(opts.catalog, { format: opts.format as CatalogFormat | undefined });
         const retriever = await createRetriever(opts.retriever, retrieverOptions(opts, catalog));
         const results = await retriever.search(query, { k });

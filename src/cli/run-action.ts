@@ -1,16 +1,20 @@
 import type { Command } from "commander";
+import { ToolgenError } from "../errors.ts";
 
 /**
  * A failure that says how the command ends: its exit status (130 for an interrupt, 1 otherwise) and, for
  * `--json`, the result object to print with the `error` field added (a chat run that ended in a model error).
  */
-export class CommandError extends Error {
+export class CommandError extends ToolgenError {
   override name = "CommandError";
   readonly exitCode: number;
   readonly json: Record<string, unknown> | undefined;
 
-  constructor(message: string, options: { exitCode?: number; json?: Record<string, unknown> } = {}) {
-    super(message);
+  constructor(
+    message: string,
+    options: { exitCode?: number; json?: Record<string, unknown>; cause?: unknown } = {},
+  ) {
+    super("command", message, options.cause === undefined ? undefined : { cause: options.cause });
     this.exitCode = options.exitCode ?? 1;
     this.json = options.json;
   }

@@ -6,7 +6,8 @@ import { loadRouterConfig } from "../server/config.ts";
 import { serveHttp } from "../server/http.ts";
 import { createRouterServer } from "../server/mcp.ts";
 import { LineStdioServerTransport } from "../server/stdio-transport.ts";
-import { runAction } from "./run-action.ts";
+import { reportFailure, runAction } from "./run-action.ts";
+import { ToolgenError } from "../errors.ts";
 
 interface ServeMcpOptions {
   catalog: string[];
@@ -27,7 +28,10 @@ export function isLoopback(host: string): boolean {
 function parsePort(text: string): number {
   const port = Number(text);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
-    throw new Error(`--http expects a port from 0 to 65535 (0 = any free port), got "${text}"`);
+    throw new ToolgenError(
+      "invalid_option",
+      `--http expects a port from 0 to 65535 (0 = any free port), got "${text}"`,
+    );
   return port;
 }
 
@@ -46,7 +50,7 @@ export function register(program: Command): void {
     .option("--host <address>", "interface for --http", "127.0.0.1")
     .option("--timeout <ms>", "milliseconds a tool call may take (default 30000; 0 = no limit)")
     .action(
-      runAction(async (opts: ServeMcpOptions) => {
+      runAction(async (opts: ServeMcpOptions, command: Command) => {
         const port = opts.http === undefined ? undefined : parsePort(opts.http);
         if (port !== undefined && !isLoopback(opts.host)) {
           process.stderr.write(
@@ -60,7 +64,7 @@ export function register(program: Command): void {
         if (opts.timeout !== undefined) {
           timeoutMs = Number(opts.timeout);
           if (!Number.isFinite(timeoutMs) || timeoutMs < 0)
-            throw new Error(`--timeout expects milliseconds, got "${opts.timeout}"`);
+            throw new ToolgenError("invalid_option", `--timeout expects milliseconds, got "${opts.timeout}"`);
         }
         const started = performance.now();
         const build = () =>
@@ -97,8 +101,9 @@ export function register(program: Command): void {
         }
         const router = await building.catch((error: unknown) => {
           if (!stdio) throw error;
-          process.stderr.write(`toolgen serve mcp: ${(error as Error).message}\n`);
-          return process.exit(1);
+          // The stdio server keeps the process alive: report as every command does, then end it.
+          reportFailure(command, error);
+          return process.exit();
         });
         const ready = `${router.size} tools, ${opts.retriever} retriever, ready in ${Math.round(performance.now() - started)} ms`;
         if (port !== undefined) {

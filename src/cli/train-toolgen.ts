@@ -7,6 +7,8 @@ import { STAGES, type Stage, type Trajectory } from "../train/datasets.ts";
 import { MANIFEST_FILE, readManifest } from "../train/model-folder.ts";
 import { trainToolGen } from "../train/pipeline.ts";
 import { CommandError } from "./run-action.ts";
+import { ToolgenError } from "../errors.ts";
+import { integerOption, positiveNumberOption } from "./number-options.ts";
 
 /** The options `toolgen train` gives the ToolGen branch (`--catalog …`). */
 export interface ToolGenTrainCliOptions {
@@ -28,24 +30,15 @@ export interface ToolGenTrainCliOptions {
   json?: boolean;
 }
 
-function integer(value: string, flag: string, min: number): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < min) throw new Error(`${flag} must be an integer ≥ ${min}, got "${value}"`);
-  return n;
-}
-
-function positiveNumber(value: string, flag: string): number {
-  const n = Number(value);
-  if (!(n > 0 && Number.isFinite(n))) throw new Error(`${flag} must be a positive number, got "${value}"`);
-  return n;
-}
-
 function parseStages(text: string | undefined): Stage[] | undefined {
   if (text === undefined) return undefined;
   const stages = text.split(",").map((s) => s.trim());
   for (const s of stages) {
     if (!(STAGES as readonly string[]).includes(s))
-      throw new Error(`--stages: unknown stage "${s}" (accepted: ${STAGES.join(", ")})`);
+      throw new ToolgenError(
+        "invalid_option",
+        `--stages: unknown stage "${s}" (accepted: ${STAGES.join(", ")})`,
+      );
   }
   return stages as Stage[];
 }
@@ -62,7 +55,10 @@ function parseStageValues(
     const [stage, value] = part.split("=").map((s) => s.trim());
     const n = Number(value);
     if (!(STAGES as readonly string[]).includes(stage ?? "") || value === "" || !valid(n)) {
-      throw new Error(`${flag} expects stage=value pairs, e.g. ${example}; got "${part}"`);
+      throw new ToolgenError(
+        "invalid_option",
+        `${flag} expects stage=value pairs, e.g. ${example}; got "${part}"`,
+      );
     }
     out[stage as Stage] = n;
   }
@@ -78,10 +74,11 @@ function readTrajectories(file: string): Trajectory[] {
       try {
         t = JSON.parse(line) as Partial<Trajectory>;
       } catch (e) {
-        throw new Error(`${file}:${i + 1}: not JSON`, { cause: e });
+        throw new ToolgenError("invalid_input", `${file}:${i + 1}: not JSON`, { cause: e });
       }
       if (typeof t.query !== "string" || !Array.isArray(t.steps)) {
-        throw new Error(
+        throw new ToolgenError(
+          "invalid_option",
           `${file}:${i + 1}: expected {"query", "steps": [{thought, action, arguments, observation?}]}`,
         );
       }
@@ -97,20 +94,24 @@ export async function runToolGenTraining(
 ): Promise<void> {
   const explicit = (name: string) => command.getOptionValueSource(name) !== "default";
   if (opts.preset !== "tiny" && opts.preset !== "small")
-    throw new Error(`--preset must be tiny or small, got "${opts.preset}"`);
+    throw new ToolgenError("invalid_option", `--preset must be tiny or small, got "${opts.preset}"`);
   if (!isIndexKind(opts.index))
-    throw new Error(`--index must be one of ${INDEX_KINDS.join(", ")}, got "${opts.index}"`);
+    throw new ToolgenError(
+      "invalid_option",
+      `--index must be one of ${INDEX_KINDS.join(", ")}, got "${opts.index}"`,
+    );
   const seed = Number(opts.seed);
   if (!Number.isInteger(seed) || seed < 0)
-    throw new Error(`--seed must be a non-negative integer, got "${opts.seed}"`);
+    throw new ToolgenError("invalid_option", `--seed must be a non-negative integer, got "${opts.seed}"`);
   // Every option is checked here, before trainToolGen writes the folder (a half-written one would carry the
   // wrong fingerprint and block the corrected command).
-  const lr = explicit("lr") ? positiveNumber(opts.lr, "--lr") : undefined;
-  const batchSize = explicit("batchSize") ? integer(opts.batchSize, "--batch-size", 1) : undefined;
-  const vocabSize = explicit("vocabSize") ? integer(opts.vocabSize, "--vocab-size", 256) : undefined;
+  const lr = explicit("lr") ? positiveNumberOption(opts.lr, "--lr") : undefined;
+  const batchSize = explicit("batchSize") ? integerOption(opts.batchSize, "--batch-size", 1) : undefined;
+  const vocabSize = explicit("vocabSize") ? integerOption(opts.vocabSize, "--vocab-size", 256) : undefined;
   // ToolGen training always continues a matching run in --out; --resume adds the promise that there is one.
   if (opts.resume && !readManifest(opts.out)) {
-    throw new Error(
+    throw new ToolgenError(
+      "invalid_option",
       `--resume: ${opts.out} holds no ToolGen training run (${MANIFEST_FILE}) to continue; drop --resume to start one`,
     );
   }

@@ -2,6 +2,8 @@ import type { Command } from "commander";
 import { trainOnText } from "../nn/train/text.ts";
 import { CommandError, runAction } from "./run-action.ts";
 import { runToolGenTraining, type ToolGenTrainCliOptions } from "./train-toolgen.ts";
+import { ToolgenError } from "../errors.ts";
+import { integerOption, positiveNumberOption } from "./number-options.ts";
 
 interface TrainCliOptions {
   text?: string;
@@ -18,18 +20,6 @@ interface TrainCliOptions {
   saveEvery: string;
   progress: boolean;
   json?: boolean;
-}
-
-function int(value: string, flag: string, min = 1): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < min) throw new Error(`${flag} must be an integer ≥ ${min}, got "${value}"`);
-  return n;
-}
-
-function positive(value: string, flag: string): number {
-  const n = Number(value);
-  if (!(n > 0 && Number.isFinite(n))) throw new Error(`${flag} must be a positive number, got "${value}"`);
-  return n;
 }
 
 /**
@@ -68,9 +58,10 @@ export function register(program: Command): void {
     .option("--json", "print one JSON object with the result")
     .action(
       runAction(async (opts: TrainCliOptions & Partial<ToolGenTrainCliOptions>, command: Command) => {
-        if (opts.catalog && opts.text) throw new Error("give either --text FILE or --catalog FILE, not both");
+        if (opts.catalog && opts.text)
+          throw new ToolgenError("invalid_option", "give either --text FILE or --catalog FILE, not both");
         if (!opts.catalog && !opts.text)
-          throw new Error("give the training data: --text FILE or --catalog FILE");
+          throw new ToolgenError("invalid_option", "give the training data: --text FILE or --catalog FILE");
         refuseOptionsOf(
           command,
           opts.catalog ? TEXT_ONLY : TOOLGEN_ONLY,
@@ -101,7 +92,7 @@ function refuseOptionsOf(command: Command, names: readonly string[], kind: strin
     if (source === undefined || source === "default") continue;
     const flag = `--${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
     const hint = kind === "--catalog" && name === "steps" ? " (ToolGen stages take --epochs)" : "";
-    throw new Error(`${flag} does not apply to ${kind} training${hint}`);
+    throw new ToolgenError("invalid_option", `${flag} does not apply to ${kind} training${hint}`);
   }
 }
 
@@ -110,15 +101,15 @@ async function runTextTraining(opts: TrainCliOptions & { text: string }, signal:
     text: opts.text,
     out: opts.out,
     preset: opts.preset,
-    steps: int(opts.steps, "--steps"),
-    seed: int(opts.seed, "--seed", 0),
+    steps: integerOption(opts.steps, "--steps"),
+    seed: integerOption(opts.seed, "--seed", 0),
     resume: opts.resume === true,
-    vocabSize: int(opts.vocabSize, "--vocab-size", 256),
-    batchSize: int(opts.batchSize, "--batch-size"),
-    gradientAccumulation: int(opts.gradAccum, "--grad-accum"),
-    seqLen: opts.seqLen === undefined ? undefined : int(opts.seqLen, "--seq-len", 2),
-    lr: positive(opts.lr, "--lr"),
-    saveEvery: int(opts.saveEvery, "--save-every", 0),
+    vocabSize: integerOption(opts.vocabSize, "--vocab-size", 256),
+    batchSize: integerOption(opts.batchSize, "--batch-size"),
+    gradientAccumulation: integerOption(opts.gradAccum, "--grad-accum"),
+    seqLen: opts.seqLen === undefined ? undefined : integerOption(opts.seqLen, "--seq-len", 2),
+    lr: positiveNumberOption(opts.lr, "--lr"),
+    saveEvery: integerOption(opts.saveEvery, "--save-every", 0),
     progress: opts.progress,
     signal,
   });

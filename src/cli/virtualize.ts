@@ -6,6 +6,7 @@ import { TEMPLATE_INFO, TEMPLATE_NAMES, isTemplateName } from "../chat/templates
 import { progressBar } from "../eval/progress.ts";
 import { virtualizeHfModel } from "../train/virtualize-hf.ts";
 import { runAction } from "./run-action.ts";
+import { ToolgenError } from "../errors.ts";
 
 interface VirtualizeCliOptions {
   base: string;
@@ -26,7 +27,8 @@ function chatTemplateSource(value: string): string {
     );
   }
   if (!existsSync(value))
-    throw new Error(
+    throw new ToolgenError(
+      "invalid_option",
       `--chat-template: "${value}" is neither a shipped template (${TEMPLATE_NAMES.join(", ")}) nor a file`,
     );
   return readFileSync(value, "utf8");

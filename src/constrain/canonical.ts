@@ -1,5 +1,6 @@
 import type { JsonSchema } from "../tools/types.ts";
 import { normaliseSchema, type SchemaNode } from "./schema-node.ts";
+import { isPlainObject } from "../plain-object.ts";
 
 /**
  * `value` with its object keys in the order the schema constraint writes them (required properties, then
@@ -19,7 +20,7 @@ function order(value: unknown, node: SchemaNode): unknown {
       const target = o.kind === "ref" ? o.target() : o;
       if (
         target.kind === "object" &&
-        isObject(value) &&
+        isPlainObject(value) &&
         target.properties.every((p) => !p.required || p.key in value)
       )
         return order(value, target);
@@ -27,7 +28,7 @@ function order(value: unknown, node: SchemaNode): unknown {
     return value;
   }
   if (Array.isArray(value)) return node.kind === "array" ? value.map((v) => order(v, node.items)) : value;
-  if (!isObject(value)) return value;
+  if (!isPlainObject(value)) return value;
   if (node.kind === "map")
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, order(v, node.values)]));
   if (node.kind !== "object") return value;
@@ -35,8 +36,4 @@ function order(value: unknown, node: SchemaNode): unknown {
   for (const p of node.properties) if (p.key in value) out[p.key] = order(value[p.key], p.value);
   for (const [k, v] of Object.entries(value)) if (!(k in out)) out[k] = v;
   return out;
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
 }

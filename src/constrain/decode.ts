@@ -6,6 +6,7 @@
 import { pickToken } from "../nn/infer/decode.ts";
 import { Rng } from "../nn/rng.ts";
 import type { TokenConstraint } from "./token-mask.ts";
+import { ToolgenError } from "../errors.ts";
 
 /** What a decoding loop needs from a model: the KV-cache session's `append` (next-token logits). */
 export interface LogitsSource {
@@ -36,7 +37,8 @@ export function decodeConstrained(
   o: ConstrainedDecodeOptions,
 ): ConstrainedDecodeResult {
   if (constraint.bytesToComplete > o.maxTokens) {
-    throw new Error(
+    throw new ToolgenError(
+      "invalid_option",
       `maxTokens ${o.maxTokens} is too small for the schema: its shortest value takes ${constraint.bytesToComplete} bytes`,
     );
   }

@@ -18,6 +18,7 @@ import type { JsonSchema } from "../tools/types.ts";
 import { ByteTrie, utf8Bytes } from "./byte-trie.ts";
 import { boundsEmpty, NumberRange } from "./number-range.ts";
 import { MAX_FRACTION_DIGITS, MAX_INTEGER_DIGITS, normaliseSchema, type SchemaNode } from "./schema-node.ts";
+import { ToolgenError } from "../errors.ts";
 
 export interface AutomatonOptions {
   /** Characters of a string whose schema has no maxLength (default 256). */
@@ -190,7 +191,8 @@ export class JsonSchemaAutomaton {
     this.keyNode = this.add<StrNode>({ k: K.Str, id: 0, min: 2, minLength: 0, maxLength: 32 });
     this.root = this.compile(node, new Map());
     this.settleMinimums();
-    if (!Number.isFinite(this.root.min)) throw new Error("the schema accepts no finite JSON value");
+    if (!Number.isFinite(this.root.min))
+      throw new ToolgenError("invalid_input", "the schema accepts no finite JSON value");
     for (const node of this.nodes) {
       if (node.k !== K.Obj) continue;
       const at = (first: boolean) => node.props.map((_, i) => this.objectLocal(node, i, first)).concat(1);
@@ -294,7 +296,7 @@ export class JsonSchemaAutomaton {
         // Bounds that only a fraction can meet (e.g. [0.2, 0.7]) are left to validation: see number-range.ts.
         if (range.shortest() === Infinity) {
           if (node.integer || boundsEmpty(node.bounds))
-            throw new Error("no number lies between the schema's bounds");
+            throw new ToolgenError("invalid_input", "no number lies between the schema's bounds");
           range = new NumberRange(false, {});
         }
         return this.add<NumNode>({ k: K.Num, id: 0, min: range.shortest(), integer: node.integer, range });

@@ -6,6 +6,7 @@
  * for the grammar also number bounds beyond the sign) are left to validation after generation.
  */
 import type { JsonSchema } from "../tools/types.ts";
+import { ToolgenError } from "../errors.ts";
 
 /** Digits an integer part or a fraction may have (both paths; a small model cannot pad a number forever). */
 export const MAX_INTEGER_DIGITS = 16;
@@ -69,7 +70,10 @@ function count(schema: JsonSchema, key: string, where: string): number | undefin
   const v = schema[key];
   if (v === undefined) return undefined;
   if (typeof v !== "number" || !Number.isInteger(v) || v < 0)
-    throw new Error(`schema ${where}: ${key} must be a non-negative integer, got ${JSON.stringify(v)}`);
+    throw new ToolgenError(
+      "invalid_input",
+      `schema ${where}: ${key} must be a non-negative integer, got ${JSON.stringify(v)}`,
+    );
   return v;
 }
 
@@ -86,7 +90,11 @@ export function normaliseSchema(schema: JsonSchema | boolean | undefined, root?:
     if (known) return known;
     const m = /^#\/(\$defs|definitions)\/(.+)$/.exec(name);
     const target = m ? (base[m[1]!] as Record<string, JsonSchema> | undefined)?.[m[2]!] : undefined;
-    if (!target) throw new Error(`schema $ref "${name}" is not a local #/$defs/… or #/definitions/… entry`);
+    if (!target)
+      throw new ToolgenError(
+        "invalid_input",
+        `schema $ref "${name}" is not a local #/$defs/… or #/definitions/… entry`,
+      );
     let resolved: SchemaNode | undefined;
     const node: SchemaNode = {
       kind: "ref",
@@ -98,7 +106,7 @@ export function normaliseSchema(schema: JsonSchema | boolean | undefined, root?:
   }
 
   function walk(s: JsonSchema | boolean | undefined, where: string): SchemaNode {
-    if (s === false) throw new Error(`schema ${where}: false accepts nothing`);
+    if (s === false) throw new ToolgenError("invalid_input", `schema ${where}: false accepts nothing`);
     if (s === undefined || s === true || typeof s !== "object" || s === null) return { kind: "any" };
     if (typeof s.$ref === "string") return ref(s.$ref);
     if ("const" in s) return { kind: "literal", values: [s.const] };
@@ -106,7 +114,11 @@ export function normaliseSchema(schema: JsonSchema | boolean | undefined, root?:
       // An enum under a type keeps the values of that type (a validator checks both keywords).
       const types = typeof s.type === "string" ? [s.type] : Array.isArray(s.type) ? s.type : undefined;
       const values = types ? s.enum.filter((v) => types.some((t) => admits(t, v))) : s.enum;
-      if (values.length === 0) throw new Error(`schema ${where}: the enum has no value of the schema's type`);
+      if (values.length === 0)
+        throw new ToolgenError(
+          "invalid_input",
+          `schema ${where}: the enum has no value of the schema's type`,
+        );
       return { kind: "literal", values };
     }
     const alternatives = (s.anyOf ?? s.oneOf) as JsonSchema[] | undefined;
@@ -114,7 +126,8 @@ export function normaliseSchema(schema: JsonSchema | boolean | undefined, root?:
       return { kind: "union", options: alternatives.map((a, i) => walk(a, `${where}/${i}`)) };
     }
     if (Array.isArray(s.type)) {
-      if (s.type.length === 0) throw new Error(`schema ${where}: an empty type list accepts nothing`);
+      if (s.type.length === 0)
+        throw new ToolgenError("invalid_input", `schema ${where}: an empty type list accepts nothing`);
       return { kind: "union", options: s.type.map((t) => walk({ ...s, type: t }, where)) };
     }
     if (s.nullable === true && typeof s.type === "string" && s.type !== "null") {
@@ -122,13 +135,16 @@ export function normaliseSchema(schema: JsonSchema | boolean | undefined, root?:
       return { kind: "union", options: [walk({ ...s, nullable: false }, where), { kind: "null" }] };
     }
     if (typeof s.type === "string" && !TYPES.has(s.type))
-      throw new Error(`schema ${where}: unknown type ${JSON.stringify(s.type)}`);
+      throw new ToolgenError("invalid_input", `schema ${where}: unknown type ${JSON.stringify(s.type)}`);
     switch (s.type) {
       case "string": {
         const minLength = count(s, "minLength", where) ?? 0;
         const maxLength = count(s, "maxLength", where);
         if (maxLength !== undefined && maxLength < minLength)
-          throw new Error(`schema ${where}: maxLength ${maxLength} < minLength ${minLength}`);
+          throw new ToolgenError(
+            "invalid_input",
+            `schema ${where}: maxLength ${maxLength} < minLength ${minLength}`,
+          );
         return { kind: "string", minLength, ...(maxLength !== undefined ? { maxLength } : {}) };
       }
       case "integer":
@@ -161,7 +177,8 @@ export function normaliseSchema(schema: JsonSchema | boolean | undefined, root?:
         max !== undefined ? Math.floor(max) : Infinity,
         exMax !== undefined ? Math.ceil(exMax) - 1 : Infinity,
       );
-      if (lo > hi) throw new Error(`schema ${where}: no integer lies between the bounds`);
+      if (lo > hi)
+        throw new ToolgenError("invalid_input", `schema ${where}: no integer lies between the bounds`);
       if (hi - lo < MAX_ENUMERATED_RANGE) {
         return { kind: "literal", values: Array.from({ length: hi - lo + 1 }, (_, i) => lo + i) };
       }
@@ -181,7 +198,7 @@ export function normaliseSchema(schema: JsonSchema | boolean | undefined, root?:
     const minItems = count(s, "minItems", where) ?? 0;
     const maxItems = count(s, "maxItems", where);
     if (maxItems !== undefined && maxItems < minItems)
-      throw new Error(`schema ${where}: maxItems ${maxItems} < minItems ${minItems}`);
+      throw new ToolgenError("invalid_input", `schema ${where}: maxItems ${maxItems} < minItems ${minItems}`);
     return {
       kind: "array",
       items: walk(items as JsonSchema | undefined, `${where}/items`),

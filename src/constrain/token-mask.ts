@@ -12,6 +12,7 @@
  */
 import type { AutomatonState, JsonSchemaAutomaton } from "./json-automaton.ts";
 import type { FlatTrie, TokenVocabulary } from "./token-vocabulary.ts";
+import { ToolgenError } from "../errors.ts";
 
 interface Candidates {
   ids: Int32Array;
@@ -72,7 +73,8 @@ export class TokenConstraint {
    */
   allowed(tokensLeft = Infinity): number[] {
     if (this.bytesToComplete > tokensLeft) {
-      throw new Error(
+      throw new ToolgenError(
+        "invalid_option",
         `${tokensLeft} tokens cannot finish the JSON value: it needs at least ${this.bytesToComplete} more bytes`,
       );
     }
@@ -136,12 +138,14 @@ export class TokenConstraint {
   /** Takes `id` (which must be allowed); returns false when it ends the reply (an end id). */
   accept(id: number): boolean {
     if (this.endIds.includes(id)) {
-      if (!this.complete) throw new Error(`end-of-turn id ${id} before the JSON value is complete`);
+      if (!this.complete)
+        throw new ToolgenError("invalid_option", `end-of-turn id ${id} before the JSON value is complete`);
       return false;
     }
     const bytes = this.vocab.bytes[id];
     const next = bytes ? this.automaton.stepBytes(this.current, bytes) : undefined;
-    if (!next) throw new Error(`token ${id} is not allowed by the schema constraint here`);
+    if (!next)
+      throw new ToolgenError("invalid_option", `token ${id} is not allowed by the schema constraint here`);
     this.current = next;
     this.generated.push(id);
     return true;

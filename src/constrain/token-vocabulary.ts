@@ -8,6 +8,7 @@
  */
 import type { Tokenizer } from "../nn/tokenizer/index.ts";
 import { fromByteLevel } from "../nn/tokenizer/bytes.ts";
+import { ToolgenError } from "../errors.ts";
 
 /** A prefix trie over token byte strings, in flat arrays. */
 export interface FlatTrie {
@@ -44,7 +45,8 @@ export class TokenVocabulary {
     this.size = bytes.length;
     const single = new Set<number>();
     for (const b of bytes) if (b && b.length === 1) single.add(b[0]!);
-    if (single.size < 256) throw new Error(`the vocabulary lacks ${256 - single.size} single-byte tokens`);
+    if (single.size < 256)
+      throw new ToolgenError("invalid_input", `the vocabulary lacks ${256 - single.size} single-byte tokens`);
     const byLength: number[][] = [];
     const nonPlain: (Uint8Array | undefined)[] = bytes.map((b, id) => {
       const chars = b ? plainLength(b) : -1;

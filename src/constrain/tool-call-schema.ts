@@ -1,4 +1,5 @@
 import type { JsonSchema, ToolJson } from "../tools/types.ts";
+import { ToolgenError } from "../errors.ts";
 
 /**
  * The schema of one tool call written as a JSON object, `{"name": <a tool's name>, <argumentsKey>: <its
@@ -6,7 +7,8 @@ import type { JsonSchema, ToolJson } from "../tools/types.ts";
  * JSON tool calls use "parameters" (the default); other formats say "arguments".
  */
 export function toolCallSchema(tools: readonly ToolJson[], argumentsKey = "parameters"): JsonSchema {
-  if (tools.length === 0) throw new Error("a tool-call schema needs at least one tool");
+  if (tools.length === 0)
+    throw new ToolgenError("invalid_option", "a tool-call schema needs at least one tool");
   return {
     anyOf: tools.map((t) => ({
       type: "object",

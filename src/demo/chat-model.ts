@@ -1,5 +1,6 @@
 import type { Message } from "../chat/messages.ts";
 import type { BuiltinTokenModel } from "../models/builtin.ts";
+import { UnsupportedConstraintError } from "../models/http-errors.ts";
 import type { ChatModel, GenerateOptions, GenerateResult, StreamEvent } from "../models/model.ts";
 import { pickToken } from "../nn/infer/decode.ts";
 import { InferenceSession } from "../nn/infer/session.ts";
@@ -120,11 +121,9 @@ export class ToolGenChatModel implements ChatModel {
   async *stream(messages: Message[], options: GenerateOptions = {}): AsyncIterable<StreamEvent> {
     const c = options.constraint;
     if (c && c.kind !== "choice" && c.kind !== "json-schema") {
-      const error = new Error(
+      throw new UnsupportedConstraintError(
         `the built-in ToolGen model supports only "choice" and "json-schema" constraints, not "${c.kind}"`,
       );
-      error.name = "UnsupportedConstraintError";
-      throw error;
     }
     if (c?.kind === "json-schema") {
       yield* this.streamSchema(messages, c.schema, options);

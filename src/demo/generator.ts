@@ -7,6 +7,7 @@ import { normalizeQuestion, offTopicQuestions } from "./off-topic.ts";
 import { drawSlots } from "./slots.ts";
 import { pickOne } from "./surface.ts";
 import { TEMPLATES } from "./templates.ts";
+import { ToolgenError } from "../errors.ts";
 
 /**
  * The demo's query generator: every template of every tool, styled as people type (case, politeness, typos)
@@ -112,7 +113,11 @@ export function generateSamples(tools: readonly Tool[], o: SampleOptions): DemoS
   const seen = new Set(o.exclude);
   for (const tool of tools) {
     const templates = TEMPLATES[tool.name];
-    if (!templates) throw new Error(`the demo query generator has no templates for tool ${tool.name}`);
+    if (!templates)
+      throw new ToolgenError(
+        "invalid_input",
+        `the demo query generator has no templates for tool ${tool.name}`,
+      );
     for (let i = 0, tries = 0; i < o.perTool && tries < o.perTool * 20; tries++) {
       const sample = sampleFor(tool, templates, i, rng);
       const key = normalizeQuestion(sample.query);

@@ -8,6 +8,7 @@ import { checkBfclItem, type BfclCall, type CheckResult } from "./bfcl-checker.t
 import { MUTATIONS, mutateCalls, oracleCalls, type Mutation } from "./bfcl-oracle.ts";
 import { checkRelevance, scoringOf } from "./bfcl-relevance.ts";
 import { renderReply } from "./bfcl-render.ts";
+import { ToolgenError } from "../errors.ts";
 
 export interface BfclFailure {
   id: string;
@@ -51,13 +52,13 @@ export interface BfclModelOptions extends BfclEvalOptions {
 }
 
 /** Thrown when a model run stops after too many consecutive model errors; `report` holds the items done. */
-export class BfclModelAbortError extends Error {
+export class BfclModelAbortError extends ToolgenError {
   override name = "BfclModelAbortError";
   constructor(
     message: string,
     readonly report: BfclReport,
   ) {
-    super(message);
+    super("bfcl_model_abort", message);
   }
 }
 
@@ -215,7 +216,7 @@ export async function evaluateBfclModel(
 ): Promise<BfclReport> {
   const limit = options.maxConsecutiveErrors ?? DEFAULT_MAX_CONSECUTIVE_ERRORS;
   if (!Number.isInteger(limit) || limit < 0)
-    throw new RangeError(`maxConsecutiveErrors must be a whole number ≥ 0, got ${limit}`);
+    throw new ToolgenError("invalid_option", `maxConsecutiveErrors must be a whole number ≥ 0, got ${limit}`);
   const loaded = loadCategories(dir, options.categories);
   const total = loaded.reduce((n, c) => n + c.items.length, 0);
   const byCategory: Record<string, BfclCategoryFigures> = {};

@@ -1,3 +1,5 @@
+import { ToolgenError } from "../errors.ts";
+
 /**
  * Paired comparison of two systems on the same queries: McNemar's test on top-1 correctness. What decides
  * whether "A beats B by 0.7 NDCG@1 points" means anything: only the queries where exactly one of them is right
@@ -16,7 +18,10 @@ export interface PairedTop1 {
 
 export function pairedTop1(correctA: readonly boolean[], correctB: readonly boolean[]): PairedTop1 {
   if (correctA.length !== correctB.length)
-    throw new Error(`pairedTop1: ${correctA.length} outcomes for A but ${correctB.length} for B`);
+    throw new ToolgenError(
+      "invalid_option",
+      `pairedTop1: ${correctA.length} outcomes for A but ${correctB.length} for B`,
+    );
   let both = 0;
   let onlyA = 0;
   let onlyB = 0;
@@ -65,7 +70,8 @@ export function erfc(x: number): number {
  */
 export function holm(pValues: readonly number[]): number[] {
   for (const p of pValues)
-    if (!(p >= 0 && p <= 1)) throw new RangeError(`holm: p-values must be in [0, 1], got ${p}`);
+    if (!(p >= 0 && p <= 1))
+      throw new ToolgenError("invalid_option", `holm: p-values must be in [0, 1], got ${p}`);
   const m = pValues.length;
   const order = pValues.map((p, i) => ({ p, i })).sort((a, b) => a.p - b.p || a.i - b.i);
   const adjusted = new Array<number>(m);

@@ -9,6 +9,7 @@ import {
   recallAtK,
   reciprocalRank,
 } from "./metrics.ts";
+import { ToolgenError } from "../errors.ts";
 
 export interface RetrievalEvalOptions {
   /** Cut-offs for NDCG and recall. Default [1, 3, 5]. */
@@ -83,7 +84,7 @@ export async function evaluateRetrieval(
 ): Promise<RetrievalReport> {
   const ks = options.ks ?? [1, 3, 5];
   if (ks.length === 0 || !ks.every((k) => Number.isInteger(k) && k > 0)) {
-    throw new RangeError(`k values must be positive integers, got ${ks.join(",")}`);
+    throw new ToolgenError("invalid_option", `k values must be positive integers, got ${ks.join(",")}`);
   }
   const depth = options.depth ?? Math.max(5, ...ks);
   const outcomes: QueryOutcome[] = [];

@@ -5,6 +5,7 @@ import { formatJsonlQueries } from "../catalog/import/jsonl.ts";
 import { loadQueries } from "../catalog/load.ts";
 import { writeFileAtomic } from "../nn/io/atomic.ts";
 import { dropRepeats, splitQueries, splitThreeWay, type SplitFractions } from "./split.ts";
+import { ToolgenError } from "../errors.ts";
 
 export interface SplitFilesOptions {
   seed: number;
@@ -36,7 +37,8 @@ function checkPaths(file: string, outputs: Record<string, string | undefined>): 
   for (const [name, path] of Object.entries(outputs)) {
     if (path === undefined) continue;
     const other = seen.get(resolve(path));
-    if (other !== undefined) throw new Error(`${name} and ${other} are the same file (${path})`);
+    if (other !== undefined)
+      throw new ToolgenError("invalid_option", `${name} and ${other} are the same file (${path})`);
     seen.set(resolve(path), name);
   }
 }
@@ -61,7 +63,10 @@ function splitRows<T>(
 export function splitQueryFile(file: string, o: SplitFilesOptions): SplitFilesResult {
   checkPaths(file, { "--train-out": o.trainOut, "--dev-out": o.devOut, "--test-out": o.testOut });
   if (o.testOut !== undefined && o.trainFraction !== undefined)
-    throw new Error("a three-way split takes --dev-fraction and --test-fraction, not --train-fraction");
+    throw new ToolgenError(
+      "invalid_option",
+      "a three-way split takes --dev-fraction and --test-fraction, not --train-fraction",
+    );
   const outs = [o.trainOut, o.devOut, ...(o.testOut === undefined ? [] : [o.testOut])];
   let parts: unknown[][];
   let dropped: number[];

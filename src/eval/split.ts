@@ -1,5 +1,6 @@
 import type { LabelledQuery } from "../catalog/catalog.ts";
 import { queryKey } from "./split-checks.ts";
+import { ToolgenError } from "../errors.ts";
 
 /**
  * mulberry32: a tiny, well-known 32-bit PRNG. Kept here, next to the split rule, because that rule
@@ -41,8 +42,10 @@ export function splitQueries<T = LabelledQuery>(
   seed: number,
   trainFraction = 0.8,
 ): Split<T> {
-  if (!Number.isInteger(seed)) throw new RangeError(`seed must be an integer, got ${seed}`);
-  if (!(trainFraction > 0 && trainFraction < 1)) throw new RangeError("trainFraction must be in (0, 1)");
+  if (!Number.isInteger(seed))
+    throw new ToolgenError("invalid_option", `seed must be an integer, got ${seed}`);
+  if (!(trainFraction > 0 && trainFraction < 1))
+    throw new ToolgenError("invalid_option", "trainFraction must be in (0, 1)");
   const shuffled = seededShuffle(rows, seed);
   const cut = Math.round(rows.length * trainFraction);
   return { train: shuffled.slice(0, cut), dev: shuffled.slice(cut) };
@@ -78,10 +81,14 @@ export function splitThreeWay<T = LabelledQuery>(
     ["dev", dev],
     ["test", test],
   ] as const) {
-    if (!(x > 0 && x < 1)) throw new RangeError(`the ${name} fraction must be in (0, 1), got ${x}`);
+    if (!(x > 0 && x < 1))
+      throw new ToolgenError("invalid_option", `the ${name} fraction must be in (0, 1), got ${x}`);
   }
   if (!(dev + test < 1))
-    throw new RangeError(`dev + test fractions must leave rows for train, got ${dev + test}`);
+    throw new ToolgenError(
+      "invalid_option",
+      `dev + test fractions must leave rows for train, got ${dev + test}`,
+    );
   const { train, dev: rest } = splitQueries(rows, seed, 1 - dev - test);
   const cut = Math.round(rows.length * dev);
   return { train, dev: rest.slice(0, cut), test: rest.slice(cut) };

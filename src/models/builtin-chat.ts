@@ -15,6 +15,7 @@ import type {
   StreamEvent,
   ToolChoice,
 } from "./model.ts";
+import { ToolgenError } from "../errors.ts";
 
 const END_TOKENS = ["<|eot_id|>", "<|end_of_text|>", "<|eom_id|>"];
 
@@ -57,7 +58,7 @@ export class BuiltinChatModel implements ChatModel {
     const endIds = END_TOKENS.map((t) => tok.tokenToId(t)).filter((id): id is number => id !== undefined);
     const room = model.config.maxPositions - promptIds.length;
     if (room < 1) {
-      throw new Error(
+      throw new ToolgenError("invalid_option", 
         `the prompt is ${promptIds.length} tokens; the model's context is ${model.config.maxPositions}`,
       );
     }
@@ -155,15 +156,15 @@ function constraintFilter(
     return { next: (_, left) => constraint.allowed(left), accept: (id) => constraint.accept(id) };
   }
   if (c.kind === "tokens") {
-    if (c.ids.length === 0) throw new Error("constraint tokens: ids is empty");
+    if (c.ids.length === 0) throw new ToolgenError("invalid_option", "constraint tokens: ids is empty");
     for (const id of c.ids) {
       if (!(Number.isInteger(id) && id >= 0 && id < model.vocabSize))
-        throw new Error(`constraint tokens: id ${id} is not in the vocabulary`);
+        throw new ToolgenError("invalid_option", `constraint tokens: id ${id} is not in the vocabulary`);
     }
     return stateless(() => c.ids);
   }
   if (c.kind === "choice") {
-    if (c.options.length === 0) throw new Error("constraint choice: options is empty");
+    if (c.options.length === 0) throw new ToolgenError("invalid_option", "constraint choice: options is empty");
     const seqs = c.options.map((o) => model.tokenize(o));
     return stateless((generated) => {
       const next = new Set<number>();
@@ -175,7 +176,7 @@ function constraintFilter(
       return [...next];
     });
   }
-  throw new Error(
+  throw new ToolgenError("invalid_option", 
     `the built-in model does not support "${c.kind}" constraints; supported: tokens, choice, json-schema`,
   );
 }
@@ -191,7 +192,7 @@ function toolCallFilter(
   endIds: number[],
 ): TokenFilter {
   const named = typeof choice === "object" ? tools.filter((t) => t.function.name === choice.name) : tools;
-  if (named.length === 0) throw new Error(`toolChoice names ${JSON.stringify(choice)}, which is not a given tool`);
+  if (named.length === 0) throw new ToolgenError("invalid_option", `toolChoice names ${JSON.stringify(choice)}, which is not a given tool`);
   const constraint = jsonSchemaConstraint(toolCallSchema(named), model.tokenizer, endIds, {
     vocabSize: model.vocabSize,
   });
@@ -205,10 +206,10 @@ function toolCallFilter(
 /** `builtin:DIR` for resolveModel: a checkpoint folder of the built-in engine. */
 export function resolveBuiltin(rest: string, _options: unknown, spec: string): ChatModel {
   if (rest === "")
-    throw new Error(`model spec ${JSON.stringify(spec)} names no folder; expected builtin:DIR`);
+    throw new ToolgenError("model_spec", `model spec ${JSON.stringify(spec)} names no folder; expected builtin:DIR`);
   try {
     return BuiltinChatModel.load(rest);
   } catch (error) {
-    throw new Error(`model spec ${JSON.stringify(spec)}: ${(error as Error).message}`, { cause: error });
+    throw new ToolgenError("model_spec", `model spec ${JSON.stringify(spec)}: ${(error as Error).message}`, { cause: error });
   }
 }

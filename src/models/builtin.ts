@@ -3,6 +3,7 @@ import { InferenceSession } from "../nn/infer/session.ts";
 import type { Llama } from "../nn/llama.ts";
 import type { Tokenizer } from "../nn/tokenizer/index.ts";
 import type { TokenModel, TokenSession } from "./model.ts";
+import { ToolgenError } from "../errors.ts";
 
 /** A TokenSession over the engine's KV cache. */
 class BuiltinSession implements TokenSession {
@@ -32,7 +33,7 @@ export class BuiltinTokenModel implements TokenModel {
     readonly id = "builtin",
   ) {
     if (tokenizer.vocabSize > model.config.vocabSize) {
-      throw new Error(
+      throw new ToolgenError("invalid_input", 
         `tokenizer has ${tokenizer.vocabSize} tokens, the model only ${model.config.vocabSize}`,
       );
     }
@@ -42,7 +43,7 @@ export class BuiltinTokenModel implements TokenModel {
   static load(dir: string): BuiltinTokenModel {
     const { model, tokenizer } = loadCheckpoint(dir);
     if (!tokenizer)
-      throw new Error(`checkpoint ${dir}: tokenizer.json is missing; the built-in model needs it`);
+      throw new ToolgenError("invalid_input", `checkpoint ${dir}: tokenizer.json is missing; the built-in model needs it`);
     return new BuiltinTokenModel(model, tokenizer, `builtin:${dir}`);
   }
 
@@ -64,7 +65,7 @@ export class BuiltinTokenModel implements TokenModel {
   }
 
   async logits(prefixIds: number[]): Promise<Float32Array> {
-    if (prefixIds.length === 0) throw new Error("logits: the prefix needs at least one token");
+    if (prefixIds.length === 0) throw new ToolgenError("invalid_option", "logits: the prefix needs at least one token");
     const s = new InferenceSession(this.model);
     try {
       return s.append(prefixIds);

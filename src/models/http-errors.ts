@@ -1,6 +1,8 @@
+import { ToolgenError, type ToolgenErrorCode } from "../errors.ts";
+
 /** Errors of the HTTP model adapters, each saying what happened and where, so a CLI can print them as they are. */
 
-export class ModelHttpError extends Error {
+export class ModelHttpError extends ToolgenError {
   override name = "ModelHttpError";
   constructor(
     message: string,
@@ -11,23 +13,28 @@ export class ModelHttpError extends Error {
     /** How many attempts were made. */
     readonly attempts = 1,
   ) {
-    super(message);
+    super("model_http", message);
   }
 }
 
 /** No answer within the time limit (headers, body, or the gap between two stream chunks). */
 export class ModelTimeoutError extends ModelHttpError {
   override name = "ModelTimeoutError";
+  override readonly code: ToolgenErrorCode = "model_timeout";
 }
 
 /** The server answered, but not with what the protocol promises (not JSON, no choices, a stream cut short). */
 export class ModelResponseError extends ModelHttpError {
   override name = "ModelResponseError";
+  override readonly code: ToolgenErrorCode = "model_response";
 }
 
 /** A constraint kind the backend cannot enforce. */
-export class UnsupportedConstraintError extends Error {
+export class UnsupportedConstraintError extends ToolgenError {
   override name = "UnsupportedConstraintError";
+  constructor(message: string, options?: { cause?: unknown }) {
+    super("unsupported_constraint", message, options);
+  }
 }
 
 /** Extracts the human message from an error body: OpenAI's `{error: {message}}`, `{error: "…"}`, `{message}`, or text. */

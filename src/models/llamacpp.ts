@@ -29,6 +29,7 @@ import {
   type GeneratedTokens,
   type TokenGeneration,
 } from "./llamacpp/sequence.ts";
+import { ToolgenError } from "../errors.ts";
 
 export { llamaCppAvailable, MISSING_MESSAGE as LLAMA_CPP_MISSING } from "./llamacpp/runtime.ts";
 
@@ -67,7 +68,7 @@ export class LlamaCppModel implements ChatModel, TokenModel {
     const sequence = context.getSequence({
       contextShift: {
         strategy: () => {
-          throw new Error(`llama.cpp: the context (${context.contextSize - 1} tokens) is full`);
+          throw new ToolgenError("model_failure", `llama.cpp: the context (${context.contextSize - 1} tokens) is full`);
         },
       },
     });
@@ -122,7 +123,7 @@ export class LlamaCppModel implements ChatModel, TokenModel {
    * rankings, argmax and softmax are those of the logits). Tokens with probability 0 score -Infinity.
    */
   async logits(prefixIds: number[]): Promise<Float32Array> {
-    if (prefixIds.length === 0) throw new Error("logits: the prefix needs at least one token");
+    if (prefixIds.length === 0) throw new ToolgenError("invalid_option", "logits: the prefix needs at least one token");
     return this.shared.logProbs(prefixIds);
   }
 
@@ -181,7 +182,7 @@ function ggufTokens(file: LlamaCppModelFile): string[] {
   const md = file.fileInfo.metadata as { tokenizer?: { ggml?: { tokens?: unknown } } };
   const tokens = md.tokenizer?.ggml?.tokens;
   if (Array.isArray(tokens) && tokens.every((t) => typeof t === "string")) return tokens as string[];
-  throw new Error(
+  throw new ToolgenError("model_failure", 
     `${file.filename ?? "GGUF file"}: tokenizer.ggml.tokens is missing; cannot serve it as a TokenModel`,
   );
 }

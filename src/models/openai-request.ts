@@ -1,6 +1,7 @@
 import type { Message } from "../chat/messages.ts";
 import { toWireMessage } from "../chat/wire.ts";
 import { UnsupportedConstraintError } from "./http-errors.ts";
+import { choiceGrammar } from "./llamacpp/grammar.ts";
 import type { Constraint, GenerateOptions, ToolChoice } from "./model.ts";
 
 /**
@@ -58,7 +59,9 @@ export function constraintFields(constraint: Constraint, dialect: ServerDialect)
     case "choice": {
       if (constraint.options.length === 0)
         throw new UnsupportedConstraintError("a choice constraint needs at least one option");
-      const grammar = choiceGrammar(constraint.options);
+      // The llama.cpp backend's grammar, so both escape the same way (JSON.stringify's \b and \f are not GBNF);
+      // sent without the final newline, as this request always was.
+      const grammar = choiceGrammar(constraint.options).trimEnd();
       return pick(dialect, "choice", { guided_choice: constraint.options }, { grammar });
     }
     case "grammar":
@@ -84,10 +87,4 @@ function pick(
     `a ${kind} constraint cannot be passed to a ${dialect} server (it has no grammar or guided-choice field); ` +
       `use a vllm, llamacpp or generic dialect, or a json-schema constraint`,
   );
-}
-
-/** A GBNF grammar whose language is exactly the given strings. */
-export function choiceGrammar(options: string[]): string {
-  const alternatives = options.map((option) => JSON.stringify(option)).join(" | ");
-  return `root ::= ${alternatives}`;
 }

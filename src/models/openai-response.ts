@@ -1,7 +1,7 @@
 import type { Message } from "../chat/messages.ts";
 import { createToolCallStreamParser, parseToolCalls, toAssistantMessage } from "../chat/parse/index.ts";
 import type { ParsedToolCall, StreamingToolCallParser, ToolCallFormat } from "../chat/parse/types.ts";
-import { isPlainObject } from "../chat/parse/json.ts";
+import { isPlainObject } from "../plain-object.ts";
 import { WireFormatError, argumentsFromWire, fromWireMessage } from "../chat/wire.ts";
 import { ModelResponseError, serverErrorMessage } from "./http-errors.ts";
 import type { GenerateResult, StreamEvent, Usage } from "./model.ts";

@@ -6,6 +6,7 @@ import type { ChatModel, GenerateOptions, GenerateResult, StreamEvent } from "./
 import { buildChatRequest, type ServerDialect } from "./openai-request.ts";
 import { StreamAccumulator, readCompletion } from "./openai-response.ts";
 import { SseParser } from "./sse.ts";
+import { ToolgenError } from "../errors.ts";
 
 export interface OpenAIChatModelOptions {
   /** The model name the server knows. */
@@ -39,17 +40,17 @@ export class OpenAIChatModel implements ChatModel {
   private readonly policy: HttpPolicy;
 
   constructor(options: OpenAIChatModelOptions) {
-    if (!options.model) throw new TypeError("OpenAIChatModel needs a model name");
+    if (!options.model) throw new ToolgenError("invalid_option", "OpenAIChatModel needs a model name");
     let url: URL;
     try {
       url = new URL(options.baseURL);
     } catch {
-      throw new TypeError(
+      throw new ToolgenError("invalid_option", 
         `OpenAIChatModel: base URL ${JSON.stringify(options.baseURL)} is not a URL (e.g. http://127.0.0.1:8000/v1)`,
       );
     }
     if (url.protocol !== "http:" && url.protocol !== "https:") {
-      throw new TypeError(`OpenAIChatModel: base URL must be http(s), got ${url.protocol}`);
+      throw new ToolgenError("invalid_option", `OpenAIChatModel: base URL must be http(s), got ${url.protocol}`);
     }
     this.options = options;
     this.baseURL = options.baseURL.replace(/\/+$/, "");

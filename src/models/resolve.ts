@@ -7,14 +7,18 @@ import { SERVER_DIALECTS } from "./openai-request.ts";
 import { ScriptedModel } from "./scripted.ts";
 import { LlamaCppModel } from "./llamacpp.ts";
 import { resolveBuiltin } from "./builtin-chat.ts";
+import { ToolgenError } from "../errors.ts";
 
 /**
  * Model specs (DESIGN.md): `openai:MODEL@BASEURL`, `scripted:FILE`, `builtin:DIR`, `gguf:PATH`,
  * `hf:USER/REPO/FILE`. Each scheme has one resolver in SCHEMES below; a room that builds a backend replaces
  * its placeholder line there.
  */
-export class ModelSpecError extends Error {
+export class ModelSpecError extends ToolgenError {
   override name = "ModelSpecError";
+  constructor(message: string, options?: { cause?: unknown }) {
+    super("model_spec", message, options);
+  }
 }
 
 export interface ResolveOptions {

@@ -2,6 +2,8 @@ import { readFileSync } from "node:fs";
 import type { Message } from "../chat/messages.ts";
 import type { ToolCall } from "../tools/types.ts";
 import type { ChatModel, GenerateOptions, GenerateResult, StreamEvent } from "./model.ts";
+import { ToolgenError, type ToolgenErrorCode } from "../errors.ts";
+import { isPlainObject } from "../plain-object.ts";
 
 /**
  * A deterministic ChatModel for tests and demos: it replays a fixed list of replies, one per call.
@@ -43,13 +45,17 @@ export interface ScriptedModelOptions {
   source?: string;
 }
 
-export class ScriptedModelError extends Error {
+export class ScriptedModelError extends ToolgenError {
   override name = "ScriptedModelError";
+  constructor(message: string, options?: { cause?: unknown }) {
+    super("scripted_model", message, options);
+  }
 }
 
 /** Thrown when a call arrives after the last scripted reply was used. */
 export class ScriptedModelExhaustedError extends ScriptedModelError {
   override name = "ScriptedModelExhaustedError";
+  override readonly code: ToolgenErrorCode = "scripted_model_exhausted";
 }
 
 export class ScriptedModel implements ChatModel {
@@ -181,10 +187,6 @@ function toArguments(
   }
   if (!isPlainObject(parsed)) throw new ScriptedModelError(`${where}: arguments must be a JSON object`);
   return parsed;
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** Validates one reply up front so a bad script fails when loaded, naming the entry, not mid-test. */

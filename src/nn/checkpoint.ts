@@ -7,6 +7,7 @@ import { Llama } from "./llama.ts";
 import { ParamSet, paramSpecs } from "./params.ts";
 import { Tokenizer } from "./tokenizer/index.ts";
 import { ADAMW_DEFAULTS, AdamW, type AdamWOptions } from "./train/adamw.ts";
+import { ToolgenError } from "../errors.ts";
 
 /**
  * A checkpoint is a Hugging Face style folder: `config.json` (LlamaConfig fields), `model.safetensors` (HF
@@ -41,7 +42,8 @@ export function saveCheckpoint(dir: string, model: Llama, o: SaveOptions = {}): 
   const step = String(o.optimizer?.step ?? 0);
   if (o.tokenizer) {
     if (o.tokenizer.vocabSize > model.config.vocabSize) {
-      throw new Error(
+      throw new ToolgenError(
+        "invalid_input",
         `tokenizer has ${o.tokenizer.vocabSize} tokens but the model only ${model.config.vocabSize} rows; resize the vocabulary first`,
       );
     }
@@ -78,22 +80,25 @@ function readJson(file: string): unknown {
   try {
     return JSON.parse(readFileSync(file, "utf8"));
   } catch (e) {
-    throw new Error(`${file}: cannot read as JSON (${(e as Error).message})`, { cause: e });
+    throw new ToolgenError("invalid_input", `${file}: cannot read as JSON (${(e as Error).message})`, {
+      cause: e,
+    });
   }
 }
 
 /** Loads a checkpoint folder; rejects missing, corrupt or mismatched files with the reason. */
 export function loadCheckpoint(dir: string): LoadedCheckpoint {
   if (!existsSync(dir) || !statSync(dir).isDirectory())
-    throw new Error(`checkpoint folder ${dir} does not exist`);
+    throw new ToolgenError("invalid_input", `checkpoint folder ${dir} does not exist`);
   for (const f of [CHECKPOINT_FILES.config, CHECKPOINT_FILES.model]) {
-    if (!existsSync(join(dir, f))) throw new Error(`checkpoint ${dir}: ${f} is missing`);
+    if (!existsSync(join(dir, f)))
+      throw new ToolgenError("invalid_input", `checkpoint ${dir}: ${f} is missing`);
   }
   let config: LlamaConfig;
   try {
     config = fromHfConfig(readJson(join(dir, CHECKPOINT_FILES.config)));
   } catch (e) {
-    throw new Error(`checkpoint ${dir}: ${(e as Error).message}`, { cause: e });
+    throw new ToolgenError("invalid_input", `checkpoint ${dir}: ${(e as Error).message}`, { cause: e });
   }
   const file = join(dir, CHECKPOINT_FILES.model);
   const { tensors, metadata } = readSafetensors(file);
@@ -103,7 +108,8 @@ export function loadCheckpoint(dir: string): LoadedCheckpoint {
   if (existsSync(join(dir, CHECKPOINT_FILES.tokenizer))) {
     tokenizer = Tokenizer.load(join(dir, CHECKPOINT_FILES.tokenizer));
     if (tokenizer.vocabSize > config.vocabSize) {
-      throw new Error(
+      throw new ToolgenError(
+        "invalid_input",
         `checkpoint ${dir}: tokenizer.json has ${tokenizer.vocabSize} tokens but config.json vocab_size is ${config.vocabSize}`,
       );
     }
@@ -121,19 +127,26 @@ function fillParams(
   const expected = new Set(params.tensors.map((t) => prefix + t.name));
   for (const name of tensors.keys()) {
     if (name.startsWith(prefix) && !expected.has(name))
-      throw new Error(`${file}: unexpected tensor ${name} (does config.json match the weights?)`);
+      throw new ToolgenError(
+        "invalid_input",
+        `${file}: unexpected tensor ${name} (does config.json match the weights?)`,
+      );
   }
   for (const t of params.tensors) {
     const src = tensors.get(prefix + t.name);
-    if (!src) throw new Error(`${file}: tensor ${prefix + t.name} is missing`);
+    if (!src) throw new ToolgenError("invalid_input", `${file}: tensor ${prefix + t.name} is missing`);
     if (src.shape.join(",") !== t.shape.join(",")) {
-      throw new Error(
+      throw new ToolgenError(
+        "invalid_input",
         `${file}: tensor ${prefix + t.name} has shape [${src.shape}], config.json implies [${t.shape}]`,
       );
     }
     for (let i = 0; i < src.data.length; i++) {
       if (!Number.isFinite(src.data[i]))
-        throw new Error(`${file}: tensor ${prefix + t.name} holds a non-finite value`);
+        throw new ToolgenError(
+          "invalid_input",
+          `${file}: tensor ${prefix + t.name} holds a non-finite value`,
+        );
     }
     t.data.set(src.data);
   }
@@ -146,17 +159,19 @@ export function loadTrainingState(ckpt: LoadedCheckpoint): { optimizer: AdamW; s
   const stateFile = join(dir, CHECKPOINT_FILES.trainerState);
   const optFile = join(dir, CHECKPOINT_FILES.optimizer);
   if (!existsSync(stateFile) || !existsSync(optFile)) {
-    throw new Error(
+    throw new ToolgenError(
+      "invalid_input",
       `checkpoint ${dir} has no training state (${CHECKPOINT_FILES.trainerState}, ${CHECKPOINT_FILES.optimizer}); cannot resume`,
     );
   }
   const state = readJson(stateFile) as TrainerState;
   if (!Number.isInteger(state?.step) || state.step < 0)
-    throw new Error(`${stateFile}: "step" must be a non-negative integer`);
+    throw new ToolgenError("invalid_input", `${stateFile}: "step" must be a non-negative integer`);
   const { tensors, metadata } = readSafetensors(optFile);
   const modelStep = ckpt.step;
   if (metadata.step !== String(state.step) || (modelStep !== undefined && modelStep !== String(state.step))) {
-    throw new Error(
+    throw new ToolgenError(
+      "invalid_input",
       `checkpoint ${dir}: files are from different steps (trainer_state ${state.step}, optimizer ${metadata.step}, model ${modelStep}); an interrupted save?`,
     );
   }

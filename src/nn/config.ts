@@ -1,3 +1,5 @@
+import { ToolgenError } from "../errors.ts";
+
 /**
  * Model configuration: the fields of a Hugging Face `LlamaConfig` (so `config.json` reads like an HF model),
  * the presets, and validation.
@@ -61,7 +63,10 @@ export function presetConfig(
   overrides: Partial<LlamaConfig> = {},
 ): LlamaConfig {
   if (!(name in PRESETS)) {
-    throw new Error(`unknown preset "${name}"; accepted: ${Object.keys(PRESETS).join(", ")}`);
+    throw new ToolgenError(
+      "invalid_option",
+      `unknown preset "${name}"; accepted: ${Object.keys(PRESETS).join(", ")}`,
+    );
   }
   return validateConfig({ ...PRESETS[name as PresetName], vocabSize, ...overrides });
 }
@@ -73,7 +78,10 @@ export function headDim(c: LlamaConfig): number {
 function positiveInt(c: LlamaConfig, key: keyof LlamaConfig): void {
   const v = c[key];
   if (typeof v !== "number" || !Number.isInteger(v) || v <= 0) {
-    throw new Error(`invalid model config: ${key} must be a positive integer, got ${JSON.stringify(v)}`);
+    throw new ToolgenError(
+      "invalid_option",
+      `invalid model config: ${key} must be a positive integer, got ${JSON.stringify(v)}`,
+    );
   }
 }
 
@@ -90,13 +98,17 @@ export function validateConfig(c: LlamaConfig): LlamaConfig {
     positiveInt(c, k);
   }
   if (c.hiddenSize % c.numHeads !== 0 || (c.hiddenSize / c.numHeads) % 2 !== 0) {
-    throw new Error(
+    throw new ToolgenError(
+      "invalid_option",
       `invalid model config: hiddenSize (${c.hiddenSize}) must split into numHeads (${c.numHeads}) heads of even size`,
     );
   }
   for (const k of ["rmsNormEps", "ropeTheta", "initStd"] as const) {
     if (!(typeof c[k] === "number" && c[k] > 0 && Number.isFinite(c[k]))) {
-      throw new Error(`invalid model config: ${k} must be a positive number, got ${JSON.stringify(c[k])}`);
+      throw new ToolgenError(
+        "invalid_option",
+        `invalid model config: ${k} must be a positive number, got ${JSON.stringify(c[k])}`,
+      );
     }
   }
   return c;
@@ -133,30 +145,43 @@ export function toHfConfig(c: LlamaConfig): Record<string, unknown> {
 /** Reads an HF LlamaConfig object; rejects what the engine cannot run (grouped-query attention, biases, …). */
 export function fromHfConfig(j: unknown): LlamaConfig {
   if (typeof j !== "object" || j === null || Array.isArray(j))
-    throw new Error("config.json: expected a JSON object");
+    throw new ToolgenError("invalid_input", "config.json: expected a JSON object");
   const o = j as Record<string, unknown>;
   const num = (k: string, fallback?: number): number => {
     const v = o[k] ?? fallback;
     if (typeof v !== "number")
-      throw new Error(`config.json: field "${k}" must be a number, got ${JSON.stringify(v)}`);
+      throw new ToolgenError(
+        "invalid_input",
+        `config.json: field "${k}" must be a number, got ${JSON.stringify(v)}`,
+      );
     return v;
   };
   if (o.model_type !== undefined && o.model_type !== "llama") {
-    throw new Error(`config.json: model_type "${String(o.model_type)}" is not supported; accepted: llama`);
+    throw new ToolgenError(
+      "invalid_input",
+      `config.json: model_type "${String(o.model_type)}" is not supported; accepted: llama`,
+    );
   }
   const heads = num("num_attention_heads");
   if (o.num_key_value_heads !== undefined && o.num_key_value_heads !== heads) {
-    throw new Error(
+    throw new ToolgenError(
+      "invalid_input",
       "config.json: grouped-query attention (num_key_value_heads != num_attention_heads) is not supported",
     );
   }
   if (o.hidden_act !== undefined && o.hidden_act !== "silu") {
-    throw new Error(`config.json: hidden_act "${String(o.hidden_act)}" is not supported; accepted: silu`);
+    throw new ToolgenError(
+      "invalid_input",
+      `config.json: hidden_act "${String(o.hidden_act)}" is not supported; accepted: silu`,
+    );
   }
   if (o.attention_bias === true || o.mlp_bias === true)
-    throw new Error("config.json: biases are not supported");
+    throw new ToolgenError("invalid_input", "config.json: biases are not supported");
   if (o.toolgen_rope_convention !== undefined && o.toolgen_rope_convention !== ROPE_CONVENTION) {
-    throw new Error(`config.json: rope convention "${String(o.toolgen_rope_convention)}" is not supported`);
+    throw new ToolgenError(
+      "invalid_input",
+      `config.json: rope convention "${String(o.toolgen_rope_convention)}" is not supported`,
+    );
   }
   const optInt = (k: string): number | undefined => (typeof o[k] === "number" ? (o[k] as number) : undefined);
   return validateConfig({

@@ -15,6 +15,7 @@ import { rmsnorm, rmsnormGrad } from "./layers/rmsnorm.ts";
 import { swigluBackward, swigluForward } from "./layers/swiglu.ts";
 import { paramSpecs, type ParamSet } from "./params.ts";
 import { allocateWorkspace, workspaceView, type Workspace, type WorkspaceStore } from "./workspace.ts";
+import { ToolgenError } from "../errors.ts";
 
 /**
  * A training batch: B rows of T tokens. `targets[i]` is the id to predict at position i, or −1 where no loss
@@ -87,11 +88,17 @@ export class Llama {
     const { B, T, tokens, positions } = batch;
     const c = this.config;
     if (!batch.spans && T > c.maxPositions)
-      throw new Error(`sequence length ${T} exceeds the model context (${c.maxPositions})`);
+      throw new ToolgenError(
+        "invalid_input",
+        `sequence length ${T} exceeds the model context (${c.maxPositions})`,
+      );
     for (let i = 0; i < B * T; i++) {
       const t = positions[i];
       if (!(t >= 0 && t < c.maxPositions))
-        throw new Error(`position ${t} outside the model context (0..${c.maxPositions - 1})`);
+        throw new ToolgenError(
+          "invalid_input",
+          `position ${t} outside the model context (0..${c.maxPositions - 1})`,
+        );
     }
     const s = this.shape(batch);
     const ws = this.workspace(s);
@@ -105,7 +112,10 @@ export class Llama {
     for (let i = 0; i < N; i++) {
       const id = tokens[i];
       if (!(id >= 0 && id < c.vocabSize))
-        throw new Error(`token id ${id} outside the vocabulary (size ${c.vocabSize})`);
+        throw new ToolgenError(
+          "invalid_input",
+          `token id ${id} outside the vocabulary (size ${c.vocabSize})`,
+        );
       x0.set(emb.subarray(id * d, (id + 1) * d), i * d);
     }
     const [tmp] = ws.rowsD;
@@ -196,7 +206,11 @@ export class Llama {
     const rows: number[] = [];
     for (let i = 0; i < N; i++) if (batch.targets[i] >= 0) rows.push(i);
     const M = rows.length;
-    if (M === 0) throw new Error("batch has no positions with a target (the loss mask is empty)");
+    if (M === 0)
+      throw new ToolgenError(
+        "invalid_input",
+        "batch has no positions with a target (the loss mask is empty)",
+      );
     const ws = this.trunk(batch);
     // gather the rows that carry a loss, project them to the vocabulary
     const { hSel, dhSel, logits } = this.headBuffers(M);

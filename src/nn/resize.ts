@@ -1,6 +1,7 @@
 import { Llama } from "./llama.ts";
 import { ParamSet, paramSpecs } from "./params.ts";
 import { Rng } from "./rng.ts";
+import { ToolgenError } from "../errors.ts";
 
 /**
  * How the rows of new tokens are initialised when the vocabulary grows (tool virtualization):
@@ -24,7 +25,8 @@ const VOCAB_TENSORS = ["model.embed_tokens.weight", "lm_head.weight"];
 export function resizeVocab(model: Llama, newSize: number, init: NewRowInit): Llama {
   const c = model.config;
   if (!Number.isInteger(newSize) || newSize < c.vocabSize) {
-    throw new Error(
+    throw new ToolgenError(
+      "invalid_option",
       `resizeVocab: new size ${newSize} must be an integer ≥ the current vocabulary (${c.vocabSize})`,
     );
   }
@@ -51,7 +53,10 @@ function meanOfRows(row: Float32Array, table: Float32Array, ids: number[], oldSi
   const source = ids.length > 0 ? ids : [...Array(oldSize).keys()];
   for (const id of source) {
     if (!(Number.isInteger(id) && id >= 0 && id < oldSize)) {
-      throw new Error(`resizeVocab: mean source id ${id} is not an existing token (0..${oldSize - 1})`);
+      throw new ToolgenError(
+        "invalid_option",
+        `resizeVocab: mean source id ${id} is not an existing token (0..${oldSize - 1})`,
+      );
     }
     for (let i = 0; i < d; i++) row[i] += table[id * d + i];
   }

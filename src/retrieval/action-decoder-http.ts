@@ -1,6 +1,7 @@
 import type { Message } from "../chat/messages.ts";
 import { OpenAIChatModel } from "../models/openai.ts";
 import { defaultServer, resolveServed, serverTokenize, type HttpToolGenServer } from "./generative-http.ts";
+import { ToolgenError } from "../errors.ts";
 
 /**
  * The ToolGen agent's action step against a served model, restricted to token ids: the conversation goes to the
@@ -42,7 +43,8 @@ export async function httpActionDecoder(o: HttpActionDecoderOptions): Promise<Ht
   };
 
   return async ({ messages, options, temperature, signal }) => {
-    if (options.length === 0) throw new Error("httpActionDecoder: no action options to choose from");
+    if (options.length === 0)
+      throw new ToolgenError("invalid_option", "httpActionDecoder: no action options to choose from");
     if (!cached || cached.options !== options) cached = { options, model: await constrained(options) };
     const common = { temperature, ...(signal ? { signal } : {}) };
     const result = cached.model

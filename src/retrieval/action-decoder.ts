@@ -3,6 +3,7 @@ import type { TokenModel } from "../models/model.ts";
 import { encodeChat, turnEnd, type ChatFormat } from "../train/chat-encoding.ts";
 import { decodeIds, type BeamSearchOptions } from "./constrained-beam.ts";
 import { TokenTrie } from "./trie.ts";
+import { ToolgenError } from "../errors.ts";
 
 /** The trie of written action forms: single tokens as they are (atomic), otherwise tokens + the turn's end. */
 export function optionTrie(
@@ -13,7 +14,8 @@ export function optionTrie(
   const sequences = options.map((o) => model.tokenize(o));
   const single = sequences.every((s) => s.length === 1);
   const end = model.tokenId(turnEnd(format));
-  if (!single && end === undefined) throw new Error(`the model's tokenizer has no ${turnEnd(format)} token`);
+  if (!single && end === undefined)
+    throw new ToolgenError("invalid_input", `the model's tokenizer has no ${turnEnd(format)} token`);
   const trie = new TokenTrie();
   options.forEach((o, i) => trie.insert(single ? sequences[i]! : [...sequences[i]!, end!], o));
   return trie;
@@ -44,7 +46,8 @@ export function trieActionDecoder(
   let cached: { options: string[]; trie: TokenTrie; reference: Map<string, string> } | undefined;
   const tokenizer = { encode: (t: string) => model.tokenize(t), tokenToId: (t: string) => model.tokenId(t) };
   return async ({ messages, options }) => {
-    if (options.length === 0) throw new Error("trieActionDecoder: no action options to choose from");
+    if (options.length === 0)
+      throw new ToolgenError("invalid_option", "trieActionDecoder: no action options to choose from");
     const format = settings.chatFormat;
     const end = model.tokenId(turnEnd(format));
     if (!cached || cached.options !== options) {
@@ -75,7 +78,7 @@ export function trieActionDecoder(
       const ref = best && cached.reference.get(best.tokens.join(","));
       if (ref === undefined || ref !== best!.id) settings.raw.invalid++;
     }
-    if (!best) throw new Error("trieActionDecoder: the search produced no action");
+    if (!best) throw new ToolgenError("model_failure", "trieActionDecoder: the search produced no action");
     // Unconstrained output that is not an option comes back as the model's own text (the agent rejects it).
     return best.id ?? model.detokenize(best.tokens.filter((t) => t !== end));
   };

@@ -2,6 +2,7 @@ import type { CatalogEntry } from "../catalog/catalog.ts";
 import { documentText, type DocumentFormat } from "./documents.ts";
 import type { RetrievalHit, Retriever, SearchOptions } from "./retriever.ts";
 import { ENGLISH_STOPWORDS, tokenize, type TokenizeOptions } from "./text.ts";
+import { ToolgenError } from "../errors.ts";
 
 export interface Bm25Options {
   /**
@@ -78,7 +79,10 @@ export class Bm25Retriever implements Retriever {
     this.k1 = options.k1 ?? 1.2;
     this.b = options.b ?? 0.9;
     if (!(this.k1 >= 0) || !(this.b >= 0 && this.b <= 1)) {
-      throw new RangeError(`BM25 needs k1 ≥ 0 and 0 ≤ b ≤ 1 (got k1=${this.k1}, b=${this.b})`);
+      throw new ToolgenError(
+        "invalid_option",
+        `BM25 needs k1 ≥ 0 and 0 ≤ b ≤ 1 (got k1=${this.k1}, b=${this.b})`,
+      );
     }
     this.tokenizer = options.tokenizer ?? { stem: true, stopwords: ENGLISH_STOPWORDS };
     this.ids = entries.map((e) => e.id);

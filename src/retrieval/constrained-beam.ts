@@ -1,5 +1,6 @@
 import type { TokenModel, TokenSession } from "../models/model.ts";
 import type { TokenTrie } from "./trie.ts";
+import { ToolgenError } from "../errors.ts";
 
 /**
  * Beam search over a TokenModel restricted by a trie of valid id sequences (ToolGen §3.6, App. C). Scores are
@@ -74,7 +75,7 @@ export async function constrainedBeamSearch(
 ): Promise<BeamHypothesis[]> {
   const width = options.beams ?? 5;
   if (!Number.isInteger(width) || width < 1)
-    throw new Error(`constrainedBeamSearch: beams must be ≥ 1, got ${width}`);
+    throw new ToolgenError("invalid_option", `constrainedBeamSearch: beams must be ≥ 1, got ${width}`);
   const constrained = options.constrained ?? true;
   // Constrained hypotheses always complete within the trie's depth, so no cut-off can leave one unfinished.
   const maxSteps = constrained ? trie.maxDepth : (options.maxSteps ?? trie.maxDepth + 2);

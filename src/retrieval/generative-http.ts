@@ -4,6 +4,7 @@ import { ModelResponseError } from "../models/http-errors.ts";
 import { OpenAIChatModel, type OpenAIChatModelOptions } from "../models/openai.ts";
 import { resolveModel } from "../models/resolve.ts";
 import type { RetrievalHit, Retriever, SearchOptions } from "./retriever.ts";
+import { ToolgenError } from "../errors.ts";
 
 /**
  * ToolGen retrieval against a served model (a folder from `toolgen virtualize`, fine-tuned, then served): the
@@ -84,20 +85,28 @@ export class HttpGenerativeRetriever implements Retriever {
     catalog: readonly CatalogEntry[],
     o: HttpToolGenOptions,
   ): Promise<HttpGenerativeRetriever> {
-    if (catalog.length === 0) throw new Error("the toolgen retriever needs a non-empty catalog");
+    if (catalog.length === 0)
+      throw new ToolgenError("invalid_option", "the toolgen retriever needs a non-empty catalog");
     const resolved = await resolveServed(o.spec, o.timeoutMs);
     const model = resolved.model;
     const server = o.server ?? defaultServer();
     if (!HTTP_TOOLGEN_SERVERS.includes(server))
-      throw new Error(`server must be ${HTTP_TOOLGEN_SERVERS.join(" or ")}, got ${JSON.stringify(server)}`);
+      throw new ToolgenError(
+        "invalid_option",
+        `server must be ${HTTP_TOOLGEN_SERVERS.join(" or ")}, got ${JSON.stringify(server)}`,
+      );
     const ids =
       o.toolTokenIds ??
       (await tokenizeToolTokens(resolved.baseURL, model, server, catalog, o.fetch, o.timeoutMs));
     const known = catalog.filter((e) => ids.has(e.id));
-    if (known.length === 0) throw new Error("none of the catalog's tools has a token id");
+    if (known.length === 0)
+      throw new ToolgenError("model_failure", "none of the catalog's tools has a token id");
     const top = o.topLogprobs ?? Number(process.env.TOOLGEN_MAX_LOGPROBS ?? 20);
     if (!Number.isInteger(top) || top < 1)
-      throw new Error(`top log-probabilities must be a positive integer (TOOLGEN_MAX_LOGPROBS), got ${top}`);
+      throw new ToolgenError(
+        "invalid_option",
+        `top log-probabilities must be a positive integer (TOOLGEN_MAX_LOGPROBS), got ${top}`,
+      );
     const fields = toolgenRequestFields(
       server,
       known.map((e) => ids.get(e.id)!),
@@ -223,13 +232,15 @@ export async function tokenizeToolTokens(
   for (const text of texts.slice(0, 50)) {
     const one = await tokenize(text);
     if (one.length !== 1) {
-      throw new Error(
+      throw new ToolgenError(
+        "model_failure",
         `the served model ${model} splits the tool token ${text} into ${one.length} tokens: serve the folder ` +
           "`toolgen virtualize` wrote (after fine-tuning) for this catalog",
       );
     }
   }
-  throw new Error(
+  throw new ToolgenError(
+    "model_failure",
     `the served model ${model} returned ${ids.length} ids for ${texts.length} tool tokens: it was not virtualized with this catalog`,
   );
 }
@@ -241,7 +252,10 @@ export async function resolveServed(
 ): Promise<{ model: string; baseURL: string }> {
   const resolved = await resolveModel(spec, { timeoutMs });
   if (!(resolved instanceof OpenAIChatModel))
-    throw new Error(`${spec}: a served ToolGen model needs an openai:MODEL@BASEURL spec`);
+    throw new ToolgenError(
+      "model_spec",
+      `${spec}: a served ToolGen model needs an openai:MODEL@BASEURL spec`,
+    );
   const model = resolved.id.slice("openai:".length, resolved.id.length - resolved.baseURL.length - 1);
   return { model, baseURL: resolved.baseURL };
 }

@@ -5,6 +5,7 @@ import { constrainedBeamSearch, topTokens } from "./constrained-beam.ts";
 import type { ToolIndex } from "./ids.ts";
 import type { RetrievalHit, Retriever, SearchOptions } from "./retriever.ts";
 import { TokenTrie } from "./trie.ts";
+import { ToolgenError } from "../errors.ts";
 
 /**
  * ToolGen as a retriever (paper §4): the query goes in as a user turn, the model writes a tool id. Atomic ids
@@ -42,10 +43,14 @@ export function buildIdTrie(
     if (index.kind === "atomic") {
       const token = model.tokenId(text);
       if (token === undefined)
-        throw new Error(`the model has no token ${text}: was it trained on this catalog?`);
+        throw new ToolgenError(
+          "invalid_input",
+          `the model has no token ${text}: was it trained on this catalog?`,
+        );
       trie.insert([token], id);
     } else {
-      if (end === undefined) throw new Error(`the model's tokenizer has no ${turnEnd(format)} token`);
+      if (end === undefined)
+        throw new ToolgenError("invalid_input", `the model's tokenizer has no ${turnEnd(format)} token`);
       trie.insert([...model.tokenize(text), end], id);
     }
   }
@@ -213,6 +218,9 @@ export class GenerativeRetriever implements Retriever {
 export function actionTokenIds(model: Pick<TokenModel, "tokenId">, index: ToolIndex): number[] {
   const ids = [...Object.values(index.texts), FINISH_TOKEN].map((t) => model.tokenId(t));
   if (index.kind !== "atomic")
-    throw new Error("actionTokenIds: only atomic ids are single tokens; use buildIdTrie");
+    throw new ToolgenError(
+      "invalid_option",
+      "actionTokenIds: only atomic ids are single tokens; use buildIdTrie",
+    );
   return ids.filter((id): id is number => id !== undefined);
 }

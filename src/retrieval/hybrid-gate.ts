@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { writeFileAtomic } from "../nn/io/atomic.ts";
 import { topShare } from "./hybrid.ts";
 import type { RetrievalHit, Retriever, SearchOptions } from "./retriever.ts";
+import { ToolgenError } from "../errors.ts";
 
 /**
  * A gated hybrid of ToolGen and BM25: how sure the model is about a query decides how much its ranking counts.
@@ -95,7 +96,10 @@ export function chooseGate(
   grid: { lowWeights?: number[]; quantiles?: number; k?: number; k0?: number } = {},
 ): GateChoice {
   if (toolgen.length !== bm25.length || toolgen.length === 0)
-    throw new Error(`chooseGate: ${toolgen.length} ToolGen rankings and ${bm25.length} BM25 rankings`);
+    throw new ToolgenError(
+      "invalid_option",
+      `chooseGate: ${toolgen.length} ToolGen rankings and ${bm25.length} BM25 rankings`,
+    );
   const k = grid.k ?? 5;
   const lowWeights = grid.lowWeights ?? [0, 0.25, 0.5];
   const steps = grid.quantiles ?? 20;
@@ -178,7 +182,8 @@ export function readGate(dir: string): GateOptions | undefined {
     Number.isNaN(threshold) ||
     !(lowWeight >= 0 && lowWeight <= 1)
   )
-    throw new Error(
+    throw new ToolgenError(
+      "invalid_input",
       `${file}: expected {feature: ${GATE_FEATURES.join(" | ")}, threshold, lowWeight in [0, 1]}`,
     );
   return {

@@ -1,4 +1,5 @@
 import type { RetrievalHit, Retriever, SearchOptions } from "./retriever.ts";
+import { ToolgenError } from "../errors.ts";
 
 export interface HybridOptions {
   /** RRF's rank offset (default 60, as in Cormack et al. 2009). */
@@ -37,12 +38,17 @@ export class HybridRetriever implements Retriever {
     private readonly parts: readonly Retriever[],
     private readonly options: HybridOptions = {},
   ) {
-    if (parts.length === 0) throw new Error("HybridRetriever needs at least one retriever");
+    if (parts.length === 0)
+      throw new ToolgenError("invalid_option", "HybridRetriever needs at least one retriever");
     if (options.weights && options.weights.length !== parts.length) {
-      throw new Error(`HybridRetriever: ${options.weights.length} weights for ${parts.length} retrievers`);
+      throw new ToolgenError(
+        "invalid_option",
+        `HybridRetriever: ${options.weights.length} weights for ${parts.length} retrievers`,
+      );
     }
     if (options.confidence && options.confidence.length !== parts.length) {
-      throw new Error(
+      throw new ToolgenError(
+        "invalid_option",
         `HybridRetriever: ${options.confidence.length} confidence flags for ${parts.length} retrievers`,
       );
     }

@@ -4,6 +4,7 @@ import { llamaBatchScorer } from "../train/llama-scorer.ts";
 import { loadToolGenModel } from "../train/model-folder.ts";
 import { GenerativeRetriever, type GenerativeRetrieverOptions } from "./generative.ts";
 import type { ToolIndex } from "./ids.ts";
+import { ToolgenError } from "../errors.ts";
 
 /**
  * Opens a trained ToolGen folder (`DIR` or `builtin:DIR`) as a retriever over `catalog`: the search space is
@@ -15,9 +16,14 @@ export function openToolGenRetriever(
   catalog: readonly CatalogEntry[] | undefined,
   options: GenerativeRetrieverOptions = {},
 ): GenerativeRetriever {
-  if (!spec) throw new Error("the toolgen retriever needs a trained model: --model DIR (from toolgen train)");
+  if (!spec)
+    throw new ToolgenError(
+      "invalid_option",
+      "the toolgen retriever needs a trained model: --model DIR (from toolgen train)",
+    );
   if (spec.startsWith("gguf:") || spec.startsWith("hf:")) {
-    throw new Error(
+    throw new ToolgenError(
+      "invalid_option",
       `the toolgen retriever runs on the built-in engine; give a folder from toolgen train, not ${spec}`,
     );
   }
@@ -29,7 +35,8 @@ export function openToolGenRetriever(
     );
     const unknown = catalog.length - Object.keys(texts).length;
     if (Object.keys(texts).length === 0) {
-      throw new Error(
+      throw new ToolgenError(
+        "invalid_input",
         `the model in ${loaded.dir} was trained on another catalog: none of its tool ids is in this one`,
       );
     }

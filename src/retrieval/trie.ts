@@ -1,3 +1,5 @@
+import { ToolgenError } from "../errors.ts";
+
 /**
  * A trie of valid id token sequences (ToolGen App. C): every node maps a token id to the nodes that may follow
  * it, and a node that completes a sequence carries the catalog id it stands for. Constrained decoding asks the
@@ -38,14 +40,19 @@ export class TokenTrie {
   }
 
   insert(tokens: readonly number[], value: string): void {
-    if (tokens.length === 0) throw new Error(`TokenTrie: the token sequence of "${value}" is empty`);
+    if (tokens.length === 0)
+      throw new ToolgenError("invalid_input", `TokenTrie: the token sequence of "${value}" is empty`);
     let node = this.root;
     for (const token of tokens) {
       if (!Number.isInteger(token) || token < 0) {
-        throw new Error(`TokenTrie: token ${token} of "${value}" is not a non-negative integer`);
+        throw new ToolgenError(
+          "invalid_input",
+          `TokenTrie: token ${token} of "${value}" is not a non-negative integer`,
+        );
       }
       if (node.value !== undefined) {
-        throw new Error(
+        throw new ToolgenError(
+          "invalid_input",
           `TokenTrie: "${node.value}" is a prefix of "${value}"; end every sequence with an end token`,
         );
       }
@@ -57,10 +64,14 @@ export class TokenTrie {
       node = next;
     }
     if (node.value !== undefined) {
-      throw new Error(`TokenTrie: "${value}" and "${node.value}" have the same token sequence`);
+      throw new ToolgenError(
+        "invalid_input",
+        `TokenTrie: "${value}" and "${node.value}" have the same token sequence`,
+      );
     }
     if (node.children.size > 0) {
-      throw new Error(
+      throw new ToolgenError(
+        "invalid_input",
         `TokenTrie: "${value}" is a prefix of another id; end every sequence with an end token`,
       );
     }

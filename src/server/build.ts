@@ -9,6 +9,7 @@ import type { RouterConfig } from "./config.ts";
 import { bindExecutors } from "./executors.ts";
 import { ToolRouter } from "./router.ts";
 import type { UpstreamOptions } from "./upstream.ts";
+import { ToolgenError } from "../errors.ts";
 
 export interface BuildRouterOptions {
   /** Catalog files in any format `loadCatalog` recognises (including `catalog import mcp` output). */
@@ -46,7 +47,8 @@ export async function buildToolRouter(options: BuildRouterOptions): Promise<Tool
   const catalogFiles = [...(options.catalogs ?? []), ...(config.catalogs ?? [])];
   const moduleFiles = [...(options.modules ?? []), ...(config.modules ?? [])];
   if (catalogFiles.length === 0 && moduleFiles.length === 0)
-    throw new Error(
+    throw new ToolgenError(
+      "invalid_option",
       "nothing to serve: give --catalog FILE, --tools FILE or a config with catalogs or modules",
     );
 
@@ -56,7 +58,8 @@ export async function buildToolRouter(options: BuildRouterOptions): Promise<Tool
   for (const file of moduleFiles) {
     for (const tool of await loadTools(file)) {
       if (moduleTools.has(tool.name))
-        throw new Error(
+        throw new ToolgenError(
+          "invalid_option",
           `two modules export a tool named ${tool.name} (${moduleTools.get(tool.name)!.file}, ${file})`,
         );
       moduleTools.set(tool.name, { tool, file: resolve(file) });

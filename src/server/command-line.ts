@@ -1,3 +1,5 @@
+import { ToolgenError } from "../errors.ts";
+
 /**
  * Splits a command line the way a POSIX shell would for simple cases: whitespace separates words, single quotes
  * keep text literally, double quotes keep spaces (with \" and \\ escapes), a backslash escapes the next
@@ -32,7 +34,8 @@ export function splitCommandLine(line: string): string[] {
       inWord = true;
     }
   }
-  if (quote !== undefined) throw new Error(`unclosed ${quote} quote in command line: ${line}`);
+  if (quote !== undefined)
+    throw new ToolgenError("parse", `unclosed ${quote} quote in command line: ${line}`);
   if (inWord) words.push(word);
   return words;
 }

@@ -1,6 +1,8 @@
 import { readFileSync } from "node:fs";
 import { dirname, isAbsolute, resolve } from "node:path";
 import type { McpServerSpec } from "../catalog/import/mcp.ts";
+import { ToolgenError } from "../errors.ts";
+import { isPlainObject } from "../plain-object.ts";
 
 /** Where and how to call the operations of one OpenAPI document (keyed by its `info.title`). */
 export interface OpenApiTarget {
@@ -34,7 +36,8 @@ const KEYS = ["catalogs", "modules", "mcpServers", "openapi", "timeoutMs"];
 export function expandEnv(text: string, env: NodeJS.ProcessEnv, where: string): string {
   return text.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, name: string) => {
     const value = env[name];
-    if (value === undefined) throw new Error(`${where}: environment variable ${name} is not set`);
+    if (value === undefined)
+      throw new ToolgenError("invalid_input", `${where}: environment variable ${name} is not set`);
     return value;
   });
 }
@@ -50,23 +53,27 @@ function expandDeep(value: unknown, env: NodeJS.ProcessEnv, where: string): unkn
 }
 
 const isStringList = (v: unknown): v is string[] => Array.isArray(v) && v.every((s) => typeof s === "string");
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
-
 /** Reads and checks a router config file; every problem names the file and the field. */
 export function loadRouterConfig(file: string, env: NodeJS.ProcessEnv = process.env): RouterConfig {
   let raw: unknown;
   try {
     raw = JSON.parse(readFileSync(file, "utf8"));
   } catch (error) {
-    throw new Error(`config ${file}: cannot read it as JSON (${(error as Error).message})`, {
-      cause: error,
-    });
+    throw new ToolgenError(
+      "invalid_input",
+      `config ${file}: cannot read it as JSON (${(error as Error).message})`,
+      {
+        cause: error,
+      },
+    );
   }
-  if (!isRecord(raw)) throw new Error(`config ${file}: expected a JSON object`);
+  if (!isPlainObject(raw)) throw new ToolgenError("invalid_input", `config ${file}: expected a JSON object`);
   const unknown = Object.keys(raw).filter((k) => !KEYS.includes(k));
   if (unknown.length > 0)
-    throw new Error(`config ${file}: unknown keys ${unknown.join(", ")} (accepted: ${KEYS.join(", ")})`);
+    throw new ToolgenError(
+      "invalid_input",
+      `config ${file}: unknown keys ${unknown.join(", ")} (accepted: ${KEYS.join(", ")})`,
+    );
   const config = expandDeep(raw, env, `config ${file}`) as Record<string, unknown>;
   const base = dirname(resolve(file));
   const at = (path: string): string => (isAbsolute(path) ? path : resolve(base, path));
@@ -80,13 +87,14 @@ export function loadRouterConfig(file: string, env: NodeJS.ProcessEnv = process.
     out[key] = config[key].map(at);
   }
   if (config.mcpServers !== undefined) {
-    if (!isRecord(config.mcpServers)) throw bad("mcpServers", "an object of servers by name");
+    if (!isPlainObject(config.mcpServers)) throw bad("mcpServers", "an object of servers by name");
     out.mcpServers = {};
     for (const [name, spec] of Object.entries(config.mcpServers)) {
-      if (!isRecord(spec) || (typeof spec.command !== "string" && typeof spec.url !== "string"))
+      if (!isPlainObject(spec) || (typeof spec.command !== "string" && typeof spec.url !== "string"))
         throw bad(`mcpServers.${name}`, 'an object with "command" (and "args") or "url"');
       if (spec.args !== undefined && !isStringList(spec.args)) throw bad(`mcpServers.${name}.args`, "a list");
-      if (spec.env !== undefined && !isRecord(spec.env)) throw bad(`mcpServers.${name}.env`, "an object");
+      if (spec.env !== undefined && !isPlainObject(spec.env))
+        throw bad(`mcpServers.${name}.env`, "an object");
       out.mcpServers[name] = {
         ...(spec as Omit<McpServerSpec, "name">),
         ...(typeof spec.cwd === "string" ? { cwd: at(spec.cwd) } : { cwd: base }),
@@ -94,12 +102,12 @@ export function loadRouterConfig(file: string, env: NodeJS.ProcessEnv = process.
     }
   }
   if (config.openapi !== undefined) {
-    if (!isRecord(config.openapi)) throw bad("openapi", "an object of targets by document title");
+    if (!isPlainObject(config.openapi)) throw bad("openapi", "an object of targets by document title");
     out.openapi = {};
     for (const [title, target] of Object.entries(config.openapi)) {
-      if (!isRecord(target) || typeof target.baseUrl !== "string")
+      if (!isPlainObject(target) || typeof target.baseUrl !== "string")
         throw bad(`openapi.${title}`, 'an object with "baseUrl"');
-      if (target.headers !== undefined && !isRecord(target.headers))
+      if (target.headers !== undefined && !isPlainObject(target.headers))
         throw bad(`openapi.${title}.headers`, "an object of strings");
       out.openapi[title] = target as unknown as OpenApiTarget;
     }

@@ -5,6 +5,7 @@ import type { Tool, ToolContext } from "../tools/types.ts";
 import type { OpenApiTarget, RouterConfig } from "./config.ts";
 import { callOpenApiOperation, isOpenApiOperationDoc } from "./openapi-executor.ts";
 import { UpstreamServer, type UpstreamOptions } from "./upstream.ts";
+import { ToolgenError } from "../errors.ts";
 
 export type ExecutorKind = "module" | "mcp" | "openapi";
 
@@ -45,7 +46,8 @@ export function upstreamExecutor(server: UpstreamServer, toolName: string): Exec
 }
 
 export function openApiExecutor(entry: CatalogEntry, target: OpenApiTarget): Executor {
-  if (!isOpenApiOperationDoc(entry.doc)) throw new Error(`${entry.id} is not an OpenAPI operation`);
+  if (!isOpenApiOperationDoc(entry.doc))
+    throw new ToolgenError("invalid_input", `${entry.id} is not an OpenAPI operation`);
   const op = entry.doc;
   return {
     kind: "openapi",

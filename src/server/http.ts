@@ -10,6 +10,7 @@ import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import { createRouterServer } from "./mcp.ts";
 import type { ToolRouter } from "./router.ts";
+import { ToolgenError } from "../errors.ts";
 
 export interface HttpServeOptions {
   port: number;
@@ -42,12 +43,12 @@ async function readJson(req: IncomingMessage, limit: number): Promise<unknown> {
   }
 }
 
-class HttpError extends Error {
+class HttpError extends ToolgenError {
   constructor(
     readonly status: number,
     message: string,
   ) {
-    super(message);
+    super("http_request", message);
   }
 }
 

@@ -6,6 +6,7 @@ import {
 } from "../catalog/import/mcp.ts";
 import { writeFileAtomic } from "../nn/io/atomic.ts";
 import { UpstreamServer, type UpstreamOptions } from "./upstream.ts";
+import { ToolgenError } from "../errors.ts";
 
 /** Connects to an MCP server, lists all its tools (every page) and returns the catalog document to save. */
 export async function importMcpServer(
@@ -15,7 +16,7 @@ export async function importMcpServer(
   const upstream = new UpstreamServer(spec, options);
   try {
     const { tools, serverInfo } = await upstream.listTools();
-    if (tools.length === 0) throw new Error(`${upstream.label} lists no tools`);
+    if (tools.length === 0) throw new ToolgenError("upstream_failure", `${upstream.label} lists no tools`);
     return {
       format: MCP_CATALOG_FORMAT,
       server: spec,

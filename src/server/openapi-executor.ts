@@ -1,5 +1,6 @@
 import type { ToolContext } from "../tools/types.ts";
 import type { OpenApiTarget } from "./config.ts";
+import { ToolgenError } from "../errors.ts";
 
 /** What the OpenAPI importer keeps in an entry's `doc`: the method, the path template and the operation. */
 export interface OpenApiOperationDoc {
@@ -26,7 +27,7 @@ export function buildOpenApiRequest(
   const path = op.path.replace(/\{([^}]+)\}/g, (_, name: string) => {
     const value = rest[name];
     delete rest[name];
-    if (value === undefined) throw new Error(`path parameter "${name}" is missing`);
+    if (value === undefined) throw new ToolgenError("invalid_input", `path parameter "${name}" is missing`);
     return encodeURIComponent(String(value));
   });
   const url = new URL(target.baseUrl.replace(/\/+$/, "") + path);
@@ -74,7 +75,8 @@ export async function callOpenApiOperation(
     response = await fetch(url, { ...init, signal: context.signal });
   } catch (error) {
     const cause = (error as { cause?: Error }).cause?.message;
-    throw new Error(
+    throw new ToolgenError(
+      "upstream_failure",
       `${init.method} ${url} failed: ${(error as Error).message}${cause ? ` (${cause})` : ""}`,
       {
         cause: error,
@@ -83,7 +85,8 @@ export async function callOpenApiOperation(
   }
   const text = await response.text();
   if (!response.ok)
-    throw new Error(
+    throw new ToolgenError(
+      "upstream_failure",
       `${init.method} ${url} answered HTTP ${response.status} ${response.statusText}: ${text.slice(0, 500)}`,
     );
   const type = response.headers.get("content-type") ?? "";

@@ -6,6 +6,7 @@ import { closestNames } from "../tools/suggest.ts";
 import type { JsonSchema, Tool } from "../tools/types.ts";
 import type { Executor, ExecutorKind } from "./executors.ts";
 import type { UpstreamServer } from "./upstream.ts";
+import { ToolgenError } from "../errors.ts";
 
 /** One search hit as `search_tools` returns it. */
 export interface ToolSearchResult {
@@ -36,8 +37,11 @@ export interface ToolRouterOptions {
 }
 
 /** Thrown for a request the router cannot serve (unknown id, bad k); the MCP layer turns it into an error result. */
-export class RouterError extends Error {
+export class RouterError extends ToolgenError {
   override name = "RouterError";
+  constructor(message: string, options?: { cause?: unknown }) {
+    super("router", message, options);
+  }
 }
 
 export const NO_EXECUTOR_MESSAGE = "no executor configured for this tool";

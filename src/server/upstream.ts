@@ -10,6 +10,7 @@ import {
   type Tool as McpTool,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { McpServerSpec } from "../catalog/import/mcp.ts";
+import { ToolgenError } from "../errors.ts";
 
 export interface UpstreamOptions {
   /** Milliseconds allowed for starting the server and the `initialize` handshake (default 20 000). */
@@ -40,7 +41,7 @@ export class UpstreamServer {
 
   constructor(spec: McpServerSpec, options: UpstreamOptions = {}) {
     if (spec.command === undefined && spec.url === undefined)
-      throw new Error(`upstream MCP server "${spec.name}" needs a command or a url`);
+      throw new ToolgenError("invalid_option", `upstream MCP server "${spec.name}" needs a command or a url`);
     this.spec = spec;
     this.options = options;
   }
@@ -86,17 +87,24 @@ export class UpstreamServer {
       return result as CallToolResult;
     } catch (error) {
       if (error instanceof McpError && error.code === ErrorCode.RequestTimeout && !options.signal?.aborted)
-        throw new Error(`${this.label}: "${name}" did not finish within ${options.timeoutMs} ms`, {
-          cause: error,
-        });
+        throw new ToolgenError(
+          "upstream_failure",
+          `${this.label}: "${name}" did not finish within ${options.timeoutMs} ms`,
+          {
+            cause: error,
+          },
+        );
       if (this.closedUnexpectedly > crashesBefore || generation !== this.generation) {
-        throw new Error(
+        throw new ToolgenError(
+          "upstream_failure",
           `${this.label} exited during the call to "${name}"; it will be restarted on the next call` +
             this.stderrHint(),
           { cause: error },
         );
       }
-      throw new Error(`${this.label}: ${(error as Error).message}`, { cause: error });
+      throw new ToolgenError("upstream_failure", `${this.label}: ${(error as Error).message}`, {
+        cause: error,
+      });
     }
   }
 
@@ -140,7 +148,8 @@ export class UpstreamServer {
       return client;
     } catch (error) {
       await client.close().catch(() => undefined);
-      throw new Error(
+      throw new ToolgenError(
+        "upstream_failure",
         `cannot start ${this.label} (${this.describe()}): ${(error as Error).message}${this.stderrHint()}`,
         { cause: error },
       );

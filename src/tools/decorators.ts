@@ -2,6 +2,7 @@ import { checkToolName } from "./define.ts";
 import { toObjectSchema } from "./schema.ts";
 import { paramSchema, type ParamOptions, type ParamType } from "./spec-builder.ts";
 import type { JsonSchema, Tool, ToolContext } from "./types.ts";
+import { ToolgenError } from "../errors.ts";
 
 /**
  * Standard (TC39) decorators have no parameter decorators, so the method decorator carries the
@@ -52,9 +53,10 @@ type Method = (...args: never[]) => unknown;
 export function toolMethod(spec: string | { name?: string; description: string }, ...params: MethodParam[]) {
   const names = params.filter((p): p is ParamDoc => p.kind === "param").map((p) => p.name);
   const dup = names.find((n, i) => names.indexOf(n) !== i);
-  if (dup) throw new TypeError(`toolMethod: parameter "${dup}" declared twice`);
+  if (dup) throw new ToolgenError("invalid_tool", `toolMethod: parameter "${dup}" declared twice`);
   return function decorate<M extends Method>(method: M, context: ClassMethodDecoratorContext): void {
-    if (context.kind !== "method") throw new TypeError("toolMethod decorates methods only");
+    if (context.kind !== "method")
+      throw new ToolgenError("invalid_tool", "toolMethod decorates methods only");
     const description = typeof spec === "string" ? spec : spec.description;
     const name = checkToolName((typeof spec === "object" && spec.name) || String(context.name), "toolMethod");
     const meta: MethodMeta = { name, description, params };

@@ -1,10 +1,14 @@
 import type { z } from "zod";
 import { isZodSchema, normalizeSchema, toObjectSchema, zodToParameters } from "./schema.ts";
 import type { JsonSchema, ObjectSchema, Tool, ToolContext, ToolJson } from "./types.ts";
+import { ToolgenError } from "../errors.ts";
 
 /** Thrown by a tool wrapper when arguments pass the JSON Schema but fail the tool's own check (zod refinements). */
-export class ToolInputError extends Error {
+export class ToolInputError extends ToolgenError {
   override name = "ToolInputError";
+  constructor(message: string, options?: { cause?: unknown }) {
+    super("tool_input", message, options);
+  }
 }
 
 const NAME_PATTERN = /^[A-Za-z0-9_.-]{1,64}$/;
@@ -12,7 +16,8 @@ const NAME_PATTERN = /^[A-Za-z0-9_.-]{1,64}$/;
 /** OpenAI and most chat templates accept only these names; say so at definition time rather than at call time. */
 export function checkToolName(name: unknown, where = "tool"): string {
   if (typeof name !== "string" || !NAME_PATTERN.test(name)) {
-    throw new TypeError(
+    throw new ToolgenError(
+      "invalid_tool",
       `${where}: invalid tool name ${JSON.stringify(name)}; use 1-64 characters from A-Z a-z 0-9 _ . -`,
     );
   }
@@ -39,7 +44,8 @@ export function tool(def: JsonToolDef): Tool;
 export function tool(def: ZodToolDef<z.ZodType> | JsonToolDef): Tool {
   const name = checkToolName(def.name);
   const where = `tool ${name}`;
-  if (typeof def.description !== "string") throw new TypeError(`${where}: description must be a string`);
+  if (typeof def.description !== "string")
+    throw new ToolgenError("invalid_tool", `${where}: description must be a string`);
   const input: unknown = def.inputSchema;
   if (isZodSchema(input)) {
     const parameters = zodToParameters(input, where);

@@ -5,6 +5,7 @@ import { fromToolJson, isTool, isToolJson } from "./define.ts";
 import { hasToolMethods, toolsFrom } from "./decorators.ts";
 import type { FunctionSignature } from "./signature.ts";
 import type { Tool } from "./types.ts";
+import { ToolgenError } from "../errors.ts";
 
 interface Buildable {
   build(): Tool;
@@ -26,7 +27,7 @@ export interface LoadToolsOptions {
 
 export async function loadTools(file: string, options: LoadToolsOptions = {}): Promise<Tool[]> {
   const path = resolve(file);
-  if (!existsSync(path)) throw new Error(`tools file not found: ${file}`);
+  if (!existsSync(path)) throw new ToolgenError("invalid_input", `tools file not found: ${file}`);
   const mod = await importOnce(path);
   // The TypeScript compiler API takes seconds to load: only plain JSDoc'd functions need it.
   const plainFunction = (v: unknown): boolean =>
@@ -52,7 +53,10 @@ export async function loadTools(file: string, options: LoadToolsOptions = {}): P
     else if (typeof value === "function" && hasToolMethods(value.prototype as object)) {
       const Cls = value as new () => object;
       if (Cls.length > 0)
-        throw new Error(`${file}: class ${exportName} needs constructor arguments; export an instance`);
+        throw new ToolgenError(
+          "invalid_input",
+          `${file}: class ${exportName} needs constructor arguments; export an instance`,
+        );
       tools.push(...toolsFrom(new Cls()));
     } else if (typeof value === "function") {
       signatures ??= functionSignatures(path, { onUndocumented });
@@ -69,12 +73,15 @@ export async function loadTools(file: string, options: LoadToolsOptions = {}): P
   }
   const seen = new Set<string>();
   for (const t of tools) {
-    if (seen.has(t.name)) throw new Error(`${file}: two tools are named ${t.name}`);
+    if (seen.has(t.name)) throw new ToolgenError("invalid_input", `${file}: two tools are named ${t.name}`);
     seen.add(t.name);
   }
   if (tools.length === 0) {
     const why = skipped.length > 0 ? `; skipped for want of a JSDoc summary: ${skipped.join(", ")}` : "";
-    throw new Error(`${file} exports no tools${why} (see "Defining tools" in the README)`);
+    throw new ToolgenError(
+      "invalid_input",
+      `${file} exports no tools${why} (see "Defining tools" in the README)`,
+    );
   }
   return tools;
 }

@@ -1,6 +1,11 @@
+import { ToolgenError } from "../errors.ts";
+
 /** Thrown when a tool's return value cannot be written as JSON (circular, a function, a symbol). */
-export class UnserializableResultError extends Error {
+export class UnserializableResultError extends ToolgenError {
   override name = "UnserializableResultError";
+  constructor(message: string, options?: { cause?: unknown }) {
+    super("unserializable_result", message, options);
+  }
 }
 
 /**

@@ -1,5 +1,7 @@
 import { z } from "zod";
 import type { JsonSchema, ObjectSchema } from "./types.ts";
+import { isPlainObject } from "../plain-object.ts";
+import { ToolgenError } from "../errors.ts";
 
 /** Key order of HF's get_json_schema output (type first, description after the structural keys). */
 const KEY_ORDER = ["type", "enum", "items", "properties", "required", "additionalProperties", "nullable"];
@@ -48,27 +50,31 @@ function normalizeIfSchema(value: unknown): unknown {
   return isPlainObject(value) ? normalizeSchema(value as JsonSchema) : value;
 }
 
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 /** A tool's parameters must be an object schema; anything else is a clear error. */
 export function toObjectSchema(schema: JsonSchema, where: string): ObjectSchema {
-  if (!isPlainObject(schema)) throw new TypeError(`${where}: parameters must be a JSON Schema object`);
+  if (!isPlainObject(schema))
+    throw new ToolgenError("invalid_tool", `${where}: parameters must be a JSON Schema object`);
   const type = schema.type ?? "object";
   if (type !== "object") {
-    throw new TypeError(`${where}: parameters must have type "object" (got ${JSON.stringify(type)})`);
+    throw new ToolgenError(
+      "invalid_tool",
+      `${where}: parameters must have type "object" (got ${JSON.stringify(type)})`,
+    );
   }
   const props = schema.properties ?? {};
-  if (!isPlainObject(props)) throw new TypeError(`${where}: "properties" must be an object`);
+  if (!isPlainObject(props))
+    throw new ToolgenError("invalid_tool", `${where}: "properties" must be an object`);
   const required = schema.required;
   if (required !== undefined) {
     if (!Array.isArray(required) || required.some((r) => typeof r !== "string")) {
-      throw new TypeError(`${where}: "required" must be an array of property names`);
+      throw new ToolgenError("invalid_tool", `${where}: "required" must be an array of property names`);
     }
     const missing = required.filter((r) => !(r in props));
     if (missing.length > 0)
-      throw new TypeError(`${where}: required names not in properties: ${missing.join(", ")}`);
+      throw new ToolgenError(
+        "invalid_tool",
+        `${where}: required names not in properties: ${missing.join(", ")}`,
+      );
   }
   return normalizeSchema({ ...schema, type: "object", properties: props }) as ObjectSchema;
 }
@@ -79,9 +85,13 @@ export function zodToParameters(schema: z.ZodType, where: string): ObjectSchema 
   try {
     json = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as JsonSchema;
   } catch (err) {
-    throw new TypeError(`${where}: zod schema cannot be written as JSON Schema: ${(err as Error).message}`, {
-      cause: err,
-    });
+    throw new ToolgenError(
+      "invalid_tool",
+      `${where}: zod schema cannot be written as JSON Schema: ${(err as Error).message}`,
+      {
+        cause: err,
+      },
+    );
   }
   return toObjectSchema(json, where);
 }

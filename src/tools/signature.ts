@@ -2,6 +2,7 @@ import ts from "typescript";
 import { checkToolName } from "./define.ts";
 import { normalizeSchema } from "./schema.ts";
 import type { JsonSchema, ObjectSchema, ToolJson } from "./types.ts";
+import { ToolgenError } from "../errors.ts";
 
 /** A plain function read from source: its HF schema plus the parameter order used to call it. */
 export interface FunctionSignature {
@@ -57,7 +58,7 @@ export function functionSignatures(
 ): FunctionSignature[] {
   const program = ts.createProgram({ rootNames: [file], options: COMPILER_OPTIONS, host: compilerHost() });
   const source = program.getSourceFile(file);
-  if (!source) throw new Error(`cannot read ${file} as TypeScript`);
+  if (!source) throw new ToolgenError("invalid_input", `cannot read ${file} as TypeScript`);
   const checker = program.getTypeChecker();
   const moduleSymbol = checker.getSymbolAtLocation(source);
   if (!moduleSymbol) return [];
@@ -75,7 +76,7 @@ export function functionSignatures(
 /** The HF JSON of one exported function, by name (throws when there is none). */
 export function getJsonSchema(file: string, functionName: string): ToolJson {
   const found = functionSignatures(file).find((s) => s.exportName === functionName);
-  if (!found) throw new Error(`${file} exports no function named ${functionName}`);
+  if (!found) throw new ToolgenError("invalid_input", `${file} exports no function named ${functionName}`);
   return found.json;
 }
 
@@ -105,15 +106,20 @@ function readFunction(
   const where = `function ${exportName}`;
   const name = checkToolName(exportName === "default" ? symbol.name : exportName, where);
   const description = summaryOf(symbol, checker);
-  if (!description) throw new Error(`${where}: no JSDoc summary; add /** what it does */ above it`);
+  if (!description)
+    throw new ToolgenError("invalid_input", `${where}: no JSDoc summary; add /** what it does */ above it`);
   const properties: Record<string, JsonSchema> = {};
   const required: string[] = [];
   const paramNames: string[] = [];
   for (const param of fn.parameters) {
     if (!ts.isIdentifier(param.name)) {
-      throw new Error(`${where}: destructured parameters are not supported; name each parameter`);
+      throw new ToolgenError(
+        "invalid_input",
+        `${where}: destructured parameters are not supported; name each parameter`,
+      );
     }
-    if (param.dotDotDotToken) throw new Error(`${where}: rest parameters are not supported`);
+    if (param.dotDotDotToken)
+      throw new ToolgenError("invalid_input", `${where}: rest parameters are not supported`);
     const pname = param.name.text;
     paramNames.push(pname);
     const type = checker.getTypeAtLocation(param);
@@ -147,7 +153,10 @@ function parseChoices(text: string, where: string, param: string): unknown[] {
   } catch {
     // fall through to the error below
   }
-  throw new Error(`${where}: parameter ${param}: (choices: ...) must hold a JSON array, got ${text}`);
+  throw new ToolgenError(
+    "invalid_input",
+    `${where}: parameter ${param}: (choices: ...) must hold a JSON array, got ${text}`,
+  );
 }
 
 /** Maps a checker type to JSON Schema; `optional` is true when the type admits undefined. */

@@ -1,6 +1,7 @@
 import { checkToolName } from "./define.ts";
 import { toObjectSchema } from "./schema.ts";
 import type { JsonSchema, Tool, ToolExecute } from "./types.ts";
+import { ToolgenError } from "../errors.ts";
 
 export type ParamType = "string" | "number" | "integer" | "boolean" | "array" | "object";
 
@@ -49,7 +50,8 @@ export class ToolSpec {
   }
 
   param(name: string, type: ParamType | JsonSchema, description?: string, opts: ParamOptions = {}): this {
-    if (name in this.#properties) throw new TypeError(`ToolSpec: parameter "${name}" declared twice`);
+    if (name in this.#properties)
+      throw new ToolgenError("invalid_tool", `ToolSpec: parameter "${name}" declared twice`);
     this.#properties[name] = paramSchema(type, description, opts);
     if (opts.required !== false) this.#required.push(name);
     return this;
@@ -61,7 +63,8 @@ export class ToolSpec {
   }
 
   build(): Tool {
-    if (this.#name === undefined) throw new TypeError("ToolSpec.build: call name(...) first");
+    if (this.#name === undefined)
+      throw new ToolgenError("invalid_tool", "ToolSpec.build: call name(...) first");
     const parameters = toObjectSchema(
       { type: "object", properties: { ...this.#properties }, required: [...this.#required] },
       `tool ${this.#name}`,

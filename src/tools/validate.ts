@@ -1,6 +1,6 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
-import { isPlainObject } from "./schema.ts";
+import { isPlainObject } from "../plain-object.ts";
 import type { JsonSchema } from "./types.ts";
 
 // ajv-formats is CommonJS; under NodeNext its default import is the module object in some loaders.

@@ -11,6 +11,7 @@ import {
   inputRequest,
 } from "./agent-format.ts";
 import { toolDocument } from "./tool-document.ts";
+import { ToolgenError } from "../errors.ts";
 
 /**
  * ToolGen's three training stages as chat samples (paper §3.3–3.5, Fig. 7–8). A line of the JSONL files is
@@ -40,7 +41,11 @@ export interface Trajectory {
 
 function writtenId(index: ToolIndex, id: string, where: string): string {
   const text = index.texts[id];
-  if (text === undefined) throw new Error(`${where}: "${id}" is not in the catalog the index was built from`);
+  if (text === undefined)
+    throw new ToolgenError(
+      "invalid_input",
+      `${where}: "${id}" is not in the catalog the index was built from`,
+    );
   return text;
 }
 
@@ -78,7 +83,8 @@ export function retrievalSamples(
           skipped++;
           continue;
         }
-        throw new Error(
+        throw new ToolgenError(
+          "invalid_input",
           `retrieval: query ${q.id ?? i} labels "${id}", which is not in the catalog (pass skipUnknown to drop such labels)`,
         );
       }
@@ -146,23 +152,26 @@ export function parseSamples(text: string, file = "<jsonl>"): StageSample[] {
     try {
       value = JSON.parse(line);
     } catch (err) {
-      throw new Error(`${where}: not JSON (${(err as Error).message})`, { cause: err });
+      throw new ToolgenError("invalid_input", `${where}: not JSON (${(err as Error).message})`, {
+        cause: err,
+      });
     }
     const { stage, messages } = (value ?? {}) as Record<string, unknown>;
     if (stage !== undefined && !["memorization", "retrieval", "agent"].includes(stage as string)) {
-      throw new Error(`${where}: stage must be memorization, retrieval or agent`);
+      throw new ToolgenError("invalid_input", `${where}: stage must be memorization, retrieval or agent`);
     }
     if (!Array.isArray(messages) || messages.length === 0)
-      throw new Error(`${where}: "messages" must be a list`);
+      throw new ToolgenError("invalid_input", `${where}: "messages" must be a list`);
     for (const m of messages as Array<Record<string, unknown>>) {
       if (!ROLES.has(m?.role as Role) || typeof m?.content !== "string") {
-        throw new Error(
+        throw new ToolgenError(
+          "invalid_input",
           `${where}: each message needs a role (system|user|assistant|tool) and string content`,
         );
       }
     }
     if (!(messages as Message[]).some((m) => m.role === "assistant")) {
-      throw new Error(`${where}: no assistant turn to train on`);
+      throw new ToolgenError("invalid_input", `${where}: no assistant turn to train on`);
     }
     out.push({ stage: (stage as Stage | undefined) ?? "retrieval", messages: messages as Message[] });
   });

@@ -1,6 +1,7 @@
 import type { Stage } from "./datasets.ts";
 import { stageFile, type ExportFormat } from "./export-formats.ts";
 import { toYaml, type YamlValue } from "./export-yaml.ts";
+import { ToolgenError } from "../errors.ts";
 
 /**
  * Ready training configs that reproduce the paper's recipe (ToolGen §4.1, §5.1): full fine-tune of the
@@ -73,7 +74,8 @@ export function deepSpeedZero3(): Record<string, unknown> {
 export function gradientAccumulation(o: Pick<ConfigOptions, "gpus" | "perDeviceBatch" | "recipe">): number {
   const per = o.gpus * o.perDeviceBatch;
   if (o.recipe.totalBatch % per !== 0) {
-    throw new Error(
+    throw new ToolgenError(
+      "invalid_option",
       `the total batch ${o.recipe.totalBatch} is not a multiple of gpus × per-device batch (${o.gpus} × ${o.perDeviceBatch})`,
     );
   }

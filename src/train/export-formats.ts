@@ -1,5 +1,6 @@
 import type { Message } from "../chat/messages.ts";
 import type { Stage, StageSample } from "./datasets.ts";
+import { ToolgenError } from "../errors.ts";
 
 /**
  * ToolGen's stage samples in each training engine's data format. The loss must fall on assistant turns only:
@@ -36,18 +37,23 @@ export function toShareGpt(sample: StageSample, where: string): ShareGptRecord {
   const [first, ...rest] = sample.messages;
   const system = first?.role === "system" ? first.content : undefined;
   const turns = (system === undefined ? sample.messages : rest).map((m: Message, i): ShareGptTurn => {
-    if (m.role === "system") throw new Error(`${where}: a system message may only come first`);
+    if (m.role === "system")
+      throw new ToolgenError("invalid_input", `${where}: a system message may only come first`);
     const from = SHAREGPT_ROLE[m.role];
     const promptSide = from !== "gpt";
     if (promptSide !== (i % 2 === 0)) {
-      throw new Error(
+      throw new ToolgenError(
+        "invalid_input",
         `${where}: turn ${i + 1} is "${m.role}", but sharegpt needs user/tool turns at odd positions and assistant turns at even ones`,
       );
     }
     return { from, value: m.content };
   });
   if (turns.length === 0 || turns.at(-1)!.from !== "gpt")
-    throw new Error(`${where}: a training conversation must end with an assistant turn`);
+    throw new ToolgenError(
+      "invalid_input",
+      `${where}: a training conversation must end with an assistant turn`,
+    );
   return system === undefined ? { conversations: turns } : { conversations: turns, system };
 }
 

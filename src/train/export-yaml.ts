@@ -1,3 +1,5 @@
+import { ToolgenError } from "../errors.ts";
+
 /**
  * A small YAML writer for training configs: mappings, sequences, strings, numbers, booleans and null. Strings
  * are written plain when YAML reads them back as the same string, double-quoted (JSON escapes, valid YAML)
@@ -12,7 +14,8 @@ function scalar(value: string | number | boolean | null): string {
   if (value === null) return "null";
   if (typeof value === "boolean") return String(value);
   if (typeof value === "number") {
-    if (!Number.isFinite(value)) throw new Error(`YAML: ${value} is not a finite number`);
+    if (!Number.isFinite(value))
+      throw new ToolgenError("invalid_input", `YAML: ${value} is not a finite number`);
     // YAML 1.1 readers (PyYAML) need a dot in floats written with an exponent: 4.0e-05, not 4e-05.
     const text = String(value);
     return /e/.test(text) && !/\./.test(text) ? text.replace("e", ".0e") : text;

@@ -27,6 +27,7 @@ import {
   toShareGpt,
   type ExportFormat,
 } from "./export-formats.ts";
+import { ToolgenError } from "../errors.ts";
 
 /**
  * `toolgen export training`: ToolGen's three stage datasets (memorization, retrieval, agent tuning) written for
@@ -76,23 +77,27 @@ function serialise(format: ExportFormat, rows: readonly unknown[]): string {
 
 function positiveInt(value: number, what: string): number {
   if (!Number.isInteger(value) || value < 1)
-    throw new Error(`${what} must be a positive integer, got ${value}`);
+    throw new ToolgenError("invalid_option", `${what} must be a positive integer, got ${value}`);
   return value;
 }
 
 export function exportTraining(o: TrainingExportOptions): TrainingExportSummary {
-  if (o.entries.length === 0) throw new Error("the catalog is empty");
+  if (o.entries.length === 0) throw new ToolgenError("invalid_option", "the catalog is empty");
   const index = buildToolIndex(o.entries, o.index ?? "atomic");
   const data: Partial<Record<Stage, StageSample[]>> = { memorization: memorizationSamples(o.entries, index) };
   const retrieval = retrievalSamples(o.queries, index, { skipUnknown: true });
   if (retrieval.samples.length === 0)
-    throw new Error("no retrieval samples: none of the queries labels a tool of this catalog");
+    throw new ToolgenError(
+      "invalid_option",
+      "no retrieval samples: none of the queries labels a tool of this catalog",
+    );
   data.retrieval = retrieval.samples;
   if (o.trajectories && o.trajectories.length > 0)
     data.agent = agentSamples(o.trajectories, o.entries, index);
   const stages = (["memorization", "retrieval", "agent"] as const).filter((s) => data[s] !== undefined);
   for (const [stage, n] of Object.entries(o.epochs ?? {})) {
-    if (!(typeof n === "number" && n > 0)) throw new Error(`epochs for ${stage} must be a positive number`);
+    if (!(typeof n === "number" && n > 0))
+      throw new ToolgenError("invalid_option", `epochs for ${stage} must be a positive number`);
   }
   const config: ConfigOptions = {
     format: o.format,
@@ -150,7 +155,7 @@ export function readTrajectoriesFile(file: string): Trajectory[] {
       try {
         value = JSON.parse(line);
       } catch (e) {
-        throw new Error(`${where}: not JSON`, { cause: e });
+        throw new ToolgenError("invalid_input", `${where}: not JSON`, { cause: e });
       }
       const t = value as Partial<Trajectory>;
       const okStep = (s: unknown) => {
@@ -163,7 +168,8 @@ export function readTrajectoriesFile(file: string): Trajectory[] {
         );
       };
       if (typeof t?.query !== "string" || !Array.isArray(t.steps) || !t.steps.every(okStep)) {
-        throw new Error(
+        throw new ToolgenError(
+          "invalid_input",
           `${where}: expected {"query", "steps": [{"thought", "action", "arguments", "observation"?}]}`,
         );
       }

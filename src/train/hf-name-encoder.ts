@@ -1,5 +1,6 @@
 import { Tokenizer as HfTokenizer } from "@huggingface/tokenizers";
 import { Tokenizer } from "../nn/tokenizer/index.ts";
+import { ToolgenError } from "../errors.ts";
 
 /**
  * Encodes tool names with a Hugging Face model's own `tokenizer.json`, so a new token's embedding starts from the
@@ -25,7 +26,11 @@ export function nameEncoder(tokenizerJson: Record<string, unknown>, source: stri
   try {
     hf = new HfTokenizer(tokenizerJson, {});
   } catch (e) {
-    throw new Error(`${source}: cannot read this tokenizer.json (${(e as Error).message})`, { cause: e });
+    throw new ToolgenError(
+      "invalid_input",
+      `${source}: cannot read this tokenizer.json (${(e as Error).message})`,
+      { cause: e },
+    );
   }
   return { kind: "hf-tokenizers", encode: (text) => hf.encode(text, { add_special_tokens: false }).ids };
 }

@@ -1,3 +1,6 @@
+import { ToolgenError } from "../errors.ts";
+import { isPlainObject } from "../plain-object.ts";
+
 /**
  * Adding tokens to a Hugging Face tokenizer the way `tokenizer.add_tokens(...)` + `save_pretrained` does:
  * new entries in `tokenizer.json`'s `added_tokens` (ids after every existing id; the BPE vocab and merges are
@@ -14,28 +17,29 @@ export interface TokenAssignment {
   baseSize: number;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
-
 /** Every token string the tokenizer already knows, with its id (BPE vocab and added tokens). */
 function knownTokens(json: Record<string, unknown>, source: string): Map<string, number> {
   const known = new Map<string, number>();
   const model = json.model;
-  if (!isObject(model)) throw new Error(`${source}: no "model" object`);
+  if (!isPlainObject(model)) throw new ToolgenError("invalid_input", `${source}: no "model" object`);
   const vocab = model.vocab;
-  if (isObject(vocab)) {
+  if (isPlainObject(vocab)) {
     for (const [t, id] of Object.entries(vocab)) if (typeof id === "number") known.set(t, id);
   } else if (Array.isArray(vocab)) {
     // Unigram: [[piece, score], …], ids by position.
     vocab.forEach((entry, id) => {
       if (Array.isArray(entry) && typeof entry[0] === "string") known.set(entry[0], id);
     });
-  } else throw new Error(`${source}: model.vocab is neither an object nor a list`);
+  } else throw new ToolgenError("invalid_input", `${source}: model.vocab is neither an object nor a list`);
   const added = json.added_tokens ?? [];
-  if (!Array.isArray(added)) throw new Error(`${source}: added_tokens must be a list`);
+  if (!Array.isArray(added))
+    throw new ToolgenError("invalid_input", `${source}: added_tokens must be a list`);
   for (const a of added) {
-    if (!isObject(a) || typeof a.id !== "number" || typeof a.content !== "string")
-      throw new Error(`${source}: each added token needs a numeric id and a string content`);
+    if (!isPlainObject(a) || typeof a.id !== "number" || typeof a.content !== "string")
+      throw new ToolgenError(
+        "invalid_input",
+        `${source}: each added token needs a numeric id and a string content`,
+      );
     known.set(a.content, a.id);
   }
   return known;
@@ -83,7 +87,7 @@ export function addTokensToTokenizerConfig(
   config: Record<string, unknown>,
   added: readonly { id: number; content: string }[],
 ): void {
-  const decoder = isObject(config.added_tokens_decoder) ? config.added_tokens_decoder : {};
+  const decoder = isPlainObject(config.added_tokens_decoder) ? config.added_tokens_decoder : {};
   for (const a of added) {
     decoder[String(a.id)] = {
       content: a.content,

@@ -8,6 +8,7 @@ import { isIndexKind, type ToolIndex } from "../retrieval/ids.ts";
 import { fileURLToPath } from "node:url";
 import { CHATML_TEMPLATE, CHAT_FORMATS, type ChatFormat } from "./chat-encoding.ts";
 import type { Stage } from "./datasets.ts";
+import { ToolgenError } from "../errors.ts";
 
 /**
  * The extra files of a trained ToolGen folder, beside the engine's checkpoint (config.json, model.safetensors,
@@ -66,7 +67,9 @@ export function readJsonFile(file: string): unknown {
   try {
     return JSON.parse(readFileSync(file, "utf8"));
   } catch (e) {
-    throw new Error(`${file}: cannot read as JSON (${(e as Error).message})`, { cause: e });
+    throw new ToolgenError("invalid_input", `${file}: cannot read as JSON (${(e as Error).message})`, {
+      cause: e,
+    });
   }
 }
 
@@ -89,7 +92,8 @@ export function writeToolGenExtras(dir: string, index: ToolIndex, format: ChatFo
 export function readToolIndex(dir: string): ToolIndex {
   const file = join(dir, INDEX_FILE);
   if (!existsSync(file)) {
-    throw new Error(
+    throw new ToolgenError(
+      "invalid_input",
       `${dir} is not a ToolGen model folder: ${INDEX_FILE} is missing (train one with toolgen train)`,
     );
   }
@@ -100,7 +104,10 @@ export function readToolIndex(dir: string): ToolIndex {
     !isIndexKind(value.kind) ||
     typeof value.texts !== "object"
   ) {
-    throw new Error(`${file}: expected {"kind": atomic|semantic|numeric|hierarchical, "texts": {id: text}}`);
+    throw new ToolgenError(
+      "invalid_input",
+      `${file}: expected {"kind": atomic|semantic|numeric|hierarchical, "texts": {id: text}}`,
+    );
   }
   return { kind: value.kind, texts: value.texts as Record<string, string> };
 }
@@ -109,7 +116,8 @@ export function readManifest(dir: string): ToolGenManifest | undefined {
   const file = join(dir, MANIFEST_FILE);
   if (!existsSync(file)) return undefined;
   const value = readJsonFile(file) as ToolGenManifest;
-  if (value?.format !== "toolgen-model/1") throw new Error(`${file}: not a toolgen training manifest`);
+  if (value?.format !== "toolgen-model/1")
+    throw new ToolgenError("invalid_input", `${file}: not a toolgen training manifest`);
   return value;
 }
 
@@ -127,7 +135,7 @@ export function loadToolGenModel(spec: string): ToolGenModel {
   const dir = spec.startsWith("builtin:") ? spec.slice("builtin:".length) : spec;
   const index = readToolIndex(dir);
   const { model, tokenizer } = loadCheckpoint(dir);
-  if (!tokenizer) throw new Error(`${dir}: tokenizer.json is missing`);
+  if (!tokenizer) throw new ToolgenError("invalid_input", `${dir}: tokenizer.json is missing`);
   const manifest = readManifest(dir);
   // A folder without a manifest (trained elsewhere) is taken to use the default Llama-3 format.
   const chatFormat = manifest ? (manifest.chatFormat ?? "chatml") : "llama3";

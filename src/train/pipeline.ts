@@ -34,6 +34,7 @@ import { trainingCodeVersion, type CodeVersion } from "./code-version.ts";
 import { scheduleFor, type Schedule, type StageSchedule } from "./schedule.ts";
 import { toolDocument } from "./tool-document.ts";
 import { virtualizeTools } from "./virtualize.ts";
+import { ToolgenError } from "../errors.ts";
 
 export interface ToolGenTrainOptions {
   catalog: readonly CatalogEntry[];
@@ -132,24 +133,34 @@ export function downsampleCurve(
  * not leave a half-written folder whose fingerprint then blocks the corrected command.
  */
 function checkOptions(o: ToolGenTrainOptions, schedule: Schedule, stages: readonly Stage[]): void {
-  if (o.catalog.length === 0) throw new Error("the catalog is empty");
+  if (o.catalog.length === 0) throw new ToolgenError("invalid_option", "the catalog is empty");
   const integer = (name: string, n: number, min: number): void => {
-    if (!Number.isInteger(n) || n < min) throw new Error(`${name} must be an integer ≥ ${min}, got ${n}`);
+    if (!Number.isInteger(n) || n < min)
+      throw new ToolgenError("invalid_option", `${name} must be an integer ≥ ${min}, got ${n}`);
   };
   integer("batch size", schedule.batchSize, 1);
   integer("tokenizer vocabulary", schedule.tokenizerVocab, 256);
   for (const stage of stages) {
     const { epochs, lr, tokenDropout } = schedule.stages[stage];
     if (!(epochs > 0 && Number.isFinite(epochs)))
-      throw new Error(`${stage}: epochs must be a positive number, got ${epochs}`);
+      throw new ToolgenError("invalid_option", `${stage}: epochs must be a positive number, got ${epochs}`);
     if (!(lr > 0 && Number.isFinite(lr)))
-      throw new Error(`${stage}: learning rate must be a positive number, got ${lr}`);
+      throw new ToolgenError(
+        "invalid_option",
+        `${stage}: learning rate must be a positive number, got ${lr}`,
+      );
     if (tokenDropout !== undefined && !(tokenDropout >= 0 && tokenDropout < 1))
-      throw new Error(`${stage}: token dropout must be in [0, 1), got ${tokenDropout}`);
+      throw new ToolgenError(
+        "invalid_option",
+        `${stage}: token dropout must be in [0, 1), got ${tokenDropout}`,
+      );
     if (stage === "retrieval" && !o.queries?.length)
-      throw new Error("the retrieval stage needs labelled queries (--queries)");
+      throw new ToolgenError("invalid_option", "the retrieval stage needs labelled queries (--queries)");
     if (stage === "agent" && !o.trajectories?.length)
-      throw new Error("the agent stage needs trajectories (--trajectories FILE.jsonl)");
+      throw new ToolgenError(
+        "invalid_option",
+        "the agent stage needs trajectories (--trajectories FILE.jsonl)",
+      );
   }
 }
 
@@ -160,14 +171,17 @@ function stageSamples(stage: Stage, o: ToolGenTrainOptions, index: ToolIndex): S
       return memorizationSamples(o.catalog, index);
     case "retrieval": {
       if (!o.queries || o.queries.length === 0)
-        throw new Error("the retrieval stage needs labelled queries (--queries)");
+        throw new ToolgenError("invalid_option", "the retrieval stage needs labelled queries (--queries)");
       const { samples, skipped } = retrievalSamples(o.queries, index, { skipUnknown: o.skipUnknownLabels });
       if (skipped > 0) o.log?.(`retrieval: skipped ${skipped} labels that are not in the catalog`);
       return samples;
     }
     case "agent":
       if (!o.trajectories || o.trajectories.length === 0) {
-        throw new Error("the agent stage needs trajectories (--trajectories FILE.jsonl)");
+        throw new ToolgenError(
+          "invalid_option",
+          "the agent stage needs trajectories (--trajectories FILE.jsonl)",
+        );
       }
       return agentSamples(o.trajectories, o.catalog, index);
   }
@@ -221,7 +235,8 @@ export async function trainToolGen(o: ToolGenTrainOptions): Promise<ToolGenManif
   let tokenizer: Tokenizer;
   let index: ToolIndex;
   if (manifest && manifest.fingerprint !== fingerprint) {
-    throw new Error(
+    throw new ToolgenError(
+      "invalid_option",
       `${o.out} holds a different training run (other catalog, queries or options); use a new --out or delete it`,
     );
   }
@@ -342,7 +357,10 @@ export async function trainToolGen(o: ToolGenTrainOptions): Promise<ToolGenManif
     // The finished stage goes to the resume folder first, so a crash before the manifest update cannot retrain it.
     saveCheckpoint(resumeDir, model, { tokenizer, optimizer: result.optimizer, trainOptions });
     if (result.stoppedEarly)
-      throw new Error(`training stopped during ${stage}; run the same command again to resume`);
+      throw new ToolgenError(
+        "invalid_option",
+        `training stopped during ${stage}; run the same command again to resume`,
+      );
     model.releaseWorkspace();
     saveCheckpoint(o.out, model, { tokenizer });
     const report: StageReport = {

@@ -1,4 +1,5 @@
 import type { Stage } from "./datasets.ts";
+import { ToolgenError } from "../errors.ts";
 
 /**
  * Training schedules per preset, scaled from the paper's (Llama-3-8B: 8 epochs of memorisation, 1 of retrieval,
@@ -52,6 +53,10 @@ export const SCHEDULES: Record<"tiny" | "small", Schedule> = {
 
 export function scheduleFor(preset: string): Schedule {
   const s = SCHEDULES[preset as keyof typeof SCHEDULES];
-  if (!s) throw new Error(`unknown preset "${preset}"; accepted: ${Object.keys(SCHEDULES).join(", ")}`);
+  if (!s)
+    throw new ToolgenError(
+      "invalid_option",
+      `unknown preset "${preset}"; accepted: ${Object.keys(SCHEDULES).join(", ")}`,
+    );
   return s;
 }

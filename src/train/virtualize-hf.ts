@@ -29,6 +29,7 @@ import { nameEncoder } from "./hf-name-encoder.ts";
 import { addTokensToTokenizerConfig, addTokensToTokenizerJson } from "./hf-tokenizer-files.ts";
 import { INDEX_FILE, readJsonFile } from "./model-folder.ts";
 import { toolName } from "./virtualize.ts";
+import { ToolgenError } from "../errors.ts";
 
 /**
  * Tool virtualization of a Hugging Face model folder (ToolGen §3.2) for training with existing engines: the
@@ -81,17 +82,18 @@ function shardFiles(base: string): { files: string[]; index?: Record<string, unk
     const index = readJsonFile(indexFile) as { weight_map?: unknown };
     const map = index?.weight_map;
     if (typeof map !== "object" || map === null)
-      throw new Error(`${indexFile}: expected {"weight_map": {tensor: file}}`);
+      throw new ToolgenError("invalid_input", `${indexFile}: expected {"weight_map": {tensor: file}}`);
     const files = [...new Set(Object.values(map as Record<string, unknown>).map(String))];
     for (const f of files) {
       if (basename(f) !== f || !existsSync(join(base, f)))
-        throw new Error(`${indexFile}: shard ${f} is missing from ${base}`);
+        throw new ToolgenError("invalid_input", `${indexFile}: shard ${f} is missing from ${base}`);
     }
     return { files, index: index as Record<string, unknown> };
   }
   if (existsSync(join(base, SINGLE_FILE))) return { files: [SINGLE_FILE] };
   const other = readdirSync(base).filter((f) => OTHER_WEIGHTS.test(f));
-  throw new Error(
+  throw new ToolgenError(
+    "invalid_input",
     `${base}: no ${SINGLE_FILE} or ${WEIGHT_INDEX}` +
       (other.length > 0 ? ` (found ${other.join(", ")}: convert the weights to safetensors first)` : ""),
   );
@@ -112,9 +114,15 @@ function checkVocabTensor(
   file: string,
 ): { dtype: StoredDtype; width: number } {
   if (!isStoredDtype(span.dtype))
-    throw new Error(`${file}: ${span.name} is ${span.dtype}; accepted: F32, F16, BF16`);
+    throw new ToolgenError(
+      "invalid_input",
+      `${file}: ${span.name} is ${span.dtype}; accepted: F32, F16, BF16`,
+    );
   if (span.shape.length !== 2 || span.shape[0] !== rows) {
-    throw new Error(`${file}: ${span.name} has shape [${span.shape}], config.json vocab_size is ${rows}`);
+    throw new ToolgenError(
+      "invalid_input",
+      `${file}: ${span.name} has shape [${span.shape}], config.json vocab_size is ${rows}`,
+    );
   }
   return { dtype: span.dtype, width: span.shape[1]! };
 }
@@ -165,27 +173,36 @@ export async function virtualizeHfModel(o: HfVirtualizeOptions): Promise<HfVirtu
   const base = resolve(o.base);
   const out = resolve(o.out);
   if (!existsSync(base) || !statSync(base).isDirectory())
-    throw new Error(`base model folder ${base} does not exist`);
-  if (out === base) throw new Error("--out must differ from --base (the base folder is never modified)");
+    throw new ToolgenError("invalid_input", `base model folder ${base} does not exist`);
+  if (out === base)
+    throw new ToolgenError(
+      "invalid_option",
+      "--out must differ from --base (the base folder is never modified)",
+    );
   if (existsSync(out) && (!statSync(out).isDirectory() || readdirSync(out).length > 0))
-    throw new Error(`${out} already exists and is not an empty folder; choose a new --out`);
-  if (o.entries.length === 0) throw new Error("the catalog is empty: nothing to virtualize");
+    throw new ToolgenError(
+      "invalid_input",
+      `${out} already exists and is not an empty folder; choose a new --out`,
+    );
+  if (o.entries.length === 0)
+    throw new ToolgenError("invalid_option", "the catalog is empty: nothing to virtualize");
   for (const f of ["config.json", "tokenizer.json"])
     if (!existsSync(join(base, f)))
-      throw new Error(`${base}: ${f} is missing (a Hugging Face model folder?)`);
+      throw new ToolgenError("invalid_input", `${base}: ${f} is missing (a Hugging Face model folder?)`);
 
   const config = readJsonFile(join(base, "config.json")) as Record<string, unknown>;
   const rows = config.vocab_size;
   if (typeof rows !== "number" || !Number.isInteger(rows) || rows <= 0)
-    throw new Error(`${base}/config.json: vocab_size must be a positive integer`);
+    throw new ToolgenError("invalid_input", `${base}/config.json: vocab_size must be a positive integer`);
   const { files, index } = shardFiles(base);
   const headers = files.map((f) => readSafetensorsHeader(join(base, f)));
   const embedName = o.embedTensor ?? "model.embed_tokens.weight";
   const headName = o.headTensor ?? "lm_head.weight";
   const find = (name: string) => headers.find((h) => h.tensors.some((t) => t.name === name));
-  if (!find(embedName)) throw new Error(`${base}: no tensor ${embedName} in the weights`);
+  if (!find(embedName))
+    throw new ToolgenError("invalid_input", `${base}: no tensor ${embedName} in the weights`);
   if (!find(headName) && config.tie_word_embeddings !== true)
-    throw new Error(`${base}: no ${headName} and tie_word_embeddings is not true`);
+    throw new ToolgenError("invalid_input", `${base}: no ${headName} and tie_word_embeddings is not true`);
 
   const tokenizerFile = join(base, "tokenizer.json");
   const tokenizerJson = readJsonFile(tokenizerFile) as Record<string, unknown>;
@@ -200,13 +217,19 @@ export async function virtualizeHfModel(o: HfVirtualizeOptions): Promise<HfVirtu
     const sources = nameIds.get(content)!;
     const bad = sources.find((s) => s >= rows);
     if (bad !== undefined)
-      throw new Error(`${tokenizerFile}: token id ${bad} has no row in the weights (${rows})`);
+      throw new ToolgenError(
+        "invalid_input",
+        `${tokenizerFile}: token id ${bad} has no row in the weights (${rows})`,
+      );
     sourceRows.set(id, sources);
     newRows = Math.max(newRows, id + 1);
   }
   for (const [content, id] of assignment.ids) {
     if (id >= rows && !sourceRows.has(id))
-      throw new Error(`${tokenizerFile}: ${content} has id ${id} but the weights have only ${rows} rows`);
+      throw new ToolgenError(
+        "invalid_input",
+        `${tokenizerFile}: ${content} has id ${id} but the weights have only ${rows} rows`,
+      );
   }
 
   const tmp = join(dirname(out), `.${basename(out)}.partial-${process.pid}-${Date.now()}`);

@@ -2,6 +2,7 @@ import { FINISH_TOKEN, toolToken, type CatalogEntry } from "../catalog/catalog.t
 import type { Llama } from "../nn/llama.ts";
 import { resizeVocab } from "../nn/resize.ts";
 import { Tokenizer } from "../nn/tokenizer/index.ts";
+import { ToolgenError } from "../errors.ts";
 
 /** The readable name a tool token's embedding starts from: "tool api" (or the tool's name alone). */
 export function toolName(entry: CatalogEntry): string {
@@ -28,7 +29,8 @@ export function virtualizeTools(
   entries: readonly CatalogEntry[],
 ): VirtualizedModel {
   if (tokenizer.vocabSize > model.config.vocabSize) {
-    throw new Error(
+    throw new ToolgenError(
+      "invalid_input",
       `virtualize: the tokenizer has ${tokenizer.vocabSize} tokens but the model only ${model.config.vocabSize} rows`,
     );
   }

@@ -7,7 +7,7 @@ import { mcpTools, type McpToolSet } from "../../src/adapters/mcp-tools.ts";
 import { createAgent } from "../../src/agents/functions.ts";
 import { ScriptedModel } from "../../src/models/scripted.ts";
 import { executeToolCall } from "../../src/tools/execute.ts";
-import { BIN, ROOT, UPSTREAM } from "../server/spawn.ts";
+import { BIN, ROOT, UPSTREAM } from "../helpers/spawn-router.ts";
 
 const WEATHER = join(ROOT, "examples/weather.ts");
 const call = (name: string, args: Record<string, unknown>) =>

@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
-import { runCli } from "./run-cli.ts";
+import { runCli } from "../helpers/run-cli.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const WEATHER = join(ROOT, "examples/weather.ts");

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { runCli } from "./run-cli.ts";
+import { runCli } from "../helpers/run-cli.ts";
 import { SqliteChatMemoryStore } from "../../src/agents/memory-sqlite.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");

@@ -7,9 +7,14 @@ import { createReactAgent } from "../../src/agents/react.ts";
 import { createToolGenAgent } from "../../src/agents/toolgen.ts";
 import { OpenAIChatModel } from "../../src/models/openai.ts";
 import type { ServerDialect } from "../../src/models/openai-request.ts";
-import type { FakeOpenAIServer } from "../models/fake-openai-server.ts";
-import { runCli } from "./run-cli.ts";
-import { bodies, scriptedServer, type ChatRequestBody, type WireScript } from "./openai-server.ts";
+import type { FakeOpenAIServer } from "../helpers/fake-openai-server.ts";
+import { runCli } from "../helpers/run-cli.ts";
+import {
+  bodies,
+  scriptedServer,
+  type ChatRequestBody,
+  type WireScript,
+} from "../helpers/scripted-openai-server.ts";
 import { getCurrentTemperature, llmMath, squareRoot, sum, webSearch } from "./seed-tools.ts";
 
 const servers: FakeOpenAIServer[] = [];

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { CatalogEntry } from "../../src/catalog/catalog.ts";
 import { createToolGenAgent } from "../../src/agents/toolgen.ts";
+import { UnsupportedConstraintError } from "../../src/models/http-errors.ts";
 import type { ChatModel } from "../../src/models/model.ts";
 import { ScriptedModel } from "../../src/models/scripted.ts";
 import { GENERATE_ACTION, TOOLGEN_AGENT_SYSTEM } from "../../src/train/agent-format.ts";
@@ -245,9 +246,9 @@ describe("ToolGen agent: guards", () => {
       generate: (messages, options = {}) => {
         if (options.constraint) {
           refused += 1;
-          const error = new Error("a choice constraint cannot be passed to a openai server");
-          error.name = "UnsupportedConstraintError";
-          return Promise.reject(error);
+          return Promise.reject(
+            new UnsupportedConstraintError("a choice constraint cannot be passed to a openai server"),
+          );
         }
         return inner.generate(messages, options);
       },

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { Command } from "commander";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { CommandError, runAction } from "../../src/cli/run-action.ts";
-import { runCli } from "../agents/run-cli.ts";
+import { runCli } from "../helpers/run-cli.ts";
 
 /** Runs a tiny program whose `group sub` command fails as `fail` says; stdout, stderr and exit code captured. */
 async function failing(fail: () => never, args: string[] = []) {

@@ -14,8 +14,8 @@ import { createRetriever } from "../../src/retrieval/create.ts";
 import { GenerativeRetriever } from "../../src/retrieval/generative.ts";
 import type { Retriever } from "../../src/retrieval/retriever.ts";
 import { trainToolGen } from "../../src/train/pipeline.ts";
-import { runCli } from "../agents/run-cli.ts";
-import { syntheticCatalog } from "../train/synthetic.ts";
+import { runCli } from "../helpers/run-cli.ts";
+import { syntheticCatalog } from "../helpers/synthetic.ts";
 
 const available = await llamaCppAvailable();
 if (!available)

@@ -17,7 +17,7 @@ import {
   status,
   textChunks,
   usageChunk,
-} from "./fake-openai-server.ts";
+} from "../helpers/fake-openai-server.ts";
 
 const weatherTool: ToolJson = {
   type: "function",

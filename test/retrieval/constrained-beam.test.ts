@@ -7,7 +7,7 @@ import {
   topTokens,
 } from "../../src/retrieval/constrained-beam.ts";
 import { TokenTrie } from "../../src/retrieval/trie.ts";
-import { FakeTokenModel } from "./fake-token-model.ts";
+import { FakeTokenModel } from "../helpers/fake-token-model.ts";
 
 const END = 0;
 

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadCatalog } from "../../src/catalog/load.ts";
 import { buildToolRouter } from "../../src/server/build.ts";
 import { importMcpServer, writeMcpCatalog } from "../../src/server/import-mcp.ts";
-import { BIN, FIXTURES, ROOT, textOf } from "./spawn.ts";
+import { BIN, FIXTURES, ROOT, textOf } from "../helpers/spawn-router.ts";
 
 describe("toolgen serve mcp --http (Streamable HTTP on 127.0.0.1, real child process)", () => {
   let child: ChildProcess;

@@ -6,7 +6,7 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadCatalog, loadQueries } from "../../src/catalog/load.ts";
 import { sharedData } from "../helpers/shared-data.ts";
-import { BIN, FIXTURES, spawnRouter, textOf, UPSTREAM, type SpawnedRouter } from "./spawn.ts";
+import { BIN, FIXTURES, spawnRouter, textOf, UPSTREAM, type SpawnedRouter } from "../helpers/spawn-router.ts";
 
 const apis = sharedData("stabletoolbench/apis.json");
 const g1 = sharedData("stabletoolbench/G1_instruction.json");

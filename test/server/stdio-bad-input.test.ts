@@ -3,7 +3,7 @@ import { createInterface } from "node:readline";
 import { PassThrough } from "node:stream";
 import { afterAll, describe, expect, it } from "vitest";
 import { DEFAULT_MAX_LINE_BYTES, LineStdioServerTransport } from "../../src/server/stdio-transport.ts";
-import { BIN, FIXTURES, ROOT } from "./spawn.ts";
+import { BIN, FIXTURES, ROOT } from "../helpers/spawn-router.ts";
 
 /** The JSON lines a stream carries, as they come. */
 function lines(stream: NodeJS.ReadableStream): () => Promise<Record<string, unknown>> {

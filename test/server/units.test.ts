@@ -10,7 +10,7 @@ import { loadCatalog } from "../../src/catalog/load.ts";
 import { buildToolRouter } from "../../src/server/build.ts";
 import { splitCommandLine } from "../../src/server/command-line.ts";
 import { loadRouterConfig } from "../../src/server/config.ts";
-import { textOf, UPSTREAM } from "./spawn.ts";
+import { textOf, UPSTREAM } from "../helpers/spawn-router.ts";
 
 let dir: string;
 beforeAll(() => void (dir = mkdtempSync(join(tmpdir(), "toolgen-router-"))));

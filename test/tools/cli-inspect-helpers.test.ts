@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadCatalog } from "../../src/catalog/load.ts";
-import { runCli } from "../agents/run-cli.ts";
+import { runCli } from "../helpers/run-cli.ts";
 
 const run = promisify(execFile);
 const dir = mkdtempSync(join(tmpdir(), "toolgen-inspect-"));

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { runCli } from "../agents/run-cli.ts";
+import { runCli } from "../helpers/run-cli.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "toolgen-train-options-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

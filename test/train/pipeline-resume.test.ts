@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { trainingCodeVersion } from "../../src/train/code-version.ts";
 import { codeStatus, trainToolGen, type ToolGenTrainOptions } from "../../src/train/pipeline.ts";
-import { syntheticCatalog } from "./synthetic.ts";
+import { syntheticCatalog } from "../helpers/synthetic.ts";
 
 const { entries, queries } = syntheticCatalog();
 const base = (out: string): ToolGenTrainOptions => ({

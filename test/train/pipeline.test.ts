@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { createRetriever } from "../../src/retrieval/create.ts";
 import type { GenerativeRetriever } from "../../src/retrieval/generative.ts";
 import { trainToolGen } from "../../src/train/pipeline.ts";
-import { syntheticCatalog } from "./synthetic.ts";
+import { syntheticCatalog } from "../helpers/synthetic.ts";
 
 describe("toolgen training pipeline", () => {
   it(

@@ -11,6 +11,7 @@ import {
   type StreamingToolCallParser,
   type ToolCallFormat,
 } from "./types.ts";
+import { ToolgenError } from "../../errors.ts";
 
 export * from "./types.ts";
 export { parseReactStep, type ReactStep } from "./react-step.ts";
@@ -37,7 +38,8 @@ export function isToolCallFormat(value: string): value is ToolCallFormat {
 function segmenterFor(format: ToolCallFormat): Segmenter {
   const segmenter = SEGMENTERS[format];
   if (!segmenter) {
-    throw new TypeError(
+    throw new ToolgenError(
+      "invalid_option",
       `unknown tool-call format ${JSON.stringify(format)}; accepted: ${TOOL_CALL_FORMATS.join(", ")}`,
     );
   }

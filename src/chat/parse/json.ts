@@ -1,5 +1,6 @@
 import { jsonrepair } from "jsonrepair";
 import type { ParsedToolCall } from "./types.ts";
+import { isPlainObject } from "../../plain-object.ts";
 
 /**
  * End (exclusive) of the bracketed JSON value that opens at `start` (`{` or `[`), or -1 when the text ends
@@ -69,10 +70,6 @@ export function parseJsonSequence(text: string): unknown[] | undefined {
 export function stripCodeFence(text: string): string {
   const match = /^\s*```[\w-]*[ \t]*\r?\n?([\s\S]*?)\r?\n?[ \t]*(?:```\s*)?$/.exec(text);
   return match ? match[1]! : text;
-}
-
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 export type CallFromObject =

@@ -1,4 +1,5 @@
-import { isPlainObject, scanBalanced } from "./json.ts";
+import { scanBalanced } from "./json.ts";
+import { isPlainObject } from "../../plain-object.ts";
 import { SegmentSink, type SegmentContext, type SegmentResult } from "./segments.ts";
 
 /**

@@ -1,4 +1,5 @@
-import { isPlainObject, parseJsonLenient, scanBalanced } from "./json.ts";
+import { parseJsonLenient, scanBalanced } from "./json.ts";
+import { isPlainObject } from "../../plain-object.ts";
 import { SegmentSink, withoutEndTokens, type SegmentContext, type SegmentResult } from "./segments.ts";
 import type { ParsedToolCall } from "./types.ts";
 

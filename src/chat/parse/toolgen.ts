@@ -1,5 +1,6 @@
 import { FINISH_TOKEN } from "../../catalog/catalog.ts";
-import { isPlainObject, parseJsonLenient, scanBalanced } from "./json.ts";
+import { parseJsonLenient, scanBalanced } from "./json.ts";
+import { isPlainObject } from "../../plain-object.ts";
 import { SegmentSink, withoutEndTokens, type SegmentContext, type SegmentResult } from "./segments.ts";
 import type { ParsedToolCall, ToolCallParseError } from "./types.ts";
 

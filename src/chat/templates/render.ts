@@ -11,10 +11,14 @@ import {
   type TemplateInfo,
   type TemplateName,
 } from "./registry.ts";
+import { ToolgenError } from "../../errors.ts";
 
 /** A template that could not be parsed or that refused the conversation (its `raise_exception`). */
-export class ChatTemplateError extends Error {
+export class ChatTemplateError extends ToolgenError {
   override name = "ChatTemplateError";
+  constructor(message: string, options?: { cause?: unknown }) {
+    super("chat_template", message, options);
+  }
 }
 
 export interface RenderOptions {

@@ -12,6 +12,7 @@ import { choiceGrammar, gbnfLiteral, GrammarBuilder, jsonSchemaGrammar } from ".
 import { renderPrompt, TOOL_CALL_CLOSE, TOOL_CALL_OPEN, type PromptTemplate } from "./prompt.ts";
 import { llamaRuntime, nodeLlamaCpp, type LlamaCppModelFile, type LlamaCppToken } from "./runtime.ts";
 import type { SharedSequence, TokenGeneration } from "./sequence.ts";
+import { ToolgenError } from "../../errors.ts";
 
 export interface ChatBackend {
   id: string;
@@ -50,7 +51,7 @@ function constraintGrammar(c: Constraint): string | undefined {
     case "tokens":
       return undefined;
     default:
-      throw new Error(`llama.cpp: unknown constraint kind ${JSON.stringify((c as { kind: unknown }).kind)}`);
+      throw new ToolgenError("invalid_option", `llama.cpp: unknown constraint kind ${JSON.stringify((c as { kind: unknown }).kind)}`);
   }
 }
 
@@ -63,7 +64,7 @@ async function grammarState(
   try {
     grammar = await llama.createGrammar({ grammar: gbnf });
   } catch (e) {
-    throw new Error(`llama.cpp rejected the grammar: ${(e as Error).message}`, { cause: e });
+    throw new ToolgenError("model_failure", `llama.cpp rejected the grammar: ${(e as Error).message}`, { cause: e });
   }
   return new m.LlamaGrammarEvaluationState({ model, grammar });
 }
@@ -139,10 +140,10 @@ export async function* runChat(
   if (typeof choice === "object") {
     tools = tools.filter((t) => t.function.name === choice.name);
     if (tools.length === 0)
-      throw new Error(`toolChoice names "${choice.name}", which is not among the tools`);
+      throw new ToolgenError("invalid_option", `toolChoice names "${choice.name}", which is not among the tools`);
   }
   if (choice === "required" && tools.length === 0)
-    throw new Error('toolChoice "required" needs at least one tool');
+    throw new ToolgenError("invalid_option", 'toolChoice "required" needs at least one tool');
   const promptText = renderPrompt(backend.template, messages, tools);
   const prompt = model.tokenize(promptText, true) as number[];
   let budget = options.maxTokens ?? DEFAULT_MAX_TOKENS;
@@ -274,7 +275,7 @@ export async function generateChat(
 ): Promise<GenerateResult> {
   for await (const event of runChat(backend, messages, options))
     if (event.type === "done") return event.result;
-  throw new Error("llama.cpp: generation ended without a result");
+  throw new ToolgenError("model_failure", "llama.cpp: generation ended without a result");
 }
 
 export function streamChat(

@@ -12,6 +12,7 @@
  */
 import { normaliseSchema, type SchemaNode } from "../../constrain/schema-node.ts";
 import type { JsonSchema } from "../../tools/types.ts";
+import { ToolgenError } from "../../errors.ts";
 
 const DIGITS = '( "0" | [1-9] [0-9]{0,15} )';
 const FRACTION = '( "." [0-9]{1,16} )?';
@@ -190,6 +191,6 @@ export function jsonSchemaGrammar(schema: JsonSchema): string {
 
 /** A grammar for exactly one of the given strings. */
 export function choiceGrammar(options: readonly string[]): string {
-  if (options.length === 0) throw new Error("a choice constraint needs at least one option");
+  if (options.length === 0) throw new ToolgenError("invalid_option", "a choice constraint needs at least one option");
   return `root ::= ${options.map(gbnfLiteral).join(" | ")}\n`;
 }

@@ -8,6 +8,7 @@ import { Template } from "@huggingface/jinja";
 import type { Message } from "../../chat/messages.ts";
 import type { ToolJson } from "../../tools/types.ts";
 import { CHATML_TEMPLATE } from "../../train/chat-encoding.ts";
+import { ToolgenError } from "../../errors.ts";
 
 export const TOOL_CALL_OPEN = "<tool_call>";
 export const TOOL_CALL_CLOSE = "</tool_call>";
@@ -63,7 +64,7 @@ export function renderPrompt(
   try {
     compiled = new Template(source);
   } catch (e) {
-    throw new Error(`the model's chat template does not parse: ${(e as Error).message}`, { cause: e });
+    throw new ToolgenError("parse", `the model's chat template does not parse: ${(e as Error).message}`, { cause: e });
   }
   return compiled.render({
     messages: knowsTools ? messages : plainMessages(messages, tools),

@@ -6,6 +6,7 @@
 import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import type * as NodeLlamaCpp from "node-llama-cpp";
+import { ToolgenError } from "../../errors.ts";
 
 export type NodeLlamaCppModule = typeof NodeLlamaCpp;
 export type LlamaRuntime = NodeLlamaCpp.Llama;
@@ -25,7 +26,7 @@ let llamaPromise: Promise<LlamaRuntime> | undefined;
 export function nodeLlamaCpp(): Promise<NodeLlamaCppModule> {
   modulePromise ??= import("node-llama-cpp").catch((e: unknown) => {
     modulePromise = undefined;
-    throw new Error(MISSING_MESSAGE, { cause: e });
+    throw new ToolgenError("model_failure", MISSING_MESSAGE, { cause: e });
   });
   return modulePromise;
 }
@@ -59,7 +60,7 @@ export async function resolveGgufFile(
   if (spec.startsWith("hf:")) {
     const rest = spec.slice(3);
     if (rest.split("/").filter(Boolean).length < 3) {
-      throw new Error(`invalid model spec "${spec}": expected hf:USER/REPO/FILE.gguf`);
+      throw new ToolgenError("model_spec", `invalid model spec "${spec}": expected hf:USER/REPO/FILE.gguf`);
     }
     const { resolveModelFile } = await nodeLlamaCpp();
     return resolveModelFile(spec, {
@@ -69,8 +70,8 @@ export async function resolveGgufFile(
     });
   }
   const path = spec.startsWith("gguf:") ? spec.slice(5) : spec;
-  if (path === "") throw new Error(`invalid model spec "${spec}": expected gguf:PATH`);
-  if (!existsSync(path)) throw new Error(`GGUF file ${path} does not exist (model spec "${spec}")`);
+  if (path === "") throw new ToolgenError("model_spec", `invalid model spec "${spec}": expected gguf:PATH`);
+  if (!existsSync(path)) throw new ToolgenError("model_spec", `GGUF file ${path} does not exist (model spec "${spec}")`);
   return path;
 }
 
@@ -103,7 +104,7 @@ export async function createContext(
   const trained = model.trainContextSize;
   const size = o.contextSize ?? Math.min(trained > 0 ? trained : 4096, 4096);
   if (!(Number.isInteger(size) && size > 0))
-    throw new Error(`contextSize must be a positive integer, got ${size}`);
+    throw new ToolgenError("invalid_option", `contextSize must be a positive integer, got ${size}`);
   return model.createContext({
     contextSize: size + 1,
     sequences: o.sequences ?? 1,

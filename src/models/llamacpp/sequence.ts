@@ -8,6 +8,7 @@ import { pickToken } from "../../nn/infer/decode.ts";
 import { Rng } from "../../nn/rng.ts";
 import type { TokenSession } from "../model.ts";
 import type { LlamaCppSequence, LlamaCppToken } from "./runtime.ts";
+import { ToolgenError } from "../../errors.ts";
 
 type EvaluateOptions = NonNullable<Parameters<LlamaCppSequence["evaluate"]>[1]>;
 
@@ -107,7 +108,7 @@ export class SharedSequence {
     allowed: readonly number[],
     o: TokenGeneration & { isEnd: (id: number) => boolean },
   ): Promise<GeneratedTokens> {
-    if (allowed.length === 0) throw new Error("a tokens constraint needs at least one id");
+    if (allowed.length === 0) throw new ToolgenError("invalid_option", "a tokens constraint needs at least one id");
     const rng = new Rng(o.seed ?? 0);
     const ids: number[] = [];
     const max = Math.min(o.maxTokens, this.contextSize - prompt.length);
@@ -162,7 +163,7 @@ export class SharedSequence {
       );
       return positions.map((p) => {
         const probs = results[p - common]?.next.probabilities;
-        if (!probs) throw new Error(`llama.cpp returned no probabilities at position ${p}`);
+        if (!probs) throw new ToolgenError("model_failure", `llama.cpp returned no probabilities at position ${p}`);
         const out = new Float32Array(this.vocabSize).fill(-Infinity);
         for (const [id, prob] of probs) out[id] = Math.log(prob);
         return out;
@@ -181,14 +182,14 @@ export class LlamaCppTokenSession implements TokenSession {
   ) {}
 
   async append(ids: number[]): Promise<Float32Array> {
-    if (this.disposed) throw new Error("llama.cpp token session was disposed");
-    if (ids.length === 0 && this.tokens.length === 0) throw new Error("append needs at least one token");
+    if (this.disposed) throw new ToolgenError("invalid_option", "llama.cpp token session was disposed");
+    if (ids.length === 0 && this.tokens.length === 0) throw new ToolgenError("invalid_option", "append needs at least one token");
     this.tokens = [...this.tokens, ...ids];
     return this.shared.logProbs(this.tokens);
   }
 
   async fork(): Promise<TokenSession> {
-    if (this.disposed) throw new Error("llama.cpp token session was disposed");
+    if (this.disposed) throw new ToolgenError("invalid_option", "llama.cpp token session was disposed");
     return new LlamaCppTokenSession(this.shared, this.tokens.slice());
   }
 

@@ -6,6 +6,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { loadCheckpoint } from "../checkpoint.ts";
 import { writeGguf, type GgufExportSummary, type GgufFloatType } from "./write.ts";
+import { ToolgenError } from "../../errors.ts";
 
 /** The file of a ToolGen folder that holds its index (src/train/model-folder.ts writes it). */
 const TOOLGEN_INDEX_FILE = "toolgen-index.json";
@@ -31,7 +32,9 @@ function readJson(file: string): unknown {
   try {
     return JSON.parse(readFileSync(file, "utf8")) as unknown;
   } catch (e) {
-    throw new Error(`${file}: cannot read as JSON (${(e as Error).message})`, { cause: e });
+    throw new ToolgenError("invalid_input", `${file}: cannot read as JSON (${(e as Error).message})`, {
+      cause: e,
+    });
   }
 }
 
@@ -54,10 +57,16 @@ export function exportCheckpointToGguf(
 ): GgufExportSummary {
   const type = o.type ?? "f32";
   if (type !== "f32" && type !== "f16")
-    throw new Error(`unknown GGUF tensor type "${String(type)}"; accepted: f32, f16`);
+    throw new ToolgenError(
+      "invalid_option",
+      `unknown GGUF tensor type "${String(type)}"; accepted: f32, f16`,
+    );
   const { model, tokenizer } = loadCheckpoint(dir);
   if (!tokenizer)
-    throw new Error(`checkpoint ${dir}: tokenizer.json is missing; a GGUF file needs the tokenizer`);
+    throw new ToolgenError(
+      "invalid_input",
+      `checkpoint ${dir}: tokenizer.json is missing; a GGUF file needs the tokenizer`,
+    );
   const tc = readTokenizerConfig(dir);
   const chatTemplate = typeof tc.chat_template === "string" ? tc.chat_template : undefined;
   // A ToolGen model's index (how each tool id is written) travels inside the file, so `gguf:` retrieval needs

@@ -1,3 +1,5 @@
+import { ToolgenError } from "../../errors.ts";
+
 /**
  * Hugging Face Llama tensor names -> llama.cpp's GGUF names, and the q/k row permutation between RoPE
  * conventions: the engine rotates halves (x[i], x[i + hd/2]); llama.cpp's `llama` architecture rotates
@@ -28,7 +30,8 @@ export function ggufTensorName(hfName: string): string {
   if (top) return top;
   const m = /^model\.layers\.(\d+)\.(.+)$/.exec(hfName);
   const rest = m ? LAYER_NAMES[m[2]!] : undefined;
-  if (!m || !rest) throw new Error(`GGUF export: no llama.cpp name for tensor "${hfName}"`);
+  if (!m || !rest)
+    throw new ToolgenError("invalid_input", `GGUF export: no llama.cpp name for tensor "${hfName}"`);
   return `blk.${m[1]}.${rest}`;
 }
 
@@ -40,7 +43,8 @@ export function permuteRopeRows(
   cols: number,
 ): Float32Array {
   if (data.length !== nHeads * headDim * cols) {
-    throw new Error(
+    throw new ToolgenError(
+      "invalid_input",
       `GGUF export: q/k projection has ${data.length} values, expected ${nHeads}·${headDim}·${cols}`,
     );
   }

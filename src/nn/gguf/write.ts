@@ -24,6 +24,7 @@ import {
 } from "./format.ts";
 import type { NamedTensor } from "../io/safetensors.ts";
 import { ggufTensorName, isRopeProjection, permuteRopeRows } from "./tensors.ts";
+import { ToolgenError } from "../../errors.ts";
 
 export type GgufFloatType = "f32" | "f16";
 
@@ -66,7 +67,10 @@ function namedId(tokenizer: Tokenizer, token: string | undefined, what: string):
   if (token === undefined) return undefined;
   const id = tokenizer.tokenToId(token);
   if (id === undefined)
-    throw new Error(`GGUF export: the ${what} token ${JSON.stringify(token)} is not in the vocabulary`);
+    throw new ToolgenError(
+      "invalid_input",
+      `GGUF export: the ${what} token ${JSON.stringify(token)} is not in the vocabulary`,
+    );
   return id;
 }
 
@@ -86,7 +90,8 @@ function eosId(input: GgufExportInput): number | undefined {
 export function ggufMetadata(input: GgufExportInput): [string, MetaValue][] {
   const { config: c, tokenizer } = input;
   if (tokenizer.vocabSize > c.vocabSize) {
-    throw new Error(
+    throw new ToolgenError(
+      "invalid_input",
       `GGUF export: the tokenizer has ${tokenizer.vocabSize} tokens but the model only ${c.vocabSize} embedding rows`,
     );
   }
@@ -137,7 +142,10 @@ function prepareTensors(input: GgufExportInput): PreparedTensor[] {
   return input.tensors.map((t) => {
     const count = t.shape.reduce((a, b) => a * b, 1);
     if (count !== t.data.length) {
-      throw new Error(`GGUF export: tensor ${t.name} has shape [${t.shape}] but ${t.data.length} values`);
+      throw new ToolgenError(
+        "invalid_input",
+        `GGUF export: tensor ${t.name} has shape [${t.shape}] but ${t.data.length} values`,
+      );
     }
     const values = isRopeProjection(t.name)
       ? permuteRopeRows(t.data, c.numHeads, headDim, t.shape[1]!)

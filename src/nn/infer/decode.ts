@@ -2,6 +2,7 @@ import { logSoftmax } from "../layers/cross-entropy.ts";
 import type { Llama } from "../llama.ts";
 import { Rng } from "../rng.ts";
 import { InferenceSession } from "./session.ts";
+import { ToolgenError } from "../../errors.ts";
 
 /** Greedy when temperature is 0 or absent; otherwise temperature sampling restricted to the top-p nucleus. */
 export interface SamplingOptions {
@@ -18,7 +19,7 @@ export function pickToken(
 ): number {
   const pool = allowed ?? null;
   const count = pool ? pool.length : logits.length;
-  if (count === 0) throw new Error("no token is allowed at this step");
+  if (count === 0) throw new ToolgenError("invalid_option", "no token is allowed at this step");
   const idAt = (i: number) => (pool ? pool[i] : i);
   const temperature = o.temperature ?? 0;
   if (!(temperature > 0)) {
@@ -68,7 +69,11 @@ export function generateTokens(
   const ids: number[] = [];
   const room = session.model.config.maxPositions - session.length - prompt.length;
   const max = Math.min(o.maxTokens, room + 1);
-  if (max <= 0) throw new Error(`the prompt (${prompt.length} tokens) leaves no room in the context`);
+  if (max <= 0)
+    throw new ToolgenError(
+      "invalid_option",
+      `the prompt (${prompt.length} tokens) leaves no room in the context`,
+    );
   let logits = session.append(prompt);
   while (ids.length < max) {
     if (o.signal?.aborted) break;
@@ -102,7 +107,7 @@ export interface Beam {
  */
 export function beamSearch(model: Llama, prompt: readonly number[], o: BeamOptions): Beam[] {
   if (!(Number.isInteger(o.beams) && o.beams > 0))
-    throw new Error(`beams must be a positive integer, got ${o.beams}`);
+    throw new ToolgenError("invalid_option", `beams must be a positive integer, got ${o.beams}`);
   const score = (b: { ids: number[]; logProb: number }) =>
     b.logProb / Math.pow(Math.max(1, b.ids.length), o.lengthPenalty ?? 1);
   const root = new InferenceSession(model);

@@ -6,6 +6,7 @@ import { rmsnormForward } from "../layers/rmsnorm.ts";
 import { swigluForward } from "../layers/swiglu.ts";
 import type { Llama } from "../llama.ts";
 import { Arena } from "../memory.ts";
+import { ToolgenError } from "../../errors.ts";
 
 /**
  * Incremental decoding over a KV cache: `append(ids)` runs only the new tokens, attending to the cached keys
@@ -58,7 +59,7 @@ export class InferenceSession {
   }
 
   private check(): void {
-    if (this.disposed) throw new Error("the inference session was disposed");
+    if (this.disposed) throw new ToolgenError("invalid_option", "the inference session was disposed");
   }
 
   /** Feeds tokens; returns the logits [vocab] after the last one (`all`: every new position, [n, vocab]). */
@@ -67,9 +68,10 @@ export class InferenceSession {
     const m = this.model;
     const c = m.config;
     const n = ids.length;
-    if (n === 0) throw new Error("append needs at least one token");
+    if (n === 0) throw new ToolgenError("invalid_option", "append needs at least one token");
     if (this.len + n > c.maxPositions) {
-      throw new Error(
+      throw new ToolgenError(
+        "invalid_option",
         `context full: ${this.len} + ${n} tokens exceed the model's ${c.maxPositions} positions`,
       );
     }
@@ -97,7 +99,10 @@ export class InferenceSession {
       const emb = P.get("model.embed_tokens.weight");
       ids.forEach((id, i) => {
         if (!(Number.isInteger(id) && id >= 0 && id < c.vocabSize)) {
-          throw new Error(`token id ${id} outside the vocabulary (size ${c.vocabSize})`);
+          throw new ToolgenError(
+            "invalid_input",
+            `token id ${id} outside the vocabulary (size ${c.vocabSize})`,
+          );
         }
         x.set(emb.subarray(id * d, (id + 1) * d), i * d);
       });

@@ -1,5 +1,6 @@
 import { closeSync, openSync, readSync, writeSync } from "node:fs";
 import { fromHalf, toHalf } from "../gguf/f16.ts";
+import { ToolgenError } from "../../errors.ts";
 
 /**
  * Safetensors without loading the file: the header alone, single rows read at their file offset, byte ranges
@@ -32,7 +33,8 @@ function readExactly(fd: number, length: number, position: number, file: string)
   let got = 0;
   while (got < length) {
     const n = readSync(fd, buf, got, length - got, position + got);
-    if (n === 0) throw new Error(`${file}: unexpected end of file at byte ${position + got}`);
+    if (n === 0)
+      throw new ToolgenError("invalid_input", `${file}: unexpected end of file at byte ${position + got}`);
     got += n;
   }
   return buf;
@@ -43,7 +45,7 @@ export function readSafetensorsHeader(file: string): SafetensorsHeader {
   const fd = openSync(file, "r");
   try {
     const fail = (why: string): never => {
-      throw new Error(`${file}: not a valid safetensors file (${why})`);
+      throw new ToolgenError("invalid_input", `${file}: not a valid safetensors file (${why})`);
     };
     const lenBuf = readExactly(fd, 8, 0, file);
     const headerLen = Number(lenBuf.readBigUInt64LE(0));

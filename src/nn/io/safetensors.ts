@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { writeFileAtomic } from "./atomic.ts";
+import { ToolgenError } from "../../errors.ts";
 
 /**
  * The safetensors format (Hugging Face): an 8-byte little-endian header length, a JSON header
@@ -22,8 +23,11 @@ export function encodeSafetensors(tensors: NamedTensor[], metadata: Record<strin
   for (const t of tensors) {
     const n = t.shape.reduce((a, b) => a * b, 1);
     if (n !== t.data.length)
-      throw new Error(`tensor ${t.name}: shape [${t.shape}] does not hold ${t.data.length} values`);
-    if (t.name in header) throw new Error(`tensor ${t.name} appears twice`);
+      throw new ToolgenError(
+        "invalid_input",
+        `tensor ${t.name}: shape [${t.shape}] does not hold ${t.data.length} values`,
+      );
+    if (t.name in header) throw new ToolgenError("invalid_input", `tensor ${t.name} appears twice`);
     header[t.name] = { dtype: "F32", shape: t.shape, data_offsets: [offset, offset + n * 4] };
     offset += n * 4;
   }
@@ -51,7 +55,7 @@ export function decodeSafetensors(
   source = "safetensors",
 ): { tensors: Map<string, NamedTensor>; metadata: Record<string, string> } {
   const fail = (why: string): never => {
-    throw new Error(`${source}: not a valid safetensors file (${why})`);
+    throw new ToolgenError("invalid_input", `${source}: not a valid safetensors file (${why})`);
   };
   if (buf.length < 8) fail(`${buf.length} bytes, shorter than the 8-byte header length`);
   const view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);

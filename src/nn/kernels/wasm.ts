@@ -8,6 +8,7 @@ import { CTL } from "./control.mjs";
 import { wasmApi } from "./webassembly.ts";
 import { swigluBackward, swigluForward } from "../layers/swiglu.ts";
 import { causalBlocks } from "../layers/attention.ts";
+import { ToolgenError } from "../../errors.ts";
 
 /** Floats of one (sequence, head)'s attention probabilities (layers/attention.ts block layout). */
 function causalSpan(L: number): number {
@@ -67,7 +68,7 @@ const CHUNK_WORK = 1 << 21;
 export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels {
   const threads = options.threads ?? Math.min(8, availableParallelism());
   if (!Number.isInteger(threads) || threads < 1) {
-    throw new RangeError(`threads must be a positive integer, got ${threads}`);
+    throw new ToolgenError("invalid_option", `threads must be a positive integer, got ${threads}`);
   }
   const path = options.wasmPath ?? DEFAULT_WASM_PATH;
   if (!existsSync(path)) throw new Error(`${path} not found (run "npm run build:wasm")`);

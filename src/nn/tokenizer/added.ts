@@ -1,3 +1,5 @@
+import { ToolgenError } from "../../errors.ts";
+
 /**
  * Finds added tokens (chat markers, tool tokens) in text so they are never split by BPE: the leftmost match
  * wins, and at one position the longest token wins (as in Hugging Face tokenizers and llama.cpp).
@@ -20,7 +22,7 @@ export class AddedTokenMatcher {
   private size = 0;
 
   add(content: string, id: number): void {
-    if (content === "") throw new Error("an added token cannot be the empty string");
+    if (content === "") throw new ToolgenError("invalid_input", "an added token cannot be the empty string");
     let cur = this.root;
     // Code units, not code points, so that matching walks the string the same way.
     for (let k = 0; k < content.length; k++) {

@@ -1,3 +1,6 @@
+import { ToolgenError } from "../../errors.ts";
+import { isPlainObject } from "../../plain-object.ts";
+
 /**
  * The Hugging Face `tokenizer.json` form of a byte-level BPE tokenizer (GPT-2 style): what `save` writes and
  * `load` accepts. Other layouts (normalizers, Metaspace, WordPiece, …) are rejected with a clear error.
@@ -58,20 +61,17 @@ export function toHfJson(data: TokenizerData): Record<string, unknown> {
 }
 
 function fail(source: string, what: string): never {
-  throw new Error(`${source}: ${what}`);
+  throw new ToolgenError("invalid_input", `${source}: ${what}`);
 }
-
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** Parses and validates a tokenizer.json object. */
 export function fromHfJson(json: unknown, source = "tokenizer.json"): TokenizerData {
-  if (!isObject(json)) fail(source, "expected a JSON object");
+  if (!isPlainObject(json)) fail(source, "expected a JSON object");
   const model = json.model;
-  if (!isObject(model) || model.type !== "BPE") {
+  if (!isPlainObject(model) || model.type !== "BPE") {
     fail(
       source,
-      `model.type must be "BPE" (byte-level BPE), got ${JSON.stringify(isObject(model) ? model.type : model)}`,
+      `model.type must be "BPE" (byte-level BPE), got ${JSON.stringify(isPlainObject(model) ? model.type : model)}`,
     );
   }
   if (json.normalizer !== null && json.normalizer !== undefined) {
@@ -82,7 +82,7 @@ export function fromHfJson(json: unknown, source = "tokenizer.json"): TokenizerD
   }
   const pre = json.pre_tokenizer;
   if (
-    !isObject(pre) ||
+    !isPlainObject(pre) ||
     pre.type !== "ByteLevel" ||
     pre.use_regex === false ||
     pre.add_prefix_space === true
@@ -92,7 +92,7 @@ export function fromHfJson(json: unknown, source = "tokenizer.json"): TokenizerD
       'pre_tokenizer must be {"type":"ByteLevel","use_regex":true,"add_prefix_space":false} (GPT-2 style)',
     );
   }
-  if (!isObject(model.vocab)) fail(source, "model.vocab must be an object of token -> id");
+  if (!isPlainObject(model.vocab)) fail(source, "model.vocab must be an object of token -> id");
   const byId = new Map<number, string>();
   for (const [token, id] of Object.entries(model.vocab)) {
     if (typeof id !== "number" || !Number.isInteger(id) || id < 0)
@@ -104,7 +104,7 @@ export function fromHfJson(json: unknown, source = "tokenizer.json"): TokenizerD
   const addedList = json.added_tokens ?? [];
   if (!Array.isArray(addedList)) fail(source, "added_tokens must be an array");
   for (const a of addedList) {
-    if (!isObject(a) || typeof a.id !== "number" || typeof a.content !== "string") {
+    if (!isPlainObject(a) || typeof a.id !== "number" || typeof a.content !== "string") {
       fail(source, "each added token needs a numeric id and a string content");
     }
     const prev = byId.get(a.id);

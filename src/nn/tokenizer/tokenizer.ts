@@ -10,6 +10,7 @@ import { BYTE_TO_CHAR, decodeUtf8, fromByteLevel } from "./bytes.ts";
 import { fromHfJson, toHfJson, type TokenizerData } from "./hf-json.ts";
 import { pretokenize } from "./pretokenize.ts";
 import { trainBpe } from "./train.ts";
+import { ToolgenError } from "../../errors.ts";
 
 export interface TrainTokenizerOptions {
   /** Tokens placed first (ids 0, 1, …), never split and never learned from the text: chat markers, bos/eos. */
@@ -60,7 +61,10 @@ export class Tokenizer {
     for (let b = 0; b < 256; b++) {
       const id = this.ids.get(BYTE_TO_CHAR[b]!);
       if (id === undefined)
-        throw new Error(`tokenizer: byte token ${JSON.stringify(BYTE_TO_CHAR[b])} is missing`);
+        throw new ToolgenError(
+          "invalid_input",
+          `tokenizer: byte token ${JSON.stringify(BYTE_TO_CHAR[b])} is missing`,
+        );
       this.byteId.push(id);
     }
     this.merges = data.merges.map(([a, b]) => [a, b]);
@@ -69,7 +73,8 @@ export class Tokenizer {
       const ib = this.ids.get(b);
       const im = this.ids.get(a + b);
       if (ia === undefined || ib === undefined || im === undefined) {
-        throw new Error(
+        throw new ToolgenError(
+          "invalid_input",
           `tokenizer: merge ${rank} (${JSON.stringify(a)} ${JSON.stringify(b)}) uses a token not in the vocab`,
         );
       }
@@ -86,10 +91,11 @@ export class Tokenizer {
   static train(texts: Iterable<string>, vocabSize: number, options: TrainTokenizerOptions = {}): Tokenizer {
     const specials = options.specialTokens ?? [];
     if (new Set(specials).size !== specials.length)
-      throw new Error("tokenizer: special tokens must be distinct");
+      throw new ToolgenError("invalid_input", "tokenizer: special tokens must be distinct");
     const base = specials.length + 256;
     if (!Number.isInteger(vocabSize) || vocabSize < base) {
-      throw new Error(
+      throw new ToolgenError(
+        "invalid_option",
         `tokenizer: vocabSize must be an integer ≥ ${base} (special tokens + 256 bytes), got ${vocabSize}`,
       );
     }
@@ -112,13 +118,17 @@ export class Tokenizer {
 
   /** Loads a `tokenizer.json` (a file, or a folder that holds one). */
   static load(path: string): Tokenizer {
-    if (!existsSync(path)) throw new Error(`tokenizer: ${path} does not exist`);
+    if (!existsSync(path)) throw new ToolgenError("invalid_input", `tokenizer: ${path} does not exist`);
     const file = statSync(path).isDirectory() ? join(path, "tokenizer.json") : path;
     let json: unknown;
     try {
       json = JSON.parse(readFileSync(file, "utf8"));
     } catch (e) {
-      throw new Error(`tokenizer: cannot read ${file} as JSON: ${(e as Error).message}`, { cause: e });
+      throw new ToolgenError(
+        "invalid_input",
+        `tokenizer: cannot read ${file} as JSON: ${(e as Error).message}`,
+        { cause: e },
+      );
     }
     return Tokenizer.fromJSON(json, file);
   }
@@ -210,7 +220,10 @@ export class Tokenizer {
     for (const id of ids) {
       const token = this.vocab[id];
       if (token === undefined)
-        throw new Error(`tokenizer: id ${id} is outside the vocabulary (size ${this.vocabSize})`);
+        throw new ToolgenError(
+          "invalid_input",
+          `tokenizer: id ${id} is outside the vocabulary (size ${this.vocabSize})`,
+        );
       const added = this.added.get(id);
       if (added) {
         flush();

@@ -1,5 +1,6 @@
 import type { Batch } from "../llama.ts";
 import { Rng } from "../rng.ts";
+import { ToolgenError } from "../../errors.ts";
 
 /**
  * A training sample: token ids and an optional loss mask (true where the token is to be predicted, e.g. the
@@ -33,7 +34,8 @@ export function padBatch(samples: Sample[], T: number, padId: number): Batch {
   const positions = new Int32Array(B * T);
   samples.forEach((s, b) => {
     if (s.lossMask && s.lossMask.length !== s.ids.length) {
-      throw new Error(
+      throw new ToolgenError(
+        "invalid_input",
         `sample ${b}: lossMask length ${s.lossMask.length} differs from ids length ${s.ids.length}`,
       );
     }
@@ -58,7 +60,8 @@ export function padBatch(samples: Sample[], T: number, padId: number): Batch {
 export function packBatch(samples: Sample[], maxLength: number): Batch {
   const lengths = samples.map((s, b) => {
     if (s.lossMask && s.lossMask.length !== s.ids.length) {
-      throw new Error(
+      throw new ToolgenError(
+        "invalid_input",
         `sample ${b}: lossMask length ${s.lossMask.length} differs from ids length ${s.ids.length}`,
       );
     }
@@ -90,7 +93,7 @@ export function packBatch(samples: Sample[], maxLength: number): Batch {
 /** The samples of step `step` in a sequence of seeded per-epoch shuffles (every sample once per epoch). */
 export function samplesForStep(samples: Sample[], step: number, batchSize: number, seed: number): Sample[] {
   const n = samples.length;
-  if (n === 0) throw new Error("no training samples");
+  if (n === 0) throw new ToolgenError("invalid_input", "no training samples");
   const out: Sample[] = [];
   let cachedEpoch = -1;
   let perm: number[] = [];
@@ -112,7 +115,8 @@ export function samplesForStep(samples: Sample[], step: number, batchSize: numbe
  * boundary, as in GPT pre-training.
  */
 export function packedBatch(stream: Int32Array, B: number, T: number, seed: number, step: number): Batch {
-  if (stream.length < 2) throw new Error("the token stream needs at least 2 tokens to train on");
+  if (stream.length < 2)
+    throw new ToolgenError("invalid_input", "the token stream needs at least 2 tokens to train on");
   const Tw = Math.min(T, stream.length - 1);
   const rng = new Rng(mixSeed(seed, step, 2));
   const tokens = new Int32Array(B * Tw);
@@ -139,7 +143,10 @@ export function dropTokens(sample: Sample, p: number, rng: Rng): Sample {
   const { ids, lossMask, droppable } = sample;
   if (!droppable || p <= 0) return sample;
   if (droppable.length !== ids.length)
-    throw new Error(`droppable length ${droppable.length} differs from ids length ${ids.length}`);
+    throw new ToolgenError(
+      "invalid_input",
+      `droppable length ${droppable.length} differs from ids length ${ids.length}`,
+    );
   const keep: boolean[] = ids.map((_, i) => !droppable[i] || rng.next() >= p);
   if (!ids.some((_, i) => droppable[i] && keep[i])) {
     const candidates = ids.flatMap((_, i) => (droppable[i] ? [i] : []));

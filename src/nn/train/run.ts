@@ -6,6 +6,7 @@ import type { Tokenizer } from "../tokenizer/index.ts";
 import type { AdamW } from "./adamw.ts";
 import { trainingProgressBar } from "./progress.ts";
 import { train, type StepInfo, type TrainData, type TrainOptions } from "./trainer.ts";
+import { ToolgenError } from "../../errors.ts";
 
 /**
  * Training with checkpoints, as a command runs it: a progress bar on stderr, a resumable checkpoint in `out`
@@ -98,12 +99,14 @@ export function resumeRun(
   current: Record<string, string | number | boolean | undefined>,
 ): { model: Llama; tokenizer: Tokenizer; optimizer: AdamW } {
   const ckpt = loadCheckpoint(dir);
-  if (!ckpt.tokenizer) throw new Error(`checkpoint ${dir}: tokenizer.json is missing; cannot resume`);
+  if (!ckpt.tokenizer)
+    throw new ToolgenError("invalid_input", `checkpoint ${dir}: tokenizer.json is missing; cannot resume`);
   const { optimizer, state } = loadTrainingState(ckpt);
   for (const [k, now] of Object.entries(current)) {
     const saved = state.options[k];
     if (saved !== undefined && now !== undefined && saved !== now) {
-      throw new Error(
+      throw new ToolgenError(
+        "invalid_input",
         `cannot resume ${dir}: ${k} was ${String(saved)}, now ${String(now)}; use the same value`,
       );
     }

@@ -5,6 +5,7 @@ import { Llama } from "../llama.ts";
 import { initParams } from "../params.ts";
 import { Tokenizer } from "../tokenizer/index.ts";
 import { hasTrainingState, resumeRun, trainWithCheckpoints, type RunResult } from "./run.ts";
+import { ToolgenError } from "../../errors.ts";
 
 /** Llama-3's markers: a model trained here can later be used with the plain Llama-3 chat format. */
 export const LLAMA3_SPECIAL_TOKENS = [
@@ -48,20 +49,22 @@ export interface TextTrainingResult extends RunResult {
  * <|end_of_text|>), and a resumable checkpoint folder in `out`.
  */
 export async function trainOnText(o: TextTrainingOptions): Promise<TextTrainingResult> {
-  if (!existsSync(o.text) || !statSync(o.text).isFile()) throw new Error(`--text: ${o.text} is not a file`);
+  if (!existsSync(o.text) || !statSync(o.text).isFile())
+    throw new ToolgenError("invalid_input", `--text: ${o.text} is not a file`);
   const text = readFileSync(o.text, "utf8");
   const paragraphs = text
     .split(/\n\s*\n/)
     .map((p) => p.trim())
     .filter((p) => p.length > 0);
-  if (paragraphs.length === 0) throw new Error(`--text: ${o.text} holds no text`);
+  if (paragraphs.length === 0) throw new ToolgenError("invalid_input", `--text: ${o.text} holds no text`);
   // a resume must see the same data: the text's hash is recorded with the other settings
   const textSha256 = createHash("sha256").update(text).digest("hex").slice(0, 16);
   const record = { seqLen: o.seqLen ?? "context", textSha256 };
   // --resume promises to continue a run; with nothing to continue, starting afresh would silently spend the whole
   // budget again (and the Hugging Face Trainer refuses too), so say so and write nothing.
   if (o.resume && !hasTrainingState(o.out)) {
-    throw new Error(
+    throw new ToolgenError(
+      "invalid_option",
       `--resume: ${o.out} holds no training state to continue (model, optimizer and trainer_state.json); ` +
         `drop --resume to start a new run`,
     );
@@ -92,10 +95,15 @@ export async function trainOnText(o: TextTrainingOptions): Promise<TextTrainingR
     for (const id of tokenizer.encode(p, { special: false })) ids.push(id);
     if (eos !== undefined) ids.push(eos);
   }
-  if (ids.length < 2) throw new Error(`--text: ${o.text} is too short to train on (${ids.length} tokens)`);
+  if (ids.length < 2)
+    throw new ToolgenError(
+      "invalid_input",
+      `--text: ${o.text} is too short to train on (${ids.length} tokens)`,
+    );
   const resumedFromStep = optimizer?.step ?? 0;
   if (resumedFromStep >= o.steps) {
-    throw new Error(
+    throw new ToolgenError(
+      "invalid_input",
       `checkpoint ${o.out} is already at step ${resumedFromStep}; give --steps above it to continue`,
     );
   }

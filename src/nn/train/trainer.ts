@@ -11,6 +11,7 @@ import {
   samplesForStep,
   type Sample,
 } from "./batches.ts";
+import { ToolgenError } from "../../errors.ts";
 
 /**
  * Chat-style samples (loss mask) or one token stream (packed windows, plain text). Samples are packed into one
@@ -65,22 +66,26 @@ export interface TrainResult {
  */
 export async function train(model: Llama, data: TrainData, o: TrainOptions): Promise<TrainResult> {
   if (!(Number.isInteger(o.steps) && o.steps > 0))
-    throw new Error(`steps must be a positive integer, got ${o.steps}`);
+    throw new ToolgenError("invalid_option", `steps must be a positive integer, got ${o.steps}`);
   if (!(Number.isInteger(o.batchSize) && o.batchSize > 0)) {
-    throw new Error(`batchSize must be a positive integer, got ${o.batchSize}`);
+    throw new ToolgenError("invalid_option", `batchSize must be a positive integer, got ${o.batchSize}`);
   }
-  if (!(o.lr > 0)) throw new Error(`lr must be positive, got ${o.lr}`);
+  if (!(o.lr > 0)) throw new ToolgenError("invalid_option", `lr must be positive, got ${o.lr}`);
   const optimizer = o.optimizer ?? new AdamW(model.params, { ...ADAMW_DEFAULTS, ...o.adamw });
   if (optimizer.params !== model.params)
-    throw new Error("the optimizer belongs to another model's parameters");
+    throw new ToolgenError("invalid_option", "the optimizer belongs to another model's parameters");
   const grads: ParamSet = model.params.like();
   const seqLen = sequenceLength(model, data);
   const accumulation = o.gradientAccumulation ?? 1;
   if (!(Number.isInteger(accumulation) && accumulation > 0)) {
-    throw new Error(`gradientAccumulation must be a positive integer, got ${accumulation}`);
+    throw new ToolgenError(
+      "invalid_option",
+      `gradientAccumulation must be a positive integer, got ${accumulation}`,
+    );
   }
   const dropout = o.tokenDropout ?? 0;
-  if (!(dropout >= 0 && dropout < 1)) throw new Error(`tokenDropout must be in [0, 1), got ${dropout}`);
+  if (!(dropout >= 0 && dropout < 1))
+    throw new ToolgenError("invalid_option", `tokenDropout must be in [0, 1), got ${dropout}`);
   if (data.kind === "samples") checkSamples(data.samples, seqLen, model.config.vocabSize);
   const losses: number[] = [];
   const started = performance.now();
@@ -125,7 +130,10 @@ export async function train(model: Llama, data: TrainData, o: TrainOptions): Pro
         tokens += batch.B * batch.T;
       }
       if (!Number.isFinite(loss))
-        throw new Error(`loss became ${loss} at step ${step + 1}; lower the learning rate`);
+        throw new ToolgenError(
+          "model_failure",
+          `loss became ${loss} at step ${step + 1}; lower the learning rate`,
+        );
       const gradNorm = clipGradNorm(grads, o.clip ?? 1);
       const lr = cosineLr(step, o.steps, o.lr, o.warmupFraction ?? 0.03, o.minLrRatio ?? 0.1);
       optimizer.update(grads, lr);
@@ -162,20 +170,25 @@ function paddedSamples(samples: Sample[], cap: number, padId: number): Batch {
 
 /** Rejects, before training starts, samples that would give an empty loss or an unknown token. */
 function checkSamples(samples: Sample[], seqLen: number, vocabSize: number): void {
-  if (samples.length === 0) throw new Error("no training samples");
+  if (samples.length === 0) throw new ToolgenError("invalid_option", "no training samples");
   samples.forEach((s, i) => {
     const bad = s.ids.find((id) => !(Number.isInteger(id) && id >= 0 && id < vocabSize));
     if (bad !== undefined)
-      throw new Error(`sample ${i}: token id ${bad} outside the vocabulary (size ${vocabSize})`);
+      throw new ToolgenError(
+        "invalid_input",
+        `sample ${i}: token id ${bad} outside the vocabulary (size ${vocabSize})`,
+      );
     if (s.lossMask && s.lossMask.length !== s.ids.length) {
-      throw new Error(
+      throw new ToolgenError(
+        "invalid_input",
         `sample ${i}: lossMask length ${s.lossMask.length} differs from ids length ${s.ids.length}`,
       );
     }
     let targets = 0;
     for (let t = 1; t < Math.min(s.ids.length, seqLen + 1); t++) if (!s.lossMask || s.lossMask[t]) targets++;
     if (targets === 0) {
-      throw new Error(
+      throw new ToolgenError(
+        "invalid_input",
         `sample ${i} has no token to predict within ${seqLen} tokens (empty loss mask, or too short)`,
       );
     }

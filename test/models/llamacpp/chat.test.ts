@@ -7,13 +7,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Ajv } from "ajv";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Message } from "../../src/chat/messages.ts";
-import { exportCheckpointToGguf } from "../../src/nn/gguf/export.ts";
-import { llamaCppAvailable, LlamaCppModel } from "../../src/models/llamacpp.ts";
-import { choiceGrammar, jsonSchemaGrammar } from "../../src/models/llamacpp/grammar.ts";
-import type { StreamEvent } from "../../src/models/model.ts";
-import type { ObjectSchema, ToolJson } from "../../src/tools/types.ts";
-import { trainedFixture, type TrainedFixture } from "./fixture.ts";
+import type { Message } from "../../../src/chat/messages.ts";
+import { exportCheckpointToGguf } from "../../../src/nn/gguf/export.ts";
+import { llamaCppAvailable, LlamaCppModel } from "../../../src/models/llamacpp.ts";
+import { choiceGrammar, jsonSchemaGrammar } from "../../../src/models/llamacpp/grammar.ts";
+import type { StreamEvent } from "../../../src/models/model.ts";
+import type { ObjectSchema, ToolJson } from "../../../src/tools/types.ts";
+import { trainedFixture, type TrainedFixture } from "../../helpers/gguf-fixture.ts";
 
 const available = await llamaCppAvailable();
 if (!available)

@@ -7,7 +7,7 @@ import {
   textChunks,
   usageChunk,
   type Handler,
-} from "../models/fake-openai-server.ts";
+} from "./fake-openai-server.ts";
 
 /** One scripted reply: text and/or tool calls (arguments as an object; they travel as a JSON string). */
 export interface WireReply {

@@ -8,7 +8,7 @@ import type { Trajectory } from "../../src/train/datasets.ts";
 import { exportTraining, readTrajectoriesFile } from "../../src/train/export.ts";
 import { toYaml } from "../../src/train/export-yaml.ts";
 import { sharedData } from "../helpers/shared-data.ts";
-import { syntheticCatalog } from "../train/synthetic.ts";
+import { syntheticCatalog } from "../helpers/synthetic.ts";
 
 const FORMATS = JSON.parse(
   readFileSync(new URL("../fixtures/scaleout/engine-formats.json", import.meta.url), "utf8"),

@@ -22,7 +22,7 @@ import {
   smallTokenizer,
   writeShard,
   writeShardedFolder,
-} from "./hf-folder.ts";
+} from "../helpers/hf-folder.ts";
 
 const tmp = (p: string) => mkdtempSync(join(tmpdir(), p));
 

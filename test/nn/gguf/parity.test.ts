@@ -6,12 +6,12 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { exportCheckpointToGguf } from "../../src/nn/gguf/export.ts";
-import { generateTokens } from "../../src/nn/infer/decode.ts";
-import { InferenceSession } from "../../src/nn/infer/session.ts";
-import { logSoftmax } from "../../src/nn/layers/cross-entropy.ts";
-import { llamaCppAvailable, LlamaCppModel } from "../../src/models/llamacpp.ts";
-import { PROMPTS, TOOL_TOKENS, trainedFixture, type TrainedFixture } from "./fixture.ts";
+import { exportCheckpointToGguf } from "../../../src/nn/gguf/export.ts";
+import { generateTokens } from "../../../src/nn/infer/decode.ts";
+import { InferenceSession } from "../../../src/nn/infer/session.ts";
+import { logSoftmax } from "../../../src/nn/layers/cross-entropy.ts";
+import { llamaCppAvailable, LlamaCppModel } from "../../../src/models/llamacpp.ts";
+import { PROMPTS, TOOL_TOKENS, trainedFixture, type TrainedFixture } from "../../helpers/gguf-fixture.ts";
 
 const available = await llamaCppAvailable();
 if (!available)

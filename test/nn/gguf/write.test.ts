@@ -4,9 +4,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gguf } from "@huggingface/gguf";
 import { beforeAll, describe, expect, it } from "vitest";
-import { fromHalf, permuteRopeRows, toHalf, ggufTensorName } from "../../src/nn/gguf/index.ts";
-import { exportCheckpointToGguf } from "../../src/nn/gguf/export.ts";
-import { CHATML, SPECIALS, TOOL_TOKENS, trainedFixture, type TrainedFixture } from "./fixture.ts";
+import { fromHalf, permuteRopeRows, toHalf, ggufTensorName } from "../../../src/nn/gguf/index.ts";
+import { exportCheckpointToGguf } from "../../../src/nn/gguf/export.ts";
+import {
+  CHATML,
+  SPECIALS,
+  TOOL_TOKENS,
+  trainedFixture,
+  type TrainedFixture,
+} from "../../helpers/gguf-fixture.ts";
 
 describe("f16 conversion", () => {
   it("round-trips exactly representable values and rounds to nearest even", () => {

@@ -2,12 +2,12 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { fromHalf as halfBitsToFloat, toHalf as floatToHalfBits } from "../../src/nn/gguf/f16.ts";
+import { fromHalf as halfBitsToFloat, toHalf as floatToHalfBits } from "../../../src/nn/gguf/f16.ts";
 import {
   encodeSafetensorsHeader,
   floatToBf16Bits,
   readSafetensorsHeader,
-} from "../../src/nn/io/safetensors-stream.ts";
+} from "../../../src/nn/io/safetensors-stream.ts";
 
 const bf16ToFloat = (bits: number) => new Float32Array(new Uint32Array([bits << 16]).buffer)[0]!;
 

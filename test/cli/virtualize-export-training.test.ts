@@ -8,8 +8,8 @@ import { loadCheckpoint, saveCheckpoint } from "../../src/nn/checkpoint.ts";
 import { presetConfig } from "../../src/nn/config.ts";
 import { Llama } from "../../src/nn/llama.ts";
 import { initParams } from "../../src/nn/params.ts";
-import { smallTokenizer } from "./hf-folder.ts";
-import { runCommands } from "./run-commands.ts";
+import { smallTokenizer } from "../helpers/hf-folder.ts";
+import { runCommands } from "../helpers/run-commands.ts";
 
 const tmp = () => mkdtempSync(join(tmpdir(), "scaleout-cli-"));
 const commands = [registerExportTraining, registerVirtualize];

@@ -8,10 +8,10 @@ import { createRetriever } from "../../src/retrieval/create.ts";
 import { HttpGenerativeRetriever } from "../../src/retrieval/generative-http.ts";
 import { httpActionDecoder } from "../../src/retrieval/action-decoder-http.ts";
 import { register as registerRetrieve } from "../../src/cli/retrieve.ts";
-import { runCommands } from "./run-commands.ts";
+import { runCommands } from "../helpers/run-commands.ts";
 import { sharedData } from "../helpers/shared-data.ts";
-import { syntheticCatalog } from "../train/synthetic.ts";
-import { FakeToolGenServer, type ServerKind } from "./fake-servers.ts";
+import { syntheticCatalog } from "../helpers/synthetic.ts";
+import { FakeToolGenServer, type ServerKind } from "../helpers/fake-toolgen-server.ts";
 
 const { entries } = syntheticCatalog();
 const vocabOf = (catalog: readonly CatalogEntry[], first = 128256) =>

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { isLlamaCppSpec, llamaCppAvailable } from "../../src/models/llamacpp.ts";
-import { resolveGgufFile } from "../../src/models/llamacpp/runtime.ts";
-import { resolveModel } from "../../src/models/resolve.ts";
+import { isLlamaCppSpec, llamaCppAvailable } from "../../../src/models/llamacpp.ts";
+import { resolveGgufFile } from "../../../src/models/llamacpp/runtime.ts";
+import { resolveModel } from "../../../src/models/resolve.ts";
 
 const available = await llamaCppAvailable();
 if (!available)

@@ -2,8 +2,8 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runCli } from "../agents/run-cli.ts";
-import { syntheticCatalog } from "./synthetic.ts";
+import { runCli } from "../helpers/run-cli.ts";
+import { syntheticCatalog } from "../helpers/synthetic.ts";
 
 describe("toolgen train --catalog (CLI)", () => {
   it(
