@@ -7,7 +7,7 @@ import {
   evaluateBfclOracle,
   type BfclReport,
 } from "../eval/bfcl.ts";
-import { writeFileAtomic } from "../nn/io/atomic.ts";
+import { writeFileAtomic } from "../io/atomic.ts";
 import { resolveModel } from "../models/resolve.ts";
 
 const oneLine = (text: string): string => text.replace(/\s+/g, " ").trim();

@@ -2,9 +2,9 @@ import { readFileSync } from "node:fs";
 import type { Command } from "commander";
 import { loadCatalog, loadQueries } from "../catalog/load.ts";
 import type { LabelledQuery } from "../catalog/catalog.ts";
-import { INDEX_KINDS, isIndexKind } from "../retrieval/ids.ts";
+import { INDEX_KINDS, isIndexKind } from "../toolgen/ids.ts";
 import { STAGES, type Stage, type Trajectory } from "../train/datasets.ts";
-import { MANIFEST_FILE, readManifest } from "../train/model-folder.ts";
+import { MANIFEST_FILE, readManifest } from "../toolgen/model-folder.ts";
 import { trainToolGen } from "../train/pipeline.ts";
 import { CommandError } from "./run-action.ts";
 

@@ -1,9 +1,9 @@
 import type { CatalogEntry } from "../catalog/catalog.ts";
 import { BuiltinTokenModel } from "../models/builtin.ts";
-import { llamaBatchScorer } from "../train/llama-scorer.ts";
-import { loadToolGenModel } from "../train/model-folder.ts";
+import { llamaBatchScorer } from "./llama-scorer.ts";
+import { loadToolGenModel } from "../toolgen/model-folder.ts";
 import { GenerativeRetriever, type GenerativeRetrieverOptions } from "./generative.ts";
-import type { ToolIndex } from "./ids.ts";
+import type { ToolIndex } from "../toolgen/ids.ts";
 
 /**
  * Opens a trained ToolGen folder (`DIR` or `builtin:DIR`) as a retriever over `catalog`: the search space is

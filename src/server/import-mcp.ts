@@ -4,7 +4,7 @@ import {
   type McpServerSpec,
   type McpToolListing,
 } from "../catalog/import/mcp.ts";
-import { writeFileAtomic } from "../nn/io/atomic.ts";
+import { writeFileAtomic } from "../io/atomic.ts";
 import { UpstreamServer, type UpstreamOptions } from "./upstream.ts";
 
 /** Connects to an MCP server, lists all its tools (every page) and returns the catalog document to save. */

@@ -1,4 +1,4 @@
-import { FINISH_TOKEN } from "../../catalog/catalog.ts";
+import { FINISH_TOKEN } from "../../toolgen/tokens.ts";
 import { isPlainObject, parseJsonLenient, scanBalanced } from "./json.ts";
 import { SegmentSink, withoutEndTokens, type SegmentContext, type SegmentResult } from "./segments.ts";
 import type { ParsedToolCall, ToolCallParseError } from "./types.ts";

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { writeFileAtomic } from "./atomic.ts";
+import { writeFileAtomic } from "../../io/atomic.ts";
 
 /**
  * The safetensors format (Hugging Face): an 8-byte little-endian header length, a JSON header
