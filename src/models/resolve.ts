@@ -9,9 +9,8 @@ import { LlamaCppModel } from "./llamacpp.ts";
 import { resolveBuiltin } from "./builtin-chat.ts";
 
 /**
- * Model specs (DESIGN.md): `openai:MODEL@BASEURL`, `scripted:FILE`, `builtin:DIR`, `gguf:PATH`,
- * `hf:USER/REPO/FILE`. Each scheme has one resolver in SCHEMES below; a room that builds a backend replaces
- * its placeholder line there.
+ * Model specs: `openai:MODEL@BASEURL`, `scripted:FILE`, `builtin:DIR`, `gguf:PATH`,
+ * `hf:USER/REPO/FILE`. Each scheme has one resolver in SCHEMES below; a new backend adds its line there.
  */
 export class ModelSpecError extends Error {
   override name = "ModelSpecError";
