@@ -26,9 +26,9 @@ import {
   GENERATE_ACTION,
   inputRequest,
   TOOLGEN_AGENT_SYSTEM,
-} from "../src/train/agent-format.ts";
-import { encodeChat, IM_END } from "../src/train/chat-encoding.ts";
-import { toolToken } from "../src/catalog/catalog.ts";
+} from "../src/toolgen/agent-format.ts";
+import { encodeChat, IM_END } from "../src/toolgen/chat-encoding.ts";
+import { toolToken } from "../src/toolgen/tokens.ts";
 import type { JsonSchema } from "../src/tools/types.ts";
 import { writeBenchResult } from "./lib/result.ts";
 

@@ -183,14 +183,13 @@ export {
 // Catalogs: entries, tool tokens, loading any recognised format, importers.
 export {
   catalogId,
-  toolToken,
   indexCatalog,
-  FINISH_TOKEN,
   CatalogError,
   type CatalogEntry,
   type LabelledQuery,
   type CatalogErrorLocation,
 } from "./catalog/catalog.ts";
+export { toolToken, FINISH_TOKEN } from "./toolgen/tokens.ts";
 export {
   detectCatalogFormat,
   loadCatalog,
@@ -230,7 +229,7 @@ export {
 
 // Retrieval: BM25, ToolGen (generative, local or over HTTP), hybrid.
 export type { RetrievalHit, SearchOptions, Retriever } from "./retrieval/retriever.ts";
-export { tokenize, ENGLISH_STOPWORDS, type TokenizeOptions } from "./retrieval/text.ts";
+export { tokenize, ENGLISH_STOPWORDS, type TokenizeOptions } from "./text/terms.ts";
 export {
   toolgenDocument,
   documentText,

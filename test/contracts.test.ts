@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { catalogId, toolToken } from "../src/catalog/catalog.ts";
+import { catalogId } from "../src/catalog/catalog.ts";
+import { toolToken } from "../src/toolgen/tokens.ts";
 
 describe("catalog ids", () => {
   it("joins tool and api with && and wraps tokens", () => {

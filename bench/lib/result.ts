@@ -28,7 +28,7 @@ export function machine(): { nproc: number; cpu: string; node: string } {
 
 /**
  * Prints one JSON object on stdout and writes it to bench/results/NAME.json, with date, machine, command and
- * git revision (DESIGN.md "Benchmarks").
+ * git revision, so that a figure can be traced to the run and the code that produced it.
  */
 export function writeBenchResult(name: string, command: string, figures: Record<string, unknown>): void {
   const result = {

@@ -4,11 +4,11 @@ import { Llama } from "../../src/nn/llama.ts";
 import { initParams } from "../../src/nn/params.ts";
 import { Tokenizer } from "../../src/nn/tokenizer/index.ts";
 import type { Sample } from "../../src/nn/train/batches.ts";
-import { buildToolIndex } from "../../src/retrieval/ids.ts";
-import { CHAT_FORMATS, encodeChat } from "../../src/train/chat-encoding.ts";
+import { buildToolIndex } from "../../src/toolgen/ids.ts";
+import { CHAT_FORMATS, encodeChat } from "../../src/toolgen/chat-encoding.ts";
 import { memorizationSamples, retrievalSamples, type Stage } from "../../src/train/datasets.ts";
 import { SCHEDULES } from "../../src/train/schedule.ts";
-import { toolDocument } from "../../src/train/tool-document.ts";
+import { toolDocument } from "../../src/toolgen/tool-document.ts";
 import { virtualizeTools } from "../../src/train/virtualize.ts";
 
 /** The tiny preset's ToolGen schedule (batch size, epochs, learning rates, token dropout). */

@@ -1,5 +1,5 @@
 import type { LabelledQuery } from "../../src/catalog/catalog.ts";
-import { FINISH_TOKEN } from "../../src/catalog/catalog.ts";
+import { FINISH_TOKEN } from "../../src/toolgen/tokens.ts";
 import type { Message } from "../../src/chat/messages.ts";
 import {
   COMMITTED_DEMO_MODEL,

@@ -4,7 +4,7 @@ import type { LabelledQuery } from "../../src/catalog/catalog.ts";
 import { loadCatalog, loadQueries } from "../../src/catalog/load.ts";
 import { dropRepeats, splitQueries, splitThreeWay } from "../../src/eval/split.ts";
 import type { LlamaConfig } from "../../src/nn/config.ts";
-import type { IndexKind } from "../../src/retrieval/ids.ts";
+import type { IndexKind } from "../../src/toolgen/ids.ts";
 import type { Stage } from "../../src/train/datasets.ts";
 import { SHARED_DATA } from "../../test/helpers/shared-data.ts";
 import type { Variant } from "./common.ts";

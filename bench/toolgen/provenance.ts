@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { codeStatus } from "../../src/train/pipeline.ts";
 import { trainingCodeVersion } from "../../src/train/code-version.ts";
-import { MANIFEST_FILE, readManifest, type ToolGenManifest } from "../../src/train/model-folder.ts";
+import { MANIFEST_FILE, readManifest, type ToolGenManifest } from "../../src/toolgen/model-folder.ts";
 import type { Stage } from "../../src/train/datasets.ts";
 
 /** The folder's manifest when every stage is trained, else undefined (the bench then lists it as not trained). */

@@ -120,6 +120,10 @@ export class FunctionAgent extends MemoryAgent {
       const results = await Promise.all(
         calls.map((call) => this.execute(call, index, offered, memoryId, chat, rec)),
       );
+      rec.orderToolCalls(
+        index,
+        calls.map((c) => c.id),
+      );
       await memory.add(...calls.map((call, i) => toolMessage(call, results[i]!.content)));
 
       const direct = this.options.directReturn;

@@ -38,6 +38,21 @@ export class RunRecorder {
     this.emit(step);
   }
 
+  /**
+   * Puts the tool calls of model call `index` back in the order the model made them: calls run in parallel and are
+   * recorded (and streamed) as they finish, but `toolCalls` pairs with the assistant message's `tool_calls`.
+   */
+  orderToolCalls(index: number, ids: readonly string[]): void {
+    const start = this.toolCalls.findIndex((c) => c.index === index);
+    if (start < 0) return;
+    const round = this.toolCalls.slice(start).filter((c) => c.index === index);
+    round.sort((a, b) => ids.indexOf(a.call.id) - ids.indexOf(b.call.id));
+    let k = 0;
+    for (let i = start; i < this.toolCalls.length; i++) {
+      if (this.toolCalls[i]!.index === index) this.toolCalls[i] = round[k++]!;
+    }
+  }
+
   delta(index: number, delta: string): void {
     if (delta !== "") this.emit({ type: "text_delta", index, delta });
   }

@@ -2,7 +2,7 @@ import type { JsonSchema, Tool } from "../tools/types.ts";
 import { ToolgenError } from "../errors.ts";
 
 /**
- * The ReAct prompt of the seed (react-agent-dialogue, after LangChain's hwchase17/react), with its five
+ * The ReAct prompt (after LangChain's hwchase17/react, with a {history} of earlier turns), with its five
  * variables: {tools}, {tool_names}, {history}, {input}, {agent_scratchpad}.
  */
 export const REACT_PROMPT = `Answer the following questions as best you can. You have access to the following tools:
@@ -65,7 +65,7 @@ export function renderReactPrompt(template: string, values: ReactPromptValues): 
 }
 
 /**
- * One line per tool, "{name}: {description}" as in the seed. A tool whose input is more than one plain value
+ * One line per tool, "{name}: {description}", as LangChain's ReAct prompt lists them. A tool whose input is more than one plain value
  * also shows the JSON object it expects, so the model can write a JSON Action Input.
  */
 export function describeTools(tools: Tool[]): string {

@@ -14,7 +14,7 @@ import type { ChatOptions, GuardKind } from "./types.ts";
 
 export interface ReactAgentOptions extends ToolboxOptions {
   model: ChatModel;
-  /** Keeps each conversation's questions and final answers (the scratchpad is not history, as in the seed). */
+  /** Keeps each conversation's questions and final answers (the scratchpad is not history, as in LangChain's agents). */
   memory?: MemoryOptions;
   /** A prompt with {tools}, {tool_names}, {history}, {input}, {agent_scratchpad}; default REACT_PROMPT. */
   template?: string;
@@ -24,7 +24,7 @@ export interface ReactAgentOptions extends ToolboxOptions {
   maxRepeats?: number;
   /** Corrective observations in a row before the run stops; default 5. */
   maxConsecutiveErrors?: number;
-  /** The seed's "intent recognition + tool call" shortcut: the observation is the answer (all tools, or these). */
+  /** Intent recognition + tool call, no final model round: the observation is the answer (all tools, or these). */
   directReturn?: boolean | string[];
   /** Context size in tokens; the oldest scratchpad steps are dropped to stay under it. Default 8192. */
   contextLimit?: number;

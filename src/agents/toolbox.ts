@@ -87,7 +87,7 @@ export class Toolbox {
   }
 }
 
-/** A catalog entry for one of the user's own tools (id = name, as DESIGN.md says for plain functions). */
+/** A catalog entry for one of the user's own tools (id = name, as `catalogId` gives for a tool without an API name). */
 export function catalogEntryFromTool(tool: Tool): CatalogEntry {
   return {
     id: tool.name,

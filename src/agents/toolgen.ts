@@ -1,9 +1,10 @@
-import { FINISH_TOKEN, toolToken, type CatalogEntry } from "../catalog/catalog.ts";
+import type { CatalogEntry } from "../catalog/catalog.ts";
+import { FINISH_TOKEN, toolToken } from "../toolgen/tokens.ts";
 import type { Message } from "../chat/messages.ts";
 import { ToolgenError } from "../errors.ts";
 import { parseToolGenAction, parseToolGenArguments } from "../chat/parse/toolgen.ts";
 import type { ChatModel } from "../models/model.ts";
-import type { ToolIndex } from "../retrieval/ids.ts";
+import type { ToolIndex } from "../toolgen/ids.ts";
 import {
   actionDocumentation,
   agentTask,
@@ -11,7 +12,7 @@ import {
   GENERATE_ACTION,
   inputRequest,
   TOOLGEN_AGENT_SYSTEM,
-} from "../train/agent-format.ts";
+} from "../toolgen/agent-format.ts";
 import type { Tool, ToolContext } from "../tools/types.ts";
 import { invokeTool } from "./invoke.ts";
 import { catalogEntryFromTool } from "./toolbox.ts";

@@ -2,8 +2,8 @@ import type { ObjectSchema } from "../tools/types.ts";
 import { ToolgenError } from "../errors.ts";
 
 /**
- * One API of a catalog (DESIGN.md). ToolBench-style ids are `tool&&api`; a tool with no separate API name has
- * its name as id. The ToolGen token is `<<id>>`.
+ * One API of a catalog. ToolBench-style ids are `tool&&api`; a tool with no separate API name has
+ * its name as id. The ToolGen token is `<<id>>` (`toolToken`, src/toolgen/tokens.ts).
  */
 export interface CatalogEntry {
   id: string;
@@ -27,12 +27,6 @@ export interface LabelledQuery {
 export function catalogId(tool: string, api?: string): string {
   return api === undefined || api === "" ? tool : `${tool}&&${api}`;
 }
-
-export function toolToken(id: string): string {
-  return `<<${id}>>`;
-}
-
-export const FINISH_TOKEN = "<<Finish>>";
 
 /** Where bad catalog or query input was found: the file, the record (index or name) and the field. */
 export interface CatalogErrorLocation {

@@ -1,6 +1,6 @@
 import type { ToolCall } from "../tools/types.ts";
 
-/** The message contract (DESIGN.md): tool_calls carry object arguments; the wire form lives in the HTTP adapter. */
+/** The message contract (docs/ARCHITECTURE.md): tool_calls carry object arguments; the wire form lives in the HTTP adapter. */
 export type Role = "system" | "user" | "assistant" | "tool";
 
 export interface Message {

@@ -7,7 +7,7 @@ import {
   evaluateBfclOracle,
   type BfclReport,
 } from "../eval/bfcl.ts";
-import { writeFileAtomic } from "../nn/io/atomic.ts";
+import { writeFileAtomic } from "../io/atomic.ts";
 import { resolveModel } from "../models/resolve.ts";
 import { ToolgenError } from "../errors.ts";
 import { CommandError, runAction } from "./run-action.ts";

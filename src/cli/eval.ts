@@ -11,7 +11,7 @@ import {
   modelTrainingQueries,
   overlapCount,
 } from "../eval/split-checks.ts";
-import { writeFileAtomic } from "../nn/io/atomic.ts";
+import { writeFileAtomic } from "../io/atomic.ts";
 import { splitQueries } from "../eval/split.ts";
 import { createRetriever } from "../retrieval/create.ts";
 import { registerBfcl } from "./eval-bfcl.ts";

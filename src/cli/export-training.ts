@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import { loadCatalog, loadQueries, CATALOG_FORMATS, type CatalogFormat } from "../catalog/load.ts";
-import { INDEX_KINDS, isIndexKind } from "../retrieval/ids.ts";
+import { INDEX_KINDS, isIndexKind } from "../toolgen/ids.ts";
 import { STAGES, type Stage } from "../train/datasets.ts";
 import { exportTraining, readTrajectoriesFile } from "../train/export.ts";
 import { EXPORT_FORMATS, isExportFormat } from "../train/export-formats.ts";

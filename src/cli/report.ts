@@ -1,4 +1,4 @@
-import { writeFileAtomic } from "../nn/io/atomic.ts";
+import { writeFileAtomic } from "../io/atomic.ts";
 import type { Command } from "commander";
 import { collectReportData, readResultFiles } from "../report/collect.ts";
 import { renderReport } from "../report/html.ts";

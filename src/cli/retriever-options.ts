@@ -1,7 +1,7 @@
 import type { CatalogEntry } from "../catalog/catalog.ts";
 import type { CreateRetrieverOptions } from "../retrieval/create.ts";
 import { DOCUMENT_FORMATS, type DocumentFormat } from "../retrieval/documents.ts";
-import { ENGLISH_STOPWORDS } from "../retrieval/text.ts";
+import { ENGLISH_STOPWORDS } from "../text/terms.ts";
 import { ToolgenError } from "../errors.ts";
 import { numberOption } from "./number-options.ts";
 

@@ -225,7 +225,7 @@ export function normaliseSchema(schema: JsonSchema | boolean | undefined, root?:
         properties.push({ key, required: true, value: { kind: "any" } });
     }
     // Required first, then optional, each in schema order: the order ToolGen's documentation lists them in
-    // (train/agent-format.ts) and llama.cpp's own schema converter writes them in.
+    // (toolgen/agent-format.ts) and llama.cpp's own schema converter writes them in.
     return {
       kind: "object",
       properties: [...properties.filter((p) => p.required), ...properties.filter((p) => !p.required)],

@@ -7,7 +7,7 @@ import { InferenceSession } from "../nn/infer/session.ts";
 import { Rng } from "../nn/rng.ts";
 import { decodeIds } from "../retrieval/constrained-beam.ts";
 import { TokenTrie } from "../retrieval/trie.ts";
-import { IM_END, encodeChat } from "../train/chat-encoding.ts";
+import { IM_END, encodeChat } from "../toolgen/chat-encoding.ts";
 import { argumentChoice } from "./arguments.ts";
 import { decodeConstrained, jsonSchemaConstraint } from "../constrain/index.ts";
 import type { JsonSchema } from "../tools/types.ts";

@@ -7,7 +7,7 @@ import { BuiltinTokenModel } from "../models/builtin.ts";
 import type { LlamaConfig } from "../nn/config.ts";
 import type { Tool } from "../tools/types.ts";
 import type { Stage, Trajectory } from "../train/datasets.ts";
-import { loadToolGenModel, readManifest, type ToolGenManifest } from "../train/model-folder.ts";
+import { loadToolGenModel, readManifest, type ToolGenManifest } from "../toolgen/model-folder.ts";
 import { trainToolGen, type ToolGenTrainOptions } from "../train/pipeline.ts";
 import { demoCatalog, demoTools } from "./catalog.ts";
 import { ToolGenChatModel } from "./chat-model.ts";

@@ -99,13 +99,7 @@ export {
   type BeamSearchOptions,
   type BeamHypothesis,
 } from "../retrieval/constrained-beam.ts";
-export {
-  buildToolIndex,
-  isIndexKind,
-  INDEX_KINDS,
-  type IndexKind,
-  type ToolIndex,
-} from "../retrieval/ids.ts";
+export { buildToolIndex, isIndexKind, INDEX_KINDS, type IndexKind, type ToolIndex } from "../toolgen/ids.ts";
 export {
   GenerativeRetriever,
   buildIdTrie,

@@ -15,14 +15,14 @@ export {
   type Trajectory,
   type RetrievalSampleOptions,
 } from "../train/datasets.ts";
-export { toolDocument } from "../train/tool-document.ts";
+export { toolDocument } from "../toolgen/tool-document.ts";
 export {
   agentTask,
   actionDocumentation,
   inputRequest,
   TOOLGEN_AGENT_SYSTEM,
   GENERATE_ACTION,
-} from "../train/agent-format.ts";
+} from "../toolgen/agent-format.ts";
 export {
   encodeChat,
   CHAT_FORMATS,
@@ -32,11 +32,11 @@ export {
   type ChatTokenizer,
   type EncodedChat,
   type EncodeChatOptions,
-} from "../train/chat-encoding.ts";
+} from "../toolgen/chat-encoding.ts";
 export { toolName, virtualizeTools, type VirtualizedModel } from "../train/virtualize.ts";
 export { scheduleFor, SCHEDULES, type StageSchedule, type Schedule } from "../train/schedule.ts";
+export { writeToolGenExtras } from "../train/model-folder-write.ts";
 export {
-  writeToolGenExtras,
   readToolIndex,
   readManifest,
   loadToolGenModel,
@@ -46,7 +46,7 @@ export {
   type StageReport,
   type ToolGenManifest,
   type ToolGenModel,
-} from "../train/model-folder.ts";
+} from "../toolgen/model-folder.ts";
 export { trainToolGen, type ToolGenTrainOptions } from "../train/pipeline.ts";
 export {
   virtualizeHfModel,

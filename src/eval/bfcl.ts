@@ -24,7 +24,7 @@ export interface BfclCategoryFigures {
 }
 
 /**
- * `{"accuracy", "total", "by_category"}` (DESIGN.md), accuracy in percent; `bfcl_v4` holds the leaderboard's
+ * `{"accuracy", "total", "by_category"}` (what `toolgen eval bfcl --json` prints), accuracy in percent; `bfcl_v4` holds the leaderboard's
  * summary figures (bfcl-aggregate.ts). The top-level accuracy is the plain share of all loaded items, not a BFCL
  * figure. The oracle adds formats and mutations.
  */

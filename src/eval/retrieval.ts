@@ -109,7 +109,7 @@ export async function evaluateRetrieval(
 }
 
 /**
- * The CLI contract's flat JSON object (DESIGN.md): `ndcg@k`, `ndcg_toolgen@k`, `recall@k`, `mrr`, p50/p95; then
+ * The flat JSON object `toolgen eval retrieval --json` prints: `ndcg@k`, `ndcg_toolgen@k`, `recall@k`, `mrr`, p50/p95; then
  * `excluded_no_relevant` (queries left out of the means) and `duplicate_hits` (repeated ids, a retriever defect).
  */
 export function flatFigures(figures: RetrievalFigures, ks: readonly number[]): Record<string, number> {

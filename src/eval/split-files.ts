@@ -3,7 +3,7 @@ import { resolve } from "node:path";
 import { csvField, csvRecords } from "../catalog/import/csv.ts";
 import { formatJsonlQueries } from "../catalog/import/jsonl.ts";
 import { loadQueries } from "../catalog/load.ts";
-import { writeFileAtomic } from "../nn/io/atomic.ts";
+import { writeFileAtomic } from "../io/atomic.ts";
 import { dropRepeats, splitQueries, splitThreeWay, type SplitFractions } from "./split.ts";
 import { ToolgenError } from "../errors.ts";
 

@@ -10,9 +10,8 @@ import { resolveBuiltin } from "./builtin-chat.ts";
 import { ToolgenError } from "../errors.ts";
 
 /**
- * Model specs (DESIGN.md): `openai:MODEL@BASEURL`, `scripted:FILE`, `builtin:DIR`, `gguf:PATH`,
- * `hf:USER/REPO/FILE`. Each scheme has one resolver in SCHEMES below; a room that builds a backend replaces
- * its placeholder line there.
+ * Model specs: `openai:MODEL@BASEURL`, `scripted:FILE`, `builtin:DIR`, `gguf:PATH`,
+ * `hf:USER/REPO/FILE`. Each scheme has one resolver in SCHEMES below; a new backend adds its line there.
  */
 export class ModelSpecError extends ToolgenError {
   override name = "ModelSpecError";

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { fromHfConfig, toHfConfig, type LlamaConfig } from "./config.ts";
-import { writeFileAtomic } from "./io/atomic.ts";
+import { writeFileAtomic } from "../io/atomic.ts";
 import { readSafetensors, writeSafetensors, type NamedTensor } from "./io/safetensors.ts";
 import { Llama } from "./llama.ts";
 import { ParamSet, paramSpecs } from "./params.ts";

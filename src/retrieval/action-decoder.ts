@@ -1,6 +1,6 @@
 import type { Message } from "../chat/messages.ts";
 import type { TokenModel } from "../models/model.ts";
-import { encodeChat, turnEnd, type ChatFormat } from "../train/chat-encoding.ts";
+import { encodeChat, turnEnd, type ChatFormat } from "../toolgen/chat-encoding.ts";
 import { decodeIds, type BeamSearchOptions } from "./constrained-beam.ts";
 import { TokenTrie } from "./trie.ts";
 import { ToolgenError } from "../errors.ts";

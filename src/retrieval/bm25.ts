@@ -1,7 +1,7 @@
 import type { CatalogEntry } from "../catalog/catalog.ts";
 import { documentText, type DocumentFormat } from "./documents.ts";
 import type { RetrievalHit, Retriever, SearchOptions } from "./retriever.ts";
-import { ENGLISH_STOPWORDS, tokenize, type TokenizeOptions } from "./text.ts";
+import { ENGLISH_STOPWORDS, tokenize, type TokenizeOptions } from "../text/terms.ts";
 import { ToolgenError } from "../errors.ts";
 
 export interface Bm25Options {
@@ -14,7 +14,7 @@ export interface Bm25Options {
   k1?: number;
   /** Length normalisation, 0 (none) … 1 (full). Default 0.9. */
   b?: number;
-  /** The indexed text per entry. Default: ToolGen's eval document (DESIGN.md). */
+  /** The indexed text per entry. Default: ToolGen's eval document (`toolgenDocument`, documents.ts). */
   document?: DocumentFormat;
   /** Tokenizer options for documents and queries. Default: Porter stemming, English stopwords dropped. */
   tokenizer?: TokenizeOptions;

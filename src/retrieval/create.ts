@@ -20,7 +20,7 @@ export async function createRetriever(kind: string, options: CreateRetrieverOpti
     await Promise.all([import("./generative-http.ts"), import("./hybrid.ts")]);
   const { isLlamaCppSpec } = await import("../models/llamacpp.ts");
   const openGguf = async (spec: string) =>
-    (await import("../models/llamacpp/toolgen.ts")).openGgufToolGenRetriever(spec, options.catalog);
+    (await import("./toolgen-gguf.ts")).openGgufToolGenRetriever(spec, options.catalog);
   const openLocal = async (model: string | undefined) =>
     (await import("./toolgen-open.ts")).openToolGenRetriever(model, options.catalog);
   switch (kind) {

@@ -1,4 +1,5 @@
 import type { CatalogEntry } from "../catalog/catalog.ts";
+import { parameterList } from "../toolgen/tool-document.ts";
 
 /**
  * Python's `json.dumps` layout (", " and ": " separators), which ToolGen's eval documents embed. Non-ASCII
@@ -26,16 +27,13 @@ function rawField(entry: CatalogEntry, field: string): unknown {
 /** Parameters in ToolBench's list form, from the raw record when it has one, else from the JSON Schema. */
 function paramList(entry: CatalogEntry, required: boolean): unknown {
   const raw = rawField(entry, required ? "required_parameters" : "optional_parameters");
-  if (raw !== undefined) return raw;
-  const requiredNames = new Set(entry.parameters.required ?? []);
-  return Object.entries(entry.parameters.properties)
-    .filter(([name]) => requiredNames.has(name) === required)
-    .map(([name, schema]) => ({ name, type: schema.type ?? "any", description: schema.description ?? "" }));
+  return raw !== undefined ? raw : parameterList(entry, required ? "required" : "optional", "retrieval");
 }
 
 /**
  * ToolGen's BM25/eval document: `category, tool, api, api_description, required_params: <json>,
- * optional_params: <json>, return_schema: <json>` (DESIGN.md).
+ * optional_params: <json>, return_schema: <json>`, the layout of the documents ToolGen's published evaluation
+ * indexes (test/retrieval/bm25.test.ts shows one).
  */
 export function toolgenDocument(entry: CatalogEntry): string {
   const returnSchema = rawField(entry, "template_response");

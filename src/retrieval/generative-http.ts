@@ -1,4 +1,5 @@
-import { toolToken, type CatalogEntry } from "../catalog/catalog.ts";
+import type { CatalogEntry } from "../catalog/catalog.ts";
+import { toolToken } from "../toolgen/tokens.ts";
 import { DEFAULT_HTTP_POLICY, openWithRetry } from "../models/http-client.ts";
 import { ModelResponseError } from "../models/http-errors.ts";
 import { OpenAIChatModel, type OpenAIChatModelOptions } from "../models/openai.ts";

@@ -1,8 +1,8 @@
-import { FINISH_TOKEN } from "../catalog/catalog.ts";
+import { FINISH_TOKEN } from "../toolgen/tokens.ts";
 import type { TokenModel } from "../models/model.ts";
-import { encodeChat, turnEnd, type ChatFormat } from "../train/chat-encoding.ts";
+import { encodeChat, turnEnd, type ChatFormat } from "../toolgen/chat-encoding.ts";
 import { constrainedBeamSearch, topTokens } from "./constrained-beam.ts";
-import type { ToolIndex } from "./ids.ts";
+import type { ToolIndex } from "../toolgen/ids.ts";
 import type { RetrievalHit, Retriever, SearchOptions } from "./retriever.ts";
 import { TokenTrie } from "./trie.ts";
 import { ToolgenError } from "../errors.ts";

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { writeFileAtomic } from "../nn/io/atomic.ts";
+import { writeFileAtomic } from "../io/atomic.ts";
 import { topShare } from "./hybrid.ts";
 import type { RetrievalHit, Retriever, SearchOptions } from "./retriever.ts";
 import { ToolgenError } from "../errors.ts";

@@ -1,9 +1,9 @@
 import type { CatalogEntry } from "../catalog/catalog.ts";
 import { BuiltinTokenModel } from "../models/builtin.ts";
-import { llamaBatchScorer } from "../train/llama-scorer.ts";
-import { loadToolGenModel } from "../train/model-folder.ts";
+import { llamaBatchScorer } from "./llama-scorer.ts";
+import { loadToolGenModel } from "../toolgen/model-folder.ts";
 import { GenerativeRetriever, type GenerativeRetrieverOptions } from "./generative.ts";
-import type { ToolIndex } from "./ids.ts";
+import type { ToolIndex } from "../toolgen/ids.ts";
 import { ToolgenError } from "../errors.ts";
 
 /**

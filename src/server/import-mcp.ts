@@ -4,7 +4,7 @@ import {
   type McpServerSpec,
   type McpToolListing,
 } from "../catalog/import/mcp.ts";
-import { writeFileAtomic } from "../nn/io/atomic.ts";
+import { writeFileAtomic } from "../io/atomic.ts";
 import { UpstreamServer, type UpstreamOptions } from "./upstream.ts";
 import { ToolgenError } from "../errors.ts";
 

@@ -48,7 +48,7 @@ export const NO_EXECUTOR_MESSAGE = "no executor configured for this tool";
 
 /**
  * The transport-free core of the MCP tool router: search over a catalog, describe one entry, call one entry
- * through its executor. Calls go through the tools room's executeToolCall, so arguments are validated (and
+ * through its executor. Calls go through executeToolCall (src/tools/execute.ts), so arguments are validated (and
  * safely coerced) against the catalog schema, and time limits and aborts behave as for any tool.
  */
 export class ToolRouter {

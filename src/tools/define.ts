@@ -80,7 +80,7 @@ export function toToolJson(t: Pick<Tool, "name" | "description" | "parameters">)
   };
 }
 
-/** True for a value already in the HF/OpenAI tool form (e.g. a JSON dict like the seed's `current_time`). */
+/** True for a value already in the HF/OpenAI tool form (e.g. the `current_time` dict of Hugging Face's tool-use guide). */
 export function isToolJson(value: unknown): value is ToolJson {
   if (typeof value !== "object" || value === null) return false;
   const v = value as { type?: unknown; function?: { name?: unknown } };

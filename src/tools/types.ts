@@ -1,4 +1,4 @@
-/** Core tool contracts shared by every room of the house (see DESIGN.md "Contracts between rooms"). */
+/** Core tool contracts shared by every layer (docs/ARCHITECTURE.md, "Contracts between the layers"). */
 
 /** A JSON Schema object as used for tool parameters (a pragmatic subset, open for extra keywords). */
 export interface JsonSchema {

@@ -1,16 +1,18 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
-import { FINISH_TOKEN, type CatalogEntry, type LabelledQuery } from "../catalog/catalog.ts";
+import type { CatalogEntry, LabelledQuery } from "../catalog/catalog.ts";
+import { FINISH_TOKEN } from "../toolgen/tokens.ts";
 import type { Message, Role } from "../chat/messages.ts";
-import type { ToolIndex } from "../retrieval/ids.ts";
+import type { ToolIndex } from "../toolgen/ids.ts";
 import {
   GENERATE_ACTION,
   TOOLGEN_AGENT_SYSTEM,
   actionDocumentation,
   agentTask,
   inputRequest,
-} from "./agent-format.ts";
-import { toolDocument } from "./tool-document.ts";
+} from "../toolgen/agent-format.ts";
+import { toolDocument } from "../toolgen/tool-document.ts";
+import type { Stage } from "../toolgen/stages.ts";
 import { ToolgenError } from "../errors.ts";
 
 /**
@@ -18,13 +20,13 @@ import { ToolgenError } from "../errors.ts";
  * `{"stage", "messages": [{role, content}]}` — the "messages" format that TRL, axolotl and LLaMA-Factory read;
  * the loss is taken on assistant turns only (our trainer masks everything else).
  */
-export type Stage = "memorization" | "retrieval" | "agent";
-export const STAGES: readonly Stage[] = ["memorization", "retrieval", "agent"];
-
 export interface StageSample {
   stage: Stage;
   messages: Message[];
 }
+
+// The stages are ToolGen's (src/toolgen/stages.ts); re-exported because every stage's dataset is built here.
+export { STAGES, type Stage } from "../toolgen/stages.ts";
 
 /** One step of a trajectory: a thought, an action (a catalog id, or "Finish"), its arguments and result. */
 export interface TrajectoryStep {

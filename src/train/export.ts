@@ -1,8 +1,8 @@
 import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { CatalogEntry, LabelledQuery } from "../catalog/catalog.ts";
-import { writeFileAtomic } from "../nn/io/atomic.ts";
-import { buildToolIndex, type IndexKind } from "../retrieval/ids.ts";
+import { writeFileAtomic } from "../io/atomic.ts";
+import { buildToolIndex, type IndexKind } from "../toolgen/ids.ts";
 import {
   agentSamples,
   memorizationSamples,

@@ -10,8 +10,8 @@ import { Tokenizer } from "../nn/tokenizer/index.ts";
 import type { AdamW } from "../nn/train/adamw.ts";
 import { trainingProgressBar } from "../nn/train/progress.ts";
 import { train } from "../nn/train/trainer.ts";
-import { buildToolIndex, type IndexKind, type ToolIndex } from "../retrieval/ids.ts";
-import { CHAT_FORMATS, encodeChat, type ChatFormat } from "./chat-encoding.ts";
+import { buildToolIndex, type IndexKind, type ToolIndex } from "../toolgen/ids.ts";
+import { CHAT_FORMATS, encodeChat, type ChatFormat } from "../toolgen/chat-encoding.ts";
 import {
   agentSamples,
   memorizationSamples,
@@ -25,14 +25,13 @@ import {
   MANIFEST_FILE,
   readManifest,
   readToolIndex,
-  writeJsonAtomic,
-  writeToolGenExtras,
   type StageReport,
   type ToolGenManifest,
-} from "./model-folder.ts";
+} from "../toolgen/model-folder.ts";
+import { writeJsonAtomic, writeToolGenExtras } from "./model-folder-write.ts";
 import { trainingCodeVersion, type CodeVersion } from "./code-version.ts";
 import { scheduleFor, type Schedule, type StageSchedule } from "./schedule.ts";
-import { toolDocument } from "./tool-document.ts";
+import { toolDocument } from "../toolgen/tool-document.ts";
 import { virtualizeTools } from "./virtualize.ts";
 import { ToolgenError } from "../errors.ts";
 

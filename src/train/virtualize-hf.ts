@@ -9,7 +9,8 @@ import {
   writeFileSync,
 } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
-import { FINISH_TOKEN, toolToken, type CatalogEntry } from "../catalog/catalog.ts";
+import type { CatalogEntry } from "../catalog/catalog.ts";
+import { FINISH_TOKEN, toolToken } from "../toolgen/tokens.ts";
 import {
   PositionalReader,
   SequentialWriter,
@@ -24,10 +25,10 @@ import {
   type StoredDtype,
   type TensorSpan,
 } from "../nn/io/safetensors-stream.ts";
-import type { ToolIndex } from "../retrieval/ids.ts";
+import type { ToolIndex } from "../toolgen/ids.ts";
 import { nameEncoder } from "./hf-name-encoder.ts";
 import { addTokensToTokenizerConfig, addTokensToTokenizerJson } from "./hf-tokenizer-files.ts";
-import { INDEX_FILE, readJsonFile } from "./model-folder.ts";
+import { INDEX_FILE, readJsonFile } from "../toolgen/model-folder.ts";
 import { toolName } from "./virtualize.ts";
 import { ToolgenError } from "../errors.ts";
 

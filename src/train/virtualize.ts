@@ -1,4 +1,5 @@
-import { FINISH_TOKEN, toolToken, type CatalogEntry } from "../catalog/catalog.ts";
+import type { CatalogEntry } from "../catalog/catalog.ts";
+import { FINISH_TOKEN, toolToken } from "../toolgen/tokens.ts";
 import type { Llama } from "../nn/llama.ts";
 import { resizeVocab } from "../nn/resize.ts";
 import { Tokenizer } from "../nn/tokenizer/index.ts";

@@ -7,7 +7,7 @@ import { Llama } from "../../src/nn/llama.ts";
 import { initParams } from "../../src/nn/params.ts";
 import { Tokenizer } from "../../src/nn/tokenizer/index.ts";
 import { LLAMA3_SPECIAL_TOKENS } from "../../src/nn/train/text.ts";
-import { GENERATE_ACTION, TOOLGEN_AGENT_SYSTEM } from "../../src/train/agent-format.ts";
+import { GENERATE_ACTION, TOOLGEN_AGENT_SYSTEM } from "../../src/toolgen/agent-format.ts";
 import { getCurrentTemperature, squareRoot } from "./seed-tools.ts";
 
 /**

@@ -132,6 +132,24 @@ describe("functions agent: tool calls", () => {
     ]);
   });
 
+  it("lists tool calls in the order the model made them, not the order they finished", async () => {
+    const after = (name: string, delay: number): Tool =>
+      tool({
+        name,
+        description: name,
+        inputSchema: { type: "object", properties: {} },
+        execute: async () => {
+          await new Promise((r) => setTimeout(r, delay));
+          return name;
+        },
+      });
+    const model = new ScriptedModel([{ tool_calls: [call("a", {}, "id-a"), call("b", {}, "id-b")] }, "done"]);
+    const run = await createAgent({ model, tools: [after("a", 40), after("b", 0)] }).chat("u", "both");
+    expect(run.toolCalls.map((t) => t.call.id)).toEqual(["id-a", "id-b"]);
+    const finished = run.steps.filter((s) => s.type === "tool_result").map((s) => s.call.id);
+    expect(finished).toEqual(["id-b", "id-a"]); // streamed as they finish
+  });
+
   it("passes the memory id and extra context to the tools", async () => {
     const seen: unknown[] = [];
     const whoami = tool({

@@ -17,7 +17,7 @@ import {
   FINISH_ARGUMENTS_SCHEMA,
   inputRequest,
   TOOLGEN_AGENT_SYSTEM,
-} from "../../src/train/agent-format.ts";
+} from "../../src/toolgen/agent-format.ts";
 import { getCurrentTemperature, sum } from "./seed-tools.ts";
 
 const finish = (answer: string) => JSON.stringify({ return_type: "give_answer", final_answer: answer });

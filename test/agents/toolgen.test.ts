@@ -4,7 +4,7 @@ import { createToolGenAgent } from "../../src/agents/toolgen.ts";
 import { UnsupportedConstraintError } from "../../src/models/http-errors.ts";
 import type { ChatModel } from "../../src/models/model.ts";
 import { ScriptedModel } from "../../src/models/scripted.ts";
-import { GENERATE_ACTION, TOOLGEN_AGENT_SYSTEM } from "../../src/train/agent-format.ts";
+import { GENERATE_ACTION, TOOLGEN_AGENT_SYSTEM } from "../../src/toolgen/agent-format.ts";
 import { getCurrentTemperature, llmMath, squareRoot, sum, webSearch } from "./seed-tools.ts";
 
 const finish = (answer: string) => JSON.stringify({ return_type: "give_answer", final_answer: answer });

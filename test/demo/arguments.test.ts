@@ -4,7 +4,7 @@ import { demoCatalog } from "../../src/demo/catalog.ts";
 import { fillTemplate, functionTurn, generateSamples } from "../../src/demo/generator.ts";
 import { demoTools } from "../../src/demo/catalog.ts";
 import { SHOWN_QUESTIONS } from "../../src/demo/questions.ts";
-import { actionDocumentation, agentTask, inputRequest } from "../../src/train/agent-format.ts";
+import { actionDocumentation, agentTask, inputRequest } from "../../src/toolgen/agent-format.ts";
 
 describe("arguments constraint", () => {
   it("offers each demo question's correct arguments among its candidates (--candidates)", async () => {

@@ -4,7 +4,7 @@ import type { CatalogEntry } from "../../src/catalog/catalog.ts";
 import { encodeRow, encodeSafetensorsHeader, type StoredDtype } from "../../src/nn/io/safetensors-stream.ts";
 import { Rng } from "../../src/nn/rng.ts";
 import { Tokenizer } from "../../src/nn/tokenizer/index.ts";
-import { CHAT_SPECIAL_TOKENS } from "../../src/train/chat-encoding.ts";
+import { CHAT_SPECIAL_TOKENS } from "../../src/toolgen/chat-encoding.ts";
 
 /** Test fixtures: a synthetic multi-shard Hugging Face folder in any dtype, and a few catalog entries. */
 export function entriesOf(ids: string[]): CatalogEntry[] {

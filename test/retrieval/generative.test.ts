@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { TokenModel, TokenSession } from "../../src/models/model.ts";
 import { GenerativeRetriever, buildIdTrie } from "../../src/retrieval/generative.ts";
-import type { ToolIndex } from "../../src/retrieval/ids.ts";
+import type { ToolIndex } from "../../src/toolgen/ids.ts";
 import { TokenTrie } from "../../src/retrieval/trie.ts";
 
 const VOCAB = [

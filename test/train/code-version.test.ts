@@ -12,7 +12,7 @@ describe("training code version", () => {
       "src/nn/train/trainer.ts",
       "src/nn/kernels/worker.mjs",
       "src/chat/templates/llama3.jinja",
-      "src/retrieval/ids.ts",
+      "src/toolgen/ids.ts",
     ])
       expect(files).toContain(f);
     expect(

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { CatalogEntry } from "../../src/catalog/catalog.ts";
-import { buildToolIndex } from "../../src/retrieval/ids.ts";
+import { buildToolIndex } from "../../src/toolgen/ids.ts";
 import {
   agentSamples,
   memorizationSamples,
@@ -12,8 +12,8 @@ import {
   retrievalSamples,
   writeSamples,
 } from "../../src/train/datasets.ts";
-import { GENERATE_ACTION } from "../../src/train/agent-format.ts";
-import { toolDocument } from "../../src/train/tool-document.ts";
+import { GENERATE_ACTION } from "../../src/toolgen/agent-format.ts";
+import { toolDocument } from "../../src/toolgen/tool-document.ts";
 
 const entries: CatalogEntry[] = [
   {

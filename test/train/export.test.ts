@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { FINISH_TOKEN } from "../../src/catalog/catalog.ts";
+import { FINISH_TOKEN } from "../../src/toolgen/tokens.ts";
 import { loadCatalog, loadQueries } from "../../src/catalog/load.ts";
 import type { Trajectory } from "../../src/train/datasets.ts";
 import { exportTraining, readTrajectoriesFile } from "../../src/train/export.ts";

@@ -4,7 +4,7 @@ import { presetConfig } from "../../src/nn/config.ts";
 import { Llama } from "../../src/nn/llama.ts";
 import { initParams } from "../../src/nn/params.ts";
 import { Tokenizer } from "../../src/nn/tokenizer/index.ts";
-import { CHAT_SPECIAL_TOKENS, encodeChat } from "../../src/train/chat-encoding.ts";
+import { CHAT_SPECIAL_TOKENS, encodeChat } from "../../src/toolgen/chat-encoding.ts";
 import { toolName, virtualizeTools } from "../../src/train/virtualize.ts";
 
 const entries: CatalogEntry[] = ["Weather&&Get current", "Stocks&&Quote", "calculator"].map((id) => {

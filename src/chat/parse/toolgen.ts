@@ -1,4 +1,4 @@
-import { FINISH_TOKEN } from "../../catalog/catalog.ts";
+import { FINISH_TOKEN } from "../../toolgen/tokens.ts";
 import { parseJsonLenient, scanBalanced } from "./json.ts";
 import { isPlainObject } from "../../plain-object.ts";
 import { SegmentSink, withoutEndTokens, type SegmentContext, type SegmentResult } from "./segments.ts";

@@ -1,5 +1,5 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { writeFileAtomic } from "../../nn/io/atomic.ts";
+import { writeFileAtomic } from "../../io/atomic.ts";
 import { sandboxPath, sandboxRoot } from "./sandbox.ts";
 
 /**

@@ -7,7 +7,7 @@
 import { Template } from "@huggingface/jinja";
 import type { Message } from "../../chat/messages.ts";
 import type { ToolJson } from "../../tools/types.ts";
-import { CHATML_TEMPLATE } from "../../train/chat-encoding.ts";
+import { CHATML_TEMPLATE } from "../../toolgen/chat-encoding.ts";
 import { ToolgenError } from "../../errors.ts";
 
 export const TOOL_CALL_OPEN = "<tool_call>";

@@ -1,7 +1,7 @@
 /**
  * Lazy access to node-llama-cpp (an optional dependency): one CPU `Llama` instance per process, model files
  * resolved from `gguf:PATH` or `hf:USER/REPO/FILE` specs. Contexts are created for exact parity with the
- * engine: no flash attention and an F32 KV cache (DESIGN.md "Engine notes").
+ * engine: no flash attention and an F32 KV cache, so its log-probabilities match the engine's on an exported GGUF.
  */
 import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";

@@ -8,7 +8,7 @@ import { loadCheckpoint } from "../checkpoint.ts";
 import { writeGguf, type GgufExportSummary, type GgufFloatType } from "./write.ts";
 import { ToolgenError } from "../../errors.ts";
 
-/** The file of a ToolGen folder that holds its index (src/train/model-folder.ts writes it). */
+/** The file of a ToolGen folder that holds its index (src/train/model-folder-write.ts writes it). */
 const TOOLGEN_INDEX_FILE = "toolgen-index.json";
 /** The GGUF metadata key that carries it. */
 export const GGUF_TOOLGEN_INDEX_KEY = "toolgen.index";

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { writeFileAtomic } from "./atomic.ts";
+import { writeFileAtomic } from "../../io/atomic.ts";
 import { ToolgenError } from "../../errors.ts";
 
 /**

@@ -1,4 +1,3 @@
-import type { Message } from "../chat/messages.ts";
 import { LLAMA3_SPECIAL_TOKENS } from "../nn/train/text.ts";
 
 /**
@@ -61,6 +60,15 @@ export function turnEnd(format: ChatFormat = "llama3"): string {
   return CHAT_FORMATS[format].end;
 }
 
+/**
+ * What encoding reads of a message: its role and text. The chat layer's `Message` (`src/chat/messages.ts`) is one;
+ * the type is written out here because the chat layer sits above this core (its ToolGen parser reads the tokens).
+ */
+export interface ChatTurn {
+  role: string;
+  content: string;
+}
+
 /** What encoding needs from a tokenizer (the engine's Tokenizer has both). */
 export interface ChatTokenizer {
   encode(text: string): number[];
@@ -97,7 +105,7 @@ function special(tokenizer: ChatTokenizer, token: string): number {
  */
 export function encodeChat(
   tokenizer: ChatTokenizer,
-  messages: readonly Message[],
+  messages: readonly ChatTurn[],
   options: EncodeChatOptions = {},
 ): EncodedChat {
   const spec = CHAT_FORMATS[options.format ?? "llama3"];

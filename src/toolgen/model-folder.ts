@@ -2,18 +2,17 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { loadCheckpoint } from "../nn/checkpoint.ts";
 import type { Llama } from "../nn/llama.ts";
-import { writeFileAtomic } from "../nn/io/atomic.ts";
 import type { Tokenizer } from "../nn/tokenizer/index.ts";
-import { isIndexKind, type ToolIndex } from "../retrieval/ids.ts";
-import { fileURLToPath } from "node:url";
-import { CHATML_TEMPLATE, CHAT_FORMATS, type ChatFormat } from "./chat-encoding.ts";
-import type { Stage } from "./datasets.ts";
+import { isIndexKind, type ToolIndex } from "./ids.ts";
+import type { ChatFormat } from "./chat-encoding.ts";
+import type { Stage } from "./stages.ts";
 import { ToolgenError } from "../errors.ts";
 
 /**
  * The extra files of a trained ToolGen folder, beside the engine's checkpoint (config.json, model.safetensors,
  * tokenizer.json): `toolgen-index.json` (how each catalog id is written), `toolgen.json` (the training manifest:
  * what ran, how long, how much memory) and `tokenizer_config.json` (the chat template, Hugging Face style).
+ * Reading them is here; writing them is training's (`src/train/model-folder-write.ts`).
  */
 export const INDEX_FILE = "toolgen-index.json";
 export const MANIFEST_FILE = "toolgen.json";
@@ -59,10 +58,6 @@ export interface ToolGenManifest {
   code?: { hash: string; files: number };
 }
 
-export function writeJsonAtomic(file: string, value: unknown): void {
-  writeFileAtomic(file, JSON.stringify(value, null, 2) + "\n");
-}
-
 export function readJsonFile(file: string): unknown {
   try {
     return JSON.parse(readFileSync(file, "utf8"));
@@ -71,22 +66,6 @@ export function readJsonFile(file: string): unknown {
       cause: e,
     });
   }
-}
-
-function chatTemplate(format: ChatFormat): string {
-  if (format === "chatml") return CHATML_TEMPLATE;
-  return readFileSync(fileURLToPath(new URL("../chat/templates/llama3.jinja", import.meta.url)), "utf8");
-}
-
-export function writeToolGenExtras(dir: string, index: ToolIndex, format: ChatFormat): void {
-  const spec = CHAT_FORMATS[format];
-  writeJsonAtomic(join(dir, INDEX_FILE), index);
-  writeJsonAtomic(join(dir, TOKENIZER_CONFIG_FILE), {
-    chat_template: chatTemplate(format),
-    ...(spec.bos ? { bos_token: spec.bos } : {}),
-    eos_token: spec.end,
-    pad_token: spec.pad,
-  });
 }
 
 export function readToolIndex(dir: string): ToolIndex {

@@ -4,11 +4,12 @@
  * from the file's `toolgen.index` metadata, which `toolgen export gguf` stores for ToolGen folders; a file
  * without it is read as atomic indexing, each catalog entry's token being `<<id>>`.
  */
-import { toolToken, type CatalogEntry } from "../../catalog/catalog.ts";
-import { GGUF_TOOLGEN_INDEX_KEY } from "../../nn/gguf/export.ts";
-import { GenerativeRetriever, type GenerativeRetrieverOptions } from "../../retrieval/generative.ts";
-import { isIndexKind, type ToolIndex } from "../../retrieval/ids.ts";
-import { LlamaCppModel, type LlamaCppOptions } from "../llamacpp.ts";
+import type { CatalogEntry } from "../catalog/catalog.ts";
+import { toolToken } from "../toolgen/tokens.ts";
+import { GGUF_TOOLGEN_INDEX_KEY } from "../nn/gguf/export.ts";
+import { GenerativeRetriever, type GenerativeRetrieverOptions } from "./generative.ts";
+import { isIndexKind, type ToolIndex } from "../toolgen/ids.ts";
+import { LlamaCppModel, type LlamaCppOptions } from "../models/llamacpp.ts";
 
 function storedIndex(model: LlamaCppModel): ToolIndex | undefined {
   const raw = model.metadata(GGUF_TOOLGEN_INDEX_KEY);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ENGLISH_STOPWORDS, tokenize } from "../../src/retrieval/text.ts";
+import { ENGLISH_STOPWORDS, tokenize } from "../../src/text/terms.ts";
 
 describe("tokenize", () => {
   it("lowercases and splits camelCase, snake_case, kebab-case and digits", () => {

@@ -1,5 +1,5 @@
 import type { Llama } from "../nn/llama.ts";
-import type { BatchScorer } from "../retrieval/generative.ts";
+import type { BatchScorer } from "./generative.ts";
 
 /**
  * Next-token logits for many prompts in one forward pass of the engine (right-padded rows; each prompt's logits

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { renderChat } from "../../src/chat/templates/render.ts";
 import { Tokenizer } from "../../src/nn/tokenizer/index.ts";
-import { CHAT_FORMATS, encodeChat } from "../../src/train/chat-encoding.ts";
+import { CHAT_FORMATS, encodeChat } from "../../src/toolgen/chat-encoding.ts";
 
 describe("chat encoding", () => {
   const tokenizer = Tokenizer.train(

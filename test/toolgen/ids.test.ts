@@ -7,7 +7,7 @@ import {
   semanticName,
   standardizeName,
   toolVectors,
-} from "../../src/retrieval/ids.ts";
+} from "../../src/toolgen/ids.ts";
 
 function entry(tool: string, api: string, description: string): CatalogEntry {
   return {

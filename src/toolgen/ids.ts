@@ -1,7 +1,8 @@
-import { toolToken, type CatalogEntry } from "../catalog/catalog.ts";
-import { toolDocument } from "../train/tool-document.ts";
+import type { CatalogEntry } from "../catalog/catalog.ts";
+import { toolToken } from "./tokens.ts";
+import { toolDocument } from "./tool-document.ts";
 import { sphericalKMeans, type SparseVector } from "./kmeans.ts";
-import { ENGLISH_STOPWORDS, tokenize } from "./text.ts";
+import { ENGLISH_STOPWORDS, tokenize } from "../text/terms.ts";
 
 /**
  * ToolGen's index kinds (paper §4.3, App. B): how a tool is written in the model's output.
