@@ -18,7 +18,7 @@ import { callModel, ErrorStreak, positiveInteger, RepeatGuard } from "./loop.ts"
 import type { RunOutcome, RunRecorder } from "./loop.ts";
 import type { MemoryOptions } from "./memory.ts";
 import { MemoryAgent } from "./base.ts";
-import type { ChatOptions } from "./types.ts";
+import type { ChatOptions, TurnDecoding } from "./types.ts";
 
 /** What an action decoder gets: the conversation so far and the written forms it may choose from. */
 export interface ActionRequest {
@@ -167,7 +167,7 @@ export class ToolGenAgent extends MemoryAgent {
       if (needThought) {
         if (rec.modelCalls >= this.maxRounds)
           return done({ answer: lastThought, stoppedBecause: "max_steps" });
-        lastThought = await this.reply(episode, chat, rec);
+        lastThought = await this.reply(episode, chat, rec, { turn: "thought", constraint: "none" });
         rec.record({ type: "thought", index: rec.modelCalls - 1, text: lastThought });
         episode.messages.push({ role: "user", content: GENERATE_ACTION });
       }
@@ -252,7 +252,12 @@ export class ToolGenAgent extends MemoryAgent {
   }
 
   /** A free-text assistant turn, re-asked at higher temperatures while it says "give up" or "sorry". */
-  private async reply(episode: Episode, chat: ChatOptions, rec: RunRecorder): Promise<string> {
+  private async reply(
+    episode: Episode,
+    chat: ChatOptions,
+    rec: RunRecorder,
+    decoding: TurnDecoding,
+  ): Promise<string> {
     let temperature = episode.temperature;
     for (let attempt = 0; ; attempt++) {
       const { message } = await callModel(
@@ -265,6 +270,7 @@ export class ToolGenAgent extends MemoryAgent {
         },
         rec,
         chat.stream === true,
+        decoding,
       );
       const next = this.retryTemperatures[attempt];
       if (!GIVE_UP.test(message.content) || next === undefined || rec.modelCalls >= this.maxRounds) {
@@ -291,8 +297,9 @@ export class ToolGenAgent extends MemoryAgent {
     chat: ChatOptions,
     rec: RunRecorder,
   ): Promise<string> {
+    const turn = entry ? "arguments" : "finish";
     if (this.options.argumentsConstraint !== "json-schema" || this.schemaUnsupported)
-      return this.reply(episode, chat, rec);
+      return this.reply(episode, chat, rec, { turn, constraint: "none" });
     const schema = entry ? entry.parameters : FINISH_ARGUMENTS_SCHEMA;
     const maxTokens = this.options.argumentsMaxTokens ?? this.options.maxTokens;
     try {
@@ -307,6 +314,7 @@ export class ToolGenAgent extends MemoryAgent {
         },
         rec,
         false,
+        { turn, constraint: "json-schema" },
       );
       episode.messages.push({ role: "assistant", content: message.content });
       return message.content;
@@ -315,7 +323,7 @@ export class ToolGenAgent extends MemoryAgent {
       this.schemaUnsupported = true;
       const reason = `unconstrained arguments turns from now on: ${(error as Error).message}`;
       rec.record({ type: "retry", index: rec.modelCalls, reason, temperature: episode.temperature });
-      return this.reply(episode, chat, rec);
+      return this.reply(episode, chat, rec, { turn, constraint: "none" });
     }
   }
 
@@ -338,6 +346,7 @@ export class ToolGenAgent extends MemoryAgent {
         message: { role: "assistant", content: text },
         usage,
         ms,
+        decoding: { turn: "action", constraint: "choice", options: options.length },
       });
       return text;
     }
@@ -345,8 +354,10 @@ export class ToolGenAgent extends MemoryAgent {
     if (!this.choiceUnsupported) {
       try {
         const constraint = { kind: "choice" as const, options };
-        return (await callModel(this.options.model, episode.messages, { ...base, constraint }, rec, false))
-          .message.content;
+        const decoding = { turn: "action" as const, constraint: "choice" as const, options: options.length };
+        return (
+          await callModel(this.options.model, episode.messages, { ...base, constraint }, rec, false, decoding)
+        ).message.content;
       } catch (error) {
         // A backend that cannot enforce a choice (OpenAI proper) still works: the action is checked afterwards.
         if ((error as Error).name !== "UnsupportedConstraintError") throw error;
@@ -355,7 +366,8 @@ export class ToolGenAgent extends MemoryAgent {
         rec.record({ type: "retry", index: rec.modelCalls, reason, temperature: episode.temperature });
       }
     }
-    return (await callModel(this.options.model, episode.messages, base, rec, false)).message.content;
+    const free = { turn: "action" as const, constraint: "none" as const };
+    return (await callModel(this.options.model, episode.messages, base, rec, false, free)).message.content;
   }
 
   /** The catalog id (or FINISH_TOKEN) an action turn names, or undefined when it names nothing known. */

@@ -1,6 +1,6 @@
 import type { Message } from "../chat/messages.ts";
 import type { BuiltinTokenModel } from "../models/builtin.ts";
-import type { ChatModel, GenerateOptions, GenerateResult, StreamEvent } from "../models/model.ts";
+import type { ChatModel, DecodedAs, GenerateOptions, GenerateResult, StreamEvent } from "../models/model.ts";
 import { pickToken } from "../nn/infer/decode.ts";
 import { InferenceSession } from "../nn/infer/session.ts";
 import { Rng } from "../nn/rng.ts";
@@ -10,13 +10,6 @@ import { IM_END, encodeChat } from "../train/chat-encoding.ts";
 import { argumentChoice } from "./arguments.ts";
 import { decodeConstrained, jsonSchemaConstraint } from "../constrain/index.ts";
 import type { JsonSchema } from "../tools/types.ts";
-
-/** How the last reply was decoded (the demo prints it, so what the model did and what was forced is visible). */
-export interface DecodingNote {
-  mode: "free" | "choice" | "json-schema";
-  options?: number;
-  source?: string;
-}
 
 export interface ToolGenChatModelOptions {
   /** Cut non-assistant contents to this many tokens, as the training did (schedule.maxContentTokens). */
@@ -47,11 +40,11 @@ const FORMATS = [
  * `choice` constraint decoded by beam search over a trie of the options' tokens, or a `json-schema` constraint
  * (the model writes the value itself, token by token, under a mask that keeps it a valid instance of the
  * schema: src/constrain). Other constraint kinds are refused. With `constrainArguments`, an unconstrained
- * arguments turn of the ToolGen agent becomes a choice among the candidates of arguments.ts.
+ * arguments turn of the ToolGen agent becomes a choice among the candidates of arguments.ts, and the result says
+ * so (`decodedAs`).
  */
 export class ToolGenChatModel implements ChatModel {
   readonly id: string;
-  lastDecoding: DecodingNote = { mode: "free" };
   private readonly trieCache = new Map<string, TokenTrie>();
   private readonly format: (typeof FORMATS)[number]["format"];
   private readonly endId: number;
@@ -135,13 +128,11 @@ export class ToolGenChatModel implements ChatModel {
     let text: string;
     let promptTokens: number;
     let completionTokens: number;
+    const decodedAs: DecodedAs | undefined = auto
+      ? { kind: "choice", options: auto.options.length, source: auto.source }
+      : undefined;
     if (choice) {
       if (choice.length === 0) throw new Error("a choice constraint needs at least one option");
-      this.lastDecoding = {
-        mode: "choice",
-        options: choice.length,
-        ...(auto ? { source: auto.source } : {}),
-      };
       const trie = this.trieFor(choice);
       const prompt = this.prompt(messages, trie.maxDepth + 1);
       const [best] = await decodeIds(this.tokens, prompt, trie, {
@@ -152,7 +143,6 @@ export class ToolGenChatModel implements ChatModel {
       promptTokens = prompt.length;
       completionTokens = best?.tokens.length ?? 0;
     } else {
-      this.lastDecoding = { mode: "free" };
       const max = options.maxTokens ?? 64;
       const prompt = this.prompt(messages, max);
       const rng = new Rng(options.seed ?? 0);
@@ -181,6 +171,7 @@ export class ToolGenChatModel implements ChatModel {
         message: { role: "assistant", content: text },
         usage: { promptTokens, completionTokens },
         finishReason: "stop",
+        ...(decodedAs ? { decodedAs } : {}),
       },
     };
   }
@@ -196,7 +187,6 @@ export class ToolGenChatModel implements ChatModel {
     const constraint = jsonSchemaConstraint(schema, this.tokens.tokenizer, [this.endId], {
       vocabSize: this.tokens.model.config.vocabSize,
     });
-    this.lastDecoding = { mode: "json-schema" };
     const session = new InferenceSession(this.tokens.model);
     let ids: number[];
     try {

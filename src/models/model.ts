@@ -27,11 +27,23 @@ export interface Usage {
   completionTokens: number;
 }
 
+/**
+ * A constraint a backend applied on its own to a turn it was asked freely (the demo model's `--candidates`:
+ * a choice among `options` candidates built from `source`), so the caller can say what constrained the reply.
+ */
+export interface DecodedAs {
+  kind: "choice";
+  options: number;
+  source?: string;
+}
+
 export interface GenerateResult {
   message: Message;
   usage: Usage;
   finishReason?: "stop" | "length" | "tool_calls" | "error";
   raw?: unknown;
+  /** Set only when the backend constrained the reply beyond what `GenerateOptions.constraint` asked. */
+  decodedAs?: DecodedAs;
 }
 
 /** Incremental output of `stream`: text deltas, tool-call fragments as they arrive, then the whole result. */

@@ -51,6 +51,16 @@ describe("ToolGen agent: the arguments turn under a json-schema constraint", () 
       kind: "json-schema",
       schema: FINISH_ARGUMENTS_SCHEMA,
     });
+    // every model step says which turn it was and what constrained it
+    const decodings = run.steps.flatMap((s) => (s.type === "model" ? [s.decoding] : []));
+    expect(decodings).toEqual([
+      { turn: "thought", constraint: "none" },
+      { turn: "action", constraint: "choice", options: 3 },
+      { turn: "arguments", constraint: "json-schema" },
+      { turn: "thought", constraint: "none" },
+      { turn: "action", constraint: "choice", options: 3 },
+      { turn: "finish", constraint: "json-schema" },
+    ]);
     // free by default
     const free = new ScriptedModel(["t", "<<Finish>>", finish("x")]);
     await createToolGenAgent({ model: free, tools: [sum] }).chat("u", "q");
