@@ -40,8 +40,13 @@ function startCost(b: number): number {
 }
 
 export class CopySource {
-  /** The numbers the texts state (digits or words), for number leaves. */
+  /** The numbers the texts state (digits or words). */
   readonly numbers: readonly number[];
+  /**
+   * What a number leaf may take: the stated numbers and their negations ("10 days before", "5 below zero":
+   * a sign people say in words).
+   */
+  readonly signedNumbers: readonly number[];
   private readonly next: Map<number, number>[] = [new Map()];
   private readonly link: number[] = [-1];
   private readonly len: number[] = [0];
@@ -54,6 +59,7 @@ export class CopySource {
       for (const b of utf8Bytes(text)) last = this.extend(last, b);
     });
     this.numbers = [...new Set(texts.flatMap((t) => numbersIn(t)))];
+    this.signedNumbers = [...new Set(this.numbers.flatMap((v) => (v === 0 ? [0] : [v, -v])))];
   }
 
   /** The state before any byte of a copy (the empty substring). */

@@ -37,7 +37,7 @@ export interface AutomatonOptions {
   anyDepth?: number;
   /**
    * Copy constraint (copy.ts): string leaves may only spell a non-empty substring of these texts, number and
-   * integer leaves only a number they state. Enums and consts are kept as they are; a leaf with nothing to
+   * integer leaves only a number they state (or its negation). Enums and consts are kept as they are; a leaf with nothing to
    * copy (no number within its bounds, no substring long enough for its minLength) stays free.
    */
   copy?: CopySource;
@@ -298,6 +298,12 @@ export class JsonSchemaAutomaton {
   private compile(node: SchemaNode, refs: Map<SchemaNode, UnionNode>): CNode {
     switch (node.kind) {
       case "literal": {
+        if (node.range && this.copy) {
+          // an integer range is a number leaf, not an enum: the numbers stated within it
+          const stated = node.values.filter((v) => this.copy!.signedNumbers.includes(v as number));
+          if (stated.length > 0 && stated.length < node.values.length)
+            return this.compile({ kind: "literal", values: stated }, refs);
+        }
         const trie = ByteTrie.build(node.values.map((v) => utf8Bytes(JSON.stringify(v))));
         return this.add<LitNode>({ k: K.Lit, id: 0, min: trie.minRest, trie });
       }
@@ -318,7 +324,7 @@ export class JsonSchemaAutomaton {
         });
       }
       case "number": {
-        const stated = this.copy?.numbers.filter((v) => numberFits(v, node.integer, node.bounds));
+        const stated = this.copy?.signedNumbers.filter((v) => numberFits(v, node.integer, node.bounds));
         if (stated && stated.length > 0) return this.compile({ kind: "literal", values: stated }, refs);
         let range = new NumberRange(node.integer, node.bounds);
         // Bounds that only a fraction can meet (e.g. [0.2, 0.7]) are left to validation: see number-range.ts.

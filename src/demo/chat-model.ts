@@ -8,7 +8,7 @@ import { decodeIds } from "../retrieval/constrained-beam.ts";
 import { TokenTrie } from "../retrieval/trie.ts";
 import { IM_END, encodeChat } from "../train/chat-encoding.ts";
 import { argumentChoice } from "./arguments.ts";
-import { decodeConstrained, jsonSchemaConstraint } from "../constrain/index.ts";
+import { CopySource, decodeConstrained, jsonSchemaConstraint } from "../constrain/index.ts";
 import type { JsonSchema } from "../tools/types.ts";
 
 export interface ToolGenChatModelOptions {
@@ -120,7 +120,7 @@ export class ToolGenChatModel implements ChatModel {
       throw error;
     }
     if (c?.kind === "json-schema") {
-      yield* this.streamSchema(messages, c.schema, options);
+      yield* this.streamSchema(messages, c.schema, c.copyFrom, options);
       return;
     }
     const auto = !c && this.options.constrainArguments === true ? argumentChoice(messages) : undefined;
@@ -176,16 +176,21 @@ export class ToolGenChatModel implements ChatModel {
     };
   }
 
-  /** A reply written by the model under a JSON Schema: greedy (or sampled) over the ids the schema allows. */
+  /**
+   * A reply written by the model under a JSON Schema (and, with `copyFrom`, the copy constraint): greedy (or
+   * sampled) over the ids the schema allows.
+   */
   private async *streamSchema(
     messages: Message[],
     schema: JsonSchema,
+    copyFrom: string[] | undefined,
     options: GenerateOptions,
   ): AsyncIterable<StreamEvent> {
     const max = options.maxTokens ?? 96;
     const prompt = this.prompt(messages, max + 1);
     const constraint = jsonSchemaConstraint(schema, this.tokens.tokenizer, [this.endId], {
       vocabSize: this.tokens.model.config.vocabSize,
+      ...(copyFrom ? { copy: new CopySource(copyFrom) } : {}),
     });
     const session = new InferenceSession(this.tokens.model);
     let ids: number[];

@@ -19,11 +19,16 @@ export interface DemoRunOptions {
   color?: boolean;
   /**
    * How the arguments turns (the tool's arguments, and the final answer after <<Finish>>) are decoded:
-   * "json-schema" (default: the model writes them under the tool's JSON Schema, or the Finish schema), or
-   * "free" (asked with no constraint; a ToolGenChatModel with `constrainArguments` then picks among candidates).
+   * "json-schema+copy" (default: the model writes them under the tool's JSON Schema, or the Finish schema,
+   * and its free strings and numbers copy from the question, or for the final answer from the question and the
+   * last tool result: src/constrain/copy.ts), "json-schema" (the schema alone), or "free" (asked with no
+   * constraint; a ToolGenChatModel with `constrainArguments` then picks among candidates).
    */
-  arguments?: "json-schema" | "free";
+  arguments?: DemoArgumentsDecoding;
 }
+
+/** How the demo decodes the arguments turns (`toolgen demo --arguments-constraint`, `bench:demo --arguments`). */
+export type DemoArgumentsDecoding = "json-schema+copy" | "json-schema" | "free";
 
 export interface DemoAnswer {
   question: string;
@@ -53,7 +58,10 @@ function argumentsHow(d: TurnDecoding): string {
   if (d.backend?.kind === "choice")
     return `model's choice among ${d.backend.options} candidates built from ${d.backend.source ?? "the conversation"}`;
   if (d.constraint === "none") return "written freely by the model";
-  return `written by the model under ${d.turn === "finish" ? "the Finish schema" : "the tool's JSON Schema"}`;
+  const schema = d.turn === "finish" ? "the Finish schema" : "the tool's JSON Schema";
+  if (d.constraint !== "json-schema+copy") return `written by the model under ${schema}`;
+  const from = (d.copyFrom ?? []).map((s) => (s === "observation" ? "the last tool result" : `the ${s}`));
+  return `written by the model under ${schema}, its free strings and numbers copied from ${from.join(" and ")}`;
 }
 
 const clip = (s: string, n = 160) => (s.length > n ? `${s.slice(0, n - 1)}…` : s).replace(/\n/g, "⏎");
@@ -68,7 +76,7 @@ export function createDemoRunner(o: DemoRunOptions) {
     // Room for a final answer that copies a long result (a hash, a file); short turns end at the turn's end.
     maxTokens: 96,
     maxRounds: 9,
-    argumentsConstraint: o.arguments === "free" ? "none" : "json-schema",
+    argumentsConstraint: o.arguments === "free" ? "none" : (o.arguments ?? "json-schema+copy"),
     // A give_up is the model declining the question: stop there (a restart would only sample another try).
     maxRestarts: 0,
     retryTemperatures: [],

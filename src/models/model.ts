@@ -4,7 +4,11 @@ import type { JsonSchema, ToolJson } from "../tools/types.ts";
 /** Constraints are data, not code; each adapter maps what its backend supports and says what it cannot. */
 export type Constraint =
   | { kind: "choice"; options: string[] }
-  | { kind: "json-schema"; schema: JsonSchema }
+  /**
+   * `copyFrom`: free string and number leaves may only copy from these texts (src/constrain/copy.ts); only
+   * the built-in engine enforces it, other backends refuse it with UnsupportedConstraintError.
+   */
+  | { kind: "json-schema"; schema: JsonSchema; copyFrom?: string[] }
   | { kind: "grammar"; gbnf: string }
   | { kind: "tokens"; ids: number[] };
 

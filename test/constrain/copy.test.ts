@@ -55,10 +55,12 @@ describe("copy constraint", () => {
       '{"a":12,"b":"say \\"hi\\"\\nZü"}',
       '{"a":17,"b":"600","c":4321}',
       '{"a":17,"b":"600","u":"mi"}',
+      '{"a":-17,"b":"600"}', // "17 days before"
     ])
       expect(a.accepts(ok), ok).toBe(true);
     for (const bad of [
       '{"a":1235,"b":"x"}', // not stated
+      '{"a":-1235,"b":"x"}', // not stated either way
       '{"a":12,"b":""}', // an empty copy copies nothing
       '{"a":17,"b":"Zur"}', // not in the texts
       '{"a":17,"b":"seventeen12!"}', // straddles the two texts
@@ -66,6 +68,17 @@ describe("copy constraint", () => {
       '{"a":17,"b":"hi","u":"m"}', // enums stay enums
     ])
       expect(a.accepts(bad), bad).toBe(false);
+  });
+
+  it("narrows a small integer range (written out as values) to the numbers stated in it", () => {
+    const range = { type: "integer", minimum: 0, maximum: 170 };
+    const copying = JsonSchemaAutomaton.fromSchema(range, {
+      copy: new CopySource(["What is 12 factorial?"]),
+    });
+    expect(copying.accepts("12")).toBe(true);
+    expect(copying.accepts("4")).toBe(false);
+    const none = JsonSchemaAutomaton.fromSchema(range, { copy: new CopySource(["factorial of 500"]) });
+    expect(none.accepts("4")).toBe(true);
   });
 
   it("leaves a leaf free when there is nothing to copy", () => {
@@ -97,8 +110,11 @@ function copied(node: SchemaNode, value: unknown, texts: string[], numbers: numb
   if (depth > 8) return true;
   const deeper = (n: SchemaNode, v: unknown) => copied(n, v, texts, numbers, depth + 1);
   switch (node.kind) {
-    case "literal":
+    case "literal": {
+      const stated = node.range ? node.values.filter((v) => numbers.includes(v as number)) : [];
+      if (stated.length > 0) return stated.includes(value);
       return node.values.some((v) => JSON.stringify(v) === JSON.stringify(value));
+    }
     case "string":
       return typeof value === "string" && value.length > 0 && texts.some((t) => t.includes(value));
     case "number": {
@@ -211,7 +227,7 @@ describe("copy constraint (property)", () => {
           const value: unknown = JSON.parse(out);
           expect(valid(value), `${JSON.stringify(s)}\n${out}\n${ajv.errorsText(valid.errors)}`).toBe(true);
           expect(
-            copied(normaliseSchema(s), value, ts, [...source.numbers]),
+            copied(normaliseSchema(s), value, ts, [...source.signedNumbers]),
             `${JSON.stringify(s)}\n${out}`,
           ).toBe(true);
         },
