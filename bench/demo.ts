@@ -9,10 +9,13 @@
  *   right first arguments, correct answer;
  * - latency per question (p50, p95) and the load of the machine while it ran.
  *
- * Usage: npm run bench:demo [-- --name NAME] [-- --arguments json-schema|candidates|free]
- *   writes bench/results/NAME.json (default "demo"); --arguments: how the arguments turns are decoded (default
- *   json-schema, as `toolgen demo`; candidates = `toolgen demo --candidates`, the first demo's crutch);
- *   --dir DIR: measure a demo model folder trained elsewhere instead of the committed one.
+ * Usage: npm run bench:demo [-- --name NAME] [-- --arguments MODE[,MODE…]] [-- --dir DIR]
+ *   writes bench/results/NAME.json (default "demo"); --arguments: how the arguments turns are decoded, each
+ *   mode measured in turn in the same run (side by side under the same load; default
+ *   "json-schema+copy,json-schema"): json-schema+copy (`toolgen demo`'s default: the schema, free strings and
+ *   numbers copied from the conversation), json-schema (the schema alone), candidates (`toolgen demo
+ *   --candidates`, the first demo's crutch), free (no constraint); --dir DIR: measure a demo model folder
+ *   trained elsewhere instead of the committed one.
  */
 import { readFileSync } from "node:fs";
 import { loadavg } from "node:os";
@@ -20,22 +23,29 @@ import { parseArgs } from "node:util";
 import { writeBenchResult } from "./lib/result.ts";
 import { isCorrectAnswer, resultPart, type HandwrittenSet } from "../src/demo/grading.ts";
 import { demoData, openDemoModel, prepareDemoModel, withSandbox } from "../src/demo/model.ts";
-import { createDemoRunner, type DemoAnswer } from "../src/demo/runner.ts";
+import { createDemoRunner, type DemoAnswer, type DemoArgumentsDecoding } from "../src/demo/runner.ts";
 import { quantile } from "../src/eval/metrics.ts";
 import { createRetriever } from "../src/retrieval/create.ts";
 import { executeToolCall } from "../src/tools/execute.ts";
 
+const MODES = ["json-schema+copy", "json-schema", "candidates", "free"] as const;
+type Mode = (typeof MODES)[number];
+const DEFAULT_MODES = "json-schema+copy,json-schema";
 const { values: args } = parseArgs({
   options: {
     name: { type: "string", default: "demo" },
-    arguments: { type: "string", default: "json-schema" },
+    arguments: { type: "string", default: DEFAULT_MODES },
     dir: { type: "string" },
   },
 });
-const mode = args.arguments!;
-if (!["json-schema", "candidates", "free"].includes(mode)) {
-  process.stderr.write(`bench:demo: --arguments must be json-schema, candidates or free, got ${mode}\n`);
-  process.exit(1);
+const modes = args.arguments!.split(",") as Mode[];
+for (const mode of modes) {
+  if (!MODES.includes(mode)) {
+    process.stderr.write(
+      `bench:demo: --arguments takes ${MODES.join(", ")} (comma-separated), got ${mode}\n`,
+    );
+    process.exit(1);
+  }
 }
 const load = [loadavg()];
 // --dir: a demo model trained elsewhere (e.g. with other settings) instead of the one `toolgen demo` uses.
@@ -43,127 +53,144 @@ const { dir, committed } = args.dir
   ? { dir: args.dir, committed: false }
   : await prepareDemoModel({ log: (l) => process.stderr.write(l + "\n") });
 const data = await demoData();
-const { chat } = openDemoModel(dir, mode === "candidates");
-const runner = createDemoRunner({
-  model: chat,
-  catalog: data.catalog,
-  tools: data.tools,
-  write: () => {},
-  arguments: mode === "json-schema" ? "json-schema" : "free",
-});
 const set = JSON.parse(
   readFileSync(new URL("demo/handwritten.json", import.meta.url), "utf8"),
 ) as HandwrittenSet;
 const bm25 = await createRetriever("bm25", { catalog: data.catalog });
+const bm25Picks: (string | null)[] = [];
+for (const q of set.questions) bm25Picks.push((await bm25.search(q.question, { k: 1 }))[0]?.id ?? null);
 
 const pct = (n: number, of: number) => Math.round((1000 * n) / of) / 10;
 const ms = (a: DemoAnswer) => Math.round(a.seconds * 1000);
-let done = 0;
-const total = set.questions.length + set.offTopic.length + data.heldOut.length;
-const tick = () => process.stderr.write(`\r${++done}/${total}`);
-
-const handwritten: Record<string, unknown>[] = [];
-const offTopic: Record<string, unknown>[] = [];
-const generated = { action: 0, args: 0, answer: 0 };
-const latencies: number[] = [];
-const generatedLatencies: number[] = [];
-await withSandbox(async () => {
-  for (const q of set.questions) {
-    const got = await runner.ask(q.question);
-    const [hit] = await bm25.search(q.question, { k: 1 });
-    latencies.push(ms(got));
-    handwritten.push({
-      question: q.question,
-      tool: q.tool,
-      first_tool: got.calls[0]?.tool ?? null,
-      bm25: hit?.id ?? null,
-      answer: got.answer,
-      declined: got.declined,
-      correct: isCorrectAnswer(got.answer, q),
-    });
-    tick();
-  }
-  for (const question of set.offTopic) {
-    const got = await runner.ask(question);
-    latencies.push(ms(got));
-    offTopic.push({
-      question,
-      declined: got.declined,
-      answer: got.answer,
-      first_tool: got.calls[0]?.tool ?? null,
-    });
-    tick();
-  }
-  for (const [i, q] of data.heldOut.entries()) {
-    const got = await runner.ask(q.query);
-    generatedLatencies.push(ms(got));
-    const first = got.calls[0];
-    if (first?.tool === q.tool) generated.action++;
-    if (first?.tool === q.tool && JSON.stringify(first.arguments) === JSON.stringify(q.arguments))
-      generated.args++;
-    const truth = await executeToolCall(
-      { id: `t${i}`, type: "function", function: { name: q.tool!, arguments: q.arguments } },
-      data.tools,
-    );
-    if (truth.ok && isCorrectAnswer(got.answer, { answer: truth.content, key: resultPart(truth.content) }))
-      generated.answer++;
-    tick();
-  }
-});
-process.stderr.write("\n");
-load.push(loadavg());
-
 const n = set.questions.length;
 const count = (rows: Record<string, unknown>[], f: (r: Record<string, unknown>) => boolean) =>
   rows.filter(f).length;
+let done = 0;
+const total = (set.questions.length + set.offTopic.length + data.heldOut.length) * modes.length;
+const tick = () => process.stderr.write(`\r${++done}/${total}`);
+
+/** One decoding mode over the three sets: the summary figures and every hand-written and off-topic answer. */
+async function measure(mode: Mode) {
+  const { chat } = openDemoModel(dir, mode === "candidates");
+  const runner = createDemoRunner({
+    model: chat,
+    catalog: data.catalog,
+    tools: data.tools,
+    write: () => {},
+    arguments: (mode === "candidates" ? "free" : mode) as DemoArgumentsDecoding,
+  });
+  const handwritten: Record<string, unknown>[] = [];
+  const offTopic: Record<string, unknown>[] = [];
+  const generated = { action: 0, args: 0, answer: 0 };
+  const latencies: number[] = [];
+  const generatedLatencies: number[] = [];
+  await withSandbox(async () => {
+    for (const [i, q] of set.questions.entries()) {
+      const got = await runner.ask(q.question);
+      latencies.push(ms(got));
+      handwritten.push({
+        question: q.question,
+        tool: q.tool,
+        first_tool: got.calls[0]?.tool ?? null,
+        first_arguments: got.calls[0]?.arguments ?? null,
+        bm25: bm25Picks[i],
+        answer: got.answer,
+        declined: got.declined,
+        correct: isCorrectAnswer(got.answer, q),
+      });
+      tick();
+    }
+    for (const question of set.offTopic) {
+      const got = await runner.ask(question);
+      latencies.push(ms(got));
+      offTopic.push({
+        question,
+        declined: got.declined,
+        answer: got.answer,
+        first_tool: got.calls[0]?.tool ?? null,
+      });
+      tick();
+    }
+    for (const [i, q] of data.heldOut.entries()) {
+      const got = await runner.ask(q.query);
+      generatedLatencies.push(ms(got));
+      const first = got.calls[0];
+      if (first?.tool === q.tool) generated.action++;
+      if (first?.tool === q.tool && JSON.stringify(first.arguments) === JSON.stringify(q.arguments))
+        generated.args++;
+      const truth = await executeToolCall(
+        { id: `t${i}`, type: "function", function: { name: q.tool!, arguments: q.arguments } },
+        data.tools,
+      );
+      if (truth.ok && isCorrectAnswer(got.answer, { answer: truth.content, key: resultPart(truth.content) }))
+        generated.answer++;
+      tick();
+    }
+  });
+  return {
+    summary: {
+      arguments_decoding: mode,
+      handwritten: {
+        questions: n,
+        answer_correct_pct: pct(
+          count(handwritten, (r) => r.correct === true),
+          n,
+        ),
+        first_tool_correct_pct: pct(
+          count(handwritten, (r) => r.first_tool === r.tool),
+          n,
+        ),
+        bm25_top1_tool_correct_pct: pct(
+          count(handwritten, (r) => r.bm25 === r.tool),
+          n,
+        ),
+        declined_pct: pct(
+          count(handwritten, (r) => r.declined === true),
+          n,
+        ),
+      },
+      off_topic: {
+        questions: set.offTopic.length,
+        declined_pct: pct(
+          count(offTopic, (r) => r.declined === true),
+          set.offTopic.length,
+        ),
+      },
+      generated_held_out: {
+        questions: data.heldOut.length,
+        split: "demo generator, seed 1001, 2 per tool, training questions excluded",
+        first_tool_correct_pct: pct(generated.action, data.heldOut.length),
+        first_call_arguments_correct_pct: pct(generated.args, data.heldOut.length),
+        answer_correct_pct: pct(generated.answer, data.heldOut.length),
+      },
+      latency_ms: {
+        handwritten_and_off_topic_p50: quantile(latencies, 0.5),
+        handwritten_and_off_topic_p95: quantile(latencies, 0.95),
+        generated_p50: quantile(generatedLatencies, 0.5),
+        generated_p95: quantile(generatedLatencies, 0.95),
+      },
+    },
+    answers: { handwritten, off_topic: offTopic },
+  };
+}
+
+const measured = [];
+for (const mode of modes) measured.push(await measure(mode));
+process.stderr.write("\n");
+load.push(loadavg());
+
 const flags = [
   ...(args.name === "demo" ? [] : [`--name ${args.name}`]),
-  ...(mode === "json-schema" ? [] : [`--arguments ${mode}`]),
+  ...(args.arguments === DEFAULT_MODES ? [] : [`--arguments ${args.arguments}`]),
   ...(args.dir ? [`--dir ${args.dir}`] : []),
 ];
 writeBenchResult(args.name!, `npm run bench:demo${flags.length ? ` -- ${flags.join(" ")}` : ""}`, {
   model: committed ? "models/demo (committed)" : dir,
-  arguments_decoding: mode,
   load_average_1_5_15_before_after: load.map((l) => l.map((x) => Math.round(x * 100) / 100)),
-  handwritten: {
-    questions: n,
-    answer_correct_pct: pct(
-      count(handwritten, (r) => r.correct === true),
-      n,
-    ),
-    first_tool_correct_pct: pct(
-      count(handwritten, (r) => r.first_tool === r.tool),
-      n,
-    ),
-    bm25_top1_tool_correct_pct: pct(
-      count(handwritten, (r) => r.bm25 === r.tool),
-      n,
-    ),
-    declined_pct: pct(
-      count(handwritten, (r) => r.declined === true),
-      n,
-    ),
-  },
-  off_topic: {
-    questions: set.offTopic.length,
-    declined_pct: pct(
-      count(offTopic, (r) => r.declined === true),
-      set.offTopic.length,
-    ),
-  },
-  generated_held_out: {
-    questions: data.heldOut.length,
-    split: "demo generator, seed 1001, 2 per tool, training questions excluded",
-    first_tool_correct_pct: pct(generated.action, data.heldOut.length),
-    first_call_arguments_correct_pct: pct(generated.args, data.heldOut.length),
-    answer_correct_pct: pct(generated.answer, data.heldOut.length),
-  },
-  latency_ms: {
-    handwritten_and_off_topic_p50: quantile(latencies, 0.5),
-    handwritten_and_off_topic_p95: quantile(latencies, 0.95),
-    generated_p50: quantile(generatedLatencies, 0.5),
-    generated_p95: quantile(generatedLatencies, 0.95),
-  },
-  handwritten_answers: handwritten,
-  off_topic_answers: offTopic,
+  bm25_handwritten_top1_tool_correct_pct: pct(
+    set.questions.filter((q, i) => bm25Picks[i] === q.tool).length,
+    n,
+  ),
+  configurations: measured.map((m) => m.summary),
+  answers: Object.fromEntries(measured.map((m, i) => [modes[i], m.answers])),
 });

@@ -9,6 +9,7 @@ import type {
   ChatOptions,
   StopReason,
   ToolCallRecord,
+  TurnDecoding,
 } from "./types.ts";
 import { ToolgenError } from "../errors.ts";
 
@@ -128,6 +129,8 @@ export async function callModel(
   options: GenerateOptions,
   recorder: RunRecorder,
   stream: boolean,
+  /** How the caller asked for this turn to be decoded; recorded on the model step with what the backend reports. */
+  decoding?: TurnDecoding,
 ): Promise<GenerateResult> {
   const index = recorder.modelCalls;
   const started = performance.now();
@@ -150,6 +153,9 @@ export async function callModel(
     message: result.message,
     usage: result.usage,
     ms: Math.round(performance.now() - started),
+    ...(decoding
+      ? { decoding: { ...decoding, ...(result.decodedAs ? { backend: result.decodedAs } : {}) } }
+      : {}),
   });
   return result;
 }

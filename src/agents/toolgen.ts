@@ -20,7 +20,7 @@ import { callModel, ErrorStreak, positiveInteger, RepeatGuard } from "./loop.ts"
 import type { RunOutcome, RunRecorder } from "./loop.ts";
 import type { MemoryOptions } from "./memory.ts";
 import { MemoryAgent } from "./base.ts";
-import type { ChatOptions } from "./types.ts";
+import type { ChatOptions, TurnDecoding } from "./types.ts";
 
 /** What an action decoder gets: the conversation so far and the written forms it may choose from. */
 export interface ActionRequest {
@@ -71,9 +71,12 @@ export interface ToolGenAgentOptions {
    * parameters or, after <<Finish>>, FINISH_ARGUMENTS_SCHEMA (the built-in engine compiles it to a token mask,
    * llama.cpp to a grammar, vLLM-style servers to guided JSON; a backend that cannot enforce it is asked freely
    * from then on). "none" (default): free text, checked after generation. OpenAI proper's strict JSON mode
-   * rejects schemas with optional properties, so the default stays free.
+   * rejects schemas with optional properties, so the default stays free. "json-schema+copy": the same, plus
+   * the copy constraint (src/constrain/copy.ts): free string and number leaves may only copy from the user's
+   * question (a tool's arguments) or from the question and the last tool result (<<Finish>>'s final answer);
+   * a backend that cannot enforce copying is asked with the plain schema from then on.
    */
-  argumentsConstraint?: "json-schema" | "none";
+  argumentsConstraint?: "json-schema" | "json-schema+copy" | "none";
   /**
    * Tokens of a constrained arguments turn (default: maxTokens). The built-in constraint refuses a budget
    * below the schema's shortest value, and finishes the value within the budget otherwise.
@@ -107,6 +110,7 @@ export class ToolGenAgent extends MemoryAgent {
   private readonly retryTemperatures: number[];
   private choiceUnsupported = false;
   private schemaUnsupported = false;
+  private copyUnsupported = false;
   /**
    * The written forms the action turn may produce: every tool plus <<Finish>>. One array for the agent's life,
    * so a decoder can cache what it builds from it (a trie over 47k tools) by identity.
@@ -164,12 +168,13 @@ export class ToolGenAgent extends MemoryAgent {
       return outcome;
     };
     let lastThought = "";
+    let lastObservation: string | undefined;
     let needThought = true;
     for (;;) {
       if (needThought) {
         if (rec.modelCalls >= this.maxRounds)
           return done({ answer: lastThought, stoppedBecause: "max_steps" });
-        lastThought = await this.reply(episode, chat, rec);
+        lastThought = await this.reply(episode, chat, rec, { turn: "thought", constraint: "none" });
         rec.record({ type: "thought", index: rec.modelCalls - 1, text: lastThought });
         episode.messages.push({ role: "user", content: GENERATE_ACTION });
       }
@@ -193,7 +198,8 @@ export class ToolGenAgent extends MemoryAgent {
         { role: "user", content: inputRequest(actionDocumentation(written, entry)) },
       );
       if (rec.modelCalls >= this.maxRounds) return done({ answer: lastThought, stoppedBecause: "max_steps" });
-      const argsText = await this.replyArguments(episode, entry, chat, rec);
+      const copyFrom = { question: query, ...(entry ? {} : { observation: lastObservation }) };
+      const argsText = await this.replyArguments(episode, entry, chat, rec, copyFrom);
       const parsed = parseToolGenArguments(argsText);
       if (!entry) {
         const args = parsed.ok ? parsed.arguments : {};
@@ -209,6 +215,7 @@ export class ToolGenAgent extends MemoryAgent {
             temperature,
           });
           episode = fresh(temperature);
+          lastObservation = undefined;
           continue;
         }
         const answer = args.final_answer;
@@ -244,6 +251,7 @@ export class ToolGenAgent extends MemoryAgent {
       episode.messages.push(
         this.functionResult(written, result.ok ? "" : result.error, result.ok ? result.content : ""),
       );
+      if (result.ok) lastObservation = result.content;
       if (result.ok) errors.reset();
       else if (errors.fail()) return done({ answer: lastThought, stoppedBecause: "too_many_errors" });
     }
@@ -254,7 +262,12 @@ export class ToolGenAgent extends MemoryAgent {
   }
 
   /** A free-text assistant turn, re-asked at higher temperatures while it says "give up" or "sorry". */
-  private async reply(episode: Episode, chat: ChatOptions, rec: RunRecorder): Promise<string> {
+  private async reply(
+    episode: Episode,
+    chat: ChatOptions,
+    rec: RunRecorder,
+    decoding: TurnDecoding,
+  ): Promise<string> {
     let temperature = episode.temperature;
     for (let attempt = 0; ; attempt++) {
       const { message } = await callModel(
@@ -267,6 +280,7 @@ export class ToolGenAgent extends MemoryAgent {
         },
         rec,
         chat.stream === true,
+        decoding,
       );
       const next = this.retryTemperatures[attempt];
       if (!GIVE_UP.test(message.content) || next === undefined || rec.modelCalls >= this.maxRounds) {
@@ -285,39 +299,60 @@ export class ToolGenAgent extends MemoryAgent {
 
   /**
    * The arguments turn: under the action's json-schema constraint when `argumentsConstraint` asks for it (and
-   * the backend can enforce it), else a free reply.
+   * the backend can enforce it), with values copied from `copyFrom`'s texts under "json-schema+copy", else a
+   * free reply.
    */
   private async replyArguments(
     episode: Episode,
     entry: CatalogEntry | undefined,
     chat: ChatOptions,
     rec: RunRecorder,
+    copyFrom: { question: string; observation?: string | undefined },
   ): Promise<string> {
-    if (this.options.argumentsConstraint !== "json-schema" || this.schemaUnsupported)
-      return this.reply(episode, chat, rec);
+    const turn = entry ? "arguments" : "finish";
+    const asked = this.options.argumentsConstraint;
+    if (asked === undefined || asked === "none" || this.schemaUnsupported)
+      return this.reply(episode, chat, rec, { turn, constraint: "none" });
     const schema = entry ? entry.parameters : FINISH_ARGUMENTS_SCHEMA;
     const maxTokens = this.options.argumentsMaxTokens ?? this.options.maxTokens;
+    const copy = asked === "json-schema+copy" && !this.copyUnsupported;
+    const sources = Object.entries(copyFrom).filter((e): e is [string, string] => e[1] !== undefined);
+    const decoding: TurnDecoding = copy
+      ? { turn, constraint: "json-schema+copy", copyFrom: sources.map(([name]) => name) }
+      : { turn, constraint: "json-schema" };
     try {
       const { message } = await callModel(
         this.options.model,
         episode.messages,
         {
           temperature: episode.temperature,
-          constraint: { kind: "json-schema", schema },
+          constraint: {
+            kind: "json-schema",
+            schema,
+            ...(copy ? { copyFrom: sources.map(([, text]) => text) } : {}),
+          },
           ...(maxTokens !== undefined ? { maxTokens } : {}),
           ...(chat.signal ? { signal: chat.signal } : {}),
         },
         rec,
         false,
+        decoding,
       );
       episode.messages.push({ role: "assistant", content: message.content });
       return message.content;
     } catch (error) {
       if (!ToolgenError.hasCode(error, "unsupported_constraint")) throw error;
+      if (copy) {
+        // The schema alone may still be enforced: ask again without copying, and from then on.
+        this.copyUnsupported = true;
+        const reason = `arguments turns without the copy constraint from now on: ${(error as Error).message}`;
+        rec.record({ type: "retry", index: rec.modelCalls, reason, temperature: episode.temperature });
+        return this.replyArguments(episode, entry, chat, rec, copyFrom);
+      }
       this.schemaUnsupported = true;
       const reason = `unconstrained arguments turns from now on: ${(error as Error).message}`;
       rec.record({ type: "retry", index: rec.modelCalls, reason, temperature: episode.temperature });
-      return this.reply(episode, chat, rec);
+      return this.reply(episode, chat, rec, { turn, constraint: "none" });
     }
   }
 
@@ -340,6 +375,7 @@ export class ToolGenAgent extends MemoryAgent {
         message: { role: "assistant", content: text },
         usage,
         ms,
+        decoding: { turn: "action", constraint: "choice", options: options.length },
       });
       return text;
     }
@@ -347,8 +383,10 @@ export class ToolGenAgent extends MemoryAgent {
     if (!this.choiceUnsupported) {
       try {
         const constraint = { kind: "choice" as const, options };
-        return (await callModel(this.options.model, episode.messages, { ...base, constraint }, rec, false))
-          .message.content;
+        const decoding = { turn: "action" as const, constraint: "choice" as const, options: options.length };
+        return (
+          await callModel(this.options.model, episode.messages, { ...base, constraint }, rec, false, decoding)
+        ).message.content;
       } catch (error) {
         // A backend that cannot enforce a choice (OpenAI proper) still works: the action is checked afterwards.
         if (!ToolgenError.hasCode(error, "unsupported_constraint")) throw error;
@@ -357,7 +395,8 @@ export class ToolGenAgent extends MemoryAgent {
         rec.record({ type: "retry", index: rec.modelCalls, reason, temperature: episode.temperature });
       }
     }
-    return (await callModel(this.options.model, episode.messages, base, rec, false)).message.content;
+    const free = { turn: "action" as const, constraint: "none" as const };
+    return (await callModel(this.options.model, episode.messages, base, rec, false, free)).message.content;
   }
 
   /** The catalog id (or FINISH_TOKEN) an action turn names, or undefined when it names nothing known. */

@@ -1,5 +1,5 @@
 import type { Message } from "../chat/messages.ts";
-import type { Usage } from "../models/model.ts";
+import type { DecodedAs, Usage } from "../models/model.ts";
 import type { ToolCall, ToolResult } from "../tools/types.ts";
 
 /** Why a run ended. Every agent ends each run with exactly one of these, never with an escaping exception. */
@@ -27,9 +27,29 @@ export type StopReason =
 export type GuardKind =
   "unknown_tool" | "unparsable_step" | "invalid_input" | "tool_error" | "repeated_action" | "unknown_action";
 
+/**
+ * How one model turn was asked to be decoded, recorded on the turn's "model" step by agents that ask for
+ * constraints (the ToolGen agent), so a UI can say what the model decided and what constrained it.
+ */
+export interface TurnDecoding {
+  /** The ToolGen turn: a free thought, the action token, a tool's arguments, or <<Finish>>'s arguments. */
+  turn: "thought" | "action" | "arguments" | "finish";
+  /**
+   * The constraint the agent asked for: none; a choice among `options` written forms; a JSON Schema; or a
+   * JSON Schema whose free string and number leaves may only copy from `copyFrom` (src/constrain/copy.ts).
+   */
+  constraint: "none" | "choice" | "json-schema" | "json-schema+copy";
+  /** choice: how many written forms it chose among. */
+  options?: number;
+  /** json-schema+copy: what the values may be copied from ("question", "observation"). */
+  copyFrom?: string[];
+  /** What the backend reported doing beyond what was asked (GenerateResult.decodedAs). */
+  backend?: DecodedAs;
+}
+
 /** One recorded step of a run. `index` counts model calls (0-based) so steps group by the model turn that caused them. */
 export type AgentStep =
-  | { type: "model"; index: number; message: Message; usage: Usage; ms: number }
+  | { type: "model"; index: number; message: Message; usage: Usage; ms: number; decoding?: TurnDecoding }
   | { type: "thought"; index: number; text: string }
   | { type: "tool_call"; index: number; call: ToolCall }
   | { type: "tool_result"; index: number; call: ToolCall; result: ToolResult; ms: number }

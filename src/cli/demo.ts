@@ -13,7 +13,7 @@ import {
 } from "../demo/model.ts";
 import { isCorrectAnswer } from "../demo/grading.ts";
 import { SHOWN_QUESTIONS, type DemoTruth } from "../demo/questions.ts";
-import { createDemoRunner, type DemoAnswer } from "../demo/runner.ts";
+import { createDemoRunner, type DemoAnswer, type DemoArgumentsDecoding } from "../demo/runner.ts";
 import { ToolgenError } from "../errors.ts";
 import { runAction } from "./run-action.ts";
 
@@ -24,8 +24,11 @@ interface DemoCliOptions {
   rebuild?: boolean;
   freeArguments?: boolean;
   candidates?: boolean;
+  argumentsConstraint?: string;
   json?: boolean;
 }
+
+const ARGUMENTS_CONSTRAINTS = ["json-schema+copy", "json-schema"] as const;
 
 /** `toolgen demo [--interactive] [--model SPEC]` — `npm start`. */
 export function register(program: Command): void {
@@ -46,6 +49,10 @@ export function register(program: Command): void {
     .option(
       "--rebuild",
       `retrain the committed demo model in ${COMMITTED_DEMO_MODEL} (deterministic; npm run demo:model)`,
+    )
+    .option(
+      "--arguments-constraint <kind>",
+      "how the model writes arguments and final answers: json-schema+copy (default: under the tool's JSON Schema, or the Finish schema, with free strings and numbers copied from the question, or for the final answer from the question and the last tool result) or json-schema (the schema alone)",
     )
     .option(
       "--free-arguments",
@@ -81,12 +88,25 @@ async function runDemo(opts: DemoCliOptions): Promise<number> {
       "--candidates applies to the built-in demo model with constrained arguments only",
     );
   }
+  const asked = opts.argumentsConstraint;
+  if (asked !== undefined && !(ARGUMENTS_CONSTRAINTS as readonly string[]).includes(asked)) {
+    throw new Error(`--arguments-constraint must be ${ARGUMENTS_CONSTRAINTS.join(" or ")}, got ${asked}`);
+  }
+  if (asked !== undefined && (opts.freeArguments || opts.candidates)) {
+    throw new Error("--arguments-constraint cannot be combined with --free-arguments or --candidates");
+  }
+  const decoding: DemoArgumentsDecoding =
+    opts.freeArguments || opts.candidates ? "free" : ((asked as DemoArgumentsDecoding) ?? "json-schema+copy");
+  const writes =
+    decoding === "json-schema+copy"
+      ? "it writes the arguments itself under the tool's JSON Schema, copying free strings and numbers from the question, and its final answer under the Finish schema, copying from the question and the last tool result"
+      : "it writes the arguments itself under the tool's JSON Schema and its final answer under the Finish schema";
   const [tools, catalog] = await Promise.all([demoTools(), demoCatalog()]);
   let model: ChatModel;
   let how: string;
   if (opts.model) {
     model = await resolveModel(opts.model);
-    how = `${opts.model}: the action turn asks for a choice among the tool tokens, the arguments turns for the tool's JSON Schema (or the Finish schema); a backend that cannot enforce one is asked freely`;
+    how = `${opts.model}: the action turn asks for a choice among the tool tokens, the arguments turns for the tool's JSON Schema (or the Finish schema)${decoding === "json-schema+copy" ? " with values copied from the conversation" : ""}; a backend that cannot enforce one is asked with less, or freely`;
   } else {
     const started = performance.now();
     const { dir, trained, manifest } = opts.dir
@@ -101,7 +121,7 @@ async function runDemo(opts: DemoCliOptions): Promise<number> {
       ? "the built-in demo model; the action is its choice among the tool tokens and <<Finish>>, the arguments and final answer its choice among candidates built from the question and the tools' results (--candidates)"
       : opts.freeArguments
         ? "the built-in demo model; the action is its choice among the tool tokens and <<Finish>>; it writes everything else itself with no constraint (--free-arguments)"
-        : "the built-in demo model; the action is its choice among the tool tokens and <<Finish>>; it writes the arguments itself under the tool's JSON Schema and its final answer under the Finish schema; thoughts are free";
+        : `the built-in demo model; the action is its choice among the tool tokens and <<Finish>>; ${writes}; thoughts are free`;
   }
   const color = !opts.json && process.stdout.isTTY === true;
   const runner = createDemoRunner({
@@ -109,7 +129,7 @@ async function runDemo(opts: DemoCliOptions): Promise<number> {
     catalog,
     tools,
     color,
-    arguments: opts.freeArguments || opts.candidates ? "free" : "json-schema",
+    arguments: decoding,
     write: opts.json ? () => {} : (t) => process.stdout.write(t),
   });
   if (!opts.json) process.stdout.write(`Model: ${how}\n`);

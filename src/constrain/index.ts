@@ -10,6 +10,8 @@ import { TokenVocabulary } from "./token-vocabulary.ts";
 
 export { JsonSchemaAutomaton, type AutomatonOptions, type AutomatonState } from "./json-automaton.ts";
 export { TokenConstraint } from "./token-mask.ts";
+export { CopySource } from "./copy.ts";
+export { numbersIn, numberWordsIn } from "./number-words.ts";
 export { TokenVocabulary } from "./token-vocabulary.ts";
 export {
   decodeConstrained,
@@ -24,8 +26,12 @@ export { normaliseSchema, type PropertyNode, type SchemaNode } from "./schema-no
 
 const compiled = new Map<string, JsonSchemaAutomaton>();
 
-/** The automaton for `schema`, compiled once per distinct schema and options (a small cache). */
+/**
+ * The automaton for `schema`, compiled once per distinct schema and options (a small cache); with a copy
+ * source, compiled afresh (it holds one conversation's texts).
+ */
 export function compileJsonSchema(schema: JsonSchema, options: AutomatonOptions = {}): JsonSchemaAutomaton {
+  if (options.copy) return JsonSchemaAutomaton.fromSchema(schema, options);
   const key = JSON.stringify([schema, options]);
   let automaton = compiled.get(key);
   if (!automaton) {
@@ -44,6 +50,7 @@ export interface SchemaConstraintOptions extends AutomatonOptions {
 /**
  * A fresh per-reply constraint: `schema` over `tokenizer`'s byte-level tokens, ending with one of `endIds`
  * (the chat format's end-of-turn token). Compiling and the vocabulary trie are cached, so this is cheap.
+ * `options.copy` (a CopySource) adds the copy constraint: free string and number leaves copy from its texts.
  */
 export function jsonSchemaConstraint(
   schema: JsonSchema,

@@ -16,8 +16,15 @@
  */
 import type { JsonSchema } from "../tools/types.ts";
 import { ByteTrie, utf8Bytes } from "./byte-trie.ts";
+import { continuationBytes, COPY_ESCAPES, type CopySource } from "./copy.ts";
 import { boundsEmpty, NumberRange } from "./number-range.ts";
-import { MAX_FRACTION_DIGITS, MAX_INTEGER_DIGITS, normaliseSchema, type SchemaNode } from "./schema-node.ts";
+import {
+  MAX_FRACTION_DIGITS,
+  MAX_INTEGER_DIGITS,
+  normaliseSchema,
+  type NumberBounds,
+  type SchemaNode,
+} from "./schema-node.ts";
 import { ToolgenError } from "../errors.ts";
 
 export interface AutomatonOptions {
@@ -29,6 +36,12 @@ export interface AutomatonOptions {
   maxProperties?: number;
   /** How deep a value without a schema (`{}`, no type) may nest arrays and objects (default 3). */
   anyDepth?: number;
+  /**
+   * Copy constraint (copy.ts): string leaves may only spell a non-empty substring of these texts, number and
+   * integer leaves only a number they state (or its negation). Enums and consts are kept as they are; a leaf with nothing to
+   * copy (no number within its bounds, no substring long enough for its minLength) stays free.
+   */
+  copy?: CopySource;
 }
 
 const enum K {
@@ -40,6 +53,7 @@ const enum K {
   Obj,
   Map,
   Union,
+  Copy,
 }
 
 // String phases
@@ -128,7 +142,17 @@ interface UnionNode {
   min: number;
   options: CNode[];
 }
-type CNode = LitNode | StrNode | NumNode | ArrNode | ObjNode | MapNode | UnionNode;
+/** A string copied from the copy source: x holds the source's state, v the continuation bytes owed. */
+interface CopyNode {
+  k: K.Copy;
+  id: number;
+  min: number;
+  source: CopySource;
+  /** Characters at least (1 or more: an empty string copies nothing) and at most. */
+  minChars: number;
+  maxLength: number;
+}
+type CNode = LitNode | StrNode | NumNode | ArrNode | ObjNode | MapNode | UnionNode | CopyNode;
 
 /** One level of a stack. `parent` is the enclosing container in the phase it resumes in. */
 class Frame {
@@ -175,6 +199,7 @@ export class JsonSchemaAutomaton {
   private readonly maxItems: number;
   private readonly maxProperties: number;
   private readonly anyDepth: number;
+  private readonly copy: CopySource | undefined;
   private readonly keyNode: StrNode;
   private readonly initial: AutomatonState;
 
@@ -188,6 +213,7 @@ export class JsonSchemaAutomaton {
     this.maxItems = options.maxItems ?? 16;
     this.maxProperties = options.maxProperties ?? 8;
     this.anyDepth = options.anyDepth ?? 3;
+    this.copy = options.copy;
     this.keyNode = this.add<StrNode>({ k: K.Str, id: 0, min: 2, minLength: 0, maxLength: 32 });
     this.root = this.compile(node, new Map());
     this.settleMinimums();
@@ -274,6 +300,12 @@ export class JsonSchemaAutomaton {
   private compile(node: SchemaNode, refs: Map<SchemaNode, UnionNode>): CNode {
     switch (node.kind) {
       case "literal": {
+        if (node.range && this.copy) {
+          // an integer range is a number leaf, not an enum: the numbers stated within it
+          const stated = node.values.filter((v) => this.copy!.signedNumbers.includes(v as number));
+          if (stated.length > 0 && stated.length < node.values.length)
+            return this.compile({ kind: "literal", values: stated }, refs);
+        }
         const trie = ByteTrie.build(node.values.map((v) => utf8Bytes(JSON.stringify(v))));
         return this.add<LitNode>({ k: K.Lit, id: 0, min: trie.minRest, trie });
       }
@@ -283,6 +315,8 @@ export class JsonSchemaAutomaton {
         return this.compile({ kind: "literal", values: [null] }, refs);
       case "string": {
         const maxLength = node.maxLength ?? Math.max(node.minLength, this.maxStringLength);
+        const copied = this.copy && this.copyString(this.copy, Math.max(1, node.minLength), maxLength);
+        if (copied) return copied;
         return this.add<StrNode>({
           k: K.Str,
           id: 0,
@@ -292,6 +326,8 @@ export class JsonSchemaAutomaton {
         });
       }
       case "number": {
+        const stated = this.copy?.signedNumbers.filter((v) => numberFits(v, node.integer, node.bounds));
+        if (stated && stated.length > 0) return this.compile({ kind: "literal", values: stated }, refs);
         let range = new NumberRange(node.integer, node.bounds);
         // Bounds that only a fraction can meet (e.g. [0.2, 0.7]) are left to validation: see number-range.ts.
         if (range.shortest() === Infinity) {
@@ -360,6 +396,14 @@ export class JsonSchemaAutomaton {
         return u;
       }
     }
+  }
+
+  /** A copied string leaf, or undefined when the source has no substring of `minChars` characters to copy. */
+  private copyString(source: CopySource, minChars: number, maxLength: number): CopyNode | undefined {
+    if (minChars > maxLength) return undefined;
+    const body = source.minBytes(source.root, minChars, 0);
+    if (!Number.isFinite(body)) return undefined;
+    return this.add<CopyNode>({ k: K.Copy, id: 0, min: body + 2, source, minChars, maxLength });
   }
 
   /** Any JSON value, arrays and objects nested at most `depth` deep. */
@@ -507,7 +551,47 @@ export class JsonSchemaAutomaton {
       case K.Map:
         this.consumeMap(f, f.node as MapNode, byte, out);
         return;
+      case K.Copy:
+        this.consumeCopy(f, f.node as CopyNode, byte, out);
+        return;
     }
+  }
+
+  /**
+   * A copy frame in its body (or just after a backslash): n characters written, at source state `at`, `owed`
+   * continuation bytes of the last character still to come; undefined when no copy can be finished from there.
+   */
+  private copyFrame(f: Frame, node: CopyNode, phase: number, n: number, at: number, owed: number) {
+    const more = Math.max(0, node.minChars - n);
+    const body =
+      phase === S_ESC ? node.source.minAfterBackslash(at, more) : node.source.minBytes(at, more, owed);
+    if (!Number.isFinite(body)) return undefined;
+    return new Frame(K.Copy, node, f.parent, phase, n, at, null, body + 1, owed);
+  }
+
+  private consumeCopy(f: Frame, node: CopyNode, b: number, out: Frame[]): void {
+    const source = node.source;
+    let next: Frame | undefined;
+    if (f.phase === S_OPEN) {
+      if (b === Q) next = this.copyFrame(f, node, S_BODY, 0, source.root, 0);
+    } else if (f.phase === S_ESC) {
+      const raw = COPY_ESCAPES.get(b);
+      const to = raw === undefined ? undefined : source.step(f.x, raw);
+      if (to !== undefined) next = this.copyFrame(f, node, S_BODY, f.n, to, 0);
+    } else if (f.v > 0) {
+      // inside a multi-byte character: its continuation bytes, as the texts spell it
+      const to = b >= 0x80 && b < 0xc0 ? source.step(f.x, b) : undefined;
+      if (to !== undefined) next = this.copyFrame(f, node, S_BODY, f.n, to, f.v - 1);
+    } else if (b === Q) {
+      if (f.n >= node.minChars) next = f.parent ?? END;
+    } else if (f.n < node.maxLength) {
+      if (b === BS) next = this.copyFrame(f, node, S_ESC, f.n + 1, f.x, 0);
+      else if (b >= 0x20 && continuationBytes(b) >= 0) {
+        const to = source.step(f.x, b);
+        if (to !== undefined) next = this.copyFrame(f, node, S_BODY, f.n + 1, to, continuationBytes(b));
+      }
+    }
+    if (next) out.push(next);
   }
 
   private str(f: Frame, node: StrNode, phase: number, n: number, x: number): Frame {
@@ -704,6 +788,18 @@ export class JsonSchemaAutomaton {
         return;
     }
   }
+}
+
+/** Does `v` meet the number schema's type and bounds (for numbers a copy constraint finds in its texts)? */
+function numberFits(v: number, integer: boolean, b: NumberBounds): boolean {
+  if (integer && !Number.isInteger(v)) return false;
+  if (!/^-?\d{1,16}(\.\d{1,16})?$/.test(JSON.stringify(v))) return false;
+  return (
+    (b.minimum === undefined || v >= b.minimum) &&
+    (b.maximum === undefined || v <= b.maximum) &&
+    (b.exclusiveMinimum === undefined || v > b.exclusiveMinimum) &&
+    (b.exclusiveMaximum === undefined || v < b.exclusiveMaximum)
+  );
 }
 
 function accepting(f: Frame): boolean {

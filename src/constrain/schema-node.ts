@@ -24,7 +24,8 @@ export interface NumberBounds {
 
 export type SchemaNode =
   /** Exactly one of these JSON values (enum, const, an integer range). */
-  | { kind: "literal"; values: unknown[] }
+  /** `range`: a small integer range written out (not an enum or const), so a copy constraint may narrow it. */
+  | { kind: "literal"; values: unknown[]; range?: true }
   | { kind: "string"; minLength: number; maxLength?: number }
   /** `nonNegative`: the schema's minimum (or exclusiveMinimum) is ≥ 0, so no minus sign. */
   | { kind: "number"; integer: boolean; nonNegative: boolean; bounds: NumberBounds }
@@ -180,7 +181,11 @@ export function normaliseSchema(schema: JsonSchema | boolean | undefined, root?:
       if (lo > hi)
         throw new ToolgenError("invalid_input", `schema ${where}: no integer lies between the bounds`);
       if (hi - lo < MAX_ENUMERATED_RANGE) {
-        return { kind: "literal", values: Array.from({ length: hi - lo + 1 }, (_, i) => lo + i) };
+        return {
+          kind: "literal",
+          values: Array.from({ length: hi - lo + 1 }, (_, i) => lo + i),
+          range: true,
+        };
       }
     }
     const nonNegative = (min !== undefined && min >= 0) || (exMin !== undefined && exMin >= 0);

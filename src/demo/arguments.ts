@@ -1,6 +1,8 @@
 import type { Message } from "../chat/messages.ts";
 import type { JsonSchema } from "../tools/types.ts";
-import { ALIASES, ONES, TENS } from "./surface.ts";
+import { numbersIn } from "../constrain/number-words.ts";
+export { numbersIn, numberWordsIn } from "../constrain/number-words.ts";
+import { ALIASES } from "./surface.ts";
 
 /**
  * The arguments turn's constraint for a small model: every JSON object the tool's schema allows whose values
@@ -29,56 +31,6 @@ export function querySpans(query: string, maxWords = 6): string[] {
     }
   }
   return [...spans];
-}
-
-const SMALL = new Map(ONES.map((w, i) => [w, i]));
-const TENS_BY_WORD = new Map(TENS.flatMap((w, i) => (w ? [[w, 10 * i] as const] : [])));
-
-/** Whole numbers written in words ("twenty-five", "three hundred and twelve", "two thousand"). */
-export function numberWordsIn(query: string): number[] {
-  const out: number[] = [];
-  let total = 0;
-  let current = 0;
-  // What the last number word was: it decides whether the next one continues the number or starts another.
-  let last: "none" | "small" | "tens" | "scale" | "and" = "none";
-  const close = () => {
-    if (last !== "none") out.push(total + current);
-    [total, current, last] = [0, 0, "none"];
-  };
-  for (const raw of query.toLowerCase().split(/[\s-]+/)) {
-    const w = raw.replace(/[^a-z]/g, "");
-    if (SMALL.has(w)) {
-      const n = SMALL.get(w)!;
-      if (!(last === "none" || last === "scale" || last === "and" || (last === "tens" && n < 10))) close();
-      current += n;
-      last = "small";
-    } else if (TENS_BY_WORD.has(w)) {
-      if (!(last === "none" || last === "scale" || last === "and")) close();
-      current += TENS_BY_WORD.get(w)!;
-      last = "tens";
-    } else if (w === "hundred" && (last === "small" || last === "tens")) {
-      current *= 100;
-      last = "scale";
-    } else if (w === "thousand" && (last === "small" || last === "tens" || last === "scale")) {
-      [total, current, last] = [total + current * 1000, 0, "scale"];
-    } else if (w === "and" && last === "scale") {
-      last = "and";
-    } else {
-      if (last === "and") last = "scale";
-      close();
-    }
-    if (raw !== w && /[,.?!;:]$/.test(raw)) close();
-  }
-  close();
-  return out;
-}
-
-/** The numbers a question states: digits (with thousands commas) and number words. */
-export function numbersIn(query: string): number[] {
-  const digits = (query.match(/-?\d{1,3}(?:,\d{3})+(?:\.\d+)?|-?\d+(?:\.\d+)?/g) ?? []).map((d) =>
-    Number(d.replace(/,/g, "")),
-  );
-  return [...new Set([...digits, ...numberWordsIn(query)])];
 }
 
 function quotedSpans(query: string): string[] {

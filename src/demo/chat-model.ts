@@ -1,7 +1,7 @@
 import type { Message } from "../chat/messages.ts";
 import type { BuiltinTokenModel } from "../models/builtin.ts";
 import { UnsupportedConstraintError } from "../models/http-errors.ts";
-import type { ChatModel, GenerateOptions, GenerateResult, StreamEvent } from "../models/model.ts";
+import type { ChatModel, DecodedAs, GenerateOptions, GenerateResult, StreamEvent } from "../models/model.ts";
 import { pickToken } from "../nn/infer/decode.ts";
 import { InferenceSession } from "../nn/infer/session.ts";
 import { Rng } from "../nn/rng.ts";
@@ -9,15 +9,8 @@ import { decodeIds } from "../retrieval/constrained-beam.ts";
 import { TokenTrie } from "../retrieval/trie.ts";
 import { IM_END, encodeChat } from "../toolgen/chat-encoding.ts";
 import { argumentChoice } from "./arguments.ts";
-import { decodeConstrained, jsonSchemaConstraint } from "../constrain/index.ts";
+import { CopySource, decodeConstrained, jsonSchemaConstraint } from "../constrain/index.ts";
 import type { JsonSchema } from "../tools/types.ts";
-
-/** How the last reply was decoded (the demo prints it, so what the model did and what was forced is visible). */
-export interface DecodingNote {
-  mode: "free" | "choice" | "json-schema";
-  options?: number;
-  source?: string;
-}
 
 export interface ToolGenChatModelOptions {
   /** Cut non-assistant contents to this many tokens, as the training did (schedule.maxContentTokens). */
@@ -48,11 +41,11 @@ const FORMATS = [
  * `choice` constraint decoded by beam search over a trie of the options' tokens, or a `json-schema` constraint
  * (the model writes the value itself, token by token, under a mask that keeps it a valid instance of the
  * schema: src/constrain). Other constraint kinds are refused. With `constrainArguments`, an unconstrained
- * arguments turn of the ToolGen agent becomes a choice among the candidates of arguments.ts.
+ * arguments turn of the ToolGen agent becomes a choice among the candidates of arguments.ts, and the result says
+ * so (`decodedAs`).
  */
 export class ToolGenChatModel implements ChatModel {
   readonly id: string;
-  lastDecoding: DecodingNote = { mode: "free" };
   private readonly trieCache = new Map<string, TokenTrie>();
   private readonly format: (typeof FORMATS)[number]["format"];
   private readonly endId: number;
@@ -126,7 +119,7 @@ export class ToolGenChatModel implements ChatModel {
       );
     }
     if (c?.kind === "json-schema") {
-      yield* this.streamSchema(messages, c.schema, options);
+      yield* this.streamSchema(messages, c.schema, c.copyFrom, options);
       return;
     }
     const auto = !c && this.options.constrainArguments === true ? argumentChoice(messages) : undefined;
@@ -134,13 +127,11 @@ export class ToolGenChatModel implements ChatModel {
     let text: string;
     let promptTokens: number;
     let completionTokens: number;
+    const decodedAs: DecodedAs | undefined = auto
+      ? { kind: "choice", options: auto.options.length, source: auto.source }
+      : undefined;
     if (choice) {
       if (choice.length === 0) throw new Error("a choice constraint needs at least one option");
-      this.lastDecoding = {
-        mode: "choice",
-        options: choice.length,
-        ...(auto ? { source: auto.source } : {}),
-      };
       const trie = this.trieFor(choice);
       const prompt = this.prompt(messages, trie.maxDepth + 1);
       const [best] = await decodeIds(this.tokens, prompt, trie, {
@@ -151,7 +142,6 @@ export class ToolGenChatModel implements ChatModel {
       promptTokens = prompt.length;
       completionTokens = best?.tokens.length ?? 0;
     } else {
-      this.lastDecoding = { mode: "free" };
       const max = options.maxTokens ?? 64;
       const prompt = this.prompt(messages, max);
       const rng = new Rng(options.seed ?? 0);
@@ -180,22 +170,27 @@ export class ToolGenChatModel implements ChatModel {
         message: { role: "assistant", content: text },
         usage: { promptTokens, completionTokens },
         finishReason: "stop",
+        ...(decodedAs ? { decodedAs } : {}),
       },
     };
   }
 
-  /** A reply written by the model under a JSON Schema: greedy (or sampled) over the ids the schema allows. */
+  /**
+   * A reply written by the model under a JSON Schema (and, with `copyFrom`, the copy constraint): greedy (or
+   * sampled) over the ids the schema allows.
+   */
   private async *streamSchema(
     messages: Message[],
     schema: JsonSchema,
+    copyFrom: string[] | undefined,
     options: GenerateOptions,
   ): AsyncIterable<StreamEvent> {
     const max = options.maxTokens ?? 96;
     const prompt = this.prompt(messages, max + 1);
     const constraint = jsonSchemaConstraint(schema, this.tokens.tokenizer, [this.endId], {
       vocabSize: this.tokens.model.config.vocabSize,
+      ...(copyFrom ? { copy: new CopySource(copyFrom) } : {}),
     });
-    this.lastDecoding = { mode: "json-schema" };
     const session = new InferenceSession(this.tokens.model);
     let ids: number[];
     try {

@@ -1,14 +1,14 @@
 import { createToolGenAgent } from "../agents/toolgen.ts";
-import type { AgentRun, AgentStep } from "../agents/types.ts";
+import type { AgentEvent, AgentRun, TurnDecoding } from "../agents/types.ts";
 import type { CatalogEntry } from "../catalog/catalog.ts";
 import type { ChatModel } from "../models/model.ts";
 import type { Tool } from "../tools/types.ts";
-import type { ToolGenChatModel } from "./chat-model.ts";
 
 /**
  * Runs questions through the ToolGen agent and prints each step readably: the thought, the action token it
- * decoded, the arguments (and whether they were free or chosen among constrained candidates), the tool's real
- * result, and the final answer after the word "Answer".
+ * decoded, the arguments (and whether they were free, written under a schema or chosen among candidates: the
+ * decoding record the agent keeps on each model step), the tool's real result, and the final answer after the
+ * word "Answer".
  */
 export interface DemoRunOptions {
   model: ChatModel;
@@ -19,11 +19,16 @@ export interface DemoRunOptions {
   color?: boolean;
   /**
    * How the arguments turns (the tool's arguments, and the final answer after <<Finish>>) are decoded:
-   * "json-schema" (default: the model writes them under the tool's JSON Schema, or the Finish schema), or
-   * "free" (asked with no constraint; a ToolGenChatModel with `constrainArguments` then picks among candidates).
+   * "json-schema+copy" (default: the model writes them under the tool's JSON Schema, or the Finish schema,
+   * and its free strings and numbers copy from the question, or for the final answer from the question and the
+   * last tool result: src/constrain/copy.ts), "json-schema" (the schema alone), or "free" (asked with no
+   * constraint; a ToolGenChatModel with `constrainArguments` then picks among candidates).
    */
-  arguments?: "json-schema" | "free";
+  arguments?: DemoArgumentsDecoding;
 }
+
+/** How the demo decodes the arguments turns (`toolgen demo --arguments-constraint`, `bench:demo --arguments`). */
+export type DemoArgumentsDecoding = "json-schema+copy" | "json-schema" | "free";
 
 export interface DemoAnswer {
   question: string;
@@ -41,6 +46,24 @@ export interface DemoAnswer {
 /** What the demo says when the model finishes with give_up_and_restart. */
 export const DECLINED_TEXT = "I can't answer that with these tools.";
 
+/** What constrained an action turn, in words. */
+function actionHow(d: TurnDecoding): string {
+  return d.constraint === "choice"
+    ? `the model's token, decoded over the ${(d.options ?? 1) - 1} tool tokens and <<Finish>>`
+    : "the model's action turn, asked freely (the backend cannot enforce a choice) and checked afterwards";
+}
+
+/** What constrained an arguments turn (a tool's arguments, or the final answer after <<Finish>>), in words. */
+function argumentsHow(d: TurnDecoding): string {
+  if (d.backend?.kind === "choice")
+    return `model's choice among ${d.backend.options} candidates built from ${d.backend.source ?? "the conversation"}`;
+  if (d.constraint === "none") return "written freely by the model";
+  const schema = d.turn === "finish" ? "the Finish schema" : "the tool's JSON Schema";
+  if (d.constraint !== "json-schema+copy") return `written by the model under ${schema}`;
+  const from = (d.copyFrom ?? []).map((s) => (s === "observation" ? "the last tool result" : `the ${s}`));
+  return `written by the model under ${schema}, its free strings and numbers copied from ${from.join(" and ")}`;
+}
+
 const clip = (s: string, n = 160) => (s.length > n ? `${s.slice(0, n - 1)}…` : s).replace(/\n/g, "⏎");
 
 export function createDemoRunner(o: DemoRunOptions) {
@@ -53,44 +76,30 @@ export function createDemoRunner(o: DemoRunOptions) {
     // Room for a final answer that copies a long result (a hash, a file); short turns end at the turn's end.
     maxTokens: 96,
     maxRounds: 9,
-    argumentsConstraint: o.arguments === "free" ? "none" : "json-schema",
+    argumentsConstraint: o.arguments === "free" ? "none" : (o.arguments ?? "json-schema+copy"),
     // A give_up is the model declining the question: stop there (a restart would only sample another try).
     maxRestarts: 0,
     retryTemperatures: [],
   });
-  const notes = o.model as Partial<ToolGenChatModel>;
-  const actionHow = () =>
-    notes.lastDecoding?.mode === "choice"
-      ? `the model's token, decoded over the ${notes.lastDecoding.options! - 1} tool tokens and <<Finish>>`
-      : "the model's action turn, asked with a choice constraint over the tool tokens and <<Finish>>";
   let counter = 0;
 
   async function ask(question: string): Promise<DemoAnswer> {
     const started = performance.now();
     const constrained = new Set<string>();
     write(`\n${paint("1", "Question:")} ${question}\n`);
-    const onEvent = (e: AgentStep | { type: "text_delta" }) => {
-      const step = e as AgentStep;
+    const onEvent = (step: AgentEvent) => {
       switch (step.type) {
         case "thought":
           write(`  ${paint("2", "thought")}    ${clip(step.text)}\n`);
           break;
         case "model": {
-          const turn = step.index % 3; // thought, action, arguments
-          const note = notes.lastDecoding;
-          if (turn === 1) {
-            constrained.add("action");
-            write(`  ${paint("36", "action")}     ${step.message.content}   (${actionHow()})\n`);
-          } else if (turn === 2) {
-            const finish = step.message.content.includes('"return_type"');
-            const how =
-              note?.mode === "choice"
-                ? `model's choice among ${note.options} candidates built from ${note.source}`
-                : note?.mode === "free"
-                  ? "written freely by the model"
-                  : `written by the model under ${finish ? "the Finish schema" : "the tool's JSON Schema"}`;
-            if (note?.mode !== "free") constrained.add("arguments");
-            write(`  ${paint("36", "arguments")}  ${clip(step.message.content)}   (${how})\n`);
+          const d = step.decoding;
+          if (d?.turn === "action") {
+            if (d.constraint !== "none") constrained.add("action");
+            write(`  ${paint("36", "action")}     ${step.message.content}   (${actionHow(d)})\n`);
+          } else if (d?.turn === "arguments" || d?.turn === "finish") {
+            if (d.constraint !== "none" || d.backend) constrained.add("arguments");
+            write(`  ${paint("36", "arguments")}  ${clip(step.message.content)}   (${argumentsHow(d)})\n`);
           }
           break;
         }

@@ -1,4 +1,5 @@
 import type { Rng } from "../nn/rng.ts";
+import { ONES, TENS } from "../constrain/number-words.ts";
 import { MONTHS } from "./dates.ts";
 
 /**
@@ -8,32 +9,8 @@ import { MONTHS } from "./dates.ts";
  */
 export const pickOne = <T>(rng: Rng, values: readonly T[]): T => values[rng.int(values.length)]!;
 
-/** English words for 0 to 19, by value (shared with the candidate builder, which reads them back). */
-export const ONES = [
-  "zero",
-  "one",
-  "two",
-  "three",
-  "four",
-  "five",
-  "six",
-  "seven",
-  "eight",
-  "nine",
-  "ten",
-  "eleven",
-  "twelve",
-  "thirteen",
-  "fourteen",
-  "fifteen",
-  "sixteen",
-  "seventeen",
-  "eighteen",
-  "nineteen",
-];
-/** English words for the tens, by tens digit ("" below twenty). */
-export const TENS = ["", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"];
-
+/** English number words, shared with the number reading of the copy constraint (src/constrain/number-words.ts). */
+export { ONES, TENS } from "../constrain/number-words.ts";
 /** English words for a whole number 0 to 9999 ("twenty-five", "three hundred and twelve"); else undefined. */
 export function numberWords(n: number, hyphen = "-"): string | undefined {
   if (!Number.isInteger(n) || n < 0 || n > 9999) return undefined;

@@ -1,7 +1,7 @@
 import type { Message } from "../chat/messages.ts";
 import { parseToolCalls, toAssistantMessage } from "../chat/parse/index.ts";
 import { renderChat } from "../chat/templates/render.ts";
-import { jsonSchemaConstraint, toolCallSchema, ToolCallOrText } from "../constrain/index.ts";
+import { CopySource, jsonSchemaConstraint, toolCallSchema, ToolCallOrText } from "../constrain/index.ts";
 import { pickToken } from "../nn/infer/decode.ts";
 import { InferenceSession } from "../nn/infer/session.ts";
 import { Rng } from "../nn/rng.ts";
@@ -152,7 +152,10 @@ function constraintFilter(
 ): TokenFilter | undefined {
   if (!c) return undefined;
   if (c.kind === "json-schema") {
-    const constraint = jsonSchemaConstraint(c.schema, model.tokenizer, endIds, { vocabSize: model.vocabSize });
+    const constraint = jsonSchemaConstraint(c.schema, model.tokenizer, endIds, {
+      vocabSize: model.vocabSize,
+      ...(c.copyFrom ? { copy: new CopySource(c.copyFrom) } : {}),
+    });
     return { next: (_, left) => constraint.allowed(left), accept: (id) => constraint.accept(id) };
   }
   if (c.kind === "tokens") {

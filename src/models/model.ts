@@ -4,7 +4,11 @@ import type { JsonSchema, ToolJson } from "../tools/types.ts";
 /** Constraints are data, not code; each adapter maps what its backend supports and says what it cannot. */
 export type Constraint =
   | { kind: "choice"; options: string[] }
-  | { kind: "json-schema"; schema: JsonSchema }
+  /**
+   * `copyFrom`: free string and number leaves may only copy from these texts (src/constrain/copy.ts); only
+   * the built-in engine enforces it, other backends refuse it with UnsupportedConstraintError.
+   */
+  | { kind: "json-schema"; schema: JsonSchema; copyFrom?: string[] }
   | { kind: "grammar"; gbnf: string }
   | { kind: "tokens"; ids: number[] };
 
@@ -27,11 +31,23 @@ export interface Usage {
   completionTokens: number;
 }
 
+/**
+ * A constraint a backend applied on its own to a turn it was asked freely (the demo model's `--candidates`:
+ * a choice among `options` candidates built from `source`), so the caller can say what constrained the reply.
+ */
+export interface DecodedAs {
+  kind: "choice";
+  options: number;
+  source?: string;
+}
+
 export interface GenerateResult {
   message: Message;
   usage: Usage;
   finishReason?: "stop" | "length" | "tool_calls" | "error";
   raw?: unknown;
+  /** Set only when the backend constrained the reply beyond what `GenerateOptions.constraint` asked. */
+  decodedAs?: DecodedAs;
 }
 
 /** Incremental output of `stream`: text deltas, tool-call fragments as they arrive, then the whole result. */

@@ -50,6 +50,11 @@ function toolChoiceField(choice: ToolChoice): unknown {
 export function constraintFields(constraint: Constraint, dialect: ServerDialect): Record<string, unknown> {
   switch (constraint.kind) {
     case "json-schema":
+      if (constraint.copyFrom)
+        throw new UnsupportedConstraintError(
+          "copying values from the conversation (copyFrom) needs the model's logits (builtin: or gguf: models); " +
+            "an OpenAI-compatible HTTP server cannot enforce it",
+        );
       return {
         response_format: {
           type: "json_schema",

@@ -44,7 +44,7 @@ describe("ToolGen agent on the built-in engine", () => {
       run.stoppedBecause,
     );
     const actions = run.steps.flatMap((s) =>
-      s.type === "model" && s.index % 3 === 1 ? [s.message.content] : [],
+      s.type === "model" && s.decoding?.turn === "action" ? [s.message.content] : [],
     );
     expect(actions.length).toBeGreaterThan(0);
     for (const action of actions) expect(toolTokens).toContain(action);

@@ -51,10 +51,83 @@ describe("ToolGen agent: the arguments turn under a json-schema constraint", () 
       kind: "json-schema",
       schema: FINISH_ARGUMENTS_SCHEMA,
     });
+    // every model step says which turn it was and what constrained it
+    const decodings = run.steps.flatMap((s) => (s.type === "model" ? [s.decoding] : []));
+    expect(decodings).toEqual([
+      { turn: "thought", constraint: "none" },
+      { turn: "action", constraint: "choice", options: 3 },
+      { turn: "arguments", constraint: "json-schema" },
+      { turn: "thought", constraint: "none" },
+      { turn: "action", constraint: "choice", options: 3 },
+      { turn: "finish", constraint: "json-schema" },
+    ]);
     // free by default
     const free = new ScriptedModel(["t", "<<Finish>>", finish("x")]);
     await createToolGenAgent({ model: free, tools: [sum] }).chat("u", "q");
     expect(free.calls[2]!.options.constraint).toBeUndefined();
+  });
+
+  it("json-schema+copy: arguments copy from the question, the final answer also from the last result", async () => {
+    const model = new ScriptedModel([
+      "I add.",
+      "<<sum>>",
+      '{"a":2,"b":3}',
+      "I can answer.",
+      "<<Finish>>",
+      finish("5"),
+    ]);
+    const agent = createToolGenAgent({ model, tools: [sum], argumentsConstraint: "json-schema+copy" });
+    const run = await agent.chat("u", "What is 2 plus 3?");
+    expect(run).toMatchObject({ answer: "5", stoppedBecause: "answer" });
+    expect(model.calls[2]!.options.constraint).toEqual({
+      kind: "json-schema",
+      schema: sum.parameters,
+      copyFrom: ["What is 2 plus 3?"],
+    });
+    expect(model.calls[5]!.options.constraint).toEqual({
+      kind: "json-schema",
+      schema: FINISH_ARGUMENTS_SCHEMA,
+      copyFrom: ["What is 2 plus 3?", "5"],
+    });
+    const decodings = run.steps.flatMap((s) => (s.type === "model" ? [s.decoding] : []));
+    expect(decodings[2]).toEqual({
+      turn: "arguments",
+      constraint: "json-schema+copy",
+      copyFrom: ["question"],
+    });
+    expect(decodings[5]).toEqual({
+      turn: "finish",
+      constraint: "json-schema+copy",
+      copyFrom: ["question", "observation"],
+    });
+  });
+
+  it("json-schema+copy on a backend that cannot copy: the plain schema from then on", async () => {
+    const scripted = new ScriptedModel(["t", "<<Finish>>", finish("x")]);
+    const refusing: ChatModel = {
+      id: "refusing",
+      generate: (messages: Message[], options: GenerateOptions = {}) => {
+        const c = options.constraint;
+        if (c?.kind === "json-schema" && c.copyFrom)
+          return Promise.reject(new UnsupportedConstraintError("no copying here"));
+        return scripted.generate(messages, options);
+      },
+      stream: (messages, options) => scripted.stream(messages, options),
+    };
+    const agent = createToolGenAgent({
+      model: refusing,
+      tools: [sum],
+      argumentsConstraint: "json-schema+copy",
+    });
+    const run = await agent.chat("u", "q");
+    expect(run).toMatchObject({ answer: "x", stoppedBecause: "answer" });
+    expect(run.steps.some((s) => s.type === "retry" && /without the copy constraint/.test(s.reason))).toBe(
+      true,
+    );
+    expect(scripted.calls[2]!.options.constraint).toEqual({
+      kind: "json-schema",
+      schema: FINISH_ARGUMENTS_SCHEMA,
+    });
   });
 
   it("asks freely from then on when the backend cannot enforce a json-schema", async () => {

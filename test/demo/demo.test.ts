@@ -30,9 +30,11 @@ describe("toolgen demo", () => {
     expect(printed).toMatch(
       /action {5}<<\w+>> {3}\(the model's token, decoded over the 67 tool tokens and <<Finish>>\)/,
     );
-    expect(printed).toMatch(/arguments {2}\{.*\} {3}\(written by the model under the tool's JSON Schema\)/);
     expect(printed).toMatch(
-      /arguments {2}\{"return_type":.*\} {3}\(written by the model under the Finish schema\)/,
+      /arguments {2}\{.*\} {3}\(written by the model under the tool's JSON Schema, its free strings and numbers copied from the question\)/,
+    );
+    expect(printed).toMatch(
+      /arguments {2}\{"return_type":"give_answer".*\} {3}\(written by the model under the Finish schema, its free strings and numbers copied from the question and the last tool result\)/,
     );
     expect(printed).not.toMatch(/candidates/);
   });

@@ -162,7 +162,7 @@ describe.skipIf(!available)("ToolGen model: TS engine and llama.cpp side by side
       );
       const tokens = new Set([...entries.map((e) => `<<${e.id}>>`), "<<Finish>>"]);
       const actions = run.steps.flatMap((s) =>
-        s.type === "model" && s.index % 3 === 1 ? [s.message.content] : [],
+        s.type === "model" && s.decoding?.turn === "action" ? [s.message.content] : [],
       );
       expect(actions.length).toBeGreaterThan(0);
       for (const a of actions) expect(tokens.has(a), a).toBe(true);

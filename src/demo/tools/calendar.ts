@@ -99,7 +99,11 @@ export function week_number(date: string): string {
  * @param to_zone The time zone to convert to (choices: ["UTC", "Europe/Lisbon", "Europe/London", "Europe/Paris", "Europe/Berlin", "America/New_York", "America/Los_Angeles", "America/Sao_Paulo", "Asia/Tokyo", "Asia/Shanghai", "Asia/Kolkata", "Australia/Sydney"])
  */
 export function convert_timezone(datetime: string, from_zone: string, to_zone: string): string {
-  const m = /^(.+?)(?:T|,?\s+(?:at\s+)?)(\d{1,2}):(\d{2})$/.exec(datetime.trim());
+  // the date then the time, or the time first as people also say it ("09:00 on 2024-06-01")
+  const timeFirst = /^(\d{1,2}):(\d{2}),?\s+(?:on\s+)?(.+)$/.exec(datetime.trim());
+  const m = timeFirst
+    ? [timeFirst[0], timeFirst[3], timeFirst[1], timeFirst[2]]
+    : /^(.+?)(?:T|,?\s+(?:at\s+)?)(\d{1,2}):(\d{2})$/.exec(datetime.trim());
   if (!m || Number(m[2]) > 23 || Number(m[3]) > 59)
     throw new Error(`expected a date and time such as 2024-03-15T09:30, got ${JSON.stringify(datetime)}`);
   const day = parseDate(m[1]!);

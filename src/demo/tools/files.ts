@@ -77,13 +77,45 @@ export function write_file(path: string, content: string): string {
  * @param key The dotted path of the value
  */
 export function json_get(path: string, key: string): string {
-  let value: unknown = JSON.parse(readText(path));
+  const root: unknown = JSON.parse(readText(path));
+  const found = dottedPath(root, key) ?? nestedKey(root, key);
+  if (found === undefined) throw new Error(`${path} has no ${JSON.stringify(key)}`);
+  return `${found.key} = ${JSON.stringify(found.value)}`;
+}
+
+function dottedPath(root: unknown, key: string): { key: string; value: unknown } | undefined {
+  let value = root;
   for (const part of key.split(".")) {
-    if (typeof value !== "object" || value === null || !(part in value))
-      throw new Error(`${path} has no ${JSON.stringify(key)}`);
+    if (typeof value !== "object" || value === null || !(part in value)) return undefined;
     value = (value as Record<string, unknown>)[part];
   }
-  return `${key} = ${JSON.stringify(value)}`;
+  return { key, value };
+}
+
+/**
+ * A key as a person names it ("port" for server.port, any letter case): the one nested key of that name, or
+ * undefined when there is none or more than one.
+ */
+function nestedKey(root: unknown, name: string): { key: string; value: unknown } | undefined {
+  const hits: { key: string; value: unknown }[] = [];
+  const visit = (value: unknown, at: string) => {
+    if (typeof value !== "object" || value === null || Array.isArray(value)) return;
+    for (const [k, v] of Object.entries(value)) {
+      const key = at ? `${at}.${k}` : k;
+      if (k.toLowerCase() === name.trim().toLowerCase()) hits.push({ key, value: v });
+      visit(v, key);
+    }
+  };
+  visit(root, "");
+  return hits.length === 1 ? hits[0] : undefined;
+}
+
+/** The index of a CSV column named as a person may type it (any letter case, spaces around). */
+function columnIndex(header: string[], column: string): number {
+  const exact = header.indexOf(column);
+  if (exact >= 0) return exact;
+  const wanted = column.trim().toLowerCase();
+  return header.findIndex((h) => h.trim().toLowerCase() === wanted);
 }
 
 /**
@@ -105,10 +137,10 @@ export function json_keys(path: string): string {
  */
 export function csv_column_sum(path: string, column: string): string {
   const { header, rows } = csvRows(path);
-  const i = header.indexOf(column);
+  const i = columnIndex(header, column);
   if (i < 0)
     throw new Error(`${path} has no column ${JSON.stringify(column)}; columns: ${header.join(", ")}`);
-  return `sum of ${column} = ${rows.reduce((s, r) => s + Number(r[i]), 0)}`;
+  return `sum of ${header[i]} = ${rows.reduce((s, r) => s + Number(r[i]), 0)}`;
 }
 
 /**
@@ -128,9 +160,9 @@ export function csv_row_count(path: string): string {
  */
 export function csv_column_max(path: string, column: string): string {
   const { header, rows } = csvRows(path);
-  const i = header.indexOf(column);
+  const i = columnIndex(header, column);
   if (i < 0 || rows.length === 0)
     throw new Error(`${path} has no column ${JSON.stringify(column)}; columns: ${header.join(", ")}`);
   const best = rows.reduce((a, b) => (Number(b[i]) > Number(a[i]) ? b : a));
-  return `max ${column} = ${best[i]} (${best.join(",")})`;
+  return `max ${header[i]} = ${best[i]} (${best.join(",")})`;
 }

@@ -7,6 +7,7 @@
  */
 import type { Message } from "../../chat/messages.ts";
 import type { ToolCall, ToolJson } from "../../tools/types.ts";
+import { UnsupportedConstraintError } from "../http-errors.ts";
 import type { Constraint, GenerateOptions, GenerateResult, StreamEvent } from "../model.ts";
 import { choiceGrammar, gbnfLiteral, GrammarBuilder, jsonSchemaGrammar } from "./grammar.ts";
 import { renderPrompt, TOOL_CALL_CLOSE, TOOL_CALL_OPEN, type PromptTemplate } from "./prompt.ts";
@@ -43,6 +44,8 @@ export function toolCallGrammar(tools: ToolJson[], withOpenTag: boolean): string
 function constraintGrammar(c: Constraint): string | undefined {
   switch (c.kind) {
     case "json-schema":
+      if (c.copyFrom)
+        throw new UnsupportedConstraintError("llama.cpp grammars cannot copy values from the conversation (copyFrom)");
       return jsonSchemaGrammar(c.schema);
     case "grammar":
       return c.gbnf;

@@ -1,0 +1,137 @@
+/**
+ * What a copy constraint may copy: the texts of the conversation so far (e.g. the user's question, a tool's
+ * result). A string leaf under it may only spell a substring of one of the texts, a number leaf only a number
+ * one of them states (numbers-words.ts). The model still chooses which span, where it starts and where it ends,
+ * token by token: the constraint forbids inventing text, like a pointer network's copying, generically over
+ * every schema (json-automaton.ts reads a `CopySource` through `AutomatonOptions.copy`).
+ *
+ * Substrings are followed with a suffix automaton over the texts' UTF-8 bytes, joined by a 0 byte that no
+ * copy may contain (so no span straddles two texts): one state per set of end positions, so a state is a
+ * number and stepping it is one map lookup. Copies are JSON string bodies as `JSON.stringify` writes them:
+ * `"`, `\`, newline, carriage return and tab are written escaped; other control characters cannot be copied.
+ */
+import { utf8Bytes } from "./byte-trie.ts";
+import { numbersIn } from "./number-words.ts";
+
+/** The byte a JSON escape letter stands for, by the letter (those JSON.stringify writes for copyable text). */
+export const COPY_ESCAPES = new Map<number, number>([
+  [0x22, 0x22], // \"
+  [0x5c, 0x5c], // \\
+  [0x6e, 0x0a], // \n
+  [0x72, 0x0d], // \r
+  [0x74, 0x09], // \t
+]);
+const ESCAPED = new Set(COPY_ESCAPES.values());
+
+/** Continuation bytes a UTF-8 lead byte announces (0 for ASCII; -1 for a continuation or invalid byte). */
+export function continuationBytes(b: number): number {
+  if (b < 0x80) return 0;
+  if (b >= 0xc2 && b <= 0xdf) return 1;
+  if (b >= 0xe0 && b <= 0xef) return 2;
+  if (b >= 0xf0 && b <= 0xf4) return 3;
+  return -1;
+}
+
+/** Bytes the JSON text spends on a character starting with byte `b` at a character boundary, or 0: not copyable. */
+function startCost(b: number): number {
+  if (ESCAPED.has(b)) return 2;
+  if (b < 0x20 || continuationBytes(b) < 0) return 0;
+  return 1;
+}
+
+export class CopySource {
+  /** The numbers the texts state (digits or words). */
+  readonly numbers: readonly number[];
+  /**
+   * What a number leaf may take: the stated numbers and their negations ("10 days before", "5 below zero":
+   * a sign people say in words).
+   */
+  readonly signedNumbers: readonly number[];
+  private readonly next: Map<number, number>[] = [new Map()];
+  private readonly link: number[] = [-1];
+  private readonly len: number[] = [0];
+  private readonly memo = new Map<number, number>();
+
+  constructor(readonly texts: readonly string[]) {
+    let last = 0;
+    texts.forEach((text, i) => {
+      if (i > 0) last = this.extend(last, 0);
+      for (const b of utf8Bytes(text)) last = this.extend(last, b);
+    });
+    this.numbers = [...new Set(texts.flatMap((t) => numbersIn(t)))];
+    this.signedNumbers = [...new Set(this.numbers.flatMap((v) => (v === 0 ? [0] : [v, -v])))];
+  }
+
+  /** The state before any byte of a copy (the empty substring). */
+  get root(): number {
+    return 0;
+  }
+
+  /** The state after `byte` (a raw byte of the copied text), or undefined when no text continues so. */
+  step(state: number, byte: number): number | undefined {
+    return byte === 0 ? undefined : this.next[state]!.get(byte);
+  }
+
+  /**
+   * Fewest bytes of JSON string body that copy `chars` more whole characters from `state`, after first the
+   * `owed` continuation bytes of a character begun (Infinity when the texts have no such continuation).
+   */
+  minBytes(state: number, chars: number, owed: number): number {
+    if (owed === 0 && chars === 0) return 0;
+    const key = (chars * 4 + owed) * this.len.length + state;
+    const known = this.memo.get(key);
+    if (known !== undefined) return known;
+    let best = Infinity;
+    for (const [b, to] of this.next[state]!) {
+      if (owed > 0) {
+        if (b >= 0x80 && b < 0xc0) best = Math.min(best, 1 + this.minBytes(to, chars, owed - 1));
+        continue;
+      }
+      const cost = startCost(b);
+      if (cost === 0) continue;
+      best = Math.min(best, cost + this.minBytes(to, chars - 1, continuationBytes(b)));
+    }
+    this.memo.set(key, best);
+    return best;
+  }
+
+  /** Fewest bytes after a backslash from `state` that finish the escape and then copy `chars` more characters. */
+  minAfterBackslash(state: number, chars: number): number {
+    let best = Infinity;
+    for (const raw of COPY_ESCAPES.values()) {
+      const to = this.step(state, raw);
+      if (to !== undefined) best = Math.min(best, 1 + this.minBytes(to, chars, 0));
+    }
+    return best;
+  }
+
+  /** Blumer et al.'s online construction: appends one byte to the automaton of the text so far. */
+  private extend(last: number, b: number): number {
+    const cur = this.len.length;
+    this.len.push(this.len[last]! + 1);
+    this.link.push(0);
+    this.next.push(new Map());
+    let p = last;
+    while (p !== -1 && !this.next[p]!.has(b)) {
+      this.next[p]!.set(b, cur);
+      p = this.link[p]!;
+    }
+    if (p === -1) return cur;
+    const q = this.next[p]!.get(b)!;
+    if (this.len[p]! + 1 === this.len[q]!) {
+      this.link[cur] = q;
+      return cur;
+    }
+    const clone = this.len.length;
+    this.len.push(this.len[p]! + 1);
+    this.link.push(this.link[q]!);
+    this.next.push(new Map(this.next[q]!));
+    while (p !== -1 && this.next[p]!.get(b) === q) {
+      this.next[p]!.set(b, clone);
+      p = this.link[p]!;
+    }
+    this.link[q] = clone;
+    this.link[cur] = clone;
+    return cur;
+  }
+}

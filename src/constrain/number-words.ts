@@ -1,0 +1,87 @@
+/**
+ * The numbers a text states, as digits ("1,234", "-3.5") or English words ("seventeen", "twenty-five",
+ * "three hundred and twelve", "two thousand"): what the copy constraint (copy.ts) lets a number leaf take, and
+ * what the demo's candidate builder reads back from the words its generator writes.
+ */
+
+/** English words for 0 to 19, by value. */
+export const ONES = [
+  "zero",
+  "one",
+  "two",
+  "three",
+  "four",
+  "five",
+  "six",
+  "seven",
+  "eight",
+  "nine",
+  "ten",
+  "eleven",
+  "twelve",
+  "thirteen",
+  "fourteen",
+  "fifteen",
+  "sixteen",
+  "seventeen",
+  "eighteen",
+  "nineteen",
+];
+/** English words for the tens, by tens digit ("" below twenty). */
+export const TENS = ["", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"];
+
+const SMALL = new Map(ONES.map((w, i) => [w, i]));
+const TENS_BY_WORD = new Map(TENS.flatMap((w, i) => (w ? [[w, 10 * i] as const] : [])));
+
+/** Whole numbers written in words ("twenty-five", "three hundred and twelve", "two thousand"). */
+export function numberWordsIn(text: string): number[] {
+  const out: number[] = [];
+  let total = 0;
+  let current = 0;
+  // What the last number word was: it decides whether the next one continues the number or starts another.
+  let last: "none" | "small" | "tens" | "scale" | "and" = "none";
+  const close = () => {
+    if (last !== "none") out.push(total + current);
+    [total, current, last] = [0, 0, "none"];
+  };
+  for (const raw of text.toLowerCase().split(/[\s-]+/)) {
+    const w = raw.replace(/[^a-z]/g, "");
+    if (SMALL.has(w)) {
+      const n = SMALL.get(w)!;
+      if (!(last === "none" || last === "scale" || last === "and" || (last === "tens" && n < 10))) close();
+      current += n;
+      last = "small";
+    } else if (TENS_BY_WORD.has(w)) {
+      if (!(last === "none" || last === "scale" || last === "and")) close();
+      current += TENS_BY_WORD.get(w)!;
+      last = "tens";
+    } else if (w === "hundred" && (last === "small" || last === "tens")) {
+      current *= 100;
+      last = "scale";
+    } else if (w === "thousand" && (last === "small" || last === "tens" || last === "scale")) {
+      [total, current, last] = [total + current * 1000, 0, "scale"];
+    } else if (w === "and" && last === "scale") {
+      last = "and";
+    } else {
+      if (last === "and") last = "scale";
+      close();
+    }
+    if (raw !== w && /[,.?!;:]$/.test(raw)) close();
+  }
+  close();
+  return out;
+}
+
+/**
+ * The numbers a text states: digits (with thousands commas, a sign, a fraction) and number words; no repeats.
+ * A minus sign may be an operator ("10-3"), so a signed number also counts without its sign.
+ */
+export function numbersIn(text: string): number[] {
+  const digits = (text.match(/-?\d{1,3}(?:,\d{3})+(?:\.\d+)?|-?\d+(?:\.\d+)?|-?\.\d+/g) ?? []).flatMap(
+    (d) => {
+      const v = Number(d.replace(/,/g, ""));
+      return v < 0 ? [v, -v] : [v];
+    },
+  );
+  return [...new Set([...digits, ...numberWordsIn(text)])].filter(Number.isFinite);
+}

@@ -1,0 +1,238 @@
+/**
+ * The copy constraint (src/constrain/copy.ts): string leaves spell a substring of the conversation's texts,
+ * number leaves a number the texts state. Property: random schemas × random texts × random logits → the
+ * output parses, validates, and every copied leaf comes from the texts.
+ */
+import { Ajv } from "ajv";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import {
+  CopySource,
+  jsonSchemaConstraint,
+  JsonSchemaAutomaton,
+  normaliseSchema,
+  numbersIn,
+  type SchemaNode,
+} from "../../src/constrain/index.ts";
+import { pickToken } from "../../src/nn/infer/decode.ts";
+import { Rng } from "../../src/nn/rng.ts";
+import { Tokenizer } from "../../src/nn/tokenizer/index.ts";
+import type { JsonSchema } from "../../src/tools/types.ts";
+import { fractionOnly, schema } from "./schemas.ts";
+
+const demo = Tokenizer.load("models/demo");
+const endId = (demo.tokenToId("<|im_end|>") ?? demo.tokenToId("<|eot_id|>"))!;
+const ajv = new Ajv({ strict: false });
+
+describe("copy constraint", () => {
+  const texts = ['What is 1234 plus 4321? say "hi"\nZürich, seventeen', "12! = 479001600"];
+  const source = new CopySource(texts);
+  const a = JsonSchemaAutomaton.fromSchema(
+    {
+      type: "object",
+      properties: {
+        a: { type: "number" },
+        b: { type: "string" },
+        c: { type: "integer", minimum: 20 },
+        u: { enum: ["km", "mi"] },
+      },
+      required: ["a", "b"],
+    },
+    { copy: source },
+  );
+
+  it("reads the numbers the texts state, as digits and as words", () => {
+    expect(source.numbers).toEqual([1234, 4321, 17, 12, 479001600]);
+    expect(numbersIn("10-3 and minus 2, -7.5, 1,000, twenty-one")).toEqual([
+      10, -3, 3, 2, -7.5, 7.5, 1000, 21,
+    ]);
+  });
+
+  it("takes substrings of one text (escaped as JSON.stringify writes them) and stated numbers only", () => {
+    for (const ok of [
+      '{"a":1234,"b":"plus 4321"}',
+      '{"a":1234,"b":"Zürich"}',
+      '{"a":12,"b":"say \\"hi\\"\\nZü"}',
+      '{"a":17,"b":"600","c":4321}',
+      '{"a":17,"b":"600","u":"mi"}',
+      '{"a":-17,"b":"600"}', // "17 days before"
+    ])
+      expect(a.accepts(ok), ok).toBe(true);
+    for (const bad of [
+      '{"a":1235,"b":"x"}', // not stated
+      '{"a":-1235,"b":"x"}', // not stated either way
+      '{"a":12,"b":""}', // an empty copy copies nothing
+      '{"a":17,"b":"Zur"}', // not in the texts
+      '{"a":17,"b":"seventeen12!"}', // straddles the two texts
+      '{"a":17,"b":"600","c":17}', // stated, but below the minimum
+      '{"a":17,"b":"hi","u":"m"}', // enums stay enums
+    ])
+      expect(a.accepts(bad), bad).toBe(false);
+  });
+
+  it("narrows a small integer range (written out as values) to the numbers stated in it", () => {
+    const range = { type: "integer", minimum: 0, maximum: 170 };
+    const copying = JsonSchemaAutomaton.fromSchema(range, {
+      copy: new CopySource(["What is 12 factorial?"]),
+    });
+    expect(copying.accepts("12")).toBe(true);
+    expect(copying.accepts("4")).toBe(false);
+    const none = JsonSchemaAutomaton.fromSchema(range, { copy: new CopySource(["factorial of 500"]) });
+    expect(none.accepts("4")).toBe(true);
+  });
+
+  it("leaves a leaf free when there is nothing to copy", () => {
+    const empty = JsonSchemaAutomaton.fromSchema(
+      { type: "object", properties: { n: { type: "integer" }, s: { type: "string" } }, required: ["n", "s"] },
+      { copy: new CopySource(["no digits"]) },
+    );
+    expect(empty.accepts('{"n":99,"s":"digits"}')).toBe(true);
+    expect(empty.accepts('{"n":99,"s":"other"}')).toBe(false);
+    const none = JsonSchemaAutomaton.fromSchema({ type: "string" }, { copy: new CopySource([""]) });
+    expect(none.accepts('"anything"')).toBe(true);
+  });
+
+  it("counts the fewest bytes to a completion exactly (multi-byte and escaped characters)", () => {
+    const only = JsonSchemaAutomaton.fromSchema(
+      { type: "string", minLength: 2 },
+      {
+        copy: new CopySource(["日本\n"]),
+      },
+    );
+    expect(only.minBytesToComplete(only.start())).toBe('"本\\n"'.length + 2);
+    expect(only.accepts('"日本"')).toBe(true);
+    expect(only.accepts('"日"')).toBe(false);
+  });
+});
+
+/** Does `value` keep to the copy rules of `node`: copied strings are substrings, numbers stated? */
+function copied(node: SchemaNode, value: unknown, texts: string[], numbers: number[], depth = 0): boolean {
+  if (depth > 8) return true;
+  const deeper = (n: SchemaNode, v: unknown) => copied(n, v, texts, numbers, depth + 1);
+  switch (node.kind) {
+    case "literal": {
+      const stated = node.range ? node.values.filter((v) => numbers.includes(v as number)) : [];
+      if (stated.length > 0) return stated.includes(value);
+      return node.values.some((v) => JSON.stringify(v) === JSON.stringify(value));
+    }
+    case "string":
+      return typeof value === "string" && value.length > 0 && texts.some((t) => t.includes(value));
+    case "number": {
+      if (typeof value !== "number") return false;
+      const b = node.bounds;
+      const fits = numbers.filter(
+        (v) =>
+          (!node.integer || Number.isInteger(v)) &&
+          (b.minimum === undefined || v >= b.minimum) &&
+          (b.maximum === undefined || v <= b.maximum) &&
+          (b.exclusiveMinimum === undefined || v > b.exclusiveMinimum) &&
+          (b.exclusiveMaximum === undefined || v < b.exclusiveMaximum),
+      );
+      return fits.length === 0 || fits.includes(value);
+    }
+    case "boolean":
+      return typeof value === "boolean";
+    case "null":
+      return value === null;
+    case "array":
+      return Array.isArray(value) && value.every((v) => deeper(node.items, v));
+    case "object": {
+      if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+      const props = new Map(node.properties.map((p) => [p.key, p.value]));
+      return Object.entries(value).every(([k, v]) => props.has(k) && deeper(props.get(k)!, v));
+    }
+    case "map":
+      return (
+        typeof value === "object" &&
+        value !== null &&
+        !Array.isArray(value) &&
+        Object.values(value).every((v) => deeper(node.values, v))
+      );
+    case "union":
+      return node.options.some((o) => deeper(o, value));
+    case "any":
+      return true;
+    case "ref":
+      return deeper(node.target(), value);
+  }
+}
+
+const fragment = fc.oneof(
+  fc.string({ maxLength: 8 }),
+  fc.constantFrom(
+    "Zürich",
+    "12",
+    "-3.5",
+    "seventeen",
+    "twenty-one",
+    'say "hi"',
+    "back\\slash",
+    "line\nbreak",
+  ),
+  fc.constantFrom("😀", "1,234", "\t", "日本語", "0.25", "a\rb"),
+);
+// "abc def" first: every string leaf of the schemas (minLength ≤ 3) has something to copy
+const texts = fc.array(
+  fc.array(fragment, { maxLength: 6 }).map((parts) => `abc def ${parts.join(" ")}`),
+  { minLength: 1, maxLength: 2 },
+);
+
+describe("copy constraint (property)", () => {
+  it("random schemas × random texts × random logits: valid JSON whose free leaves are copied", () => {
+    fc.assert(
+      fc.property(
+        schema,
+        texts,
+        fc.nat(1_000_000),
+        fc.nat(40),
+        fc.constantFrom(0, 1, 3),
+        (s: JsonSchema, ts, seed, slack, temperature) => {
+          if (fractionOnly(s)) return;
+          let valid: ReturnType<Ajv["compile"]>;
+          try {
+            valid = ajv.compile(s);
+          } catch {
+            return;
+          }
+          const source = new CopySource(ts);
+          let c;
+          try {
+            c = jsonSchemaConstraint(s, demo, [endId], {
+              maxStringLength: 16,
+              maxItems: 4,
+              maxProperties: 3,
+              copy: source,
+            });
+          } catch (error) {
+            expect((error as Error).message).toMatch(
+              /accepts no|no value|no integer|no number|accepts nothing/,
+            );
+            return;
+          }
+          const maxTokens = c.bytesToComplete + slack;
+          const rng = new Rng(seed);
+          const pickRng = new Rng(seed + 1);
+          const logits = new Float32Array(demo.vocabSize);
+          const ids: number[] = [];
+          while (ids.length < maxTokens) {
+            for (let i = 0; i < logits.length; i++) logits[i] = rng.next() * 8;
+            const allowed = c.allowed(maxTokens - ids.length);
+            if (allowed.length === 0) break;
+            const id = pickToken(logits, { temperature }, pickRng, allowed);
+            if (!c.accept(id)) break;
+            ids.push(id);
+          }
+          expect(c.complete).toBe(true);
+          const out = demo.decode(ids);
+          const value: unknown = JSON.parse(out);
+          expect(valid(value), `${JSON.stringify(s)}\n${out}\n${ajv.errorsText(valid.errors)}`).toBe(true);
+          expect(
+            copied(normaliseSchema(s), value, ts, [...source.signedNumbers]),
+            `${JSON.stringify(s)}\n${out}`,
+          ).toBe(true);
+        },
+      ),
+      { numRuns: 150, seed: 23 },
+    );
+  });
+});
