@@ -124,14 +124,14 @@ export class Llama {
       attentionForward(k, oh, A.p, A.q, A.k, A.v, s);
       mergeHeads(A.att, oh, s);
       k.matmulABt(tmp, A.att, P.get(pre + "self_attn.o_proj.weight"), N, d, d);
-      for (let i = 0; i < N * d; i++) A.x2[i] = A.x[i] + tmp[i];
+      if (!k.add?.(A.x2, A.x, tmp, N * d)) for (let i = 0; i < N * d; i++) A.x2[i] = A.x[i] + tmp[i];
       rmsnorm(k, A.h2, A.inv2, A.x2, P.get(pre + "post_attention_layernorm.weight"), N, d, c.rmsNormEps);
       k.matmulABt(A.g, A.h2, P.get(pre + "mlp.gate_proj.weight"), N, d, f);
       k.matmulABt(A.u, A.h2, P.get(pre + "mlp.up_proj.weight"), N, d, f);
       if (k.swigluForward) k.swigluForward(A.a, A.g, A.u, N * f);
       else swigluForward(A.a, A.g, A.u, N * f);
       k.matmulABt(tmp, A.a, P.get(pre + "mlp.down_proj.weight"), N, f, d);
-      for (let i = 0; i < N * d; i++) next[i] = A.x2[i] + tmp[i];
+      if (!k.add?.(next, A.x2, tmp, N * d)) for (let i = 0; i < N * d; i++) next[i] = A.x2[i] + tmp[i];
     }
     rmsnorm(k, ws.hF, ws.invF, ws.xOut, P.get("model.norm.weight"), N, d, c.rmsNormEps);
     return ws;

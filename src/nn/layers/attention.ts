@@ -150,6 +150,24 @@ export function attentionProbsSize(s: AttentionShape): number {
   return attentionSequences(s).size;
 }
 
+/**
+ * The (sequence, head) items of a shape as (at, pAt, L) triples: the item's first row in Q, K, V, O (floats),
+ * where its probabilities start, its length (MatmulKernels.attentionForwardAll).
+ */
+export function attentionItems(seqs: AttentionSequence[], s: AttentionShape): Int32Array {
+  const { H, T, hd } = s;
+  const items = new Int32Array(3 * H * seqs.length);
+  let i = 0;
+  for (const { b, t0, L, p, span } of seqs) {
+    for (let h = 0; h < H; h++) {
+      items[i++] = ((b * H + h) * T + t0) * hd;
+      items[i++] = p + h * span;
+      items[i++] = L;
+    }
+  }
+  return items;
+}
+
 /** Forward: fills P (block layout above; zero above the diagonal) and O [B, H, T, hd]. */
 export function attentionForward(
   k: MatmulKernels,
@@ -162,7 +180,9 @@ export function attentionForward(
 ): void {
   const { H, T, hd } = s;
   const scale = 1 / Math.sqrt(hd);
-  for (const { b, t0, L, p: p0, blocks, span } of attentionSequences(s).seqs) {
+  const { seqs } = attentionSequences(s);
+  if (k.attentionForwardAll?.(O, P, Q, K, V, attentionItems(seqs, s), hd, scale)) return;
+  for (const { b, t0, L, p: p0, blocks, span } of seqs) {
     for (let h = 0; h < H; h++) {
       const base = ((b * H + h) * T + t0) * hd;
       const pb = p0 + h * span;
@@ -234,7 +254,9 @@ export function attentionBackward(
 ): void {
   const { H, T, hd } = s;
   const scale = 1 / Math.sqrt(hd);
-  for (const { b, t0, L, p: p0, blocks, span } of attentionSequences(s).seqs) {
+  const { seqs } = attentionSequences(s);
+  if (k.attentionBackwardAll?.(dQ, dK, dV, dO, P, Q, K, V, attentionItems(seqs, s), hd, scale)) return;
+  for (const { b, t0, L, p: p0, blocks, span } of seqs) {
     for (let h = 0; h < H; h++) {
       const base = ((b * H + h) * T + t0) * hd;
       const pb = p0 + h * span;
