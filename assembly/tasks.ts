@@ -6,6 +6,7 @@
 import { attentionBackward, attentionForward } from "./attention";
 import { rmsnormForward, swigluBackward, swigluForward } from "./elementwise";
 import { gemmScratchBytes } from "./matmul";
+import { moveHeads } from "./heads";
 
 /** Task kinds (kernels/control.mjs mirrors them). */
 const ATTENTION_FORWARD: i32 = 1;
@@ -14,6 +15,7 @@ const SWIGLU_FORWARD: i32 = 3;
 const SWIGLU_BACKWARD: i32 = 4;
 const ADD: i32 = 5;
 const RMSNORM_FORWARD: i32 = 6;
+const MOVE_HEADS: i32 = 7;
 
 /** Longest sequence the pooled attention backward takes: its dS block (64 × L floats) sits in the scratch. */
 export const ATTENTION_MAX_L: i32 = 2048;
@@ -107,6 +109,24 @@ export function runTask(kind: i32, i: i32, args: usize, scratch: usize): void {
     const s = i * chunk;
     const o = <usize>s * 4;
     addInto(<usize>arg(args, 0) + o, <usize>arg(args, 1) + o, <usize>arg(args, 2) + o, min(chunk, n - s));
+  } else if (kind == MOVE_HEADS) {
+    const rows = arg(args, 9);
+    const chunk = arg(args, 10);
+    const r = i * chunk;
+    moveHeads(
+      <usize>arg(args, 0),
+      <usize>arg(args, 1),
+      r,
+      min(rows, r + chunk),
+      arg(args, 2),
+      arg(args, 3),
+      arg(args, 4),
+      <usize>arg(args, 5),
+      <usize>arg(args, 6),
+      <usize>arg(args, 7),
+      arg(args, 8) & 1,
+      arg(args, 8) >> 1,
+    );
   } else if (kind == RMSNORM_FORWARD) {
     const rows = arg(args, 4);
     const d = arg(args, 5);

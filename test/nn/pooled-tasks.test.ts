@@ -7,8 +7,11 @@ import {
   attentionForward,
   attentionProbsSize,
   QUERY_BLOCK,
+  mergeHeads,
+  splitHeads,
   type AttentionShape,
 } from "../../src/nn/layers/attention.ts";
+import { ropeTable } from "../../src/nn/layers/rope.ts";
 
 function wave(x: Float32Array, f: (i: number) => number): Float32Array {
   for (let i = 0; i < x.length; i++) x[i] = f(i);
@@ -91,5 +94,33 @@ describe.skipIf(!existsSync(DEFAULT_WASM_PATH))("pooled kernel tasks", () => {
     for (let i = 0; i < one.length; i++) same(three[i]!, one[i]!);
     const sum = one[3]!;
     expect(sum[n - 1]).toBeCloseTo(Math.fround(Math.sin((n - 1) * 0.37) * 6) + Math.cos((n - 1) * 0.11), 5);
+  });
+
+  it("splitting rows into heads and merging them back, with RoPE: the JS bits on 1 and 3 threads", () => {
+    const s: AttentionShape = { B: 3, H: 4, T: 97, hd: 16 };
+    const n = s.B * s.T * s.H * s.hd;
+    const rope = ropeTable(128, s.hd, 10000);
+    const positions = Int32Array.from({ length: s.B * s.T }, (_, i) => (i * 7) % 128);
+    for (const k of [single, triple]) {
+      const src = wave(k.alloc(n), (i) => Math.sin(i * 0.3));
+      const dst = k.alloc(n);
+      for (const [merge, withRope] of [
+        [false, true],
+        [true, true],
+        [false, false],
+        [true, false],
+      ] as const) {
+        const ref = new Float32Array(n);
+        const r = withRope ? rope : undefined;
+        const p = withRope ? positions : undefined;
+        expect(k.moveHeads?.(dst, src, s, r, p, merge)).toBe(true);
+        if (merge) mergeHeads(ref, src, s, r, p);
+        else splitHeads(ref, src, s, r, p);
+        same(dst, ref);
+      }
+      expect(() =>
+        k.moveHeads?.(dst, src, s, rope, Int32Array.from(positions).fill(128, 5, 6), false),
+      ).toThrow(/outside the RoPE table/);
+    }
   });
 });

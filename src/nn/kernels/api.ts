@@ -137,6 +137,19 @@ export interface MatmulKernels {
     hd: number,
     scale: number,
   ): boolean;
+  /**
+   * Optional: layers/attention.ts splitHeads (merge false: rows [B·T, H·hd] → heads [B, H, T, hd], rotated by
+   * RoPE at `positions` when `rope` is given) and mergeHeads (merge true: heads → rows, rotated back), with
+   * the same bits. Returns false, having written nothing, when it cannot take these arrays.
+   */
+  moveHeads?(
+    dst: Float32Array,
+    src: Float32Array,
+    s: { B: number; H: number; T: number; hd: number },
+    rope: { half: number; cos: Float32Array; sin: Float32Array } | undefined,
+    positions: Int32Array | undefined,
+    merge: boolean,
+  ): boolean;
   /** Optional: out = x + y over n floats (the residual connections). Returns false when it cannot. */
   add?(out: Float32Array, x: Float32Array, y: Float32Array, n: number): boolean;
   /**

@@ -18,6 +18,7 @@ export declare const TASK: Readonly<{
   SWIGLU_BACKWARD: number;
   ADD: number;
   RMSNORM_FORWARD: number;
+  MOVE_HEADS: number;
 }>;
 
 export type Gemm = (...args: number[]) => void;

@@ -25,6 +25,7 @@ export const TASK = Object.freeze({
   SWIGLU_BACKWARD: 4,
   ADD: 5,
   RMSNORM_FORWARD: 6,
+  MOVE_HEADS: 7,
 });
 
 /**

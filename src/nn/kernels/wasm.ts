@@ -116,6 +116,42 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
     for (let i = 0; i < count; i++) runTask!(kind, i, taskArgs, mainScratch);
   }
 
+  // RoPE tables copied into the heap once per table; the positions of the current batch.
+  const ropeTables = new WeakMap<Float32Array, { cos: number; sin: number; rows: number }>();
+  const ropeFreed = new FinalizationRegistry<{ cos: number; sin: number }>((t) => {
+    heap.freeBytes(t.cos);
+    heap.freeBytes(t.sin);
+  });
+  let positionsBuf = { addr: heap.allocBytes(4 * 4096), length: 4096 };
+
+  function ropeInHeap(rope: { half: number; cos: Float32Array; sin: Float32Array }) {
+    let t = ropeTables.get(rope.cos);
+    if (!t) {
+      const n = rope.cos.length;
+      t = { cos: heap.allocBytes(4 * n), sin: heap.allocBytes(4 * n), rows: n / rope.half };
+      heap.view(t.cos, n).set(rope.cos);
+      heap.view(t.sin, n).set(rope.sin);
+      ropeTables.set(rope.cos, t);
+      ropeFreed.register(rope.cos, { cos: t.cos, sin: t.sin });
+    }
+    return t;
+  }
+
+  function positionsInHeap(positions: Int32Array, n: number, rows: number): number {
+    if (n > positionsBuf.length) {
+      heap.freeBytes(positionsBuf.addr);
+      const length = Math.max(n, 2 * positionsBuf.length);
+      positionsBuf = { addr: heap.allocBytes(4 * length), length };
+    }
+    for (let i = 0; i < n; i++) {
+      const p = positions[i]!;
+      if (!(p >= 0 && p < rows))
+        throw new RangeError(`position ${p} outside the RoPE table (0..${rows - 1})`);
+    }
+    new Int32Array(heap.memory.buffer, positionsBuf.addr, n).set(positions.subarray(0, n));
+    return positionsBuf.addr;
+  }
+
   /** Splits n floats (or rows) into chunks for the pool: a few per thread, multiples of 4. */
   function chunking(n: number, unit: number): { chunk: number; count: number; parallel: boolean } {
     const parallel = n * unit >= ELEMENTWISE_PARALLEL && threads > 1;
@@ -288,6 +324,26 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
         const { chunk, count, parallel } = chunking(n, 1);
         tasks(TASK.SWIGLU_BACKWARD, [...p, n, chunk], count, parallel);
       }
+    },
+    moveHeads(dst, src, s, rope, positions, merge) {
+      const { B, H, T, hd } = s;
+      const rows = B * T;
+      const p = runTask && hd % 2 === 0 ? addresses(rows * H * hd, [dst, src]) : undefined;
+      if (!p) return false;
+      let cos = 0;
+      let sin = 0;
+      let pos = 0;
+      if (rope && positions) {
+        if (rope.half !== hd / 2)
+          throw new RangeError(`moveHeads: RoPE table for head size ${2 * rope.half}`);
+        const t = ropeInHeap(rope);
+        ({ cos, sin } = t);
+        pos = positionsInHeap(positions, rows, t.rows);
+      }
+      const mode = (rope && positions ? 1 : 0) | (merge ? 2 : 0);
+      const { chunk, count, parallel } = chunking(rows, H * hd);
+      tasks(TASK.MOVE_HEADS, [...p, H, T, hd, cos, sin, pos, mode, rows, chunk], count, parallel);
+      return true;
     },
     add(out, x, y, n) {
       const p = runTask ? addresses(n, [out, x, y]) : undefined;

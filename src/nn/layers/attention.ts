@@ -121,6 +121,30 @@ export function mergeHeads(
   }
 }
 
+/** splitHeads through the fast kernels when they take these arrays (the same bits), else the loop above. */
+export function splitHeadsWith(
+  k: MatmulKernels,
+  dst: Float32Array,
+  src: Float32Array,
+  s: AttentionShape,
+  rope?: RopeTable,
+  positions?: Int32Array,
+): void {
+  if (!k.moveHeads?.(dst, src, s, rope, positions, false)) splitHeads(dst, src, s, rope, positions);
+}
+
+/** mergeHeads (RoPE rotated back) through the fast kernels when they take these arrays, else the loop above. */
+export function mergeHeadsWith(
+  k: MatmulKernels,
+  dst: Float32Array,
+  src: Float32Array,
+  s: AttentionShape,
+  rope?: RopeTable,
+  positions?: Int32Array,
+): void {
+  if (!k.moveHeads?.(dst, src, s, rope, positions, true)) mergeHeads(dst, src, s, rope, positions);
+}
+
 /**
  * Causal attention only needs, for queries r0..r1−1, the keys 0..r1−1. Queries go in blocks of `QUERY_BLOCK`
  * rows; block i's probabilities are a [rows, r1] matrix, stored one after another per (batch, head). That
