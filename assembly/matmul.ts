@@ -6,6 +6,8 @@
 // api.ts are the same routine with different strides. Panels of A (MR rows) and B (NR columns) are packed
 // into contiguous scratch so the micro-kernel streams both from L1/L2 (Goto/BLIS loop order).
 
+import { ATTENTION_MAX_L } from "./tasks";
+
 const MR: i32 = 4;
 const NR: i32 = 8;
 const KC: i32 = 256;
@@ -14,9 +16,14 @@ const NC: i32 = 2048;
 // Below this many rows the packed path wastes most of each 4-row tile and re-packs B for little reuse.
 const SMALL_M: i32 = 4;
 
-/** Bytes of scratch one thread needs: packed A block, packed B block and one edge tile. */
-export function scratchBytes(): i32 {
+/** Bytes of the gemm's scratch: packed A block, packed B block and one edge tile. */
+export function gemmScratchBytes(): i32 {
   return (MC * KC + KC * NC + MR * NR) * 4;
+}
+
+/** Bytes of scratch one thread needs: the gemm's, then the pooled attention backward's dS block (tasks.ts). */
+export function scratchBytes(): i32 {
+  return gemmScratchBytes() + 64 * ATTENTION_MAX_L * 4;
 }
 
 // Packs A(ic..ic+mc, pc..pc+kc) as MR-row strips: dst[(strip*kc + p)*MR + r]. Rows past mc are zero.
@@ -358,3 +365,4 @@ export function gemm(
 
 export { swigluForward, swigluBackward, adamw, rmsnormForward, rmsnormBackward } from "./elementwise";
 export { attentionForward, attentionBackward } from "./attention";
+export { runTask, addInto } from "./tasks";

@@ -5,8 +5,8 @@ import {
   attentionBackward,
   attentionForward,
   attentionProbsSize,
-  mergeHeads,
-  splitHeads,
+  mergeHeadsWith,
+  splitHeadsWith,
   type AttentionShape,
 } from "./layers/attention.ts";
 import { crossEntropyInPlace } from "./layers/cross-entropy.ts";
@@ -125,23 +125,23 @@ export class Llama {
       const next = l + 1 < c.numLayers ? ws.layers[l + 1].x : ws.xOut;
       rmsnorm(k, A.h1, A.inv1, A.x, P.get(pre + "input_layernorm.weight"), N, d, c.rmsNormEps);
       k.matmulABt(tmp, A.h1, P.get(pre + "self_attn.q_proj.weight"), N, d, d);
-      splitHeads(A.q, tmp, s, this.rope, positions);
+      splitHeadsWith(k, A.q, tmp, s, this.rope, positions);
       k.matmulABt(tmp, A.h1, P.get(pre + "self_attn.k_proj.weight"), N, d, d);
-      splitHeads(A.k, tmp, s, this.rope, positions);
+      splitHeadsWith(k, A.k, tmp, s, this.rope, positions);
       k.matmulABt(tmp, A.h1, P.get(pre + "self_attn.v_proj.weight"), N, d, d);
-      splitHeads(A.v, tmp, s);
+      splitHeadsWith(k, A.v, tmp, s);
       const oh = ws.headsD[0];
       attentionForward(k, oh, A.p, A.q, A.k, A.v, s);
-      mergeHeads(A.att, oh, s);
+      mergeHeadsWith(k, A.att, oh, s);
       k.matmulABt(tmp, A.att, P.get(pre + "self_attn.o_proj.weight"), N, d, d);
-      for (let i = 0; i < N * d; i++) A.x2[i] = A.x[i] + tmp[i];
+      if (!k.add?.(A.x2, A.x, tmp, N * d)) for (let i = 0; i < N * d; i++) A.x2[i] = A.x[i] + tmp[i];
       rmsnorm(k, A.h2, A.inv2, A.x2, P.get(pre + "post_attention_layernorm.weight"), N, d, c.rmsNormEps);
       k.matmulABt(A.g, A.h2, P.get(pre + "mlp.gate_proj.weight"), N, d, f);
       k.matmulABt(A.u, A.h2, P.get(pre + "mlp.up_proj.weight"), N, d, f);
       if (k.swigluForward) k.swigluForward(A.a, A.g, A.u, N * f);
       else swigluForward(A.a, A.g, A.u, N * f);
       k.matmulABt(tmp, A.a, P.get(pre + "mlp.down_proj.weight"), N, f, d);
-      for (let i = 0; i < N * d; i++) next[i] = A.x2[i] + tmp[i];
+      if (!k.add?.(next, A.x2, tmp, N * d)) for (let i = 0; i < N * d; i++) next[i] = A.x2[i] + tmp[i];
     }
     rmsnorm(k, ws.hF, ws.invF, ws.xOut, P.get("model.norm.weight"), N, d, c.rmsNormEps);
     return ws;
@@ -293,15 +293,15 @@ export class Llama {
       // attention: x2 = x + o_proj(attn(h1)); dx now holds dL/dx2
       k.matmulAB(tmp, dx, W("self_attn.o_proj.weight"), N, d, d);
       k.matmulAtB(dW("self_attn.o_proj.weight"), dx, A.att, d, N, d, true);
-      splitHeads(dOh, tmp, s);
+      splitHeadsWith(k, dOh, tmp, s);
       attentionBackward(k, dQh, dKh, dVh, dOh, A.p, A.q, A.k, A.v, ws.tt, s);
-      mergeHeads(tmp, dQh, s, this.rope, positions);
+      mergeHeadsWith(k, tmp, dQh, s, this.rope, positions);
       k.matmulAB(dh, tmp, W("self_attn.q_proj.weight"), N, d, d);
       k.matmulAtB(dW("self_attn.q_proj.weight"), tmp, A.h1, d, N, d, true);
-      mergeHeads(tmp, dKh, s, this.rope, positions);
+      mergeHeadsWith(k, tmp, dKh, s, this.rope, positions);
       k.matmulAB(dh, tmp, W("self_attn.k_proj.weight"), N, d, d, true);
       k.matmulAtB(dW("self_attn.k_proj.weight"), tmp, A.h1, d, N, d, true);
-      mergeHeads(tmp, dVh, s);
+      mergeHeadsWith(k, tmp, dVh, s);
       k.matmulAB(dh, tmp, W("self_attn.v_proj.weight"), N, d, d, true);
       k.matmulAtB(dW("self_attn.v_proj.weight"), tmp, A.h1, d, N, d, true);
       rmsnormGrad(k, dx, dW("input_layernorm.weight"), dh, A.x, W("input_layernorm.weight"), A.inv1, N, d);

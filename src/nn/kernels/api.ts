@@ -110,6 +110,49 @@ export interface MatmulKernels {
     scale: number,
   ): boolean;
   /**
+   * Optional: the attention of many (sequence, head) items in one call, split across the kernel threads.
+   * `items` holds (at, pAt, L) triples as attentionForward/attentionBackward take them. Returns false, having
+   * written nothing, when it cannot take these arrays (then the engine calls the per-item versions).
+   */
+  attentionForwardAll?(
+    O: Float32Array,
+    P: Float32Array,
+    Q: Float32Array,
+    K: Float32Array,
+    V: Float32Array,
+    items: Int32Array,
+    hd: number,
+    scale: number,
+  ): boolean;
+  attentionBackwardAll?(
+    dQ: Float32Array,
+    dK: Float32Array,
+    dV: Float32Array,
+    dO: Float32Array,
+    P: Float32Array,
+    Q: Float32Array,
+    K: Float32Array,
+    V: Float32Array,
+    items: Int32Array,
+    hd: number,
+    scale: number,
+  ): boolean;
+  /**
+   * Optional: layers/attention.ts splitHeads (merge false: rows [B·T, H·hd] → heads [B, H, T, hd], rotated by
+   * RoPE at `positions` when `rope` is given) and mergeHeads (merge true: heads → rows, rotated back), with
+   * the same bits. Returns false, having written nothing, when it cannot take these arrays.
+   */
+  moveHeads?(
+    dst: Float32Array,
+    src: Float32Array,
+    s: { B: number; H: number; T: number; hd: number },
+    rope: { half: number; cos: Float32Array; sin: Float32Array } | undefined,
+    positions: Int32Array | undefined,
+    merge: boolean,
+  ): boolean;
+  /** Optional: out = x + y over n floats (the residual connections). Returns false when it cannot. */
+  add?(out: Float32Array, x: Float32Array, y: Float32Array, n: number): boolean;
+  /**
    * Optional: one AdamW step over n floats of parameters p with gradients g and moments m, v (train/adamw.ts
    * has the definition and the plain JS loop used when this is absent); `wd` is lr × weight decay (0: none),
    * c1 and c2 the bias corrections 1/(1 − β1ᵗ), 1/(1 − β2ᵗ). Returns false when it cannot take these arrays.

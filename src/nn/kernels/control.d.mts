@@ -5,10 +5,28 @@ export declare const CTL: Readonly<{
   READY: number;
   FAILED: number;
   STOP: number;
+  KIND: number;
   ARGS: number;
+  TASK_ARGS: number;
   SIZE: number;
+}>;
+
+export declare const TASK: Readonly<{
+  ATTENTION_FORWARD: number;
+  ATTENTION_BACKWARD: number;
+  SWIGLU_FORWARD: number;
+  SWIGLU_BACKWARD: number;
+  ADD: number;
+  RMSNORM_FORWARD: number;
+  MOVE_HEADS: number;
 }>;
 
 export type Gemm = (...args: number[]) => void;
 
-export declare function runChunks(ctl: Int32Array, gemm: Gemm, scratch: number, seq: number): void;
+/** The WASM exports a pool thread calls: the gemm and the task dispatcher (assembly/tasks.ts). */
+export interface PoolExports {
+  gemm: Gemm;
+  runTask?: (kind: number, item: number, args: number, scratch: number) => void;
+}
+
+export declare function runChunks(ctl: Int32Array, exports: PoolExports, scratch: number, seq: number): void;

@@ -1,6 +1,7 @@
 // The job protocol between the caller and the helper thread (plain JS: the worker imports it too).
-// A job is one gemm split into chunks of output rows (or columns); both threads claim chunks from a shared
-// counter until none are left, so a helper that is slow to wake (a busy machine) simply takes fewer chunks.
+// A job is one gemm split into chunks of output rows (or columns), or `count` items of a task kind
+// (assembly/tasks.ts: attention per (sequence, head), elementwise ranges); every thread claims chunks from a
+// shared counter until none are left, so a helper that is slow to wake (a busy machine) simply takes fewer.
 
 /** Int32 slots of the control block in shared memory. */
 export const CTL = Object.freeze({
@@ -10,15 +11,28 @@ export const CTL = Object.freeze({
   READY: 3, // number of helpers that have instantiated the module
   FAILED: 4, // 1 if a chunk of the current job threw
   STOP: 5, // 1 asks the helper to exit
+  KIND: 6, // 0: a gemm; otherwise the task kind runTask computes (assembly/tasks.ts)
   ARGS: 8, // gemm's first 12 arguments, then: split by rows (1) or columns (0), chunk size, chunk count
-  SIZE: 32,
+  TASK_ARGS: 24, // a task's arguments (i32 slots, f32 as bits): runTask reads them in place
+  SIZE: 40,
+});
+
+/** Task kinds of assembly/tasks.ts. */
+export const TASK = Object.freeze({
+  ATTENTION_FORWARD: 1,
+  ATTENTION_BACKWARD: 2,
+  SWIGLU_FORWARD: 3,
+  SWIGLU_BACKWARD: 4,
+  ADD: 5,
+  RMSNORM_FORWARD: 6,
+  MOVE_HEADS: 7,
 });
 
 /**
- * Claims and computes chunks of job `seq` until none are left. `gemm` is the WASM export; `scratch` the calling
- * thread's packing buffers.
+ * Claims and computes chunks of job `seq` until none are left. `exports` holds the WASM exports gemm and
+ * runTask; `scratch` is the calling thread's scratch (packing buffers).
  */
-export function runChunks(ctl, gemm, scratch, seq) {
+export function runChunks(ctl, exports, scratch, seq) {
   const a = CTL.ARGS;
   for (;;) {
     const next = Atomics.load(ctl, CTL.NEXT);
@@ -28,6 +42,17 @@ export function runChunks(ctl, gemm, scratch, seq) {
     if (i >= chunks) return;
     if (Atomics.compareExchange(ctl, CTL.NEXT, next, next + 1) !== next) continue;
     // The job cannot change while it has an unclaimed chunk, so these arguments belong to it.
+    const kind = Atomics.load(ctl, CTL.KIND);
+    if (kind !== 0) {
+      try {
+        exports.runTask(kind, i, ctl.byteOffset + CTL.TASK_ARGS * 4, scratch);
+      } catch {
+        Atomics.store(ctl, CTL.FAILED, 1);
+      }
+      Atomics.add(ctl, CTL.COMPLETED, 1);
+      Atomics.notify(ctl, CTL.COMPLETED);
+      continue;
+    }
     const arg = (k) => Atomics.load(ctl, a + k);
     let [c, ldc, pa, rsa, csa, pb, rsb, csb, M, N] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9].map(arg);
     const size = arg(13);
@@ -42,7 +67,7 @@ export function runChunks(ctl, gemm, scratch, seq) {
       pb += start * csb * 4;
     }
     try {
-      gemm(c, ldc, pa, rsa, csa, pb, rsb, csb, M, N, arg(10), arg(11), scratch);
+      exports.gemm(c, ldc, pa, rsa, csa, pb, rsb, csb, M, N, arg(10), arg(11), scratch);
     } catch {
       Atomics.store(ctl, CTL.FAILED, 1);
     }

@@ -104,7 +104,12 @@ export class SharedHeap {
 
   /** A Float32Array view of `length` floats at byte address `addr`. */
   view(addr: number, length: number): Float32Array {
-    return new Float32Array(this.memory.buffer, addr, length);
+    // With helper threads sharing the memory, V8 may hand out a fresh buffer object some time after a grow
+    // (when this thread handles the grow notice), not only right after grow(): record every one a view uses,
+    // or arrays allocated later would look foreign and be copied on every kernel call.
+    const buffer = this.memory.buffer;
+    this.buffers.add(buffer);
+    return new Float32Array(buffer, addr, length);
   }
 
   /** The byte address of `array` if it lives in this heap's memory, else -1 (a foreign array). */

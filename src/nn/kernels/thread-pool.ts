@@ -1,5 +1,5 @@
 import { Worker } from "node:worker_threads";
-import { CTL, runChunks, type Gemm } from "./control.mjs";
+import { CTL, runChunks, type PoolExports } from "./control.mjs";
 import type { WasmMemory, WasmModule } from "./webassembly.ts";
 
 /** gemm's first 12 arguments: c, ldc, a, rsa, csa, b, rsb, csb, M, N, K, accumulate. */
@@ -42,11 +42,34 @@ export class ThreadPool {
    * Runs gemm(args) split into `chunks` chunks of `size` rows (byRows) or columns, on this thread and the
    * helpers; returns when all are done. `scratch` is this thread's packing buffer.
    */
-  run(gemm: Gemm, args: GemmArgs, byRows: boolean, size: number, chunks: number, scratch: number): void {
+  run(
+    exports: PoolExports,
+    args: GemmArgs,
+    byRows: boolean,
+    size: number,
+    chunks: number,
+    scratch: number,
+  ): void {
     const ctl = this.ctl;
     for (let i = 0; i < 12; i++) Atomics.store(ctl, CTL.ARGS + i, args[i]);
     Atomics.store(ctl, CTL.ARGS + 12, byRows ? 1 : 0);
     Atomics.store(ctl, CTL.ARGS + 13, size);
+    this.start(exports, 0, chunks, scratch);
+  }
+
+  /**
+   * Runs items 0..count−1 of task `kind` (assembly/tasks.ts) on this thread and the helpers; `args` are the
+   * task's arguments, already in i32 form (f32 values as their bits).
+   */
+  runTasks(exports: PoolExports, kind: number, args: Int32Array, count: number, scratch: number): void {
+    const ctl = this.ctl;
+    for (let i = 0; i < args.length; i++) Atomics.store(ctl, CTL.TASK_ARGS + i, args[i]!);
+    this.start(exports, kind, count, scratch);
+  }
+
+  private start(exports: PoolExports, kind: number, chunks: number, scratch: number): void {
+    const ctl = this.ctl;
+    Atomics.store(ctl, CTL.KIND, kind);
     Atomics.store(ctl, CTL.ARGS + 14, chunks);
     Atomics.store(ctl, CTL.COMPLETED, 0);
     Atomics.store(ctl, CTL.FAILED, 0);
@@ -54,14 +77,16 @@ export class ThreadPool {
     Atomics.store(ctl, CTL.NEXT, (seq & 0xffff) << 16);
     Atomics.store(ctl, CTL.SEQ, seq);
     Atomics.notify(ctl, CTL.SEQ);
-    runChunks(ctl, gemm, scratch, seq);
+    runChunks(ctl, exports, scratch, seq);
     for (;;) {
       const done = Atomics.load(ctl, CTL.COMPLETED);
       if (done >= chunks) break;
       Atomics.wait(ctl, CTL.COMPLETED, done);
     }
     if (Atomics.load(ctl, CTL.FAILED) !== 0) {
-      throw new Error("matmul failed in the WASM kernel (an operand out of bounds?)");
+      throw new Error(
+        `${kind === 0 ? "matmul" : `task ${kind}`} failed in the WASM kernel (an operand out of bounds?)`,
+      );
     }
   }
 

@@ -4,7 +4,7 @@ import type { MatmulKernels } from "./api.ts";
 import { availableParallelism } from "node:os";
 import { ThreadPool } from "./thread-pool.ts";
 import { SharedHeap } from "./shared-heap.ts";
-import { CTL } from "./control.mjs";
+import { CTL, TASK } from "./control.mjs";
 import { wasmApi } from "./webassembly.ts";
 import { swigluBackward, swigluForward } from "../layers/swiglu.ts";
 import { causalBlocks } from "../layers/attention.ts";
@@ -57,7 +57,17 @@ interface GemmExports {
   rmsnormForward(...args: number[]): void;
   rmsnormBackward(...args: number[]): void;
   attentionBackward(...args: number[]): void;
+  /** Absent from modules built before the pooled tasks (assembly/tasks.ts): then everything stays serial. */
+  runTask?(kind: number, item: number, args: number, scratch: number): void;
+  addInto?(out: number, x: number, y: number, n: number): void;
 }
+
+/** Longest sequence the pooled attention backward takes (assembly/tasks.ts ATTENTION_MAX_L). */
+const ATTENTION_MAX_L = 2048;
+/** Most items in one pool job (the chunk counter has 16 bits). */
+const MAX_ITEMS = 0xffff;
+/** Elementwise work below this many floats stays on the calling thread (waking a helper costs more). */
+const ELEMENTWISE_PARALLEL = 1 << 15;
 
 type Shape = "ABt" | "AB" | "AtB";
 
@@ -83,6 +93,85 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
   if (threads > 1) {
     const helperScratch = Array.from({ length: threads - 1 }, () => heap.allocBytes(scratchBytes));
     pool = new ThreadPool(module, heap.memory, heap.allocBytes(CTL.SIZE * 4), helperScratch);
+  }
+  const runTask = wasm.runTask;
+  // The arguments of a task run on this thread alone (the pool keeps its own in the control block).
+  const taskArgs = heap.allocBytes(16 * 4);
+  // The (at, pAt, L) table of the attention items, grown on demand.
+  let table = { addr: heap.allocBytes(3 * 4 * 1024), items: 1024 };
+  const f32 = new Float32Array(1);
+  const f32bits = new Int32Array(f32.buffer);
+  const bits = (x: number) => {
+    f32[0] = x;
+    return f32bits[0]!;
+  };
+
+  /** Runs items 0..count−1 of a task on the pool when it is up and `parallel`, else on this thread. */
+  function tasks(kind: number, args: number[], count: number, parallel: boolean): void {
+    const a = Int32Array.from(args);
+    if (pool && pool.ready && parallel && count > 1) {
+      pool.runTasks(wasm, kind, a, count, mainScratch);
+      return;
+    }
+    new Int32Array(heap.memory.buffer, taskArgs, a.length).set(a);
+    for (let i = 0; i < count; i++) runTask!(kind, i, taskArgs, mainScratch);
+  }
+
+  // RoPE tables copied into the heap once per table; the positions of the current batch.
+  const ropeTables = new WeakMap<Float32Array, { cos: number; sin: number; rows: number }>();
+  const ropeFreed = new FinalizationRegistry<{ cos: number; sin: number }>((t) => {
+    heap.freeBytes(t.cos);
+    heap.freeBytes(t.sin);
+  });
+  let positionsBuf = { addr: heap.allocBytes(4 * 4096), length: 4096 };
+
+  function ropeInHeap(rope: { half: number; cos: Float32Array; sin: Float32Array }) {
+    let t = ropeTables.get(rope.cos);
+    if (!t) {
+      const n = rope.cos.length;
+      t = { cos: heap.allocBytes(4 * n), sin: heap.allocBytes(4 * n), rows: n / rope.half };
+      heap.view(t.cos, n).set(rope.cos);
+      heap.view(t.sin, n).set(rope.sin);
+      ropeTables.set(rope.cos, t);
+      ropeFreed.register(rope.cos, { cos: t.cos, sin: t.sin });
+    }
+    return t;
+  }
+
+  function positionsInHeap(positions: Int32Array, n: number, rows: number): number {
+    if (n > positionsBuf.length) {
+      heap.freeBytes(positionsBuf.addr);
+      const length = Math.max(n, 2 * positionsBuf.length);
+      positionsBuf = { addr: heap.allocBytes(4 * length), length };
+    }
+    for (let i = 0; i < n; i++) {
+      const p = positions[i]!;
+      if (!(p >= 0 && p < rows))
+        throw new RangeError(`position ${p} outside the RoPE table (0..${rows - 1})`);
+    }
+    new Int32Array(heap.memory.buffer, positionsBuf.addr, n).set(positions.subarray(0, n));
+    return positionsBuf.addr;
+  }
+
+  /** Splits n floats (or rows) into chunks for the pool: a few per thread, multiples of 4. */
+  function chunking(n: number, unit: number): { chunk: number; count: number; parallel: boolean } {
+    const parallel = n * unit >= ELEMENTWISE_PARALLEL && threads > 1;
+    if (!parallel) return { chunk: Math.max(1, n), count: n > 0 ? 1 : 0, parallel };
+    const want = Math.min(4 * threads, Math.ceil((n * unit) / (ELEMENTWISE_PARALLEL / 2)));
+    const chunk = Math.ceil(n / want / 4) * 4;
+    return { chunk, count: Math.ceil(n / chunk), parallel };
+  }
+
+  /** Writes the attention items (at, pAt, L per (sequence, head)) into the heap table; its address. */
+  function itemTable(items: Int32Array): number {
+    const count = items.length / 3;
+    if (count > table.items) {
+      heap.freeBytes(table.addr);
+      const grown = Math.max(count, 2 * table.items);
+      table = { addr: heap.allocBytes(3 * 4 * grown), items: grown };
+    }
+    new Int32Array(heap.memory.buffer, table.addr, items.length).set(items);
+    return table.addr;
   }
   const threshold = options.parallelThreshold ?? 1 << 21;
   const minChunk = options.minChunk ?? 64;
@@ -145,7 +234,7 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
         const floor = Math.min(minChunk, Math.ceil(extent / threads / unit) * unit);
         const size = Math.max(floor, Math.ceil(extent / want / unit) * unit);
         const args = [c, N, pa, rsa, csa, pb, rsb, csb, M, N, K, acc];
-        pool.run(wasm.gemm, args, byRows, size, Math.ceil(extent / size), mainScratch);
+        pool.run(wasm, args, byRows, size, Math.ceil(extent / size), mainScratch);
       } else {
         wasm.gemm(c, N, pa, rsa, csa, pb, rsb, csb, M, N, K, acc, mainScratch);
       }
@@ -181,6 +270,35 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
     return out;
   }
 
+  /**
+   * Heap addresses of attention operands when all lie in the heap and every item fits in them: probability
+   * arrays (isP 1) need pAt + span(L) floats, the others at + L·hd.
+   */
+  function attentionOperands(
+    arrays: Float32Array[],
+    isP: number[],
+    items: Int32Array,
+    hd: number,
+  ): number[] | undefined {
+    let rowsEnd = 0;
+    let pEnd = 0;
+    for (let i = 0; i < items.length; i += 3) {
+      const L = items[i + 2]!;
+      if (!(L > 0)) throw new RangeError("attention: an item has no rows");
+      rowsEnd = Math.max(rowsEnd, items[i]! + L * hd);
+      pEnd = Math.max(pEnd, items[i + 1]! + causalSpan(L));
+    }
+    const out: number[] = [];
+    for (let j = 0; j < arrays.length; j++) {
+      const x = arrays[j]!;
+      const addr = heap.addressOf(x);
+      if (addr < 0) return undefined;
+      if ((isP[j] ? pEnd : rowsEnd) > x.length) throw new RangeError("attention: an operand is too short");
+      out.push(addr);
+    }
+    return out;
+  }
+
   return {
     name: pool ? `wasm-simd-${threads}threads` : "wasm-simd",
     heap,
@@ -192,18 +310,57 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
     matmulAtB: (out, a, b, M, K, N, accumulate = false) => run("AtB", out, a, b, M, K, N, accumulate),
     swigluForward(a, g, u, n) {
       const p = addresses(n, [a, g, u]);
-      if (p) wasm.swigluForward(p[0]!, p[1]!, p[2]!, n);
-      else swigluForward(a, g, u, n);
+      if (!p) swigluForward(a, g, u, n);
+      else if (!runTask) wasm.swigluForward(p[0]!, p[1]!, p[2]!, n);
+      else {
+        const { chunk, count, parallel } = chunking(n, 1);
+        tasks(TASK.SWIGLU_FORWARD, [...p, n, chunk], count, parallel);
+      }
     },
     swigluBackward(dg, du, da, g, u, n) {
       const p = addresses(n, [dg, du, da, g, u]);
-      if (p) wasm.swigluBackward(p[0]!, p[1]!, p[2]!, p[3]!, p[4]!, n);
-      else swigluBackward(dg, du, da, g, u, n);
+      if (!p) swigluBackward(dg, du, da, g, u, n);
+      else if (!runTask) wasm.swigluBackward(p[0]!, p[1]!, p[2]!, p[3]!, p[4]!, n);
+      else {
+        const { chunk, count, parallel } = chunking(n, 1);
+        tasks(TASK.SWIGLU_BACKWARD, [...p, n, chunk], count, parallel);
+      }
+    },
+    moveHeads(dst, src, s, rope, positions, merge) {
+      const { B, H, T, hd } = s;
+      const rows = B * T;
+      const p = runTask && hd % 2 === 0 ? addresses(rows * H * hd, [dst, src]) : undefined;
+      if (!p) return false;
+      let cos = 0;
+      let sin = 0;
+      let pos = 0;
+      if (rope && positions) {
+        if (rope.half !== hd / 2)
+          throw new RangeError(`moveHeads: RoPE table for head size ${2 * rope.half}`);
+        const t = ropeInHeap(rope);
+        ({ cos, sin } = t);
+        pos = positionsInHeap(positions, rows, t.rows);
+      }
+      const mode = (rope && positions ? 1 : 0) | (merge ? 2 : 0);
+      const { chunk, count, parallel } = chunking(rows, H * hd);
+      tasks(TASK.MOVE_HEADS, [...p, H, T, hd, cos, sin, pos, mode, rows, chunk], count, parallel);
+      return true;
+    },
+    add(out, x, y, n) {
+      const p = runTask ? addresses(n, [out, x, y]) : undefined;
+      if (!p) return false;
+      const { chunk, count, parallel } = chunking(n, 1);
+      tasks(TASK.ADD, [...p, n, chunk], count, parallel);
+      return true;
     },
     rmsnormForward(out, inv, x, w, rows, d, eps) {
       const a = inHeap([out, inv, x, w], [0, 0, 0, 0], [rows * d, rows, rows * d, d]);
       if (!a) return false;
-      wasm.rmsnormForward(...a, rows, d, eps);
+      if (!runTask) wasm.rmsnormForward(...a, rows, d, eps);
+      else {
+        const { chunk, count, parallel } = chunking(rows, d);
+        tasks(TASK.RMSNORM_FORWARD, [...a, rows, d, bits(eps), chunk], count, parallel);
+      }
       return true;
     },
     rmsnormBackward(dx, dw, dy, x, w, inv, rows, d) {
@@ -230,6 +387,21 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
       );
       if (!a) return false;
       wasm.attentionBackward(...a, L, hd, scale, mainScratch);
+      return true;
+    },
+    attentionForwardAll(O, P, Q, K, V, items, hd, scale) {
+      if (!runTask || items.length / 3 > MAX_ITEMS) return false;
+      const a = attentionOperands([O, P, Q, K, V], [0, 1, 0, 0, 0], items, hd);
+      if (!a) return false;
+      tasks(TASK.ATTENTION_FORWARD, [...a, itemTable(items), hd, bits(scale)], items.length / 3, true);
+      return true;
+    },
+    attentionBackwardAll(dQ, dK, dV, dO, P, Q, K, V, items, hd, scale) {
+      if (!runTask || items.length / 3 > MAX_ITEMS) return false;
+      for (let i = 2; i < items.length; i += 3) if (items[i]! > ATTENTION_MAX_L) return false;
+      const a = attentionOperands([dQ, dK, dV, dO, P, Q, K, V], [0, 0, 0, 0, 1, 0, 0, 0], items, hd);
+      if (!a) return false;
+      tasks(TASK.ATTENTION_BACKWARD, [...a, itemTable(items), hd, bits(scale)], items.length / 3, true);
       return true;
     },
     adamw(p, g, m, v, o) {

@@ -16,5 +16,5 @@ for (;;) {
   if (seq === seen) continue;
   seen = seq;
   if (Atomics.load(ctl, CTL.STOP) !== 0) break;
-  runChunks(ctl, exports.gemm, scratch, seq);
+  runChunks(ctl, exports, scratch, seq);
 }

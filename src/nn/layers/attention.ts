@@ -121,6 +121,30 @@ export function mergeHeads(
   }
 }
 
+/** splitHeads through the fast kernels when they take these arrays (the same bits), else the loop above. */
+export function splitHeadsWith(
+  k: MatmulKernels,
+  dst: Float32Array,
+  src: Float32Array,
+  s: AttentionShape,
+  rope?: RopeTable,
+  positions?: Int32Array,
+): void {
+  if (!k.moveHeads?.(dst, src, s, rope, positions, false)) splitHeads(dst, src, s, rope, positions);
+}
+
+/** mergeHeads (RoPE rotated back) through the fast kernels when they take these arrays, else the loop above. */
+export function mergeHeadsWith(
+  k: MatmulKernels,
+  dst: Float32Array,
+  src: Float32Array,
+  s: AttentionShape,
+  rope?: RopeTable,
+  positions?: Int32Array,
+): void {
+  if (!k.moveHeads?.(dst, src, s, rope, positions, true)) mergeHeads(dst, src, s, rope, positions);
+}
+
 /**
  * Causal attention only needs, for queries r0..r1−1, the keys 0..r1−1. Queries go in blocks of `QUERY_BLOCK`
  * rows; block i's probabilities are a [rows, r1] matrix, stored one after another per (batch, head). That
@@ -150,6 +174,24 @@ export function attentionProbsSize(s: AttentionShape): number {
   return attentionSequences(s).size;
 }
 
+/**
+ * The (sequence, head) items of a shape as (at, pAt, L) triples: the item's first row in Q, K, V, O (floats),
+ * where its probabilities start, its length (MatmulKernels.attentionForwardAll).
+ */
+export function attentionItems(seqs: AttentionSequence[], s: AttentionShape): Int32Array {
+  const { H, T, hd } = s;
+  const items = new Int32Array(3 * H * seqs.length);
+  let i = 0;
+  for (const { b, t0, L, p, span } of seqs) {
+    for (let h = 0; h < H; h++) {
+      items[i++] = ((b * H + h) * T + t0) * hd;
+      items[i++] = p + h * span;
+      items[i++] = L;
+    }
+  }
+  return items;
+}
+
 /** Forward: fills P (block layout above; zero above the diagonal) and O [B, H, T, hd]. */
 export function attentionForward(
   k: MatmulKernels,
@@ -162,7 +204,9 @@ export function attentionForward(
 ): void {
   const { H, T, hd } = s;
   const scale = 1 / Math.sqrt(hd);
-  for (const { b, t0, L, p: p0, blocks, span } of attentionSequences(s).seqs) {
+  const { seqs } = attentionSequences(s);
+  if (k.attentionForwardAll?.(O, P, Q, K, V, attentionItems(seqs, s), hd, scale)) return;
+  for (const { b, t0, L, p: p0, blocks, span } of seqs) {
     for (let h = 0; h < H; h++) {
       const base = ((b * H + h) * T + t0) * hd;
       const pb = p0 + h * span;
@@ -234,7 +278,9 @@ export function attentionBackward(
 ): void {
   const { H, T, hd } = s;
   const scale = 1 / Math.sqrt(hd);
-  for (const { b, t0, L, p: p0, blocks, span } of attentionSequences(s).seqs) {
+  const { seqs } = attentionSequences(s);
+  if (k.attentionBackwardAll?.(dQ, dK, dV, dO, P, Q, K, V, attentionItems(seqs, s), hd, scale)) return;
+  for (const { b, t0, L, p: p0, blocks, span } of seqs) {
     for (let h = 0; h < H; h++) {
       const base = ((b * H + h) * T + t0) * hd;
       const pb = p0 + h * span;

@@ -1,0 +1,52 @@
+// Rows [N, H·hd] ↔ head-major [B, H, T, hd] with the RoPE rotation on the way (layers/attention.ts
+// splitHeads / mergeHeads, layers/rope.ts rotate). The rotation is computed in f64 and rounded once, as the
+// JS version does (a product of two f32 is exact in f64), so both give the same bits.
+
+/**
+ * Rows r0..r1−1 of the flat index b·T + t. merge == 0: dst (heads) ← src (rows), rotated by +angle when
+ * rope != 0; merge == 1: dst (rows) ← src (heads), rotated by −angle when rope != 0. cos, sin: the RoPE
+ * table [positions, hd/2]; pos: the rows' positions (i32).
+ */
+export function moveHeads(
+  dst: usize,
+  src: usize,
+  r0: i32,
+  r1: i32,
+  H: i32,
+  T: i32,
+  hd: i32,
+  cos: usize,
+  sin: usize,
+  pos: usize,
+  rope: i32,
+  merge: i32,
+): void {
+  const d = H * hd;
+  const half = hd >> 1;
+  const sign: f64 = merge ? -1 : 1;
+  for (let r = r0; r < r1; r++) {
+    const b = r / T;
+    const t = r - b * T;
+    const tab = (<usize>(load<i32>(pos + ((<usize>r) << 2)) * half)) << 2;
+    for (let h = 0; h < H; h++) {
+      const rowAt = (<usize>(r * d + h * hd)) << 2;
+      const headAt = (<usize>(((b * H + h) * T + t) * hd)) << 2;
+      const from = src + (merge ? headAt : rowAt);
+      const to = dst + (merge ? rowAt : headAt);
+      if (!rope) {
+        memory.copy(to, from, (<usize>hd) << 2);
+        continue;
+      }
+      for (let j = 0; j < half; j++) {
+        const o = (<usize>j) << 2;
+        const oh = (<usize>(j + half)) << 2;
+        const c = <f64>load<f32>(cos + tab + o);
+        const s = sign * <f64>load<f32>(sin + tab + o);
+        const x0 = <f64>load<f32>(from + o);
+        const x1 = <f64>load<f32>(from + oh);
+        store<f32>(to + o, <f32>(x0 * c - x1 * s));
+        store<f32>(to + oh, <f32>(x1 * c + x0 * s));
+      }
+    }
+  }
+}

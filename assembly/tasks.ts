@@ -1,0 +1,146 @@
+// Work the thread pool splits besides the gemm: a job of one kind is `count` independent items, and item i
+// of it is computed by runTask(kind, i, args, scratch) on whichever thread claims it. Every item writes its
+// own part of the outputs and reads only inputs, so the result does not depend on which thread ran it nor
+// on the number of threads. `args` points at the job's arguments (i32 slots; f32 values stored as their
+// bits); `scratch` at the calling thread's scratchBytes() bytes.
+import { attentionBackward, attentionForward } from "./attention";
+import { rmsnormForward, swigluBackward, swigluForward } from "./elementwise";
+import { gemmScratchBytes } from "./matmul";
+import { moveHeads } from "./heads";
+
+/** Task kinds (kernels/control.mjs mirrors them). */
+const ATTENTION_FORWARD: i32 = 1;
+const ATTENTION_BACKWARD: i32 = 2;
+const SWIGLU_FORWARD: i32 = 3;
+const SWIGLU_BACKWARD: i32 = 4;
+const ADD: i32 = 5;
+const RMSNORM_FORWARD: i32 = 6;
+const MOVE_HEADS: i32 = 7;
+
+/** Longest sequence the pooled attention backward takes: its dS block (64 × L floats) sits in the scratch. */
+export const ATTENTION_MAX_L: i32 = 2048;
+
+function arg(args: usize, i: i32): i32 {
+  return load<i32>(args + ((<usize>i) << 2));
+}
+
+function argf(args: usize, i: i32): f32 {
+  return load<f32>(args + ((<usize>i) << 2));
+}
+
+/** out = x + y over n floats (the residual connections). */
+export function addInto(out: usize, x: usize, y: usize, n: i32): void {
+  let i = 0;
+  for (; i + 4 <= n; i += 4) {
+    const o = <usize>i * 4;
+    v128.store(out + o, f32x4.add(v128.load(x + o), v128.load(y + o)));
+  }
+  for (; i < n; i++) {
+    const o = <usize>i * 4;
+    store<f32>(out + o, load<f32>(x + o) + load<f32>(y + o));
+  }
+}
+
+/**
+ * Item i of a job. Attention: one (sequence, head) from a table of (at, pAt, L) triples in floats (args:
+ * the arrays' byte addresses, the table, hd, scale). Elementwise kinds: floats [i·chunk, min(n, (i+1)·chunk))
+ * (rows for RMSNorm), so a chunk boundary never changes what an element gets.
+ */
+export function runTask(kind: i32, i: i32, args: usize, scratch: usize): void {
+  if (kind == ATTENTION_FORWARD) {
+    const t = <usize>arg(args, 5) + <usize>(i * 12);
+    const at = <usize>load<i32>(t) * 4;
+    const pAt = <usize>load<i32>(t, 4) * 4;
+    const L = load<i32>(t, 8);
+    const o = <usize>arg(args, 0) + at;
+    const p = <usize>arg(args, 1) + pAt;
+    const q = <usize>arg(args, 2) + at;
+    const k = <usize>arg(args, 3) + at;
+    const v = <usize>arg(args, 4) + at;
+    attentionForward(o, p, q, k, v, L, arg(args, 6), argf(args, 7), scratch);
+  } else if (kind == ATTENTION_BACKWARD) {
+    const t = <usize>arg(args, 8) + <usize>(i * 12);
+    const at = <usize>load<i32>(t) * 4;
+    const pAt = <usize>load<i32>(t, 4) * 4;
+    const L = load<i32>(t, 8);
+    const ds = scratch + <usize>gemmScratchBytes();
+    attentionBackward(
+      <usize>arg(args, 0) + at,
+      <usize>arg(args, 1) + at,
+      <usize>arg(args, 2) + at,
+      <usize>arg(args, 3) + at,
+      <usize>arg(args, 4) + pAt,
+      <usize>arg(args, 5) + at,
+      <usize>arg(args, 6) + at,
+      <usize>arg(args, 7) + at,
+      ds,
+      L,
+      arg(args, 9),
+      argf(args, 10),
+      scratch,
+    );
+  } else if (kind == SWIGLU_FORWARD) {
+    const n = arg(args, 3);
+    const chunk = arg(args, 4);
+    const s = i * chunk;
+    const o = <usize>s * 4;
+    swigluForward(
+      <usize>arg(args, 0) + o,
+      <usize>arg(args, 1) + o,
+      <usize>arg(args, 2) + o,
+      min(chunk, n - s),
+    );
+  } else if (kind == SWIGLU_BACKWARD) {
+    const n = arg(args, 5);
+    const chunk = arg(args, 6);
+    const s = i * chunk;
+    const o = <usize>s * 4;
+    swigluBackward(
+      <usize>arg(args, 0) + o,
+      <usize>arg(args, 1) + o,
+      <usize>arg(args, 2) + o,
+      <usize>arg(args, 3) + o,
+      <usize>arg(args, 4) + o,
+      min(chunk, n - s),
+    );
+  } else if (kind == ADD) {
+    const n = arg(args, 3);
+    const chunk = arg(args, 4);
+    const s = i * chunk;
+    const o = <usize>s * 4;
+    addInto(<usize>arg(args, 0) + o, <usize>arg(args, 1) + o, <usize>arg(args, 2) + o, min(chunk, n - s));
+  } else if (kind == MOVE_HEADS) {
+    const rows = arg(args, 9);
+    const chunk = arg(args, 10);
+    const r = i * chunk;
+    moveHeads(
+      <usize>arg(args, 0),
+      <usize>arg(args, 1),
+      r,
+      min(rows, r + chunk),
+      arg(args, 2),
+      arg(args, 3),
+      arg(args, 4),
+      <usize>arg(args, 5),
+      <usize>arg(args, 6),
+      <usize>arg(args, 7),
+      arg(args, 8) & 1,
+      arg(args, 8) >> 1,
+    );
+  } else if (kind == RMSNORM_FORWARD) {
+    const rows = arg(args, 4);
+    const d = arg(args, 5);
+    const chunk = arg(args, 7);
+    const r = i * chunk;
+    const o = <usize>(r * d) * 4;
+    rmsnormForward(
+      <usize>arg(args, 0) + o,
+      <usize>arg(args, 1) + <usize>r * 4,
+      <usize>arg(args, 2) + o,
+      <usize>arg(args, 3),
+      min(chunk, rows - r),
+      d,
+      argf(args, 6),
+    );
+  }
+}

@@ -1,0 +1,126 @@
+import { existsSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { MatmulKernels } from "../../src/nn/kernels/api.ts";
+import { createWasmKernels, DEFAULT_WASM_PATH, type WasmKernels } from "../../src/nn/kernels/wasm.ts";
+import {
+  attentionBackward,
+  attentionForward,
+  attentionProbsSize,
+  QUERY_BLOCK,
+  mergeHeads,
+  splitHeads,
+  type AttentionShape,
+} from "../../src/nn/layers/attention.ts";
+import { ropeTable } from "../../src/nn/layers/rope.ts";
+
+function wave(x: Float32Array, f: (i: number) => number): Float32Array {
+  for (let i = 0; i < x.length; i++) x[i] = f(i);
+  return x;
+}
+
+const same = (a: Float32Array, b: Float32Array) => expect(Buffer.compare(bytes(a), bytes(b))).toBe(0);
+const bytes = (x: Float32Array) => Buffer.from(x.buffer, x.byteOffset, x.byteLength);
+
+// The work the thread pool splits besides the gemm (assembly/tasks.ts): every item writes its own outputs, so
+// one thread and three must agree bit for bit, and with the per-item calls. (These also caught arrays that
+// looked foreign to a heap with helper threads after it grew: shared-heap.ts view().)
+describe.skipIf(!existsSync(DEFAULT_WASM_PATH))("pooled kernel tasks", () => {
+  let single: WasmKernels;
+  let triple: WasmKernels;
+
+  beforeAll(async () => {
+    single = createWasmKernels({ threads: 1 });
+    triple = createWasmKernels({ threads: 3 });
+    const until = Date.now() + 20_000;
+    while (!triple.parallel && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+    expect(triple.parallel, "helper threads did not start").toBe(true);
+  });
+
+  afterAll(async () => {
+    await single?.close();
+    await triple?.close();
+  });
+
+  /** Runs attention forward and backward of a packed row on `k`; returns O, P, dQ, dK, dV. */
+  function attention(k: MatmulKernels, heap: WasmKernels): Float32Array[] {
+    // lengths 1 and 3 take the few-row paths, 70 and 130 span two and three query blocks
+    const lengths = [1, 3, 70, 5, 130, 2, 40, 17];
+    const T = lengths.reduce((a, b) => a + b, 0);
+    const spans = Int32Array.from(
+      lengths.flatMap((L, i) => [lengths.slice(0, i).reduce((a, b) => a + b, 0), L]),
+    );
+    const s: AttentionShape = { B: 1, H: 3, T, hd: 16, spans };
+    const n = s.H * T * s.hd;
+    const [Q, K, V, dO] = [1, 2, 3, 4].map((seed) => wave(heap.alloc(n), (i) => Math.sin(i * 0.7 + seed)));
+    const P = heap.alloc(attentionProbsSize(s));
+    const O = heap.alloc(n);
+    attentionForward(k, O, P, Q!, K!, V!, s);
+    const [dQ, dK, dV] = [heap.alloc(n), heap.alloc(n), heap.alloc(n)];
+    attentionBackward(k, dQ!, dK!, dV!, dO!, P, Q!, K!, V!, heap.alloc(QUERY_BLOCK * T), s);
+    return [O, P, dQ!, dK!, dV!].map((x) => Float32Array.from(x));
+  }
+
+  it("attention over all (sequence, head) items: the same bits on 1 and 3 threads and per item", () => {
+    const one = attention(single, single);
+    const three = attention(triple, triple);
+    const { attentionForwardAll: _f, attentionBackwardAll: _b, ...perItem } = single;
+    const itemwise = attention(perItem as MatmulKernels, single);
+    for (let i = 0; i < one.length; i++) {
+      same(three[i]!, one[i]!);
+      same(itemwise[i]!, one[i]!);
+    }
+  });
+
+  it("SwiGLU, the residual add and RMSNorm forward: the same bits on 1 and 3 threads", () => {
+    // large enough to be split, and an odd length (the one-lane tail lands inside the last chunk)
+    const rows = 1031;
+    const d = 96;
+    const n = rows * d + 3;
+    const run = (k: WasmKernels) => {
+      const g = wave(k.alloc(n), (i) => Math.sin(i * 0.37) * 6);
+      const u = wave(k.alloc(n), (i) => Math.cos(i * 0.11));
+      const da = wave(k.alloc(n), (i) => Math.sin(i * 0.05));
+      const [a, dg, du, sum] = [k.alloc(n), k.alloc(n), k.alloc(n), k.alloc(n)];
+      k.swigluForward(a, g, u, n);
+      k.swigluBackward(dg, du, da, g, u, n);
+      const inHeap = [sum, g, u].map((x) => k.heap.addressOf(x) >= 0);
+      expect([k.name, inHeap, k.add?.(sum, g, u, n)]).toEqual([k.name, [true, true, true], true]);
+      const [out, inv, w] = [k.alloc(rows * d), k.alloc(rows), wave(k.alloc(d), (i) => 1 + i / d)];
+      expect(k.rmsnormForward(out, inv, g, w, rows, d, 1e-5)).toBe(true);
+      return [a, dg, du, sum, out, inv].map((x) => Float32Array.from(x));
+    };
+    const one = run(single);
+    const three = run(triple);
+    for (let i = 0; i < one.length; i++) same(three[i]!, one[i]!);
+    const sum = one[3]!;
+    expect(sum[n - 1]).toBeCloseTo(Math.fround(Math.sin((n - 1) * 0.37) * 6) + Math.cos((n - 1) * 0.11), 5);
+  });
+
+  it("splitting rows into heads and merging them back, with RoPE: the JS bits on 1 and 3 threads", () => {
+    const s: AttentionShape = { B: 3, H: 4, T: 97, hd: 16 };
+    const n = s.B * s.T * s.H * s.hd;
+    const rope = ropeTable(128, s.hd, 10000);
+    const positions = Int32Array.from({ length: s.B * s.T }, (_, i) => (i * 7) % 128);
+    for (const k of [single, triple]) {
+      const src = wave(k.alloc(n), (i) => Math.sin(i * 0.3));
+      const dst = k.alloc(n);
+      for (const [merge, withRope] of [
+        [false, true],
+        [true, true],
+        [false, false],
+        [true, false],
+      ] as const) {
+        const ref = new Float32Array(n);
+        const r = withRope ? rope : undefined;
+        const p = withRope ? positions : undefined;
+        expect(k.moveHeads?.(dst, src, s, r, p, merge)).toBe(true);
+        if (merge) mergeHeads(ref, src, s, r, p);
+        else splitHeads(ref, src, s, r, p);
+        same(dst, ref);
+      }
+      expect(() =>
+        k.moveHeads?.(dst, src, s, rope, Int32Array.from(positions).fill(128, 5, 6), false),
+      ).toThrow(/outside the RoPE table/);
+    }
+  });
+});
