@@ -15,6 +15,7 @@ import type { RetrievalHit, Retriever } from "../../src/retrieval/retriever.ts";
 import { openToolGenRetriever } from "../../src/retrieval/toolgen-open.ts";
 import { DEFAULT_GRIDS, tuneBm25, tuneNaiveBayes, tuneRegression, type BaselineGrids } from "./baselines.ts";
 import { figuresOf, modelDir, trainVariant, WORK, type Figures } from "./common.ts";
+import { cachedTuning } from "./baseline-cache.ts";
 import { cliPathFigures } from "./cli-path.ts";
 import { pairedFamily, top1Correct, writePerQueryCsv } from "./paired-report.ts";
 import { METATOOL_SPLIT, metaToolData, planVariant, type Plan } from "./plans.ts";
@@ -84,7 +85,24 @@ export async function runMetaTool(c: MetaToolRun): Promise<Record<string, unknow
   log(`bm25 selected ${JSON.stringify(bm25.selected)} dev ${bm25.dev["ndcg@1"]} test ${bm25.test["ndcg@1"]}`);
   const nb = tuneNaiveBayes(train, dev, test, grids.naiveBayes);
   log(`naive bayes selected ${JSON.stringify(nb.selected)} test ${nb.test["ndcg@1"]}`);
-  const reg = tuneRegression(train, dev, test, grids.regression, c.seed, log);
+  // Deterministic and the slowest baseline: kept in WORK between runs with the same queries, grid, seed and code.
+  const reg = cachedTuning(
+    WORK,
+    "metatool-softmax-regression",
+    {
+      parts: [train, dev, test],
+      settings: { grid: grids.regression, seed: c.seed },
+      sources: [
+        "baselines.ts",
+        "softmax-regression.ts",
+        "features.ts",
+        "common.ts",
+        "../../src/eval/retrieval.ts",
+        "../../src/eval/metrics.ts",
+      ],
+    },
+    () => tuneRegression(train, dev, test, grids.regression, c.seed, log),
+  );
   log(`regression selected ${JSON.stringify(reg.selected)} test ${reg.test["ndcg@1"]}`);
   const systems = new Map<string, boolean[]>([
     ["bm25", top1Correct(test, bm25.testRankings)],
@@ -214,6 +232,7 @@ export async function runMetaTool(c: MetaToolRun): Promise<Record<string, unknow
         test: reg.test,
         tried: reg.tried,
         seconds: reg.seconds,
+        cache: { ...reg.cache, file: reg.cache.file.replace(/^.*?\.cache\//, ".cache/") },
         optimizer: "Adam (lazy), batch 64, word uni+bigrams",
       },
     },
