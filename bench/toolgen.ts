@@ -5,11 +5,19 @@ import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { trainingCodeVersion } from "../src/train/code-version.ts";
 import { writeBenchResult } from "./lib/result.ts";
-import { WORK } from "./toolgen/common.ts";
+import { modelDir, modelDirOverrides, WORK } from "./toolgen/common.ts";
 import { actionTurnHallucination, retrievalHallucination } from "./toolgen/hallucination.ts";
 import { runMetaTool } from "./toolgen/metatool.ts";
-import { DATA, METATOOL_PLANS, PLAN_SETS, SIZES, metaToolData, selectedPlans } from "./toolgen/plans.ts";
-import { readyManifest } from "./toolgen/provenance.ts";
+import {
+  DATA,
+  DEFAULT_PLAN,
+  METATOOL_PLANS,
+  PLAN_SETS,
+  SIZES,
+  metaToolData,
+  selectedPlans,
+} from "./toolgen/plans.ts";
+import { earlierRuns, readyManifest } from "./toolgen/provenance.ts";
 import { runStableToolBench } from "./toolgen/stabletoolbench.ts";
 
 /**
@@ -19,8 +27,11 @@ import { runStableToolBench } from "./toolgen/stabletoolbench.ts";
  * with every configuration tried; McNemar top-1 tests Holm-corrected; hallucination counted on raw outputs.
  *
  * Configuration (environment):
- *   TOOLGEN_BENCH_PLANS   `today` (default: what fits a shared 2-core machine now), `full` (the issue's grid,
- *                         the tiny preset's size; for after the engine speed-up) or plan names, comma-separated
+ *   TOOLGEN_BENCH_PLANS   `default` (the default preset's model, `tiny-preset`, plus one small model per
+ *                         multi-token index kind), `today` (d64 × 2 plans), `full` (every plan) or plan names
+ *   TOOLGEN_BENCH_MODELS  GROUP/PLAN=DIR pairs: folders trained elsewhere, e.g. by `toolgen train --preset tiny`
+ *                         (only read; the bench stops unless the folder is finished and its fingerprint is the
+ *                         plan's: same data, options and seed)
  *   TOOLGEN_BENCH_TRAIN   1 (default): train plans that are missing; 0: evaluate only trained ones (others are
  *                         listed under not_trained)
  *   TOOLGEN_BENCH_PARTS   metatool,stabletoolbench,hallucination (default all three)
@@ -28,7 +39,7 @@ import { runStableToolBench } from "./toolgen/stabletoolbench.ts";
  *   TOOLGEN_BENCH_WORK    where models are kept (default .cache/toolgen-bench); a rerun only evaluates
  */
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const plansSpec = process.env.TOOLGEN_BENCH_PLANS ?? "today";
+const plansSpec = process.env.TOOLGEN_BENCH_PLANS ?? "default";
 const train = process.env.TOOLGEN_BENCH_TRAIN !== "0";
 const parts = (process.env.TOOLGEN_BENCH_PARTS ?? "metatool,stabletoolbench,hallucination").split(",");
 const seed = 1;
@@ -47,8 +58,9 @@ const figures: Record<string, unknown> = {
     parts,
     data: DATA.replace(ROOT, "."),
     work: WORK.replace(ROOT, "."),
+    models: Object.fromEntries(modelDirOverrides()),
     sizes: SIZES,
-    command_after_engine_speedup: "TOOLGEN_BENCH_PLANS=full npm run bench:toolgen",
+    default_plan: DEFAULT_PLAN,
   },
   code_version: trainingCodeVersion(),
   notes: {
@@ -67,16 +79,17 @@ if (parts.includes("metatool")) {
     train,
     seed,
     csv: join(ROOT, "bench", "results", "toolgen-metatool-test.csv"),
-    defaultPlan: "d128x4-m32-r16-drop0.3",
+    defaultPlan: DEFAULT_PLAN,
   });
 }
 if (parts.includes("stabletoolbench"))
   figures.stabletoolbench = await runStableToolBench(stbPlans, train, seed);
 if (parts.includes("hallucination")) {
   const data = metaToolData();
-  const trained = METATOOL_PLANS.filter((p) => readyManifest(join(WORK, "metatool", p.name), p.stages)).map(
-    (p) => ({ name: p.name, out: join(WORK, "metatool", p.name), maxContentTokens: p.maxContentTokens }),
-  );
+  // The plans of this run that are trained (and any other trained plan in WORK), wherever their folder is.
+  const trained = METATOOL_PLANS.map((p) => ({ p, out: modelDir("metatool", p.name).out }))
+    .filter(({ p, out }) => readyManifest(out, p.stages))
+    .map(({ p, out }) => ({ name: p.name, out, maxContentTokens: p.maxContentTokens }));
   figures.hallucination = {
     retrieval_metatool_test: data ? await retrievalHallucination(trained, data.test, 500) : null,
     agent_action_turns: await actionTurnHallucination(300),
@@ -93,6 +106,23 @@ if (existsSync(previousFile)) {
         carried_over: { date: previous.date, git_revision: previous.git_revision },
         ...(previous[part] as Record<string, unknown>),
       };
+}
+// ToolGen plans an earlier run evaluated on the same split and this run did not (their folders may be gone):
+// listed with that run's date and revision, so the configurations tried stay on record.
+if (existsSync(previousFile)) {
+  const previous = JSON.parse(readFileSync(previousFile, "utf8")) as Record<string, unknown>;
+  for (const [part, key] of [
+    ["metatool", "toolgen"],
+    ["stabletoolbench", "models"],
+  ] as const) {
+    const now = figures[part] as Record<string, unknown> | undefined;
+    const before = previous[part] as Record<string, unknown> | undefined;
+    if (!now || !before || now.carried_over) continue;
+    now.earlier_runs = earlierRuns(before, key, Object.keys((now[key] as object | undefined) ?? {}), {
+      date: previous.date,
+      git_revision: previous.git_revision,
+    });
+  }
 }
 figures.load_at_end = execSync("uptime").toString().trim();
 writeBenchResult("toolgen", `TOOLGEN_BENCH_PLANS=${plansSpec} npm run bench:toolgen`, figures);

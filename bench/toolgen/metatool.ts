@@ -1,13 +1,22 @@
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { LabelledQuery } from "../../src/catalog/catalog.ts";
 import { ndcgAtK } from "../../src/eval/metrics.ts";
 import type { GenerativeRetriever } from "../../src/retrieval/generative.ts";
 import { HYBRID_DEFAULTS, HybridRetriever } from "../../src/retrieval/hybrid.ts";
-import { chooseGate, gateCalibration, gatedFuse, writeGate } from "../../src/retrieval/hybrid-gate.ts";
+import {
+  chooseGate,
+  gateCalibration,
+  gatedFuse,
+  GATE_FILE,
+  writeGate,
+} from "../../src/retrieval/hybrid-gate.ts";
 import type { RetrievalHit, Retriever } from "../../src/retrieval/retriever.ts";
 import { openToolGenRetriever } from "../../src/retrieval/toolgen-open.ts";
 import { DEFAULT_GRIDS, tuneBm25, tuneNaiveBayes, tuneRegression, type BaselineGrids } from "./baselines.ts";
-import { figuresOf, trainVariant, WORK, type Figures } from "./common.ts";
+import { figuresOf, modelDir, trainVariant, WORK, type Figures } from "./common.ts";
+import { cachedTuning } from "./baseline-cache.ts";
+import { cliPathFigures } from "./cli-path.ts";
 import { pairedFamily, top1Correct, writePerQueryCsv } from "./paired-report.ts";
 import { METATOOL_SPLIT, metaToolData, planVariant, type Plan } from "./plans.ts";
 import { modelSummary, readyManifest } from "./provenance.ts";
@@ -26,7 +35,7 @@ export interface MetaToolRun {
   seed: number;
   /** Where the per-query CSV goes. */
   csv: string;
-  /** The plan that is the tiny preset's own size and schedule (the "default model" goal), when in `plans`. */
+  /** The default preset's plan (the "default model" goal), when in `plans`. */
   defaultPlan?: string;
 }
 
@@ -53,6 +62,15 @@ export async function searchAll(r: Retriever, queries: readonly LabelledQuery[])
   return out;
 }
 
+/** Where a plan's hybrid gate is written: its model folder, or WORK/GROUP/PLAN when the folder is someone else's. */
+export function gateFolder(group: string, plan: string): string {
+  const { out, external } = modelDir(group, plan);
+  if (!external) return out;
+  const dir = join(WORK, group, plan);
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
 const top5 = (hits: readonly RetrievalHit[][]) => hits.map((h) => h.slice(0, 5).map((x) => x.id));
 const finite = (x: number) => (Number.isFinite(x) ? x : String(x));
 
@@ -67,7 +85,24 @@ export async function runMetaTool(c: MetaToolRun): Promise<Record<string, unknow
   log(`bm25 selected ${JSON.stringify(bm25.selected)} dev ${bm25.dev["ndcg@1"]} test ${bm25.test["ndcg@1"]}`);
   const nb = tuneNaiveBayes(train, dev, test, grids.naiveBayes);
   log(`naive bayes selected ${JSON.stringify(nb.selected)} test ${nb.test["ndcg@1"]}`);
-  const reg = tuneRegression(train, dev, test, grids.regression, c.seed, log);
+  // Deterministic and the slowest baseline: kept in WORK between runs with the same queries, grid, seed and code.
+  const reg = cachedTuning(
+    WORK,
+    "metatool-softmax-regression",
+    {
+      parts: [train, dev, test],
+      settings: { grid: grids.regression, seed: c.seed },
+      sources: [
+        "baselines.ts",
+        "softmax-regression.ts",
+        "features.ts",
+        "common.ts",
+        "../../src/eval/retrieval.ts",
+        "../../src/eval/metrics.ts",
+      ],
+    },
+    () => tuneRegression(train, dev, test, grids.regression, c.seed, log),
+  );
   log(`regression selected ${JSON.stringify(reg.selected)} test ${reg.test["ndcg@1"]}`);
   const systems = new Map<string, boolean[]>([
     ["bm25", top1Correct(test, bm25.testRankings)],
@@ -82,7 +117,7 @@ export async function runMetaTool(c: MetaToolRun): Promise<Record<string, unknow
   const retrieverOf = (name: string) => retrievers.get(name)!;
   for (const plan of c.plans) {
     const variant = planVariant(plan, c.seed);
-    const out = join(WORK, "metatool", plan.name);
+    const { out, external } = modelDir("metatool", plan.name);
     if (!c.train && !readyManifest(out, plan.stages)) {
       notTrained.push(plan.name);
       continue;
@@ -95,13 +130,17 @@ export async function runMetaTool(c: MetaToolRun): Promise<Record<string, unknow
     retrievers.set(plan.name, retriever);
     const name = `toolgen_${plan.name}`;
     systems.set(name, top1Correct(test, top5(testHits)));
+    const testFigures = figuresOf(test, top5(testHits));
     toolgen[plan.name] = {
       plan,
+      model_dir: external ? out : out.replace(/^.*?\.cache\//, ".cache/"),
       dev: figuresOf(dev, top5(devHits)),
-      test: figuresOf(test, top5(testHits)),
+      test: testFigures,
+      // The default model is also scored the way `toolgen eval retrieval --retriever toolgen` scores it.
+      ...(plan.cliDefaults ? { cli_path_test: await cliPathFigures(catalog, test, out, testFigures) } : {}),
       // Raw decoder outputs on dev + test under the constraint, before any filtering: must be 0 invalid.
       constrained_raw_outputs: { ...retriever.rawOutputs },
-      ...modelSummary(out, manifest),
+      ...modelSummary("metatool", plan, manifest),
     };
     log(`${plan.name}: dev ${JSON.stringify(toolgen[plan.name]!.dev)}`);
   }
@@ -118,8 +157,10 @@ export async function runMetaTool(c: MetaToolRun): Promise<Record<string, unknow
     const testBm25 = await searchAll(bm25.retriever, test);
     // The gate is chosen on dev NDCG@1 (MetaTool's headline metric).
     const choice = chooseGate(h.dev, devBm25, (ranked, i) => ndcgAtK(ranked, dev[i]!.relevant, 1));
+    // The gate is saved beside the model, or, for a folder trained elsewhere (only read), in WORK.
+    const gateDir = gateFolder("metatool", selected);
     writeGate(
-      join(WORK, "metatool", selected),
+      gateDir,
       choice.gate,
       `bench:toolgen, MetaTool dev NDCG@1, BM25 ${JSON.stringify(bm25.selected)}`,
     );
@@ -130,6 +171,7 @@ export async function runMetaTool(c: MetaToolRun): Promise<Record<string, unknow
     hybrid = {
       of: selected,
       gate: { ...choice.gate, threshold: finite(choice.gate.threshold) },
+      gate_file: join(gateDir, GATE_FILE).replace(/^.*?\.cache\//, ".cache/"),
       selection:
         "dev NDCG@1 over the grid (always ToolGen, always BM25, thresholds at dev quantiles × weights)",
       dev: choice.dev,
@@ -166,6 +208,7 @@ export async function runMetaTool(c: MetaToolRun): Promise<Record<string, unknow
       dev: dev.length,
       test: test.length,
       dropped_repeats: data.dropped,
+      checks: data.checks,
     },
     catalog_size: catalog.length,
     baselines: {
@@ -189,6 +232,7 @@ export async function runMetaTool(c: MetaToolRun): Promise<Record<string, unknow
         test: reg.test,
         tried: reg.tried,
         seconds: reg.seconds,
+        cache: { ...reg.cache, file: reg.cache.file.replace(/^.*?\.cache\//, ".cache/") },
         optimizer: "Adam (lazy), batch 64, word uni+bigrams",
       },
     },
@@ -203,6 +247,8 @@ export async function runMetaTool(c: MetaToolRun): Promise<Record<string, unknow
         ? {
             default: (defaultModel.test as Figures)["ndcg@1"],
             regression: regressionTest,
+            // Positive: ahead of the regression; the goal is ≥ 3 with p (Holm) < 0.01.
+            difference: Math.round(((defaultModel.test as Figures)["ndcg@1"]! - regressionTest) * 100) / 100,
             p_holm: defaultPair?.pHolm,
             met:
               (defaultModel.test as Figures)["ndcg@1"]! >= regressionTest + 3 &&

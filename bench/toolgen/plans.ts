@@ -3,10 +3,12 @@ import { join } from "node:path";
 import type { LabelledQuery } from "../../src/catalog/catalog.ts";
 import { loadCatalog, loadQueries } from "../../src/catalog/load.ts";
 import { dropRepeats, splitQueries, splitThreeWay } from "../../src/eval/split.ts";
-import type { LlamaConfig } from "../../src/nn/config.ts";
+import { PRESETS, type LlamaConfig } from "../../src/nn/config.ts";
 import type { IndexKind } from "../../src/toolgen/ids.ts";
 import type { Stage } from "../../src/train/datasets.ts";
+import { SCHEDULES } from "../../src/train/schedule.ts";
 import { SHARED_DATA } from "../../test/helpers/shared-data.ts";
+import { checkProtocolParts } from "./checks.ts";
 import type { Variant } from "./common.ts";
 
 /**
@@ -37,9 +39,18 @@ export function metaToolData() {
   const catalog = loadCatalog(tools);
   const split = splitThreeWay(loadQueries(queries, catalog), METATOOL_SPLIT.seed, METATOOL_SPLIT);
   // Dev and test rows repeating an earlier part's query text are dropped, as `toolgen eval split` does.
-  const { parts, dropped } = dropRepeats([split.train, split.dev, split.test], (q) => q.query);
+  const { parts, dropped: repeats } = dropRepeats([split.train, split.dev, split.test], (q) => q.query);
   const [train, dev, test] = parts as [LabelledQuery[], LabelledQuery[], LabelledQuery[]];
-  return { tools, queries, catalog, train, dev, test, dropped: { dev: dropped[0]!, test: dropped[1]! } };
+  const checks = checkProtocolParts(
+    [
+      ["train", train],
+      ["dev", dev],
+      ["test", test],
+    ],
+    catalog,
+  );
+  const dropped = { dev: repeats[0]!, test: repeats[1]! };
+  return { tools, queries, catalog, train, dev, test, dropped, checks };
 }
 
 /**
@@ -59,11 +70,22 @@ export function stableToolBenchData() {
   const load = (files: string[]): LabelledQuery[] =>
     files.flatMap((f) => loadQueries(join(dir, `${f}.json`), catalog));
   const { train, dev } = splitQueries(load(STB_TRAIN_FILES), STB_SPLIT.seed, STB_SPLIT.trainFraction);
-  return { catalog, train, dev, test: load(STB_TEST_FILES) };
+  const test = load(STB_TEST_FILES);
+  const checks = checkProtocolParts(
+    [
+      ["train", train],
+      ["dev", dev],
+      ["test", test],
+    ],
+    catalog,
+  );
+  return { catalog, train, dev, test, checks };
 }
 
 /** The model sizes: the tiny preset cut to fit a shared 2-core machine, and the tiny preset itself. */
 export const SIZES: Record<string, Partial<LlamaConfig>> = {
+  /** The tiny preset as `toolgen train --preset tiny` builds it (no override: the default plan passes none). */
+  tiny: { ...PRESETS.tiny },
   d64x2: { hiddenSize: 64, intermediateSize: 176, numLayers: 2, numHeads: 2, maxPositions: 128 },
   d128x2: { hiddenSize: 128, intermediateSize: 336, numLayers: 2, numHeads: 4, maxPositions: 128 },
   /** The tiny preset's own size (d128 × 4), with the bench's context. */
@@ -79,6 +101,33 @@ export interface Plan {
   retrieval: { epochs: number; lr: number; tokenDropout?: number };
   /** User and tool contents are cut to this many tokens. */
   maxContentTokens: number;
+  /**
+   * The model a user gets: trained exactly as `toolgen train --catalog … --queries TRAIN --out DIR --preset tiny`
+   * trains it (no size or schedule override, the CLI's default seed), so its fingerprint is the CLI folder's and
+   * a folder the CLI trained is reused as it is (TOOLGEN_BENCH_MODELS). The fields above only describe it.
+   */
+  cliDefaults?: boolean;
+}
+
+/** `toolgen train`'s default `--seed`. */
+export const CLI_DEFAULT_SEED = 0;
+
+/** The name of the default-preset plan in both groups. */
+export const DEFAULT_PLAN = "tiny-preset";
+
+/** The default plan: the tiny preset's own size and schedule (src/train/schedule.ts), nothing overridden. */
+function defaultPresetPlan(): Plan {
+  const { memorization, retrieval } = SCHEDULES.tiny.stages;
+  return {
+    name: DEFAULT_PLAN,
+    size: "tiny",
+    index: "atomic",
+    stages: ["memorization", "retrieval"],
+    memorization: { ...memorization },
+    retrieval: { ...retrieval },
+    maxContentTokens: SCHEDULES.tiny.maxContentTokens,
+    cliDefaults: true,
+  };
 }
 
 const BOTH: Stage[] = ["memorization", "retrieval"];
@@ -97,6 +146,7 @@ function metaToolPlan(size: Plan["size"], mem: number, ret: number, dropout: num
 
 /** Every MetaTool plan the bench knows; the sets below pick from them. */
 export const METATOOL_PLANS: readonly Plan[] = [
+  defaultPresetPlan(),
   metaToolPlan("d64x2", 8, 4, 0.3),
   metaToolPlan("d64x2", 8, 8, 0),
   metaToolPlan("d64x2", 8, 8, 0.3),
@@ -113,6 +163,7 @@ export const METATOOL_PLANS: readonly Plan[] = [
 ];
 
 export const STB_PLANS: readonly Plan[] = [
+  defaultPresetPlan(),
   {
     name: "d64x2-m4-r3",
     size: "d64x2",
@@ -143,11 +194,19 @@ export const STB_PLANS: readonly Plan[] = [
 ];
 
 /**
- * Named sets. `today` is what fits in about an hour on a shared 2-core machine at the engine's current speed;
- * `full` is the grid the issue asks for (the tiny preset's size with long schedules), for after the engine's
- * speed-up. TOOLGEN_BENCH_PLANS takes a set name or a comma-separated list of plan names.
+ * Named sets. `default` (what `npm run bench:toolgen` runs) is the default preset's model; `today` the d64 × 2
+ * plans that fit in about an hour on a shared 2-core machine; `full` the whole grid (the tiny preset's size with
+ * long schedules). TOOLGEN_BENCH_PLANS takes a set name or a comma-separated list of plan names.
  */
 export const PLAN_SETS: Record<string, { metatool: string[]; stabletoolbench: string[] }> = {
+  /**
+   * The model a user gets (the default preset; reuse the CLI's folders with TOOLGEN_BENCH_MODELS) and, for the
+   * unconstrained hallucination rate per index kind, one small model per multi-token index kind.
+   */
+  default: {
+    metatool: [DEFAULT_PLAN, "semantic-d64x2-m8-r1", "numeric-d64x2-m8-r1", "hierarchical-d64x2-m8-r1"],
+    stabletoolbench: [DEFAULT_PLAN],
+  },
   today: {
     metatool: ["d64x2-m8-r4-drop0.3", "d64x2-m8-r8-drop0", "d64x2-m8-r8-drop0.3"],
     stabletoolbench: ["d64x2-m4-r3"],
@@ -185,8 +244,13 @@ export function findPlan(group: string, name: string): Plan {
   return plan;
 }
 
-/** The training options of a plan (token dropout always named: the tiny preset's retrieval default is 0.3). */
+/**
+ * The training options of a plan (token dropout always named: the tiny preset's retrieval default is 0.3). The
+ * default plan gets the CLI's options and nothing else: the preset, its seed, no size or schedule override.
+ */
 export function planVariant(plan: Plan, seed = 1): Variant {
+  if (plan.cliDefaults)
+    return { name: plan.name, options: { preset: "tiny", seed: CLI_DEFAULT_SEED, progress: false } };
   return {
     name: plan.name,
     options: {
