@@ -8,7 +8,7 @@ import { initParams } from "../../src/nn/params.ts";
 import { Tokenizer } from "../../src/nn/tokenizer/index.ts";
 import { LLAMA3_SPECIAL_TOKENS } from "../../src/nn/train/text.ts";
 import { GENERATE_ACTION, TOOLGEN_AGENT_SYSTEM } from "../../src/toolgen/agent-format.ts";
-import { getCurrentTemperature, squareRoot } from "./seed-tools.ts";
+import { getCurrentTemperature, squareRoot } from "../helpers/reference-tools.ts";
 
 /**
  * The ToolGen agent on the built-in engine (an untrained tiny Llama): its replies are noise, but the action

@@ -7,7 +7,7 @@ import { ScriptedModel } from "../../src/models/scripted.ts";
 import type { Retriever } from "../../src/retrieval/retriever.ts";
 import { tool } from "../../src/tools/define.ts";
 import type { Tool } from "../../src/tools/types.ts";
-import { getCurrentTemperature, llmMath, squareRoot, sum, webSearch } from "./seed-tools.ts";
+import { getCurrentTemperature, llmMath, squareRoot, sum, webSearch } from "../helpers/reference-tools.ts";
 
 const call = (name: string, args: Record<string, unknown>, id?: string) => ({
   ...(id ? { id } : {}),
@@ -15,7 +15,7 @@ const call = (name: string, args: Record<string, unknown>, id?: string) => ({
   arguments: args,
 });
 
-describe("functions agent: the seeds' tasks", () => {
+describe("functions agent: the reference tasks", () => {
   it("answers the Paris temperature through one tool round trip", async () => {
     const model = new ScriptedModel([
       { tool_calls: [call("get_current_temperature", { location: "Paris, France", unit: "celsius" }, "c1")] },

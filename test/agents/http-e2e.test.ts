@@ -15,7 +15,7 @@ import {
   type ChatRequestBody,
   type WireScript,
 } from "../helpers/scripted-openai-server.ts";
-import { getCurrentTemperature, llmMath, squareRoot, sum, webSearch } from "./seed-tools.ts";
+import { getCurrentTemperature, llmMath, squareRoot, sum, webSearch } from "../helpers/reference-tools.ts";
 
 const servers: FakeOpenAIServer[] = [];
 afterEach(async () => {

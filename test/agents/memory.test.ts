@@ -8,7 +8,7 @@ import { createAgent } from "../../src/agents/functions.ts";
 import { ChatMemory, InMemoryChatMemoryStore, INTERRUPTED_TOOL_RESULT } from "../../src/agents/memory.ts";
 import { SqliteChatMemoryStore } from "../../src/agents/memory-sqlite.ts";
 import { ScriptedModel } from "../../src/models/scripted.ts";
-import { getCurrentTemperature, sum } from "./seed-tools.ts";
+import { getCurrentTemperature, sum } from "../helpers/reference-tools.ts";
 
 const user = (content: string): Message => ({ role: "user", content });
 const assistant = (content: string): Message => ({ role: "assistant", content });

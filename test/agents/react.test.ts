@@ -3,12 +3,12 @@ import { createReactAgent } from "../../src/agents/react.ts";
 import { REACT_PROMPT } from "../../src/agents/react-prompt.ts";
 import { ScriptedModel } from "../../src/models/scripted.ts";
 import { tool } from "../../src/tools/define.ts";
-import { getCurrentTemperature, llmMath, squareRoot, sum, webSearch } from "./seed-tools.ts";
+import { getCurrentTemperature, llmMath, squareRoot, sum, webSearch } from "../helpers/reference-tools.ts";
 
 const promptOf = (model: ScriptedModel, call: number): string => model.calls[call]!.messages[0]!.content;
 
-describe("ReAct agent: the seeds' tasks", () => {
-  it("prices roses with a 15 % markup, exactly the seed's three rounds", async () => {
+describe("ReAct agent: the reference tasks", () => {
+  it("prices roses with a 15 % markup, in the ReAct example's three rounds", async () => {
     const model = new ScriptedModel([
       " I should use the search tool to find the answer quickly.\nAction: bing-web-search\nAction Input: average price of roses",
       " I need math to calculate a 15 percent markup on that.\nAction: llm-math\nAction Input: 80.16*1.15",

@@ -18,7 +18,7 @@ import {
   inputRequest,
   TOOLGEN_AGENT_SYSTEM,
 } from "../../src/toolgen/agent-format.ts";
-import { getCurrentTemperature, sum } from "./seed-tools.ts";
+import { getCurrentTemperature, sum } from "../helpers/reference-tools.ts";
 
 const finish = (answer: string) => JSON.stringify({ return_type: "give_answer", final_answer: answer });
 

@@ -5,11 +5,11 @@ import { UnsupportedConstraintError } from "../../src/models/http-errors.ts";
 import type { ChatModel } from "../../src/models/model.ts";
 import { ScriptedModel } from "../../src/models/scripted.ts";
 import { GENERATE_ACTION, TOOLGEN_AGENT_SYSTEM } from "../../src/toolgen/agent-format.ts";
-import { getCurrentTemperature, llmMath, squareRoot, sum, webSearch } from "./seed-tools.ts";
+import { getCurrentTemperature, llmMath, squareRoot, sum, webSearch } from "../helpers/reference-tools.ts";
 
 const finish = (answer: string) => JSON.stringify({ return_type: "give_answer", final_answer: answer });
 
-describe("ToolGen agent: the seeds' tasks", () => {
+describe("ToolGen agent: the reference tasks", () => {
   it("answers the Paris temperature in the paper's turns", async () => {
     const model = new ScriptedModel([
       "I need the current temperature in Paris, so I call the temperature tool.",

@@ -14,7 +14,7 @@ import {
 const names = (format: ToolCallFormat, text: string) => parseToolCalls(format, text).calls.map((c) => c.name);
 
 describe("hermes / qwen2.5", () => {
-  it("reads the seed's tool call", () => {
+  it("reads the Hugging Face example's tool call", () => {
     const result = parseToolCalls(
       "hermes",
       '<tool_call>\n{"arguments": {"location": "Paris, France", "unit": "celsius"}, "name": "get_current_temperature"}\n</tool_call><|im_end|>',

@@ -17,7 +17,7 @@ const weather = JSON.parse(readFileSync(fixture("weather.json"), "utf8")) as {
   tools: ToolJson[];
 };
 
-describe("chat templates: golden renders of the seed's weather conversation", () => {
+describe("chat templates: golden renders of the Hugging Face weather conversation", () => {
   // The fixtures come from Python Jinja2 set up like transformers' apply_chat_template
   // (test/fixtures/chat/render_reference.py), so this compares two independent engines.
   for (const name of TEMPLATE_NAMES) {

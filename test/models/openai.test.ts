@@ -124,7 +124,7 @@ describe("OpenAIChatModel.generate", () => {
       temperature: 0,
     });
     const sent = request.body!.messages as Record<string, unknown>[];
-    // The seed's warning: the wire carries arguments as a JSON string.
+    // The OpenAI docs' warning: the wire carries arguments as a JSON string.
     expect(sent[1]).toEqual({
       role: "assistant",
       content: "",

@@ -1,16 +1,16 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
-import { SEED_JSON, SEED_MULTIPLY_TEXT } from "./seed-schemas.ts";
+import { REFERENCE_JSON, REFERENCE_MULTIPLY_TEXT } from "./reference-schemas.ts";
 
 const run = promisify(execFile);
 const toolgen = (...args: string[]) =>
   run(process.execPath, ["bin/toolgen.mjs", ...args], { encoding: "utf8" });
 
 describe("toolgen tools inspect", () => {
-  it("prints the seed's multiply schema exactly", async () => {
+  it("prints the LangChain4j multiply example's schema exactly", async () => {
     const { stdout } = await toolgen("tools", "inspect", "examples/multiply.ts");
-    expect(stdout).toBe(SEED_MULTIPLY_TEXT);
+    expect(stdout).toBe(REFERENCE_MULTIPLY_TEXT);
   });
 
   it("--json prints one object with every tool of the file", async () => {
@@ -18,8 +18,8 @@ describe("toolgen tools inspect", () => {
     const parsed = JSON.parse(stdout) as { file: string; tools: unknown[] };
     expect(parsed.file).toBe("examples/weather.ts");
     expect(parsed.tools.map((t) => JSON.stringify(t))).toEqual([
-      SEED_JSON.get_current_temperature,
-      SEED_JSON.get_current_wind_speed,
+      REFERENCE_JSON.get_current_temperature,
+      REFERENCE_JSON.get_current_wind_speed,
     ]);
   });
 

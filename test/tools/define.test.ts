@@ -35,7 +35,7 @@ describe("definition errors are clear", () => {
 
   it("loadTools: missing files and modules without tools", async () => {
     await expect(loadTools("no/such/file.ts")).rejects.toThrow("tools file not found: no/such/file.ts");
-    await expect(loadTools(new URL("seed-schemas.ts", import.meta.url).pathname)).rejects.toThrow(
+    await expect(loadTools(new URL("reference-schemas.ts", import.meta.url).pathname)).rejects.toThrow(
       /exports no tools/,
     );
   });

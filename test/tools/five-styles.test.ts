@@ -4,14 +4,14 @@ import { executeToolCall } from "../../src/tools/execute.ts";
 import { loadTools } from "../../src/tools/load-module.ts";
 import { prettyJson } from "../../src/tools/pretty.ts";
 import type { Tool, ToolCall } from "../../src/tools/types.ts";
-import { SEED_JSON, SEED_MULTIPLY_TEXT } from "./seed-schemas.ts";
+import { REFERENCE_JSON, REFERENCE_MULTIPLY_TEXT } from "./reference-schemas.ts";
 
 const here = (p: string) => new URL(p, import.meta.url).pathname;
 const STYLES: Record<string, string[]> = {
-  "a: tool() + zod": [here("fixtures/seed-zod.ts")],
-  "b: tool() + JSON Schema / HF dict": [here("fixtures/seed-json.ts")],
-  "c: ToolSpec builder": [here("fixtures/seed-spec.ts")],
-  "d: decorated class": [here("fixtures/seed-class.ts")],
+  "a: tool() + zod": [here("fixtures/reference-zod.ts")],
+  "b: tool() + JSON Schema / HF dict": [here("fixtures/reference-json.ts")],
+  "c: ToolSpec builder": [here("fixtures/reference-spec.ts")],
+  "d: decorated class": [here("fixtures/reference-class.ts")],
   "e: JSDoc'd functions": ["examples/multiply.ts", "examples/weather.ts", "examples/time.ts"],
 };
 const call = (name: string, args: Record<string, unknown>): ToolCall => ({
@@ -28,15 +28,15 @@ async function toolsOf(style: string): Promise<Tool[]> {
 }
 
 describe.each(Object.keys(STYLES))("style %s", (style) => {
-  it("gives the seed's four schemas byte for byte (key order included)", async () => {
+  it("gives the reference's four schemas byte for byte (key order included)", async () => {
     const tools = await toolsOf(style);
-    expect(tools.map((t) => t.name).sort()).toEqual(Object.keys(SEED_JSON).sort());
-    for (const t of tools) expect(JSON.stringify(toToolJson(t))).toBe(SEED_JSON[t.name]);
+    expect(tools.map((t) => t.name).sort()).toEqual(Object.keys(REFERENCE_JSON).sort());
+    for (const t of tools) expect(JSON.stringify(toToolJson(t))).toBe(REFERENCE_JSON[t.name]);
     const multiply = tools.find((t) => t.name === "multiply")!;
-    expect(prettyJson(toToolJson(multiply)) + "\n").toBe(SEED_MULTIPLY_TEXT);
+    expect(prettyJson(toToolJson(multiply)) + "\n").toBe(REFERENCE_MULTIPLY_TEXT);
   });
 
-  it("runs the seed's tools: 12, 22, 6 and a time string", async () => {
+  it("runs the reference tools: 12, 22, 6 and a time string", async () => {
     const tools = await toolsOf(style);
     expect(await executeToolCall(call("multiply", { a: 3, b: 4 }), tools)).toEqual({
       ok: true,

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { executeToolCall } from "../../src/tools/execute.ts";
 import { loadTools } from "../../src/tools/load-module.ts";
 import { functionSignatures, getJsonSchema } from "../../src/tools/signature.ts";
-import { SEED_JSON } from "./seed-schemas.ts";
+import { REFERENCE_JSON } from "./reference-schemas.ts";
 
 const fixture = (name: string) => new URL(`fixtures/${name}`, import.meta.url).pathname;
 
@@ -87,7 +87,7 @@ describe("functionSignatures (TS analogue of HF get_json_schema)", () => {
   });
 
   it("reads JSDoc types in plain .js files too (seed multiply, byte-equal)", () => {
-    expect(JSON.stringify(getJsonSchema(fixture("multiply.js"), "multiply"))).toBe(SEED_JSON.multiply);
+    expect(JSON.stringify(getJsonSchema(fixture("multiply.js"), "multiply"))).toBe(REFERENCE_JSON.multiply);
   });
 
   it("says clearly what it cannot read", () => {

@@ -1,5 +1,5 @@
-// The seed's schemas (transformers tool-use guide), as HF prints them; key order matters.
-export const SEED_MULTIPLY_TEXT = `{
+// The reference schemas (the Hugging Face transformers tool-use guide), as HF prints them; key order matters.
+export const REFERENCE_MULTIPLY_TEXT = `{
   "type": "function",
   "function": {
     "name": "multiply",
@@ -22,9 +22,9 @@ export const SEED_MULTIPLY_TEXT = `{
 }
 `;
 
-// get_json_schema's output for the seed's weather functions (HF writes the enum before the description).
-export const SEED_JSON: Record<string, string> = {
-  multiply: JSON.stringify(JSON.parse(SEED_MULTIPLY_TEXT)),
+// get_json_schema's output for the guide's weather functions (HF writes the enum before the description).
+export const REFERENCE_JSON: Record<string, string> = {
+  multiply: JSON.stringify(JSON.parse(REFERENCE_MULTIPLY_TEXT)),
   get_current_temperature:
     '{"type":"function","function":{"name":"get_current_temperature","description":"Get the current temperature at a location.","parameters":{"type":"object","properties":{"location":{"type":"string","description":"The location to get the temperature for, in the format \\"City, Country\\""},"unit":{"type":"string","enum":["celsius","fahrenheit"],"description":"The unit to return the temperature in."}},"required":["location","unit"]}}}',
   get_current_wind_speed:

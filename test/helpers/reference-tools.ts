@@ -1,7 +1,7 @@
 import { tool } from "../../src/tools/define.ts";
 import type { Tool } from "../../src/tools/types.ts";
 
-/** The seeds' tools: the weather example, LangChain4j's math tools and the ReAct rose-price tools. */
+/** Reference tools from the tool-use docs this project follows: the weather example, LangChain4j's math tools and the ReAct rose-price tools. */
 export const getCurrentTemperature: Tool = tool({
   name: "get_current_temperature",
   description: "Get the current temperature at a location.",
