@@ -156,10 +156,10 @@ describe("toolgen demo (CLI)", () => {
 
 /**
  * Which of npm start's questions the committed model gets right, and whether it answers "What is 12 factorial?"
- * correctly and declines "tell me a joke" (measured on the model retrained on 2026-12-01 with 8 agent epochs,
- * arguments under json-schema+copy, the default since: it declines the joke and answers "What is 25 °C in
- * Fahrenheit?" right; for "What is 12 factorial?" it now calls factorial with n = 12, copied from the question,
- * but copies "12" from the question as its answer instead of the tool's 479001600; see the README).
+ * correctly and declines "tell me a joke" (measured on the model retrained on 2026-12-01 with every training
+ * trajectory run to its Finish answer, arguments under json-schema+copy: it declines the joke; it now copies its
+ * answers from the tool's result, but ends the span early or starts it late: "2! = 4" from "12! = 479001600"
+ * after calling factorial with n = 12, "5 °F = " for "What is 25 °C in Fahrenheit?"; see the README).
  */
-const EXPECTED_CORRECT = [false, false, false, false, false, false, true, true];
+const EXPECTED_CORRECT = [false, false, false, false, false, false, false, true];
 const EXPECTED_INTERACTIVE = [false, true];
