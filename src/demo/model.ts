@@ -52,7 +52,7 @@ export const DEMO_SCHEDULE: NonNullable<ToolGenTrainOptions["schedule"]> = {
   stages: {
     memorization: { epochs: 20, lr: 3e-3 },
     retrieval: { epochs: 6, lr: 3e-3, tokenDropout: 0 },
-    agent: { epochs: 8, lr: 3e-3 },
+    agent: { epochs: 12, lr: 3e-3 },
   },
 };
 export const DEMO_SEED = 1;

@@ -157,9 +157,10 @@ describe("toolgen demo (CLI)", () => {
 /**
  * Which of npm start's questions the committed model gets right, and whether it answers "What is 12 factorial?"
  * correctly and declines "tell me a joke" (measured on the model retrained on 2026-12-01 with every training
- * trajectory run to its Finish answer, arguments under json-schema+copy: it declines the joke; it now copies its
+ * trajectory run to its Finish answer and 12 agent epochs, arguments under json-schema+copy: it declines the joke and
+ * answers the sales.csv question; it now copies its
  * answers from the tool's result, but ends the span early or starts it late: "2! = 4" from "12! = 479001600"
  * after calling factorial with n = 12, "5 °F = " for "What is 25 °C in Fahrenheit?"; see the README).
  */
-const EXPECTED_CORRECT = [false, false, false, false, false, false, false, true];
+const EXPECTED_CORRECT = [false, false, false, false, false, true, false, true];
 const EXPECTED_INTERACTIVE = [false, true];
