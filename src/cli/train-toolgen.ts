@@ -21,6 +21,7 @@ export interface ToolGenTrainCliOptions {
   stages?: string;
   epochs?: string;
   tokenDropout?: string;
+  userLoss?: string;
   seed: string;
   lr: string;
   batchSize: string;
@@ -124,12 +125,19 @@ export async function runToolGenTraining(
     (n) => n >= 0 && n < 1,
     "retrieval=0.25 (a probability in [0, 1))",
   );
+  const userLoss = parseStageValues(
+    "--user-loss",
+    opts.userLoss,
+    (n) => n === 0 || n === 1,
+    "memorization=1,retrieval=0 (1: on, 0: off)",
+  );
   const stages = Object.fromEntries(
     STAGES.map((s) => [
       s,
       {
         ...(epochs[s] !== undefined ? { epochs: epochs[s] } : {}),
         ...(dropout[s] !== undefined ? { tokenDropout: dropout[s] } : {}),
+        ...(userLoss[s] !== undefined ? { userLoss: userLoss[s] === 1 } : {}),
         ...(lr !== undefined ? { lr } : {}),
       },
     ]),

@@ -43,6 +43,10 @@ export function register(program: Command): void {
       "--token-dropout <list>",
       "ToolGen token dropout per stage: each user token is removed with this probability, e.g. retrieval=0.25",
     )
+    .option(
+      "--user-loss <list>",
+      "ToolGen: also train on predicting the user's words, per stage (1 or 0), e.g. memorization=1,retrieval=0",
+    )
     .requiredOption("--out <dir>", "checkpoint folder to write (and resume from with --resume)")
     .option("--preset <name>", "model size: tiny | small", "tiny")
     .option("--steps <n>", "optimizer steps in total", "300")
@@ -84,7 +88,7 @@ export function register(program: Command): void {
 
 /** Options only one kind of training reads: given to the other kind they would be ignored without a word. */
 const TEXT_ONLY = ["steps", "gradAccum", "seqLen", "saveEvery"];
-const TOOLGEN_ONLY = ["queries", "trajectories", "index", "stages", "epochs", "tokenDropout"];
+const TOOLGEN_ONLY = ["queries", "trajectories", "index", "stages", "epochs", "tokenDropout", "userLoss"];
 
 function refuseOptionsOf(command: Command, names: readonly string[], kind: string): void {
   for (const name of names) {

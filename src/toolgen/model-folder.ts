@@ -28,6 +28,8 @@ export interface StageReport {
   lr: number;
   /** Token dropout over the user's words, when the stage used it. */
   tokenDropout?: number;
+  /** True when the stage also trained on predicting the user's words (`StageSchedule.userLoss`). */
+  userLoss?: boolean;
   seconds: number;
   tokensPerSecond: number;
   peakRssMb: number;

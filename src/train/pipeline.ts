@@ -64,12 +64,12 @@ export interface ToolGenTrainOptions {
 const RESUME_DIR = ".resume";
 const DEFAULT_STAGES: Stage[] = ["memorization", "retrieval"];
 
-/** The schedule as the fingerprint sees it: a token dropout of 0 is the same run as none. */
+/** The schedule as the fingerprint sees it: a token dropout of 0 (or a user loss of false) is the same run as none. */
 function fingerprintSchedule(schedule: Schedule): Schedule {
   const stages = Object.fromEntries(
-    Object.entries(schedule.stages).map(([k, { tokenDropout, ...rest }]) => [
+    Object.entries(schedule.stages).map(([k, { tokenDropout, userLoss, ...rest }]) => [
       k,
-      tokenDropout ? { ...rest, tokenDropout } : rest,
+      { ...rest, ...(tokenDropout ? { tokenDropout } : {}), ...(userLoss ? { userLoss } : {}) },
     ]),
   ) as Schedule["stages"];
   return { ...schedule, stages };
@@ -110,6 +110,11 @@ function mergeSchedule(base: Schedule, o: ToolGenTrainOptions["schedule"]): Sche
   const stages = { ...base.stages };
   for (const [k, v] of Object.entries(o?.stages ?? {})) stages[k as Stage] = { ...stages[k as Stage], ...v };
   return { ...base, ...o, stages };
+}
+
+/** The sample with its user words (the tokens token dropout may drop) counted in the loss as well. */
+function withUserLoss<S extends { lossMask: Uint8Array; droppable: Uint8Array }>(sample: S): S {
+  return { ...sample, lossMask: sample.lossMask.map((m, i) => (sample.droppable[i] ? 1 : m)) };
 }
 
 /** At most `points` points: the mean loss of each run of consecutive steps, at the run's last step. */
@@ -288,14 +293,15 @@ export async function trainToolGen(o: ToolGenTrainOptions): Promise<ToolGenManif
     }
     const chats = stageSamples(stage, o, index);
     writeSamples(join(o.out, "data", `${stage}.jsonl`), chats);
-    const samples = chats.map((c) =>
-      encodeChat(tokenizer, c.messages, {
+    const { epochs, lr, tokenDropout, userLoss } = schedule.stages[stage];
+    const samples = chats.map((c) => {
+      const sample = encodeChat(tokenizer, c.messages, {
         format: chatFormat,
         maxContentTokens: schedule.maxContentTokens,
         maxLength: model.config.maxPositions,
-      }),
-    );
-    const { epochs, lr, tokenDropout } = schedule.stages[stage];
+      });
+      return userLoss ? withUserLoss(sample) : sample;
+    });
     const steps = Math.max(1, Math.ceil((epochs * samples.length) / schedule.batchSize));
     const stageSeed = seed * 31 + ["memorization", "retrieval", "agent"].indexOf(stage);
     const seqLen = Math.min(
@@ -371,6 +377,7 @@ export async function trainToolGen(o: ToolGenTrainOptions): Promise<ToolGenManif
       seqLen,
       lr,
       ...(tokenDropout ? { tokenDropout } : {}),
+      ...(userLoss ? { userLoss } : {}),
       seconds: (performance.now() - started) / 1000,
       tokensPerSecond,
       peakRssMb: Math.round(peakRss / 2 ** 20),

@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -39,18 +39,20 @@ describe("toolgen train --catalog (CLI)", () => {
         "memorization=1,retrieval=1",
         "--token-dropout",
         "retrieval=0.2",
+        "--user-loss",
+        "memorization=0,retrieval=1",
         "--no-progress",
         "--json",
       ]);
       expect(trained.stderr).not.toMatch(/toolgen train:/);
       expect(trained.code).toBe(0);
       const manifest = JSON.parse(trained.stdout) as {
-        done: Array<{ stage: string; tokenDropout?: number }>;
+        done: Array<{ stage: string; tokenDropout?: number; userLoss?: boolean }>;
         index: string;
       };
-      expect(manifest.done.map((d) => [d.stage, d.tokenDropout])).toEqual([
-        ["memorization", undefined],
-        ["retrieval", 0.2],
+      expect(manifest.done.map((d) => [d.stage, d.tokenDropout, d.userLoss])).toEqual([
+        ["memorization", undefined, undefined],
+        ["retrieval", 0.2, true],
       ]);
       expect(manifest.index).toBe("atomic");
 
@@ -127,6 +129,18 @@ describe("toolgen train --catalog (CLI)", () => {
     ]);
     expect(dropout.code).toBe(1);
     expect(dropout.stderr).toMatch(/--token-dropout expects stage=value pairs, e.g. retrieval=0.25/);
+    const userLoss = await runCli([
+      "train",
+      "--catalog",
+      tools,
+      "--out",
+      join(dir, "m4"),
+      "--user-loss",
+      "retrieval=2",
+    ]);
+    expect(userLoss.code).toBe(1);
+    expect(userLoss.stderr).toMatch(/--user-loss expects stage=value pairs, e.g. memorization=1,retrieval=0/);
+    expect(existsSync(join(dir, "m4"))).toBe(false);
     const model = await runCli(["retrieve", "x", "--catalog", tools, "--retriever", "toolgen"]);
     expect(model.stderr).toMatch(/needs a trained model: --model DIR/);
   });
