@@ -97,8 +97,8 @@ export interface Plan {
   size: keyof typeof SIZES;
   index: IndexKind;
   stages: Stage[];
-  memorization: { epochs: number; lr: number; tokenDropout?: number };
-  retrieval: { epochs: number; lr: number; tokenDropout?: number };
+  memorization: { epochs: number; lr: number; tokenDropout?: number; userLoss?: boolean };
+  retrieval: { epochs: number; lr: number; tokenDropout?: number; userLoss?: boolean };
   /** User and tool contents are cut to this many tokens. */
   maxContentTokens: number;
   /**
@@ -245,7 +245,8 @@ export function findPlan(group: string, name: string): Plan {
 }
 
 /**
- * The training options of a plan (token dropout always named: the tiny preset's retrieval default is 0.3). The
+ * The training options of a plan (token dropout and user loss always named: the tiny preset's retrieval default
+ * is dropout 0.3, its memorization trains on the document's words). The
  * default plan gets the CLI's options and nothing else: the preset, its seed, no size or schedule override.
  */
 export function planVariant(plan: Plan, seed = 1): Variant {
@@ -263,8 +264,8 @@ export function planVariant(plan: Plan, seed = 1): Variant {
       schedule: {
         maxContentTokens: plan.maxContentTokens,
         stages: {
-          memorization: { tokenDropout: 0, ...plan.memorization },
-          retrieval: { tokenDropout: 0, ...plan.retrieval },
+          memorization: { tokenDropout: 0, userLoss: false, ...plan.memorization },
+          retrieval: { tokenDropout: 0, userLoss: false, ...plan.retrieval },
         },
       },
     },
