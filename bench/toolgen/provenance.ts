@@ -47,6 +47,7 @@ export function modelSummary(
       epochs: r.epochs,
       steps: r.steps,
       token_dropout: r.tokenDropout ?? 0,
+      user_loss: r.userLoss ?? false,
       seconds: Math.round(r.seconds),
       tokens_per_second: Math.round(r.tokensPerSecond),
       peak_rss_mb: r.peakRssMb,
