@@ -10,8 +10,9 @@ import { ToolgenError } from "../errors.ts";
  * bench/toolgen/README.md). Memorization also trains on predicting the tool document itself (`userLoss`): with
  * the loss on the tool token alone, 32 epochs over 200 StableToolBench APIs brought back the right tool for its
  * own document 56.5 % of the time (lr 2e-3; 57 % at 5e-3, 37 % at 1e-2); with the document's words in the loss,
- * 94 % (lr 2e-3), at 1.8× the time per step. Contents are cut to fit the short context. The small preset is not
- * re-tuned yet.
+ * 94 % (lr 2e-3), at 1.8× the time per step. Retrieval trains on predicting the query's words as well: on the
+ * MetaTool dev split that took NDCG@1 from 68.78 to 76.18 (both with the memorization user loss; 65.24 with
+ * neither). Contents are cut to fit the short context. The small preset is not re-tuned yet.
  */
 export interface StageSchedule {
   epochs: number;
@@ -44,7 +45,7 @@ export const SCHEDULES: Record<"tiny" | "small", Schedule> = {
     maxContentTokens: 96,
     stages: {
       memorization: { epochs: 32, lr: 2e-3, userLoss: true },
-      retrieval: { epochs: 16, lr: 3e-3, tokenDropout: 0.3 },
+      retrieval: { epochs: 16, lr: 3e-3, tokenDropout: 0.3, userLoss: true },
       agent: { epochs: 2, lr: 1e-3 },
     },
   },
