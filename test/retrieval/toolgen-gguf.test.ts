@@ -45,7 +45,10 @@ describe.skipIf(!available)("ToolGen model: TS engine and llama.cpp side by side
       schedule: {
         tokenizerVocab: 400,
         batchSize: 16,
-        stages: { memorization: { epochs: 8 }, retrieval: { epochs: 20, lr: 3e-3, tokenDropout: 0 } }, // scored on its own training queries: no dropout
+        stages: {
+          memorization: { epochs: 8 },
+          retrieval: { epochs: 20, lr: 3e-3, tokenDropout: 0, userLoss: false },
+        }, // scored on its own training queries: no dropout, no query loss
       },
       // Room for the agent's prompts; positions only cost memory, not training time.
       config: { hiddenSize: 64, intermediateSize: 160, numLayers: 2, numHeads: 2, maxPositions: 4096 },
