@@ -50,9 +50,9 @@ export const DEMO_SCHEDULE: NonNullable<ToolGenTrainOptions["schedule"]> = {
   batchSize: 8,
   maxContentTokens: 40,
   stages: {
-    // named off: the committed model was trained before the tiny preset's memorization took the user loss
+    // user losses named off: the committed model was trained before the tiny preset took them
     memorization: { epochs: 20, lr: 3e-3, userLoss: false },
-    retrieval: { epochs: 6, lr: 3e-3, tokenDropout: 0 },
+    retrieval: { epochs: 6, lr: 3e-3, tokenDropout: 0, userLoss: false },
     agent: { epochs: 12, lr: 3e-3 },
   },
 };
@@ -153,7 +153,14 @@ function interleave<T>(a: readonly T[], b: readonly T[]): T[] {
  * finished stages). A folder from another version of the catalog or generator is replaced.
  */
 export async function ensureDemoModel(
-  o: { dir?: string; progress?: boolean; log?: (line: string) => void; data?: DemoData } = {},
+  o: {
+    dir?: string;
+    progress?: boolean;
+    log?: (line: string) => void;
+    data?: DemoData;
+    /** false: a folder of another version is an error, not replaced (the committed model is never deleted). */
+    replaceStale?: boolean;
+  } = {},
 ): Promise<{ dir: string; manifest: ToolGenManifest; trained: boolean }> {
   const dir = o.dir ?? DEMO_MODEL_DIR;
   const data = o.data ?? (await demoData());
@@ -176,7 +183,7 @@ export async function ensureDemoModel(
     const manifest = await trainToolGen(options);
     return { dir, manifest, trained: !complete(before) };
   } catch (error) {
-    if (!/different training run/.test((error as Error).message)) throw error;
+    if (!/different training run/.test((error as Error).message) || o.replaceStale === false) throw error;
     o.log?.(`${dir} holds a model of another demo version; training a new one`);
     rmSync(dir, { recursive: true, force: true });
     return { dir, manifest: await trainToolGen(options), trained: true };
@@ -188,7 +195,13 @@ export async function ensureDemoModel(
  * and settings (checked by the pipeline's fingerprint), else one trained into `fallbackDir` (cached).
  */
 export async function prepareDemoModel(
-  o: { fallbackDir?: string; progress?: boolean; log?: (line: string) => void } = {},
+  o: {
+    fallbackDir?: string;
+    progress?: boolean;
+    log?: (line: string) => void;
+    /** false: throw at once instead of training when the committed model does not fit (tests use this). */
+    trainIfStale?: boolean;
+  } = {},
 ): Promise<{ dir: string; manifest: ToolGenManifest; trained: boolean; committed: boolean }> {
   const data = await demoData();
   const log = o.log ?? (() => {});
@@ -199,10 +212,16 @@ export async function prepareDemoModel(
         data,
         progress: false,
         log: () => {},
+        replaceStale: false,
       });
       if (!ready.trained) return { ...ready, committed: true };
     } catch (error) {
       if (!/different training run/.test((error as Error).message)) throw error;
+    }
+    if (o.trainIfStale === false) {
+      throw new Error(
+        "the committed demo model does not match this catalog, generator or schedule; run npm run demo:model",
+      );
     }
     log(
       `the committed demo model does not match this catalog or generator; training one in ${o.fallbackDir ?? DEMO_MODEL_DIR}`,

@@ -12,7 +12,11 @@ import { createDemoRunner } from "../../src/demo/runner.ts";
 describe("toolgen demo", () => {
   it("prints what the model decided and what constrained it", { timeout: 600_000 }, async () => {
     const lines: string[] = [];
-    const { dir, committed } = await prepareDemoModel({ progress: false, log: (l) => lines.push(l) });
+    const { dir, committed } = await prepareDemoModel({
+      progress: false,
+      log: (l) => lines.push(l),
+      trainIfStale: false,
+    });
     expect({ committed, lines }).toEqual({ committed: true, lines: [] });
     const { chat } = openDemoModel(dir);
     const [tools, catalog] = [await demoTools(), await demoCatalog()];
