@@ -7,7 +7,12 @@
  *
  * Substrings are followed with a suffix automaton over the texts' UTF-8 bytes, joined by a 0 byte that no
  * copy may contain (so no span straddles two texts): one state per set of end positions, so a state is a
- * number and stepping it is one map lookup. Copies are JSON string bodies as `JSON.stringify` writes them:
+ * number and stepping it is one map lookup.
+ *
+ * A copy starts and ends on word boundaries: a run of letters (ASCII letters and every non-ASCII character)
+ * or of digits is copied whole or not at all at either end, so "144" yields no "44" and "300" no "30" (the demo
+ * model wrote both before this rule). The automaton's text carries a marker symbol before each word start; a
+ * copy starting with a word character must step through it, and may only end where its last word ends. Copies are JSON string bodies as `JSON.stringify` writes them:
  * `"`, `\`, newline, carriage return and tab are written escaped; other control characters cannot be copied.
  */
 import { utf8Bytes } from "./byte-trie.ts";
@@ -22,6 +27,18 @@ export const COPY_ESCAPES = new Map<number, number>([
   [0x74, 0x09], // \t
 ]);
 const ESCAPED = new Set(COPY_ESCAPES.values());
+/** The symbol before each word start in the automaton's text (above every byte). */
+const WORD_START = 256;
+const OTHER = 0;
+const LETTER = 1;
+const DIGIT = 2;
+
+/** Which run a byte belongs to: letters (non-ASCII bytes count as letters), digits, or neither. */
+function byteClass(b: number): number {
+  if (b >= 0x30 && b <= 0x39) return DIGIT;
+  if ((b >= 0x41 && b <= 0x5a) || (b >= 0x61 && b <= 0x7a) || (b >= 0x80 && b <= 0xff)) return LETTER;
+  return OTHER;
+}
 
 /** Continuation bytes a UTF-8 lead byte announces (0 for ASCII; -1 for a continuation or invalid byte). */
 export function continuationBytes(b: number): number {
@@ -50,14 +67,26 @@ export class CopySource {
   private readonly next: Map<number, number>[] = [new Map()];
   private readonly link: number[] = [-1];
   private readonly len: number[] = [0];
+  /** The symbol every string of a state ends with (-1 for the root). */
+  private readonly label: number[] = [-1];
+  /** States whose strings end where a text ends. */
+  private readonly final = new Set<number>();
+  private readonly endable = new Map<number, boolean>();
   private readonly memo = new Map<number, number>();
 
   constructor(readonly texts: readonly string[]) {
     let last = 0;
     texts.forEach((text, i) => {
       if (i > 0) last = this.extend(last, 0);
-      for (const b of utf8Bytes(text)) last = this.extend(last, b);
+      let before = OTHER;
+      for (const b of utf8Bytes(text)) {
+        const c = byteClass(b);
+        if (c !== OTHER && c !== before) last = this.extend(last, WORD_START);
+        last = this.extend(last, b);
+        before = c;
+      }
     });
+    for (let p = last; p > 0; p = this.link[p]!) this.final.add(p);
     this.numbers = [...new Set(texts.flatMap((t) => numbersIn(t)))];
     this.signedNumbers = [...new Set(this.numbers.flatMap((v) => (v === 0 ? [0] : [v, -v])))];
   }
@@ -69,27 +98,63 @@ export class CopySource {
 
   /** The state after `byte` (a raw byte of the copied text), or undefined when no text continues so. */
   step(state: number, byte: number): number | undefined {
-    return byte === 0 ? undefined : this.next[state]!.get(byte);
+    if (byte === 0) return undefined;
+    // Only the root has a direct move into the middle of a word: every other state's moves follow the text.
+    const direct = state === 0 && byteClass(byte) !== OTHER ? undefined : this.next[state]!.get(byte);
+    if (direct !== undefined) return direct;
+    const marked = this.next[state]!.get(WORD_START);
+    return marked === undefined ? undefined : this.next[marked]!.get(byte);
+  }
+
+  /** May a copy end in `state`: its last character ends a word (or is not part of one)? */
+  canEnd(state: number): boolean {
+    const known = this.endable.get(state);
+    if (known !== undefined) return known;
+    const c = state === 0 ? OTHER : byteClass(this.label[state]!);
+    let ok = c === OTHER || this.final.has(state);
+    for (const k of this.next[state]!.keys()) if (!ok) ok = k === WORD_START || byteClass(k) !== c;
+    this.endable.set(state, ok);
+    return ok;
+  }
+
+  /** The bytes a copy may write next from `state`, with the states they lead to. */
+  private *moves(state: number): Generator<[number, number]> {
+    for (const [k, to] of this.next[state]!) {
+      if (k === 0) continue;
+      if (k === WORD_START) yield* this.next[to]!;
+      else if (state !== 0 || byteClass(k) === OTHER) yield [k, to];
+    }
   }
 
   /**
    * Fewest bytes of JSON string body that copy `chars` more whole characters from `state`, after first the
-   * `owed` continuation bytes of a character begun (Infinity when the texts have no such continuation).
+   * `owed` continuation bytes of a character begun, and then end on a word boundary (Infinity when the texts
+   * have no such continuation).
    */
   minBytes(state: number, chars: number, owed: number): number {
-    if (owed === 0 && chars === 0) return 0;
-    const key = (chars * 4 + owed) * this.len.length + state;
+    return this.least(state, chars, owed, true);
+  }
+
+  /** Like minBytes, counting characters: the shortest copy from `state` that can end has this many more. */
+  minChars(state: number, chars: number, owed: number): number {
+    return this.least(state, chars, owed, false);
+  }
+
+  private least(state: number, chars: number, owed: number, bytes: boolean): number {
+    if (owed === 0 && chars === 0 && this.canEnd(state)) return 0;
+    const key = ((chars * 4 + owed) * this.len.length + state) * 2 + (bytes ? 1 : 0);
     const known = this.memo.get(key);
     if (known !== undefined) return known;
     let best = Infinity;
-    for (const [b, to] of this.next[state]!) {
+    for (const [b, to] of this.moves(state)) {
       if (owed > 0) {
-        if (b >= 0x80 && b < 0xc0) best = Math.min(best, 1 + this.minBytes(to, chars, owed - 1));
+        if (b >= 0x80 && b < 0xc0) best = Math.min(best, (bytes ? 1 : 0) + this.least(to, chars, owed - 1, bytes));
         continue;
       }
       const cost = startCost(b);
       if (cost === 0) continue;
-      best = Math.min(best, cost + this.minBytes(to, chars - 1, continuationBytes(b)));
+      const rest = this.least(to, Math.max(0, chars - 1), continuationBytes(b), bytes);
+      best = Math.min(best, (bytes ? cost : 1) + rest);
     }
     this.memo.set(key, best);
     return best;
@@ -109,6 +174,7 @@ export class CopySource {
   private extend(last: number, b: number): number {
     const cur = this.len.length;
     this.len.push(this.len[last]! + 1);
+    this.label.push(b);
     this.link.push(0);
     this.next.push(new Map());
     let p = last;
@@ -124,6 +190,7 @@ export class CopySource {
     }
     const clone = this.len.length;
     this.len.push(this.len[p]! + 1);
+    this.label.push(b);
     this.link.push(this.link[q]!);
     this.next.push(new Map(this.next[q]!));
     while (p !== -1 && this.next[p]!.get(b) === q) {

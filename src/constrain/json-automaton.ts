@@ -400,7 +400,7 @@ export class JsonSchemaAutomaton {
 
   /** A copied string leaf, or undefined when the source has no substring of `minChars` characters to copy. */
   private copyString(source: CopySource, minChars: number, maxLength: number): CopyNode | undefined {
-    if (minChars > maxLength) return undefined;
+    if (source.minChars(source.root, minChars, 0) > maxLength) return undefined;
     const body = source.minBytes(source.root, minChars, 0);
     if (!Number.isFinite(body)) return undefined;
     return this.add<CopyNode>({ k: K.Copy, id: 0, min: body + 2, source, minChars, maxLength });
@@ -563,6 +563,8 @@ export class JsonSchemaAutomaton {
    */
   private copyFrame(f: Frame, node: CopyNode, phase: number, n: number, at: number, owed: number) {
     const more = Math.max(0, node.minChars - n);
+    // a copy must end on a word boundary within maxLength characters (an escape ends on one at once)
+    if (phase !== S_ESC && n + node.source.minChars(at, more, owed) > node.maxLength) return undefined;
     const body =
       phase === S_ESC ? node.source.minAfterBackslash(at, more) : node.source.minBytes(at, more, owed);
     if (!Number.isFinite(body)) return undefined;
@@ -583,7 +585,7 @@ export class JsonSchemaAutomaton {
       const to = b >= 0x80 && b < 0xc0 ? source.step(f.x, b) : undefined;
       if (to !== undefined) next = this.copyFrame(f, node, S_BODY, f.n, to, f.v - 1);
     } else if (b === Q) {
-      if (f.n >= node.minChars) next = f.parent ?? END;
+      if (f.n >= node.minChars && source.canEnd(f.x)) next = f.parent ?? END;
     } else if (f.n < node.maxLength) {
       if (b === BS) next = this.copyFrame(f, node, S_ESC, f.n + 1, f.x, 0);
       else if (b >= 0x20 && continuationBytes(b) >= 0) {

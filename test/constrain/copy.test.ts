@@ -52,10 +52,10 @@ describe("copy constraint", () => {
     for (const ok of [
       '{"a":1234,"b":"plus 4321"}',
       '{"a":1234,"b":"Zürich"}',
-      '{"a":12,"b":"say \\"hi\\"\\nZü"}',
-      '{"a":17,"b":"600","c":4321}',
-      '{"a":17,"b":"600","u":"mi"}',
-      '{"a":-17,"b":"600"}', // "17 days before"
+      '{"a":12,"b":"say \\"hi\\"\\nZürich"}',
+      '{"a":17,"b":"479001600","c":4321}',
+      '{"a":17,"b":"= 479001600","u":"mi"}',
+      '{"a":-17,"b":"! ="}', // "17 days before"; a copy may start and end between words
     ])
       expect(a.accepts(ok), ok).toBe(true);
     for (const bad of [
@@ -66,6 +66,10 @@ describe("copy constraint", () => {
       '{"a":17,"b":"seventeen12!"}', // straddles the two texts
       '{"a":17,"b":"600","c":17}', // stated, but below the minimum
       '{"a":17,"b":"hi","u":"m"}', // enums stay enums
+      '{"a":17,"b":"600"}', // starts inside a number
+      '{"a":17,"b":"12! = 4790"}', // ends inside one
+      '{"a":17,"b":"say \\"hi\\"\\nZü"}', // ends inside a word
+      '{"a":17,"b":"eventeen"}', // starts inside one
     ])
       expect(a.accepts(bad), bad).toBe(false);
   });
@@ -99,11 +103,33 @@ describe("copy constraint", () => {
         copy: new CopySource(["日本\n"]),
       },
     );
-    expect(only.minBytesToComplete(only.start())).toBe('"本\\n"'.length + 2);
+    // "本\n" would be 7 bytes but starts inside the word 日本; the fewest is "日本", 8 bytes with its quotes
+    expect(only.minBytesToComplete(only.start())).toBe(Buffer.byteLength('"日本"'));
     expect(only.accepts('"日本"')).toBe(true);
+    expect(only.accepts('"日本\\n"')).toBe(true);
+    expect(only.accepts('"本\\n"')).toBe(false);
     expect(only.accepts('"日"')).toBe(false);
   });
 });
+
+/** Letters (non-ASCII counts as letters), digits, or neither: a copy may not cut a run of one class. */
+function charClass(ch: string | undefined): string {
+  if (ch === undefined) return "none";
+  if (/[0-9]/.test(ch)) return "digit";
+  if (/[A-Za-z]/.test(ch) || ch.charCodeAt(0) > 0x7f) return "letter";
+  return "other";
+}
+
+/** Is `value` a substring of `text` that starts and ends on word boundaries? */
+function copiedWhole(text: string, value: string): boolean {
+  for (let i = text.indexOf(value); i >= 0; i = text.indexOf(value, i + 1)) {
+    const [first, last] = [charClass(text[i]), charClass(text[i + value.length - 1])];
+    const startOk = first === "other" || charClass(text[i - 1]) !== first;
+    const endOk = last === "other" || charClass(text[i + value.length]) !== last;
+    if (startOk && endOk) return true;
+  }
+  return false;
+}
 
 /** Does `value` keep to the copy rules of `node`: copied strings are substrings, numbers stated? */
 function copied(node: SchemaNode, value: unknown, texts: string[], numbers: number[], depth = 0): boolean {
@@ -116,7 +142,7 @@ function copied(node: SchemaNode, value: unknown, texts: string[], numbers: numb
       return node.values.some((v) => JSON.stringify(v) === JSON.stringify(value));
     }
     case "string":
-      return typeof value === "string" && value.length > 0 && texts.some((t) => t.includes(value));
+      return typeof value === "string" && value.length > 0 && texts.some((t) => copiedWhole(t, value));
     case "number": {
       if (typeof value !== "number") return false;
       const b = node.bounds;
