@@ -148,7 +148,8 @@ export class CopySource {
     let best = Infinity;
     for (const [b, to] of this.moves(state)) {
       if (owed > 0) {
-        if (b >= 0x80 && b < 0xc0) best = Math.min(best, (bytes ? 1 : 0) + this.least(to, chars, owed - 1, bytes));
+        if (b >= 0x80 && b < 0xc0)
+          best = Math.min(best, (bytes ? 1 : 0) + this.least(to, chars, owed - 1, bytes));
         continue;
       }
       const cost = startCost(b);
