@@ -157,10 +157,10 @@ describe("toolgen demo (CLI)", () => {
 /**
  * Which of npm start's questions the committed model gets right, and whether it answers "What is 12 factorial?"
  * correctly and declines "tell me a joke" (measured on the model retrained on 2026-12-01 with every training
- * trajectory run to its Finish answer and 12 agent epochs, arguments under json-schema+copy: it declines the joke and
- * answers the sales.csv question; it now copies its
- * answers from the tool's result, but ends the span early or starts it late: "2! = 4" from "12! = 479001600"
- * after calling factorial with n = 12, "5 °F = " for "What is 25 °C in Fahrenheit?"; see the README).
+ * trajectory run to its Finish answer and 12 agent epochs, arguments under json-schema+copy with whole-word spans:
+ * it answers 479001600 for 12!, answers the sales.csv question and declines the joke; before copies kept to word
+ * boundaries it answered "2! = 4" for 12!. Still wrong: "5 yd = 5 yd" for 5 km in miles, "298.15 " for 25 °C in
+ * Fahrenheit; see the README).
  */
-const EXPECTED_CORRECT = [false, false, false, false, false, true, false, true];
-const EXPECTED_INTERACTIVE = [false, true];
+const EXPECTED_CORRECT = [true, false, false, false, false, true, false, true];
+const EXPECTED_INTERACTIVE = [true, true];
