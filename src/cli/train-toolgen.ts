@@ -22,6 +22,7 @@ export interface ToolGenTrainCliOptions {
   epochs?: string;
   tokenDropout?: string;
   userLoss?: string;
+  splitDigits?: boolean;
   seed: string;
   lr: string;
   batchSize: string;
@@ -156,6 +157,7 @@ export async function runToolGenTraining(
     schedule: {
       ...(batchSize !== undefined ? { batchSize } : {}),
       ...(vocabSize !== undefined ? { tokenizerVocab: vocabSize } : {}),
+      ...(opts.splitDigits ? { splitDigits: true } : {}),
       stages,
     },
   }).catch((error: unknown) => {

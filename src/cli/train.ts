@@ -47,6 +47,10 @@ export function register(program: Command): void {
       "--user-loss <list>",
       "ToolGen: also train on predicting the user's words, per stage (1 or 0), e.g. memorization=1,retrieval=0",
     )
+    .option(
+      "--split-digits",
+      "ToolGen: keep every digit a token of its own (no BPE merge involves a digit), for models that copy numbers",
+    )
     .requiredOption("--out <dir>", "checkpoint folder to write (and resume from with --resume)")
     .option("--preset <name>", "model size: tiny | small", "tiny")
     .option("--steps <n>", "optimizer steps in total", "300")
@@ -88,7 +92,7 @@ export function register(program: Command): void {
 
 /** Options only one kind of training reads: given to the other kind they would be ignored without a word. */
 const TEXT_ONLY = ["steps", "gradAccum", "seqLen", "saveEvery"];
-const TOOLGEN_ONLY = ["queries", "trajectories", "index", "stages", "epochs", "tokenDropout", "userLoss"];
+const TOOLGEN_ONLY = ["queries", "trajectories", "index", "stages", "epochs", "tokenDropout", "userLoss", "splitDigits"];
 
 function refuseOptionsOf(command: Command, names: readonly string[], kind: string): void {
   for (const name of names) {

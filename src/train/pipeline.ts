@@ -64,15 +64,18 @@ export interface ToolGenTrainOptions {
 const RESUME_DIR = ".resume";
 const DEFAULT_STAGES: Stage[] = ["memorization", "retrieval"];
 
-/** The schedule as the fingerprint sees it: a token dropout of 0 (or a user loss of false) is the same run as none. */
-function fingerprintSchedule(schedule: Schedule): Schedule {
+/**
+ * The schedule as the fingerprint sees it: a token dropout of 0 (or a user loss or digit split of false) is the
+ * same run as none.
+ */
+function fingerprintSchedule({ splitDigits, ...schedule }: Schedule): Schedule {
   const stages = Object.fromEntries(
     Object.entries(schedule.stages).map(([k, { tokenDropout, userLoss, ...rest }]) => [
       k,
       { ...rest, ...(tokenDropout ? { tokenDropout } : {}), ...(userLoss ? { userLoss } : {}) },
     ]),
   ) as Schedule["stages"];
-  return { ...schedule, stages };
+  return { ...schedule, ...(splitDigits ? { splitDigits } : {}), stages };
 }
 
 function fingerprintOf(o: ToolGenTrainOptions, schedule: Schedule, stages: Stage[]): string {
@@ -204,7 +207,10 @@ function setup(
     ...(index.kind === "atomic" ? [] : Object.values(index.texts)),
   ];
   const spec = CHAT_FORMATS.llama3;
-  const base = Tokenizer.train(texts, schedule.tokenizerVocab, { specialTokens: [...spec.specials] });
+  const base = Tokenizer.train(texts, schedule.tokenizerVocab, {
+    specialTokens: [...spec.specials],
+    ...(schedule.splitDigits ? { splitDigits: true } : {}),
+  });
   const config = presetConfig(o.preset ?? "tiny", base.vocabSize, {
     bosTokenId: base.tokenToId(spec.bos!),
     eosTokenId: base.tokenToId(spec.end),

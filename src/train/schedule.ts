@@ -30,6 +30,11 @@ export interface StageSchedule {
 export interface Schedule {
   /** BPE vocabulary learned from the catalog and queries (special tokens and bytes included). */
   tokenizerVocab: number;
+  /**
+   * Keep every digit its own token (no BPE merge involves a digit). For models that copy numbers into
+   * arguments: each number is then spelled the same way wherever it appears (the demo model; absent: off).
+   */
+  splitDigits?: boolean;
   batchSize: number;
   warmupFraction: number;
   /** User and tool contents longer than this are cut (assistant turns never are). */

@@ -137,6 +137,29 @@ describe("byte-level BPE tokenizer", () => {
     for (const tok of [...SPECIALS, ...TOOL_TOKENS]) expect(hf.token_to_id(tok)).toBe(t.tokenToId(tok));
   });
 
+
+  it("with splitDigits keeps every digit a token of its own, and @huggingface/tokenizers agrees", () => {
+    const plain = Tokenizer.train(corpusTexts(), 700, { specialTokens: SPECIALS });
+    const split = Tokenizer.train(corpusTexts(), 700, { specialTokens: SPECIALS, splitDigits: true });
+    const digitTokens = (t: Tokenizer) =>
+      Array.from({ length: t.vocabSize }, (_, id) => t.idToToken(id) ?? "").filter(
+        (s) => /\d/.test(s) && s.length > 1,
+      );
+    // the check can fail: without the option the corpus's numbers do merge
+    expect(digitTokens(plain).length).toBeGreaterThan(0);
+    expect(digitTokens(split)).toEqual([]);
+    const ids = split.encode("add 1234 and 40.5");
+    expect(ids.map((id) => split.idToToken(id))).toEqual(
+      expect.arrayContaining(["1", "2", "3", "4", "0", ".", "5"]),
+    );
+    const dir = mkdtempSync(join(tmpdir(), "tok-"));
+    const hf = new HfTokenizer(JSON.parse(readFileSync(split.save(dir), "utf8")) as object, {});
+    for (const p of [...PROBES, ...corpusTexts().slice(0, 50)]) {
+      const expected = split.encode(p);
+      expect(hf.encode(p, { add_special_tokens: false }).ids, JSON.stringify(p)).toEqual(expected);
+      expect(split.decode(expected)).toBe(p);
+    }
+  });
   it('accepts the older merges form "a b"', () => {
     const t = trained();
     const json = t.toJSON() as { model: { merges: [string, string][] } };

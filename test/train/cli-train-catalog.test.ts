@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -17,7 +17,11 @@ describe("toolgen train --catalog (CLI)", () => {
       writeFileSync(tools, JSON.stringify(Object.fromEntries(entries.map((e) => [e.tool, e.description]))));
       writeFileSync(
         csv,
-        ["Query,Tool", ...queries.map((q) => `${q.query},${q.relevant[0]!.split("&&")[0]}`)].join("\n"),
+        // numbers in every query, so that without --split-digits their digits would merge
+        [
+          "Query,Tool",
+          ...queries.map((q, i) => `${q.query} ${1000 + (i % 7)},${q.relevant[0]!.split("&&")[0]}`),
+        ].join("\n"),
       );
       const out = join(dir, "m");
       const common = [
@@ -41,6 +45,7 @@ describe("toolgen train --catalog (CLI)", () => {
         "retrieval=0.2",
         "--user-loss",
         "memorization=0,retrieval=1",
+        "--split-digits",
         "--no-progress",
         "--json",
       ]);
@@ -55,6 +60,10 @@ describe("toolgen train --catalog (CLI)", () => {
         ["retrieval", 0.2, true],
       ]);
       expect(manifest.index).toBe("atomic");
+      // --split-digits: no token of the learned vocabulary joins a digit with anything
+      const vocab = (JSON.parse(readFileSync(join(out, "tokenizer.json"), "utf8")) as { model: { vocab: object } })
+        .model.vocab;
+      expect(Object.keys(vocab).filter((t) => /\d/.test(t) && t.length > 1)).toEqual([]);
 
       const evaluated = await runCli([
         "eval",

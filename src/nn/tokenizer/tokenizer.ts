@@ -17,6 +17,8 @@ export interface TrainTokenizerOptions {
   specialTokens?: string[];
   /** A pair seen fewer times than this is never merged (default 2). */
   minFrequency?: number;
+  /** Keep every digit a token of its own (no merge involves a digit; train.ts). */
+  splitDigits?: boolean;
 }
 
 export interface EncodeOptions {
@@ -108,6 +110,7 @@ export class Tokenizer {
     const { tokens, merges } = trainBpe(plain(), {
       merges: vocabSize - base,
       minFrequency: options.minFrequency ?? 2,
+      ...(options.splitDigits ? { splitDigits: true } : {}),
     });
     return new Tokenizer({
       vocab: [...specials, ...tokens],

@@ -76,7 +76,15 @@ export interface BpeTrainOptions {
   merges: number;
   /** A pair seen fewer times than this is never merged. */
   minFrequency: number;
+  /**
+   * Never merge a digit with anything: every digit stays its own token (LLaMA's tokenizer splits digits too).
+   * The merges stay plain BPE merges, so every BPE implementation encodes the same way; a number then reads
+   * and copies digit by digit, the same in a question, in JSON arguments and in a tool's result.
+   */
+  splitDigits?: boolean;
 }
+
+const isDigitByte = (id: number): boolean => id >= 0x30 && id <= 0x39;
 
 /** Learns merges over `words` (pre-tokenized plain text, no added tokens). */
 export function trainBpe(texts: Iterable<string>, options: BpeTrainOptions): BpeTrainResult {
@@ -100,6 +108,8 @@ export function trainBpe(texts: Iterable<string>, options: BpeTrainOptions): Bpe
     const sym = words[wi]!;
     const f = freqs[wi]! * sign;
     for (let i = 0; i + 1 < sym.length; i++) {
+      // Merged tokens never hold a digit, so the digit bytes themselves are all there is to check.
+      if (options.splitDigits && (isDigitByte(sym[i]!) || isDigitByte(sym[i + 1]!))) continue;
       const key = pairKey(sym[i]!, sym[i + 1]!);
       pairCounts.set(key, (pairCounts.get(key) ?? 0) + f);
       if (sign === 1) {
