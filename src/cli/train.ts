@@ -92,7 +92,16 @@ export function register(program: Command): void {
 
 /** Options only one kind of training reads: given to the other kind they would be ignored without a word. */
 const TEXT_ONLY = ["steps", "gradAccum", "seqLen", "saveEvery"];
-const TOOLGEN_ONLY = ["queries", "trajectories", "index", "stages", "epochs", "tokenDropout", "userLoss", "splitDigits"];
+const TOOLGEN_ONLY = [
+  "queries",
+  "trajectories",
+  "index",
+  "stages",
+  "epochs",
+  "tokenDropout",
+  "userLoss",
+  "splitDigits",
+];
 
 function refuseOptionsOf(command: Command, names: readonly string[], kind: string): void {
   for (const name of names) {

@@ -137,7 +137,6 @@ describe("byte-level BPE tokenizer", () => {
     for (const tok of [...SPECIALS, ...TOOL_TOKENS]) expect(hf.token_to_id(tok)).toBe(t.tokenToId(tok));
   });
 
-
   it("with splitDigits keeps every digit a token of its own, and @huggingface/tokenizers agrees", () => {
     const plain = Tokenizer.train(corpusTexts(), 700, { specialTokens: SPECIALS });
     const split = Tokenizer.train(corpusTexts(), 700, { specialTokens: SPECIALS, splitDigits: true });

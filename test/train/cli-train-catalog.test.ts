@@ -61,8 +61,9 @@ describe("toolgen train --catalog (CLI)", () => {
       ]);
       expect(manifest.index).toBe("atomic");
       // --split-digits: no token of the learned vocabulary joins a digit with anything
-      const vocab = (JSON.parse(readFileSync(join(out, "tokenizer.json"), "utf8")) as { model: { vocab: object } })
-        .model.vocab;
+      const vocab = (
+        JSON.parse(readFileSync(join(out, "tokenizer.json"), "utf8")) as { model: { vocab: object } }
+      ).model.vocab;
       expect(Object.keys(vocab).filter((t) => /\d/.test(t) && t.length > 1)).toEqual([]);
 
       const evaluated = await runCli([
