@@ -22,7 +22,13 @@ import { loadavg } from "node:os";
 import { parseArgs } from "node:util";
 import { writeBenchResult } from "./lib/result.ts";
 import { isCorrectAnswer, resultPart, type HandwrittenSet } from "../src/demo/grading.ts";
-import { demoData, openDemoModel, prepareDemoModel, withSandbox } from "../src/demo/model.ts";
+import {
+  demoData,
+  HELD_OUT_PER_TOOL,
+  openDemoModel,
+  prepareDemoModel,
+  withSandbox,
+} from "../src/demo/model.ts";
 import { createDemoRunner, type DemoAnswer, type DemoArgumentsDecoding } from "../src/demo/runner.ts";
 import { quantile } from "../src/eval/metrics.ts";
 import { createRetriever } from "../src/retrieval/create.ts";
@@ -158,7 +164,7 @@ async function measure(mode: Mode) {
       },
       generated_held_out: {
         questions: data.heldOut.length,
-        split: "demo generator, seed 1001, 2 per tool, training questions excluded",
+        split: `demo generator, seed 1001, ${HELD_OUT_PER_TOOL} per tool, training questions excluded`,
         first_tool_correct_pct: pct(generated.action, data.heldOut.length),
         first_call_arguments_correct_pct: pct(generated.args, data.heldOut.length),
         answer_correct_pct: pct(generated.answer, data.heldOut.length),

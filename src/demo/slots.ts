@@ -82,6 +82,52 @@ export const WORDS = [
   "zebra",
   "queue",
 ];
+/** Every word of PHRASES and WORDS, for new phrases made of familiar words. */
+const KNOWN_WORDS = [...new Set([...PHRASES.flatMap((p) => p.split(" ")), ...WORDS])];
+const ONSETS = ["b", "c", "d", "f", "g", "h", "k", "l", "m", "n", "p", "r", "s", "t", "v", "w", "z"];
+const CLUSTERS = ["br", "ch", "cl", "dr", "fl", "gr", "pl", "sh", "sp", "st", "th", "tr"];
+const NUCLEI = ["a", "e", "i", "o", "u", "a", "e", "i", "o", "ai", "ea", "oo", "ou"];
+const CODAS = ["", "", "", "n", "r", "s", "t", "l", "m", "ck", "nd", "st"];
+
+/** A pronounceable made-up word (1–2 syllables): text no model can have memorised. */
+function pseudoWord(rng: Rng): string {
+  let word = "";
+  const syllables = 1 + rng.int(2);
+  for (let i = 0; i < syllables; i++) {
+    const onset = rng.next() < 0.25 ? pick(CLUSTERS)(rng) : pick(ONSETS)(rng);
+    word += `${onset}${pick(NUCLEI)(rng)}`;
+  }
+  return word + pick(CODAS)(rng);
+}
+
+/**
+ * New text for the text tools: 1–4 words, each a familiar word or a made-up one, sometimes capitalised or
+ * shouted. With only the fixed PHRASES and WORDS the demo model learnt those strings by heart and wrote them
+ * (or pieces of the question's other words) for any text it had not seen; text it cannot know teaches it to
+ * copy what the question quotes.
+ */
+export function freshText(rng: Rng): string {
+  const words: string[] = [];
+  const count = 1 + rng.int(4);
+  for (let i = 0; i < count; i++) {
+    let w = rng.next() < 0.5 ? pick(KNOWN_WORDS)(rng).toString() : pseudoWord(rng);
+    const r = rng.next();
+    if (r < 0.12) w = w[0]!.toUpperCase() + w.slice(1);
+    else if (r < 0.16) w = w.toUpperCase();
+    words.push(w);
+  }
+  if (rng.next() < 0.1) words.splice(rng.int(words.length + 1), 0, String(1 + rng.int(999)));
+  return words.join(" ");
+}
+
+/** A text slot: a familiar word or phrase (a third of the time) or fresh text. */
+function text(rng: Rng): string {
+  const r = rng.next();
+  if (r < 0.1) return pick(WORDS)(rng) as string;
+  if (r < 0.33) return pick(PHRASES)(rng) as string;
+  return freshText(rng);
+}
+
 const EXPRESSIONS = [
   "(3 + 4) * 2",
   "17 * 23 - 5",
@@ -121,8 +167,8 @@ const BY_TOOL: Record<string, Record<string, Pool>> = {
   random_integer: { min: int(1, 50), max: int(51, 1000) },
   roll_dice: { count: int(1, 6), sides: pick([4, 6, 8, 10, 12, 20]) },
   random_password: { length: int(8, 24) },
-  base64_decode: { data: (rng) => Buffer.from(pick(PHRASES)(rng) as string).toString("base64") },
-  url_decode: { text: (rng) => encodeURIComponent(pick(PHRASES)(rng) as string) },
+  base64_decode: { data: (rng) => Buffer.from(String(text(rng))).toString("base64") },
+  url_decode: { text: (rng) => encodeURIComponent(String(text(rng))) },
   csv_column_sum: { path: pick(["sales.csv"]), column: pick(["units", "revenue"]) },
   csv_column_max: { path: pick(["sales.csv"]), column: pick(["units", "revenue"]) },
   csv_row_count: { path: pick(["sales.csv"]) },
@@ -135,10 +181,9 @@ const BY_TOOL: Record<string, Record<string, Pool>> = {
   days_in_month: { year: int(1900, 2100), month: int(1, 12) },
 };
 
-const text: Pool = (rng) => (rng.next() < 0.3 ? pick(WORDS)(rng) : pick(PHRASES)(rng));
 const BY_NAME: Record<string, Pool> = {
   text,
-  content: pick(PHRASES),
+  content: text,
   pattern: pick(PATTERNS),
   replacement: pick(REPLACEMENTS),
   path: pick(FILES),

@@ -156,11 +156,10 @@ describe("toolgen demo (CLI)", () => {
 
 /**
  * Which of npm start's questions the committed model gets right, and whether it answers "What is 12 factorial?"
- * correctly and declines "tell me a joke" (measured on the model retrained on 2026-12-01 with every training
- * trajectory run to its Finish answer and 12 agent epochs, arguments under json-schema+copy with whole-word spans:
- * it answers 479001600 for 12!, answers the sales.csv question and declines the joke; before copies kept to word
- * boundaries it answered "2! = 4" for 12!. Still wrong: "5 yd = 5 yd" for 5 km in miles, "298.15 " for 25 °C in
- * Fahrenheit; see the README).
+ * correctly and declines "tell me a joke" (measured on the model retrained on 2026-12-02: 80 questions per tool
+ * with made-up text in the text slots, digits split, four heads, 6 agent epochs; arguments under
+ * json-schema+copy with whole-word spans: "12! = 479001600" for 12!, the sales.csv question right, the joke
+ * declined. Still wrong: "5 mi = 5" for 5 km in miles, "25 °C" for 25 °C in Fahrenheit; see docs/demo-model.md).
  */
 const EXPECTED_CORRECT = [true, false, false, false, false, true, false, true];
 const EXPECTED_INTERACTIVE = [true, true];
