@@ -38,8 +38,8 @@ export const HANDWRITTEN_SET = fileURLToPath(new URL("../../bench/demo/handwritt
  * `toolgen chat --agent toolgen --model builtin:models/demo` runs; the demo itself cuts user and tool contents
  * to 40 tokens as the training did (the model learns the agent's turns, not the long system prompt). Four heads
  * of 20 rather than two of 40 (same weights, about the same compute): copying arguments takes several
- * attention patterns at once, and on the generated held-out set (6 per tool) four heads wrote 32.6 % correct
- * answers against 26.6 % with two (README, "The demo model's settings").
+ * attention patterns at once, and on 397 generated dev questions four heads wrote 29.7 % correct answers against
+ * 23.9 % with two (docs/demo-model.md lists every setting tried).
  */
 export const DEMO_CONFIG: Partial<LlamaConfig> = {
   hiddenSize: 80,
@@ -70,7 +70,8 @@ export const DEMO_SEED = 1;
 export const DEMO_STAGES: Stage[] = ["memorization", "retrieval", "agent"];
 /**
  * Generated questions per tool (training) and held out (evaluation). 80 per tool for 6 agent epochs rather than
- * 40 for 12 (the same compute): more phrasings and values seen once beat the same ones seen twice (README).
+ * 40 for 12 (the same compute): more phrasings and values seen once beat the same ones seen twice
+ * (docs/demo-model.md).
  */
 export const TRAIN_PER_TOOL = 80;
 /** Off-topic training questions (declined); about 8 % of the trajectories. */
