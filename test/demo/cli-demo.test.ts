@@ -157,9 +157,10 @@ describe("toolgen demo (CLI)", () => {
 /**
  * Which of npm start's questions the committed model gets right, and whether it answers "What is 12 factorial?"
  * correctly and declines "tell me a joke" (measured on the model retrained on 2026-12-02: 80 questions per tool
- * with made-up text in the text slots, digits split, four heads, 6 agent epochs; arguments under
- * json-schema+copy with whole-word spans: "12! = 479001600" for 12!, the sales.csv question right, the joke
- * declined. Still wrong: "5 mi = 5" for 5 km in miles, "25 °C" for 25 °C in Fahrenheit; see docs/demo-model.md).
+ * with made-up text in the text slots, digits split, four heads, 9 agent epochs; arguments under
+ * json-schema+copy with whole-word spans: "12! = 479001600" for 12!, 2000-01-31 for 30 days after January 1st,
+ * 2000, the sales.csv question right, the joke declined. Still wrong: "5 km to miles" for 5 km in miles, "25 °C"
+ * for 25 °C in Fahrenheit; see docs/demo-model.md).
  */
-const EXPECTED_CORRECT = [true, false, false, false, false, true, false, true];
+const EXPECTED_CORRECT = [true, false, true, false, false, true, false, true];
 const EXPECTED_INTERACTIVE = [true, true];
