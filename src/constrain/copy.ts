@@ -14,9 +14,13 @@
  * model wrote both before this rule). The automaton's text carries a marker symbol before each word start; a
  * copy starting with a word character must step through it, and may only end where its last word ends. Copies are JSON string bodies as `JSON.stringify` writes them:
  * `"`, `\`, newline, carriage return and tab are written escaped; other control characters cannot be copied.
+ *
+ * Quoted text (quotes.ts) is copied whole or not at all: the automaton only holds the text outside quotes,
+ * and `quoted` lists the quoted spans, which json-automaton.ts offers as whole values beside the copy.
  */
 import { utf8Bytes } from "./byte-trie.ts";
-import { numbersIn } from "./number-words.ts";
+import { numberMentions, numbersIn } from "./number-words.ts";
+import { quotedSpans, unquotedPieces } from "./quotes.ts";
 
 /** The byte a JSON escape letter stands for, by the letter (those JSON.stringify writes for copyable text). */
 export const COPY_ESCAPES = new Map<number, number>([
@@ -64,6 +68,8 @@ export class CopySource {
    * a sign people say in words).
    */
   readonly signedNumbers: readonly number[];
+  /** How many times the texts state each number (by absolute value): how often a copy may spend it. */
+  readonly mentions: ReadonlyMap<number, number>;
   private readonly next: Map<number, number>[] = [new Map()];
   private readonly link: number[] = [-1];
   private readonly len: number[] = [0];
@@ -74,9 +80,19 @@ export class CopySource {
   private readonly endable = new Map<number, boolean>();
   private readonly memo = new Map<number, number>();
 
+  /** The spans the texts quote, each copied only whole (no repeats, none empty). */
+  readonly quoted: readonly string[];
+
   constructor(readonly texts: readonly string[]) {
+    const quoted: string[] = [];
+    const pieces = texts.flatMap((text) => {
+      const spans = quotedSpans(text);
+      for (const s of spans) quoted.push(text.slice(s.start, s.end));
+      return unquotedPieces(text, spans);
+    });
+    this.quoted = [...new Set(quoted)];
     let last = 0;
-    texts.forEach((text, i) => {
+    pieces.forEach((text, i) => {
       if (i > 0) last = this.extend(last, 0);
       let before = OTHER;
       for (const b of utf8Bytes(text)) {
@@ -89,6 +105,10 @@ export class CopySource {
     for (let p = last; p > 0; p = this.link[p]!) this.final.add(p);
     this.numbers = [...new Set(texts.flatMap((t) => numbersIn(t)))];
     this.signedNumbers = [...new Set(this.numbers.flatMap((v) => (v === 0 ? [0] : [v, -v])))];
+    const mentions = new Map<number, number>();
+    for (const t of texts)
+      for (const [v, c] of numberMentions(t)) mentions.set(v, (mentions.get(v) ?? 0) + c);
+    this.mentions = mentions;
   }
 
   /** The state before any byte of a copy (the empty substring). */

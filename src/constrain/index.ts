@@ -12,6 +12,7 @@ export { JsonSchemaAutomaton, type AutomatonOptions, type AutomatonState } from 
 export { TokenConstraint } from "./token-mask.ts";
 export { CopySource } from "./copy.ts";
 export { numbersIn, numberWordsIn } from "./number-words.ts";
+export { quotedSpans, unquotedPieces, type QuotedSpan } from "./quotes.ts";
 export { TokenVocabulary } from "./token-vocabulary.ts";
 export {
   decodeConstrained,

@@ -37,9 +37,10 @@ export interface AutomatonOptions {
   /** How deep a value without a schema (`{}`, no type) may nest arrays and objects (default 3). */
   anyDepth?: number;
   /**
-   * Copy constraint (copy.ts): string leaves may only spell a non-empty substring of these texts, number and
-   * integer leaves only a number they state (or its negation). Enums and consts are kept as they are; a leaf with nothing to
-   * copy (no number within its bounds, no substring long enough for its minLength) stays free.
+   * Copy constraint (copy.ts): string leaves may only spell a non-empty substring of these texts outside quotes
+   * or a quoted span whole, number and integer leaves only a number they state (or its negation). Enums and
+   * consts are kept as they are; a leaf with nothing to copy (no number within its bounds, no substring long
+   * enough for its minLength) stays free.
    */
   copy?: CopySource;
 }
@@ -88,6 +89,21 @@ interface LitNode {
   id: number;
   min: number;
   trie: ByteTrie;
+  /** A number leaf under the copy constraint: the numbers stated, which a value spends (see StatedNumbers). */
+  stated?: StatedNumbers;
+}
+/**
+ * The numbers a copied number leaf may take. A number is spent each time it is written, as often as the texts
+ * state it: a later leaf takes the numbers not yet spent, or any of its own when all of those are ("six by
+ * seven" gives 6 and 7, not 6 and 6; "5 times 5" and "6d6" give 5 and 5, 6 and 6). Variant i is the trie of one
+ * such choice, `masks` each entry's bits in the spent set.
+ */
+interface StatedNumbers {
+  values: number[];
+  /** Each value's bits in the spent set: one per time its number is stated (none past 31 in all: never spent). */
+  masks: number[];
+  variants: { trie: ByteTrie; masks: number[] }[];
+  variantByValues: Map<string, number>;
 }
 interface StrNode {
   k: K.Str;
@@ -170,6 +186,8 @@ class Frame {
     readonly local: number,
     /** Numbers: the integer part's value so far. */
     readonly v = 0,
+    /** The stated numbers spent so far (a bit set: see StatedNumbers), carried along the whole stack. */
+    readonly used = 0,
   ) {
     this.rest = parent === null ? 0 : parent.local + parent.rest;
   }
@@ -200,6 +218,7 @@ export class JsonSchemaAutomaton {
   private readonly maxProperties: number;
   private readonly anyDepth: number;
   private readonly copy: CopySource | undefined;
+  private spendMasks: Map<number, number> | undefined;
   private readonly keyNode: StrNode;
   private readonly initial: AutomatonState;
 
@@ -303,8 +322,7 @@ export class JsonSchemaAutomaton {
         if (node.range && this.copy) {
           // an integer range is a number leaf, not an enum: the numbers stated within it
           const stated = node.values.filter((v) => this.copy!.signedNumbers.includes(v as number));
-          if (stated.length > 0 && stated.length < node.values.length)
-            return this.compile({ kind: "literal", values: stated }, refs);
+          if (stated.length > 0 && stated.length < node.values.length) return this.stated(stated as number[]);
         }
         const trie = ByteTrie.build(node.values.map((v) => utf8Bytes(JSON.stringify(v))));
         return this.add<LitNode>({ k: K.Lit, id: 0, min: trie.minRest, trie });
@@ -315,8 +333,20 @@ export class JsonSchemaAutomaton {
         return this.compile({ kind: "literal", values: [null] }, refs);
       case "string": {
         const maxLength = node.maxLength ?? Math.max(node.minLength, this.maxStringLength);
-        const copied = this.copy && this.copyString(this.copy, Math.max(1, node.minLength), maxLength);
-        if (copied) return copied;
+        if (this.copy) {
+          // a quoted span whole, or a copy of the text outside quotes
+          const minChars = Math.max(1, node.minLength);
+          const whole = this.copy.quoted.filter((q) => {
+            const chars = [...q].length;
+            return chars >= minChars && chars <= maxLength;
+          });
+          const options: CNode[] =
+            whole.length > 0 ? [this.compile({ kind: "literal", values: whole }, refs)] : [];
+          const copied = this.copyString(this.copy, minChars, maxLength);
+          if (copied) options.push(copied);
+          if (options.length === 1) return options[0]!;
+          if (options.length > 1) return this.add<UnionNode>({ k: K.Union, id: 0, min: Infinity, options });
+        }
         return this.add<StrNode>({
           k: K.Str,
           id: 0,
@@ -327,7 +357,7 @@ export class JsonSchemaAutomaton {
       }
       case "number": {
         const stated = this.copy?.signedNumbers.filter((v) => numberFits(v, node.integer, node.bounds));
-        if (stated && stated.length > 0) return this.compile({ kind: "literal", values: stated }, refs);
+        if (stated && stated.length > 0) return this.stated(stated);
         let range = new NumberRange(node.integer, node.bounds);
         // Bounds that only a fraction can meet (e.g. [0.2, 0.7]) are left to validation: see number-range.ts.
         if (range.shortest() === Infinity) {
@@ -396,6 +426,54 @@ export class JsonSchemaAutomaton {
         return u;
       }
     }
+  }
+
+  /**
+   * A number leaf that takes one of the stated `values` (see StatedNumbers). Its `min` is the longest value's
+   * length, an upper bound for every variant: sibling leaves spending numbers may leave only the long ones.
+   */
+  private stated(values: number[]): LitNode {
+    const masks = values.map((v) => this.spendMask(Math.abs(v)));
+    const trie = ByteTrie.build(values.map((v) => utf8Bytes(JSON.stringify(v))));
+    const min = Math.max(...values.map((v) => JSON.stringify(v).length));
+    return this.add<LitNode>({
+      k: K.Lit,
+      id: 0,
+      min,
+      trie,
+      stated: { values, masks, variants: [{ trie, masks }], variantByValues: new Map() },
+    });
+  }
+
+  /** The bits of number `v` in the spent set (see StatedNumbers), laid out in the order the texts state them. */
+  private spendMask(v: number): number {
+    if (!this.spendMasks) {
+      this.spendMasks = new Map();
+      let bit = 0;
+      for (const [n, count] of this.copy!.mentions) {
+        const take = Math.min(count, 31 - bit);
+        this.spendMasks.set(n, take <= 0 ? 0 : ((1 << take) - 1) << bit);
+        bit += Math.max(0, take);
+      }
+    }
+    return this.spendMasks.get(v) ?? 0;
+  }
+
+  /** The variant of `stated` a leaf takes after `used` was spent: the unspent values, else all of them. */
+  private variantFor(stated: StatedNumbers, used: number): number {
+    const keep = stated.values.flatMap((_, i) => {
+      const mask = stated.masks[i]!;
+      return mask === 0 || (used & mask) !== mask ? [i] : [];
+    });
+    if (keep.length === 0 || keep.length === stated.values.length) return 0;
+    const key = keep.join(",");
+    let x = stated.variantByValues.get(key);
+    if (x === undefined) {
+      const trie = ByteTrie.build(keep.map((i) => utf8Bytes(JSON.stringify(stated.values[i]))));
+      x = stated.variants.push({ trie, masks: keep.map((i) => stated.masks[i]!) }) - 1;
+      stated.variantByValues.set(key, x);
+    }
+    return x;
   }
 
   /** A copied string leaf, or undefined when the source has no substring of `minChars` characters to copy. */
@@ -507,13 +585,18 @@ export class JsonSchemaAutomaton {
   private enter(node: CNode, parent: Frame | null, out: Frame[]): void {
     switch (node.k) {
       case K.Lit:
-        out.push(new Frame(K.Lit, node, parent, 0, 0, 0, node.trie, node.trie.minRest));
+        if (node.stated) {
+          // x: which variant of the stated numbers (those not yet spent)
+          const x = this.variantFor(node.stated, parent?.used ?? 0);
+          const trie = node.stated.variants[x]!.trie;
+          out.push(new Frame(K.Lit, node, parent, 0, 0, x, trie, trie.minRest, 0, parent?.used ?? 0));
+        } else out.push(new Frame(K.Lit, node, parent, 0, 0, 0, node.trie, node.trie.minRest));
         return;
       case K.Union:
         for (const o of node.options) this.enter(o, parent, out);
         return;
       default:
-        out.push(new Frame(node.k, node, parent, 0, 0, 0, null, node.min));
+        out.push(new Frame(node.k, node, parent, 0, 0, 0, null, node.min, 0, parent?.used ?? 0));
     }
   }
 
@@ -530,10 +613,10 @@ export class JsonSchemaAutomaton {
       case K.Lit: {
         const child = f.trie!.children.get(byte);
         if (child) {
-          if (child.children.size === 0) out.push(f.parent ?? END);
-          else out.push(new Frame(K.Lit, f.node, f.parent, 0, 0, 0, child, child.minRest));
+          if (child.children.size === 0) out.push(up(f, spends(f, child)));
+          else out.push(new Frame(K.Lit, f.node, f.parent, 0, 0, f.x, child, child.minRest, 0, f.used));
         }
-        if (f.trie!.terminal) this.consume(f.parent ?? END, byte, out);
+        if (f.trie!.terminal) this.consume(up(f, spends(f, f.trie!)), byte, out);
         return;
       }
       case K.Str:
@@ -568,7 +651,7 @@ export class JsonSchemaAutomaton {
     const body =
       phase === S_ESC ? node.source.minAfterBackslash(at, more) : node.source.minBytes(at, more, owed);
     if (!Number.isFinite(body)) return undefined;
-    return new Frame(K.Copy, node, f.parent, phase, n, at, null, body + 1, owed);
+    return new Frame(K.Copy, node, f.parent, phase, n, at, null, body + 1, owed, f.used);
   }
 
   private consumeCopy(f: Frame, node: CopyNode, b: number, out: Frame[]): void {
@@ -585,7 +668,7 @@ export class JsonSchemaAutomaton {
       const to = b >= 0x80 && b < 0xc0 ? source.step(f.x, b) : undefined;
       if (to !== undefined) next = this.copyFrame(f, node, S_BODY, f.n, to, f.v - 1);
     } else if (b === Q) {
-      if (f.n >= node.minChars && source.canEnd(f.x)) next = f.parent ?? END;
+      if (f.n >= node.minChars && source.canEnd(f.x)) next = up(f);
     } else if (f.n < node.maxLength) {
       if (b === BS) next = this.copyFrame(f, node, S_ESC, f.n + 1, f.x, 0);
       else if (b >= 0x20 && continuationBytes(b) >= 0) {
@@ -602,7 +685,7 @@ export class JsonSchemaAutomaton {
     if (phase === S_ESC) local += 1;
     else if (phase === S_HEX) local += 4 - (x & 7);
     else if (phase === S_UTF8) local += x & 3;
-    return new Frame(K.Str, node, f.parent, phase, n, x, null, local);
+    return new Frame(K.Str, node, f.parent, phase, n, x, null, local, 0, f.used);
   }
 
   private consumeString(f: Frame, node: StrNode, b: number, out: Frame[]): void {
@@ -613,7 +696,7 @@ export class JsonSchemaAutomaton {
         return;
       case S_BODY: {
         if (b === Q) {
-          if (n >= node.minLength) out.push(f.parent ?? END);
+          if (n >= node.minLength) out.push(up(f));
           return;
         }
         if (n >= node.maxLength || b < 0x20) return;
@@ -659,7 +742,7 @@ export class JsonSchemaAutomaton {
     if (phase === N_MINUS) local = r.digitsNeeded(true);
     else if (phase === N_ZERO || phase === N_INT) local = r.bytesToFinish(negative, v, n);
     else local = phase === N_DOT ? 1 : 0;
-    return new Frame(K.Num, node, f.parent, phase, n, negative ? 1 : 0, null, local, v);
+    return new Frame(K.Num, node, f.parent, phase, n, negative ? 1 : 0, null, local, v, f.used);
   }
 
   private consumeNumber(f: Frame, node: NumNode, b: number, out: Frame[]): void {
@@ -680,7 +763,7 @@ export class JsonSchemaAutomaton {
           if (r.reaches(negative, v, f.n + 1)) out.push(this.num(f, node, N_INT, negative, f.n + 1, v));
         } else if (b === 0x2e && r.fractionAllowed(negative, f.v))
           out.push(this.num(f, node, N_DOT, negative, 0, f.v));
-        if (r.wholeAllowed(negative, f.v)) this.consume(f.parent ?? END, b, out);
+        if (r.wholeAllowed(negative, f.v)) this.consume(up(f), b, out);
         return;
       }
       case N_DOT:
@@ -689,7 +772,7 @@ export class JsonSchemaAutomaton {
       case N_FRAC:
         if (isDigit(b) && f.n < MAX_FRACTION_DIGITS)
           out.push(this.num(f, node, N_FRAC, negative, f.n + 1, f.v));
-        this.consume(f.parent ?? END, b, out);
+        this.consume(up(f), b, out);
         return;
     }
   }
@@ -702,7 +785,7 @@ export class JsonSchemaAutomaton {
           ? 1
           : node.minItems * perItem
         : 1 + Math.max(0, node.minItems - n) * perItem;
-    return new Frame(K.Arr, node, f.parent, phase, n, 0, null, local);
+    return new Frame(K.Arr, node, f.parent, phase, n, 0, null, local, 0, f.used);
   }
 
   private consumeArray(f: Frame, node: ArrNode, b: number, out: Frame[]): void {
@@ -711,13 +794,13 @@ export class JsonSchemaAutomaton {
         if (b === 0x5b) out.push(this.arr(f, node, C_FIRST, 0));
         return;
       case C_FIRST:
-        if (b === 0x5d && node.minItems === 0) out.push(f.parent ?? END);
+        if (b === 0x5d && node.minItems === 0) out.push(up(f));
         else if (node.maxItems > 0) this.enterAndFeed(node.items, this.arr(f, node, C_AFTER, 1), b, out);
         return;
       case C_AFTER:
         if (b === 0x2c && f.n < node.maxItems)
           this.enter(node.items, this.arr(f, node, C_AFTER, f.n + 1), out);
-        else if (b === 0x5d && f.n >= node.minItems) out.push(f.parent ?? END);
+        else if (b === 0x5d && f.n >= node.minItems) out.push(up(f));
         return;
     }
   }
@@ -732,6 +815,8 @@ export class JsonSchemaAutomaton {
       first ? 1 : 0,
       null,
       this.objectLocal(node, i, first),
+      0,
+      f.used,
     );
   }
 
@@ -744,12 +829,12 @@ export class JsonSchemaAutomaton {
         const i = f.n;
         const first = f.x === 1;
         if (b === 0x7d) {
-          if (!node.requiredFrom[i]) out.push(f.parent ?? END);
+          if (!node.requiredFrom[i]) out.push(up(f));
           return;
         }
         const trie = this.keyTrie(node, i);
         if (!trie) return;
-        const keyFrame = new Frame(K.Obj, node, f.parent, C_KEY, i, 0, trie, trie.minRest);
+        const keyFrame = new Frame(K.Obj, node, f.parent, C_KEY, i, 0, trie, trie.minRest, 0, f.used);
         if (first) this.consumeObject(keyFrame, node, b, out);
         else if (b === 0x2c) out.push(keyFrame);
         return;
@@ -760,7 +845,7 @@ export class JsonSchemaAutomaton {
         if (child.terminal) {
           const j = f.n + child.entry;
           this.enter(node.props[j]!.value, this.between(f, node, j + 1, false), out);
-        } else out.push(new Frame(K.Obj, node, f.parent, C_KEY, f.n, 0, child, child.minRest));
+        } else out.push(new Frame(K.Obj, node, f.parent, C_KEY, f.n, 0, child, child.minRest, 0, f.used));
         return;
       }
     }
@@ -768,7 +853,7 @@ export class JsonSchemaAutomaton {
 
   private map(f: Frame, node: MapNode, phase: number, n: number): Frame {
     const local = phase === C_COLON ? 2 + node.values.min : phase === C_OPEN ? 2 : 1;
-    return new Frame(K.Map, node, f.parent, phase, n, 0, null, local);
+    return new Frame(K.Map, node, f.parent, phase, n, 0, null, local, 0, f.used);
   }
 
   private consumeMap(f: Frame, node: MapNode, b: number, out: Frame[]): void {
@@ -778,7 +863,7 @@ export class JsonSchemaAutomaton {
         return;
       case C_FIRST:
       case C_AFTER:
-        if (b === 0x7d) out.push(f.parent ?? END);
+        if (b === 0x7d) out.push(up(f));
         else if (f.n < node.maxProperties) {
           const colon = this.map(f, node, C_COLON, f.n);
           if (f.phase === C_FIRST) this.enterAndFeed(node.key, colon, b, out);
@@ -828,10 +913,26 @@ function utf8Lead(b: number): number {
   return 0;
 }
 
+/** The frame a finished value returns to: its parent (END at the top), carrying the stated numbers spent. */
+function up(f: Frame, used = f.used): Frame {
+  const p = f.parent;
+  if (p === null) return END;
+  if (p.used === used) return p;
+  return new Frame(p.kind, p.node, p.parent, p.phase, p.n, p.x, p.trie, p.local, p.v, used);
+}
+
+/** The spent set after a stated-number leaf ends at `at` (unchanged for other literals). */
+function spends(f: Frame, at: ByteTrie): number {
+  const stated = (f.node as LitNode).stated;
+  if (!stated) return f.used;
+  const free = stated.variants[f.x]!.masks[at.entry]! & ~f.used;
+  return f.used | (free & -free); // its first bit not yet spent (none left: the set stays)
+}
+
 function frameKey(f: Frame | null): string {
   let key = "";
   for (let g = f; g; g = g.parent)
-    key += `${g.kind}.${g.node?.id ?? 0}.${g.phase}.${g.n}.${g.x}.${g.v}.${trieId(g.trie)}/`;
+    key += `${g.kind}.${g.node?.id ?? 0}.${g.phase}.${g.n}.${g.x}.${g.v}.${g.used}.${trieId(g.trie)}/`;
   return key;
 }
 

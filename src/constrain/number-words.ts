@@ -77,11 +77,20 @@ export function numberWordsIn(text: string): number[] {
  * A minus sign may be an operator ("10-3"), so a signed number also counts without its sign.
  */
 export function numbersIn(text: string): number[] {
-  const digits = (text.match(/-?\d{1,3}(?:,\d{3})+(?:\.\d+)?|-?\d+(?:\.\d+)?|-?\.\d+/g) ?? []).flatMap(
-    (d) => {
-      const v = Number(d.replace(/,/g, ""));
-      return v < 0 ? [v, -v] : [v];
-    },
-  );
+  const digits = digitNumbersIn(text).flatMap((v) => (v < 0 ? [v, -v] : [v]));
   return [...new Set([...digits, ...numberWordsIn(text)])].filter(Number.isFinite);
+}
+
+function digitNumbersIn(text: string): number[] {
+  // ".5" is a number, but not the ".349" of a range "23..349"
+  const found = text.match(/-?\d{1,3}(?:,\d{3})+(?:\.\d+)?|-?\d+(?:\.\d+)?|(?<![\d.])-?\.\d+/g) ?? [];
+  return found.map((d) => Number(d.replace(/,/g, "")));
+}
+
+/** How many times a text states each number, by absolute value ("6d6": 6 twice), digits and words alike. */
+export function numberMentions(text: string): Map<number, number> {
+  const counts = new Map<number, number>();
+  for (const v of [...digitNumbersIn(text), ...numberWordsIn(text)])
+    if (Number.isFinite(v)) counts.set(Math.abs(v), (counts.get(Math.abs(v)) ?? 0) + 1);
+  return counts;
 }

@@ -12,6 +12,7 @@ import {
   JsonSchemaAutomaton,
   normaliseSchema,
   numbersIn,
+  quotedSpans,
   type SchemaNode,
 } from "../../src/constrain/index.ts";
 import { pickToken } from "../../src/nn/infer/decode.ts";
@@ -43,6 +44,7 @@ describe("copy constraint", () => {
 
   it("reads the numbers the texts state, as digits and as words", () => {
     expect(source.numbers).toEqual([1234, 4321, 17, 12, 479001600]);
+    expect(numbersIn("from 23..349 or .5")).toEqual([23, 349, 0.5]);
     expect(numbersIn("10-3 and minus 2, -7.5, 1,000, twenty-one")).toEqual([
       10, -3, 3, 2, -7.5, 7.5, 1000, 21,
     ]);
@@ -52,7 +54,8 @@ describe("copy constraint", () => {
     for (const ok of [
       '{"a":1234,"b":"plus 4321"}',
       '{"a":1234,"b":"Zürich"}',
-      '{"a":12,"b":"say \\"hi\\"\\nZürich"}',
+      '{"a":12,"b":"hi"}', // a quoted span, whole
+      '{"a":12,"b":"\\nZürich"}',
       '{"a":17,"b":"479001600","c":4321}',
       '{"a":17,"b":"= 479001600","u":"mi"}',
       '{"a":-17,"b":"! ="}', // "17 days before"; a copy may start and end between words
@@ -68,7 +71,8 @@ describe("copy constraint", () => {
       '{"a":17,"b":"hi","u":"m"}', // enums stay enums
       '{"a":17,"b":"600"}', // starts inside a number
       '{"a":17,"b":"12! = 4790"}', // ends inside one
-      '{"a":17,"b":"say \\"hi\\"\\nZü"}', // ends inside a word
+      '{"a":17,"b":"\\nZü"}', // ends inside a word
+      '{"a":12,"b":"say \\"hi\\"\\nZürich"}', // takes in a quoted span
       '{"a":17,"b":"eventeen"}', // starts inside one
     ])
       expect(a.accepts(bad), bad).toBe(false);
@@ -94,6 +98,72 @@ describe("copy constraint", () => {
     expect(empty.accepts('{"n":99,"s":"other"}')).toBe(false);
     const none = JsonSchemaAutomaton.fromSchema({ type: "string" }, { copy: new CopySource([""]) });
     expect(none.accepts('"anything"')).toBe(true);
+  });
+
+  it("copies quoted text whole or not at all, and the text around it as before", () => {
+    const question = `how many words in "the early bird" and 'a b' (don't split it's “c d”)`;
+    expect(quotedSpans(question).map((q) => question.slice(q.start, q.end))).toEqual([
+      "the early bird",
+      "a b",
+      "c d",
+    ]);
+    const quoted = JsonSchemaAutomaton.fromSchema({ type: "string" }, { copy: new CopySource([question]) });
+    for (const ok of ["the early bird", "a b", "c d", "how many words", "don't split it's"])
+      expect(quoted.accepts(JSON.stringify(ok)), ok).toBe(true);
+    for (const bad of ["the early", "early bird", "bird", "a", 'in "the', "(don't split it's “c d"])
+      expect(quoted.accepts(JSON.stringify(bad)), bad).toBe(false);
+    // a quoted span longer than maxLength is left out; the text outside quotes stays
+    const short = JsonSchemaAutomaton.fromSchema(
+      { type: "string", maxLength: 5 },
+      { copy: new CopySource(['say "far too long"']) },
+    );
+    expect(short.accepts('"say"')).toBe(true);
+    expect(short.accepts('"far too long"')).toBe(false);
+  });
+
+  it("spends each stated number once, unless a leaf has nothing else left", () => {
+    const pair = {
+      type: "object",
+      properties: { a: { type: "number" }, b: { type: "number" } },
+      required: ["a", "b"],
+    };
+    const check = (text: string, ok: string[], bad: string[]) => {
+      const a = JsonSchemaAutomaton.fromSchema(pair, { copy: new CopySource([text]) });
+      for (const o of ok) expect(a.accepts(o), `${text}: ${o}`).toBe(true);
+      for (const b of bad) expect(a.accepts(b), `${text}: ${b}`).toBe(false);
+    };
+    check("multiply six by seven", ['{"a":6,"b":7}', '{"a":7,"b":6}'], ['{"a":6,"b":6}', '{"a":7,"b":7}']);
+    check(
+      "subtract 45 from 300",
+      ['{"a":300,"b":45}', '{"a":-45,"b":300}'],
+      ['{"a":45,"b":45}', '{"a":45,"b":-45}'],
+    );
+    check("5 times five", ['{"a":5,"b":5}'], []); // stated twice: spent twice
+    check("roll 6d6 with seed 98", ['{"a":6,"b":6}', '{"a":6,"b":98}'], ['{"a":98,"b":98}']);
+    // a leaf whose own numbers are all spent takes them again; the spent set crosses nested objects
+    const bounded = JsonSchemaAutomaton.fromSchema(
+      {
+        type: "object",
+        properties: {
+          p: {
+            type: "object",
+            properties: { x: { type: "integer", minimum: 0, maximum: 10 } },
+            required: ["x"],
+          },
+          y: { type: "integer", minimum: 0, maximum: 10 },
+          z: { type: "integer" },
+        },
+        required: ["p", "y", "z"],
+      },
+      { copy: new CopySource(["7 and 100"]) },
+    );
+    expect(bounded.accepts('{"p":{"x":7},"y":7,"z":100}')).toBe(true);
+    expect(bounded.accepts('{"p":{"x":7},"y":7,"z":7}')).toBe(false);
+    // the fewest bytes become an upper bound: 100 may be all that is left for z
+    // (the shortest stated value, 7, would promise 25 bytes and leave a decoder short of budget)
+    expect(bounded.minBytesToComplete(bounded.start())).toBeGreaterThanOrEqual(
+      '{"p":{"x":7},"y":7,"z":100}'.length,
+    );
   });
 
   it("counts the fewest bytes to a completion exactly (multi-byte and escaped characters)", () => {
