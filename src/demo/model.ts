@@ -57,7 +57,7 @@ export const DEMO_SCHEDULE: NonNullable<ToolGenTrainOptions["schedule"]> = {
     // user losses named off: not measured for the demo model (the tiny preset's were chosen on MetaTool)
     memorization: { epochs: 20, lr: 3e-3, userLoss: false },
     retrieval: { epochs: 6, lr: 3e-3, tokenDropout: 0, userLoss: false },
-    agent: { epochs: 9, lr: 3e-3 },
+    agent: { epochs: 12, lr: 3e-3 },
   },
 };
 export const DEMO_SEED = 1;
@@ -70,8 +70,8 @@ export const DEMO_SEED = 1;
 export const DEMO_STAGES: Stage[] = ["memorization", "retrieval", "agent"];
 /**
  * Generated questions per tool (training) and held out (evaluation). 80 per tool: more phrasings and values
- * seen once beat the same ones seen twice (80 for 6 agent epochs beat 40 for 12 at the same compute), and 9
- * agent epochs then beat 6 (docs/demo-model.md).
+ * seen once beat the same ones seen twice (80 for 6 agent epochs beat 40 for 12 at the same compute), 9
+ * agent epochs then beat 6, and 12 beat 9 (docs/demo-model.md).
  */
 export const TRAIN_PER_TOOL = 80;
 /** Off-topic training questions (declined); about 8 % of the trajectories. */
@@ -248,10 +248,11 @@ export async function prepareDemoModel(
 export async function rebuildCommittedDemoModel(
   log: (line: string) => void = () => {},
 ): Promise<ToolGenManifest> {
-  // One kernel thread: the engine is deterministic for a given thread count, and the default count is the
-  // machine's cores, so only a fixed count rebuilds the committed weights bit for bit on any machine. (Read
-  // when the kernels are first made, which `toolgen demo --rebuild` has not done yet.)
-  process.env.TOOLGEN_KERNEL_THREADS = "1";
+  // Two kernel threads: the engine is deterministic for a given thread count, and the default count is the
+  // machine's cores, so only a fixed count rebuilds the committed weights bit for bit on any machine; two
+  // keep the rebuild within 30 minutes on a 2-core machine. (Read when the kernels are first made, which
+  // `toolgen demo --rebuild` has not done yet.)
+  process.env.TOOLGEN_KERNEL_THREADS = "2";
   const tmp = join(dirname(COMMITTED_DEMO_MODEL), `.demo-rebuild-${process.pid}`);
   rmSync(tmp, { recursive: true, force: true });
   const { manifest } = await ensureDemoModel({ dir: tmp, log });
