@@ -329,7 +329,13 @@ export class ToolGenAgent extends MemoryAgent {
           constraint: {
             kind: "json-schema",
             schema,
-            ...(copy ? { copyFrom: sources.map(([, text]) => text) } : {}),
+            // the question's quotes mark whole values; a tool result's quotes are part of it
+            ...(copy
+              ? {
+                  copyFrom: sources.map(([, text]) => text),
+                  quotesWhole: sources.map(([name]) => name === "question"),
+                }
+              : {}),
           },
           ...(maxTokens !== undefined ? { maxTokens } : {}),
           ...(chat.signal ? { signal: chat.signal } : {}),

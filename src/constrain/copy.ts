@@ -9,9 +9,9 @@
  * copy may contain (so no span straddles two texts): one state per set of end positions, so a state is a
  * number and stepping it is one map lookup.
  *
- * A copy starts and ends on word boundaries: a run of letters (ASCII letters and every non-ASCII character)
- * or of digits is copied whole or not at all at either end, so "144" yields no "44" and "300" no "30" (the demo
- * model wrote both before this rule). The automaton's text carries a marker symbol before each word start; a
+ * A copy starts and ends on word boundaries: a run of letters and digits (ASCII letters, digits and every
+ * non-ASCII character) is copied whole or not at all at either end, so "144" yields no "44" and "300" no "30"
+ * (the demo model wrote both before this rule). The automaton's text carries a marker symbol before each word start; a
  * copy starting with a word character must step through it, and may only end where its last word ends. Copies are JSON string bodies as `JSON.stringify` writes them:
  * `"`, `\`, newline, carriage return and tab are written escaped; other control characters cannot be copied.
  *
@@ -34,13 +34,16 @@ const ESCAPED = new Set(COPY_ESCAPES.values());
 /** The symbol before each word start in the automaton's text (above every byte). */
 const WORD_START = 256;
 const OTHER = 0;
-const LETTER = 1;
-const DIGIT = 2;
+const WORD = 1;
 
-/** Which run a byte belongs to: letters (non-ASCII bytes count as letters), digits, or neither. */
+/**
+ * Which run a byte belongs to: a word (letters and digits alike; non-ASCII bytes count as letters), or neither.
+ * Letters and digits are one class so that "388a56db…" (a hash) or "cmh5dGht" (base64) is copied whole: with
+ * a class each, the demo model began its answers at "56db…".
+ */
 function byteClass(b: number): number {
-  if (b >= 0x30 && b <= 0x39) return DIGIT;
-  if ((b >= 0x41 && b <= 0x5a) || (b >= 0x61 && b <= 0x7a) || (b >= 0x80 && b <= 0xff)) return LETTER;
+  if (b >= 0x30 && b <= 0x39) return WORD;
+  if ((b >= 0x41 && b <= 0x5a) || (b >= 0x61 && b <= 0x7a) || (b >= 0x80 && b <= 0xff)) return WORD;
   return OTHER;
 }
 
@@ -83,9 +86,17 @@ export class CopySource {
   /** The spans the texts quote, each copied only whole (no repeats, none empty). */
   readonly quoted: readonly string[];
 
-  constructor(readonly texts: readonly string[]) {
+  /**
+   * `options.quotesWhole[i]`: is text i's quoted text copied whole (default: yes)? Yes for what a person typed;
+   * no for a tool's result, whose quotes are part of the value ('"abba" is a palindrome' is copied as one span).
+   */
+  constructor(
+    readonly texts: readonly string[],
+    options: { quotesWhole?: readonly boolean[] } = {},
+  ) {
     const quoted: string[] = [];
-    const pieces = texts.flatMap((text) => {
+    const pieces = texts.flatMap((text, i) => {
+      if (options.quotesWhole?.[i] === false) return [text];
       const spans = quotedSpans(text);
       for (const s of spans) quoted.push(text.slice(s.start, s.end));
       return unquotedPieces(text, spans);

@@ -119,7 +119,7 @@ export class ToolGenChatModel implements ChatModel {
       );
     }
     if (c?.kind === "json-schema") {
-      yield* this.streamSchema(messages, c.schema, c.copyFrom, options);
+      yield* this.streamSchema(messages, c.schema, c.copyFrom, options, c.quotesWhole);
       return;
     }
     const auto = !c && this.options.constrainArguments === true ? argumentChoice(messages) : undefined;
@@ -184,12 +184,13 @@ export class ToolGenChatModel implements ChatModel {
     schema: JsonSchema,
     copyFrom: string[] | undefined,
     options: GenerateOptions,
+    quotesWhole?: boolean[],
   ): AsyncIterable<StreamEvent> {
     const max = options.maxTokens ?? 96;
     const prompt = this.prompt(messages, max + 1);
     const constraint = jsonSchemaConstraint(schema, this.tokens.tokenizer, [this.endId], {
       vocabSize: this.tokens.model.config.vocabSize,
-      ...(copyFrom ? { copy: new CopySource(copyFrom) } : {}),
+      ...(copyFrom ? { copy: new CopySource(copyFrom, quotesWhole ? { quotesWhole } : {}) } : {}),
     });
     const session = new InferenceSession(this.tokens.model);
     let ids: number[];

@@ -154,7 +154,9 @@ function constraintFilter(
   if (c.kind === "json-schema") {
     const constraint = jsonSchemaConstraint(c.schema, model.tokenizer, endIds, {
       vocabSize: model.vocabSize,
-      ...(c.copyFrom ? { copy: new CopySource(c.copyFrom) } : {}),
+      ...(c.copyFrom
+        ? { copy: new CopySource(c.copyFrom, c.quotesWhole ? { quotesWhole: c.quotesWhole } : {}) }
+        : {}),
     });
     return { next: (_, left) => constraint.allowed(left), accept: (id) => constraint.accept(id) };
   }

@@ -121,6 +121,16 @@ describe("copy constraint", () => {
     expect(short.accepts('"far too long"')).toBe(false);
   });
 
+  it("reads quotes as whole values only in the texts a person typed, not in a tool's result", () => {
+    const source = new CopySource(['is "abba" a palindrome?', '"abba" is a palindrome'], {
+      quotesWhole: [true, false],
+    });
+    const a = JsonSchemaAutomaton.fromSchema({ type: "string" }, { copy: source });
+    for (const ok of ['"abba" is a palindrome', "abba", "a palindrome?"])
+      expect(a.accepts(JSON.stringify(ok)), ok).toBe(true);
+    expect(a.accepts(JSON.stringify('is "abba'))).toBe(false);
+  });
+
   it("spends each stated number once, unless a leaf has nothing else left", () => {
     const pair = {
       type: "object",
@@ -182,11 +192,10 @@ describe("copy constraint", () => {
   });
 });
 
-/** Letters (non-ASCII counts as letters), digits, or neither: a copy may not cut a run of one class. */
+/** Word characters (letters, digits, non-ASCII) or not: a copy may not cut a run of word characters. */
 function charClass(ch: string | undefined): string {
   if (ch === undefined) return "none";
-  if (/[0-9]/.test(ch)) return "digit";
-  if (/[A-Za-z]/.test(ch) || ch.charCodeAt(0) > 0x7f) return "letter";
+  if (/[0-9A-Za-z]/.test(ch) || ch.charCodeAt(0) > 0x7f) return "word";
   return "other";
 }
 
