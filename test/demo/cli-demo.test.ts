@@ -156,13 +156,12 @@ describe("toolgen demo (CLI)", () => {
 
 /**
  * Which of npm start's questions the committed model gets right, and whether it answers "What is 12 factorial?"
- * correctly and declines "tell me a joke" (measured on the model retrained on 2026-12-02: 80 questions per tool
- * with made-up text in the text slots, digits split, four heads, 12 agent epochs; arguments under
- * json-schema+copy with whole-word spans, the question's quoted text whole and stated numbers spent once:
- * "12! = 479001600", "6 words" for the quoted sentence, the sales.csv question, 77 °F for 25 °C, the joke
- * declined. Still wrong:
- * "5 km/h = 3.106856 mph" for 5 km in miles, {"date":"2000","days":2000} for 30 days after January 1st, 2000,
- * the sha256 of "sha256" for "sha256 of abc"; see docs/demo-model.md).
+ * correctly and declines "tell me a joke" (measured on the model retrained on 2026-12-02: 100 questions per tool
+ * with made-up text in the text slots, digits split, four heads, 12 agent epochs; arguments
+ * under json-schema+copy with whole-word spans, the question's quoted text whole and stated numbers spent once:
+ * "12! = 479001600", 2000-01-31, the sha256 of "abc", "6 words" for the quoted sentence, the sales.csv question,
+ * the joke declined. Still wrong: "5 h = 300 min" for 5 km in miles, "25 °F = 25" for 25 °C in Fahrenheit;
+ * see docs/demo-model.md).
  */
-const EXPECTED_CORRECT = [true, false, false, false, true, true, true, true];
+const EXPECTED_CORRECT = [true, false, true, true, true, true, false, true];
 const EXPECTED_INTERACTIVE = [true, true];
