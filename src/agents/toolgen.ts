@@ -334,6 +334,8 @@ export class ToolGenAgent extends MemoryAgent {
               ? {
                   copyFrom: sources.map(([, text]) => text),
                   quotesWhole: sources.map(([name]) => name === "question"),
+                  // a call is about what the question quotes; an answer is built from the tool's result
+                  quotesFirst: entry !== undefined,
                 }
               : {}),
           },

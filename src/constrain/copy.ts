@@ -86,14 +86,21 @@ export class CopySource {
   /** The spans the texts quote, each copied only whole (no repeats, none empty). */
   readonly quoted: readonly string[];
 
+  /** Does a string leaf take a quoted span, while one is left unwritten, before any other text? */
+  readonly quotesFirst: boolean;
+
   /**
    * `options.quotesWhole[i]`: is text i's quoted text copied whole (default: yes)? Yes for what a person typed;
    * no for a tool's result, whose quotes are part of the value ('"abba" is a palindrome' is copied as one span).
+   * `options.quotesFirst` (default no): string leaves take the quoted spans first, each spent once written, and
+   * copy the rest of the text only once all are: what a person quotes is what a call is about. For a call's
+   * arguments, not for an answer built from a tool's result.
    */
   constructor(
     readonly texts: readonly string[],
-    options: { quotesWhole?: readonly boolean[] } = {},
+    options: { quotesWhole?: readonly boolean[] | undefined; quotesFirst?: boolean | undefined } = {},
   ) {
+    this.quotesFirst = options.quotesFirst === true;
     const quoted: string[] = [];
     const pieces = texts.flatMap((text, i) => {
       if (options.quotesWhole?.[i] === false) return [text];

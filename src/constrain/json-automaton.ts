@@ -89,18 +89,26 @@ interface LitNode {
   id: number;
   min: number;
   trie: ByteTrie;
-  /** A number leaf under the copy constraint: the numbers stated, which a value spends (see StatedNumbers). */
+  /**
+   * Under the copy constraint: a number leaf's stated numbers, or a string enum's values, which a value spends
+   * (see StatedNumbers).
+   */
   stated?: StatedNumbers;
 }
 /**
- * The numbers a copied number leaf may take. A number is spent each time it is written, as often as the texts
- * state it: a later leaf takes the numbers not yet spent, or any of its own when all of those are ("six by
- * seven" gives 6 and 7, not 6 and 6; "5 times 5" and "6d6" give 5 and 5, 6 and 6). Variant i is the trie of one
+ * The values a leaf may take when writing one spends it. A stated number is spent each time it is written, as
+ * often as the texts state it: a later leaf takes the numbers not yet spent, or any of its own when all of those
+ * are ("six by seven" gives 6 and 7, not 6 and 6; "5 times 5" and "6d6" give 5 and 5, 6 and 6). A string enum's
+ * value is spent once written: a later leaf with that value among its own takes another while one is left
+ * ("5 km to miles" never converts km to km; a distance is between two cities). Variant i is the trie of one
  * such choice, `masks` each entry's bits in the spent set.
  */
 interface StatedNumbers {
-  values: number[];
-  /** Each value's bits in the spent set: one per time its number is stated (none past 31 in all: never spent). */
+  values: (number | string)[];
+  /**
+   * Each value's bits in the spent set: one per time a number is stated, one per enum value (none past 31 in
+   * all: never spent).
+   */
   masks: number[];
   variants: { trie: ByteTrie; masks: number[] }[];
   variantByValues: Map<string, number>;
@@ -157,6 +165,8 @@ interface UnionNode {
   id: number;
   min: number;
   options: CNode[];
+  /** A string leaf under the copy constraint: its copy option opens once every quoted span (these bits) is spent. */
+  gate?: { option: CNode; spans: number };
 }
 /** A string copied from the copy source: x holds the source's state, v the continuation bytes owed. */
 interface CopyNode {
@@ -219,6 +229,8 @@ export class JsonSchemaAutomaton {
   private readonly anyDepth: number;
   private readonly copy: CopySource | undefined;
   private spendMasks: Map<number, number> | undefined;
+  private readonly enumMasks = new Map<string, number>();
+  private nextBit = 0;
   private readonly keyNode: StrNode;
   private readonly initial: AutomatonState;
 
@@ -324,8 +336,9 @@ export class JsonSchemaAutomaton {
           const stated = node.values.filter((v) => this.copy!.signedNumbers.includes(v as number));
           if (stated.length > 0 && stated.length < node.values.length) return this.stated(stated as number[]);
         }
-        const trie = ByteTrie.build(node.values.map((v) => utf8Bytes(JSON.stringify(v))));
-        return this.add<LitNode>({ k: K.Lit, id: 0, min: trie.minRest, trie });
+        if (this.copy && node.values.length > 1 && node.values.every((v) => typeof v === "string"))
+          return this.stated(node.values as string[], "enum");
+        return this.literal(node.values);
       }
       case "boolean":
         return this.compile({ kind: "literal", values: [true, false] }, refs);
@@ -334,18 +347,29 @@ export class JsonSchemaAutomaton {
       case "string": {
         const maxLength = node.maxLength ?? Math.max(node.minLength, this.maxStringLength);
         if (this.copy) {
-          // a quoted span whole, or a copy of the text outside quotes
           const minChars = Math.max(1, node.minLength);
           const whole = this.copy.quoted.filter((q) => {
             const chars = [...q].length;
             return chars >= minChars && chars <= maxLength;
           });
-          const options: CNode[] =
-            whole.length > 0 ? [this.compile({ kind: "literal", values: whole }, refs)] : [];
+          // a quoted span whole (under quotesFirst, spent once written), or a copy of the text outside quotes
+          const spans =
+            whole.length === 0
+              ? undefined
+              : this.copy.quotesFirst
+                ? this.stated(whole, "quote")
+                : this.literal(whole);
           const copied = this.copyString(this.copy, minChars, maxLength);
-          if (copied) options.push(copied);
-          if (options.length === 1) return options[0]!;
-          if (options.length > 1) return this.add<UnionNode>({ k: K.Union, id: 0, min: Infinity, options });
+          if (spans && copied) {
+            // under quotesFirst the copy opens only once every quoted span was written
+            const bits = spans.stated?.masks.reduce((a, m) => a | m, 0) ?? 0;
+            const gate = bits === 0 ? undefined : { option: copied, spans: bits };
+            // each option's min is an upper bound of what it needs, so their largest holds whichever is open
+            const min = gate ? Math.max(spans.min, copied.min) : Infinity;
+            return this.add<UnionNode>({ k: K.Union, id: 0, min, options: [spans, copied], gate });
+          }
+          if (spans) return spans;
+          if (copied) return copied;
         }
         return this.add<StrNode>({
           k: K.Str,
@@ -428,12 +452,21 @@ export class JsonSchemaAutomaton {
     }
   }
 
+  /** A leaf that takes one of `values`. */
+  private literal(values: readonly unknown[]): LitNode {
+    const trie = ByteTrie.build(values.map((v) => utf8Bytes(JSON.stringify(v))));
+    return this.add<LitNode>({ k: K.Lit, id: 0, min: trie.minRest, trie });
+  }
+
   /**
-   * A number leaf that takes one of the stated `values` (see StatedNumbers). Its `min` is the longest value's
-   * length, an upper bound for every variant: sibling leaves spending numbers may leave only the long ones.
+   * A leaf that takes one of `values`, spending it (see StatedNumbers): stated numbers, or a string enum. Its
+   * `min` is the longest value's length, an upper bound for every variant: sibling leaves spending values may
+   * leave only the long ones.
    */
-  private stated(values: number[]): LitNode {
-    const masks = values.map((v) => this.spendMask(Math.abs(v)));
+  private stated(values: number[] | string[], kind: "number" | "enum" | "quote" = "number"): LitNode {
+    const masks = values.map((v) =>
+      typeof v === "number" ? this.spendMask(Math.abs(v)) : this.enumMask(`${kind}:${v}`),
+    );
     const trie = ByteTrie.build(values.map((v) => utf8Bytes(JSON.stringify(v))));
     const min = Math.max(...values.map((v) => JSON.stringify(v).length));
     return this.add<LitNode>({
@@ -455,8 +488,20 @@ export class JsonSchemaAutomaton {
         this.spendMasks.set(n, take <= 0 ? 0 : ((1 << take) - 1) << bit);
         bit += Math.max(0, take);
       }
+      this.nextBit = bit;
     }
     return this.spendMasks.get(v) ?? 0;
+  }
+
+  /** The bit of enum value `v` in the spent set, after the stated numbers' bits (0 once all 31 are taken). */
+  private enumMask(v: string): number {
+    this.spendMask(0); // the numbers' bits come first
+    let mask = this.enumMasks.get(v);
+    if (mask === undefined) {
+      mask = this.nextBit < 31 ? 1 << this.nextBit++ : 0;
+      this.enumMasks.set(v, mask);
+    }
+    return mask;
   }
 
   /** The variant of `stated` a leaf takes after `used` was spent: the unspent values, else all of them. */
@@ -541,7 +586,7 @@ export class JsonSchemaAutomaton {
       case K.Obj:
         return 1 + this.objectLocal(node, 0, true);
       case K.Union:
-        return Math.min(...node.options.map((o) => o.min));
+        return node.gate ? node.min : Math.min(...node.options.map((o) => o.min));
       default:
         return node.min;
     }
@@ -592,9 +637,13 @@ export class JsonSchemaAutomaton {
           out.push(new Frame(K.Lit, node, parent, 0, 0, x, trie, trie.minRest, 0, parent?.used ?? 0));
         } else out.push(new Frame(K.Lit, node, parent, 0, 0, 0, node.trie, node.trie.minRest));
         return;
-      case K.Union:
-        for (const o of node.options) this.enter(o, parent, out);
+      case K.Union: {
+        const used = parent?.used ?? 0;
+        for (const o of node.options)
+          if (!(node.gate?.option === o && (used & node.gate.spans) !== node.gate.spans))
+            this.enter(o, parent, out);
         return;
+      }
       default:
         out.push(new Frame(node.k, node, parent, 0, 0, 0, null, node.min, 0, parent?.used ?? 0));
     }

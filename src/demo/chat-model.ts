@@ -1,7 +1,14 @@
 import type { Message } from "../chat/messages.ts";
 import type { BuiltinTokenModel } from "../models/builtin.ts";
 import { UnsupportedConstraintError } from "../models/http-errors.ts";
-import type { ChatModel, DecodedAs, GenerateOptions, GenerateResult, StreamEvent } from "../models/model.ts";
+import type {
+  ChatModel,
+  Constraint,
+  DecodedAs,
+  GenerateOptions,
+  GenerateResult,
+  StreamEvent,
+} from "../models/model.ts";
 import { pickToken } from "../nn/infer/decode.ts";
 import { InferenceSession } from "../nn/infer/session.ts";
 import { Rng } from "../nn/rng.ts";
@@ -10,7 +17,6 @@ import { TokenTrie } from "../retrieval/trie.ts";
 import { IM_END, encodeChat } from "../toolgen/chat-encoding.ts";
 import { argumentChoice } from "./arguments.ts";
 import { CopySource, decodeConstrained, jsonSchemaConstraint } from "../constrain/index.ts";
-import type { JsonSchema } from "../tools/types.ts";
 
 export interface ToolGenChatModelOptions {
   /** Cut non-assistant contents to this many tokens, as the training did (schedule.maxContentTokens). */
@@ -119,7 +125,7 @@ export class ToolGenChatModel implements ChatModel {
       );
     }
     if (c?.kind === "json-schema") {
-      yield* this.streamSchema(messages, c.schema, c.copyFrom, options, c.quotesWhole);
+      yield* this.streamSchema(messages, c, options);
       return;
     }
     const auto = !c && this.options.constrainArguments === true ? argumentChoice(messages) : undefined;
@@ -181,16 +187,16 @@ export class ToolGenChatModel implements ChatModel {
    */
   private async *streamSchema(
     messages: Message[],
-    schema: JsonSchema,
-    copyFrom: string[] | undefined,
+    c: Extract<Constraint, { kind: "json-schema" }>,
     options: GenerateOptions,
-    quotesWhole?: boolean[],
   ): AsyncIterable<StreamEvent> {
     const max = options.maxTokens ?? 96;
     const prompt = this.prompt(messages, max + 1);
-    const constraint = jsonSchemaConstraint(schema, this.tokens.tokenizer, [this.endId], {
+    const constraint = jsonSchemaConstraint(c.schema, this.tokens.tokenizer, [this.endId], {
       vocabSize: this.tokens.model.config.vocabSize,
-      ...(copyFrom ? { copy: new CopySource(copyFrom, quotesWhole ? { quotesWhole } : {}) } : {}),
+      ...(c.copyFrom
+        ? { copy: new CopySource(c.copyFrom, { quotesWhole: c.quotesWhole, quotesFirst: c.quotesFirst }) }
+        : {}),
     });
     const session = new InferenceSession(this.tokens.model);
     let ids: number[];

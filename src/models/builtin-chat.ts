@@ -155,7 +155,7 @@ function constraintFilter(
     const constraint = jsonSchemaConstraint(c.schema, model.tokenizer, endIds, {
       vocabSize: model.vocabSize,
       ...(c.copyFrom
-        ? { copy: new CopySource(c.copyFrom, c.quotesWhole ? { quotesWhole: c.quotesWhole } : {}) }
+        ? { copy: new CopySource(c.copyFrom, { quotesWhole: c.quotesWhole, quotesFirst: c.quotesFirst }) }
         : {}),
     });
     return { next: (_, left) => constraint.allowed(left), accept: (id) => constraint.accept(id) };

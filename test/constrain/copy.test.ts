@@ -176,6 +176,59 @@ describe("copy constraint", () => {
     );
   });
 
+  it("spends a string enum's value once written: a later leaf with the same values takes another", () => {
+    const units = { type: "string", enum: ["km", "mi", "m"] };
+    const convert = JsonSchemaAutomaton.fromSchema(
+      {
+        type: "object",
+        properties: { value: { type: "number" }, from: units, to: units },
+        required: ["value", "from", "to"],
+      },
+      { copy: new CopySource(["convert 5 km to miles"]) },
+    );
+    expect(convert.accepts('{"value":5,"from":"km","to":"mi"}')).toBe(true);
+    expect(convert.accepts('{"value":5,"from":"mi","to":"km"}')).toBe(true);
+    expect(convert.accepts('{"value":5,"from":"km","to":"km"}')).toBe(false);
+    // once every value is spent, a leaf takes any of them again
+    const many = JsonSchemaAutomaton.fromSchema(
+      { type: "array", items: { type: "string", enum: ["a", "b"] }, maxItems: 3 },
+      { copy: new CopySource(["x"]) },
+    );
+    expect(many.accepts('["a","b","a"]')).toBe(true);
+    expect(many.accepts('["a","a"]')).toBe(false);
+    // without the copy constraint an enum is only an enum
+    expect(JsonSchemaAutomaton.fromSchema(units).accepts('"km"')).toBe(true);
+  });
+
+  it("under quotesFirst, string leaves take the quoted spans before any other text", () => {
+    const pair = {
+      type: "object",
+      properties: { path: { type: "string" }, content: { type: "string" } },
+      required: ["path", "content"],
+    };
+    const question = 'how many times does "the" appear in "the cat and the hat"?';
+    const first = JsonSchemaAutomaton.fromSchema(pair, {
+      copy: new CopySource([question], { quotesFirst: true }),
+    });
+    expect(first.accepts('{"path":"the cat and the hat","content":"the"}')).toBe(true);
+    expect(first.accepts('{"path":"the","content":"the cat and the hat"}')).toBe(true);
+    expect(first.accepts('{"path":"how many times","content":"the"}')).toBe(false);
+    expect(first.accepts('{"path":"the","content":"the"}')).toBe(false);
+    // without quotesFirst the text outside quotes stays open
+    const plain = JsonSchemaAutomaton.fromSchema(pair, { copy: new CopySource([question]) });
+    expect(plain.accepts('{"path":"how many times","content":"the"}')).toBe(true);
+    // one quoted span, two leaves: the second copies freely once the span is written
+    const one = JsonSchemaAutomaton.fromSchema(pair, {
+      copy: new CopySource(['save "buy eggs" to shopping.txt'], { quotesFirst: true }),
+    });
+    expect(one.accepts('{"path":"buy eggs","content":"shopping.txt"}')).toBe(true);
+    expect(one.accepts('{"path":"shopping.txt","content":"buy eggs"}')).toBe(false);
+    // the fewest bytes stay an upper bound: the longest span may be all that is left
+    expect(one.minBytesToComplete(one.start())).toBeGreaterThanOrEqual(
+      '{"path":"buy eggs","content":"save"}'.length,
+    );
+  });
+
   it("counts the fewest bytes to a completion exactly (multi-byte and escaped characters)", () => {
     const only = JsonSchemaAutomaton.fromSchema(
       { type: "string", minLength: 2 },
@@ -291,7 +344,8 @@ describe("copy constraint (property)", () => {
         fc.nat(1_000_000),
         fc.nat(40),
         fc.constantFrom(0, 1, 3),
-        (s: JsonSchema, ts, seed, slack, temperature) => {
+        fc.boolean(),
+        (s: JsonSchema, ts, seed, slack, temperature, quotesFirst) => {
           if (fractionOnly(s)) return;
           let valid: ReturnType<Ajv["compile"]>;
           try {
@@ -299,7 +353,7 @@ describe("copy constraint (property)", () => {
           } catch {
             return;
           }
-          const source = new CopySource(ts);
+          const source = new CopySource(ts, { quotesFirst });
           let c;
           try {
             c = jsonSchemaConstraint(s, demo, [endId], {
