@@ -88,6 +88,8 @@ export class CopySource {
 
   /** Does a string leaf take a quoted span, while one is left unwritten, before any other text? */
   readonly quotesFirst: boolean;
+  /** The texts a person typed (quotesWhole), where an enum value written out is a value stated. */
+  private readonly typed: readonly string[];
 
   /**
    * `options.quotesWhole[i]`: is text i's quoted text copied whole (default: yes)? Yes for what a person typed;
@@ -101,6 +103,7 @@ export class CopySource {
     options: { quotesWhole?: readonly boolean[] | undefined; quotesFirst?: boolean | undefined } = {},
   ) {
     this.quotesFirst = options.quotesFirst === true;
+    this.typed = texts.filter((_, i) => options.quotesWhole?.[i] !== false);
     const quoted: string[] = [];
     const pieces = texts.flatMap((text, i) => {
       if (options.quotesWhole?.[i] === false) return [text];
@@ -127,6 +130,32 @@ export class CopySource {
     for (const t of texts)
       for (const [v, c] of numberMentions(t)) mentions.set(v, (mentions.get(v) ?? 0) + c);
     this.mentions = mentions;
+  }
+
+  /**
+   * Does a text a person typed write `value` out as a whole word: not inside a run of letters and digits, in the
+   * same case (values of four or more characters in any case: "paris" names Paris)? A value of one or two
+   * lower-case characters only right after a number ("5 km", "98.6 f"): "in", "m" in "I'm" and "t" in "don't"
+   * are words, not inches, metres and tonnes.
+   */
+  states(value: string): boolean {
+    if (value.length === 0) return false;
+    const chars = [...value].length;
+    const anyCase = chars >= 4;
+    const afterNumber = chars <= 2 && value === value.toLowerCase();
+    const word = (ch: string | undefined) =>
+      ch !== undefined && (ch.charCodeAt(0) > 0x7f || byteClass(ch.charCodeAt(0)) !== OTHER);
+    for (const raw of this.typed) {
+      const text = anyCase ? raw.toLowerCase() : raw;
+      const v = anyCase ? value.toLowerCase() : value;
+      for (let i = text.indexOf(v); i >= 0; i = text.indexOf(v, i + 1)) {
+        const before = word(text[i - 1]) && word(v[0]);
+        const after = word(text[i + v.length]) && word(v[v.length - 1]);
+        if (before || after) continue;
+        if (!afterNumber || /[0-9][\s°]*$/.test(text.slice(Math.max(0, i - 4), i))) return true;
+      }
+    }
+    return false;
   }
 
   /** The state before any byte of a copy (the empty substring). */

@@ -112,6 +112,8 @@ interface StatedNumbers {
   masks: number[];
   variants: { trie: ByteTrie; masks: number[] }[];
   variantByValues: Map<string, number>;
+  /** An enum's values the question writes out: taken first while one is unspent. */
+  preferred?: boolean[];
 }
 interface StrNode {
   k: K.Str;
@@ -336,8 +338,13 @@ export class JsonSchemaAutomaton {
           const stated = node.values.filter((v) => this.copy!.signedNumbers.includes(v as number));
           if (stated.length > 0 && stated.length < node.values.length) return this.stated(stated as number[]);
         }
-        if (this.copy && node.values.length > 1 && node.values.every((v) => typeof v === "string"))
-          return this.stated(node.values as string[], "enum");
+        if (this.copy && node.values.length > 1 && node.values.every((v) => typeof v === "string")) {
+          const leaf = this.stated(node.values as string[], "enum");
+          // the values the question writes out come first
+          const said = node.values.map((v) => this.copy!.states(v as string));
+          if (said.some((s) => s) && !said.every((s) => s)) leaf.stated!.preferred = said;
+          return leaf;
+        }
         return this.literal(node.values);
       }
       case "boolean":
@@ -504,12 +511,17 @@ export class JsonSchemaAutomaton {
     return mask;
   }
 
-  /** The variant of `stated` a leaf takes after `used` was spent: the unspent values, else all of them. */
+  /**
+   * The variant of `stated` a leaf takes after `used` was spent: the unspent values (the preferred ones among
+   * them, if any is left), else all of them.
+   */
   private variantFor(stated: StatedNumbers, used: number): number {
-    const keep = stated.values.flatMap((_, i) => {
+    let keep = stated.values.flatMap((_, i) => {
       const mask = stated.masks[i]!;
       return mask === 0 || (used & mask) !== mask ? [i] : [];
     });
+    const preferred = stated.preferred && keep.filter((i) => stated.preferred![i]);
+    if (preferred && preferred.length > 0) keep = preferred;
     if (keep.length === 0 || keep.length === stated.values.length) return 0;
     const key = keep.join(",");
     let x = stated.variantByValues.get(key);

@@ -184,7 +184,7 @@ describe("copy constraint", () => {
         properties: { value: { type: "number" }, from: units, to: units },
         required: ["value", "from", "to"],
       },
-      { copy: new CopySource(["convert 5 km to miles"]) },
+      { copy: new CopySource(["convert 5 kilometres to miles"]) },
     );
     expect(convert.accepts('{"value":5,"from":"km","to":"mi"}')).toBe(true);
     expect(convert.accepts('{"value":5,"from":"mi","to":"km"}')).toBe(true);
@@ -198,6 +198,31 @@ describe("copy constraint", () => {
     expect(many.accepts('["a","a"]')).toBe(false);
     // without the copy constraint an enum is only an enum
     expect(JsonSchemaAutomaton.fromSchema(units).accepts('"km"')).toBe(true);
+  });
+
+  it("takes the enum values the question writes out first, as whole words", () => {
+    const units = { type: "string", enum: ["km", "mi", "m", "in"] };
+    const cities = { type: "string", enum: ["Paris", "Berlin", "Rome"] };
+    const convert = (question: string) =>
+      JsonSchemaAutomaton.fromSchema(
+        {
+          type: "object",
+          properties: { from: units, to: units, a: cities, b: cities },
+          required: ["from", "to", "a", "b"],
+        },
+        { copy: new CopySource([question, "km mi Rome"], { quotesWhole: [true, false] }) },
+      );
+    const said = convert("5 km in 2 mi, from paris to berlin");
+    expect(said.accepts('{"from":"km","to":"mi","a":"Paris","b":"Berlin"}')).toBe(true);
+    expect(said.accepts('{"from":"mi","to":"km","a":"Berlin","b":"Paris"}')).toBe(true);
+    // "in" is a word, not inches (short values match in their own case only); a tool's text states nothing
+    expect(said.accepts('{"from":"in","to":"km","a":"Paris","b":"Berlin"}')).toBe(false);
+    expect(said.accepts('{"from":"km","to":"mi","a":"Rome","b":"Berlin"}')).toBe(false);
+    // once the stated values are spent, the others open; "kmh" states no km (inside a word)
+    const one = convert("5 km to miles between Paris and Rome");
+    expect(one.accepts('{"from":"km","to":"mi","a":"Paris","b":"Rome"}')).toBe(true);
+    expect(one.accepts('{"from":"mi","to":"km","a":"Paris","b":"Rome"}')).toBe(false);
+    expect(convert("5 kmh").accepts('{"from":"in","to":"m","a":"Rome","b":"Paris"}')).toBe(true);
   });
 
   it("under quotesFirst, string leaves take the quoted spans before any other text", () => {
