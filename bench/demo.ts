@@ -5,6 +5,8 @@
  *   correct answers (src/demo/grading.ts), right first tool choice, and BM25 over the tool descriptions picking
  *   the tool (`toolgen retrieve --retriever bm25 -k 1`) beside it;
  * - its off-topic questions: the share the model declines (Finish with give_up_and_restart);
+ * - the hand-written dev off-topic questions (bench/demo/handwritten-dev.json), the same share: these may choose
+ *   among models, the test set's may not;
  * - the generated held-out split (demo generator, seed 1001, training questions excluded): right first tool,
  *   right first arguments, correct answer;
  * - latency per question (p50, p95) and the load of the machine while it ran.
@@ -26,6 +28,7 @@ import {
   demoData,
   HELD_OUT_PER_TOOL,
   openDemoModel,
+  handwrittenDevSet,
   prepareDemoModel,
   withSandbox,
 } from "../src/demo/model.ts";
@@ -62,6 +65,7 @@ const data = await demoData();
 const set = JSON.parse(
   readFileSync(new URL("demo/handwritten.json", import.meta.url), "utf8"),
 ) as HandwrittenSet;
+const devSet = handwrittenDevSet();
 const bm25 = await createRetriever("bm25", { catalog: data.catalog });
 const bm25Picks: (string | null)[] = [];
 for (const q of set.questions) bm25Picks.push((await bm25.search(q.question, { k: 1 }))[0]?.id ?? null);
@@ -72,7 +76,8 @@ const n = set.questions.length;
 const count = (rows: Record<string, unknown>[], f: (r: Record<string, unknown>) => boolean) =>
   rows.filter(f).length;
 let done = 0;
-const total = (set.questions.length + set.offTopic.length + data.heldOut.length) * modes.length;
+const total =
+  (set.questions.length + set.offTopic.length + devSet.offTopic.length + data.heldOut.length) * modes.length;
 const tick = () => process.stderr.write(`\r${++done}/${total}`);
 
 /** One decoding mode over the three sets: the summary figures and every hand-written and off-topic answer. */
@@ -87,6 +92,7 @@ async function measure(mode: Mode) {
   });
   const handwritten: Record<string, unknown>[] = [];
   const offTopic: Record<string, unknown>[] = [];
+  const offTopicDev: Record<string, unknown>[] = [];
   const generated = { action: 0, args: 0, answer: 0 };
   const latencies: number[] = [];
   const generatedLatencies: number[] = [];
@@ -115,6 +121,11 @@ async function measure(mode: Mode) {
         answer: got.answer,
         first_tool: got.calls[0]?.tool ?? null,
       });
+      tick();
+    }
+    for (const question of devSet.offTopic) {
+      const got = await runner.ask(question);
+      offTopicDev.push({ question, declined: got.declined, first_tool: got.calls[0]?.tool ?? null });
       tick();
     }
     for (const [i, q] of data.heldOut.entries()) {
@@ -162,6 +173,13 @@ async function measure(mode: Mode) {
           set.offTopic.length,
         ),
       },
+      off_topic_dev: {
+        questions: devSet.offTopic.length,
+        declined_pct: pct(
+          count(offTopicDev, (r) => r.declined === true),
+          devSet.offTopic.length,
+        ),
+      },
       generated_held_out: {
         questions: data.heldOut.length,
         split: `demo generator, seed 1001, ${HELD_OUT_PER_TOOL} per tool, training questions excluded`,
@@ -176,7 +194,7 @@ async function measure(mode: Mode) {
         generated_p95: quantile(generatedLatencies, 0.95),
       },
     },
-    answers: { handwritten, off_topic: offTopic },
+    answers: { handwritten, off_topic: offTopic, off_topic_dev: offTopicDev },
   };
 }
 

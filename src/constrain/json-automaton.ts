@@ -333,8 +333,8 @@ export class JsonSchemaAutomaton {
   private compile(node: SchemaNode, refs: Map<SchemaNode, UnionNode>): CNode {
     switch (node.kind) {
       case "literal": {
-        if (node.range && this.copy) {
-          // an integer range is a number leaf, not an enum: the numbers stated within it
+        if (this.copy && (node.range || node.values.every((v) => typeof v === "number"))) {
+          // an integer range or a number enum is a number leaf: the numbers stated within it
           const stated = node.values.filter((v) => this.copy!.signedNumbers.includes(v as number));
           if (stated.length > 0 && stated.length < node.values.length) return this.stated(stated as number[]);
         }

@@ -30,6 +30,10 @@ export const DEMO_MODEL_DIR = join(".cache", "demo-model");
  */
 export const COMMITTED_DEMO_MODEL = fileURLToPath(new URL("../../models/demo", import.meta.url));
 export const HANDWRITTEN_SET = fileURLToPath(new URL("../../bench/demo/handwritten.json", import.meta.url));
+/** Hand-written off-topic questions for choosing among models (dev): never trained on either. */
+export const HANDWRITTEN_DEV_SET = fileURLToPath(
+  new URL("../../bench/demo/handwritten-dev.json", import.meta.url),
+);
 
 /**
  * The demo model: a little wider than the first demo model (64) so it can tell apart the many phrasings of the
@@ -113,6 +117,11 @@ export function handwrittenSet(): HandwrittenSet {
   return JSON.parse(readFileSync(HANDWRITTEN_SET, "utf8")) as HandwrittenSet;
 }
 
+/** The hand-written dev questions (bench/demo/handwritten-dev.json): off-topic ones, for choosing models. */
+export function handwrittenDevSet(): { offTopic: string[] } {
+  return JSON.parse(readFileSync(HANDWRITTEN_DEV_SET, "utf8")) as { offTopic: string[] };
+}
+
 /** The generated training data (deterministic for the seed): questions, labels and real-run trajectories. */
 export async function demoData(
   seed = DEMO_SEED,
@@ -122,9 +131,12 @@ export async function demoData(
   const catalog = await demoCatalog();
   const set = handwrittenSet();
   const never = new Set(
-    [...set.questions.map((q) => q.question), ...set.offTopic, ...SHOWN_QUESTIONS.map((q) => q.question)].map(
-      normalizeQuestion,
-    ),
+    [
+      ...set.questions.map((q) => q.question),
+      ...set.offTopic,
+      ...handwrittenDevSet().offTopic,
+      ...SHOWN_QUESTIONS.map((q) => q.question),
+    ].map(normalizeQuestion),
   );
   const onTopic = generateSamples(tools, { perTool: size.perTool, seed, exclude: never });
   const offTopic = offTopicSamples(size.offTopic, seed + 500, never);

@@ -1,4 +1,5 @@
 import type { Rng } from "../nn/rng.ts";
+import { madeUpName, madeUpWord } from "./made-up-names.ts";
 import { pickOne } from "./surface.ts";
 
 /**
@@ -103,6 +104,50 @@ const COMBOS: ((rng: Rng) => string)[] = [
     `${pickOne(rng, ["what time is it", "what's today's date", "what day is it today", "what is the time"])}${pickOne(rng, ["", "?", " now", " in London"])}`,
 ];
 
+const COUNTRIES = ["Mexico", "Vietnam", "Ghana", "Poland", "Argentina", "Sweden", "Kenya", "Thailand"];
+const EVENTS = ["Olympics", "Super Bowl", "Tour de France", "Eurovision", "election", "chess final"];
+const FOODS = ["sushi", "burgers", "noodles", "tacos", "salad", "coffee", "dumplings"];
+const PEOPLE = ["my landlord", "Ana", "the team", "my sister", "Dr. Silva", "John"];
+const COMMON_WORDS = ["ephemeral", "ubiquitous", "gregarious", "melancholy", "quixotic", "nostalgia"];
+/** Someone, somewhere or something: a real name or one no tool could know. */
+const place = (rng: Rng) => (rng.next() < 0.5 ? pickOne(rng, COUNTRIES) : madeUpName(rng));
+const person = (rng: Rng) =>
+  rng.next() < 0.5
+    ? pickOne(rng, PEOPLE)
+    : `${madeUpName(rng)}${rng.next() < 0.5 ? ` ${madeUpName(rng)}` : ""}`;
+const hour = (rng: Rng) => `${1 + rng.int(12)}${pickOne(rng, ["", ":30", ":15", ":45"])}`;
+/**
+ * Questions that carry what tools take (numbers, years, times, a word) and still need none: a year or a time
+ * alone is no date calculation, a word to define is no text tool.
+ */
+const WITH_VALUES: ((rng: Rng) => string)[] = [
+  (rng) =>
+    `${pickOne(rng, ["what is the capital of", "what is the population of", "who is the president of", "what language is spoken in", "how big is", "where is", "who rules"])} ${place(rng)}${pickOne(rng, ["", "?"])}`,
+  (rng) =>
+    `${pickOne(rng, ["who is", "how old is", "where does", "what is the job of", "is"])} ${person(rng)}${pickOne(rng, ["", "?", " married?", " famous"])}`,
+  (rng) =>
+    `${pickOne(rng, ["wake me up at", "remind me at", "set a reminder for", "book a table at"])} ${hour(rng)} ${pickOne(rng, ["am", "pm", "tomorrow", "tonight"])}`,
+  (rng) =>
+    `${pickOne(rng, ["set a timer for", "pause the music for", "remind me in", "call me back in"])} ${numberish(rng)} ${pickOne(rng, ["minutes", "hours", "seconds"])}`,
+  (rng) =>
+    `${pickOne(rng, ["who won the", "where was the", "who hosted the", "what happened at the"])} ${1950 + rng.int(75)} ${pickOne(rng, EVENTS)}${pickOne(rng, ["", "?"])}`,
+  (rng) =>
+    `${pickOne(rng, ["what happened in", "who was famous in", "what was invented in"])} ${1500 + rng.int(520)}?`,
+  (rng) =>
+    `${pickOne(rng, ["order", "get me", "deliver"])} ${pickOne(rng, ["a", "two", "3", "a large", "some"])} ${pickOne(rng, FOODS)}${pickOne(rng, ["", " to my house", " for lunch", " from " + madeUpName(rng)])}`,
+  (rng) =>
+    `${pickOne(rng, ["send an email to", "text", "message", "tell", "call"])} ${person(rng)} ${pickOne(rng, ["saying", "that", "about"])} ${pickOne(rng, ["I'm running behind", "the meeting moved", "dinner is ready", "happy birthday", "I'll call later"])}`,
+  (rng) =>
+    `${pickOne(rng, ["define", "what does", "give me a synonym for", "how do you pronounce", "use in a sentence:"])} ${pickOne(rng, ["the word ", ""])}${rng.next() < 0.5 ? pickOne(rng, COMMON_WORDS) : madeUpWord(rng)}${pickOne(rng, ["", " mean?", "?"])}`,
+  (rng) =>
+    `${pickOne(rng, ["what is the weather in", "find flights to", "best restaurants in", "hotels in", "what time does the museum open in"])} ${pickOne(rng, WEATHER_PLACES)}${pickOne(rng, ["", " on " + (2020 + rng.int(8)) + "-0" + (1 + rng.int(9)) + "-1" + rng.int(10), " next week"])}`,
+];
+
+/** A number as a person writes it in passing. */
+function numberish(rng: Rng): string {
+  return pickOne(rng, ["5", "10", "twenty", "15", "90", "2", "45", "three"]);
+}
+
 /** `count` distinct off-topic training questions (fixed ones first, then composed ones), never one of `exclude`. */
 export function offTopicQuestions(count: number, rng: Rng, exclude: ReadonlySet<string>): string[] {
   const out: string[] = [];
@@ -114,7 +159,9 @@ export function offTopicQuestions(count: number, rng: Rng, exclude: ReadonlySet<
     out.push(q);
   };
   for (const q of FIXED) if (out.length < count) add(q);
-  for (let tries = 0; out.length < count && tries < count * 50; tries++) add(pickOne(rng, COMBOS)(rng));
+  // the older kinds and those carrying values, half and half
+  for (let tries = 0; out.length < count && tries < count * 50; tries++)
+    add(pickOne(rng, rng.next() < 0.5 ? COMBOS : WITH_VALUES)(rng));
   return out;
 }
 

@@ -120,7 +120,7 @@ export function convert_timezone(datetime: string, from_zone: string, to_zone: s
  * The number of days in a month.
  *
  * @param year The year
- * @param month The month number, 1 to 12
+ * @param month The month number (choices: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12])
  */
 export function days_in_month(year: number, month: number): string {
   if (!Number.isInteger(month) || month < 1 || month > 12)
