@@ -176,6 +176,11 @@ export async function runMetaTool(c: MetaToolRun): Promise<Record<string, unknow
         "dev NDCG@1 over the grid (always ToolGen, always BM25, thresholds at dev quantiles × weights)",
       dev: choice.dev,
       gates_tried: choice.tried.length,
+      // the best fused gate against the better part on dev (sign test); absent when a part won outright
+      versus_better_part: choice.versusBetterPart && {
+        ...choice.versusBetterPart,
+        gate: { ...choice.versusBetterPart.gate, threshold: finite(choice.versusBetterPart.gate.threshold) },
+      },
       calibration_dev: gateCalibration(h.dev, top1Correct(dev, top5(h.dev)), choice.gate.feature),
       test: figuresOf(test, fusedTest),
       confidence_rrf_default_test: { ...figuresOf(test, rrfTest), ...HYBRID_DEFAULTS },

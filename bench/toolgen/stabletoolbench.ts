@@ -84,6 +84,11 @@ export async function runStableToolBench(
       g2_test: g2,
       gate: { ...choice.gate, threshold: String(choice.gate.threshold), dev_ndcg5: choice.dev },
       gates_tried: choice.tried.length,
+      // the best fused gate against the better part on dev (sign test); absent when a part won outright
+      versus_better_part: choice.versusBetterPart && {
+        ...choice.versusBetterPart,
+        gate: { ...choice.versusBetterPart.gate, threshold: String(choice.versusBetterPart.gate.threshold) },
+      },
       calibration_g1_dev: gateCalibration(devHits, top1Correct(dev, top5(devHits)), choice.gate.feature),
       paired_top1_g2: pairedFamily(systems, [
         ["hybrid_gated", "bm25"],

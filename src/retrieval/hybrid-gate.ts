@@ -10,7 +10,9 @@ import { ToolgenError } from "../errors.ts";
  * Where the model saw queries for the tools in question it is confident and usually right; where it never did
  * (StableToolBench G2) its mass spreads and BM25 should lead. The gate is chosen on dev queries (`chooseGate`)
  * from a grid that includes "always ToolGen" and "always BM25", so on dev the chosen fusion is never below the
- * better of its two parts.
+ * better of its two parts; a fused gate is kept only when it beats that part on dev by more than chance (a
+ * one-sided sign test over the queries where they differ), else the part alone is the gate, and then the hybrid
+ * equals it on every query of every split.
  */
 export const GATE_FEATURES = ["top-prob", "margin"] as const;
 export type GateFeature = (typeof GATE_FEATURES)[number];
@@ -82,18 +84,24 @@ export interface GateChoice {
   dev: { chosen: number; toolgen: number; bm25: number };
   /** Every gate tried with its dev criterion (the results JSON lists them). */
   tried: Array<GateOptions & { dev: number }>;
+  /**
+   * The best fused gate against the better plain part on dev: queries it scores higher, lower, the sign test's
+   * one-sided p, and which was kept (absent when a plain part was best outright).
+   */
+  versusBetterPart?: { gate: GateOptions; wins: number; losses: number; p: number; kept: "gate" | "part" };
 }
 
 /**
  * Chooses the gate on dev: for each feature, thresholds at the quantiles of the dev confidences (plus ±∞:
  * always / never ToolGen) × low weights; the best mean `score` wins, ties going to the earlier (simpler) entry.
- * `score(ranked ids, query index)` is the per-query criterion (e.g. NDCG@5).
+ * A fused winner must also beat the better plain part query by query: sign test p < `grid.alpha` (default 0.05),
+ * else the plain part is chosen. `score(ranked ids, query index)` is the per-query criterion (e.g. NDCG@5).
  */
 export function chooseGate(
   toolgen: readonly (readonly RetrievalHit[])[],
   bm25: readonly (readonly RetrievalHit[])[],
   score: (ranked: string[], query: number) => number,
-  grid: { lowWeights?: number[]; quantiles?: number; k?: number; k0?: number } = {},
+  grid: { lowWeights?: number[]; quantiles?: number; k?: number; k0?: number; alpha?: number } = {},
 ): GateChoice {
   if (toolgen.length !== bm25.length || toolgen.length === 0)
     throw new ToolgenError(
@@ -103,16 +111,14 @@ export function chooseGate(
   const k = grid.k ?? 5;
   const lowWeights = grid.lowWeights ?? [0, 0.25, 0.5];
   const steps = grid.quantiles ?? 20;
-  const evaluate = (gate: GateOptions): number => {
-    let sum = 0;
-    toolgen.forEach((hits, i) => {
-      sum += score(
+  const perQuery = (gate: GateOptions): number[] =>
+    toolgen.map((hits, i) =>
+      score(
         gatedFuse(hits, bm25[i]!, gate, k).map((h) => h.id),
         i,
-      );
-    });
-    return sum / toolgen.length;
-  };
+      ),
+    );
+  const evaluate = (gate: GateOptions): number => perQuery(gate).reduce((a, b) => a + b, 0) / toolgen.length;
   const tried: GateChoice["tried"] = [];
   const add = (gate: GateOptions) => tried.push({ ...gate, dev: evaluate(gate) });
   // Always ToolGen and always BM25 first, so a tie keeps the plain part.
@@ -129,8 +135,34 @@ export function chooseGate(
       for (const lowWeight of lowWeights) add({ feature, threshold, lowWeight, k0: grid.k0 });
   }
   const best = tried.reduce((a, b) => (b.dev > a.dev ? b : a));
-  const { dev, ...gate } = best;
-  return { gate, dev: { chosen: dev, toolgen: tried[0]!.dev, bm25: tried[1]!.dev }, tried };
+  const part = tried[1]!.dev > tried[0]!.dev ? tried[1]! : tried[0]!;
+  const parts = { toolgen: tried[0]!.dev, bm25: tried[1]!.dev };
+  const strip = ({ dev: _, ...gate }: GateOptions & { dev: number }): GateOptions => gate;
+  if (best === tried[0] || best === tried[1])
+    return { gate: strip(best), dev: { chosen: best.dev, ...parts }, tried };
+  const [fused, plain] = [perQuery(strip(best)), perQuery(strip(part))];
+  const wins = fused.filter((s, i) => s > plain[i]!).length;
+  const losses = fused.filter((s, i) => s < plain[i]!).length;
+  const p = signTestP(wins, losses);
+  const kept = p < (grid.alpha ?? 0.05) ? "gate" : "part";
+  const chosen = kept === "gate" ? best : part;
+  return {
+    gate: strip(chosen),
+    dev: { chosen: chosen.dev, ...parts },
+    tried,
+    versusBetterPart: { gate: strip(best), wins, losses, p, kept },
+  };
+}
+
+/** One-sided exact sign test: P(at least `wins` of wins + losses fair coin flips), from log-binomial terms. */
+export function signTestP(wins: number, losses: number): number {
+  const n = wins + losses;
+  if (n === 0) return 1;
+  const logFact = [0];
+  for (let i = 1; i <= n; i++) logFact.push(logFact[i - 1]! + Math.log(i));
+  let p = 0;
+  for (let x = wins; x <= n; x++) p += Math.exp(logFact[n]! - logFact[x]! - logFact[n - x]! - n * Math.LN2);
+  return Math.min(1, p);
 }
 
 /**

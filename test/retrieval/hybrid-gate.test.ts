@@ -11,6 +11,7 @@ import {
   gateCalibration,
   gateConfidence,
   gatedFuse,
+  signTestP,
 } from "../../src/retrieval/hybrid-gate.ts";
 import type { RetrievalHit, Retriever } from "../../src/retrieval/retriever.ts";
 
@@ -54,10 +55,21 @@ describe("gated hybrid (ToolGen's confidence decides)", () => {
     const bm25 = [hits(["z"], [1]), hits(["z"], [1]), hits(["b3"], [1]), hits(["b4"], [1])];
     const relevant = ["t1", "t2", "b3", "b4"];
     const top1 = (ranked: string[], i: number) => (ranked[0] === relevant[i] ? 1 : 0);
-    const choice = chooseGate(toolgen, bm25, top1, { quantiles: 4 });
+    // Four queries: the gate wins two, loses none, p = 0.25: not enough, the better part stays.
+    const few = chooseGate(toolgen, bm25, top1, { quantiles: 4 });
+    expect(few.dev).toEqual({ chosen: 0.5, toolgen: 0.5, bm25: 0.5 });
+    expect(few.gate.threshold).toBe(-Infinity);
+    expect(few.versusBetterPart).toMatchObject({ wins: 2, losses: 0, p: 0.25, kept: "part" });
+    // Twelve: six wins, none lost, p = 1/64: the fused gate is kept.
+    const thrice = <T>(xs: T[]): T[] => [...xs, ...xs, ...xs];
+    const [tg12, bm12, rel12] = [thrice(toolgen), thrice(bm25), thrice(relevant)];
+    const choice = chooseGate(tg12, bm12, (ranked, i) => (ranked[0] === rel12[i] ? 1 : 0), { quantiles: 4 });
     expect(choice.dev).toEqual({ chosen: 1, toolgen: 0.5, bm25: 0.5 });
+    expect(choice.versusBetterPart).toMatchObject({ wins: 6, losses: 0, kept: "gate" });
+    expect(choice.versusBetterPart!.p).toBeCloseTo(1 / 64, 10);
     expect(choice.tried.length).toBeGreaterThan(2);
     expect(choice.tried.every((t) => t.dev <= choice.dev.chosen)).toBe(true);
+    expect(signTestP(3, 1)).toBeCloseTo(5 / 16, 10);
     // When ToolGen is always right, the plain "always ToolGen" gate is kept.
     const plain = chooseGate(toolgen.slice(0, 2), bm25.slice(0, 2), top1);
     expect(plain.gate.threshold).toBe(-Infinity);
