@@ -143,8 +143,8 @@ export class CopySource {
     const chars = [...value].length;
     const anyCase = chars >= 4;
     const afterNumber = chars <= 2 && value === value.toLowerCase();
-    const word = (ch: string | undefined) =>
-      ch !== undefined && (ch.charCodeAt(0) > 0x7f || byteClass(ch.charCodeAt(0)) !== OTHER);
+    // letters and digits of any script; a symbol such as "°" in "25 °C" is not part of a word
+    const word = (ch: string | undefined) => ch !== undefined && /[\p{L}\p{N}]/u.test(ch);
     for (const raw of this.typed) {
       const text = anyCase ? raw.toLowerCase() : raw;
       const v = anyCase ? value.toLowerCase() : value;

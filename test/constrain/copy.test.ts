@@ -223,6 +223,14 @@ describe("copy constraint", () => {
     expect(one.accepts('{"from":"km","to":"mi","a":"Paris","b":"Rome"}')).toBe(true);
     expect(one.accepts('{"from":"mi","to":"km","a":"Paris","b":"Rome"}')).toBe(false);
     expect(convert("5 kmh").accepts('{"from":"in","to":"m","a":"Rome","b":"Paris"}')).toBe(true);
+    // a symbol before a value is no letter: "25 °C" states C
+    const scale = { type: "string", enum: ["C", "F", "K"] };
+    const temp = JsonSchemaAutomaton.fromSchema(
+      { type: "object", properties: { from: scale, to: scale }, required: ["from", "to"] },
+      { copy: new CopySource(["What is 25 °C in Fahrenheit?"]) },
+    );
+    expect(temp.accepts('{"from":"C","to":"F"}')).toBe(true);
+    expect(temp.accepts('{"from":"F","to":"C"}')).toBe(false);
   });
 
   it("under quotesFirst, string leaves take the quoted spans before any other text", () => {

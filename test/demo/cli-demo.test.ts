@@ -156,12 +156,12 @@ describe("toolgen demo (CLI)", () => {
 
 /**
  * Which of npm start's questions the committed model gets right, and whether it answers "What is 12 factorial?"
- * correctly and declines "tell me a joke" (measured on the model retrained on 2026-12-02: 100 questions per tool
- * with made-up text in the text slots, digits split, four heads, 12 agent epochs; arguments
- * under json-schema+copy with whole-word spans, the question's quoted text whole and stated numbers spent once:
- * "12! = 479001600", 2000-01-31, the sha256 of "abc", "6 words" for the quoted sentence, the sales.csv question,
- * the joke declined. Still wrong: "5 h = 300 min" for 5 km in miles, "25 °F = 25" for 25 °C in Fahrenheit;
- * see docs/demo-model.md).
+ * correctly and declines "tell me a joke" (measured on the model retrained on 2026-12-02, third round: off-topic
+ * questions that carry values and made-up names, days_in_month's month an enum; arguments under json-schema+copy
+ * with enum values spent, the question's quotes first and the enum values it writes out first: "12! = 479001600",
+ * 2000-01-31, "6 words" for the quoted sentence, the sales.csv question, the joke declined. Still wrong: 5 km in
+ * inches instead of miles, the sha256 of another text than "abc", "25 °C = 77 " without its unit; see
+ * docs/demo-model.md).
  */
-const EXPECTED_CORRECT = [true, false, true, true, true, true, false, true];
+const EXPECTED_CORRECT = [true, false, true, false, true, true, false, true];
 const EXPECTED_INTERACTIVE = [true, true];
