@@ -86,7 +86,7 @@ export class CopySource {
   /** The spans the texts quote, each copied only whole (no repeats, none empty). */
   readonly quoted: readonly string[];
 
-  /** Does a string leaf take a quoted span, while one is left unwritten, before any other text? */
+  /** Must a call write every quoted span (string leaves copy other text only while later ones can take them)? */
   readonly quotesFirst: boolean;
   /** The texts a person typed (quotesWhole), where an enum value written out is a value stated. */
   private readonly typed: readonly string[];
@@ -94,9 +94,9 @@ export class CopySource {
   /**
    * `options.quotesWhole[i]`: is text i's quoted text copied whole (default: yes)? Yes for what a person typed;
    * no for a tool's result, whose quotes are part of the value ('"abba" is a palindrome' is copied as one span).
-   * `options.quotesFirst` (default no): string leaves take the quoted spans first, each spent once written, and
-   * copy the rest of the text only once all are: what a person quotes is what a call is about. For a call's
-   * arguments, not for an answer built from a tool's result.
+   * `options.quotesFirst` (default no): every quoted span is written, each spent once: a string leaf copies the
+   * rest of the text only while the required string properties after it can still take the spans left. What a
+   * person quotes is what a call is about. For a call's arguments, not for an answer built from a tool's result.
    */
   constructor(
     readonly texts: readonly string[],

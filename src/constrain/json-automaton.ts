@@ -167,8 +167,11 @@ interface UnionNode {
   id: number;
   min: number;
   options: CNode[];
-  /** A string leaf under the copy constraint: its copy option opens once every quoted span (these bits) is spent. */
-  gate?: { option: CNode; spans: number };
+  /**
+   * A string leaf under quotesFirst: its copy option opens only while the quoted spans not yet written (of these
+   * bits) are no more than the required string properties after it (`reserve`), which must then take them.
+   */
+  gate?: { option: CNode; spans: number; reserve: number };
 }
 /** A string copied from the copy source: x holds the source's state, v the continuation bytes owed. */
 interface CopyNode {
@@ -330,7 +333,8 @@ export class JsonSchemaAutomaton {
     return node;
   }
 
-  private compile(node: SchemaNode, refs: Map<SchemaNode, UnionNode>): CNode {
+  /** `reserve`: for a string property, how many required string properties follow it in its object. */
+  private compile(node: SchemaNode, refs: Map<SchemaNode, UnionNode>, reserve = 0): CNode {
     switch (node.kind) {
       case "literal": {
         if (this.copy && (node.range || node.values.every((v) => typeof v === "number"))) {
@@ -370,7 +374,7 @@ export class JsonSchemaAutomaton {
           if (spans && copied) {
             // under quotesFirst the copy opens only once every quoted span was written
             const bits = spans.stated?.masks.reduce((a, m) => a | m, 0) ?? 0;
-            const gate = bits === 0 ? undefined : { option: copied, spans: bits };
+            const gate = bits === 0 ? undefined : { option: copied, spans: bits, reserve };
             // each option's min is an upper bound of what it needs, so their largest holds whichever is open
             const min = gate ? Math.max(spans.min, copied.min) : Infinity;
             return this.add<UnionNode>({ k: K.Union, id: 0, min, options: [spans, copied], gate });
@@ -411,10 +415,11 @@ export class JsonSchemaAutomaton {
         });
       }
       case "object": {
-        const props = node.properties.map((p) => ({
+        const stringAt = node.properties.map((p) => p.required && p.value.kind === "string");
+        const props = node.properties.map((p, i) => ({
           key: utf8Bytes(JSON.stringify(p.key) + ":"),
           required: p.required,
-          value: this.compile(p.value, refs),
+          value: this.compile(p.value, refs, stringAt.slice(i + 1).filter((s) => s).length),
         }));
         const requiredFrom = props.map((_, i) => props.slice(i).some((p) => p.required));
         requiredFrom.push(false);
@@ -652,7 +657,7 @@ export class JsonSchemaAutomaton {
       case K.Union: {
         const used = parent?.used ?? 0;
         for (const o of node.options)
-          if (!(node.gate?.option === o && (used & node.gate.spans) !== node.gate.spans))
+          if (!(node.gate?.option === o && popcount(node.gate.spans & ~used) > node.gate.reserve))
             this.enter(o, parent, out);
         return;
       }
@@ -988,6 +993,12 @@ function spends(f: Frame, at: ByteTrie): number {
   if (!stated) return f.used;
   const free = stated.variants[f.x]!.masks[at.entry]! & ~f.used;
   return f.used | (free & -free); // its first bit not yet spent (none left: the set stays)
+}
+
+function popcount(x: number): number {
+  let n = 0;
+  for (let v = x >>> 0; v !== 0; v &= v - 1) n++;
+  return n;
 }
 
 function frameKey(f: Frame | null): string {

@@ -8,7 +8,7 @@ export type Constraint =
    * `copyFrom`: free string and number leaves may only copy from these texts (src/constrain/copy.ts); only
    * the built-in engine enforces it, other backends refuse it with UnsupportedConstraintError.
    * `quotesWhole[i]`: is text i's quoted text copied whole (default yes: for what a person typed, not for a
-   * tool's result). `quotesFirst`: string leaves take the quoted spans first (for a call's arguments).
+   * tool's result). `quotesFirst`: every quoted span is written (for a call's arguments).
    */
   | {
       kind: "json-schema";

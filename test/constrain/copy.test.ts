@@ -233,7 +233,7 @@ describe("copy constraint", () => {
     expect(temp.accepts('{"from":"F","to":"C"}')).toBe(false);
   });
 
-  it("under quotesFirst, string leaves take the quoted spans before any other text", () => {
+  it("under quotesFirst, every quoted span is written: a string leaf copies other text only while later ones can take the spans left", () => {
     const pair = {
       type: "object",
       properties: { path: { type: "string" }, content: { type: "string" } },
@@ -250,12 +250,14 @@ describe("copy constraint", () => {
     // without quotesFirst the text outside quotes stays open
     const plain = JsonSchemaAutomaton.fromSchema(pair, { copy: new CopySource([question]) });
     expect(plain.accepts('{"path":"how many times","content":"the"}')).toBe(true);
-    // one quoted span, two leaves: the second copies freely once the span is written
+    // one quoted span, two leaves: either may take it, but one must; the other copies freely
     const one = JsonSchemaAutomaton.fromSchema(pair, {
       copy: new CopySource(['save "buy eggs" to shopping.txt'], { quotesFirst: true }),
     });
     expect(one.accepts('{"path":"buy eggs","content":"shopping.txt"}')).toBe(true);
-    expect(one.accepts('{"path":"shopping.txt","content":"buy eggs"}')).toBe(false);
+    expect(one.accepts('{"path":"shopping.txt","content":"buy eggs"}')).toBe(true);
+    expect(one.accepts('{"path":"shopping.txt","content":"save"}')).toBe(false);
+    expect(one.accepts('{"path":"save","content":"shopping.txt"}')).toBe(false);
     // the fewest bytes stay an upper bound: the longest span may be all that is left
     expect(one.minBytesToComplete(one.start())).toBeGreaterThanOrEqual(
       '{"path":"buy eggs","content":"save"}'.length,
