@@ -63,6 +63,17 @@ function startCost(b: number): number {
   return 1;
 }
 
+/** A text's prefixes that end where a word ends (never inside a run of letters and digits), longest last. */
+function wordPrefixes(text: string): string[] {
+  const chars = [...text];
+  const word = (ch: string | undefined) => ch !== undefined && /[\p{L}\p{N}]/u.test(ch);
+  const out: string[] = [];
+  for (let i = 1; i <= chars.length; i++)
+    if (!(word(chars[i - 1]) && word(chars[i])) && chars.slice(0, i).join("").trim() !== "")
+      out.push(chars.slice(0, i).join(""));
+  return out;
+}
+
 export class CopySource {
   /** The numbers the texts state (digits or words). */
   readonly numbers: readonly number[];
@@ -85,6 +96,8 @@ export class CopySource {
 
   /** The spans the texts quote, each copied only whole (no repeats, none empty). */
   readonly quoted: readonly string[];
+  /** The texts copied only from their start (fromStart), cut where a word ends: each a value a leaf may take. */
+  readonly prefixes: readonly string[];
 
   /** Must a call write every quoted span (string leaves copy other text only while later ones can take them)? */
   readonly quotesFirst: boolean;
@@ -100,12 +113,20 @@ export class CopySource {
    */
   constructor(
     readonly texts: readonly string[],
-    options: { quotesWhole?: readonly boolean[] | undefined; quotesFirst?: boolean | undefined } = {},
+    options: {
+      quotesWhole?: readonly boolean[] | undefined;
+      quotesFirst?: boolean | undefined;
+      fromStart?: readonly boolean[] | undefined;
+    } = {},
   ) {
     this.quotesFirst = options.quotesFirst === true;
+    this.prefixes = [
+      ...new Set(texts.flatMap((text, i) => (options.fromStart?.[i] === true ? wordPrefixes(text) : []))),
+    ];
     this.typed = texts.filter((_, i) => options.quotesWhole?.[i] !== false);
     const quoted: string[] = [];
     const pieces = texts.flatMap((text, i) => {
+      if (options.fromStart?.[i] === true) return [];
       if (options.quotesWhole?.[i] === false) return [text];
       const spans = quotedSpans(text);
       for (const s of spans) quoted.push(text.slice(s.start, s.end));

@@ -359,10 +359,14 @@ export class JsonSchemaAutomaton {
         const maxLength = node.maxLength ?? Math.max(node.minLength, this.maxStringLength);
         if (this.copy) {
           const minChars = Math.max(1, node.minLength);
-          const whole = this.copy.quoted.filter((q) => {
+          const fits = (q: string) => {
             const chars = [...q].length;
             return chars >= minChars && chars <= maxLength;
-          });
+          };
+          const whole = this.copy.quoted.filter(fits);
+          // a text copied only from its start: one of its prefixes, beside the other options
+          const prefixes = this.copy.prefixes.filter(fits);
+          const fromStart = prefixes.length > 0 ? this.literal(prefixes) : undefined;
           // a quoted span whole (under quotesFirst, spent once written), or a copy of the text outside quotes
           const spans =
             whole.length === 0
@@ -371,16 +375,18 @@ export class JsonSchemaAutomaton {
                 ? this.stated(whole, "quote")
                 : this.literal(whole);
           const copied = this.copyString(this.copy, minChars, maxLength);
+          const options: CNode[] = [spans, copied, fromStart].filter((o) => o !== undefined);
           if (spans && copied) {
-            // under quotesFirst the copy opens only once every quoted span was written
+            // under quotesFirst the copy opens only while later leaves can still take the spans left
             const bits = spans.stated?.masks.reduce((a, m) => a | m, 0) ?? 0;
             const gate = bits === 0 ? undefined : { option: copied, spans: bits, reserve };
             // each option's min is an upper bound of what it needs, so their largest holds whichever is open
-            const min = gate ? Math.max(spans.min, copied.min) : Infinity;
-            return this.add<UnionNode>({ k: K.Union, id: 0, min, options: [spans, copied], gate });
+            let min = gate ? Math.max(spans.min, copied.min) : Infinity;
+            if (gate && fromStart) min = Math.min(min, fromStart.min);
+            return this.add<UnionNode>({ k: K.Union, id: 0, min, options, gate });
           }
-          if (spans) return spans;
-          if (copied) return copied;
+          if (options.length === 1) return options[0]!;
+          if (options.length > 1) return this.add<UnionNode>({ k: K.Union, id: 0, min: Infinity, options });
         }
         return this.add<StrNode>({
           k: K.Str,

@@ -195,7 +195,13 @@ export class ToolGenChatModel implements ChatModel {
     const constraint = jsonSchemaConstraint(c.schema, this.tokens.tokenizer, [this.endId], {
       vocabSize: this.tokens.model.config.vocabSize,
       ...(c.copyFrom
-        ? { copy: new CopySource(c.copyFrom, { quotesWhole: c.quotesWhole, quotesFirst: c.quotesFirst }) }
+        ? {
+            copy: new CopySource(c.copyFrom, {
+              quotesWhole: c.quotesWhole,
+              quotesFirst: c.quotesFirst,
+              fromStart: c.fromStart,
+            }),
+          }
         : {}),
     });
     const session = new InferenceSession(this.tokens.model);

@@ -155,7 +155,13 @@ function constraintFilter(
     const constraint = jsonSchemaConstraint(c.schema, model.tokenizer, endIds, {
       vocabSize: model.vocabSize,
       ...(c.copyFrom
-        ? { copy: new CopySource(c.copyFrom, { quotesWhole: c.quotesWhole, quotesFirst: c.quotesFirst }) }
+        ? {
+            copy: new CopySource(c.copyFrom, {
+              quotesWhole: c.quotesWhole,
+              quotesFirst: c.quotesFirst,
+              fromStart: c.fromStart,
+            }),
+          }
         : {}),
     });
     return { next: (_, left) => constraint.allowed(left), accept: (id) => constraint.accept(id) };

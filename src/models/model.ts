@@ -9,6 +9,7 @@ export type Constraint =
    * the built-in engine enforces it, other backends refuse it with UnsupportedConstraintError.
    * `quotesWhole[i]`: is text i's quoted text copied whole (default yes: for what a person typed, not for a
    * tool's result). `quotesFirst`: every quoted span is written (for a call's arguments).
+   * `fromStart[i]`: is text i copied only from its beginning (a tool's result, quoted by an answer)?
    */
   | {
       kind: "json-schema";
@@ -16,6 +17,7 @@ export type Constraint =
       copyFrom?: string[];
       quotesWhole?: boolean[];
       quotesFirst?: boolean;
+      fromStart?: boolean[];
     }
   | { kind: "grammar"; gbnf: string }
   | { kind: "tokens"; ids: number[] };

@@ -85,6 +85,7 @@ describe("ToolGen agent: the arguments turn under a json-schema constraint", () 
       copyFrom: ["What is 2 plus 3?"],
       quotesWhole: [true],
       quotesFirst: true, // a call's string arguments take what the question quotes first
+      fromStart: [false],
     });
     expect(model.calls[5]!.options.constraint).toEqual({
       kind: "json-schema",
@@ -92,6 +93,7 @@ describe("ToolGen agent: the arguments turn under a json-schema constraint", () 
       copyFrom: ["What is 2 plus 3?", "5"],
       quotesWhole: [true, false], // quotes mark values in the question, not in a tool's result
       quotesFirst: false, // an answer is built from the result
+      fromStart: [false, true], // and quotes the result from its beginning
     });
     const decodings = run.steps.flatMap((s) => (s.type === "model" ? [s.decoding] : []));
     expect(decodings[2]).toEqual({

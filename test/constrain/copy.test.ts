@@ -264,6 +264,24 @@ describe("copy constraint", () => {
     );
   });
 
+  it("copies a fromStart text only from its beginning, up to a word's end", () => {
+    const answer = JsonSchemaAutomaton.fromSchema(
+      { type: "string" },
+      { copy: new CopySource(['make "shout this" uppercase', "SHOUT THIS!"], { fromStart: [false, true] }) },
+    );
+    for (const ok of ["SHOUT", "SHOUT THIS", "SHOUT THIS!", "shout this", "uppercase"])
+      expect(answer.accepts(JSON.stringify(ok)), ok).toBe(true);
+    for (const bad of ["THIS", "THIS!", "SHOU", "SHOUT TH"])
+      expect(answer.accepts(JSON.stringify(bad)), bad).toBe(false);
+    // the budget still holds: the shortest value is a question span (a lone space, `" "`) or the shortest prefix
+    expect(answer.minBytesToComplete(answer.start())).toBe('" "'.length);
+    const only = JsonSchemaAutomaton.fromSchema(
+      { type: "string" },
+      { copy: new CopySource(["SHOUT THIS!"], { fromStart: [true] }) },
+    );
+    expect(only.minBytesToComplete(only.start())).toBe('"SHOUT"'.length);
+  });
+
   it("counts the fewest bytes to a completion exactly (multi-byte and escaped characters)", () => {
     const only = JsonSchemaAutomaton.fromSchema(
       { type: "string", minLength: 2 },
@@ -388,7 +406,11 @@ describe("copy constraint (property)", () => {
           } catch {
             return;
           }
-          const source = new CopySource(ts, { quotesFirst });
+          // with quotesFirst, also the first text copied only from its start (an answer quoting a result)
+          const source = new CopySource(ts, {
+            quotesFirst,
+            fromStart: ts.map((_, i) => quotesFirst && i === 0),
+          });
           let c;
           try {
             c = jsonSchemaConstraint(s, demo, [endId], {
