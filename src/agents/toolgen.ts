@@ -338,6 +338,11 @@ export class ToolGenAgent extends MemoryAgent {
                   quotesFirst: entry !== undefined,
                   // an answer quotes the tool's result from its beginning
                   fromStart: sources.map(([name]) => entry === undefined && name === "observation"),
+                  // and takes from the question only what it quotes, when there is a result to report
+                  quotesOnly: sources.map(
+                    ([name]) =>
+                      entry === undefined && name === "question" && copyFrom.observation !== undefined,
+                  ),
                 }
               : {}),
           },

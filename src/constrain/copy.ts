@@ -117,6 +117,7 @@ export class CopySource {
       quotesWhole?: readonly boolean[] | undefined;
       quotesFirst?: boolean | undefined;
       fromStart?: readonly boolean[] | undefined;
+      quotesOnly?: readonly boolean[] | undefined;
     } = {},
   ) {
     this.quotesFirst = options.quotesFirst === true;
@@ -130,7 +131,7 @@ export class CopySource {
       if (options.quotesWhole?.[i] === false) return [text];
       const spans = quotedSpans(text);
       for (const s of spans) quoted.push(text.slice(s.start, s.end));
-      return unquotedPieces(text, spans);
+      return options.quotesOnly?.[i] === true ? [] : unquotedPieces(text, spans);
     });
     this.quoted = [...new Set(quoted)];
     let last = 0;

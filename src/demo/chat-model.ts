@@ -200,6 +200,7 @@ export class ToolGenChatModel implements ChatModel {
               quotesWhole: c.quotesWhole,
               quotesFirst: c.quotesFirst,
               fromStart: c.fromStart,
+              quotesOnly: c.quotesOnly,
             }),
           }
         : {}),

@@ -160,6 +160,7 @@ function constraintFilter(
               quotesWhole: c.quotesWhole,
               quotesFirst: c.quotesFirst,
               fromStart: c.fromStart,
+              quotesOnly: c.quotesOnly,
             }),
           }
         : {}),

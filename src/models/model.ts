@@ -10,6 +10,7 @@ export type Constraint =
    * `quotesWhole[i]`: is text i's quoted text copied whole (default yes: for what a person typed, not for a
    * tool's result). `quotesFirst`: every quoted span is written (for a call's arguments).
    * `fromStart[i]`: is text i copied only from its beginning (a tool's result, quoted by an answer)?
+   * `quotesOnly[i]`: does text i give only what it quotes (the question, to an answer)?
    */
   | {
       kind: "json-schema";
@@ -18,6 +19,7 @@ export type Constraint =
       quotesWhole?: boolean[];
       quotesFirst?: boolean;
       fromStart?: boolean[];
+      quotesOnly?: boolean[];
     }
   | { kind: "grammar"; gbnf: string }
   | { kind: "tokens"; ids: number[] };

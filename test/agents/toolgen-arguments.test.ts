@@ -86,6 +86,7 @@ describe("ToolGen agent: the arguments turn under a json-schema constraint", () 
       quotesWhole: [true],
       quotesFirst: true, // a call's string arguments take what the question quotes first
       fromStart: [false],
+      quotesOnly: [false],
     });
     expect(model.calls[5]!.options.constraint).toEqual({
       kind: "json-schema",
@@ -94,6 +95,7 @@ describe("ToolGen agent: the arguments turn under a json-schema constraint", () 
       quotesWhole: [true, false], // quotes mark values in the question, not in a tool's result
       quotesFirst: false, // an answer is built from the result
       fromStart: [false, true], // and quotes the result from its beginning
+      quotesOnly: [true, false], // taking from the question only what it quotes
     });
     const decodings = run.steps.flatMap((s) => (s.type === "model" ? [s.decoding] : []));
     expect(decodings[2]).toEqual({

@@ -280,6 +280,20 @@ describe("copy constraint", () => {
       { copy: new CopySource(["SHOUT THIS!"], { fromStart: [true] }) },
     );
     expect(only.minBytesToComplete(only.start())).toBe('"SHOUT"'.length);
+    // quotesOnly: the question gives only what it quotes
+    const reported = JsonSchemaAutomaton.fromSchema(
+      { type: "string" },
+      {
+        copy: new CopySource(['make "shout this" uppercase', "SHOUT THIS!"], {
+          fromStart: [false, true],
+          quotesOnly: [true, false],
+        }),
+      },
+    );
+    for (const ok of ["SHOUT THIS", "shout this"])
+      expect(reported.accepts(JSON.stringify(ok)), ok).toBe(true);
+    for (const bad of ["make", "uppercase", " "])
+      expect(reported.accepts(JSON.stringify(bad)), bad).toBe(false);
   });
 
   it("counts the fewest bytes to a completion exactly (multi-byte and escaped characters)", () => {

@@ -160,8 +160,8 @@ describe("toolgen demo (CLI)", () => {
  * questions that carry values and made-up names, days_in_month's month an enum; arguments under json-schema+copy
  * with enum values spent, the question's quotes first and the enum values it writes out first: "12! = 479001600",
  * 2000-01-31, "6 words" for the quoted sentence, the sales.csv question, the joke declined. Still wrong: 5 km in
- * inches instead of miles, the sha256 of another text than "abc", "25 °C = 77 " without its unit; see
- * docs/demo-model.md).
+ * inches instead of miles, the sha256 of "sha256" and then gives up instead of answering for "abc", "25 °C = 77 "
+ * without its unit; see docs/demo-model.md).
  */
 const EXPECTED_CORRECT = [true, false, true, false, true, true, false, true];
 const EXPECTED_INTERACTIVE = [true, true];
