@@ -1,11 +1,11 @@
 /**
  * The demo model on questions it never saw, run end to end through the ToolGen agent exactly as `toolgen demo`
  * runs them:
- * - the hand-written held-out set (bench/demo/handwritten.json: questions a person typed, never trained on):
+ * - the hand-written held-out set (src/demo/held-out/handwritten.json: questions a person typed, never trained on):
  *   correct answers (src/demo/grading.ts), right first tool choice, and BM25 over the tool descriptions picking
  *   the tool (`toolgen retrieve --retriever bm25 -k 1`) beside it;
  * - its off-topic questions: the share the model declines (Finish with give_up_and_restart);
- * - the hand-written dev off-topic questions (bench/demo/handwritten-dev.json), the same share: these may choose
+ * - the hand-written dev off-topic questions (src/demo/held-out/handwritten-dev.json), the same share: these may choose
  *   among models, the test set's may not;
  * - the generated held-out split (demo generator, seed 1001, training questions excluded): right first tool,
  *   right first arguments, correct answer;
@@ -63,7 +63,7 @@ const { dir, committed } = args.dir
   : await prepareDemoModel({ log: (l) => process.stderr.write(l + "\n") });
 const data = await demoData();
 const set = JSON.parse(
-  readFileSync(new URL("demo/handwritten.json", import.meta.url), "utf8"),
+  readFileSync(new URL("../src/demo/held-out/handwritten.json", import.meta.url), "utf8"),
 ) as HandwrittenSet;
 const devSet = handwrittenDevSet();
 const bm25 = await createRetriever("bm25", { catalog: data.catalog });

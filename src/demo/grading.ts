@@ -1,6 +1,6 @@
 /**
  * How the demo's benches and tests decide that an answer is right: it states the expected result. A question
- * of the hand-written set (bench/demo/handwritten.json) carries the real output of the call a person would
+ * of the hand-written set (src/demo/held-out/handwritten.json) carries the real output of the call a person would
  * expect (`answer`) and the part of it that is the result (`key`, what follows the last " = " or ": ").
  * An answer is correct when it is that output, or when its own result part is the key (numbers within a
  * relative 1e-4, so "gcd(36, 48) = 12" answers "gcd of 48 and 36" as well as "gcd(48, 36) = 12" does).

@@ -29,10 +29,14 @@ export const DEMO_MODEL_DIR = join(".cache", "demo-model");
  * training is deterministic, so the weights, tokenizer and index come out bit for bit the same.
  */
 export const COMMITTED_DEMO_MODEL = fileURLToPath(new URL("../../models/demo", import.meta.url));
-export const HANDWRITTEN_SET = fileURLToPath(new URL("../../bench/demo/handwritten.json", import.meta.url));
+// The hand-written sets ship with the package (src/): the training data is defined by them (the generator never
+// produces their questions), so an installed `toolgen demo` needs them to check the committed model's fingerprint.
+export const HANDWRITTEN_SET = fileURLToPath(
+  new URL("../../src/demo/held-out/handwritten.json", import.meta.url),
+);
 /** Hand-written off-topic questions for choosing among models (dev): never trained on either. */
 export const HANDWRITTEN_DEV_SET = fileURLToPath(
-  new URL("../../bench/demo/handwritten-dev.json", import.meta.url),
+  new URL("../../src/demo/held-out/handwritten-dev.json", import.meta.url),
 );
 
 /**
@@ -112,12 +116,12 @@ export async function withSandbox<T>(fn: (dir: string) => Promise<T>): Promise<T
   }
 }
 
-/** The hand-written held-out set (bench/demo/handwritten.json): the generator must never produce its questions. */
+/** The hand-written held-out set (src/demo/held-out/handwritten.json): the generator must never produce its questions. */
 export function handwrittenSet(): HandwrittenSet {
   return JSON.parse(readFileSync(HANDWRITTEN_SET, "utf8")) as HandwrittenSet;
 }
 
-/** The hand-written dev questions (bench/demo/handwritten-dev.json): off-topic ones, for choosing models. */
+/** The hand-written dev questions (src/demo/held-out/handwritten-dev.json): off-topic ones, for choosing models. */
 export function handwrittenDevSet(): { offTopic: string[] } {
   return JSON.parse(readFileSync(HANDWRITTEN_DEV_SET, "utf8")) as { offTopic: string[] };
 }

@@ -9,7 +9,7 @@ export interface ShownQuestion {
 }
 
 /**
- * What `npm start` asks: seven questions of the hand-written held-out set (bench/demo/handwritten.json, never
+ * What `npm start` asks: seven questions of the hand-written held-out set (src/demo/held-out/handwritten.json, never
  * trained on) and one of its off-topic questions, which must be declined. Fixed on 2026-12-01 before the model
  * was retrained, and not to be edited after seeing its answers (test/demo/questions.test.ts checks they are the
  * fixture's entries).

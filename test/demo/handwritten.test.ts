@@ -6,7 +6,7 @@ import { withSandbox } from "../../src/demo/model.ts";
 import { executeToolCall } from "../../src/tools/execute.ts";
 
 const set = JSON.parse(
-  readFileSync(new URL("../../bench/demo/handwritten.json", import.meta.url), "utf8"),
+  readFileSync(new URL("../../src/demo/held-out/handwritten.json", import.meta.url), "utf8"),
 ) as HandwrittenSet;
 
 describe("the hand-written demo question set", () => {

@@ -51,12 +51,21 @@ beforeAll(() => {
       "--no-package-lock",
       join(work, packed.filename),
       `@types/node@${readDevDependency("@types/node")}`,
+      // the one optional package a user's install would bring and the demo needs: esbuild's binary, with which
+      // tsx loads the demo's TypeScript tool files (--omit=optional above leaves out node-llama-cpp)
+      `@esbuild/${process.platform}-${process.arch}@${esbuildVersion()}`,
     ],
     { cwd: work },
   );
 }, 600_000);
 
 afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+function esbuildVersion(): string {
+  return (
+    JSON.parse(readFileSync(join(ROOT, "node_modules/esbuild/package.json"), "utf8")) as { version: string }
+  ).version;
+}
 
 function readDevDependency(name: string): string {
   const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
@@ -82,6 +91,8 @@ describe("the npm package", () => {
       "dist/chat/templates/llama3.jinja",
       "build/kernels.wasm",
       "models/demo/model.safetensors",
+      "src/demo/held-out/handwritten.json",
+      "src/demo/held-out/handwritten-dev.json",
     ])
       expect(paths).toContain(expected);
     expect(paths.filter((p) => /^(test|bench|examples|scripts|assembly|docs|\.ci)\//.test(p))).toEqual([]);
@@ -205,4 +216,18 @@ void demoCatalog;
       run(bin, ["retrieve", "--catalog", catalog, "weather in Paris", "--json"], { cwd: work }),
     ).toContain("get_weather");
   });
+
+  it("runs the demo from the installed package on its committed model, without training", () => {
+    const bin = join(work, "node_modules/.bin/toolgen");
+    // the committed model fits only if the package carries everything its training data is defined by
+    // (the hand-written sets the generator excludes); a mismatch would start a 25-minute training instead
+    const out = run(bin, ["demo", "--interactive", "--json"], {
+      cwd: work,
+      input: "What is 12 factorial?\n",
+      timeout: 120_000,
+    });
+    const answer = JSON.parse(out.trim().split("\n")[0]!) as { question: string; answer: string | null };
+    expect(answer.question).toBe("What is 12 factorial?");
+    expect(answer.answer).toContain("479001600");
+  }, 150_000);
 });
