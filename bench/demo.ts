@@ -23,7 +23,7 @@ import { readFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { parseArgs } from "node:util";
 import { writeBenchResult } from "./lib/result.ts";
-import { isCorrectAnswer, resultPart, type HandwrittenSet } from "../src/demo/grading.ts";
+import { isCorrectAnswer, isSameCall, resultPart, type HandwrittenSet } from "../src/demo/grading.ts";
 import {
   demoData,
   HELD_OUT_PER_TOOL,
@@ -133,8 +133,7 @@ async function measure(mode: Mode) {
       generatedLatencies.push(ms(got));
       const first = got.calls[0];
       if (first?.tool === q.tool) generated.action++;
-      if (first?.tool === q.tool && JSON.stringify(first.arguments) === JSON.stringify(q.arguments))
-        generated.args++;
+      if (isSameCall(data.tools, first, { tool: q.tool!, arguments: q.arguments })) generated.args++;
       const truth = await executeToolCall(
         { id: `t${i}`, type: "function", function: { name: q.tool!, arguments: q.arguments } },
         data.tools,

@@ -336,8 +336,8 @@ export class ToolGenAgent extends MemoryAgent {
                   quotesWhole: sources.map(([name]) => name === "question"),
                   // a call is about what the question quotes; an answer is built from the tool's result
                   quotesFirst: entry !== undefined,
-                  // an answer quotes the tool's result from its beginning
-                  fromStart: sources.map(([name]) => entry === undefined && name === "observation"),
+                  // an answer reports the tool's result whole or not at all
+                  whole: sources.map(([name]) => entry === undefined && name === "observation"),
                   // and takes from the question only what it quotes, when there is a result to report
                   quotesOnly: sources.map(
                     ([name]) =>

@@ -63,15 +63,19 @@ function startCost(b: number): number {
   return 1;
 }
 
-/** A text's prefixes that end where a word ends (never inside a run of letters and digits), longest last. */
-function wordPrefixes(text: string): string[] {
+/**
+ * `text` whole when it has at most `maxChars` characters, else its longest beginning that does and ends where a
+ * word ends, without trailing spaces (undefined when none does): what a leaf of that length may take of a text copied whole.
+ */
+export function wholeWithin(text: string, maxChars: number): string | undefined {
   const chars = [...text];
+  if (chars.length <= maxChars) return text;
   const word = (ch: string | undefined) => ch !== undefined && /[\p{L}\p{N}]/u.test(ch);
-  const out: string[] = [];
-  for (let i = 1; i <= chars.length; i++)
-    if (!(word(chars[i - 1]) && word(chars[i])) && chars.slice(0, i).join("").trim() !== "")
-      out.push(chars.slice(0, i).join(""));
-  return out;
+  for (let i = maxChars; i > 0; i--) {
+    const cut = chars.slice(0, i).join("");
+    if (!(word(chars[i - 1]) && word(chars[i])) && cut.trim() !== "") return cut.trimEnd();
+  }
+  return undefined;
 }
 
 export class CopySource {
@@ -96,8 +100,8 @@ export class CopySource {
 
   /** The spans the texts quote, each copied only whole (no repeats, none empty). */
   readonly quoted: readonly string[];
-  /** The texts copied only from their start (fromStart), cut where a word ends: each a value a leaf may take. */
-  readonly prefixes: readonly string[];
+  /** The texts copied only whole (`whole`): each a value a leaf may take, nothing less (see wholeWithin). */
+  readonly wholeTexts: readonly string[];
 
   /** Must a call write every quoted span (string leaves copy other text only while later ones can take them)? */
   readonly quotesFirst: boolean;
@@ -110,24 +114,26 @@ export class CopySource {
    * `options.quotesFirst` (default no): every quoted span is written, each spent once: a string leaf copies the
    * rest of the text only while the required string properties after it can still take the spans left. What a
    * person quotes is what a call is about. For a call's arguments, not for an answer built from a tool's result.
+   * `options.whole[i]`: is text i copied whole or not at all (a tool's result, reported by an answer)?
+   * `options.quotesOnly[i]`: does text i give only its quoted spans (the question, to an answer)?
    */
   constructor(
     readonly texts: readonly string[],
     options: {
       quotesWhole?: readonly boolean[] | undefined;
       quotesFirst?: boolean | undefined;
-      fromStart?: readonly boolean[] | undefined;
+      whole?: readonly boolean[] | undefined;
       quotesOnly?: readonly boolean[] | undefined;
     } = {},
   ) {
     this.quotesFirst = options.quotesFirst === true;
-    this.prefixes = [
-      ...new Set(texts.flatMap((text, i) => (options.fromStart?.[i] === true ? wordPrefixes(text) : []))),
+    this.wholeTexts = [
+      ...new Set(texts.filter((text, i) => options.whole?.[i] === true && text.trim() !== "")),
     ];
     this.typed = texts.filter((_, i) => options.quotesWhole?.[i] !== false);
     const quoted: string[] = [];
     const pieces = texts.flatMap((text, i) => {
-      if (options.fromStart?.[i] === true) return [];
+      if (options.whole?.[i] === true) return [];
       if (options.quotesWhole?.[i] === false) return [text];
       const spans = quotedSpans(text);
       for (const s of spans) quoted.push(text.slice(s.start, s.end));
@@ -161,23 +167,30 @@ export class CopySource {
    * are words, not inches, metres and tonnes.
    */
   states(value: string): boolean {
-    if (value.length === 0) return false;
+    return this.statedAt(value).length > 0;
+  }
+
+  /** Where the typed texts write `value` out (see states): [text index, start, end) of each place. */
+  statedAt(value: string): { text: number; start: number; end: number }[] {
+    if (value.length === 0) return [];
     const chars = [...value].length;
     const anyCase = chars >= 4;
     const afterNumber = chars <= 2 && value === value.toLowerCase();
     // letters and digits of any script; a symbol such as "°" in "25 °C" is not part of a word
     const word = (ch: string | undefined) => ch !== undefined && /[\p{L}\p{N}]/u.test(ch);
-    for (const raw of this.typed) {
+    const places: { text: number; start: number; end: number }[] = [];
+    this.typed.forEach((raw, t) => {
       const text = anyCase ? raw.toLowerCase() : raw;
       const v = anyCase ? value.toLowerCase() : value;
       for (let i = text.indexOf(v); i >= 0; i = text.indexOf(v, i + 1)) {
         const before = word(text[i - 1]) && word(v[0]);
         const after = word(text[i + v.length]) && word(v[v.length - 1]);
         if (before || after) continue;
-        if (!afterNumber || /[0-9][\s°]*$/.test(text.slice(Math.max(0, i - 4), i))) return true;
+        if (!afterNumber || /[0-9][\s°]*$/.test(text.slice(Math.max(0, i - 4), i)))
+          places.push({ text: t, start: i, end: i + v.length });
       }
-    }
-    return false;
+    });
+    return places;
   }
 
   /** The state before any byte of a copy (the empty substring). */

@@ -16,7 +16,7 @@
  */
 import type { JsonSchema } from "../tools/types.ts";
 import { ByteTrie, utf8Bytes } from "./byte-trie.ts";
-import { continuationBytes, COPY_ESCAPES, type CopySource } from "./copy.ts";
+import { continuationBytes, COPY_ESCAPES, type CopySource, wholeWithin } from "./copy.ts";
 import { boundsEmpty, NumberRange } from "./number-range.ts";
 import {
   MAX_FRACTION_DIGITS,
@@ -343,9 +343,11 @@ export class JsonSchemaAutomaton {
           if (stated.length > 0 && stated.length < node.values.length) return this.stated(stated as number[]);
         }
         if (this.copy && node.values.length > 1 && node.values.every((v) => typeof v === "string")) {
-          const leaf = this.stated(node.values as string[], "enum");
+          const values = node.values as string[];
+          const places = values.map((v) => this.copy!.statedAt(v));
+          const said = places.map((p) => p.length > 0);
+          const leaf = this.stated(values, "enum", this.spendKeys(values, places));
           // the values the question writes out come first
-          const said = node.values.map((v) => this.copy!.states(v as string));
           if (said.some((s) => s) && !said.every((s) => s)) leaf.stated!.preferred = said;
           return leaf;
         }
@@ -364,9 +366,11 @@ export class JsonSchemaAutomaton {
             return chars >= minChars && chars <= maxLength;
           };
           const whole = this.copy.quoted.filter(fits);
-          // a text copied only from its start: one of its prefixes, beside the other options
-          const prefixes = this.copy.prefixes.filter(fits);
-          const fromStart = prefixes.length > 0 ? this.literal(prefixes) : undefined;
+          // a text copied only whole (cut at a word's end when longer than the leaf may be), beside the others
+          const wholeTexts = [
+            ...new Set(this.copy.wholeTexts.flatMap((t) => wholeWithin(t, maxLength) ?? [])),
+          ].filter(fits);
+          const wholeText = wholeTexts.length > 0 ? this.literal(wholeTexts) : undefined;
           // a quoted span whole (under quotesFirst, spent once written), or a copy of the text outside quotes
           const spans =
             whole.length === 0
@@ -375,14 +379,14 @@ export class JsonSchemaAutomaton {
                 ? this.stated(whole, "quote")
                 : this.literal(whole);
           const copied = this.copyString(this.copy, minChars, maxLength);
-          const options: CNode[] = [spans, copied, fromStart].filter((o) => o !== undefined);
+          const options: CNode[] = [spans, copied, wholeText].filter((o) => o !== undefined);
           if (spans && copied) {
             // under quotesFirst the copy opens only while later leaves can still take the spans left
             const bits = spans.stated?.masks.reduce((a, m) => a | m, 0) ?? 0;
             const gate = bits === 0 ? undefined : { option: copied, spans: bits, reserve };
             // each option's min is an upper bound of what it needs, so their largest holds whichever is open
             let min = gate ? Math.max(spans.min, copied.min) : Infinity;
-            if (gate && fromStart) min = Math.min(min, fromStart.min);
+            if (gate && wholeText) min = Math.min(min, wholeText.min);
             return this.add<UnionNode>({ k: K.Union, id: 0, min, options, gate });
           }
           if (options.length === 1) return options[0]!;
@@ -481,9 +485,13 @@ export class JsonSchemaAutomaton {
    * `min` is the longest value's length, an upper bound for every variant: sibling leaves spending values may
    * leave only the long ones.
    */
-  private stated(values: number[] | string[], kind: "number" | "enum" | "quote" = "number"): LitNode {
-    const masks = values.map((v) =>
-      typeof v === "number" ? this.spendMask(Math.abs(v)) : this.enumMask(`${kind}:${v}`),
+  private stated(
+    values: number[] | string[],
+    kind: "number" | "enum" | "quote" = "number",
+    keys?: string[],
+  ): LitNode {
+    const masks = values.map((v, i) =>
+      typeof v === "number" ? this.spendMask(Math.abs(v)) : this.enumMask(keys?.[i] ?? `${kind}:${v}`),
     );
     const trie = ByteTrie.build(values.map((v) => utf8Bytes(JSON.stringify(v))));
     const min = Math.max(...values.map((v) => JSON.stringify(v).length));
@@ -509,6 +517,26 @@ export class JsonSchemaAutomaton {
       this.nextBit = bit;
     }
     return this.spendMasks.get(v) ?? 0;
+  }
+
+  /**
+   * What spends each enum value (its key for enumMask). Values the question writes out at overlapping places
+   * share one key, so writing one spends the others ("New York City" and "New York" name one city); their bits
+   * are given out first, since the 31 bits may not cover a long enum (a unit with all its names).
+   */
+  private spendKeys(values: string[], places: { text: number; start: number; end: number }[][]): string[] {
+    const group = values.map((_, i) => i);
+    const root = (i: number): number => (group[i] === i ? i : (group[i] = root(group[i]!)));
+    for (let i = 0; i < values.length; i++)
+      for (let j = i + 1; j < values.length; j++) {
+        const overlap = places[i]!.some((a) =>
+          places[j]!.some((b) => a.text === b.text && a.start < b.end && b.start < a.end),
+        );
+        if (overlap) group[root(j)] = root(i);
+      }
+    const keys = values.map((v, i) => (places[i]!.length > 0 ? `said:${values[root(i)]}` : `enum:${v}`));
+    for (const [i, key] of keys.entries()) if (places[i]!.length > 0) this.enumMask(key);
+    return keys;
   }
 
   /** The bit of enum value `v` in the spent set, after the stated numbers' bits (0 once all 31 are taken). */

@@ -2,7 +2,7 @@ import type { Message } from "../chat/messages.ts";
 import type { JsonSchema } from "../tools/types.ts";
 import { numbersIn } from "../constrain/number-words.ts";
 export { numbersIn, numberWordsIn } from "../constrain/number-words.ts";
-import { ALIASES } from "./surface.ts";
+import { NAMES } from "./tools/names.ts";
 
 /**
  * The arguments turn's constraint for a small model: every JSON object the tool's schema allows whose values
@@ -47,7 +47,7 @@ function valuesFor(param: DocParam, query: string, spans: string[]): unknown[] {
   if (Array.isArray(param.enum)) {
     // The enum values the question names, when it names any (e.g. the two units of a conversion).
     const named = param.enum.filter((v) =>
-      [String(v), ...(ALIASES[String(v)] ?? [])].some((form) => mentions(query, form)),
+      [String(v), ...(NAMES[String(v)] ?? [])].some((form) => mentions(query, form)),
     );
     return named.length > 0 ? named : param.enum;
   }

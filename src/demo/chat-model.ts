@@ -199,7 +199,7 @@ export class ToolGenChatModel implements ChatModel {
             copy: new CopySource(c.copyFrom, {
               quotesWhole: c.quotesWhole,
               quotesFirst: c.quotesFirst,
-              fromStart: c.fromStart,
+              whole: c.whole,
               quotesOnly: c.quotesOnly,
             }),
           }

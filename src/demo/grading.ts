@@ -4,7 +4,12 @@
  * expect (`answer`) and the part of it that is the result (`key`, what follows the last " = " or ": ").
  * An answer is correct when it is that output, or when its own result part is the key (numbers within a
  * relative 1e-4, so "gcd(36, 48) = 12" answers "gcd of 48 and 36" as well as "gcd(48, 36) = 12" does).
+ * A call is the expected one when its tool is and its arguments are, an enum name read as the value it stands for
+ * ("miles" is "mi": ./tools/names.ts).
  */
+import type { Tool } from "../tools/types.ts";
+import { valueNamed, valuesOf } from "./tools/names.ts";
+
 export interface HandwrittenQuestion {
   question: string;
   tool: string;
@@ -43,4 +48,27 @@ export function isCorrectAnswer(answer: string | null, expected: { answer: strin
   const [want, have] = [Number(k[0]), Number(g[0])];
   const close = Math.abs(want - have) <= 1e-4 * Math.max(1, Math.abs(want));
   return close && squash(got.slice(g[0].length)) === squash(key.slice(k[0].length));
+}
+
+/** Is `got` the call `want` makes: the same tool, the same arguments once enum names are read as their values? */
+export function isSameCall(
+  tools: readonly Tool[],
+  got: { tool: string; arguments: unknown } | undefined,
+  want: { tool: string; arguments: Record<string, unknown> },
+): boolean {
+  if (got?.tool !== want.tool) return false;
+  const tool = tools.find((t) => t.name === want.tool);
+  const read = (args: unknown) => {
+    if (typeof args !== "object" || args === null) return args;
+    const out: Record<string, unknown> = {};
+    for (const [name, value] of Object.entries(args)) {
+      const names = tool?.parameters.properties[name]?.enum;
+      out[name] =
+        typeof value === "string" && names?.includes(value)
+          ? valueNamed(value, valuesOf(names.map(String)))
+          : value;
+    }
+    return out;
+  };
+  return JSON.stringify(read(got.arguments)) === JSON.stringify(read(want.arguments));
 }

@@ -73,8 +73,10 @@ export function createDemoRunner(o: DemoRunOptions) {
     model: o.model,
     catalog: o.catalog,
     tools: o.tools,
-    // Room for a final answer that copies a long result (a hash, a file); short turns end at the turn's end.
     maxTokens: 96,
+    // Room for a final answer that reports a long result whole (a file listing, a hash, a time in two zones):
+    // with 96 tokens the whole result did not fit, and the answer failed. Short turns end at the turn's end.
+    argumentsMaxTokens: 256,
     maxRounds: 9,
     argumentsConstraint: o.arguments === "free" ? "none" : (o.arguments ?? "json-schema+copy"),
     // A give_up is the model declining the question: stop there (a restart would only sample another try).

@@ -2,6 +2,7 @@ import { Rng } from "../nn/rng.ts";
 import type { Tool } from "../tools/types.ts";
 import { SAMPLE_FILES } from "./tools/sandbox.ts";
 import { dateText, enumText, monthText, numberText, quoted } from "./surface.ts";
+import { valuesOf } from "./tools/names.ts";
 
 /**
  * Values for the question templates' slots: by tool and parameter, else by parameter name, else by type. Each
@@ -238,7 +239,7 @@ export function drawSlots(tool: Tool, rng: Rng): DrawnSlots {
     const pool =
       BY_TOOL[tool.name]?.[name] ??
       BY_NAME[name] ??
-      (schema.enum ? pick(schema.enum as (string | number)[]) : undefined) ??
+      (schema.enum ? pick(valuesOf(schema.enum as (string | number)[])) : undefined) ??
       (schema.type === "integer" ? int(2, 999) : schema.type === "number" ? number : pick(PHRASES));
     let value = pool(rng);
     // Conversions and distances between a thing and itself make dull questions.

@@ -1,11 +1,14 @@
 import type { Rng } from "../nn/rng.ts";
 import { ONES, TENS } from "../constrain/number-words.ts";
 import { MONTHS } from "./dates.ts";
+import { NAMES } from "./tools/names.ts";
 
 /**
  * How people write the values the demo's tools take: numbers as digits or words, units by name, symbol or
- * abbreviation, cities and time zones by their common names, locales by language, dates in several formats.
- * The generator writes a question with one of these forms and teaches the call with the tool's value.
+ * abbreviation, cities and time zones by their common names, locales by language (./tools/names.ts), dates in
+ * several formats. The generator writes a question with one of these forms and teaches the call with the
+ * tool's value (the tools read every form; a model trained to write the form was not better on dev:
+ * docs/demo-model.md).
  */
 export const pickOne = <T>(rng: Rng, values: readonly T[]): T => values[rng.int(values.length)]!;
 
@@ -35,84 +38,9 @@ export function numberText(n: number, rng: Rng, wordShare = 0.25): string {
   return String(n);
 }
 
-/** Other ways to write each enum value of the demo's tools (the value itself is always one of them). */
-export const ALIASES: Record<string, readonly string[]> = {
-  // length
-  m: ["m", "metres", "meters", "metre", "meter"],
-  km: ["km", "kilometres", "kilometers", "kilometre", "kms"],
-  cm: ["cm", "centimetres", "centimeters", "centimeter"],
-  mm: ["mm", "millimetres", "millimeters", "millimeter"],
-  mi: ["mi", "miles", "mile"],
-  ft: ["ft", "feet", "foot"],
-  in: ["in", "inches", "inch"],
-  yd: ["yd", "yards", "yard", "yds"],
-  // mass
-  kg: ["kg", "kilograms", "kilos", "kilogram"],
-  g: ["g", "grams", "gram"],
-  lb: ["lb", "lbs", "pounds", "pound"],
-  oz: ["oz", "ounces", "ounce"],
-  t: ["t", "tonnes", "tons", "metric tons", "tonne"],
-  // volume
-  l: ["l", "L", "litres", "liters", "litre", "liter"],
-  ml: ["ml", "mL", "millilitres", "milliliters"],
-  gal: ["gal", "gallons", "gallon"],
-  cup: ["cups", "cup"],
-  m3: ["m3", "m³", "cubic metres", "cubic meters"],
-  // speed
-  "m/s": ["m/s", "metres per second", "meters per second"],
-  "km/h": ["km/h", "kph", "kmh", "kilometres per hour", "kilometers per hour"],
-  mph: ["mph", "miles per hour", "miles an hour"],
-  knots: ["knots", "kn", "knot"],
-  // data
-  B: ["B", "bytes", "byte"],
-  KB: ["KB", "kB", "kilobytes"],
-  MB: ["MB", "megabytes", "megs"],
-  GB: ["GB", "gigabytes", "gigs"],
-  KiB: ["KiB", "kibibytes"],
-  MiB: ["MiB", "mebibytes"],
-  GiB: ["GiB", "gibibytes"],
-  // duration
-  s: ["s", "seconds", "secs", "sec"],
-  min: ["min", "minutes", "mins"],
-  h: ["h", "hours", "hrs", "hour"],
-  day: ["days", "day"],
-  week: ["weeks", "week", "wks"],
-  // temperature
-  C: ["C", "°C", "celsius", "Celsius", "degrees Celsius", "centigrade"],
-  F: ["F", "°F", "fahrenheit", "Fahrenheit", "degrees Fahrenheit"],
-  K: ["K", "kelvin", "Kelvin"],
-  // cities
-  "New York": ["New York", "new york", "NYC", "New York City"],
-  "Los Angeles": ["Los Angeles", "los angeles", "LA"],
-  "São Paulo": ["São Paulo", "Sao Paulo", "sao paulo"],
-  // time zones
-  UTC: ["UTC", "GMT", "utc"],
-  "Europe/Lisbon": ["Europe/Lisbon", "Lisbon", "Portugal"],
-  "Europe/London": ["Europe/London", "London", "UK"],
-  "Europe/Paris": ["Europe/Paris", "Paris", "France"],
-  "Europe/Berlin": ["Europe/Berlin", "Berlin", "Germany"],
-  "America/New_York": ["America/New_York", "New York", "NYC", "New York time"],
-  "America/Los_Angeles": ["America/Los_Angeles", "Los Angeles", "LA", "California"],
-  "America/Sao_Paulo": ["America/Sao_Paulo", "São Paulo", "Sao Paulo", "Brazil"],
-  "Asia/Tokyo": ["Asia/Tokyo", "Tokyo", "Japan", "Tokyo time"],
-  "Asia/Shanghai": ["Asia/Shanghai", "Shanghai", "China", "Beijing time"],
-  "Asia/Kolkata": ["Asia/Kolkata", "Kolkata", "India", "Indian time"],
-  "Australia/Sydney": ["Australia/Sydney", "Sydney", "Australia"],
-  // locales
-  "en-US": ["en-US", "American English", "US English", "the US style"],
-  "en-GB": ["en-GB", "British English", "UK English", "the British style"],
-  "pt-PT": ["pt-PT", "Portuguese", "European Portuguese"],
-  "pt-BR": ["pt-BR", "Brazilian Portuguese"],
-  "fr-FR": ["fr-FR", "French"],
-  "de-DE": ["de-DE", "German"],
-  "es-ES": ["es-ES", "Spanish"],
-  "zh-CN": ["zh-CN", "Chinese"],
-  "ja-JP": ["ja-JP", "Japanese"],
-};
-
 /** One way to write an enum value (cities not listed are written as they are, or in lower case). */
 export function enumText(value: string, rng: Rng): string {
-  const forms = ALIASES[value];
+  const forms = NAMES[value];
   if (forms) return pickOne(rng, forms);
   return rng.next() < 0.3 ? value.toLowerCase() : value;
 }

@@ -159,7 +159,7 @@ function constraintFilter(
             copy: new CopySource(c.copyFrom, {
               quotesWhole: c.quotesWhole,
               quotesFirst: c.quotesFirst,
-              fromStart: c.fromStart,
+              whole: c.whole,
               quotesOnly: c.quotesOnly,
             }),
           }

@@ -9,7 +9,7 @@ export type Constraint =
    * the built-in engine enforces it, other backends refuse it with UnsupportedConstraintError.
    * `quotesWhole[i]`: is text i's quoted text copied whole (default yes: for what a person typed, not for a
    * tool's result). `quotesFirst`: every quoted span is written (for a call's arguments).
-   * `fromStart[i]`: is text i copied only from its beginning (a tool's result, quoted by an answer)?
+   * `whole[i]`: is text i copied whole or not at all (a tool's result, reported by an answer)?
    * `quotesOnly[i]`: does text i give only what it quotes (the question, to an answer)?
    */
   | {
@@ -18,7 +18,7 @@ export type Constraint =
       copyFrom?: string[];
       quotesWhole?: boolean[];
       quotesFirst?: boolean;
-      fromStart?: boolean[];
+      whole?: boolean[];
       quotesOnly?: boolean[];
     }
   | { kind: "grammar"; gbnf: string }

@@ -85,7 +85,7 @@ describe("ToolGen agent: the arguments turn under a json-schema constraint", () 
       copyFrom: ["What is 2 plus 3?"],
       quotesWhole: [true],
       quotesFirst: true, // a call's string arguments take what the question quotes first
-      fromStart: [false],
+      whole: [false],
       quotesOnly: [false],
     });
     expect(model.calls[5]!.options.constraint).toEqual({
@@ -94,7 +94,7 @@ describe("ToolGen agent: the arguments turn under a json-schema constraint", () 
       copyFrom: ["What is 2 plus 3?", "5"],
       quotesWhole: [true, false], // quotes mark values in the question, not in a tool's result
       quotesFirst: false, // an answer is built from the result
-      fromStart: [false, true], // and quotes the result from its beginning
+      whole: [false, true], // and reports the result whole or not at all
       quotesOnly: [true, false], // taking from the question only what it quotes
     });
     const decodings = run.steps.flatMap((s) => (s.type === "model" ? [s.decoding] : []));

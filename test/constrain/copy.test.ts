@@ -200,6 +200,29 @@ describe("copy constraint", () => {
     expect(JsonSchemaAutomaton.fromSchema(units).accepts('"km"')).toBe(true);
   });
 
+  it("spends the values the question writes at one place together, and the values it writes first", () => {
+    const cities = { type: "string", enum: ["New York", "New York City", "NYC", "Berlin", "Rome"] };
+    const distance = JsonSchemaAutomaton.fromSchema(
+      { type: "object", properties: { from: cities, to: cities }, required: ["from", "to"] },
+      { copy: new CopySource(["How many km from New York City to Berlin?"]) },
+    );
+    expect(distance.accepts('{"from":"New York","to":"Berlin"}')).toBe(true);
+    expect(distance.accepts('{"from":"New York City","to":"Berlin"}')).toBe(true);
+    // "New York" is written inside "New York City": one place, one city
+    expect(distance.accepts('{"from":"New York","to":"New York City"}')).toBe(false);
+    // an enum longer than the 31 bits: the values written out get theirs first and are still spent
+    const units = {
+      type: "string",
+      enum: [...Array.from({ length: 40 }, (_, i) => `unit${i}`), "yds", "metre"],
+    };
+    const convert = JsonSchemaAutomaton.fromSchema(
+      { type: "object", properties: { from: units, to: units }, required: ["from", "to"] },
+      { copy: new CopySource(["How many yds is fifteen metre"]) },
+    );
+    expect(convert.accepts('{"from":"metre","to":"yds"}')).toBe(true);
+    expect(convert.accepts('{"from":"yds","to":"yds"}')).toBe(false);
+  });
+
   it("takes the enum values the question writes out first, as whole words", () => {
     const units = { type: "string", enum: ["km", "mi", "m", "in"] };
     const cities = { type: "string", enum: ["Paris", "Berlin", "Rome"] };
@@ -264,33 +287,41 @@ describe("copy constraint", () => {
     );
   });
 
-  it("copies a fromStart text only from its beginning, up to a word's end", () => {
+  it("copies a `whole` text whole or not at all", () => {
     const answer = JsonSchemaAutomaton.fromSchema(
       { type: "string" },
-      { copy: new CopySource(['make "shout this" uppercase', "SHOUT THIS!"], { fromStart: [false, true] }) },
+      { copy: new CopySource(['make "shout this" uppercase', "SHOUT THIS!"], { whole: [false, true] }) },
     );
-    for (const ok of ["SHOUT", "SHOUT THIS", "SHOUT THIS!", "shout this", "uppercase"])
+    for (const ok of ["SHOUT THIS!", "shout this", "uppercase"])
       expect(answer.accepts(JSON.stringify(ok)), ok).toBe(true);
-    for (const bad of ["THIS", "THIS!", "SHOU", "SHOUT TH"])
+    for (const bad of ["SHOUT", "SHOUT THIS", "THIS", "THIS!", "SHOU", "SHOUT TH"])
       expect(answer.accepts(JSON.stringify(bad)), bad).toBe(false);
-    // the budget still holds: the shortest value is a question span (a lone space, `" "`) or the shortest prefix
+    // the budget still holds: the shortest value is a question span (a lone space, `" "`)
     expect(answer.minBytesToComplete(answer.start())).toBe('" "'.length);
     const only = JsonSchemaAutomaton.fromSchema(
       { type: "string" },
-      { copy: new CopySource(["SHOUT THIS!"], { fromStart: [true] }) },
+      { copy: new CopySource(["SHOUT THIS!"], { whole: [true] }) },
     );
-    expect(only.minBytesToComplete(only.start())).toBe('"SHOUT"'.length);
+    expect(only.minBytesToComplete(only.start())).toBe('"SHOUT THIS!"'.length);
+    // longer than the leaf may be: its longest beginning that fits and ends where a word ends
+    const short = JsonSchemaAutomaton.fromSchema(
+      { type: "string", maxLength: 8 },
+      { copy: new CopySource(["SHOUT THIS!"], { whole: [true] }) },
+    );
+    expect(short.accepts('"SHOUT"')).toBe(true);
+    for (const bad of ["SHOUT THIS!", "SHOUT ", "SHOUT TH"])
+      expect(short.accepts(JSON.stringify(bad)), bad).toBe(false);
     // quotesOnly: the question gives only what it quotes
     const reported = JsonSchemaAutomaton.fromSchema(
       { type: "string" },
       {
         copy: new CopySource(['make "shout this" uppercase', "SHOUT THIS!"], {
-          fromStart: [false, true],
+          whole: [false, true],
           quotesOnly: [true, false],
         }),
       },
     );
-    for (const ok of ["SHOUT THIS", "shout this"])
+    for (const ok of ["SHOUT THIS!", "shout this"])
       expect(reported.accepts(JSON.stringify(ok)), ok).toBe(true);
     for (const bad of ["make", "uppercase", " "])
       expect(reported.accepts(JSON.stringify(bad)), bad).toBe(false);
@@ -423,7 +454,7 @@ describe("copy constraint (property)", () => {
           // with quotesFirst, also the first text copied only from its start (an answer quoting a result)
           const source = new CopySource(ts, {
             quotesFirst,
-            fromStart: ts.map((_, i) => quotesFirst && i === 0),
+            whole: ts.map((_, i) => quotesFirst && i === 0),
           });
           let c;
           try {

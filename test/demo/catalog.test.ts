@@ -11,6 +11,8 @@ import { TEMPLATES } from "../../src/demo/templates.ts";
 import { evaluateExpression } from "../../src/demo/tools/expression.ts";
 import { mathTools } from "../../src/demo/tools/math.ts";
 import { textTools } from "../../src/demo/tools/text.ts";
+import { isSameCall } from "../../src/demo/grading.ts";
+import { namesOf, valuesOf } from "../../src/demo/tools/names.ts";
 import { unitTools } from "../../src/demo/tools/units.ts";
 import { executeToolCall } from "../../src/tools/execute.ts";
 import { loadTools } from "../../src/tools/load-module.ts";
@@ -97,6 +99,45 @@ describe("demo catalog", () => {
       const r = await call(truth.tool, truth.arguments);
       expect(r.ok && r.content).toBe(truth.answer);
     }
+  });
+
+  it("reads a unit, city, time zone or locale by any of its names, and lists every name in its enum", async () => {
+    const byName = await Promise.all([
+      call("convert_length", { value: 5, from_unit: "kilometers", to_unit: "miles" }),
+      call("convert_length", { value: 5, from_unit: "km", to_unit: "mi" }),
+      call("convert_temperature", { value: 25, from_unit: "degrees Celsius", to_unit: "°F" }),
+      call("distance_between_cities", { from_city: "NYC", to_city: "LA" }),
+      call("convert_timezone", { datetime: "2024-06-01T09:00", from_zone: "New York", to_zone: "Japan" }),
+      call("format_date", { date: "2024-07-14", locale: "French" }),
+    ]);
+    expect(byName.map((r) => (r.ok ? r.content : r.error.message))).toEqual([
+      "5 km = 3.106856 mi",
+      "5 km = 3.106856 mi",
+      "25 °C = 77 °F",
+      "New York to Los Angeles: 3936 km",
+      "2024-06-01T09:00 America/New_York = 2024-06-01T22:00 Asia/Tokyo",
+      "dimanche 14 juillet 2024",
+    ]);
+    // every enum that holds a value with names holds all of them (the JSDoc choices included), once each
+    for (const t of tools)
+      for (const [param, schema] of Object.entries(t.parameters.properties)) {
+        const names = (schema.enum ?? []).map(String);
+        if (names.length === 0) continue;
+        expect(namesOf(valuesOf(names)), `${t.name}.${param}`).toEqual(names);
+      }
+    const bad = await call("convert_length", { value: 1, from_unit: "parsecs", to_unit: "m" });
+    expect(bad.ok).toBe(false);
+    // a call that names a unit is the call with its value; another unit is another call
+    const want = { tool: "convert_length", arguments: { value: 5, from_unit: "km", to_unit: "mi" } };
+    const named = {
+      tool: "convert_length",
+      arguments: { value: 5, from_unit: "kilometers", to_unit: "miles" },
+    };
+    expect(isSameCall(tools, named, want)).toBe(true);
+    expect(isSameCall(tools, { ...named, arguments: { ...named.arguments, to_unit: "inches" } }, want)).toBe(
+      false,
+    );
+    expect(isSameCall(tools, { ...named, tool: "convert_speed" }, want)).toBe(false);
   });
 
   it("refuses paths outside the sandbox and bad input with clear errors", async () => {

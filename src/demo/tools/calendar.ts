@@ -1,9 +1,27 @@
 /**
  * Dates and time zones through Intl, as plain exported functions documented with JSDoc: `loadTools` reads
  * their schemas with the TypeScript compiler API (HF's get_json_schema). Dates may be written as people write
- * them (../dates.ts); results give them as ISO `YYYY-MM-DD`.
+ * them (../dates.ts); results give them as ISO `YYYY-MM-DD`. A time zone or locale may be given by any of its
+ * names (./names.ts: "Paris", "GMT", "Spanish"); the choices below list them all.
  */
 import { isoDate, parseDate } from "../dates.ts";
+import { valueNamed } from "./names.ts";
+
+const ZONES = [
+  "UTC",
+  "Europe/Lisbon",
+  "Europe/London",
+  "Europe/Paris",
+  "Europe/Berlin",
+  "America/New_York",
+  "America/Los_Angeles",
+  "America/Sao_Paulo",
+  "Asia/Tokyo",
+  "Asia/Shanghai",
+  "Asia/Kolkata",
+  "Australia/Sydney",
+];
+const LOCALES = ["en-US", "en-GB", "pt-PT", "pt-BR", "fr-FR", "de-DE", "es-ES", "zh-CN", "ja-JP"];
 
 /** The offset of a time zone from UTC at an instant, in minutes. */
 function zoneOffsetMinutes(zone: string, at: Date): number {
@@ -71,10 +89,12 @@ export function is_leap_year(year: number): string {
  * Write a date out in full the way a locale does.
  *
  * @param date The date, e.g. 2024-03-15 or March 15, 2024
- * @param locale The language and region (choices: ["en-US", "en-GB", "pt-PT", "pt-BR", "fr-FR", "de-DE", "es-ES", "zh-CN", "ja-JP"])
+ * @param locale The language and region (choices: ["en-US", "American English", "US English", "the US style", "en-GB", "British English", "UK English", "the British style", "pt-PT", "Portuguese", "European Portuguese", "pt-BR", "Brazilian Portuguese", "fr-FR", "French", "de-DE", "German", "es-ES", "Spanish", "zh-CN", "Chinese", "ja-JP", "Japanese"])
  */
 export function format_date(date: string, locale: string): string {
-  return new Intl.DateTimeFormat(locale, { dateStyle: "full", timeZone: "UTC" }).format(parseDate(date));
+  return new Intl.DateTimeFormat(valueNamed(locale, LOCALES), { dateStyle: "full", timeZone: "UTC" }).format(
+    parseDate(date),
+  );
 }
 
 /**
@@ -95,10 +115,11 @@ export function week_number(date: string): string {
  * Convert a local date and time from one time zone to another (daylight saving included).
  *
  * @param datetime The local date and time, e.g. 2024-03-15T09:30 or 2024-03-15 09:30
- * @param from_zone The time zone of the given time (choices: ["UTC", "Europe/Lisbon", "Europe/London", "Europe/Paris", "Europe/Berlin", "America/New_York", "America/Los_Angeles", "America/Sao_Paulo", "Asia/Tokyo", "Asia/Shanghai", "Asia/Kolkata", "Australia/Sydney"])
- * @param to_zone The time zone to convert to (choices: ["UTC", "Europe/Lisbon", "Europe/London", "Europe/Paris", "Europe/Berlin", "America/New_York", "America/Los_Angeles", "America/Sao_Paulo", "Asia/Tokyo", "Asia/Shanghai", "Asia/Kolkata", "Australia/Sydney"])
+ * @param from_zone The time zone of the given time (choices: ["UTC", "GMT", "utc", "Europe/Lisbon", "Lisbon", "Portugal", "Europe/London", "London", "UK", "Europe/Paris", "Paris", "France", "Europe/Berlin", "Berlin", "Germany", "America/New_York", "New York", "NYC", "New York time", "America/Los_Angeles", "Los Angeles", "LA", "California", "America/Sao_Paulo", "São Paulo", "Sao Paulo", "Brazil", "Asia/Tokyo", "Tokyo", "Japan", "Tokyo time", "Asia/Shanghai", "Shanghai", "China", "Beijing time", "Asia/Kolkata", "Kolkata", "India", "Indian time", "Australia/Sydney", "Sydney", "Australia"])
+ * @param to_zone The time zone to convert to (choices: ["UTC", "GMT", "utc", "Europe/Lisbon", "Lisbon", "Portugal", "Europe/London", "London", "UK", "Europe/Paris", "Paris", "France", "Europe/Berlin", "Berlin", "Germany", "America/New_York", "New York", "NYC", "New York time", "America/Los_Angeles", "Los Angeles", "LA", "California", "America/Sao_Paulo", "São Paulo", "Sao Paulo", "Brazil", "Asia/Tokyo", "Tokyo", "Japan", "Tokyo time", "Asia/Shanghai", "Shanghai", "China", "Beijing time", "Asia/Kolkata", "Kolkata", "India", "Indian time", "Australia/Sydney", "Sydney", "Australia"])
  */
 export function convert_timezone(datetime: string, from_zone: string, to_zone: string): string {
+  const [from, to] = [from_zone, to_zone].map((z) => valueNamed(z, ZONES)) as [string, string];
   // the date then the time, or the time first as people also say it ("09:00 on 2024-06-01")
   const timeFirst = /^(\d{1,2}):(\d{2}),?\s+(?:on\s+)?(.+)$/.exec(datetime.trim());
   const m = timeFirst
@@ -109,11 +130,11 @@ export function convert_timezone(datetime: string, from_zone: string, to_zone: s
   const day = parseDate(m[1]!);
   const wall = day.getTime() + (Number(m[2]) * 60 + Number(m[3])) * 60000;
   const given = `${isoDate(day)}T${m[2]!.padStart(2, "0")}:${m[3]}`;
-  // The instant whose wall time in from_zone is `wall` (one correction step covers DST edges).
-  let instant = wall - zoneOffsetMinutes(from_zone, new Date(wall)) * 60000;
-  instant = wall - zoneOffsetMinutes(from_zone, new Date(instant)) * 60000;
-  const local = new Date(instant + zoneOffsetMinutes(to_zone, new Date(instant)) * 60000);
-  return `${given} ${from_zone} = ${local.toISOString().slice(0, 16)} ${to_zone}`;
+  // The instant whose wall time in the first zone is `wall` (one correction step covers DST edges).
+  let instant = wall - zoneOffsetMinutes(from, new Date(wall)) * 60000;
+  instant = wall - zoneOffsetMinutes(from, new Date(instant)) * 60000;
+  const local = new Date(instant + zoneOffsetMinutes(to, new Date(instant)) * 60000);
+  return `${given} ${from} = ${local.toISOString().slice(0, 16)} ${to}`;
 }
 
 /**

@@ -1,8 +1,13 @@
 import { tool } from "../../tools/define.ts";
 import type { JsonSchema } from "../../tools/types.ts";
 import { formatNumber } from "./expression.ts";
+import { namesOf, valueNamed } from "./names.ts";
 
-/** Unit conversions and distances, defined with raw JSON Schema objects. Factors are to the first unit listed. */
+/**
+ * Unit conversions and distances, defined with raw JSON Schema objects. Factors are to the first unit listed.
+ * A unit or city may be given by any of its names (./names.ts: "miles", "kilometers per hour", "NYC"); results
+ * give the unit's symbol and the city's name.
+ */
 const FACTORS: Record<string, Record<string, number>> = {
   length: { m: 1, km: 1000, cm: 0.01, mm: 0.001, mi: 1609.344, ft: 0.3048, in: 0.0254, yd: 0.9144 },
   mass: { kg: 1, g: 0.001, lb: 0.45359237, oz: 0.028349523125, t: 1000 },
@@ -13,7 +18,7 @@ const FACTORS: Record<string, Record<string, number>> = {
 };
 
 function unitSchema(kind: string, what: string): JsonSchema {
-  return { type: "string", enum: Object.keys(FACTORS[kind]!), description: what };
+  return { type: "string", enum: namesOf(Object.keys(FACTORS[kind]!)), description: what };
 }
 
 function converter(kind: string, description: string) {
@@ -30,8 +35,9 @@ function converter(kind: string, description: string) {
       required: ["value", "from_unit", "to_unit"],
     },
     execute: (args) => {
-      const { value, from_unit, to_unit } = args as { value: number; from_unit: string; to_unit: string };
+      const { value, ...units } = args as { value: number; from_unit: string; to_unit: string };
       const f = FACTORS[kind]!;
+      const [from_unit, to_unit] = [units.from_unit, units.to_unit].map((u) => valueNamed(u, Object.keys(f)));
       return `${formatNumber(value)} ${from_unit} = ${formatNumber((value * f[from_unit]!) / f[to_unit]!)} ${to_unit}`;
     },
   });
@@ -55,6 +61,9 @@ export const CITIES: Record<string, [number, number]> = {
   Mumbai: [19.076, 72.8777],
   Toronto: [43.6532, -79.3832],
 };
+
+/** The temperature scales: Celsius, Fahrenheit, Kelvin. */
+const SCALES = ["C", "F", "K"];
 
 /** Great-circle distance on a sphere of the Earth's mean radius (haversine). */
 function haversineKm(a: [number, number], b: [number, number]): number {
@@ -82,13 +91,14 @@ export const unitTools = [
       type: "object",
       properties: {
         value: { type: "number", description: "The temperature" },
-        from_unit: { type: "string", enum: ["C", "F", "K"], description: "Its scale" },
-        to_unit: { type: "string", enum: ["C", "F", "K"], description: "The scale to convert to" },
+        from_unit: { type: "string", enum: namesOf(SCALES), description: "Its scale" },
+        to_unit: { type: "string", enum: namesOf(SCALES), description: "The scale to convert to" },
       },
       required: ["value", "from_unit", "to_unit"],
     },
     execute: (args) => {
-      const { value, from_unit, to_unit } = args as { value: number; from_unit: string; to_unit: string };
+      const { value, ...scales } = args as { value: number; from_unit: string; to_unit: string };
+      const [from_unit, to_unit] = [scales.from_unit, scales.to_unit].map((u) => valueNamed(u, SCALES));
       const celsius = from_unit === "C" ? value : from_unit === "F" ? ((value - 32) * 5) / 9 : value - 273.15;
       const out = to_unit === "C" ? celsius : to_unit === "F" ? (celsius * 9) / 5 + 32 : celsius + 273.15;
       return `${formatNumber(value)} °${from_unit} = ${formatNumber(out)} °${to_unit}`.replace(/°K/g, "K");
@@ -100,13 +110,16 @@ export const unitTools = [
     inputSchema: {
       type: "object",
       properties: {
-        from_city: { type: "string", enum: Object.keys(CITIES), description: "The first city" },
-        to_city: { type: "string", enum: Object.keys(CITIES), description: "The second city" },
+        from_city: { type: "string", enum: namesOf(Object.keys(CITIES)), description: "The first city" },
+        to_city: { type: "string", enum: namesOf(Object.keys(CITIES)), description: "The second city" },
       },
       required: ["from_city", "to_city"],
     },
     execute: (args) => {
-      const { from_city, to_city } = args as { from_city: string; to_city: string };
+      const names = args as { from_city: string; to_city: string };
+      const [from_city, to_city] = [names.from_city, names.to_city].map((c) =>
+        valueNamed(c, Object.keys(CITIES)),
+      );
       const km = haversineKm(CITIES[from_city]!, CITIES[to_city]!);
       return `${from_city} to ${to_city}: ${Math.round(km)} km`;
     },
