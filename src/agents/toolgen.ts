@@ -336,6 +336,10 @@ export class ToolGenAgent extends MemoryAgent {
                   quotesWhole: sources.map(([name]) => name === "question"),
                   // a call is about what the question quotes; an answer is built from the tool's result
                   quotesFirst: entry !== undefined,
+                  // the words naming the tool are the request, not its data ("sha256 of abc" hashes "abc")
+                  ...(entry
+                    ? { requestWords: entry.id.split(/[^\p{L}\p{N}]+/u).filter((w) => w.length >= 3) }
+                    : {}),
                   // an answer reports the tool's result whole or not at all
                   whole: sources.map(([name]) => entry === undefined && name === "observation"),
                   // and takes from the question only what it quotes, when there is a result to report

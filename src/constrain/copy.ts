@@ -78,6 +78,22 @@ export function wholeWithin(text: string, maxChars: number): string | undefined 
   return undefined;
 }
 
+/** `text` split at each whitespace-separated token that is one of `words` (any case, end punctuation aside). */
+function withoutWords(text: string, words: readonly string[]): string[] {
+  if (words.length === 0) return [text];
+  const set = new Set(words.map((w) => w.toLowerCase()));
+  const pieces: string[] = [];
+  let from = 0;
+  for (const m of text.matchAll(/\S+/g)) {
+    const core = m[0].replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, "").toLowerCase();
+    if (!set.has(core)) continue;
+    pieces.push(text.slice(from, m.index));
+    from = m.index + m[0].length;
+  }
+  pieces.push(text.slice(from));
+  return pieces;
+}
+
 export class CopySource {
   /** The numbers the texts state (digits or words). */
   readonly numbers: readonly number[];
@@ -116,6 +132,9 @@ export class CopySource {
    * person quotes is what a call is about. For a call's arguments, not for an answer built from a tool's result.
    * `options.whole[i]`: is text i copied whole or not at all (a tool's result, reported by an answer)?
    * `options.quotesOnly[i]`: does text i give only its quoted spans (the question, to an answer)?
+   * `options.requestWords`: words that name the request (the called tool's name: "sha256", "reverse"), never
+   * copied from what a person typed outside quotes: a token equal to one (any case, punctuation around it aside)
+   * splits the text there, so "sha256 of abc" gives "of abc", never "sha256".
    */
   constructor(
     readonly texts: readonly string[],
@@ -124,6 +143,7 @@ export class CopySource {
       quotesFirst?: boolean | undefined;
       whole?: readonly boolean[] | undefined;
       quotesOnly?: readonly boolean[] | undefined;
+      requestWords?: readonly string[] | undefined;
     } = {},
   ) {
     this.quotesFirst = options.quotesFirst === true;
@@ -137,7 +157,8 @@ export class CopySource {
       if (options.quotesWhole?.[i] === false) return [text];
       const spans = quotedSpans(text);
       for (const s of spans) quoted.push(text.slice(s.start, s.end));
-      return options.quotesOnly?.[i] === true ? [] : unquotedPieces(text, spans);
+      if (options.quotesOnly?.[i] === true) return [];
+      return unquotedPieces(text, spans).flatMap((p) => withoutWords(p, options.requestWords ?? []));
     });
     this.quoted = [...new Set(quoted)];
     let last = 0;

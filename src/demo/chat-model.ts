@@ -201,6 +201,7 @@ export class ToolGenChatModel implements ChatModel {
               quotesFirst: c.quotesFirst,
               whole: c.whole,
               quotesOnly: c.quotesOnly,
+              requestWords: c.requestWords,
             }),
           }
         : {}),

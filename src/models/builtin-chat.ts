@@ -161,6 +161,7 @@ function constraintFilter(
               quotesFirst: c.quotesFirst,
               whole: c.whole,
               quotesOnly: c.quotesOnly,
+              requestWords: c.requestWords,
             }),
           }
         : {}),

@@ -11,6 +11,7 @@ export type Constraint =
    * tool's result). `quotesFirst`: every quoted span is written (for a call's arguments).
    * `whole[i]`: is text i copied whole or not at all (a tool's result, reported by an answer)?
    * `quotesOnly[i]`: does text i give only what it quotes (the question, to an answer)?
+   * `requestWords`: words never copied from what a person typed (the called tool's name: "sha256 of abc").
    */
   | {
       kind: "json-schema";
@@ -20,6 +21,7 @@ export type Constraint =
       quotesFirst?: boolean;
       whole?: boolean[];
       quotesOnly?: boolean[];
+      requestWords?: string[];
     }
   | { kind: "grammar"; gbnf: string }
   | { kind: "tokens"; ids: number[] };

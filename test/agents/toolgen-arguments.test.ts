@@ -87,6 +87,7 @@ describe("ToolGen agent: the arguments turn under a json-schema constraint", () 
       quotesFirst: true, // a call's string arguments take what the question quotes first
       whole: [false],
       quotesOnly: [false],
+      requestWords: ["sum"], // the words naming the tool are not its data
     });
     expect(model.calls[5]!.options.constraint).toEqual({
       kind: "json-schema",

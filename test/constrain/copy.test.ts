@@ -287,6 +287,21 @@ describe("copy constraint", () => {
     );
   });
 
+  it("never copies the request's words (the called tool's name) from what a person typed", () => {
+    const hash = JsonSchemaAutomaton.fromSchema(
+      { type: "string" },
+      { copy: new CopySource(["SHA256 of abc, please"], { requestWords: ["sha256", "hash"] }) },
+    );
+    for (const ok of ["abc", "of abc", "please"]) expect(hash.accepts(JSON.stringify(ok)), ok).toBe(true);
+    for (const bad of ["SHA256", "SHA256 of abc"]) expect(hash.accepts(JSON.stringify(bad)), bad).toBe(false);
+    // inside quotes it is data, and a word that merely contains it is another word
+    const quoted = JsonSchemaAutomaton.fromSchema(
+      { type: "string" },
+      { copy: new CopySource(['hash "hash browns" and hashes'], { requestWords: ["hash"] }) },
+    );
+    for (const ok of ["hash browns", "and hashes"]) expect(quoted.accepts(JSON.stringify(ok)), ok).toBe(true);
+  });
+
   it("copies a `whole` text whole or not at all", () => {
     const answer = JsonSchemaAutomaton.fromSchema(
       { type: "string" },

@@ -158,9 +158,9 @@ describe("toolgen demo (CLI)", () => {
  * Which of npm start's questions the committed model gets right, and whether it answers "What is 12 factorial?"
  * correctly and declines "tell me a joke" (measured on the model retrained on 2026-12-02, third round, under the
  * fourth round's rules: the tools read units by name, names written at one place spent together, the answer
- * reports the tool's result whole: "12! = 479001600", 5 km = 3.106856 mi, 2000-01-31, "6 words" for the quoted
- * sentence, the sales.csv question, the joke declined. Still wrong: the sha256 of "sha256" instead of "abc", and
- * 25 °C read as 25 °F; see docs/demo-model.md).
+ * reports the tool's result whole, the tool's name never copied as its data: "12! = 479001600",
+ * 5 km = 3.106856 mi, 2000-01-31, the sha256 of "abc", "6 words" for the quoted sentence, the sales.csv question,
+ * the joke declined. Still wrong: 25 °C read as 25 °F; see docs/demo-model.md).
  */
-const EXPECTED_CORRECT = [true, true, true, false, true, true, false, true];
+const EXPECTED_CORRECT = [true, true, true, true, true, true, false, true];
 const EXPECTED_INTERACTIVE = [true, true];
