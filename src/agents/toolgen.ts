@@ -73,7 +73,8 @@ export interface ToolGenAgentOptions {
    * from then on). "none" (default): free text, checked after generation. OpenAI proper's strict JSON mode
    * rejects schemas with optional properties, so the default stays free. "json-schema+copy": the same, plus
    * the copy constraint (src/constrain/copy.ts): free string and number leaves may only copy from the user's
-   * question (a tool's arguments) or from the question and the last tool result (<<Finish>>'s final answer);
+   * question (a tool's arguments, never the tool's own name) or, for <<Finish>>'s final answer, be the last tool
+   * result whole or what the question quotes;
    * a backend that cannot enforce copying is asked with the plain schema from then on.
    */
   argumentsConstraint?: "json-schema" | "json-schema+copy" | "none";
