@@ -80,7 +80,9 @@ export interface ToolGenAgentOptions {
   argumentsConstraint?: "json-schema" | "json-schema+copy" | "none";
   /**
    * Tokens of a constrained arguments turn (default: maxTokens). The built-in constraint refuses a budget
-   * below the schema's shortest value, and finishes the value within the budget otherwise.
+   * below the schema's shortest value, and finishes the value within the budget otherwise. Under
+   * "json-schema+copy" the final answer reports the tool's result whole, so a result longer than the budget
+   * cannot be reported (the demo gives 256).
    */
   argumentsMaxTokens?: number;
   /**
