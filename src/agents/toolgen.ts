@@ -9,6 +9,7 @@ import {
   actionDocumentation,
   agentTask,
   FINISH_ARGUMENTS_SCHEMA,
+  FINISH_DECLINE_SCHEMA,
   GENERATE_ACTION,
   inputRequest,
   TOOLGEN_AGENT_SYSTEM,
@@ -316,12 +317,20 @@ export class ToolGenAgent extends MemoryAgent {
     const asked = this.options.argumentsConstraint;
     if (asked === undefined || asked === "none" || this.schemaUnsupported)
       return this.reply(episode, chat, rec, { turn, constraint: "none" });
-    const schema = entry ? entry.parameters : FINISH_ARGUMENTS_SCHEMA;
     const maxTokens = this.options.argumentsMaxTokens ?? this.options.maxTokens;
     const copy = asked === "json-schema+copy" && !this.copyUnsupported;
+    // An answer reports a tool's result; with none (no call yet, or every call failed) there is nothing to
+    // report, and a copy of the question's words is no answer: only declining is left.
+    const declineOnly = copy && !entry && copyFrom.observation === undefined;
+    const schema = entry ? entry.parameters : declineOnly ? FINISH_DECLINE_SCHEMA : FINISH_ARGUMENTS_SCHEMA;
     const sources = Object.entries(copyFrom).filter((e): e is [string, string] => e[1] !== undefined);
     const decoding: TurnDecoding = copy
-      ? { turn, constraint: "json-schema+copy", copyFrom: sources.map(([name]) => name) }
+      ? {
+          turn,
+          constraint: "json-schema+copy",
+          copyFrom: sources.map(([name]) => name),
+          ...(declineOnly ? { declineOnly } : {}),
+        }
       : { turn, constraint: "json-schema" };
     try {
       const { message } = await callModel(

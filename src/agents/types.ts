@@ -43,6 +43,8 @@ export interface TurnDecoding {
   options?: number;
   /** json-schema+copy: what the values may be copied from ("question", "observation"). */
   copyFrom?: string[];
+  /** finish under json-schema+copy with no tool result to report: only declining was allowed. */
+  declineOnly?: boolean;
   /** What the backend reported doing beyond what was asked (GenerateResult.decodedAs). */
   backend?: DecodedAs;
 }

@@ -60,6 +60,8 @@ function argumentsHow(d: TurnDecoding): string {
   if (d.constraint === "none") return "written freely by the model";
   const schema = d.turn === "finish" ? "the Finish schema" : "the tool's JSON Schema";
   if (d.constraint !== "json-schema+copy") return `written by the model under ${schema}`;
+  if (d.turn === "finish" && d.declineOnly)
+    return `the Finish schema's declining branch only: no tool result to report`;
   if (d.turn === "finish" && d.copyFrom?.includes("observation"))
     return `written by the model under ${schema}: the last tool result whole, or what the question quotes`;
   const from = (d.copyFrom ?? []).map((s) => (s === "observation" ? "the last tool result" : `the ${s}`));

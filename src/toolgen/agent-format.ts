@@ -78,3 +78,6 @@ export const FINISH_ARGUMENTS_SCHEMA: JsonSchema = {
     },
   ],
 };
+
+/** <<Finish>>'s declining branch alone: what an answer copied from a tool's result may be when there is none. */
+export const FINISH_DECLINE_SCHEMA: JsonSchema = (FINISH_ARGUMENTS_SCHEMA.anyOf as JsonSchema[])[1]!;

@@ -15,6 +15,7 @@ import { LLAMA3_SPECIAL_TOKENS } from "../../src/nn/train/text.ts";
 import {
   actionDocumentation,
   FINISH_ARGUMENTS_SCHEMA,
+  FINISH_DECLINE_SCHEMA,
   inputRequest,
   TOOLGEN_AGENT_SYSTEM,
 } from "../../src/toolgen/agent-format.ts";
@@ -108,6 +109,33 @@ describe("ToolGen agent: the arguments turn under a json-schema constraint", () 
       turn: "finish",
       constraint: "json-schema+copy",
       copyFrom: ["question", "observation"],
+    });
+  });
+
+  it("json-schema+copy: with no tool result to report, only declining", async () => {
+    const model = new ScriptedModel([
+      "None of these tools can answer this.",
+      "<<Finish>>",
+      JSON.stringify({ return_type: "give_up_and_restart" }),
+    ]);
+    const agent = createToolGenAgent({
+      model,
+      tools: [sum],
+      argumentsConstraint: "json-schema+copy",
+      maxRestarts: 0,
+    });
+    const run = await agent.chat("u", "Tell me a joke about sums");
+    expect(run.stoppedBecause).toBe("gave_up");
+    const finishTurn = model.calls[2]!.options.constraint;
+    expect(finishTurn).toMatchObject({ kind: "json-schema", schema: FINISH_DECLINE_SCHEMA });
+    expect(new Ajv().validate(FINISH_DECLINE_SCHEMA, { return_type: "give_up_and_restart" })).toBe(true);
+    expect(new Ajv().validate(FINISH_DECLINE_SCHEMA, JSON.parse(finish("two")))).toBe(false);
+    const decodings = run.steps.flatMap((s) => (s.type === "model" ? [s.decoding] : []));
+    expect(decodings[2]).toEqual({
+      turn: "finish",
+      constraint: "json-schema+copy",
+      copyFrom: ["question"],
+      declineOnly: true,
     });
   });
 
