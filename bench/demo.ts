@@ -11,13 +11,14 @@
  *   right first arguments, correct answer;
  * - latency per question (p50, p95) and the load of the machine while it ran.
  *
- * Usage: npm run bench:demo [-- --name NAME] [-- --arguments MODE[,MODE…]] [-- --dir DIR]
+ * Usage: npm run bench:demo [-- --name NAME] [-- --arguments MODE[,MODE…]] [-- --dir DIR] [-- --handwritten FILE]
  *   writes bench/results/NAME.json (default "demo"); --arguments: how the arguments turns are decoded, each
  *   mode measured in turn in the same run (side by side under the same load; default
  *   "json-schema+copy,json-schema"): json-schema+copy (`toolgen demo`'s default: the schema, free strings and
  *   numbers copied from the conversation), json-schema (the schema alone), candidates (`toolgen demo
  *   --candidates`, the first demo's crutch), free (no constraint); --dir DIR: measure a demo model folder
- *   trained elsewhere instead of the committed one.
+ *   trained elsewhere instead of the committed one; --handwritten FILE: another hand-written set in the same
+ *   format (src/demo/held-out/handwritten-2.json, written after the fourth round's rules were fixed).
  */
 import { readFileSync } from "node:fs";
 import { loadavg } from "node:os";
@@ -45,6 +46,7 @@ const { values: args } = parseArgs({
     name: { type: "string", default: "demo" },
     arguments: { type: "string", default: DEFAULT_MODES },
     dir: { type: "string" },
+    handwritten: { type: "string" },
   },
 });
 const modes = args.arguments!.split(",") as Mode[];
@@ -63,7 +65,7 @@ const { dir, committed } = args.dir
   : await prepareDemoModel({ log: (l) => process.stderr.write(l + "\n") });
 const data = await demoData();
 const set = JSON.parse(
-  readFileSync(new URL("../src/demo/held-out/handwritten.json", import.meta.url), "utf8"),
+  readFileSync(args.handwritten ?? new URL("../src/demo/held-out/handwritten.json", import.meta.url), "utf8"),
 ) as HandwrittenSet;
 const devSet = handwrittenDevSet();
 const bm25 = await createRetriever("bm25", { catalog: data.catalog });
@@ -206,9 +208,11 @@ const flags = [
   ...(args.name === "demo" ? [] : [`--name ${args.name}`]),
   ...(args.arguments === DEFAULT_MODES ? [] : [`--arguments ${args.arguments}`]),
   ...(args.dir ? [`--dir ${args.dir}`] : []),
+  ...(args.handwritten ? [`--handwritten ${args.handwritten}`] : []),
 ];
 writeBenchResult(args.name!, `npm run bench:demo${flags.length ? ` -- ${flags.join(" ")}` : ""}`, {
   model: committed ? "models/demo (committed)" : dir,
+  handwritten_set: args.handwritten ?? "src/demo/held-out/handwritten.json",
   load_average_1_5_15_before_after: load.map((l) => l.map((x) => Math.round(x * 100) / 100)),
   bm25_handwritten_top1_tool_correct_pct: pct(
     set.questions.filter((q, i) => bm25Picks[i] === q.tool).length,
