@@ -18,7 +18,9 @@
  *   numbers copied from the conversation), json-schema (the schema alone), candidates (`toolgen demo
  *   --candidates`, the first demo's crutch), free (no constraint); --dir DIR: measure a demo model folder
  *   trained elsewhere instead of the committed one; --handwritten FILE: another hand-written set in the same
- *   format (src/demo/held-out/handwritten-2.json, written after the fourth round's rules were fixed).
+ *   format (src/demo/held-out/handwritten-2.json, written after the fourth round's rules were fixed); --dev: the
+ *   dev sets only (the generated held-out split and the hand-written dev off-topic questions), with every generated
+ *   answer recorded, so that a rule can be chosen and its failures read without running the test sets.
  */
 import { readFileSync } from "node:fs";
 import { loadavg } from "node:os";
@@ -47,6 +49,7 @@ const { values: args } = parseArgs({
     arguments: { type: "string", default: DEFAULT_MODES },
     dir: { type: "string" },
     handwritten: { type: "string" },
+    dev: { type: "boolean", default: false },
   },
 });
 const modes = args.arguments!.split(",") as Mode[];
@@ -68,18 +71,23 @@ const set = JSON.parse(
   readFileSync(args.handwritten ?? new URL("../src/demo/held-out/handwritten.json", import.meta.url), "utf8"),
 ) as HandwrittenSet;
 const devSet = handwrittenDevSet();
+const devOnly = args.dev!;
+// --dev: the hand-written test sets are not run at all.
+const testQuestions = devOnly ? [] : set.questions;
+const testOffTopic = devOnly ? [] : set.offTopic;
 const bm25 = await createRetriever("bm25", { catalog: data.catalog });
 const bm25Picks: (string | null)[] = [];
-for (const q of set.questions) bm25Picks.push((await bm25.search(q.question, { k: 1 }))[0]?.id ?? null);
+for (const q of devOnly ? [] : set.questions)
+  bm25Picks.push((await bm25.search(q.question, { k: 1 }))[0]?.id ?? null);
 
 const pct = (n: number, of: number) => Math.round((1000 * n) / of) / 10;
 const ms = (a: DemoAnswer) => Math.round(a.seconds * 1000);
-const n = set.questions.length;
+const n = testQuestions.length;
 const count = (rows: Record<string, unknown>[], f: (r: Record<string, unknown>) => boolean) =>
   rows.filter(f).length;
 let done = 0;
 const total =
-  (set.questions.length + set.offTopic.length + devSet.offTopic.length + data.heldOut.length) * modes.length;
+  (testQuestions.length + testOffTopic.length + devSet.offTopic.length + data.heldOut.length) * modes.length;
 const tick = () => process.stderr.write(`\r${++done}/${total}`);
 
 /** One decoding mode over the three sets: the summary figures and every hand-written and off-topic answer. */
@@ -96,10 +104,11 @@ async function measure(mode: Mode) {
   const offTopic: Record<string, unknown>[] = [];
   const offTopicDev: Record<string, unknown>[] = [];
   const generated = { action: 0, args: 0, answer: 0 };
+  const generatedAnswers: Record<string, unknown>[] = [];
   const latencies: number[] = [];
   const generatedLatencies: number[] = [];
   await withSandbox(async () => {
-    for (const [i, q] of set.questions.entries()) {
+    for (const [i, q] of testQuestions.entries()) {
       const got = await runner.ask(q.question);
       latencies.push(ms(got));
       handwritten.push({
@@ -114,7 +123,7 @@ async function measure(mode: Mode) {
       });
       tick();
     }
-    for (const question of set.offTopic) {
+    for (const question of testOffTopic) {
       const got = await runner.ask(question);
       latencies.push(ms(got));
       offTopic.push({
@@ -140,40 +149,55 @@ async function measure(mode: Mode) {
         { id: `t${i}`, type: "function", function: { name: q.tool!, arguments: q.arguments } },
         data.tools,
       );
-      if (truth.ok && isCorrectAnswer(got.answer, { answer: truth.content, key: resultPart(truth.content) }))
-        generated.answer++;
+      const correct =
+        truth.ok && isCorrectAnswer(got.answer, { answer: truth.content, key: resultPart(truth.content) });
+      if (correct) generated.answer++;
+      if (devOnly)
+        generatedAnswers.push({
+          question: q.query,
+          tool: q.tool,
+          arguments: q.arguments,
+          first_tool: first?.tool ?? null,
+          first_arguments: first?.arguments ?? null,
+          answer: got.answer,
+          declined: got.declined,
+          correct,
+        });
       tick();
     }
   });
+  const testFigures = {
+    handwritten: {
+      questions: n,
+      answer_correct_pct: pct(
+        count(handwritten, (r) => r.correct === true),
+        n,
+      ),
+      first_tool_correct_pct: pct(
+        count(handwritten, (r) => r.first_tool === r.tool),
+        n,
+      ),
+      bm25_top1_tool_correct_pct: pct(
+        count(handwritten, (r) => r.bm25 === r.tool),
+        n,
+      ),
+      declined_pct: pct(
+        count(handwritten, (r) => r.declined === true),
+        n,
+      ),
+    },
+    off_topic: {
+      questions: set.offTopic.length,
+      declined_pct: pct(
+        count(offTopic, (r) => r.declined === true),
+        set.offTopic.length,
+      ),
+    },
+  };
   return {
     summary: {
       arguments_decoding: mode,
-      handwritten: {
-        questions: n,
-        answer_correct_pct: pct(
-          count(handwritten, (r) => r.correct === true),
-          n,
-        ),
-        first_tool_correct_pct: pct(
-          count(handwritten, (r) => r.first_tool === r.tool),
-          n,
-        ),
-        bm25_top1_tool_correct_pct: pct(
-          count(handwritten, (r) => r.bm25 === r.tool),
-          n,
-        ),
-        declined_pct: pct(
-          count(handwritten, (r) => r.declined === true),
-          n,
-        ),
-      },
-      off_topic: {
-        questions: set.offTopic.length,
-        declined_pct: pct(
-          count(offTopic, (r) => r.declined === true),
-          set.offTopic.length,
-        ),
-      },
+      ...(devOnly ? {} : testFigures),
       off_topic_dev: {
         questions: devSet.offTopic.length,
         declined_pct: pct(
@@ -189,13 +213,19 @@ async function measure(mode: Mode) {
         answer_correct_pct: pct(generated.answer, data.heldOut.length),
       },
       latency_ms: {
-        handwritten_and_off_topic_p50: quantile(latencies, 0.5),
-        handwritten_and_off_topic_p95: quantile(latencies, 0.95),
+        ...(devOnly
+          ? {}
+          : {
+              handwritten_and_off_topic_p50: quantile(latencies, 0.5),
+              handwritten_and_off_topic_p95: quantile(latencies, 0.95),
+            }),
         generated_p50: quantile(generatedLatencies, 0.5),
         generated_p95: quantile(generatedLatencies, 0.95),
       },
     },
-    answers: { handwritten, off_topic: offTopic, off_topic_dev: offTopicDev },
+    answers: devOnly
+      ? { off_topic_dev: offTopicDev, generated: generatedAnswers }
+      : { handwritten, off_topic: offTopic, off_topic_dev: offTopicDev },
   };
 }
 
@@ -209,15 +239,20 @@ const flags = [
   ...(args.arguments === DEFAULT_MODES ? [] : [`--arguments ${args.arguments}`]),
   ...(args.dir ? [`--dir ${args.dir}`] : []),
   ...(args.handwritten ? [`--handwritten ${args.handwritten}`] : []),
+  ...(devOnly ? ["--dev"] : []),
 ];
 writeBenchResult(args.name!, `npm run bench:demo${flags.length ? ` -- ${flags.join(" ")}` : ""}`, {
   model: committed ? "models/demo (committed)" : dir,
-  handwritten_set: args.handwritten ?? "src/demo/held-out/handwritten.json",
+  handwritten_set: devOnly ? "not run (--dev)" : (args.handwritten ?? "src/demo/held-out/handwritten.json"),
   load_average_1_5_15_before_after: load.map((l) => l.map((x) => Math.round(x * 100) / 100)),
-  bm25_handwritten_top1_tool_correct_pct: pct(
-    set.questions.filter((q, i) => bm25Picks[i] === q.tool).length,
-    n,
-  ),
+  ...(devOnly
+    ? {}
+    : {
+        bm25_handwritten_top1_tool_correct_pct: pct(
+          set.questions.filter((q, i) => bm25Picks[i] === q.tool).length,
+          n,
+        ),
+      }),
   configurations: measured.map((m) => m.summary),
   answers: Object.fromEntries(measured.map((m, i) => [modes[i], m.answers])),
 });

@@ -19,8 +19,14 @@
  * and `quoted` lists the quoted spans, which json-automaton.ts offers as whole values beside the copy.
  */
 import { utf8Bytes } from "./byte-trie.ts";
-import { numberMentions, numbersIn } from "./number-words.ts";
+import { numberMentions, numbersIn, ONES, TENS } from "./number-words.ts";
 import { quotedSpans, unquotedPieces } from "./quotes.ts";
+
+/** A number word ending a text, then spaces (see followsNumber). */
+const NUMBER_WORD_BEFORE = new RegExp(
+  `(?:^|[^\\p{L}])(?:${[...ONES, ...TENS.filter((t) => t), "hundred", "thousand"].join("|")})\\s+$`,
+  "iu",
+);
 
 /** The byte a JSON escape letter stands for, by the letter (those JSON.stringify writes for copyable text). */
 export const COPY_ESCAPES = new Map<number, number>([
@@ -212,6 +218,15 @@ export class CopySource {
       }
     });
     return places;
+  }
+
+  /**
+   * Is `place` (from statedAt) written right after a number, digits or words ("119 feet", "25 °C", "fifteen
+   * metre")? Such a value is that number's unit.
+   */
+  followsNumber(place: { text: number; start: number }): boolean {
+    const before = this.typed[place.text]!.slice(0, place.start);
+    return /[0-9][\s°]*$/.test(before) || NUMBER_WORD_BEFORE.test(before);
   }
 
   /** The state before any byte of a copy (the empty substring). */

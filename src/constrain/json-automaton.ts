@@ -333,8 +333,16 @@ export class JsonSchemaAutomaton {
     return node;
   }
 
-  /** `reserve`: for a string property, how many required string properties follow it in its object. */
-  private compile(node: SchemaNode, refs: Map<SchemaNode, UnionNode>, reserve = 0): CNode {
+  /**
+   * `reserve`: for a string property, how many required string properties follow it in its object.
+   * `afterNumber`: the property right before this one in its object is a number.
+   */
+  private compile(
+    node: SchemaNode,
+    refs: Map<SchemaNode, UnionNode>,
+    reserve = 0,
+    afterNumber = false,
+  ): CNode {
     switch (node.kind) {
       case "literal": {
         if (this.copy && (node.range || node.values.every((v) => typeof v === "number"))) {
@@ -347,8 +355,12 @@ export class JsonSchemaAutomaton {
           const places = values.map((v) => this.copy!.statedAt(v));
           const said = places.map((p) => p.length > 0);
           const leaf = this.stated(values, "enum", this.spendKeys(values, places));
-          // the values the question writes out come first
-          if (said.some((s) => s) && !said.every((s) => s)) leaf.stated!.preferred = said;
+          // A quantity's unit is written right after it ("119 feet to miles", "how many cups is 2 litres"), and
+          // a schema lists the unit right after the quantity: such an enum takes the unit written after a number
+          // first. Otherwise the values the question writes out come first.
+          const unit = places.map((p) => afterNumber && p.some((place) => this.copy!.followsNumber(place)));
+          const first = unit.some((u) => u) ? unit : said;
+          if (first.some((s) => s) && !first.every((s) => s)) leaf.stated!.preferred = first;
           return leaf;
         }
         return this.literal(node.values);
@@ -429,7 +441,12 @@ export class JsonSchemaAutomaton {
         const props = node.properties.map((p, i) => ({
           key: utf8Bytes(JSON.stringify(p.key) + ":"),
           required: p.required,
-          value: this.compile(p.value, refs, stringAt.slice(i + 1).filter((s) => s).length),
+          value: this.compile(
+            p.value,
+            refs,
+            stringAt.slice(i + 1).filter((s) => s).length,
+            node.properties[i - 1]?.value.kind === "number",
+          ),
         }));
         const requiredFrom = props.map((_, i) => props.slice(i).some((p) => p.required));
         requiredFrom.push(false);

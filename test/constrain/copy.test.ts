@@ -223,6 +223,38 @@ describe("copy constraint", () => {
     expect(convert.accepts('{"from":"yds","to":"yds"}')).toBe(false);
   });
 
+  it("takes the unit written right after a number first, for an enum right after a number property", () => {
+    const units = { type: "string", enum: ["ft", "feet", "mi", "mile", "m", "metre", "yds"] };
+    const convert = (question: string, order = ["value", "from", "to"]) =>
+      JsonSchemaAutomaton.fromSchema(
+        {
+          type: "object",
+          properties: Object.fromEntries(
+            order.map((k) => [k, k === "value" ? { type: "number" } : units] as const),
+          ),
+          required: order,
+        },
+        { copy: new CopySource([question]) },
+      );
+    // the value's unit first, whichever is written first in the question
+    expect(convert("119 feet to mile").accepts('{"value":119,"from":"feet","to":"mile"}')).toBe(true);
+    expect(convert("119 feet to mile").accepts('{"value":119,"from":"mile","to":"feet"}')).toBe(false);
+    const howMany = convert("How many yds is fifteen metre");
+    expect(howMany.accepts('{"value":15,"from":"metre","to":"yds"}')).toBe(true);
+    expect(howMany.accepts('{"value":15,"from":"yds","to":"metre"}')).toBe(false);
+    // no unit after the number: the values written out come first, in any order, as before
+    expect(convert("feet to mile, 119 of them").accepts('{"value":119,"from":"mile","to":"feet"}')).toBe(
+      true,
+    );
+    // an enum that does not follow the number property takes no unit first
+    expect(
+      convert("119 feet to mile", ["from", "to", "value"]).accepts('{"from":"mile","to":"feet","value":119}'),
+    ).toBe(true);
+    expect(new CopySource(["it is 25 °C", "one two"]).followsNumber({ text: 0, start: 9 })).toBe(true);
+    expect(new CopySource(["twenty metres"]).followsNumber({ text: 0, start: 7 })).toBe(true);
+    expect(new CopySource(["someone metres"]).followsNumber({ text: 0, start: 8 })).toBe(false);
+  });
+
   it("takes the enum values the question writes out first, as whole words", () => {
     const units = { type: "string", enum: ["km", "mi", "m", "in"] };
     const cities = { type: "string", enum: ["Paris", "Berlin", "Rome"] };
