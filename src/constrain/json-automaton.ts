@@ -114,6 +114,11 @@ interface StatedNumbers {
   variantByValues: Map<string, number>;
   /** An enum's values the question writes out: taken first while one is unspent. */
   preferred?: boolean[];
+  /**
+   * Where the question first writes each value (text index × 1e6 + offset): of the unspent preferred values,
+   * only those written earliest are taken (names written at one place start together).
+   */
+  firstPlace?: number[];
 }
 interface StrNode {
   k: K.Str;
@@ -360,7 +365,13 @@ export class JsonSchemaAutomaton {
           // first. Otherwise the values the question writes out come first.
           const unit = places.map((p) => afterNumber && p.some((place) => this.copy!.followsNumber(place)));
           const first = unit.some((u) => u) ? unit : said;
-          if (first.some((s) => s) && !first.every((s) => s)) leaf.stated!.preferred = first;
+          // ... and in the order it writes them ("from Paris to New York", "in utc, what time is it in LA")
+          if (first.some((s) => s) && !first.every((s) => s)) {
+            leaf.stated!.preferred = first;
+            leaf.stated!.firstPlace = places.map((p) =>
+              p.length === 0 ? Infinity : Math.min(...p.map((q) => q.text * 1e6 + q.start)),
+            );
+          }
           return leaf;
         }
         return this.literal(node.values);
@@ -569,7 +580,7 @@ export class JsonSchemaAutomaton {
 
   /**
    * The variant of `stated` a leaf takes after `used` was spent: the unspent values (the preferred ones among
-   * them, if any is left), else all of them.
+   * them written earliest, if any is left), else all of them.
    */
   private variantFor(stated: StatedNumbers, used: number): number {
     let keep = stated.values.flatMap((_, i) => {
@@ -577,7 +588,10 @@ export class JsonSchemaAutomaton {
       return mask === 0 || (used & mask) !== mask ? [i] : [];
     });
     const preferred = stated.preferred && keep.filter((i) => stated.preferred![i]);
-    if (preferred && preferred.length > 0) keep = preferred;
+    if (preferred && preferred.length > 0) {
+      const at = Math.min(...preferred.map((i) => stated.firstPlace?.[i] ?? 0));
+      keep = preferred.filter((i) => (stated.firstPlace?.[i] ?? 0) === at);
+    }
     if (keep.length === 0 || keep.length === stated.values.length) return 0;
     const key = keep.join(",");
     let x = stated.variantByValues.get(key);
