@@ -75,7 +75,7 @@ export interface ToolGenAgentOptions {
    * rejects schemas with optional properties, so the default stays free. "json-schema+copy": the same, plus
    * the copy constraint (src/constrain/copy.ts): free string and number leaves may only copy from the user's
    * question (a tool's arguments, never the tool's own name) or, for <<Finish>>'s final answer, be the last tool
-   * result whole or what the question quotes;
+   * result whole (nothing from the question);
    * a backend that cannot enforce copying is asked with the plain schema from then on.
    */
   argumentsConstraint?: "json-schema" | "json-schema+copy" | "none";
@@ -323,7 +323,11 @@ export class ToolGenAgent extends MemoryAgent {
     // report, and a copy of the question's words is no answer: only declining is left.
     const declineOnly = copy && !entry && copyFrom.observation === undefined;
     const schema = entry ? entry.parameters : declineOnly ? FINISH_DECLINE_SCHEMA : FINISH_ARGUMENTS_SCHEMA;
-    const sources = Object.entries(copyFrom).filter((e): e is [string, string] => e[1] !== undefined);
+    // An answer takes nothing from the question: on dev the model's answers that copied what the question
+    // quotes ("reverse 'WANOU'" → "WANOU") were all wrong (13 of 402), while none needed it.
+    const sources = Object.entries(copyFrom).filter(
+      (e): e is [string, string] => e[1] !== undefined && (entry !== undefined || e[0] === "observation"),
+    );
     const decoding: TurnDecoding = copy
       ? {
           turn,
@@ -354,11 +358,6 @@ export class ToolGenAgent extends MemoryAgent {
                     : {}),
                   // an answer reports the tool's result whole or not at all
                   whole: sources.map(([name]) => entry === undefined && name === "observation"),
-                  // and takes from the question only what it quotes, when there is a result to report
-                  quotesOnly: sources.map(
-                    ([name]) =>
-                      entry === undefined && name === "question" && copyFrom.observation !== undefined,
-                  ),
                 }
               : {}),
           },

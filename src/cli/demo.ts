@@ -52,7 +52,7 @@ export function register(program: Command): void {
     )
     .option(
       "--arguments-constraint <kind>",
-      "how the model writes arguments and final answers: json-schema+copy (default: under the tool's JSON Schema, or the Finish schema, with free strings and numbers copied from the question, or for the final answer the last tool result whole or what the question quotes) or json-schema (the schema alone)",
+      "how the model writes arguments and final answers: json-schema+copy (default: under the tool's JSON Schema, or the Finish schema, with free strings and numbers copied from the question, or for the final answer the last tool result whole) or json-schema (the schema alone)",
     )
     .option(
       "--free-arguments",
@@ -99,7 +99,7 @@ async function runDemo(opts: DemoCliOptions): Promise<number> {
     opts.freeArguments || opts.candidates ? "free" : ((asked as DemoArgumentsDecoding) ?? "json-schema+copy");
   const writes =
     decoding === "json-schema+copy"
-      ? "it writes the arguments itself under the tool's JSON Schema, copying free strings and numbers from the question, and its final answer under the Finish schema: the last tool result whole, or what the question quotes"
+      ? "it writes the arguments itself under the tool's JSON Schema, copying free strings and numbers from the question, and its final answer under the Finish schema: the last tool result whole"
       : "it writes the arguments itself under the tool's JSON Schema and its final answer under the Finish schema";
   const [tools, catalog] = await Promise.all([demoTools(), demoCatalog()]);
   let model: ChatModel;

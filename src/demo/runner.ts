@@ -20,8 +20,8 @@ export interface DemoRunOptions {
   /**
    * How the arguments turns (the tool's arguments, and the final answer after <<Finish>>) are decoded:
    * "json-schema+copy" (default: the model writes them under the tool's JSON Schema, or the Finish schema,
-   * and its free strings and numbers copy from the question, or for the final answer from the question and the
-   * last tool result: src/constrain/copy.ts), "json-schema" (the schema alone), or "free" (asked with no
+   * and its free strings and numbers copy from the question, or for the final answer the last tool result
+   * whole: src/constrain/copy.ts), "json-schema" (the schema alone), or "free" (asked with no
    * constraint; a ToolGenChatModel with `constrainArguments` then picks among candidates).
    */
   arguments?: DemoArgumentsDecoding;
@@ -63,7 +63,7 @@ function argumentsHow(d: TurnDecoding): string {
   if (d.turn === "finish" && d.declineOnly)
     return `the Finish schema's declining branch only: no tool result to report`;
   if (d.turn === "finish" && d.copyFrom?.includes("observation"))
-    return `written by the model under ${schema}: the last tool result whole, or what the question quotes`;
+    return `written by the model under ${schema}: the last tool result whole`;
   const from = (d.copyFrom ?? []).map((s) => (s === "observation" ? "the last tool result" : `the ${s}`));
   return `written by the model under ${schema}, its free strings and numbers copied from ${from.join(" and ")}`;
 }

@@ -87,17 +87,15 @@ describe("ToolGen agent: the arguments turn under a json-schema constraint", () 
       quotesWhole: [true],
       quotesFirst: true, // a call's string arguments take what the question quotes first
       whole: [false],
-      quotesOnly: [false],
       requestWords: ["sum"], // the words naming the tool are not its data
     });
     expect(model.calls[5]!.options.constraint).toEqual({
       kind: "json-schema",
       schema: FINISH_ARGUMENTS_SCHEMA,
-      copyFrom: ["What is 2 plus 3?", "5"],
-      quotesWhole: [true, false], // quotes mark values in the question, not in a tool's result
+      copyFrom: ["5"], // an answer takes nothing from the question
+      quotesWhole: [false], // a tool result's quotes are part of it
       quotesFirst: false, // an answer is built from the result
-      whole: [false, true], // and reports the result whole or not at all
-      quotesOnly: [true, false], // taking from the question only what it quotes
+      whole: [true], // and reports it whole or not at all
     });
     const decodings = run.steps.flatMap((s) => (s.type === "model" ? [s.decoding] : []));
     expect(decodings[2]).toEqual({
@@ -108,7 +106,7 @@ describe("ToolGen agent: the arguments turn under a json-schema constraint", () 
     expect(decodings[5]).toEqual({
       turn: "finish",
       constraint: "json-schema+copy",
-      copyFrom: ["question", "observation"],
+      copyFrom: ["observation"],
     });
   });
 
@@ -134,7 +132,7 @@ describe("ToolGen agent: the arguments turn under a json-schema constraint", () 
     expect(decodings[2]).toEqual({
       turn: "finish",
       constraint: "json-schema+copy",
-      copyFrom: ["question"],
+      copyFrom: [],
       declineOnly: true,
     });
   });

@@ -38,7 +38,7 @@ describe("toolgen demo", () => {
       /arguments {2}\{.*\} {3}\(written by the model under the tool's JSON Schema, its free strings and numbers copied from the question\)/,
     );
     expect(printed).toMatch(
-      /arguments {2}\{"return_type":"give_answer".*\} {3}\(written by the model under the Finish schema: the last tool result whole, or what the question quotes\)/,
+      /arguments {2}\{"return_type":"give_answer".*\} {3}\(written by the model under the Finish schema: the last tool result whole\)/,
     );
     expect(printed).not.toMatch(/candidates/);
   });
