@@ -115,7 +115,7 @@ interface StatedNumbers {
   /** An enum's values the question writes out: taken first while one is unspent. */
   preferred?: boolean[];
   /**
-   * Where the question first writes each value (text index × 1e6 + offset): of the unspent preferred values,
+   * Where the question first writes each value (text index × 2³² + offset): of the unspent preferred values,
    * only those written earliest are taken (names written at one place start together).
    */
   firstPlace?: number[];
@@ -369,7 +369,7 @@ export class JsonSchemaAutomaton {
           if (first.some((s) => s) && !first.every((s) => s)) {
             leaf.stated!.preferred = first;
             leaf.stated!.firstPlace = places.map((p) =>
-              p.length === 0 ? Infinity : Math.min(...p.map((q) => q.text * 1e6 + q.start)),
+              p.length === 0 ? Infinity : Math.min(...p.map((q) => q.text * 2 ** 32 + q.start)),
             );
           }
           return leaf;
