@@ -116,7 +116,7 @@ export async function runMetaTool(c: MetaToolRun): Promise<Record<string, unknow
   const retrievers = new Map<string, GenerativeRetriever>();
   const retrieverOf = (name: string) => retrievers.get(name)!;
   for (const plan of c.plans) {
-    const variant = planVariant(plan, c.seed);
+    const variant = planVariant(plan, plan.seed ?? c.seed);
     const { out, external } = modelDir("metatool", plan.name);
     if (!c.train && !readyManifest(out, plan.stages)) {
       notTrained.push(plan.name);

@@ -107,6 +107,8 @@ export interface Plan {
    * a folder the CLI trained is reused as it is (TOOLGEN_BENCH_MODELS). The fields above only describe it.
    */
   cliDefaults?: boolean;
+  /** The training seed (default 1; plans that vary one setting of the default plan take its seed, 0). */
+  seed?: number;
 }
 
 /** `toolgen train`'s default `--seed`. */
@@ -132,6 +134,21 @@ function defaultPresetPlan(): Plan {
 
 const BOTH: Stage[] = ["memorization", "retrieval"];
 
+/**
+ * The default plan with one retrieval setting changed and nothing else (not through the CLI's defaults, so its
+ * fingerprint is its own; the CLI's seed, so the comparison with the default plan varies that setting alone).
+ */
+function tinyVariant(name: string, retrieval: Partial<Plan["retrieval"]>): Plan {
+  const base = defaultPresetPlan();
+  return {
+    ...base,
+    name,
+    retrieval: { ...base.retrieval, ...retrieval },
+    cliDefaults: false,
+    seed: CLI_DEFAULT_SEED,
+  };
+}
+
 function metaToolPlan(size: Plan["size"], mem: number, ret: number, dropout: number, lr = 3e-3): Plan {
   return {
     name: `${size}-m${mem}-r${ret}-drop${dropout}`,
@@ -155,6 +172,8 @@ export const METATOOL_PLANS: readonly Plan[] = [
   metaToolPlan("d128x2", 32, 16, 0.3),
   metaToolPlan("d128x4", 32, 16, 0.3),
   metaToolPlan("d128x4", 32, 32, 0.3),
+  tinyVariant("tiny-r24", { epochs: 24 }),
+  tinyVariant("tiny-drop0.1", { tokenDropout: 0.1 }),
   ...(["semantic", "numeric", "hierarchical"] as const).map((index): Plan => ({
     ...metaToolPlan("d64x2", 8, 1, 0),
     name: `${index}-d64x2-m8-r1`,
@@ -207,6 +226,11 @@ export const PLAN_SETS: Record<string, { metatool: string[]; stabletoolbench: st
     metatool: [DEFAULT_PLAN, "semantic-d64x2-m8-r1", "numeric-d64x2-m8-r1", "hierarchical-d64x2-m8-r1"],
     stabletoolbench: [DEFAULT_PLAN],
   },
+  /** The default plan beside its two neighbours (one retrieval setting changed each), for choosing the preset. */
+  schedule: {
+    metatool: [DEFAULT_PLAN, "tiny-r24", "tiny-drop0.1"],
+    stabletoolbench: [DEFAULT_PLAN],
+  },
   today: {
     metatool: ["d64x2-m8-r4-drop0.3", "d64x2-m8-r8-drop0", "d64x2-m8-r8-drop0.3"],
     stabletoolbench: ["d64x2-m4-r3"],
@@ -249,7 +273,7 @@ export function findPlan(group: string, name: string): Plan {
  * is dropout 0.3, its memorization trains on the document's words). The
  * default plan gets the CLI's options and nothing else: the preset, its seed, no size or schedule override.
  */
-export function planVariant(plan: Plan, seed = 1): Variant {
+export function planVariant(plan: Plan, seed = plan.seed ?? 1): Variant {
   if (plan.cliDefaults)
     return { name: plan.name, options: { preset: "tiny", seed: CLI_DEFAULT_SEED, progress: false } };
   return {
