@@ -5,7 +5,8 @@
  *   correct answers (src/demo/grading.ts), right first tool choice, and BM25 over the tool descriptions picking
  *   the tool (`toolgen retrieve --retriever bm25 -k 1`) beside it;
  * - its off-topic questions: the share the model declines (Finish with give_up_and_restart);
- * - the hand-written dev off-topic questions (src/demo/held-out/handwritten-dev.json), the same share: these may choose
+ * - the hand-written dev questions: off-topic (src/demo/held-out/handwritten-dev.json), the same share, and
+ *   on-topic (handwritten-dev-questions.json), correct answers and right first tool: these may choose
  *   among models, the test set's may not;
  * - the generated held-out split (demo generator, seed 1001, training questions excluded): right first tool,
  *   right first arguments, correct answer;
@@ -71,6 +72,12 @@ const set = JSON.parse(
   readFileSync(args.handwritten ?? new URL("../src/demo/held-out/handwritten.json", import.meta.url), "utf8"),
 ) as HandwrittenSet;
 const devSet = handwrittenDevSet();
+// Hand-written on-topic dev questions (written after the fifth round's rules were chosen).
+const devQuestions = (
+  JSON.parse(
+    readFileSync(new URL("../src/demo/held-out/handwritten-dev-questions.json", import.meta.url), "utf8"),
+  ) as Pick<HandwrittenSet, "questions">
+).questions;
 const devOnly = args.dev!;
 // --dev: the hand-written test sets are not run at all.
 const testQuestions = devOnly ? [] : set.questions;
@@ -87,7 +94,12 @@ const count = (rows: Record<string, unknown>[], f: (r: Record<string, unknown>) 
   rows.filter(f).length;
 let done = 0;
 const total =
-  (testQuestions.length + testOffTopic.length + devSet.offTopic.length + data.heldOut.length) * modes.length;
+  (testQuestions.length +
+    testOffTopic.length +
+    devSet.offTopic.length +
+    devQuestions.length +
+    data.heldOut.length) *
+  modes.length;
 const tick = () => process.stderr.write(`\r${++done}/${total}`);
 
 /** One decoding mode over the three sets: the summary figures and every hand-written and off-topic answer. */
@@ -103,6 +115,23 @@ async function measure(mode: Mode) {
   const handwritten: Record<string, unknown>[] = [];
   const offTopic: Record<string, unknown>[] = [];
   const offTopicDev: Record<string, unknown>[] = [];
+  const handwrittenDev: Record<string, unknown>[] = [];
+  // in a sandbox of their own: their expected answers are those of a fresh one, in file order
+  await withSandbox(async () => {
+    for (const q of devQuestions) {
+      const got = await runner.ask(q.question);
+      handwrittenDev.push({
+        question: q.question,
+        tool: q.tool,
+        first_tool: got.calls[0]?.tool ?? null,
+        first_arguments: got.calls[0]?.arguments ?? null,
+        answer: got.answer,
+        declined: got.declined,
+        correct: isCorrectAnswer(got.answer, q),
+      });
+      tick();
+    }
+  });
   const generated = { action: 0, args: 0, answer: 0 };
   const generatedAnswers: Record<string, unknown>[] = [];
   const latencies: number[] = [];
@@ -205,6 +234,25 @@ async function measure(mode: Mode) {
           devSet.offTopic.length,
         ),
       },
+      ...(devQuestions.length > 0
+        ? {
+            handwritten_dev: {
+              questions: devQuestions.length,
+              answer_correct_pct: pct(
+                count(handwrittenDev, (r) => r.correct === true),
+                devQuestions.length,
+              ),
+              first_tool_correct_pct: pct(
+                count(handwrittenDev, (r) => r.first_tool === r.tool),
+                devQuestions.length,
+              ),
+              declined_pct: pct(
+                count(handwrittenDev, (r) => r.declined === true),
+                devQuestions.length,
+              ),
+            },
+          }
+        : {}),
       generated_held_out: {
         questions: data.heldOut.length,
         split: `demo generator, seed 1001, ${HELD_OUT_PER_TOOL} per tool, training questions excluded`,
@@ -224,8 +272,8 @@ async function measure(mode: Mode) {
       },
     },
     answers: devOnly
-      ? { off_topic_dev: offTopicDev, generated: generatedAnswers }
-      : { handwritten, off_topic: offTopic, off_topic_dev: offTopicDev },
+      ? { off_topic_dev: offTopicDev, handwritten_dev: handwrittenDev, generated: generatedAnswers }
+      : { handwritten, off_topic: offTopic, off_topic_dev: offTopicDev, handwritten_dev: handwrittenDev },
   };
 }
 

@@ -41,6 +41,8 @@ const ESCAPED = new Set(COPY_ESCAPES.values());
 const WORD_START = 256;
 const OTHER = 0;
 const WORD = 1;
+/** Space, tab, newline, carriage return: what ends a run of non-space characters. */
+const SPACES = new Set([0x20, 0x09, 0x0a, 0x0d]);
 
 /**
  * Which run a byte belongs to: a word (letters and digits alike; non-ASCII bytes count as letters), or neither.
@@ -210,7 +212,9 @@ export class CopySource {
       const text = anyCase ? raw.toLowerCase() : raw;
       const v = anyCase ? value.toLowerCase() : value;
       for (let i = text.indexOf(v); i >= 0; i = text.indexOf(v, i + 1)) {
-        const before = word(text[i - 1]) && word(v[0]);
+        // a value glued to a number is written out all the same ("400m", "5km")
+        const glued = /[0-9]/.test(text[i - 1] ?? "") && /\p{L}/u.test(v[0]!);
+        const before = word(text[i - 1]) && word(v[0]) && !glued;
         const after = word(text[i + v.length]) && word(v[v.length - 1]);
         if (before || after) continue;
         if (!afterNumber || /[0-9][\s°]*$/.test(text.slice(Math.max(0, i - 4), i)))
@@ -249,8 +253,12 @@ export class CopySource {
     const known = this.endable.get(state);
     if (known !== undefined) return known;
     const c = state === 0 ? OTHER : byteClass(this.label[state]!);
-    let ok = c === OTHER || this.final.has(state);
-    for (const k of this.next[state]!.keys()) if (!ok) ok = k === WORD_START || byteClass(k) !== c;
+    // After a word's last character, or after a symbol where a run of non-space characters ends: "(18 + 6) * 3"
+    // gives no "(", "2^10" no "2^", "[aeiou]" no "[" (the demo model had stopped there), "sales.csv?" still
+    // "sales.csv".
+    let ok = state === 0 || this.final.has(state);
+    for (const k of this.next[state]!.keys())
+      if (!ok) ok = c === OTHER ? k === 0 || SPACES.has(k) : k === WORD_START || byteClass(k) !== c;
     this.endable.set(state, ok);
     return ok;
   }

@@ -78,6 +78,20 @@ describe("copy constraint", () => {
       expect(a.accepts(bad), bad).toBe(false);
   });
 
+  it("ends a copy after a symbol only where a run of non-space characters ends", () => {
+    const expr = JsonSchemaAutomaton.fromSchema(
+      { type: "object", properties: { e: { type: "string" } }, required: ["e"] },
+      { copy: new CopySource(["calc 2^10 - 3*(7+5) in sales.csv?"]) },
+    );
+    for (const ok of ["2^10 - 3*(7+5)", "2^10", "2^10 -", "sales.csv", "sales.csv?", "3*(7+5"])
+      expect(expr.accepts(JSON.stringify({ e: ok })), ok).toBe(true);
+    for (const bad of ["2^", "3*(", "2^10 - 3*", "calc 2^10 "])
+      expect(expr.accepts(JSON.stringify({ e: bad })), bad).toBe(false);
+    // a unit glued to its number is written out: "400m" states m
+    expect(new CopySource(["how many yards is 400m"]).states("m")).toBe(true);
+    expect(new CopySource(["I'm here"]).states("m")).toBe(false);
+  });
+
   it("narrows a small integer range (written out as values) to the numbers stated in it", () => {
     const range = { type: "integer", minimum: 0, maximum: 170 };
     const copying = JsonSchemaAutomaton.fromSchema(range, {

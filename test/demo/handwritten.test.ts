@@ -15,6 +15,13 @@ const sets = [
   { name: "handwritten.json", set: read("handwritten.json"), questions: 100, offTopic: 20 },
   { name: "handwritten-2.json", set: read("handwritten-2.json"), questions: 67, offTopic: 12 },
   { name: "handwritten-3.json", set: read("handwritten-3.json"), questions: 100, offTopic: 20 },
+  // the on-topic dev questions (may choose rules and models; no off-topic ones: those are handwritten-dev.json)
+  {
+    name: "handwritten-dev-questions.json",
+    set: { ...read("handwritten-dev-questions.json"), offTopic: [] },
+    questions: 100,
+    offTopic: 0,
+  },
 ];
 
 describe.each(sets)("the hand-written demo question set $name", ({ set, questions, offTopic }) => {
