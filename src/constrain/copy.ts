@@ -182,7 +182,8 @@ export class CopySource {
     });
     for (let p = last; p > 0; p = this.link[p]!) this.final.add(p);
     this.numbers = [...new Set(texts.flatMap((t) => numbersIn(t)))];
-    this.signedNumbers = [...new Set(this.numbers.flatMap((v) => (v === 0 ? [0] : [v, -v])))];
+    // a number written with its sign keeps it ("-40"); one written without may be negated ("10 days before")
+    this.signedNumbers = [...new Set(this.numbers.flatMap((v) => (v <= 0 ? [v] : [v, -v])))];
     const mentions = new Map<number, number>();
     for (const t of texts)
       for (const [v, c] of numberMentions(t)) mentions.set(v, (mentions.get(v) ?? 0) + c);

@@ -74,17 +74,29 @@ export function numberWordsIn(text: string): number[] {
 
 /**
  * The numbers a text states: digits (with thousands commas, a sign, a fraction) and number words; no repeats.
- * A minus sign may be an operator ("10-3"), so a signed number also counts without its sign.
+ * A minus sign right after a letter, digit or closing bracket may be an operator ("10-3"), so that number also
+ * counts without its sign; elsewhere it is the number's sign ("-40 degrees", "x = -5"), and only the signed
+ * number is stated.
  */
 export function numbersIn(text: string): number[] {
-  const digits = digitNumbersIn(text).flatMap((v) => (v < 0 ? [v, -v] : [v]));
+  const digits = digitMatches(text).flatMap(({ value, afterOperand }) =>
+    value < 0 && afterOperand ? [value, -value] : [value],
+  );
   return [...new Set([...digits, ...numberWordsIn(text)])].filter(Number.isFinite);
 }
 
 function digitNumbersIn(text: string): number[] {
+  return digitMatches(text).map((m) => m.value);
+}
+
+/** The numbers written in digits, each with whether it directly follows an operand (a letter, digit or ")"). */
+function digitMatches(text: string): { value: number; afterOperand: boolean }[] {
   // ".5" is a number, but not the ".349" of a range "23..349"
-  const found = text.match(/-?\d{1,3}(?:,\d{3})+(?:\.\d+)?|-?\d+(?:\.\d+)?|(?<![\d.])-?\.\d+/g) ?? [];
-  return found.map((d) => Number(d.replace(/,/g, "")));
+  const pattern = /-?\d{1,3}(?:,\d{3})+(?:\.\d+)?|-?\d+(?:\.\d+)?|(?<![\d.])-?\.\d+/g;
+  return [...text.matchAll(pattern)].map((m) => ({
+    value: Number(m[0].replace(/,/g, "")),
+    afterOperand: /[\p{L}\p{N})\]]/u.test(text[m.index - 1] ?? ""),
+  }));
 }
 
 /** How many times a text states each number, by absolute value ("6d6": 6 twice), digits and words alike. */
