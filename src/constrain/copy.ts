@@ -19,7 +19,7 @@
  * and `quoted` lists the quoted spans, which json-automaton.ts offers as whole values beside the copy.
  */
 import { utf8Bytes } from "./byte-trie.ts";
-import { numberMentions, numbersIn, ONES, TENS } from "./number-words.ts";
+import { monthsIn, numberMentions, numbersIn, ONES, TENS } from "./number-words.ts";
 import { quotedSpans, unquotedPieces } from "./quotes.ts";
 
 /** A number word ending a text, then spaces (see followsNumber). */
@@ -110,6 +110,8 @@ export class CopySource {
    * a sign people say in words).
    */
   readonly signedNumbers: readonly number[];
+  /** The months the typed texts name (monthsIn): what a month leaf may take beside the numbers stated. */
+  readonly months: readonly number[];
   /** How many times the texts state each number (by absolute value): how often a copy may spend it. */
   readonly mentions: ReadonlyMap<number, number>;
   private readonly next: Map<number, number>[] = [new Map()];
@@ -184,6 +186,7 @@ export class CopySource {
     this.numbers = [...new Set(texts.flatMap((t) => numbersIn(t)))];
     // a number written with its sign keeps it ("-40"); one written without may be negated ("10 days before")
     this.signedNumbers = [...new Set(this.numbers.flatMap((v) => (v <= 0 ? [v] : [v, -v])))];
+    this.months = [...new Set(this.typed.flatMap((t) => monthsIn(t)))];
     const mentions = new Map<number, number>();
     for (const t of texts)
       for (const [v, c] of numberMentions(t)) mentions.set(v, (mentions.get(v) ?? 0) + c);
@@ -257,11 +260,34 @@ export class CopySource {
     // After a word's last character, or after a symbol where a run of non-space characters ends: "(18 + 6) * 3"
     // gives no "(", "2^10" no "2^", "[aeiou]" no "[" (the demo model had stopped there), "sales.csv?" still
     // "sales.csv".
-    let ok = state === 0 || this.final.has(state);
-    for (const k of this.next[state]!.keys())
-      if (!ok) ok = c === OTHER ? k === 0 || SPACES.has(k) : k === WORD_START || byteClass(k) !== c;
+    // After a word, only where the run ends, or only punctuation is left of it ("2028," or "sales.csv?" give
+    // "2028" and "sales.csv"; "14.02.2024" no "14.02", "1,250" no "1"; "York's" gives "York").
+    const ok =
+      state === 0 ||
+      this.final.has(state) ||
+      (c === OTHER
+        ? [...this.next[state]!.keys()].some((k) => k === 0 || SPACES.has(k))
+        : this.restIsPunctuation(state, 0));
     this.endable.set(state, ok);
     return ok;
+  }
+
+  /** Does some occurrence of `state`'s strings continue with only punctuation to its run's end (or "'s")? */
+  private restIsPunctuation(state: number, depth: number): boolean {
+    for (const [k, to] of this.next[state]!) {
+      if (k === 0 || SPACES.has(k)) return true;
+      if (depth > 0 && k === WORD_START && this.label[state] === 0x27) {
+        const s = this.next[to]!.get(0x73);
+        if (
+          s !== undefined &&
+          (this.final.has(s) || [...this.next[s]!.keys()].some((x) => x === 0 || SPACES.has(x)))
+        )
+          return true;
+      }
+      if (depth < 4 && k !== WORD_START && byteClass(k) === OTHER)
+        if (this.final.has(to) || this.restIsPunctuation(to, depth + 1)) return true;
+    }
+    return false;
   }
 
   /** The bytes a copy may write next from `state`, with the states they lead to. */

@@ -352,7 +352,13 @@ export class JsonSchemaAutomaton {
       case "literal": {
         if (this.copy && (node.range || node.values.every((v) => typeof v === "number"))) {
           // an integer range or a number enum is a number leaf: the numbers stated within it
-          const stated = node.values.filter((v) => this.copy!.signedNumbers.includes(v as number));
+          // a month (a number enum of exactly 1 to 12) is stated by its name too ("feb 2028")
+          const month = node.values.length === 12 && node.values.every((v, i) => v === i + 1);
+          const stated = node.values.filter(
+            (v) =>
+              this.copy!.signedNumbers.includes(v as number) ||
+              (month && this.copy!.months.includes(v as number)),
+          );
           if (stated.length > 0 && stated.length < node.values.length) return this.stated(stated as number[]);
         }
         if (this.copy && node.values.length > 1 && node.values.every((v) => typeof v === "string")) {

@@ -106,3 +106,35 @@ export function numberMentions(text: string): Map<number, number> {
     if (Number.isFinite(v)) counts.set(Math.abs(v), (counts.get(Math.abs(v)) ?? 0) + 1);
   return counts;
 }
+
+const MONTH_NAMES = [
+  "january",
+  "february",
+  "march",
+  "april",
+  "may",
+  "june",
+  "july",
+  "august",
+  "september",
+  "october",
+  "november",
+  "december",
+];
+
+/**
+ * The month numbers a text names ("feb 2028" names 2, "the 3rd of July" 7): full English names and their
+ * three-letter abbreviations (and "sept"). What a month leaf (a number enum of exactly 1 to 12) may take
+ * beside the numbers the text states.
+ */
+export function monthsIn(text: string): number[] {
+  const out = new Set<number>();
+  for (const raw of text.toLowerCase().split(/[^a-z]+/)) {
+    if (raw.length < 3) continue;
+    const i = MONTH_NAMES.findIndex(
+      (m) => m === raw || (raw.length === 3 && m.startsWith(raw)) || (raw === "sept" && m === "september"),
+    );
+    if (i >= 0) out.add(i + 1);
+  }
+  return [...out];
+}

@@ -93,6 +93,29 @@ describe("copy constraint", () => {
     expect(new CopySource(["I'm here"]).states("m")).toBe(false);
   });
 
+  it("ends a copy after a word only where its run ends or only punctuation is left of the run", () => {
+    const dates = JsonSchemaAutomaton.fromSchema(
+      { type: "object", properties: { d: { type: "string" } }, required: ["d"] },
+      { copy: new CopySource(["days between 14.02.2024 and July 11th, 2025 in New York's 1,250 files?"]) },
+    );
+    for (const ok of ["14.02.2024", "July 11th", "July 11th, 2025", "New York", "1,250 files", "files?"])
+      expect(dates.accepts(JSON.stringify({ d: ok })), ok).toBe(true);
+    for (const bad of ["14.02", "14", "1", "Yo", "New York's 1"])
+      expect(dates.accepts(JSON.stringify({ d: bad })), bad).toBe(false);
+  });
+
+  it("reads a month leaf (a number enum of 1 to 12) from the month's name too", () => {
+    const months = { type: "integer", enum: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12] };
+    const feb = JsonSchemaAutomaton.fromSchema(months, { copy: new CopySource(["days in feb 2028?"]) });
+    expect(feb.accepts("2")).toBe(true);
+    expect(feb.accepts("1")).toBe(false);
+    const sept = JsonSchemaAutomaton.fromSchema(months, { copy: new CopySource(["Sept. or March 3"]) });
+    expect([1, 3, 9].map((m) => sept.accepts(String(m)))).toEqual([false, true, true]);
+    // an enum that is not a month reads no month names
+    const other = JsonSchemaAutomaton.fromSchema({ enum: [1, 2, 3] }, { copy: new CopySource(["feb, 3"]) });
+    expect(other.accepts("2")).toBe(false);
+  });
+
   it("narrows a small integer range (written out as values) to the numbers stated in it", () => {
     const range = { type: "integer", minimum: 0, maximum: 170 };
     const copying = JsonSchemaAutomaton.fromSchema(range, {
