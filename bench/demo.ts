@@ -39,6 +39,7 @@ import {
 import { createDemoRunner, type DemoAnswer, type DemoArgumentsDecoding } from "../src/demo/runner.ts";
 import { quantile } from "../src/eval/metrics.ts";
 import { createRetriever } from "../src/retrieval/create.ts";
+import { DEMO_LEXICAL_WEIGHT, demoActionDecoder } from "../src/demo/action-prior.ts";
 import { executeToolCall } from "../src/tools/execute.ts";
 
 const MODES = ["json-schema+copy", "json-schema", "candidates", "free"] as const;
@@ -51,6 +52,7 @@ const { values: args } = parseArgs({
     dir: { type: "string" },
     handwritten: { type: "string" },
     dev: { type: "boolean", default: false },
+    "lexical-weight": { type: "string" },
   },
 });
 const modes = args.arguments!.split(",") as Mode[];
@@ -79,6 +81,14 @@ const devQuestions = (
   ) as Pick<HandwrittenSet, "questions">
 ).questions;
 const devOnly = args.dev!;
+// The demo's action decoding (the model's 5 likeliest tools weighed by BM25, src/demo/action-prior.ts);
+// --lexical-weight W: another weight; "off": the model's likeliest action alone.
+const weightArg = args["lexical-weight"] ?? String(DEMO_LEXICAL_WEIGHT);
+const lexicalWeight = weightArg === "off" ? undefined : Number(weightArg);
+if (lexicalWeight !== undefined && !(lexicalWeight >= 0)) {
+  process.stderr.write(`bench:demo: --lexical-weight takes a number ≥ 0 or off, got ${weightArg}\n`);
+  process.exit(1);
+}
 // --dev: the hand-written test sets are not run at all.
 const testQuestions = devOnly ? [] : set.questions;
 const testOffTopic = devOnly ? [] : set.offTopic;
@@ -104,8 +114,12 @@ const tick = () => process.stderr.write(`\r${++done}/${total}`);
 
 /** One decoding mode over the three sets: the summary figures and every hand-written and off-topic answer. */
 async function measure(mode: Mode) {
-  const { chat } = openDemoModel(dir, mode === "candidates");
+  const opened = openDemoModel(dir, mode === "candidates");
+  const { chat } = opened;
+  const actions =
+    lexicalWeight === undefined ? undefined : demoActionDecoder(opened, data.catalog, lexicalWeight);
   const runner = createDemoRunner({
+    ...(actions ? { actions } : {}),
     model: chat,
     catalog: data.catalog,
     tools: data.tools,
@@ -226,6 +240,10 @@ async function measure(mode: Mode) {
   return {
     summary: {
       arguments_decoding: mode,
+      action_decoding:
+        lexicalWeight === undefined
+          ? "the model's likeliest action"
+          : `the model's 5 likeliest actions, tools weighed by BM25 × ${lexicalWeight}`,
       ...(devOnly ? {} : testFigures),
       off_topic_dev: {
         questions: devSet.offTopic.length,

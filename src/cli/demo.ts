@@ -12,6 +12,8 @@ import {
   withSandbox,
 } from "../demo/model.ts";
 import { isCorrectAnswer } from "../demo/grading.ts";
+import { DEMO_LEXICAL_WEIGHT, demoActionDecoder } from "../demo/action-prior.ts";
+import type { ActionDecoder } from "../agents/toolgen.ts";
 import { SHOWN_QUESTIONS, type DemoTruth } from "../demo/questions.ts";
 import { createDemoRunner, type DemoAnswer, type DemoArgumentsDecoding } from "../demo/runner.ts";
 import { ToolgenError } from "../errors.ts";
@@ -26,6 +28,7 @@ interface DemoCliOptions {
   candidates?: boolean;
   argumentsConstraint?: string;
   json?: boolean;
+  modelActions?: boolean;
 }
 
 const ARGUMENTS_CONSTRAINTS = ["json-schema+copy", "json-schema"] as const;
@@ -61,6 +64,10 @@ export function register(program: Command): void {
     .option(
       "--candidates",
       "the old demo's crutch, not the default: the built-in model picks its arguments and final answer among candidates built from the question and the tools' results",
+    )
+    .option(
+      "--model-actions",
+      "take the built-in model's likeliest action alone (default: its 5 likeliest tools weighed by the question's words, BM25 over the tool descriptions)",
     )
     .option(
       "--json",
@@ -104,6 +111,10 @@ async function runDemo(opts: DemoCliOptions): Promise<number> {
   const [tools, catalog] = await Promise.all([demoTools(), demoCatalog()]);
   let model: ChatModel;
   let how: string;
+  let actions: { decode: ActionDecoder; how: string } | undefined;
+  const actionWords = opts.modelActions
+    ? "the action is its choice among the tool tokens and <<Finish>>"
+    : `the action is its choice among the tool tokens and <<Finish>>, its 5 likeliest tools weighed by the question's words (BM25 × ${DEMO_LEXICAL_WEIGHT}; a decline stands)`;
   if (opts.model) {
     model = await resolveModel(opts.model);
     how = `${opts.model}: the action turn asks for a choice among the tool tokens, the arguments turns for the tool's JSON Schema (or the Finish schema)${decoding === "json-schema+copy" ? " with values copied from the conversation" : ""}; a backend that cannot enforce one is asked with less, or freely`;
@@ -116,12 +127,14 @@ async function runDemo(opts: DemoCliOptions): Promise<number> {
       ? `trained in ${((performance.now() - started) / 1000).toFixed(0)} s`
       : `loaded (its training took ${manifest.done.map((r) => `${r.stage} ${r.seconds.toFixed(0)} s`).join(", ")})`;
     err(`toolgen demo: ${tools.length} tools; model ${dir} ${seconds}`);
-    model = openDemoModel(dir, opts.candidates === true).chat;
+    const opened = openDemoModel(dir, opts.candidates === true);
+    model = opened.chat;
+    if (!opts.modelActions) actions = demoActionDecoder(opened, catalog);
     how = opts.candidates
-      ? "the built-in demo model; the action is its choice among the tool tokens and <<Finish>>, the arguments and final answer its choice among candidates built from the question and the tools' results (--candidates)"
+      ? `the built-in demo model; ${actionWords}, the arguments and final answer its choice among candidates built from the question and the tools' results (--candidates)`
       : opts.freeArguments
-        ? "the built-in demo model; the action is its choice among the tool tokens and <<Finish>>; it writes everything else itself with no constraint (--free-arguments)"
-        : `the built-in demo model; the action is its choice among the tool tokens and <<Finish>>; ${writes}; thoughts are free`;
+        ? `the built-in demo model; ${actionWords}; it writes everything else itself with no constraint (--free-arguments)`
+        : `the built-in demo model; ${actionWords}; ${writes}; thoughts are free`;
   }
   const color = !opts.json && process.stdout.isTTY === true;
   const runner = createDemoRunner({
@@ -130,6 +143,7 @@ async function runDemo(opts: DemoCliOptions): Promise<number> {
     tools,
     color,
     arguments: decoding,
+    ...(actions ? { actions } : {}),
     write: opts.json ? () => {} : (t) => process.stdout.write(t),
   });
   if (!opts.json) process.stdout.write(`Model: ${how}\n`);

@@ -110,6 +110,21 @@ export class ToolGenChatModel implements ChatModel {
     return trie;
   }
 
+  /**
+   * The `beams` likeliest of `options` as the model's reply to `messages` (each with the turn-end token), best
+   * first, with their log-probabilities: what an action decoder that weighs the model's choice needs.
+   */
+  async rankChoice(
+    messages: Message[],
+    options: string[],
+    beams: number,
+  ): Promise<{ option: string; logProb: number }[]> {
+    const trie = this.trieFor(options);
+    const prompt = this.prompt(messages, trie.maxDepth + 1);
+    const ranked = await decodeIds(this.tokens, prompt, trie, { beams, endToken: this.endId });
+    return ranked.flatMap((h) => (h.id === undefined ? [] : [{ option: h.id, logProb: h.logProb }]));
+  }
+
   async generate(messages: Message[], options: GenerateOptions = {}): Promise<GenerateResult> {
     let result: GenerateResult | undefined;
     for await (const event of this.stream(messages, options))

@@ -1,4 +1,4 @@
-import { createToolGenAgent } from "../agents/toolgen.ts";
+import { createToolGenAgent, type ActionDecoder } from "../agents/toolgen.ts";
 import type { AgentEvent, AgentRun, TurnDecoding } from "../agents/types.ts";
 import type { CatalogEntry } from "../catalog/catalog.ts";
 import type { ChatModel } from "../models/model.ts";
@@ -25,6 +25,11 @@ export interface DemoRunOptions {
    * constraint; a ToolGenChatModel with `constrainArguments` then picks among candidates).
    */
   arguments?: DemoArgumentsDecoding;
+  /**
+   * How the action turns are decoded, and the words that say so on each action line (default: the model's
+   * likeliest action; see action-prior.ts).
+   */
+  actions?: { decode: ActionDecoder; how: string };
 }
 
 /** How the demo decodes the arguments turns (`toolgen demo --arguments-constraint`, `bench:demo --arguments`). */
@@ -86,6 +91,7 @@ export function createDemoRunner(o: DemoRunOptions) {
     // A give_up is the model declining the question: stop there (a restart would only sample another try).
     maxRestarts: 0,
     retryTemperatures: [],
+    ...(o.actions ? { decodeAction: o.actions.decode } : {}),
   });
   let counter = 0;
 
@@ -102,7 +108,8 @@ export function createDemoRunner(o: DemoRunOptions) {
           const d = step.decoding;
           if (d?.turn === "action") {
             if (d.constraint !== "none") constrained.add("action");
-            write(`  ${paint("36", "action")}     ${step.message.content}   (${actionHow(d)})\n`);
+            const how = o.actions?.how ?? actionHow(d);
+            write(`  ${paint("36", "action")}     ${step.message.content}   (${how})\n`);
           } else if (d?.turn === "arguments" || d?.turn === "finish") {
             if (d.constraint !== "none" || d.backend) constrained.add("arguments");
             write(`  ${paint("36", "arguments")}  ${clip(step.message.content)}   (${argumentsHow(d)})\n`);

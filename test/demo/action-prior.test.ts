@@ -1,0 +1,57 @@
+import { describe, expect, it } from "vitest";
+import { lexicalActionDecoder } from "../../src/demo/action-prior.ts";
+import type { ToolGenChatModel } from "../../src/demo/chat-model.ts";
+import { openDemoModel } from "../../src/demo/model.ts";
+import type { Retriever } from "../../src/retrieval/retriever.ts";
+
+/** A model whose ranking is given, and a BM25 stand-in with given scores: the weighing logic alone. */
+function decoderWith(ranked: [string, number][], words: Record<string, number>, weight: number) {
+  const chat = { rankChoice: async () => ranked.map(([option, logProb]) => ({ option, logProb })) };
+  const bm25: Retriever = {
+    name: "bm25",
+    search: async () =>
+      Object.entries(words)
+        .map(([id, score]) => ({ id, score }))
+        .sort((a, b) => b.score - a.score),
+  };
+  const idOf = (t: string) => (t === "<<Finish>>" ? undefined : t.slice(2, -2));
+  return lexicalActionDecoder({ chat: chat as unknown as ToolGenChatModel, bm25, idOf, weight });
+}
+const ask = { messages: [{ role: "user" as const, content: "url-encode a b" }], temperature: 0 };
+const options = ["<<url_encode>>", "<<base64_decode>>", "<<Finish>>"];
+
+describe("the demo's action decoding weighed by the question's words", () => {
+  it("takes the model's likeliest action at weight 0, and the words' tool among its likeliest at a large one", async () => {
+    const ranked: [string, number][] = [
+      ["<<base64_decode>>", -0.5],
+      ["<<url_encode>>", -1.5],
+      ["<<Finish>>", -3],
+    ];
+    const words = { url_encode: 9.7, base64_decode: 2, url_decode: 8 };
+    expect(await decoderWith(ranked, words, 0)({ ...ask, options })).toBe("<<base64_decode>>");
+    expect(await decoderWith(ranked, words, 0.5)({ ...ask, options })).toBe("<<base64_decode>>");
+    expect(await decoderWith(ranked, words, 2)({ ...ask, options })).toBe("<<url_encode>>");
+    // url_decode scores high on the words but is not among the model's likeliest: never taken
+    expect(await decoderWith(ranked, words, 100)({ ...ask, options })).toBe("<<url_encode>>");
+  });
+
+  it("never turns the model's decline into a call", async () => {
+    const ranked: [string, number][] = [
+      ["<<Finish>>", -0.2],
+      ["<<url_encode>>", -2],
+    ];
+    expect(await decoderWith(ranked, { url_encode: 10 }, 100)({ ...ask, options })).toBe("<<Finish>>");
+  });
+
+  it("ranks the real model's options best first, each at most once", async () => {
+    const { chat } = openDemoModel("models/demo");
+    const messages = [{ role: "user" as const, content: "What is 12 factorial?" }];
+    const all = ["<<factorial>>", "<<fibonacci>>", "<<add_numbers>>", "<<Finish>>"];
+    const ranked = await chat.rankChoice(messages, all, 4);
+    expect(ranked.length).toBe(4);
+    expect(new Set(ranked.map((r) => r.option)).size).toBe(4);
+    for (let i = 1; i < ranked.length; i++)
+      expect(ranked[i]!.logProb).toBeLessThanOrEqual(ranked[i - 1]!.logProb);
+    expect(ranked.reduce((s, r) => s + Math.exp(r.logProb), 0)).toBeLessThanOrEqual(1 + 1e-9);
+  });
+});
