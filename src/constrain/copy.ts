@@ -102,12 +102,16 @@ function withoutWords(text: string, words: readonly string[]): string[] {
   return pieces;
 }
 
+/** Words that say a number counts down or below zero: a number written without sign may then be negated. */
+const NEGATING_WORDS =
+  /\b(before|ago|back|backwards?|earlier|prior|previous|minus|negative|below|under|less|subtract|deduct|take away|south|west|behind)\b/i;
+
 export class CopySource {
   /** The numbers the texts state (digits or words). */
   readonly numbers: readonly number[];
   /**
-   * What a number leaf may take: the stated numbers and their negations ("10 days before", "5 below zero":
-   * a sign people say in words).
+   * What a number leaf may take: the stated numbers, and their negations where a word says so ("10 days
+   * before", "5 below zero": a sign people say in words).
    */
   readonly signedNumbers: readonly number[];
   /** The months the typed texts name (monthsIn): what a month leaf may take beside the numbers stated. */
@@ -184,8 +188,10 @@ export class CopySource {
     });
     for (let p = last; p > 0; p = this.link[p]!) this.final.add(p);
     this.numbers = [...new Set(texts.flatMap((t) => numbersIn(t)))];
-    // a number written with its sign keeps it ("-40"); one written without may be negated ("10 days before")
-    this.signedNumbers = [...new Set(this.numbers.flatMap((v) => (v <= 0 ? [v] : [v, -v])))];
+    // a number written with its sign keeps it ("-40"); one written without may be negated where a word says
+    // so ("10 days before", "5 below zero"), and nowhere else ("(48.85, 2.35)", "add 14 days")
+    const negatable = this.typed.some((t) => NEGATING_WORDS.test(t));
+    this.signedNumbers = [...new Set(this.numbers.flatMap((v) => (v <= 0 || !negatable ? [v] : [v, -v])))];
     this.months = [...new Set(this.typed.flatMap((t) => monthsIn(t)))];
     const mentions = new Map<number, number>();
     for (const t of texts)

@@ -59,12 +59,13 @@ describe("copy constraint", () => {
       '{"a":12,"b":"\\nZürich"}',
       '{"a":17,"b":"479001600","c":4321}',
       '{"a":17,"b":"= 479001600","u":"mi"}',
-      '{"a":-17,"b":"! ="}', // "17 days before"; a copy may start and end between words
+      '{"a":17,"b":"! ="}', // a copy may start and end between words
     ])
       expect(a.accepts(ok), ok).toBe(true);
     for (const bad of [
       '{"a":1235,"b":"x"}', // not stated
       '{"a":-1235,"b":"x"}', // not stated either way
+      '{"a":-17,"b":"hi"}', // no word says a number counts down
       '{"a":12,"b":""}', // an empty copy copies nothing
       '{"a":17,"b":"Zur"}', // not in the texts
       '{"a":17,"b":"seventeen12!"}', // straddles the two texts
@@ -77,6 +78,17 @@ describe("copy constraint", () => {
       '{"a":17,"b":"eventeen"}', // starts inside one
     ])
       expect(a.accepts(bad), bad).toBe(false);
+  });
+
+  it("negates a number written without sign only where a word says so", () => {
+    const days = { type: "integer" };
+    const negated = (text: string) =>
+      JsonSchemaAutomaton.fromSchema(days, { copy: new CopySource([text]) }).accepts("-14");
+    expect(negated("what date was 14 days before 2026-06-30")).toBe(true);
+    expect(negated("14 degrees below zero")).toBe(true);
+    expect(negated("add 14 days to 30/06/2026")).toBe(false);
+    expect(negated("distance from (14, 2.35) to (45.76, 4.84)")).toBe(false);
+    expect(negated("what is -14 plus 3")).toBe(true); // written with its sign
   });
 
   it("ends a copy after a symbol only where a run of non-space characters ends", () => {
