@@ -21,7 +21,9 @@
  *   trained elsewhere instead of the committed one; --handwritten FILE: another hand-written set in the same
  *   format (src/demo/held-out/handwritten-2.json, written after the fourth round's rules were fixed); --dev: the
  *   dev sets only (the generated held-out split and the hand-written dev off-topic questions), with every generated
- *   answer recorded, so that a rule can be chosen and its failures read without running the test sets.
+ *   answer recorded, so that a rule can be chosen and its failures read without running the test sets;
+ *   --lexical-weight W|off: the action decoder's BM25 weight; --schema-beams N [--beam-per-token]: the tools'
+ *   arguments decoded by a beam search (src/constrain/beam.ts) instead of greedily.
  */
 import { readFileSync } from "node:fs";
 import { loadavg } from "node:os";
@@ -53,6 +55,8 @@ const { values: args } = parseArgs({
     handwritten: { type: "string" },
     dev: { type: "boolean", default: false },
     "lexical-weight": { type: "string" },
+    "schema-beams": { type: "string", default: "1" },
+    "beam-per-token": { type: "boolean", default: false },
   },
 });
 const modes = args.arguments!.split(",") as Mode[];
@@ -89,6 +93,13 @@ if (lexicalWeight !== undefined && !(lexicalWeight >= 0)) {
   process.stderr.write(`bench:demo: --lexical-weight takes a number ≥ 0 or off, got ${weightArg}\n`);
   process.exit(1);
 }
+// --schema-beams N: the arguments turns decoded by a beam search of N beams (1: greedy, the default);
+// --beam-per-token: its finished values compared by mean log-probability per token.
+const schemaBeams = Number(args["schema-beams"]);
+if (!Number.isInteger(schemaBeams) || schemaBeams < 1) {
+  process.stderr.write(`bench:demo: --schema-beams takes a positive integer, got ${args["schema-beams"]}\n`);
+  process.exit(1);
+}
 // --dev: the hand-written test sets are not run at all.
 const testQuestions = devOnly ? [] : set.questions;
 const testOffTopic = devOnly ? [] : set.offTopic;
@@ -114,7 +125,10 @@ const tick = () => process.stderr.write(`\r${++done}/${total}`);
 
 /** One decoding mode over the three sets: the summary figures and every hand-written and off-topic answer. */
 async function measure(mode: Mode) {
-  const opened = openDemoModel(dir, mode === "candidates");
+  const opened = openDemoModel(dir, mode === "candidates", {
+    schemaBeams,
+    schemaBeamsPerToken: args["beam-per-token"]!,
+  });
   const { chat } = opened;
   const actions =
     lexicalWeight === undefined ? undefined : demoActionDecoder(opened, data.catalog, lexicalWeight);
@@ -306,6 +320,9 @@ const flags = [
   ...(args.dir ? [`--dir ${args.dir}`] : []),
   ...(args.handwritten ? [`--handwritten ${args.handwritten}`] : []),
   ...(devOnly ? ["--dev"] : []),
+  ...(args["lexical-weight"] ? [`--lexical-weight ${args["lexical-weight"]}`] : []),
+  ...(schemaBeams > 1 ? [`--schema-beams ${schemaBeams}`] : []),
+  ...(args["beam-per-token"] ? ["--beam-per-token"] : []),
 ];
 writeBenchResult(args.name!, `npm run bench:demo${flags.length ? ` -- ${flags.join(" ")}` : ""}`, {
   model: committed ? "models/demo (committed)" : dir,

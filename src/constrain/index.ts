@@ -20,6 +20,12 @@ export {
   type ConstrainedDecodeResult,
   type LogitsSource,
 } from "./decode.ts";
+export {
+  beamDecodeConstrained,
+  type BeamDecodeOptions,
+  type BeamDecodeResult,
+  type ForkableLogitsSource,
+} from "./beam.ts";
 export { ToolCallOrText } from "./tool-call-or-text.ts";
 export { toolCallSchema } from "./tool-call-schema.ts";
 export { orderLikeSchema } from "./canonical.ts";

@@ -135,6 +135,14 @@ export class TokenConstraint {
     return { ids: Int32Array.from(ids), need: Int32Array.from(need) };
   }
 
+  /** An independent constraint in this one's state (beam search branches with it; states are immutable). */
+  fork(): TokenConstraint {
+    const c = new TokenConstraint(this.automaton, this.vocab, this.endIds);
+    c.current = this.current;
+    c.generated.push(...this.generated);
+    return c;
+  }
+
   /** Takes `id` (which must be allowed); returns false when it ends the reply (an end id). */
   accept(id: number): boolean {
     if (this.endIds.includes(id)) {

@@ -16,7 +16,12 @@ import { decodeIds } from "../retrieval/constrained-beam.ts";
 import { TokenTrie } from "../retrieval/trie.ts";
 import { IM_END, encodeChat } from "../toolgen/chat-encoding.ts";
 import { argumentChoice } from "./arguments.ts";
-import { CopySource, decodeConstrained, jsonSchemaConstraint } from "../constrain/index.ts";
+import {
+  beamDecodeConstrained,
+  CopySource,
+  decodeConstrained,
+  jsonSchemaConstraint,
+} from "../constrain/index.ts";
 
 export interface ToolGenChatModelOptions {
   /** Cut non-assistant contents to this many tokens, as the training did (schedule.maxContentTokens). */
@@ -33,6 +38,13 @@ export interface ToolGenChatModelOptions {
   constrainArguments?: boolean;
   /** Beam width for choice decoding (default 3). */
   beams?: number;
+  /**
+   * Beam width for `json-schema` replies decoded greedily (default 1: greedy, token by token). Above 1 the
+   * likeliest whole value of that many beams is taken (src/constrain/beam.ts); sampling stays single-path.
+   */
+  schemaBeams?: number;
+  /** With `schemaBeams`, finished values compared by mean log-probability per token (beam.ts `perToken`). */
+  schemaBeamsPerToken?: boolean;
 }
 
 /** The chat formats a ToolGen folder may be trained in, told apart by the token that ends a turn. */
@@ -221,19 +233,31 @@ export class ToolGenChatModel implements ChatModel {
           }
         : {}),
     });
+    const beams = this.options.schemaBeams ?? 1;
     const session = new InferenceSession(this.tokens.model);
     let ids: number[];
-    try {
-      ({ ids } = decodeConstrained(session, prompt, constraint, {
+    // Not the final answer (a copy of the tool result): there a beam favours the short declining branch.
+    const final = c.copyFrom?.includes("observation") === true;
+    if (beams > 1 && !final && !(options.temperature && options.temperature > 0)) {
+      // the search disposes of the session and every branch of it
+      ({ ids } = beamDecodeConstrained(session, prompt, constraint, {
         maxTokens: max,
-        temperature: options.temperature,
-        topP: options.topP,
-        seed: options.seed ?? 0,
+        beams,
+        perToken: this.options.schemaBeamsPerToken === true,
         ...(options.signal ? { signal: options.signal } : {}),
       }));
-    } finally {
-      session.dispose();
-    }
+    } else
+      try {
+        ({ ids } = decodeConstrained(session, prompt, constraint, {
+          maxTokens: max,
+          temperature: options.temperature,
+          topP: options.topP,
+          seed: options.seed ?? 0,
+          ...(options.signal ? { signal: options.signal } : {}),
+        }));
+      } finally {
+        session.dispose();
+      }
     const text = this.tokens.detokenize(ids);
     yield { type: "text", delta: text };
     yield {

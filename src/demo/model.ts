@@ -291,13 +291,18 @@ function safeManifest(dir: string): ToolGenManifest | undefined {
  * `constrainArguments`: unconstrained arguments turns become a choice among candidates built from the question
  * (arguments.ts; `toolgen demo --candidates`); off by default, the agent asks for the JSON Schema instead.
  */
-export function openDemoModel(dir = DEMO_MODEL_DIR, constrainArguments = false) {
+export function openDemoModel(
+  dir = DEMO_MODEL_DIR,
+  constrainArguments = false,
+  beams: { schemaBeams?: number; schemaBeamsPerToken?: boolean } = {},
+) {
   const loaded = loadToolGenModel(dir);
   const tokens = new BuiltinTokenModel(loaded.model, loaded.tokenizer, `builtin:${dir}`);
   const chat = new ToolGenChatModel(tokens, {
     maxContentTokens: DEMO_SCHEDULE.maxContentTokens!,
     maxToolContentTokens: 128,
     constrainArguments,
+    ...beams,
   });
   return { chat, tokens, index: loaded.index, manifest: loaded.manifest };
 }
