@@ -41,7 +41,11 @@ import {
 import { createDemoRunner, type DemoAnswer, type DemoArgumentsDecoding } from "../src/demo/runner.ts";
 import { quantile } from "../src/eval/metrics.ts";
 import { createRetriever } from "../src/retrieval/create.ts";
-import { DEMO_LEXICAL_WEIGHT, demoActionDecoder } from "../src/demo/action-prior.ts";
+import {
+  DEMO_DECLINE_WITHOUT_EVIDENCE,
+  DEMO_LEXICAL_WEIGHT,
+  demoActionDecoder,
+} from "../src/demo/action-prior.ts";
 import { executeToolCall } from "../src/tools/execute.ts";
 
 const MODES = ["json-schema+copy", "json-schema", "candidates", "free"] as const;
@@ -57,6 +61,7 @@ const { values: args } = parseArgs({
     "lexical-weight": { type: "string" },
     "schema-beams": { type: "string", default: "1" },
     "beam-per-token": { type: "boolean", default: false },
+    "decline-gate": { type: "string" },
   },
 });
 const modes = args.arguments!.split(",") as Mode[];
@@ -78,6 +83,12 @@ const set = JSON.parse(
   readFileSync(args.handwritten ?? new URL("../src/demo/held-out/handwritten.json", import.meta.url), "utf8"),
 ) as HandwrittenSet;
 const devSet = handwrittenDevSet();
+// 70 more off-topic dev questions, written for choosing the decline gate.
+const offTopicDev2 = (
+  JSON.parse(
+    readFileSync(new URL("../src/demo/held-out/handwritten-dev-off-topic-2.json", import.meta.url), "utf8"),
+  ) as { offTopic: string[] }
+).offTopic;
 // Hand-written on-topic dev questions (written after the fifth round's rules were chosen).
 const devQuestions = (
   JSON.parse(
@@ -100,6 +111,13 @@ if (!Number.isInteger(schemaBeams) || schemaBeams < 1) {
   process.stderr.write(`bench:demo: --schema-beams takes a positive integer, got ${args["schema-beams"]}\n`);
   process.exit(1);
 }
+// --decline-gate on|off: decline questions without lexical evidence (action-prior.ts); default: the demo's.
+const gateArg = args["decline-gate"];
+if (gateArg !== undefined && gateArg !== "on" && gateArg !== "off") {
+  process.stderr.write(`bench:demo: --decline-gate takes on or off, got ${gateArg}\n`);
+  process.exit(1);
+}
+const declineGate = gateArg === undefined ? DEMO_DECLINE_WITHOUT_EVIDENCE : gateArg === "on";
 // --dev: the hand-written test sets are not run at all.
 const testQuestions = devOnly ? [] : set.questions;
 const testOffTopic = devOnly ? [] : set.offTopic;
@@ -118,6 +136,7 @@ const total =
   (testQuestions.length +
     testOffTopic.length +
     devSet.offTopic.length +
+    offTopicDev2.length +
     devQuestions.length +
     data.heldOut.length) *
   modes.length;
@@ -131,7 +150,9 @@ async function measure(mode: Mode) {
   });
   const { chat } = opened;
   const actions =
-    lexicalWeight === undefined ? undefined : demoActionDecoder(opened, data.catalog, lexicalWeight);
+    lexicalWeight === undefined
+      ? undefined
+      : demoActionDecoder(opened, data.catalog, lexicalWeight, declineGate);
   const runner = createDemoRunner({
     ...(actions ? { actions } : {}),
     model: chat,
@@ -191,7 +212,7 @@ async function measure(mode: Mode) {
       });
       tick();
     }
-    for (const question of devSet.offTopic) {
+    for (const question of [...devSet.offTopic, ...offTopicDev2]) {
       const got = await runner.ask(question);
       offTopicDev.push({ question, declined: got.declined, first_tool: got.calls[0]?.tool ?? null });
       tick();
@@ -257,13 +278,20 @@ async function measure(mode: Mode) {
       action_decoding:
         lexicalWeight === undefined
           ? "the model's likeliest action"
-          : `the model's 5 likeliest actions, tools weighed by BM25 × ${lexicalWeight}`,
+          : `the model's 5 likeliest actions, tools weighed by BM25 × ${lexicalWeight}${declineGate ? "; declined without lexical evidence" : ""}`,
       ...(devOnly ? {} : testFigures),
       off_topic_dev: {
         questions: devSet.offTopic.length,
         declined_pct: pct(
-          count(offTopicDev, (r) => r.declined === true),
+          count(offTopicDev.slice(0, devSet.offTopic.length), (r) => r.declined === true),
           devSet.offTopic.length,
+        ),
+      },
+      off_topic_dev_2: {
+        questions: offTopicDev2.length,
+        declined_pct: pct(
+          count(offTopicDev.slice(devSet.offTopic.length), (r) => r.declined === true),
+          offTopicDev2.length,
         ),
       },
       ...(devQuestions.length > 0
@@ -323,6 +351,7 @@ const flags = [
   ...(args["lexical-weight"] ? [`--lexical-weight ${args["lexical-weight"]}`] : []),
   ...(schemaBeams > 1 ? [`--schema-beams ${schemaBeams}`] : []),
   ...(args["beam-per-token"] ? ["--beam-per-token"] : []),
+  ...(gateArg ? [`--decline-gate ${gateArg}`] : []),
 ];
 writeBenchResult(args.name!, `npm run bench:demo${flags.length ? ` -- ${flags.join(" ")}` : ""}`, {
   model: committed ? "models/demo (committed)" : dir,

@@ -1,4 +1,5 @@
 import type { ActionDecoder } from "../agents/toolgen.ts";
+import { numbersIn, quotedSpans } from "../constrain/index.ts";
 import type { CatalogEntry } from "../catalog/catalog.ts";
 import { Bm25Retriever } from "../retrieval/bm25.ts";
 import type { Retriever } from "../retrieval/retriever.ts";
@@ -20,6 +21,12 @@ export function lexicalActionDecoder(o: {
   idOf: (written: string) => string | undefined;
   weight: number;
   beams?: number;
+  /**
+   * Decline at the first action when the question shares no word with any tool description (BM25 finds
+   * nothing) and carries no value a tool could take (a number, in digits or words, or quoted text), even
+   * though the model chose a tool: the small model calls a tool for "what rhymes with orange?".
+   */
+  declineWithoutEvidence?: boolean;
 }): ActionDecoder {
   const cache = new Map<string, Map<string, number>>();
   async function lexical(question: string): Promise<Map<string, number>> {
@@ -39,6 +46,10 @@ export function lexicalActionDecoder(o: {
     if (!top || o.idOf(top.option) === undefined) return top?.option ?? options[options.length - 1]!;
     const question = messages.find((m) => m.role === "user")?.content ?? "";
     const words = await lexical(question);
+    if (o.declineWithoutEvidence && words.size === 0 && !messages.some((m) => m.role === "tool")) {
+      const finish = options.find((option) => o.idOf(option) === undefined);
+      if (finish !== undefined && !carriesValue(question)) return finish;
+    }
     let best = top;
     let bestScore = -Infinity;
     for (const r of ranked) {
@@ -51,14 +62,23 @@ export function lexicalActionDecoder(o: {
   };
 }
 
+/** A number (digits or words) or a quoted text: something a tool could take as an argument. */
+function carriesValue(question: string): boolean {
+  return numbersIn(question).length > 0 || quotedSpans(question).length > 0;
+}
+
 /** The weight the demo uses, chosen on the dev questions among 0, 1, 2 and 4 (docs/demo-model.md). */
 export const DEMO_LEXICAL_WEIGHT = 2;
+
+/** Whether the demo declines questions without lexical evidence (lexicalActionDecoder's declineWithoutEvidence). */
+export const DEMO_DECLINE_WITHOUT_EVIDENCE = true;
 
 /** The demo's action decoder for an opened demo model (BM25 over the demo catalog), and how it says so. */
 export function demoActionDecoder(
   opened: { chat: ToolGenChatModel; index: ToolIndex },
   catalog: readonly CatalogEntry[],
   weight = DEMO_LEXICAL_WEIGHT,
+  declineWithoutEvidence = DEMO_DECLINE_WITHOUT_EVIDENCE,
 ): { decode: ActionDecoder; how: string } {
   const idOfText = new Map(Object.entries(opened.index.texts).map(([id, text]) => [text, id]));
   const decode = lexicalActionDecoder({
@@ -66,7 +86,11 @@ export function demoActionDecoder(
     bm25: new Bm25Retriever(catalog),
     idOf: (t) => idOfText.get(t),
     weight,
+    declineWithoutEvidence,
   });
-  const how = `the model's token among the tool tokens and <<Finish>>: its 5 likeliest tools weighed by the question's words (BM25 × ${weight}); a decline stands`;
+  const gate = declineWithoutEvidence
+    ? "; declined at once when no word of the question is in a tool description and it holds no number or quoted text"
+    : "";
+  const how = `the model's token among the tool tokens and <<Finish>>: its 5 likeliest tools weighed by the question's words (BM25 × ${weight}); a decline stands${gate}`;
   return { decode, how };
 }

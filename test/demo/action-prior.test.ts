@@ -5,7 +5,12 @@ import { openDemoModel } from "../../src/demo/model.ts";
 import type { Retriever } from "../../src/retrieval/retriever.ts";
 
 /** A model whose ranking is given, and a BM25 stand-in with given scores: the weighing logic alone. */
-function decoderWith(ranked: [string, number][], words: Record<string, number>, weight: number) {
+function decoderWith(
+  ranked: [string, number][],
+  words: Record<string, number>,
+  weight: number,
+  declineWithoutEvidence = false,
+) {
   const chat = { rankChoice: async () => ranked.map(([option, logProb]) => ({ option, logProb })) };
   const bm25: Retriever = {
     name: "bm25",
@@ -15,7 +20,13 @@ function decoderWith(ranked: [string, number][], words: Record<string, number>, 
         .sort((a, b) => b.score - a.score),
   };
   const idOf = (t: string) => (t === "<<Finish>>" ? undefined : t.slice(2, -2));
-  return lexicalActionDecoder({ chat: chat as unknown as ToolGenChatModel, bm25, idOf, weight });
+  return lexicalActionDecoder({
+    chat: chat as unknown as ToolGenChatModel,
+    bm25,
+    idOf,
+    weight,
+    declineWithoutEvidence,
+  });
 }
 const ask = { messages: [{ role: "user" as const, content: "url-encode a b" }], temperature: 0 };
 const options = ["<<url_encode>>", "<<base64_decode>>", "<<Finish>>"];
@@ -41,6 +52,32 @@ describe("the demo's action decoding weighed by the question's words", () => {
       ["<<url_encode>>", -2],
     ];
     expect(await decoderWith(ranked, { url_encode: 10 }, 100)({ ...ask, options })).toBe("<<Finish>>");
+  });
+
+  it("with the gate, declines a first action without lexical evidence unless the question holds a value", async () => {
+    const ranked: [string, number][] = [
+      ["<<url_encode>>", -0.1],
+      ["<<Finish>>", -4],
+    ];
+    const turn = (content: string, tool = false) => ({
+      messages: [
+        { role: "user" as const, content },
+        ...(tool ? [{ role: "tool" as const, content: "x", toolCallId: "1" }] : []),
+      ],
+      temperature: 0,
+      options,
+    });
+    const gated = decoderWith(ranked, {}, 2, true);
+    expect(await gated(turn("what rhymes with orange?"))).toBe("<<Finish>>");
+    // a number, in digits or in words, or quoted text is something a tool could take
+    expect(await gated(turn("902 minus 458"))).toBe("<<url_encode>>");
+    expect(await gated(turn("ten times seven"))).toBe("<<url_encode>>");
+    expect(await gated(turn('flip "abc"'))).toBe("<<url_encode>>");
+    // only at the first action: after a tool result the model's choice stands
+    expect(await gated(turn("what rhymes with orange?", true))).toBe("<<url_encode>>");
+    // with any word in a tool description, or without the gate, the model's choice stands
+    expect(await decoderWith(ranked, { url_encode: 1 }, 2, true)(turn("rhymes"))).toBe("<<url_encode>>");
+    expect(await decoderWith(ranked, {}, 2, false)(turn("rhymes"))).toBe("<<url_encode>>");
   });
 
   it("ranks the real model's options best first, each at most once", async () => {

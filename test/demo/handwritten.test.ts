@@ -2,7 +2,8 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { demoTools } from "../../src/demo/catalog.ts";
 import { isCorrectAnswer, type HandwrittenSet } from "../../src/demo/grading.ts";
-import { withSandbox } from "../../src/demo/model.ts";
+import { demoData, withSandbox } from "../../src/demo/model.ts";
+import { normalizeQuestion } from "../../src/demo/off-topic.ts";
 import { executeToolCall } from "../../src/tools/execute.ts";
 
 const read = (name: string) =>
@@ -67,4 +68,19 @@ describe("isCorrectAnswer", () => {
     expect(isCorrectAnswer("3.106856 km", { answer: "5 km = 3.106856 mi", key: "3.106856 mi" })).toBe(false);
     expect(isCorrectAnswer(null, gcd)).toBe(false);
   });
+});
+
+describe("the second set of hand-written off-topic dev questions", () => {
+  it("has 70 distinct questions, none of them in the committed model's training or generated held-out data", async () => {
+    const { offTopic } = JSON.parse(
+      readFileSync(
+        new URL("../../src/demo/held-out/handwritten-dev-off-topic-2.json", import.meta.url),
+        "utf8",
+      ),
+    ) as { offTopic: string[] };
+    expect(new Set(offTopic).size).toBe(70);
+    const data = await demoData();
+    const seen = new Set([...data.train, ...data.heldOut].map((s) => normalizeQuestion(s.query)));
+    expect(offTopic.filter((q) => seen.has(normalizeQuestion(q)))).toEqual([]);
+  }, 60_000);
 });
