@@ -22,7 +22,8 @@
  *   format (src/demo/held-out/handwritten-2.json, written after the fourth round's rules were fixed); --dev: the
  *   dev sets only (the generated held-out split and the hand-written dev off-topic questions), with every generated
  *   answer recorded, so that a rule can be chosen and its failures read without running the test sets;
- *   --lexical-weight W|off: the action decoder's BM25 weight; --schema-beams N [--beam-per-token]: the tools'
+ *   --word-prior bm25|naive-bayes and --lexical-weight W|off: what weighs the model's likeliest tools, and by
+ *   how much (off: the model's likeliest action alone); --schema-beams N [--beam-per-token]: the tools'
  *   arguments decoded by a beam search (src/constrain/beam.ts) instead of greedily.
  */
 import { readFileSync } from "node:fs";
@@ -42,9 +43,13 @@ import { createDemoRunner, type DemoAnswer, type DemoArgumentsDecoding } from ".
 import { quantile } from "../src/eval/metrics.ts";
 import { createRetriever } from "../src/retrieval/create.ts";
 import {
+  actionDecodingWords,
   DEMO_DECLINE_WITHOUT_EVIDENCE,
-  DEMO_LEXICAL_WEIGHT,
+  DEMO_PRIOR_WEIGHTS,
+  DEMO_WORD_PRIOR,
   demoActionDecoder,
+  WORD_PRIORS,
+  type WordPriorKind,
 } from "../src/demo/action-prior.ts";
 import { executeToolCall } from "../src/tools/execute.ts";
 
@@ -62,6 +67,7 @@ const { values: args } = parseArgs({
     "schema-beams": { type: "string", default: "1" },
     "beam-per-token": { type: "boolean", default: false },
     "decline-gate": { type: "string" },
+    "word-prior": { type: "string" },
   },
 });
 const modes = args.arguments!.split(",") as Mode[];
@@ -98,7 +104,13 @@ const devQuestions = (
 const devOnly = args.dev!;
 // The demo's action decoding (the model's 5 likeliest tools weighed by BM25, src/demo/action-prior.ts);
 // --lexical-weight W: another weight; "off": the model's likeliest action alone.
-const weightArg = args["lexical-weight"] ?? String(DEMO_LEXICAL_WEIGHT);
+// --word-prior bm25|naive-bayes: what weighs the model's likeliest tools (default: the demo's).
+const prior = (args["word-prior"] ?? DEMO_WORD_PRIOR) as WordPriorKind;
+if (!WORD_PRIORS.includes(prior)) {
+  process.stderr.write(`bench:demo: --word-prior takes ${WORD_PRIORS.join(" or ")}, got ${prior}\n`);
+  process.exit(1);
+}
+const weightArg = args["lexical-weight"] ?? String(DEMO_PRIOR_WEIGHTS[prior]);
 const lexicalWeight = weightArg === "off" ? undefined : Number(weightArg);
 if (lexicalWeight !== undefined && !(lexicalWeight >= 0)) {
   process.stderr.write(`bench:demo: --lexical-weight takes a number ≥ 0 or off, got ${weightArg}\n`);
@@ -152,7 +164,12 @@ async function measure(mode: Mode) {
   const actions =
     lexicalWeight === undefined
       ? undefined
-      : demoActionDecoder(opened, data.catalog, lexicalWeight, declineGate);
+      : demoActionDecoder(opened, data.catalog, {
+          prior,
+          weight: lexicalWeight,
+          declineWithoutEvidence: declineGate,
+          training: data.train,
+        });
   const runner = createDemoRunner({
     ...(actions ? { actions } : {}),
     model: chat,
@@ -278,7 +295,7 @@ async function measure(mode: Mode) {
       action_decoding:
         lexicalWeight === undefined
           ? "the model's likeliest action"
-          : `the model's 5 likeliest actions, tools weighed by BM25 × ${lexicalWeight}${declineGate ? "; declined without lexical evidence" : ""}`,
+          : actionDecodingWords(prior, lexicalWeight, declineGate),
       ...(devOnly ? {} : testFigures),
       off_topic_dev: {
         questions: devSet.offTopic.length,
@@ -352,6 +369,7 @@ const flags = [
   ...(schemaBeams > 1 ? [`--schema-beams ${schemaBeams}`] : []),
   ...(args["beam-per-token"] ? ["--beam-per-token"] : []),
   ...(gateArg ? [`--decline-gate ${gateArg}`] : []),
+  ...(args["word-prior"] ? [`--word-prior ${args["word-prior"]}`] : []),
 ];
 writeBenchResult(args.name!, `npm run bench:demo${flags.length ? ` -- ${flags.join(" ")}` : ""}`, {
   model: committed ? "models/demo (committed)" : dir,

@@ -2,7 +2,7 @@ import type { CatalogEntry, LabelledQuery } from "../../src/catalog/catalog.ts";
 import { Bm25Retriever, type Bm25Options } from "../../src/retrieval/bm25.ts";
 import { ENGLISH_STOPWORDS } from "../../src/text/terms.ts";
 import { figuresOf, type Figures } from "./common.ts";
-import { WordNaiveBayes } from "./naive-bayes.ts";
+import { WordNaiveBayes } from "../../src/retrieval/naive-bayes.ts";
 import { SoftmaxRegression } from "./softmax-regression.ts";
 
 /**

@@ -95,7 +95,7 @@ export async function runMetaTool(c: MetaToolRun): Promise<Record<string, unknow
       sources: [
         "baselines.ts",
         "softmax-regression.ts",
-        "features.ts",
+        "../../src/retrieval/word-features.ts",
         "common.ts",
         "../../src/eval/retrieval.ts",
         "../../src/eval/metrics.ts",

@@ -1,5 +1,5 @@
 import { Rng } from "../../src/nn/rng.ts";
-import { FeatureSpace, rankClasses } from "./features.ts";
+import { FeatureSpace, rankClasses } from "../../src/retrieval/word-features.ts";
 
 export interface RegressionOptions {
   epochs?: number;

@@ -5,6 +5,7 @@ import { resolveModel } from "../models/resolve.ts";
 import { demoCatalog, demoTools } from "../demo/catalog.ts";
 import {
   COMMITTED_DEMO_MODEL,
+  demoData,
   ensureDemoModel,
   openDemoModel,
   prepareDemoModel,
@@ -12,7 +13,7 @@ import {
   withSandbox,
 } from "../demo/model.ts";
 import { isCorrectAnswer } from "../demo/grading.ts";
-import { DEMO_LEXICAL_WEIGHT, demoActionDecoder } from "../demo/action-prior.ts";
+import { actionDecodingWords, demoActionDecoder } from "../demo/action-prior.ts";
 import type { ActionDecoder } from "../agents/toolgen.ts";
 import { SHOWN_QUESTIONS, type DemoTruth } from "../demo/questions.ts";
 import { createDemoRunner, type DemoAnswer, type DemoArgumentsDecoding } from "../demo/runner.ts";
@@ -114,7 +115,7 @@ async function runDemo(opts: DemoCliOptions): Promise<number> {
   let actions: { decode: ActionDecoder; how: string } | undefined;
   const actionWords = opts.modelActions
     ? "the action is its choice among the tool tokens and <<Finish>>"
-    : `the action is its choice among the tool tokens and <<Finish>>, its 5 likeliest tools weighed by the question's words (BM25 × ${DEMO_LEXICAL_WEIGHT}; a decline stands)`;
+    : `the action is ${actionDecodingWords()}`;
   if (opts.model) {
     model = await resolveModel(opts.model);
     how = `${opts.model}: the action turn asks for a choice among the tool tokens, the arguments turns for the tool's JSON Schema (or the Finish schema)${decoding === "json-schema+copy" ? " with values copied from the conversation" : ""}; a backend that cannot enforce one is asked with less, or freely`;
@@ -129,7 +130,8 @@ async function runDemo(opts: DemoCliOptions): Promise<number> {
     err(`toolgen demo: ${tools.length} tools; model ${dir} ${seconds}`);
     const opened = openDemoModel(dir, opts.candidates === true);
     model = opened.chat;
-    if (!opts.modelActions) actions = demoActionDecoder(opened, catalog);
+    if (!opts.modelActions)
+      actions = demoActionDecoder(opened, catalog, { training: (await demoData()).train });
     how = opts.candidates
       ? `the built-in demo model; ${actionWords}, the arguments and final answer its choice among candidates built from the question and the tools' results (--candidates)`
       : opts.freeArguments

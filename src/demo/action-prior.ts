@@ -2,21 +2,48 @@ import type { ActionDecoder } from "../agents/toolgen.ts";
 import { numbersIn, quotedSpans } from "../constrain/index.ts";
 import type { CatalogEntry } from "../catalog/catalog.ts";
 import { Bm25Retriever } from "../retrieval/bm25.ts";
+import { WordNaiveBayes } from "../retrieval/naive-bayes.ts";
 import type { Retriever } from "../retrieval/retriever.ts";
 import type { ToolIndex } from "../toolgen/ids.ts";
 import type { ToolGenChatModel } from "./chat-model.ts";
 
+/** What the question's words say of each tool: a score per catalog id, higher for likelier tools. */
+export type WordPrior = (question: string) => Promise<Map<string, number>>;
+
+/** BM25 over the tool descriptions, each score divided by the best one (0 to 1; tools without a hit: absent). */
+export function bm25Prior(bm25: Retriever): WordPrior {
+  return async (question) => {
+    const hits = await bm25.search(question, { k: 1000 });
+    const best = hits[0]?.score ?? 0;
+    return new Map(hits.map((h) => [h.id, best > 0 ? h.score / best : 0]));
+  };
+}
+
+/** log P(tool | words) of a word Naive Bayes trained on the model's own training questions (a tool each). */
+export function naiveBayesPrior(training: readonly { query: string; tool?: string | null }[]): WordPrior {
+  const labelled = training.filter((s): s is { query: string; tool: string } => typeof s.tool === "string");
+  const nb = new WordNaiveBayes();
+  nb.train(
+    labelled.map((s) => s.query),
+    labelled.map((s) => s.tool),
+  );
+  return async (question) => nb.logPosterior(question);
+}
+
 /**
  * An action decoder that weighs the model's tool choice with the question's words: of the model's `beams`
- * likeliest actions, the tool with the highest log-probability + `weight` × its BM25 score over the tool
- * descriptions (divided by the best tool's score) is taken. When the model's likeliest action is <<Finish>>, it
+ * likeliest actions, the tool with the highest log-probability + `weight` × its word prior is taken (a tool the
+ * prior does not score gets the lowest score it gives). When the model's likeliest action is <<Finish>>, it
  * stands: the words never turn a decline into a call. The small demo model sometimes takes a tool that a word
- * of the question rules out ("url-encode …" → base64_decode); BM25 alone picks the right first tool far less
- * often (docs/demo-model.md).
+ * of the question rules out ("url-encode …" → base64_decode); a word prior alone picks the right first tool
+ * less often (docs/demo-model.md).
  */
 export function lexicalActionDecoder(o: {
   chat: ToolGenChatModel;
+  /** BM25 over the tool descriptions: the words' evidence for `declineWithoutEvidence`. */
   bm25: Retriever;
+  /** The weighing term (default: bm25Prior of `bm25`). */
+  prior?: WordPrior;
   /** The written form of each action → its catalog id (the Finish token maps to nothing). */
   idOf: (written: string) => string | undefined;
   weight: number;
@@ -28,34 +55,40 @@ export function lexicalActionDecoder(o: {
    */
   declineWithoutEvidence?: boolean;
 }): ActionDecoder {
-  const cache = new Map<string, Map<string, number>>();
-  async function lexical(question: string): Promise<Map<string, number>> {
-    let scores = cache.get(question);
-    if (!scores) {
-      const hits = await o.bm25.search(question, { k: 1000 });
-      const best = hits[0]?.score ?? 0;
-      scores = new Map(hits.map((h) => [h.id, best > 0 ? h.score / best : 0]));
-      if (cache.size > 256) cache.clear();
-      cache.set(question, scores);
+  const prior = o.prior ?? bm25Prior(o.bm25);
+  const cache = new Map<string, Promise<Map<string, number>>>();
+  const remembered = (f: WordPrior, key: string, question: string) => {
+    const k = `${key}\u0000${question}`;
+    let found = cache.get(k);
+    if (!found) {
+      if (cache.size > 512) cache.clear();
+      cache.set(k, (found = f(question)));
     }
-    return scores;
-  }
+    return found;
+  };
+  const evidence = bm25Prior(o.bm25);
   return async ({ messages, options }) => {
     const ranked = await o.chat.rankChoice(messages, options, o.beams ?? 5);
     const top = ranked[0];
     if (!top || o.idOf(top.option) === undefined) return top?.option ?? options[options.length - 1]!;
     const question = messages.find((m) => m.role === "user")?.content ?? "";
-    const words = await lexical(question);
-    if (o.declineWithoutEvidence && words.size === 0 && !messages.some((m) => m.role === "tool")) {
+    if (o.declineWithoutEvidence && !messages.some((m) => m.role === "tool")) {
       const finish = options.find((option) => o.idOf(option) === undefined);
-      if (finish !== undefined && !carriesValue(question)) return finish;
+      if (
+        finish !== undefined &&
+        (await remembered(evidence, "bm25", question)).size === 0 &&
+        !carriesValue(question)
+      )
+        return finish;
     }
+    const words = await remembered(prior, "prior", question);
+    const floor = words.size > 0 ? Math.min(0, ...words.values()) : 0;
     let best = top;
     let bestScore = -Infinity;
     for (const r of ranked) {
       const id = o.idOf(r.option);
       if (id === undefined) continue;
-      const score = r.logProb + o.weight * (words.get(id) ?? 0);
+      const score = r.logProb + o.weight * (words.get(id) ?? floor);
       if (score > bestScore) [best, bestScore] = [r, score];
     }
     return best.option;
@@ -67,30 +100,63 @@ function carriesValue(question: string): boolean {
   return numbersIn(question).length > 0 || quotedSpans(question).length > 0;
 }
 
-/** The weight the demo uses, chosen on the dev questions among 0, 1, 2 and 4 (docs/demo-model.md). */
-export const DEMO_LEXICAL_WEIGHT = 2;
+/** The word priors the demo can weigh its tool choice with. */
+export const WORD_PRIORS = ["naive-bayes", "bm25"] as const;
+export type WordPriorKind = (typeof WORD_PRIORS)[number];
+
+/** The demo's word prior and its weight (docs/demo-model.md: chosen on the dev questions). */
+export const DEMO_WORD_PRIOR: WordPriorKind = "naive-bayes";
+export const DEMO_PRIOR_WEIGHTS: Record<WordPriorKind, number> = { bm25: 2, "naive-bayes": 1 };
 
 /** Whether the demo declines questions without lexical evidence (lexicalActionDecoder's declineWithoutEvidence). */
 export const DEMO_DECLINE_WITHOUT_EVIDENCE = true;
+
+export interface DemoActionOptions {
+  prior?: WordPriorKind;
+  /** Default: DEMO_PRIOR_WEIGHTS of the prior. */
+  weight?: number;
+  declineWithoutEvidence?: boolean;
+  /** The model's training questions (demoData().train): what the Naive Bayes prior learns from. */
+  training?: readonly { query: string; tool?: string | null }[];
+}
 
 /** The demo's action decoder for an opened demo model (BM25 over the demo catalog), and how it says so. */
 export function demoActionDecoder(
   opened: { chat: ToolGenChatModel; index: ToolIndex },
   catalog: readonly CatalogEntry[],
-  weight = DEMO_LEXICAL_WEIGHT,
-  declineWithoutEvidence = DEMO_DECLINE_WITHOUT_EVIDENCE,
+  options: DemoActionOptions = {},
 ): { decode: ActionDecoder; how: string } {
+  const kind = options.prior ?? DEMO_WORD_PRIOR;
+  const weight = options.weight ?? DEMO_PRIOR_WEIGHTS[kind];
+  const declineWithoutEvidence = options.declineWithoutEvidence ?? DEMO_DECLINE_WITHOUT_EVIDENCE;
+  if (kind === "naive-bayes" && !options.training)
+    throw new Error("the Naive Bayes word prior needs the model's training questions");
   const idOfText = new Map(Object.entries(opened.index.texts).map(([id, text]) => [text, id]));
+  const bm25 = new Bm25Retriever(catalog);
   const decode = lexicalActionDecoder({
     chat: opened.chat,
-    bm25: new Bm25Retriever(catalog),
+    bm25,
+    prior: kind === "naive-bayes" ? naiveBayesPrior(options.training!) : bm25Prior(bm25),
     idOf: (t) => idOfText.get(t),
     weight,
     declineWithoutEvidence,
   });
+  const how = `the model's token: its 5 likeliest tools weighed by the question's words (${kind === "bm25" ? "BM25" : "Naive Bayes"} × ${weight})${declineWithoutEvidence ? ", declined without lexical evidence" : ""}`;
+  return { decode, how };
+}
+
+/** What decides the action, in words (the demo's action lines and its "Model:" line). */
+export function actionDecodingWords(
+  kind: WordPriorKind = DEMO_WORD_PRIOR,
+  weight = DEMO_PRIOR_WEIGHTS[kind],
+  declineWithoutEvidence = DEMO_DECLINE_WITHOUT_EVIDENCE,
+): string {
+  const prior =
+    kind === "bm25"
+      ? `BM25 over the tool descriptions × ${weight}`
+      : `a word Naive Bayes over its training questions, log-probability × ${weight}`;
   const gate = declineWithoutEvidence
     ? "; declined at once when no word of the question is in a tool description and it holds no number or quoted text"
     : "";
-  const how = `the model's token among the tool tokens and <<Finish>>: its 5 likeliest tools weighed by the question's words (BM25 × ${weight}); a decline stands${gate}`;
-  return { decode, how };
+  return `the model's token among the tool tokens and <<Finish>>: its 5 likeliest tools weighed by the question's words (${prior}); a decline stands${gate}`;
 }

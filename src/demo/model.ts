@@ -126,11 +126,26 @@ export function handwrittenDevSet(): { offTopic: string[] } {
   return JSON.parse(readFileSync(HANDWRITTEN_DEV_SET, "utf8")) as { offTopic: string[] };
 }
 
+const demoDataCache = new Map<string, Promise<DemoData>>();
+
 /** The generated training data (deterministic for the seed): questions, labels and real-run trajectories. */
-export async function demoData(
+export function demoData(
   seed = DEMO_SEED,
   size: { perTool: number; offTopic: number } = { perTool: TRAIN_PER_TOOL, offTopic: OFF_TOPIC_TRAIN },
 ): Promise<DemoData> {
+  // Deterministic and a few seconds to make: made once per process (the fingerprint check and the word prior
+  // both read it). Callers must not change it.
+  const key = `${seed}/${size.perTool}/${size.offTopic}`;
+  let found = demoDataCache.get(key);
+  if (!found) {
+    found = makeDemoData(seed, size);
+    demoDataCache.set(key, found);
+    found.catch(() => demoDataCache.delete(key));
+  }
+  return found;
+}
+
+async function makeDemoData(seed: number, size: { perTool: number; offTopic: number }): Promise<DemoData> {
   const tools = await demoTools();
   const catalog = await demoCatalog();
   const set = handwrittenSet();

@@ -1,4 +1,4 @@
-import { tokenize } from "../../src/text/terms.ts";
+import { tokenize } from "../text/terms.ts";
 
 /** Word unigrams and bigrams of a query (lowercased words, no stemming), each once. */
 export function wordNgrams(text: string, bigrams = true): string[] {

@@ -1,6 +1,9 @@
-import { FeatureSpace, rankClasses } from "./features.ts";
+import { FeatureSpace, rankClasses } from "./word-features.ts";
 
-/** Multinomial Naive Bayes over query words (unigrams), Laplace smoothing, class priors from the training set. */
+/**
+ * Multinomial Naive Bayes over query words (unigrams), Laplace smoothing, class priors from the training set: a
+ * baseline of the retrieval benches, and the demo's word prior over tools (demo/action-prior.ts).
+ */
 export class WordNaiveBayes {
   private readonly features = new FeatureSpace(false);
   private logPrior = new Float64Array(0);
@@ -33,11 +36,26 @@ export class WordNaiveBayes {
     }
   }
 
-  rank(text: string, k: number): string[] {
+  private scores(text: string): Float64Array {
     const C = this.labels.length;
     const scores = Float64Array.from(this.logPrior);
     for (const f of this.features.transform(text))
       for (let c = 0; c < C; c++) scores[c]! += this.logLikelihood[f * C + c]!;
-    return rankClasses(scores, k).map((c) => this.labels[c]!);
+    return scores;
+  }
+
+  rank(text: string, k: number): string[] {
+    return rankClasses(this.scores(text), k).map((c) => this.labels[c]!);
+  }
+
+  /** log P(class | words) of every class (the scores normalised over the classes). */
+  logPosterior(text: string): Map<string, number> {
+    const scores = this.scores(text);
+    let max = -Infinity;
+    for (const s of scores) max = Math.max(max, s);
+    let sum = 0;
+    for (const s of scores) sum += Math.exp(s - max);
+    const log = max + Math.log(sum);
+    return new Map(this.labels.map((label, c) => [label, scores[c]! - log]));
   }
 }
