@@ -16,10 +16,12 @@
  * `"`, `\`, newline, carriage return and tab are written escaped; other control characters cannot be copied.
  *
  * Quoted text (quotes.ts) is copied whole or not at all: the automaton only holds the text outside quotes,
- * and `quoted` lists the quoted spans, which json-automaton.ts offers as whole values beside the copy.
+ * and `quoted` lists the quoted spans, which json-automaton.ts offers as whole values beside the copy. Dates a
+ * person wrote out (date-spans.ts) are held out the same way, in `dates`.
  */
 import { utf8Bytes } from "./byte-trie.ts";
 import { monthsIn, numberMentions, numbersIn, ONES, TENS } from "./number-words.ts";
+import { dateSpans } from "./date-spans.ts";
 import { quotedSpans, unquotedPieces } from "./quotes.ts";
 
 /** A number word ending a text, then spaces (see followsNumber). */
@@ -87,6 +89,18 @@ export function wholeWithin(text: string, maxChars: number): string | undefined 
 }
 
 /** `text` split at each whitespace-separated token that is one of `words` (any case, end punctuation aside). */
+/** The text outside `spans` (the spans themselves cut out, nothing around them). */
+function outside(text: string, spans: readonly { start: number; end: number }[]): string[] {
+  const pieces: string[] = [];
+  let from = 0;
+  for (const s of spans) {
+    pieces.push(text.slice(from, s.start));
+    from = s.end;
+  }
+  pieces.push(text.slice(from));
+  return pieces;
+}
+
 function withoutWords(text: string, words: readonly string[]): string[] {
   if (words.length === 0) return [text];
   const set = new Set(words.map((w) => w.toLowerCase()));
@@ -132,6 +146,8 @@ export class CopySource {
   readonly quoted: readonly string[];
   /** The texts copied only whole (`whole`): each a value a leaf may take, nothing less (see wholeWithin). */
   readonly wholeTexts: readonly string[];
+  /** The dates a person wrote outside quotes (date-spans.ts), each copied only whole. */
+  readonly dates: readonly string[];
 
   /** Must a call write every quoted span (string leaves copy other text only while later ones can take them)? */
   readonly quotesFirst: boolean;
@@ -141,7 +157,7 @@ export class CopySource {
   /**
    * `options.quotesWhole[i]`: is text i's quoted text copied whole (default: yes)? Yes for what a person typed;
    * no for a tool's result, whose quotes are part of the value ('"abba" is a palindrome' is copied as one span).
-   * `options.quotesFirst` (default no): every quoted span is written, each spent once: a string leaf copies the
+   * `options.quotesFirst` (default no): every quoted span (and date written out) is written, each spent once: a string leaf copies the
    * rest of the text only while the required string properties after it can still take the spans left. What a
    * person quotes is what a call is about. For a call's arguments, not for an answer built from a tool's result.
    * `options.whole[i]`: is text i copied whole or not at all (a tool's result, reported by an answer)?
@@ -166,15 +182,23 @@ export class CopySource {
     ];
     this.typed = texts.filter((_, i) => options.quotesWhole?.[i] !== false);
     const quoted: string[] = [];
+    const dates: string[] = [];
     const pieces = texts.flatMap((text, i) => {
       if (options.whole?.[i] === true) return [];
       if (options.quotesWhole?.[i] === false) return [text];
       const spans = quotedSpans(text);
       for (const s of spans) quoted.push(text.slice(s.start, s.end));
       if (options.quotesOnly?.[i] === true) return [];
-      return unquotedPieces(text, spans).flatMap((p) => withoutWords(p, options.requestWords ?? []));
+      return unquotedPieces(text, spans)
+        .flatMap((p) => {
+          const found = dateSpans(p);
+          for (const d of found) dates.push(p.slice(d.start, d.end));
+          return outside(p, found);
+        })
+        .flatMap((p) => withoutWords(p, options.requestWords ?? []));
     });
     this.quoted = [...new Set(quoted)];
+    this.dates = [...new Set(dates)];
     let last = 0;
     pieces.forEach((text, i) => {
       if (i > 0) last = this.extend(last, 0);

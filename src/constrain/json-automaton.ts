@@ -394,7 +394,8 @@ export class JsonSchemaAutomaton {
             const chars = [...q].length;
             return chars >= minChars && chars <= maxLength;
           };
-          const whole = this.copy.quoted.filter(fits);
+          // quoted spans and dates written out: each whole (under quotesFirst, each written once)
+          const whole = [...new Set([...this.copy.quoted, ...this.copy.dates])].filter(fits);
           // a text copied only whole (cut at a word's end when longer than the leaf may be), beside the others
           const wholeTexts = [
             ...new Set(this.copy.wholeTexts.flatMap((t) => wholeWithin(t, maxLength) ?? [])),
