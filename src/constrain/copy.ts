@@ -202,12 +202,15 @@ export class CopySource {
     let last = 0;
     pieces.forEach((text, i) => {
       if (i > 0) last = this.extend(last, 0);
-      let before = OTHER;
+      // A copy starts where a run of non-space characters starts, or inside one after punctuation alone:
+      // "(18 + 6)" gives "18 + 6", "$64" gives "64", but "tool%20tokens" no "20tokens", "ja-JP" no "JP".
+      let wordInRun = false;
       for (const b of utf8Bytes(text)) {
         const c = byteClass(b);
-        if (c !== OTHER && c !== before) last = this.extend(last, WORD_START);
+        if (SPACES.has(b)) wordInRun = false;
+        else if (!wordInRun) last = this.extend(last, WORD_START);
+        if (c !== OTHER) wordInRun = true;
         last = this.extend(last, b);
-        before = c;
       }
     });
     for (let p = last; p > 0; p = this.link[p]!) this.final.add(p);
@@ -275,8 +278,8 @@ export class CopySource {
   /** The state after `byte` (a raw byte of the copied text), or undefined when no text continues so. */
   step(state: number, byte: number): number | undefined {
     if (byte === 0) return undefined;
-    // Only the root has a direct move into the middle of a word: every other state's moves follow the text.
-    const direct = state === 0 && byteClass(byte) !== OTHER ? undefined : this.next[state]!.get(byte);
+    // The root moves only through a start marker: every other state's moves follow the text.
+    const direct = state === 0 ? undefined : this.next[state]!.get(byte);
     if (direct !== undefined) return direct;
     const marked = this.next[state]!.get(WORD_START);
     return marked === undefined ? undefined : this.next[marked]!.get(byte);
@@ -306,8 +309,8 @@ export class CopySource {
   private restIsPunctuation(state: number, depth: number): boolean {
     for (const [k, to] of this.next[state]!) {
       if (k === 0 || SPACES.has(k)) return true;
-      if (depth > 0 && k === WORD_START && this.label[state] === 0x27) {
-        const s = this.next[to]!.get(0x73);
+      if (depth > 0 && (k === WORD_START || k === 0x73) && this.label[state] === 0x27) {
+        const s = k === 0x73 ? to : this.next[to]!.get(0x73);
         if (
           s !== undefined &&
           (this.final.has(s) || [...this.next[s]!.keys()].some((x) => x === 0 || SPACES.has(x)))
@@ -325,7 +328,7 @@ export class CopySource {
     for (const [k, to] of this.next[state]!) {
       if (k === 0) continue;
       if (k === WORD_START) yield* this.next[to]!;
-      else if (state !== 0 || byteClass(k) === OTHER) yield [k, to];
+      else if (state !== 0) yield [k, to];
     }
   }
 

@@ -56,10 +56,9 @@ describe("copy constraint", () => {
       '{"a":1234,"b":"plus 4321"}',
       '{"a":1234,"b":"Zürich"}',
       '{"a":12,"b":"hi"}', // a quoted span, whole
-      '{"a":12,"b":"\\nZürich"}',
       '{"a":17,"b":"479001600","c":4321}',
       '{"a":17,"b":"= 479001600","u":"mi"}',
-      '{"a":17,"b":"! ="}', // a copy may start and end between words
+      '{"a":17,"b":"is 1234"}', // a copy may start and end between words
     ])
       expect(a.accepts(ok), ok).toBe(true);
     for (const bad of [
@@ -76,6 +75,8 @@ describe("copy constraint", () => {
       '{"a":17,"b":"\\nZü"}', // ends inside a word
       '{"a":12,"b":"say \\"hi\\"\\nZürich"}', // takes in a quoted span
       '{"a":17,"b":"eventeen"}', // starts inside one
+      '{"a":12,"b":"\\nZürich"}', // starts on a space
+      '{"a":17,"b":"! ="}', // starts inside a run of non-space characters after a word ("12!")
     ])
       expect(a.accepts(bad), bad).toBe(false);
   });
@@ -399,8 +400,8 @@ describe("copy constraint", () => {
       expect(answer.accepts(JSON.stringify(ok)), ok).toBe(true);
     for (const bad of ["SHOUT", "SHOUT THIS", "THIS", "THIS!", "SHOU", "SHOUT TH"])
       expect(answer.accepts(JSON.stringify(bad)), bad).toBe(false);
-    // the budget still holds: the shortest value is a question span (a lone space, `" "`)
-    expect(answer.minBytesToComplete(answer.start())).toBe('" "'.length);
+    // the budget still holds: the shortest value is a question span ("make": a copy starts on no space)
+    expect(answer.minBytesToComplete(answer.start())).toBe('"make"'.length);
     const only = JsonSchemaAutomaton.fromSchema(
       { type: "string" },
       { copy: new CopySource(["SHOUT THIS!"], { whole: [true] }) },
