@@ -254,8 +254,11 @@ export class CopySource {
         const before = word(text[i - 1]) && word(v[0]) && !glued;
         const after = word(text[i + v.length]) && word(v[v.length - 1]);
         if (before || after) continue;
-        if (!afterNumber || /[0-9][\s°]*$/.test(text.slice(Math.max(0, i - 4), i)))
-          places.push({ text: t, start: i, end: i + v.length });
+        // a short value ("kg", "l", "in") only as a unit: after a number, or after "to", "into", "in" or "as"
+        const before4 = text.slice(Math.max(0, i - 4), i);
+        const asUnit =
+          /[0-9][\s°]*$/.test(before4) || /(?:^|[^\p{L}])(?:to|into|in|as)\s+$/iu.test(text.slice(0, i));
+        if (!afterNumber || asUnit) places.push({ text: t, start: i, end: i + v.length });
       }
     });
     return places;

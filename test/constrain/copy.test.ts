@@ -307,6 +307,13 @@ describe("copy constraint", () => {
         '{"from":"mile","to":"feet","value":119}',
       ),
     ).toBe(true);
+    // a short value counts as written out after a number, or after "to", "into", "in" or "as": "into m"
+    const into = convert("convert 20 feet into m");
+    expect(into.accepts('{"value":20,"from":"feet","to":"m"}')).toBe(true);
+    for (const to of ["mi", "mile", "ft", "yds"])
+      expect(into.accepts(`{"value":20,"from":"feet","to":"${to}"}`), to).toBe(false);
+    expect(new CopySource(["convert 20 feet into m"]).statedAt("m")).toHaveLength(1);
+    expect(new CopySource(["I'm a m dash"]).statedAt("m")).toHaveLength(0);
     expect(new CopySource(["it is 25 °C", "one two"]).followsNumber({ text: 0, start: 9 })).toBe(true);
     expect(new CopySource(["twenty metres"]).followsNumber({ text: 0, start: 7 })).toBe(true);
     expect(new CopySource(["someone metres"]).followsNumber({ text: 0, start: 8 })).toBe(false);
