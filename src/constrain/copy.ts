@@ -236,6 +236,31 @@ export class CopySource {
     return this.statedAt(value).length > 0;
   }
 
+  /**
+   * The numbers the typed texts write right beside one of `words` ("82 kg", "seed 1405", "1.61m"): a number
+   * property named "weight_kg" or "seed" takes such a number first (json-automaton.ts).
+   */
+  numbersBeside(words: readonly string[]): number[] {
+    const names = new Set(words.map((w) => w.toLowerCase()));
+    const out: number[] = [];
+    for (const text of this.typed) {
+      const tokens = text
+        .toLowerCase()
+        .split(/\s+/)
+        .map((t) => t.replace(/^[^\p{L}\p{N}.-]+|[^\p{L}\p{N}]+$/gu, ""));
+      tokens.forEach((token, i) => {
+        if (names.has(token)) {
+          for (const near of [tokens[i - 1], tokens[i + 1]])
+            if (near !== undefined && /^-?[\d.,]+$/.test(near)) out.push(...numbersIn(near));
+          return;
+        }
+        const glued = /^(-?\d[\d.,]*)([\p{L}]+)$/u.exec(token);
+        if (glued && names.has(glued[2]!)) out.push(...numbersIn(glued[1]!));
+      });
+    }
+    return [...new Set(out)];
+  }
+
   /** Where the typed texts write `value` out (see states): [text index, start, end) of each place. */
   statedAt(value: string): { text: number; start: number; end: number }[] {
     if (value.length === 0) return [];

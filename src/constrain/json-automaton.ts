@@ -341,12 +341,14 @@ export class JsonSchemaAutomaton {
   /**
    * `reserve`: for a string property, how many required string properties follow it in its object.
    * `afterNumber`: the property right before this one in its object is a number.
+   * `name`: the property's name, when this is one.
    */
   private compile(
     node: SchemaNode,
     refs: Map<SchemaNode, UnionNode>,
     reserve = 0,
     afterNumber = false,
+    name?: string,
   ): CNode {
     switch (node.kind) {
       case "literal": {
@@ -432,7 +434,17 @@ export class JsonSchemaAutomaton {
       }
       case "number": {
         const stated = this.copy?.signedNumbers.filter((v) => numberFits(v, node.integer, node.bounds));
-        if (stated && stated.length > 0) return this.stated(stated);
+        if (stated && stated.length > 0) {
+          const leaf = this.stated(stated);
+          // a number written beside a word of the property's name first: "82 kg" for weight_kg, "seed 1405"
+          const words = nameWords(name);
+          if (words.length > 0) {
+            const beside = new Set(this.copy!.numbersBeside(words));
+            const first = stated.map((v) => beside.has(Math.abs(v)));
+            if (first.some((b) => b) && !first.every((b) => b)) leaf.stated!.preferred = first;
+          }
+          return leaf;
+        }
         let range = new NumberRange(node.integer, node.bounds);
         // Bounds that only a fraction can meet (e.g. [0.2, 0.7]) are left to validation: see number-range.ts.
         if (range.shortest() === Infinity) {
@@ -464,6 +476,7 @@ export class JsonSchemaAutomaton {
             refs,
             stringAt.slice(i + 1).filter((s) => s).length,
             node.properties[i - 1]?.value.kind === "number",
+            p.key,
           ),
         }));
         const requiredFrom = props.map((_, i) => props.slice(i).some((p) => p.required));
@@ -1065,6 +1078,20 @@ function spends(f: Frame, at: ByteTrie): number {
   if (!stated) return f.used;
   const free = stated.variants[f.x]!.masks[at.entry]! & ~f.used;
   return f.used | (free & -free); // its first bit not yet spent (none left: the set stays)
+}
+
+/**
+ * The words of a property's name that may stand beside its number in a question: "weight_kg" → weight, kg;
+ * "seed" → seed. A one-part name needs three letters ("a", "n" and "x" are words or nothing).
+ */
+function nameWords(name: string | undefined): string[] {
+  if (!name) return [];
+  const parts = name
+    .replace(/([a-z])([A-Z])/g, "$1 $2")
+    .toLowerCase()
+    .split(/[^a-z]+/)
+    .filter((w) => w.length > 0);
+  return parts.length > 1 ? parts : parts.filter((w) => w.length >= 3);
 }
 
 function popcount(x: number): number {

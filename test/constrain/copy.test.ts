@@ -319,6 +319,31 @@ describe("copy constraint", () => {
     expect(new CopySource(["someone metres"]).followsNumber({ text: 0, start: 8 })).toBe(false);
   });
 
+  it("takes a number written beside a word of its property's name first", () => {
+    const bmi = JsonSchemaAutomaton.fromSchema(
+      {
+        type: "object",
+        properties: { weight_kg: { type: "number" }, height_m: { type: "number" } },
+        required: ["weight_kg", "height_m"],
+      },
+      { copy: new CopySource(["I'm 1.78 m tall and weigh 82 kg, what's my BMI"]) },
+    );
+    expect(bmi.accepts('{"weight_kg":82,"height_m":1.78}')).toBe(true);
+    expect(bmi.accepts('{"weight_kg":1.78,"height_m":82}')).toBe(false);
+    const dice = JsonSchemaAutomaton.fromSchema(
+      {
+        type: "object",
+        properties: { count: { type: "integer" }, seed: { type: "integer" } },
+        required: ["count", "seed"],
+      },
+      { copy: new CopySource(["roll 4 dice, seed 1405"]) },
+    );
+    expect(dice.accepts('{"count":4,"seed":1405}')).toBe(true);
+    expect(dice.accepts('{"count":4,"seed":4}')).toBe(false);
+    // glued units count; a one-letter name ("a", "x") is no word to look for
+    expect(new CopySource(["bmi 55kg 1.61m"]).numbersBeside(["height", "m"])).toEqual([1.61]);
+  });
+
   it("takes the enum values the question writes out first, in the order written, as whole words", () => {
     const units = { type: "string", enum: ["km", "mi", "m", "in"] };
     const cities = { type: "string", enum: ["Paris", "Berlin", "Rome"] };
