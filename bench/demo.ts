@@ -45,6 +45,7 @@ import { createRetriever } from "../src/retrieval/create.ts";
 import {
   actionDecodingWords,
   DEMO_DECLINE_WITHOUT_EVIDENCE,
+  DEMO_OVERRIDE_DECLINE_AT,
   DEMO_PRIOR_WEIGHTS,
   DEMO_WORD_PRIOR,
   demoActionDecoder,
@@ -68,6 +69,7 @@ const { values: args } = parseArgs({
     "beam-per-token": { type: "boolean", default: false },
     "decline-gate": { type: "string" },
     "word-prior": { type: "string" },
+    "override-decline-at": { type: "string" },
   },
 });
 const modes = args.arguments!.split(",") as Mode[];
@@ -130,6 +132,18 @@ if (gateArg !== undefined && gateArg !== "on" && gateArg !== "off") {
   process.exit(1);
 }
 const declineGate = gateArg === undefined ? DEMO_DECLINE_WITHOUT_EVIDENCE : gateArg === "on";
+// --override-decline-at P|off: the Naive Bayes probability at which a first decline gives way (action-prior.ts).
+const overrideArg = args["override-decline-at"];
+if (
+  overrideArg !== undefined &&
+  overrideArg !== "off" &&
+  !(Number(overrideArg) > 0 && Number(overrideArg) <= 1)
+) {
+  process.stderr.write(
+    `bench:demo: --override-decline-at takes a probability in (0, 1] or off, got ${overrideArg}\n`,
+  );
+  process.exit(1);
+}
 // --dev: the hand-written test sets are not run at all.
 const testQuestions = devOnly ? [] : set.questions;
 const testOffTopic = devOnly ? [] : set.offTopic;
@@ -169,6 +183,12 @@ async function measure(mode: Mode) {
           weight: lexicalWeight,
           declineWithoutEvidence: declineGate,
           training: data.train,
+          ...(args["override-decline-at"] !== undefined
+            ? {
+                overrideDeclineAt:
+                  args["override-decline-at"] === "off" ? undefined : Number(args["override-decline-at"]),
+              }
+            : {}),
         });
   const runner = createDemoRunner({
     ...(actions ? { actions } : {}),
@@ -295,7 +315,18 @@ async function measure(mode: Mode) {
       action_decoding:
         lexicalWeight === undefined
           ? "the model's likeliest action"
-          : actionDecodingWords(prior, lexicalWeight, declineGate),
+          : actionDecodingWords(
+              prior,
+              lexicalWeight,
+              declineGate,
+              args["override-decline-at"] === undefined
+                ? prior === "naive-bayes"
+                  ? DEMO_OVERRIDE_DECLINE_AT
+                  : undefined
+                : args["override-decline-at"] === "off"
+                  ? undefined
+                  : Number(args["override-decline-at"]),
+            ),
       ...(devOnly ? {} : testFigures),
       off_topic_dev: {
         questions: devSet.offTopic.length,
@@ -370,6 +401,7 @@ const flags = [
   ...(args["beam-per-token"] ? ["--beam-per-token"] : []),
   ...(gateArg ? [`--decline-gate ${gateArg}`] : []),
   ...(args["word-prior"] ? [`--word-prior ${args["word-prior"]}`] : []),
+  ...(args["override-decline-at"] ? [`--override-decline-at ${args["override-decline-at"]}`] : []),
 ];
 writeBenchResult(args.name!, `npm run bench:demo${flags.length ? ` -- ${flags.join(" ")}` : ""}`, {
   model: committed ? "models/demo (committed)" : dir,

@@ -54,6 +54,12 @@ export function lexicalActionDecoder(o: {
    * though the model chose a tool: the small model calls a tool for "what rhymes with orange?".
    */
   declineWithoutEvidence?: boolean;
+  /**
+   * With a prior of log-probabilities (naiveBayesPrior): at the first action, a decline gives way to the
+   * prior's tool when the prior gives it at least this probability, the model ranks it among its likeliest and
+   * the question holds a value a tool could take ("90 minutes is how many hours" was declined).
+   */
+  overrideDeclineAt?: number;
 }): ActionDecoder {
   const prior = o.prior ?? bm25Prior(o.bm25);
   const cache = new Map<string, Promise<Map<string, number>>>();
@@ -70,9 +76,18 @@ export function lexicalActionDecoder(o: {
   return async ({ messages, options }) => {
     const ranked = await o.chat.rankChoice(messages, options, o.beams ?? 5);
     const top = ranked[0];
-    if (!top || o.idOf(top.option) === undefined) return top?.option ?? options[options.length - 1]!;
     const question = messages.find((m) => m.role === "user")?.content ?? "";
-    if (o.declineWithoutEvidence && !messages.some((m) => m.role === "tool")) {
+    const first = !messages.some((m) => m.role === "tool");
+    if (top && o.idOf(top.option) === undefined && o.overrideDeclineAt !== undefined && first) {
+      const words = await remembered(prior, "prior", question);
+      const sure = ranked.find((r) => {
+        const id = o.idOf(r.option);
+        return id !== undefined && Math.exp(words.get(id) ?? -Infinity) >= o.overrideDeclineAt!;
+      });
+      if (sure && carriesValue(question)) return sure.option;
+    }
+    if (!top || o.idOf(top.option) === undefined) return top?.option ?? options[options.length - 1]!;
+    if (o.declineWithoutEvidence && first) {
       const finish = options.find((option) => o.idOf(option) === undefined);
       if (
         finish !== undefined &&
@@ -108,6 +123,9 @@ export type WordPriorKind = (typeof WORD_PRIORS)[number];
 export const DEMO_WORD_PRIOR: WordPriorKind = "naive-bayes";
 export const DEMO_PRIOR_WEIGHTS: Record<WordPriorKind, number> = { bm25: 2, "naive-bayes": 1 };
 
+/** The Naive Bayes probability at which the demo's first decline gives way to a tool (undefined: never). */
+export const DEMO_OVERRIDE_DECLINE_AT: number | undefined = 0.75;
+
 /** Whether the demo declines questions without lexical evidence (lexicalActionDecoder's declineWithoutEvidence). */
 export const DEMO_DECLINE_WITHOUT_EVIDENCE = true;
 
@@ -116,6 +134,8 @@ export interface DemoActionOptions {
   /** Default: DEMO_PRIOR_WEIGHTS of the prior. */
   weight?: number;
   declineWithoutEvidence?: boolean;
+  /** lexicalActionDecoder's overrideDeclineAt, with the Naive Bayes prior (default DEMO_OVERRIDE_DECLINE_AT). */
+  overrideDeclineAt?: number;
   /** The model's training questions (demoData().train): what the Naive Bayes prior learns from. */
   training?: readonly { query: string; tool?: string | null }[];
 }
@@ -129,6 +149,7 @@ export function demoActionDecoder(
   const kind = options.prior ?? DEMO_WORD_PRIOR;
   const weight = options.weight ?? DEMO_PRIOR_WEIGHTS[kind];
   const declineWithoutEvidence = options.declineWithoutEvidence ?? DEMO_DECLINE_WITHOUT_EVIDENCE;
+  const overrideAt = "overrideDeclineAt" in options ? options.overrideDeclineAt : DEMO_OVERRIDE_DECLINE_AT;
   if (kind === "naive-bayes" && !options.training)
     throw new Error("the Naive Bayes word prior needs the model's training questions");
   const idOfText = new Map(Object.entries(opened.index.texts).map(([id, text]) => [text, id]));
@@ -140,8 +161,10 @@ export function demoActionDecoder(
     idOf: (t) => idOfText.get(t),
     weight,
     declineWithoutEvidence,
+    ...(kind === "naive-bayes" && overrideAt !== undefined ? { overrideDeclineAt: overrideAt } : {}),
   });
-  const how = `the model's token: its 5 likeliest tools weighed by the question's words (${kind === "bm25" ? "BM25" : "Naive Bayes"} × ${weight})${declineWithoutEvidence ? ", declined without lexical evidence" : ""}`;
+  const over = kind === "naive-bayes" ? overrideAt : undefined;
+  const how = `the model's token: its 5 likeliest tools weighed by the question's words (${kind === "bm25" ? "BM25" : "Naive Bayes"} × ${weight})${over !== undefined ? `, a decline overridden at Naive Bayes ≥ ${over}` : ""}${declineWithoutEvidence ? ", declined without lexical evidence" : ""}`;
   return { decode, how };
 }
 
@@ -150,13 +173,18 @@ export function actionDecodingWords(
   kind: WordPriorKind = DEMO_WORD_PRIOR,
   weight = DEMO_PRIOR_WEIGHTS[kind],
   declineWithoutEvidence = DEMO_DECLINE_WITHOUT_EVIDENCE,
+  overrideDeclineAt = kind === "naive-bayes" ? DEMO_OVERRIDE_DECLINE_AT : undefined,
 ): string {
   const prior =
     kind === "bm25"
       ? `BM25 over the tool descriptions × ${weight}`
       : `a word Naive Bayes over its training questions, log-probability × ${weight}`;
+  const stands =
+    overrideDeclineAt === undefined
+      ? "a decline stands"
+      : `a first decline stands unless the Naive Bayes gives one of those tools ≥ ${overrideDeclineAt} and the question holds a number or quoted text`;
   const gate = declineWithoutEvidence
     ? "; declined at once when no word of the question is in a tool description and it holds no number or quoted text"
     : "";
-  return `the model's token among the tool tokens and <<Finish>>: its 5 likeliest tools weighed by the question's words (${prior}); a decline stands${gate}`;
+  return `the model's token among the tool tokens and <<Finish>>: its 5 likeliest tools weighed by the question's words (${prior}); ${stands}${gate}`;
 }

@@ -80,6 +80,33 @@ describe("the demo's action decoding weighed by the question's words", () => {
     expect(await decoderWith(ranked, {}, 2, false)(turn("rhymes"))).toBe("<<url_encode>>");
   });
 
+  it("lets a first decline give way to a tool a probability prior is sure of, when the question holds a value", async () => {
+    const ranked: [string, number][] = [
+      ["<<Finish>>", -0.05],
+      ["<<url_encode>>", -3],
+    ];
+    const chat = { rankChoice: async () => ranked.map(([option, logProb]) => ({ option, logProb })) };
+    const bm25: Retriever = { name: "bm25", search: async () => [{ id: "url_encode", score: 1 }] };
+    const decoder = (p: number, overrideDeclineAt?: number) =>
+      lexicalActionDecoder({
+        chat: chat as unknown as ToolGenChatModel,
+        bm25,
+        prior: async () => new Map([["url_encode", Math.log(p)]]),
+        idOf: (t) => (t === "<<Finish>>" ? undefined : t.slice(2, -2)),
+        weight: 1,
+        ...(overrideDeclineAt !== undefined ? { overrideDeclineAt } : {}),
+      });
+    const turn = (content: string) => ({
+      messages: [{ role: "user" as const, content }],
+      temperature: 0,
+      options,
+    });
+    expect(await decoder(0.8, 0.75)(turn('url-encode "a b"'))).toBe("<<url_encode>>");
+    expect(await decoder(0.7, 0.75)(turn('url-encode "a b"'))).toBe("<<Finish>>");
+    expect(await decoder(0.8, 0.75)(turn("url-encode it"))).toBe("<<Finish>>"); // no value in the question
+    expect(await decoder(0.99)(turn('url-encode "a b"'))).toBe("<<Finish>>"); // no override asked
+  });
+
   it("ranks the real model's options best first, each at most once", async () => {
     const { chat } = openDemoModel("models/demo");
     const messages = [{ role: "user" as const, content: "What is 12 factorial?" }];
