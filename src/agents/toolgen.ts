@@ -24,6 +24,33 @@ import { MemoryAgent } from "./base.ts";
 import type { ChatOptions, TurnDecoding } from "./types.ts";
 
 /** What an action decoder gets: the conversation so far and the written forms it may choose from. */
+/**
+ * Words a call's copied argument never starts with: they point at the data or join it to the request ("count
+ * the vowels in the word onomatopoeia", "base64 of doost"). Chosen on the demo's dev questions
+ * (docs/demo-model.md).
+ */
+const POINTING_WORDS = [
+  "this",
+  "that",
+  "the",
+  "a",
+  "an",
+  "word",
+  "string",
+  "text",
+  "sentence",
+  "phrase",
+  "of",
+  "in",
+  "to",
+  "for",
+  "is",
+  "what",
+  "me",
+  "my",
+  "it",
+] as const;
+
 export interface ActionRequest {
   messages: Message[];
   options: string[];
@@ -354,7 +381,10 @@ export class ToolGenAgent extends MemoryAgent {
                   quotesFirst: entry !== undefined,
                   // the words naming the tool are the request, not its data ("sha256 of abc" hashes "abc")
                   ...(entry
-                    ? { requestWords: entry.id.split(/[^\p{L}\p{N}]+/u).filter((w) => w.length >= 3) }
+                    ? {
+                        requestWords: entry.id.split(/[^\p{L}\p{N}]+/u).filter((w) => w.length >= 3),
+                        startWords: [...POINTING_WORDS],
+                      }
                     : {}),
                   // an answer reports the tool's result whole or not at all
                   whole: sources.map(([name]) => entry === undefined && name === "observation"),

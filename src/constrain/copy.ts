@@ -165,6 +165,8 @@ export class CopySource {
    * `options.requestWords`: words that name the request (the called tool's name: "sha256", "reverse"), never
    * copied from what a person typed outside quotes: a token equal to one (any case, punctuation around it aside)
    * splits the text there, so "sha256 of abc" gives "of abc", never "sha256".
+   * `options.startWords`: words a copy from what a person typed never starts with (outside quotes, any case):
+   * words that point at the data or join it ("the word onomatopoeia", "base64 of doost"), not the data.
    */
   constructor(
     readonly texts: readonly string[],
@@ -174,6 +176,7 @@ export class CopySource {
       whole?: readonly boolean[] | undefined;
       quotesOnly?: readonly boolean[] | undefined;
       requestWords?: readonly string[] | undefined;
+      startWords?: readonly string[] | undefined;
     } = {},
   ) {
     this.quotesFirst = options.quotesFirst === true;
@@ -183,32 +186,47 @@ export class CopySource {
     this.typed = texts.filter((_, i) => options.quotesWhole?.[i] !== false);
     const quoted: string[] = [];
     const dates: string[] = [];
+    // each piece of text a copy may come from, and whether a person typed it
+    const typedPiece: boolean[] = [];
     const pieces = texts.flatMap((text, i) => {
       if (options.whole?.[i] === true) return [];
-      if (options.quotesWhole?.[i] === false) return [text];
+      if (options.quotesWhole?.[i] === false) {
+        typedPiece.push(false);
+        return [text];
+      }
       const spans = quotedSpans(text);
       for (const s of spans) quoted.push(text.slice(s.start, s.end));
       if (options.quotesOnly?.[i] === true) return [];
-      return unquotedPieces(text, spans)
+      const typed = unquotedPieces(text, spans)
         .flatMap((p) => {
           const found = dateSpans(p);
           for (const d of found) dates.push(p.slice(d.start, d.end));
           return outside(p, found);
         })
         .flatMap((p) => withoutWords(p, options.requestWords ?? []));
+      typedPiece.push(...typed.map(() => true));
+      return typed;
     });
     this.quoted = [...new Set(quoted)];
     this.dates = [...new Set(dates)];
     let last = 0;
+    const noStart = new Set((options.startWords ?? []).map((w) => w.toLowerCase()));
     pieces.forEach((text, i) => {
       if (i > 0) last = this.extend(last, 0);
+      // the byte offsets where a start word begins: no copy starts there
+      const banned = new Set<number>();
+      if (typedPiece[i])
+        for (const m of text.matchAll(/[\p{L}\p{N}]+/gu))
+          if (noStart.has(m[0].toLowerCase())) banned.add(utf8Bytes(text.slice(0, m.index)).length);
+      let at = 0;
       // A copy starts where a run of non-space characters starts, or inside one after punctuation alone:
       // "(18 + 6)" gives "18 + 6", "$64" gives "64", but "tool%20tokens" no "20tokens", "ja-JP" no "JP".
       let wordInRun = false;
       for (const b of utf8Bytes(text)) {
         const c = byteClass(b);
         if (SPACES.has(b)) wordInRun = false;
-        else if (!wordInRun) last = this.extend(last, WORD_START);
+        else if (!wordInRun && !banned.has(at)) last = this.extend(last, WORD_START);
+        at++;
         if (c !== OTHER) wordInRun = true;
         last = this.extend(last, b);
       }

@@ -162,6 +162,7 @@ function constraintFilter(
               whole: c.whole,
               quotesOnly: c.quotesOnly,
               requestWords: c.requestWords,
+              startWords: c.startWords,
             }),
           }
         : {}),

@@ -12,6 +12,7 @@ export type Constraint =
    * `whole[i]`: is text i copied whole or not at all (a tool's result, reported by an answer)?
    * `quotesOnly[i]`: does text i give only what it quotes (the question, to an answer)?
    * `requestWords`: words never copied from what a person typed (the called tool's name: "sha256 of abc").
+   * `startWords`: words a copy from what a person typed never starts with ("the word X", "this: X").
    */
   | {
       kind: "json-schema";
@@ -22,6 +23,7 @@ export type Constraint =
       whole?: boolean[];
       quotesOnly?: boolean[];
       requestWords?: string[];
+      startWords?: string[];
     }
   | { kind: "grammar"; gbnf: string }
   | { kind: "tokens"; ids: number[] };

@@ -423,6 +423,27 @@ describe("copy constraint", () => {
     for (const ok of ["hash browns", "and hashes"]) expect(quoted.accepts(JSON.stringify(ok)), ok).toBe(true);
   });
 
+  it("starts no copy from what a person typed on a start word, but copies through one", () => {
+    const a = JsonSchemaAutomaton.fromSchema(
+      { type: "string" },
+      {
+        copy: new CopySource(["count the vowels in the word onomatopoeia", "the tool's own words"], {
+          startWords: ["the", "word", "in"],
+          quotesWhole: [true, false],
+        }),
+      },
+    );
+    for (const ok of [
+      "onomatopoeia",
+      "vowels in the word onomatopoeia",
+      "count the vowels",
+      "the tool's own",
+    ])
+      expect(a.accepts(JSON.stringify(ok)), ok).toBe(true);
+    for (const bad of ["the word onomatopoeia", "word onomatopoeia", "in the word", "the vowels"])
+      expect(a.accepts(JSON.stringify(bad)), bad).toBe(false);
+  });
+
   it("copies a `whole` text whole or not at all", () => {
     const answer = JsonSchemaAutomaton.fromSchema(
       { type: "string" },
