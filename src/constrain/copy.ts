@@ -22,7 +22,7 @@
 import { utf8Bytes } from "./byte-trie.ts";
 import { monthsIn, numberMentions, numbersIn, ONES, TENS } from "./number-words.ts";
 import { dateSpans } from "./date-spans.ts";
-import { quotedSpans, unquotedPieces } from "./quotes.ts";
+import { introducedSpan, quotedSpans, unquotedPieces } from "./quotes.ts";
 
 /** A number word ending a text, then spaces (see followsNumber). */
 const NUMBER_WORD_BEFORE = new RegExp(
@@ -194,7 +194,9 @@ export class CopySource {
         typedPiece.push(false);
         return [text];
       }
-      const spans = quotedSpans(text);
+      const found = quotedSpans(text);
+      const introduced = found.length === 0 ? introducedSpan(text) : undefined;
+      const spans = introduced ? [introduced] : found;
       for (const s of spans) quoted.push(text.slice(s.start, s.end));
       if (options.quotesOnly?.[i] === true) return [];
       const typed = unquotedPieces(text, spans)

@@ -46,6 +46,22 @@ export function quotedSpans(text: string): QuotedSpan[] {
   return spans;
 }
 
+/**
+ * Text a person introduces after a colon without quoting it, when the words before the colon point at it
+ * ("rot13 this: Uryyb Jbeyq", "make this all caps: please do not disturb", "the following: …"): from after the
+ * colon to the end, a final "?" or "." aside. A quotation without quotes, taken whole like one. Only for a text
+ * with no quotes of its own.
+ */
+export function introducedSpan(text: string): QuotedSpan | undefined {
+  const m = /\b(?:this|these|the following)\b[^:"“«`]{0,40}:\s+(?=\S)/iu.exec(text);
+  if (!m) return undefined;
+  const start = m.index + m[0].length;
+  let end = text.length;
+  while (end > start && /[\s?.]/.test(text[end - 1]!)) end--;
+  if (end <= start || text.slice(start, end).includes(":")) return undefined;
+  return { start, end };
+}
+
 /** `text` without its quoted spans and their quotes: the pieces between them, in order (maybe empty). */
 export function unquotedPieces(text: string, spans: readonly QuotedSpan[]): string[] {
   const pieces: string[] = [];

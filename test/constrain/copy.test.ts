@@ -20,6 +20,12 @@ import { Rng } from "../../src/nn/rng.ts";
 import { Tokenizer } from "../../src/nn/tokenizer/index.ts";
 import type { JsonSchema } from "../../src/tools/types.ts";
 import { fractionOnly, schema } from "./schemas.ts";
+import { introducedSpan } from "../../src/constrain/quotes.ts";
+
+const introduced = (t: string) => {
+  const s = introducedSpan(t);
+  return s && t.slice(s.start, s.end);
+};
 
 const demo = Tokenizer.load("models/demo");
 const endId = (demo.tokenToId("<|im_end|>") ?? demo.tokenToId("<|eot_id|>"))!;
@@ -441,6 +447,24 @@ describe("copy constraint", () => {
     ])
       expect(a.accepts(JSON.stringify(ok)), ok).toBe(true);
     for (const bad of ["the word onomatopoeia", "word onomatopoeia", "in the word", "the vowels"])
+      expect(a.accepts(JSON.stringify(bad)), bad).toBe(false);
+  });
+
+  it("takes text introduced after a pointing colon whole, like a quotation", () => {
+    expect(introduced("rot13 this: Uryyb Jbeyq")).toBe("Uryyb Jbeyq");
+    expect(introduced("count the words in this sentence: the early bird catches the worm.")).toBe(
+      "the early bird catches the worm",
+    );
+    // no pointing word before the colon, or a colon inside a time: nothing introduced
+    for (const t of ["quick question: how tall is it", "if it's 9:30 in New York"])
+      expect(introduced(t), t).toBeUndefined();
+    const a = JsonSchemaAutomaton.fromSchema(
+      { type: "string" },
+      { copy: new CopySource(["make this all caps: please do not disturb"]) },
+    );
+    for (const ok of ["please do not disturb", "make this all caps"])
+      expect(a.accepts(JSON.stringify(ok)), ok).toBe(true);
+    for (const bad of ["please", "do not disturb", "caps: please"])
       expect(a.accepts(JSON.stringify(bad)), bad).toBe(false);
   });
 
