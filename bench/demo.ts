@@ -45,6 +45,7 @@ import { createRetriever } from "../src/retrieval/create.ts";
 import {
   actionDecodingWords,
   DEMO_DECLINE_WITHOUT_EVIDENCE,
+  DEMO_NEXT_CALL_NEEDS,
   DEMO_OVERRIDE_DECLINE_AT,
   DEMO_PRIOR_WEIGHTS,
   DEMO_WORD_PRIOR,
@@ -70,6 +71,7 @@ const { values: args } = parseArgs({
     "decline-gate": { type: "string" },
     "word-prior": { type: "string" },
     "override-decline-at": { type: "string" },
+    "next-call-needs": { type: "string" },
   },
 });
 const modes = args.arguments!.split(",") as Mode[];
@@ -144,6 +146,22 @@ if (
   );
   process.exit(1);
 }
+// --next-call-needs P|off: the Naive Bayes probability a tool needs after a call that worked (action-prior.ts).
+const nextArg = args["next-call-needs"];
+if (nextArg !== undefined && nextArg !== "off" && !(Number(nextArg) > 0 && Number(nextArg) <= 1)) {
+  process.stderr.write(
+    `bench:demo: --next-call-needs takes a probability in (0, 1] or off, got ${nextArg}\n`,
+  );
+  process.exit(1);
+}
+const nextCallNeeds =
+  prior !== "naive-bayes"
+    ? undefined
+    : nextArg === undefined
+      ? DEMO_NEXT_CALL_NEEDS
+      : nextArg === "off"
+        ? undefined
+        : Number(nextArg);
 // --dev: the hand-written test sets are not run at all.
 const testQuestions = devOnly ? [] : set.questions;
 const testOffTopic = devOnly ? [] : set.offTopic;
@@ -189,6 +207,7 @@ async function measure(mode: Mode) {
                   args["override-decline-at"] === "off" ? undefined : Number(args["override-decline-at"]),
               }
             : {}),
+          nextCallNeeds,
         });
   const runner = createDemoRunner({
     ...(actions ? { actions } : {}),
@@ -326,6 +345,7 @@ async function measure(mode: Mode) {
                 : args["override-decline-at"] === "off"
                   ? undefined
                   : Number(args["override-decline-at"]),
+              nextCallNeeds,
             ),
       ...(devOnly ? {} : testFigures),
       off_topic_dev: {
@@ -402,6 +422,7 @@ const flags = [
   ...(gateArg ? [`--decline-gate ${gateArg}`] : []),
   ...(args["word-prior"] ? [`--word-prior ${args["word-prior"]}`] : []),
   ...(args["override-decline-at"] ? [`--override-decline-at ${args["override-decline-at"]}`] : []),
+  ...(nextArg ? [`--next-call-needs ${nextArg}`] : []),
 ];
 writeBenchResult(args.name!, `npm run bench:demo${flags.length ? ` -- ${flags.join(" ")}` : ""}`, {
   model: committed ? "models/demo (committed)" : dir,

@@ -384,6 +384,7 @@ export class ToolGenAgent extends MemoryAgent {
                     ? {
                         requestWords: entry.id.split(/[^\p{L}\p{N}]+/u).filter((w) => w.length >= 3),
                         startWords: [...POINTING_WORDS],
+                        description: entry.description,
                       }
                     : {}),
                   // an answer reports the tool's result whole or not at all

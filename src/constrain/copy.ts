@@ -23,6 +23,8 @@ import { utf8Bytes } from "./byte-trie.ts";
 import { monthsIn, numberMentions, numbersIn, ONES, TENS } from "./number-words.ts";
 import { dateSpans } from "./date-spans.ts";
 import { introducedSpan, quotedSpans, unquotedPieces } from "./quotes.ts";
+import { fileNames } from "./file-names.ts";
+import { cueWords, followsCue } from "./cue-words.ts";
 
 /** A number word ending a text, then spaces (see followsNumber). */
 const NUMBER_WORD_BEFORE = new RegExp(
@@ -42,6 +44,8 @@ const ESCAPED = new Set(COPY_ESCAPES.values());
 /** The symbol before each word start in the automaton's text (above every byte). */
 const WORD_START = 256;
 const OTHER = 0;
+/** + * / ^ : a copy does not end on one (canEnd; "=" ends Base64). */
+const OPERATORS = new Set([0x2b, 0x2a, 0x2f, 0x5e]);
 const WORD = 1;
 /** Space, tab, newline, carriage return: what ends a run of non-space characters. */
 const SPACES = new Set([0x20, 0x09, 0x0a, 0x0d]);
@@ -149,6 +153,13 @@ export class CopySource {
   /** The dates a person wrote outside quotes (date-spans.ts), each copied only whole. */
   readonly dates: readonly string[];
 
+  /** The file names the typed texts write (file-names.ts): what a property naming a file takes first. */
+  readonly fileNames: readonly string[];
+  /** Each quoted span a person typed, with the text before its opening quote (for quotedAfterCue). */
+  private readonly quotedWithContext: { value: string; before: string }[] = [];
+  /** The called tool's description (`options.description`), where a property's cue word is read. */
+  private readonly description: string;
+
   /** Must a call write every quoted span (string leaves copy other text only while later ones can take them)? */
   readonly quotesFirst: boolean;
   /** The texts a person typed (quotesWhole), where an enum value written out is a value stated. */
@@ -167,6 +178,8 @@ export class CopySource {
    * splits the text there, so "sha256 of abc" gives "of abc", never "sha256".
    * `options.startWords`: words a copy from what a person typed never starts with (outside quotes, any case):
    * words that point at the data or join it ("the word onomatopoeia", "base64 of doost"), not the data.
+   * `options.description`: the called tool's description, whose words before a property's name say which
+   * quoted span that property takes first (cue-words.ts, quotedAfterCue).
    */
   constructor(
     readonly texts: readonly string[],
@@ -177,8 +190,11 @@ export class CopySource {
       quotesOnly?: readonly boolean[] | undefined;
       requestWords?: readonly string[] | undefined;
       startWords?: readonly string[] | undefined;
+      description?: string | undefined;
     } = {},
   ) {
+    this.description = options.description ?? "";
+    const files: string[] = [];
     this.quotesFirst = options.quotesFirst === true;
     this.wholeTexts = [
       ...new Set(texts.filter((text, i) => options.whole?.[i] === true && text.trim() !== "")),
@@ -197,7 +213,14 @@ export class CopySource {
       const found = quotedSpans(text);
       const introduced = found.length === 0 ? introducedSpan(text) : undefined;
       const spans = introduced ? [introduced] : found;
-      for (const s of spans) quoted.push(text.slice(s.start, s.end));
+      for (const s of spans) {
+        quoted.push(text.slice(s.start, s.end));
+        this.quotedWithContext.push({
+          value: text.slice(s.start, s.end),
+          before: text.slice(0, s.start - 1),
+        });
+      }
+      files.push(...fileNames(text, spans));
       if (options.quotesOnly?.[i] === true) return [];
       const typed = unquotedPieces(text, spans)
         .flatMap((p) => {
@@ -210,6 +233,7 @@ export class CopySource {
       return typed;
     });
     this.quoted = [...new Set(quoted)];
+    this.fileNames = [...new Set(files)];
     this.dates = [...new Set(dates)];
     let last = 0;
     const noStart = new Set((options.startWords ?? []).map((w) => w.toLowerCase()));
@@ -281,6 +305,15 @@ export class CopySource {
     return [...new Set(out)];
   }
 
+  /**
+   * The quoted spans a person wrote right after the word the tool's description writes before `nameWords`
+   * ("in" for "text" in "… occurs in a text"): that property's first choice (json-automaton.ts).
+   */
+  quotedAfterCue(nameWords: readonly string[]): string[] {
+    const cues = cueWords(this.description, nameWords);
+    return this.quotedWithContext.filter((q) => followsCue(q.before, cues)).map((q) => q.value);
+  }
+
   /** Where the typed texts write `value` out (see states): [text index, start, end) of each place. */
   statedAt(value: string): { text: number; start: number; end: number }[] {
     if (value.length === 0) return [];
@@ -343,12 +376,15 @@ export class CopySource {
     // "sales.csv".
     // After a word, only where the run ends, or only punctuation is left of it ("2028," or "sales.csv?" give
     // "2028" and "sales.csv"; "14.02.2024" no "14.02", "1,250" no "1"; "York's" gives "York").
+    // Never right after an operator with text still to come: "(18 + 6) * 3 - 4 / 2" gave "(18 + 6) *".
     const ok =
       state === 0 ||
       this.final.has(state) ||
-      (c === OTHER
-        ? [...this.next[state]!.keys()].some((k) => k === 0 || SPACES.has(k))
-        : this.restIsPunctuation(state, 0));
+      (c === OTHER && OPERATORS.has(this.label[state]!)
+        ? false
+        : c === OTHER
+          ? [...this.next[state]!.keys()].some((k) => k === 0 || SPACES.has(k))
+          : this.restIsPunctuation(state, 0));
     this.endable.set(state, ok);
     return ok;
   }

@@ -17,6 +17,7 @@
 import type { JsonSchema } from "../tools/types.ts";
 import { ByteTrie, utf8Bytes } from "./byte-trie.ts";
 import { continuationBytes, COPY_ESCAPES, type CopySource, wholeWithin } from "./copy.ts";
+import { namesAFile } from "./file-names.ts";
 import { boundsEmpty, NumberRange } from "./number-range.ts";
 import {
   MAX_FRACTION_DIGITS,
@@ -174,9 +175,10 @@ interface UnionNode {
   options: CNode[];
   /**
    * A string leaf under quotesFirst: its copy option opens only while the quoted spans not yet written (of these
-   * bits) are no more than the required string properties after it (`reserve`), which must then take them.
+   * bits) are no more than the required string properties after it (`reserve`), which must then take them;
+   * its spans option closes once all of them are written.
    */
-  gate?: { option: CNode; spans: number; reserve: number };
+  gate?: { option: CNode; spansOption: CNode; spans: number; reserve: number };
 }
 /** A string copied from the copy source: x holds the source's state, v the continuation bytes owed. */
 interface CopyNode {
@@ -238,6 +240,8 @@ export class JsonSchemaAutomaton {
   private readonly maxProperties: number;
   private readonly anyDepth: number;
   private readonly copy: CopySource | undefined;
+  /** The number properties of the object being compiled (a number leaf leaves theirs to them). */
+  private numberSiblings: string[] = [];
   private spendMasks: Map<number, number> | undefined;
   private readonly enumMasks = new Map<string, number>();
   private nextBit = 0;
@@ -410,12 +414,24 @@ export class JsonSchemaAutomaton {
               : this.copy.quotesFirst
                 ? this.stated(whole, "quote")
                 : this.literal(whole);
+          const words = nameWords(name);
+          // a property that names a file takes a file name the question writes, when it writes any
+          const files = namesAFile(words) ? this.copy.fileNames.filter(fits) : [];
+          if (files.length > 0)
+            return this.copy.quotesFirst ? this.stated(files, "quote") : this.literal(files);
+          // a quoted span written after the word the tool's description puts before this property's name first
+          if (spans?.stated && words.length > 0) {
+            const cued = new Set(this.copy.quotedAfterCue(words));
+            const first = whole.map((q) => cued.has(q));
+            if (first.some((c) => c) && !first.every((c) => c)) spans.stated.preferred = first;
+          }
           const copied = this.copyString(this.copy, minChars, maxLength);
           const options: CNode[] = [spans, copied, wholeText].filter((o) => o !== undefined);
           if (spans && copied) {
             // under quotesFirst the copy opens only while later leaves can still take the spans left
             const bits = spans.stated?.masks.reduce((a, m) => a | m, 0) ?? 0;
-            const gate = bits === 0 ? undefined : { option: copied, spans: bits, reserve };
+            const gate =
+              bits === 0 ? undefined : { option: copied, spansOption: spans, spans: bits, reserve };
             // each option's min is an upper bound of what it needs, so their largest holds whichever is open
             let min = gate ? Math.max(spans.min, copied.min) : Infinity;
             if (gate && wholeText) min = Math.min(min, wholeText.min);
@@ -438,11 +454,19 @@ export class JsonSchemaAutomaton {
           const leaf = this.stated(stated);
           // a number written beside a word of the property's name first: "82 kg" for weight_kg, "seed 1405"
           const words = nameWords(name);
-          if (words.length > 0) {
-            const beside = new Set(this.copy!.numbersBeside(words));
-            const first = stated.map((v) => beside.has(Math.abs(v)));
-            if (first.some((b) => b) && !first.every((b) => b)) leaf.stated!.preferred = first;
+          const beside = new Set(words.length > 0 ? this.copy!.numbersBeside(words) : []);
+          let first = stated.map((v) => beside.has(Math.abs(v)));
+          if (!first.some((b) => b)) {
+            // else not one written beside a sibling number property's name: "roll 4 four-sided dice, seed
+            // 1405" leaves 1405 to the seed, not to the sides
+            const claimed = new Set(
+              this.numberSiblings
+                .filter((k) => k !== name)
+                .flatMap((k) => this.copy!.numbersBeside(nameWords(k))),
+            );
+            first = stated.map((v) => !claimed.has(Math.abs(v)));
           }
+          if (first.some((b) => b) && !first.every((b) => b)) leaf.stated!.preferred = first;
           return leaf;
         }
         let range = new NumberRange(node.integer, node.bounds);
@@ -468,6 +492,8 @@ export class JsonSchemaAutomaton {
       }
       case "object": {
         const stringAt = node.properties.map((p) => p.required && p.value.kind === "string");
+        const outer = this.numberSiblings;
+        this.numberSiblings = node.properties.filter((p) => p.value.kind === "number").map((p) => p.key);
         const props = node.properties.map((p, i) => ({
           key: utf8Bytes(JSON.stringify(p.key) + ":"),
           required: p.required,
@@ -479,6 +505,7 @@ export class JsonSchemaAutomaton {
             p.key,
           ),
         }));
+        this.numberSiblings = outer;
         const requiredFrom = props.map((_, i) => props.slice(i).some((p) => p.required));
         requiredFrom.push(false);
         return this.add<ObjNode>({
@@ -741,9 +768,14 @@ export class JsonSchemaAutomaton {
         return;
       case K.Union: {
         const used = parent?.used ?? 0;
-        for (const o of node.options)
-          if (!(node.gate?.option === o && popcount(node.gate.spans & ~used) > node.gate.reserve))
-            this.enter(o, parent, out);
+        const unspent = node.gate ? popcount(node.gate.spans & ~used) : 0;
+        for (const o of node.options) {
+          // the copy opens only while later leaves can still take the spans left; once every span is
+          // written, they are not written again ("find \d+ in "order 66 …"" wrote the sentence twice)
+          if (node.gate?.option === o && unspent > node.gate.reserve) continue;
+          if (node.gate?.spansOption === o && unspent === 0) continue;
+          this.enter(o, parent, out);
+        }
         return;
       }
       default:

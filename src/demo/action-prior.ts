@@ -60,6 +60,12 @@ export function lexicalActionDecoder(o: {
    * the question holds a value a tool could take ("90 minutes is how many hours" was declined).
    */
   overrideDeclineAt?: number;
+  /**
+   * With a prior of log-probabilities: after a call that worked, another tool is taken only when the prior
+   * gives it at least this probability; else the answer is given (Finish). The demo model was taught one call
+   * per question, yet after "compute SHA256 for …" worked it called round_number on the 256 of "SHA256".
+   */
+  nextCallNeeds?: number;
 }): ActionDecoder {
   const prior = o.prior ?? bm25Prior(o.bm25);
   const cache = new Map<string, Promise<Map<string, number>>>();
@@ -87,6 +93,15 @@ export function lexicalActionDecoder(o: {
       if (sure && carriesValue(question)) return sure.option;
     }
     if (!top || o.idOf(top.option) === undefined) return top?.option ?? options[options.length - 1]!;
+    if (o.nextCallNeeds !== undefined && lastCallWorked(messages)) {
+      const finish = options.find((option) => o.idOf(option) === undefined);
+      const words = await remembered(prior, "prior", question);
+      const wanted = ranked.filter((r) => {
+        const id = o.idOf(r.option);
+        return id !== undefined && Math.exp(words.get(id) ?? -Infinity) >= o.nextCallNeeds!;
+      });
+      if (wanted.length === 0 && finish !== undefined) return finish;
+    }
     if (o.declineWithoutEvidence && first) {
       const finish = options.find((option) => o.idOf(option) === undefined);
       if (
@@ -110,6 +125,18 @@ export function lexicalActionDecoder(o: {
   };
 }
 
+/** Did the conversation's last tool result report no error (the agent's {"error", "response"} turn)? */
+function lastCallWorked(messages: readonly { role: string; content?: string | null }[]): boolean {
+  const last = messages.findLast((m) => m.role === "tool");
+  if (!last || typeof last.content !== "string") return false;
+  try {
+    const turn = JSON.parse(last.content) as { error?: unknown };
+    return turn.error === "";
+  } catch {
+    return false;
+  }
+}
+
 /** A number (digits or words) or a quoted text: something a tool could take as an argument. */
 function carriesValue(question: string): boolean {
   return numbersIn(question).length > 0 || quotedSpans(question).length > 0;
@@ -126,6 +153,12 @@ export const DEMO_PRIOR_WEIGHTS: Record<WordPriorKind, number> = { bm25: 2, "nai
 /** The Naive Bayes probability at which the demo's first decline gives way to a tool (undefined: never). */
 export const DEMO_OVERRIDE_DECLINE_AT: number | undefined = 0.75;
 
+/**
+ * The Naive Bayes probability a tool needs to be called after a call that worked (lexicalActionDecoder's
+ * nextCallNeeds; undefined: any tool the model takes).
+ */
+export const DEMO_NEXT_CALL_NEEDS: number | undefined = 0.01;
+
 /** Whether the demo declines questions without lexical evidence (lexicalActionDecoder's declineWithoutEvidence). */
 export const DEMO_DECLINE_WITHOUT_EVIDENCE = true;
 
@@ -136,6 +169,8 @@ export interface DemoActionOptions {
   declineWithoutEvidence?: boolean;
   /** lexicalActionDecoder's overrideDeclineAt, with the Naive Bayes prior (default DEMO_OVERRIDE_DECLINE_AT). */
   overrideDeclineAt?: number;
+  /** lexicalActionDecoder's nextCallNeeds, with the Naive Bayes prior (default DEMO_NEXT_CALL_NEEDS). */
+  nextCallNeeds?: number;
   /** The model's training questions (demoData().train): what the Naive Bayes prior learns from. */
   training?: readonly { query: string; tool?: string | null }[];
 }
@@ -150,6 +185,7 @@ export function demoActionDecoder(
   const weight = options.weight ?? DEMO_PRIOR_WEIGHTS[kind];
   const declineWithoutEvidence = options.declineWithoutEvidence ?? DEMO_DECLINE_WITHOUT_EVIDENCE;
   const overrideAt = "overrideDeclineAt" in options ? options.overrideDeclineAt : DEMO_OVERRIDE_DECLINE_AT;
+  const nextCallNeeds = "nextCallNeeds" in options ? options.nextCallNeeds : DEMO_NEXT_CALL_NEEDS;
   if (kind === "naive-bayes" && !options.training)
     throw new Error("the Naive Bayes word prior needs the model's training questions");
   const idOfText = new Map(Object.entries(opened.index.texts).map(([id, text]) => [text, id]));
@@ -162,9 +198,11 @@ export function demoActionDecoder(
     weight,
     declineWithoutEvidence,
     ...(kind === "naive-bayes" && overrideAt !== undefined ? { overrideDeclineAt: overrideAt } : {}),
+    ...(kind === "naive-bayes" && nextCallNeeds !== undefined ? { nextCallNeeds } : {}),
   });
   const over = kind === "naive-bayes" ? overrideAt : undefined;
-  const how = `the model's token: its 5 likeliest tools weighed by the question's words (${kind === "bm25" ? "BM25" : "Naive Bayes"} × ${weight})${over !== undefined ? `, a decline overridden at Naive Bayes ≥ ${over}` : ""}${declineWithoutEvidence ? ", declined without lexical evidence" : ""}`;
+  const next = kind === "naive-bayes" ? nextCallNeeds : undefined;
+  const how = `the model's token: its 5 likeliest tools weighed by the question's words (${kind === "bm25" ? "BM25" : "Naive Bayes"} × ${weight})${over !== undefined ? `, a decline overridden at Naive Bayes ≥ ${over}` : ""}${declineWithoutEvidence ? ", declined without lexical evidence" : ""}${next !== undefined ? `, a second call only at Naive Bayes ≥ ${next}` : ""}`;
   return { decode, how };
 }
 
@@ -174,6 +212,7 @@ export function actionDecodingWords(
   weight = DEMO_PRIOR_WEIGHTS[kind],
   declineWithoutEvidence = DEMO_DECLINE_WITHOUT_EVIDENCE,
   overrideDeclineAt = kind === "naive-bayes" ? DEMO_OVERRIDE_DECLINE_AT : undefined,
+  nextCallNeeds = kind === "naive-bayes" ? DEMO_NEXT_CALL_NEEDS : undefined,
 ): string {
   const prior =
     kind === "bm25"
@@ -186,5 +225,9 @@ export function actionDecodingWords(
   const gate = declineWithoutEvidence
     ? "; declined at once when no word of the question is in a tool description and it holds no number or quoted text"
     : "";
-  return `the model's token among the tool tokens and <<Finish>>: its 5 likeliest tools weighed by the question's words (${prior}); ${stands}${gate}`;
+  const next =
+    nextCallNeeds === undefined
+      ? ""
+      : `; after a call that worked, another tool only at Naive Bayes ≥ ${nextCallNeeds}, else the answer`;
+  return `the model's token among the tool tokens and <<Finish>>: its 5 likeliest tools weighed by the question's words (${prior}); ${stands}${gate}${next}`;
 }

@@ -230,6 +230,7 @@ export class ToolGenChatModel implements ChatModel {
               quotesOnly: c.quotesOnly,
               requestWords: c.requestWords,
               startWords: c.startWords,
+              description: c.description,
             }),
           }
         : {}),

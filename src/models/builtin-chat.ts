@@ -163,6 +163,7 @@ function constraintFilter(
               quotesOnly: c.quotesOnly,
               requestWords: c.requestWords,
               startWords: c.startWords,
+              description: c.description,
             }),
           }
         : {}),

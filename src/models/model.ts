@@ -13,6 +13,8 @@ export type Constraint =
    * `quotesOnly[i]`: does text i give only what it quotes (the question, to an answer)?
    * `requestWords`: words never copied from what a person typed (the called tool's name: "sha256 of abc").
    * `startWords`: words a copy from what a person typed never starts with ("the word X", "this: X").
+   * `description`: the called tool's description: the word it writes before a property's name ("in a text")
+   * says which quoted span that property takes first.
    */
   | {
       kind: "json-schema";
@@ -24,6 +26,7 @@ export type Constraint =
       quotesOnly?: boolean[];
       requestWords?: string[];
       startWords?: string[];
+      description?: string;
     }
   | { kind: "grammar"; gbnf: string }
   | { kind: "tokens"; ids: number[] };

@@ -21,6 +21,8 @@ import { Tokenizer } from "../../src/nn/tokenizer/index.ts";
 import type { JsonSchema } from "../../src/tools/types.ts";
 import { fractionOnly, schema } from "./schemas.ts";
 import { introducedSpan } from "../../src/constrain/quotes.ts";
+import { fileNames } from "../../src/constrain/file-names.ts";
+import { cueWords } from "../../src/constrain/cue-words.ts";
 
 const introduced = (t: string) => {
   const s = introducedSpan(t);
@@ -346,8 +348,67 @@ describe("copy constraint", () => {
     );
     expect(dice.accepts('{"seed":1405,"count":4}')).toBe(true);
     expect(dice.accepts('{"seed":4,"count":1405}')).toBe(false);
+    // a number beside another number property's name is left to it ("four-sided" names no number)
+    const sides = JsonSchemaAutomaton.fromSchema(
+      {
+        type: "object",
+        properties: { count: { type: "integer" }, sides: { type: "integer" }, seed: { type: "integer" } },
+        required: ["count", "sides", "seed"],
+      },
+      { copy: new CopySource(["roll 4 four-sided dice, seed 1405"]) },
+    );
+    expect(sides.accepts('{"count":4,"sides":4,"seed":1405}')).toBe(true);
+    expect(sides.accepts('{"count":4,"sides":1405,"seed":4}')).toBe(false);
     // glued units count; a one-letter name ("a", "x") is no word to look for
     expect(new CopySource(["bmi 55kg 1.61m"]).numbersBeside(["height", "m"])).toEqual([1.61]);
+  });
+
+  it("gives a property that names a file a file name the question writes, when it writes any", () => {
+    const write = {
+      type: "object",
+      properties: { path: { type: "string" }, content: { type: "string" } },
+      required: ["path", "content"],
+    };
+    const auto = (question: string) =>
+      JsonSchemaAutomaton.fromSchema(write, { copy: new CopySource([question], { quotesFirst: true }) });
+    const named = auto("store abracadabra in a file named out.txt");
+    expect(named.accepts('{"path":"out.txt","content":"abracadabra"}')).toBe(true);
+    expect(named.accepts('{"path":"abracadabra","content":"abracadabra"}')).toBe(false);
+    expect(named.accepts('{"path":"named out.txt","content":"abracadabra"}')).toBe(false);
+    // a quoted text is still written, and by the content
+    const quoted = auto('write "green tea" into memo.txt');
+    expect(quoted.accepts('{"path":"memo.txt","content":"green tea"}')).toBe(true);
+    expect(quoted.accepts('{"path":"green tea","content":"memo.txt"}')).toBe(false);
+    // a quoted file name is one too; without any file name the path copies as before
+    expect(auto("save 'hi' to 'my notes.txt'").accepts('{"path":"my notes.txt","content":"hi"}')).toBe(true);
+    expect(auto("save hi to notes").accepts('{"path":"notes","content":"hi"}')).toBe(true);
+    expect(fileNames("open notes.txt, then logs/app.log and 1.61m or e.g. 3.5", [])).toEqual([
+      "notes.txt",
+      "logs/app.log",
+    ]);
+  });
+
+  it("gives a property the quoted span written after the word its tool's description puts before its name", () => {
+    const count = {
+      type: "object",
+      properties: { text: { type: "string" }, word: { type: "string" } },
+      required: ["text", "word"],
+    };
+    const question = 'how often does "gold" appear in "all that glitters is not gold"';
+    const cued = JsonSchemaAutomaton.fromSchema(count, {
+      copy: new CopySource([question], {
+        quotesFirst: true,
+        description: "Count how many times a word occurs in a text",
+      }),
+    });
+    expect(cued.accepts('{"text":"all that glitters is not gold","word":"gold"}')).toBe(true);
+    expect(cued.accepts('{"text":"gold","word":"all that glitters is not gold"}')).toBe(false);
+    // without the description, either order
+    const plain = JsonSchemaAutomaton.fromSchema(count, {
+      copy: new CopySource([question], { quotesFirst: true }),
+    });
+    expect(plain.accepts('{"text":"gold","word":"all that glitters is not gold"}')).toBe(true);
+    expect(cueWords("Replace every match of a regular expression in a text", ["text"])).toEqual(["in"]);
   });
 
   it("takes the enum values the question writes out first, in the order written, as whole words", () => {
@@ -386,31 +447,31 @@ describe("copy constraint", () => {
   it("under quotesFirst, every quoted span is written: a string leaf copies other text only while later ones can take the spans left", () => {
     const pair = {
       type: "object",
-      properties: { path: { type: "string" }, content: { type: "string" } },
-      required: ["path", "content"],
+      properties: { label: { type: "string" }, body: { type: "string" } },
+      required: ["label", "body"],
     };
     const question = 'how many times does "the" appear in "the cat and the hat"?';
     const first = JsonSchemaAutomaton.fromSchema(pair, {
       copy: new CopySource([question], { quotesFirst: true }),
     });
-    expect(first.accepts('{"path":"the cat and the hat","content":"the"}')).toBe(true);
-    expect(first.accepts('{"path":"the","content":"the cat and the hat"}')).toBe(true);
-    expect(first.accepts('{"path":"how many times","content":"the"}')).toBe(false);
-    expect(first.accepts('{"path":"the","content":"the"}')).toBe(false);
+    expect(first.accepts('{"label":"the cat and the hat","body":"the"}')).toBe(true);
+    expect(first.accepts('{"label":"the","body":"the cat and the hat"}')).toBe(true);
+    expect(first.accepts('{"label":"how many times","body":"the"}')).toBe(false);
+    expect(first.accepts('{"label":"the","body":"the"}')).toBe(false);
     // without quotesFirst the text outside quotes stays open
     const plain = JsonSchemaAutomaton.fromSchema(pair, { copy: new CopySource([question]) });
-    expect(plain.accepts('{"path":"how many times","content":"the"}')).toBe(true);
+    expect(plain.accepts('{"label":"how many times","body":"the"}')).toBe(true);
     // one quoted span, two leaves: either may take it, but one must; the other copies freely
     const one = JsonSchemaAutomaton.fromSchema(pair, {
       copy: new CopySource(['save "buy eggs" to shopping.txt'], { quotesFirst: true }),
     });
-    expect(one.accepts('{"path":"buy eggs","content":"shopping.txt"}')).toBe(true);
-    expect(one.accepts('{"path":"shopping.txt","content":"buy eggs"}')).toBe(true);
-    expect(one.accepts('{"path":"shopping.txt","content":"save"}')).toBe(false);
-    expect(one.accepts('{"path":"save","content":"shopping.txt"}')).toBe(false);
+    expect(one.accepts('{"label":"buy eggs","body":"shopping.txt"}')).toBe(true);
+    expect(one.accepts('{"label":"shopping.txt","body":"buy eggs"}')).toBe(true);
+    expect(one.accepts('{"label":"shopping.txt","body":"save"}')).toBe(false);
+    expect(one.accepts('{"label":"save","body":"shopping.txt"}')).toBe(false);
     // the fewest bytes stay an upper bound: the longest span may be all that is left
     expect(one.minBytesToComplete(one.start())).toBeGreaterThanOrEqual(
-      '{"path":"buy eggs","content":"save"}'.length,
+      '{"label":"buy eggs","body":"save"}'.length,
     );
   });
 

@@ -107,6 +107,44 @@ describe("the demo's action decoding weighed by the question's words", () => {
     expect(await decoder(0.99)(turn('url-encode "a b"'))).toBe("<<Finish>>"); // no override asked
   });
 
+  it("after a call that worked, calls another tool only when the prior wants it, else answers", async () => {
+    const ranked: [string, number][] = [
+      ["<<url_encode>>", -0.1],
+      ["<<Finish>>", -3],
+    ];
+    const chat = { rankChoice: async () => ranked.map(([option, logProb]) => ({ option, logProb })) };
+    const bm25: Retriever = { name: "bm25", search: async () => [{ id: "url_encode", score: 1 }] };
+    const decoder = (p: number, nextCallNeeds?: number) =>
+      lexicalActionDecoder({
+        chat: chat as unknown as ToolGenChatModel,
+        bm25,
+        prior: async () => new Map([["url_encode", Math.log(p)]]),
+        idOf: (t) => (t === "<<Finish>>" ? undefined : t.slice(2, -2)),
+        weight: 1,
+        ...(nextCallNeeds !== undefined ? { nextCallNeeds } : {}),
+      });
+    const after = (error: string) => ({
+      messages: [
+        { role: "user" as const, content: "sha256 of abc" },
+        { role: "tool" as const, content: JSON.stringify({ error, response: "ba78…" }), toolCallId: "1" },
+      ],
+      temperature: 0,
+      options,
+    });
+    expect(await decoder(0.001, 0.01)(after(""))).toBe("<<Finish>>");
+    expect(await decoder(0.5, 0.01)(after(""))).toBe("<<url_encode>>");
+    // after an error the model may try again; without the option its choice stands
+    expect(await decoder(0.001, 0.01)(after("bad input"))).toBe("<<url_encode>>");
+    expect(await decoder(0.001)(after(""))).toBe("<<url_encode>>");
+    // never at the first action
+    const first = {
+      messages: [{ role: "user" as const, content: "sha256 of abc" }],
+      temperature: 0,
+      options,
+    };
+    expect(await decoder(0.001, 0.01)(first)).toBe("<<url_encode>>");
+  });
+
   it("ranks the real model's options best first, each at most once", async () => {
     const { chat } = openDemoModel("models/demo");
     const messages = [{ role: "user" as const, content: "What is 12 factorial?" }];
