@@ -45,6 +45,7 @@ import { createRetriever } from "../src/retrieval/create.ts";
 import {
   actionDecodingWords,
   DEMO_DECLINE_WITHOUT_EVIDENCE,
+  DEMO_ENUM_WEIGHT,
   DEMO_NEXT_CALL_NEEDS,
   DEMO_OVERRIDE_DECLINE_AT,
   DEMO_PRIOR_WEIGHTS,
@@ -72,6 +73,7 @@ const { values: args } = parseArgs({
     "word-prior": { type: "string" },
     "override-decline-at": { type: "string" },
     "next-call-needs": { type: "string" },
+    "enum-weight": { type: "string" },
   },
 });
 const modes = args.arguments!.split(",") as Mode[];
@@ -162,6 +164,11 @@ const nextCallNeeds =
       : nextArg === "off"
         ? undefined
         : Number(nextArg);
+// --enum-weight W: how much the question's enum values weigh a tool (action-prior.ts; 0: not at all).
+if (args["enum-weight"] !== undefined && !(Number(args["enum-weight"]) >= 0)) {
+  process.stderr.write(`bench:demo: --enum-weight takes a number ≥ 0, got ${args["enum-weight"]}\n`);
+  process.exit(1);
+}
 // --dev: the hand-written test sets are not run at all.
 const testQuestions = devOnly ? [] : set.questions;
 const testOffTopic = devOnly ? [] : set.offTopic;
@@ -208,6 +215,7 @@ async function measure(mode: Mode) {
               }
             : {}),
           nextCallNeeds,
+          ...(args["enum-weight"] !== undefined ? { enumWeight: Number(args["enum-weight"]) } : {}),
         });
   const runner = createDemoRunner({
     ...(actions ? { actions } : {}),
@@ -346,6 +354,7 @@ async function measure(mode: Mode) {
                   ? undefined
                   : Number(args["override-decline-at"]),
               nextCallNeeds,
+              args["enum-weight"] !== undefined ? Number(args["enum-weight"]) : DEMO_ENUM_WEIGHT,
             ),
       ...(devOnly ? {} : testFigures),
       off_topic_dev: {
@@ -423,6 +432,7 @@ const flags = [
   ...(args["word-prior"] ? [`--word-prior ${args["word-prior"]}`] : []),
   ...(args["override-decline-at"] ? [`--override-decline-at ${args["override-decline-at"]}`] : []),
   ...(nextArg ? [`--next-call-needs ${nextArg}`] : []),
+  ...(args["enum-weight"] ? [`--enum-weight ${args["enum-weight"]}`] : []),
 ];
 writeBenchResult(args.name!, `npm run bench:demo${flags.length ? ` -- ${flags.join(" ")}` : ""}`, {
   model: committed ? "models/demo (committed)" : dir,

@@ -50,6 +50,11 @@ const POINTING_WORDS = [
   "my",
   "it",
 ] as const;
+/**
+ * Courtesy is never a call's data: never copied from what a person typed outside quotes ("md5 hash of the
+ * string abc please" hashed "please", then "abc please").
+ */
+const COURTESY_WORDS = ["please", "pls", "plz", "kindly", "thanks"] as const;
 
 export interface ActionRequest {
   messages: Message[];
@@ -382,7 +387,10 @@ export class ToolGenAgent extends MemoryAgent {
                   // the words naming the tool are the request, not its data ("sha256 of abc" hashes "abc")
                   ...(entry
                     ? {
-                        requestWords: entry.id.split(/[^\p{L}\p{N}]+/u).filter((w) => w.length >= 3),
+                        requestWords: [
+                          ...entry.id.split(/[^\p{L}\p{N}]+/u).filter((w) => w.length >= 3),
+                          ...COURTESY_WORDS,
+                        ],
                         startWords: [...POINTING_WORDS],
                         description: entry.description,
                       }

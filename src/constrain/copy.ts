@@ -377,14 +377,15 @@ export class CopySource {
     // After a word, only where the run ends, or only punctuation is left of it ("2028," or "sales.csv?" give
     // "2028" and "sales.csv"; "14.02.2024" no "14.02", "1,250" no "1"; "York's" gives "York").
     // Never right after an operator with text still to come: "(18 + 6) * 3 - 4 / 2" gave "(18 + 6) *".
+    // Never after a space, even where a piece ends ("md5 hash of the string abc please" gave "abc ").
+    const label = state === 0 ? -1 : this.label[state]!;
     const ok =
       state === 0 ||
-      this.final.has(state) ||
-      (c === OTHER && OPERATORS.has(this.label[state]!)
-        ? false
-        : c === OTHER
-          ? [...this.next[state]!.keys()].some((k) => k === 0 || SPACES.has(k))
-          : this.restIsPunctuation(state, 0));
+      (!SPACES.has(label) &&
+        (this.final.has(state) ||
+          (c === OTHER
+            ? !OPERATORS.has(label) && [...this.next[state]!.keys()].some((k) => k === 0 || SPACES.has(k))
+            : this.restIsPunctuation(state, 0))));
     this.endable.set(state, ok);
     return ok;
   }

@@ -1,5 +1,5 @@
 import type { ActionDecoder } from "../agents/toolgen.ts";
-import { numbersIn, quotedSpans } from "../constrain/index.ts";
+import { CopySource, numbersIn, quotedSpans } from "../constrain/index.ts";
 import type { CatalogEntry } from "../catalog/catalog.ts";
 import { Bm25Retriever } from "../retrieval/bm25.ts";
 import { WordNaiveBayes } from "../retrieval/naive-bayes.ts";
@@ -66,6 +66,15 @@ export function lexicalActionDecoder(o: {
    * per question, yet after "compute SHA256 for …" worked it called round_number on the 256 of "SHA256".
    */
   nextCallNeeds?: number;
+  /**
+   * What the question's values say of each tool: a tool whose required string enums all take a value the
+   * question writes out ("3 gallons -> liters": convert_volume) gains this much, one with a required string
+   * enum the question gives no value for (convert_mass) loses it; tools without such enums are left as they
+   * are. Needs `entryOf`.
+   */
+  enumWeight?: number;
+  /** The catalog entry of a catalog id (for enumWeight). */
+  entryOf?: (id: string) => CatalogEntry | undefined;
 }): ActionDecoder {
   const prior = o.prior ?? bm25Prior(o.bm25);
   const cache = new Map<string, Promise<Map<string, number>>>();
@@ -115,14 +124,35 @@ export function lexicalActionDecoder(o: {
     const floor = words.size > 0 ? Math.min(0, ...words.values()) : 0;
     let best = top;
     let bestScore = -Infinity;
+    const stated = o.enumWeight ? new CopySource([question]) : undefined;
     for (const r of ranked) {
       const id = o.idOf(r.option);
       if (id === undefined) continue;
-      const score = r.logProb + o.weight * (words.get(id) ?? floor);
+      const entry = stated ? o.entryOf?.(id) : undefined;
+      const values = entry && stated ? o.enumWeight! * enumEvidence(entry, stated) : 0;
+      const score = r.logProb + o.weight * (words.get(id) ?? floor) + values;
       if (score > bestScore) [best, bestScore] = [r, score];
     }
     return best.option;
   };
+}
+
+/**
+ * +1 when each required string enum of the tool's parameters has a value `question` writes out (as many
+ * different values as enums), -1 when not, 0 for a tool without required string enums.
+ */
+export function enumEvidence(entry: CatalogEntry, question: CopySource): number {
+  const required = new Set(entry.parameters.required ?? []);
+  const enums = Object.entries(entry.parameters.properties).flatMap(([key, schema]) =>
+    required.has(key) && Array.isArray(schema.enum) && schema.enum.every((v) => typeof v === "string")
+      ? [schema.enum as string[]]
+      : [],
+  );
+  if (enums.length === 0) return 0;
+  // each enum its own value: "days in april 2026" states one unit, not a conversion's two
+  const said = enums.map((values) => values.filter((v) => question.states(v)));
+  const distinct = new Set(said.flat().map((v) => v.toLowerCase()));
+  return said.every((values) => values.length > 0) && distinct.size >= enums.length ? 1 : -1;
 }
 
 /** Did the conversation's last tool result report no error (the agent's {"error", "response"} turn)? */
@@ -159,6 +189,9 @@ export const DEMO_OVERRIDE_DECLINE_AT: number | undefined = 0.75;
  */
 export const DEMO_NEXT_CALL_NEEDS: number | undefined = 0.01;
 
+/** How much the question's enum values weigh a tool (lexicalActionDecoder's enumWeight; 0: not at all). */
+export const DEMO_ENUM_WEIGHT = 4;
+
 /** Whether the demo declines questions without lexical evidence (lexicalActionDecoder's declineWithoutEvidence). */
 export const DEMO_DECLINE_WITHOUT_EVIDENCE = true;
 
@@ -169,6 +202,8 @@ export interface DemoActionOptions {
   declineWithoutEvidence?: boolean;
   /** lexicalActionDecoder's overrideDeclineAt, with the Naive Bayes prior (default DEMO_OVERRIDE_DECLINE_AT). */
   overrideDeclineAt?: number;
+  /** lexicalActionDecoder's enumWeight (default DEMO_ENUM_WEIGHT). */
+  enumWeight?: number;
   /** lexicalActionDecoder's nextCallNeeds, with the Naive Bayes prior (default DEMO_NEXT_CALL_NEEDS). */
   nextCallNeeds?: number;
   /** The model's training questions (demoData().train): what the Naive Bayes prior learns from. */
@@ -186,6 +221,8 @@ export function demoActionDecoder(
   const declineWithoutEvidence = options.declineWithoutEvidence ?? DEMO_DECLINE_WITHOUT_EVIDENCE;
   const overrideAt = "overrideDeclineAt" in options ? options.overrideDeclineAt : DEMO_OVERRIDE_DECLINE_AT;
   const nextCallNeeds = "nextCallNeeds" in options ? options.nextCallNeeds : DEMO_NEXT_CALL_NEEDS;
+  const enumWeight = options.enumWeight ?? DEMO_ENUM_WEIGHT;
+  const entries = new Map(catalog.map((e) => [e.id, e]));
   if (kind === "naive-bayes" && !options.training)
     throw new Error("the Naive Bayes word prior needs the model's training questions");
   const idOfText = new Map(Object.entries(opened.index.texts).map(([id, text]) => [text, id]));
@@ -199,10 +236,11 @@ export function demoActionDecoder(
     declineWithoutEvidence,
     ...(kind === "naive-bayes" && overrideAt !== undefined ? { overrideDeclineAt: overrideAt } : {}),
     ...(kind === "naive-bayes" && nextCallNeeds !== undefined ? { nextCallNeeds } : {}),
+    ...(enumWeight ? { enumWeight, entryOf: (id: string) => entries.get(id) } : {}),
   });
   const over = kind === "naive-bayes" ? overrideAt : undefined;
   const next = kind === "naive-bayes" ? nextCallNeeds : undefined;
-  const how = `the model's token: its 5 likeliest tools weighed by the question's words (${kind === "bm25" ? "BM25" : "Naive Bayes"} × ${weight})${over !== undefined ? `, a decline overridden at Naive Bayes ≥ ${over}` : ""}${declineWithoutEvidence ? ", declined without lexical evidence" : ""}${next !== undefined ? `, a second call only at Naive Bayes ≥ ${next}` : ""}`;
+  const how = `the model's token: its 5 likeliest tools weighed by the question's words (${kind === "bm25" ? "BM25" : "Naive Bayes"} × ${weight})${over !== undefined ? `, a decline overridden at Naive Bayes ≥ ${over}` : ""}${declineWithoutEvidence ? ", declined without lexical evidence" : ""}${enumWeight ? `, ± ${enumWeight} by the enum values it states` : ""}${next !== undefined ? `, a second call only at Naive Bayes ≥ ${next}` : ""}`;
   return { decode, how };
 }
 
@@ -213,6 +251,7 @@ export function actionDecodingWords(
   declineWithoutEvidence = DEMO_DECLINE_WITHOUT_EVIDENCE,
   overrideDeclineAt = kind === "naive-bayes" ? DEMO_OVERRIDE_DECLINE_AT : undefined,
   nextCallNeeds = kind === "naive-bayes" ? DEMO_NEXT_CALL_NEEDS : undefined,
+  enumWeight = DEMO_ENUM_WEIGHT,
 ): string {
   const prior =
     kind === "bm25"
@@ -229,5 +268,8 @@ export function actionDecodingWords(
     nextCallNeeds === undefined
       ? ""
       : `; after a call that worked, another tool only at Naive Bayes ≥ ${nextCallNeeds}, else the answer`;
-  return `the model's token among the tool tokens and <<Finish>>: its 5 likeliest tools weighed by the question's words (${prior}); ${stands}${gate}${next}`;
+  const values = enumWeight
+    ? ` and its values (± ${enumWeight} as it states a value for each required enum or not)`
+    : "";
+  return `the model's token among the tool tokens and <<Finish>>: its 5 likeliest tools weighed by the question's words (${prior})${values}; ${stands}${gate}${next}`;
 }

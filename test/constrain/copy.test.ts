@@ -573,14 +573,16 @@ describe("copy constraint", () => {
     const only = JsonSchemaAutomaton.fromSchema(
       { type: "string", minLength: 2 },
       {
-        copy: new CopySource(["日本\n"]),
+        copy: new CopySource(["日本\n語"]),
       },
     );
-    // "本\n" would be 7 bytes but starts inside the word 日本; the fewest is "日本", 8 bytes with its quotes
+    // "本\n語" would be 10 bytes but starts inside the word 日本; the fewest is "日本", 8 bytes with its quotes
     expect(only.minBytesToComplete(only.start())).toBe(Buffer.byteLength('"日本"'));
     expect(only.accepts('"日本"')).toBe(true);
-    expect(only.accepts('"日本\\n"')).toBe(true);
-    expect(only.accepts('"本\\n"')).toBe(false);
+    expect(only.accepts('"日本\\n語"')).toBe(true);
+    // no copy ends on a space, a newline among them
+    expect(only.accepts('"日本\\n"')).toBe(false);
+    expect(only.accepts('"本\\n語"')).toBe(false);
     expect(only.accepts('"日"')).toBe(false);
   });
 });

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { lexicalActionDecoder } from "../../src/demo/action-prior.ts";
+import { enumEvidence, lexicalActionDecoder } from "../../src/demo/action-prior.ts";
+import type { CatalogEntry } from "../../src/catalog/catalog.ts";
+import { CopySource } from "../../src/constrain/copy.ts";
 import type { ToolGenChatModel } from "../../src/demo/chat-model.ts";
 import { openDemoModel } from "../../src/demo/model.ts";
 import type { Retriever } from "../../src/retrieval/retriever.ts";
@@ -143,6 +145,23 @@ describe("the demo's action decoding weighed by the question's words", () => {
       options,
     };
     expect(await decoder(0.001, 0.01)(first)).toBe("<<url_encode>>");
+  });
+
+  it("weighs a tool by whether the question states a value for each of its required enums", () => {
+    const units = { type: "string", enum: ["l", "liters", "gallons", "kg", "days", "hours"] };
+    const entry = (parameters: Record<string, unknown>) =>
+      ({ id: "t", tool: "t", api: "t", description: "", doc: null, parameters }) as unknown as CatalogEntry;
+    const convert = entry({
+      type: "object",
+      properties: { value: { type: "number" }, from: units, to: units },
+      required: ["value", "from", "to"],
+    });
+    expect(enumEvidence(convert, new CopySource(["3 gallons -> liters"]))).toBe(1);
+    expect(enumEvidence(convert, new CopySource(["3 pints -> liters"]))).toBe(-1);
+    // one unit stated is no conversion between two
+    expect(enumEvidence(convert, new CopySource(["days in april 2026?"]))).toBe(-1);
+    const plain = entry({ type: "object", properties: { text: { type: "string" } }, required: ["text"] });
+    expect(enumEvidence(plain, new CopySource(["3 gallons -> liters"]))).toBe(0);
   });
 
   it("ranks the real model's options best first, each at most once", async () => {
