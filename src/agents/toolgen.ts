@@ -391,7 +391,7 @@ export class ToolGenAgent extends MemoryAgent {
                           ...entry.id.split(/[^\p{L}\p{N}]+/u).filter((w) => w.length >= 3),
                           ...COURTESY_WORDS,
                         ],
-                        startWords: [...POINTING_WORDS],
+                        edgeWords: [...POINTING_WORDS],
                         description: entry.description,
                       }
                     : {}),

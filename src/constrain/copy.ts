@@ -44,7 +44,7 @@ const ESCAPED = new Set(COPY_ESCAPES.values());
 /** The symbol before each word start in the automaton's text (above every byte). */
 const WORD_START = 256;
 const OTHER = 0;
-/** + * / ^ : a copy does not end on one (canEnd; "=" ends Base64). */
+/** + * / ^ : a copy does not end on one standing alone ("=" ends Base64). */
 const OPERATORS = new Set([0x2b, 0x2a, 0x2f, 0x5e]);
 const WORD = 1;
 /** Space, tab, newline, carriage return: what ends a run of non-space characters. */
@@ -144,6 +144,10 @@ export class CopySource {
   /** States whose strings end where a text ends. */
   private readonly final = new Set<number>();
   private readonly endable = new Map<number, boolean>();
+  /** The states the construction cloned (they own no end position of their own). */
+  private readonly clones = new Set<number>();
+  /** Per state: does one of its end positions lie outside an edge word's end (`options.edgeWords`)? */
+  private readonly endOk: boolean[];
   private readonly memo = new Map<number, number>();
 
   /** The spans the texts quote, each copied only whole (no repeats, none empty). */
@@ -176,8 +180,9 @@ export class CopySource {
    * `options.requestWords`: words that name the request (the called tool's name: "sha256", "reverse"), never
    * copied from what a person typed outside quotes: a token equal to one (any case, punctuation around it aside)
    * splits the text there, so "sha256 of abc" gives "of abc", never "sha256".
-   * `options.startWords`: words a copy from what a person typed never starts with (outside quotes, any case):
-   * words that point at the data or join it ("the word onomatopoeia", "base64 of doost"), not the data.
+   * `options.edgeWords`: words a copy from what a person typed never starts or ends with (outside quotes, any
+   * case): words that point at the data or join it ("the word onomatopoeia", "base64 of doost", "\d+ in"), not
+   * the data.
    * `options.description`: the called tool's description, whose words before a property's name say which
    * quoted span that property takes first (cue-words.ts, quotedAfterCue).
    */
@@ -189,7 +194,7 @@ export class CopySource {
       whole?: readonly boolean[] | undefined;
       quotesOnly?: readonly boolean[] | undefined;
       requestWords?: readonly string[] | undefined;
-      startWords?: readonly string[] | undefined;
+      edgeWords?: readonly string[] | undefined;
       description?: string | undefined;
     } = {},
   ) {
@@ -236,28 +241,54 @@ export class CopySource {
     this.fileNames = [...new Set(files)];
     this.dates = [...new Set(dates)];
     let last = 0;
-    const noStart = new Set((options.startWords ?? []).map((w) => w.toLowerCase()));
+    const edge = new Set((options.edgeWords ?? []).map((w) => w.toLowerCase()));
+    // the states whose copy ends at a byte offset where an edge word ends
+    const endsOnEdge = new Set<number>();
     pieces.forEach((text, i) => {
       if (i > 0) last = this.extend(last, 0);
-      // the byte offsets where a start word begins: no copy starts there
+      // the byte offsets where an edge word begins (no copy starts there) and ends (no copy ends there)
       const banned = new Set<number>();
+      const bannedEnd = new Set<number>();
       if (typedPiece[i])
         for (const m of text.matchAll(/[\p{L}\p{N}]+/gu))
-          if (noStart.has(m[0].toLowerCase())) banned.add(utf8Bytes(text.slice(0, m.index)).length);
+          if (edge.has(m[0].toLowerCase())) {
+            const start = utf8Bytes(text.slice(0, m.index)).length;
+            banned.add(start);
+            bannedEnd.add(start + utf8Bytes(m[0]).length);
+          }
       let at = 0;
       // A copy starts where a run of non-space characters starts, or inside one after punctuation alone:
       // "(18 + 6)" gives "18 + 6", "$64" gives "64", but "tool%20tokens" no "20tokens", "ja-JP" no "JP".
       let wordInRun = false;
+      let previous = 0x20;
       for (const b of utf8Bytes(text)) {
         const c = byteClass(b);
         if (SPACES.has(b)) wordInRun = false;
         else if (!wordInRun && !banned.has(at)) last = this.extend(last, WORD_START);
         at++;
+        const runStart = at === 1 || SPACES.has(previous);
+        previous = b;
         if (c !== OTHER) wordInRun = true;
         last = this.extend(last, b);
+        // nor where an edge word ends, or on an operator standing alone ("(18 + 6) *"; "\d+" may end)
+        if (bannedEnd.has(at) || (runStart && OPERATORS.has(b))) endsOnEdge.add(last);
       }
     });
     for (let p = last; p > 0; p = this.link[p]!) this.final.add(p);
+    // A state may end a copy when one of its end positions is not an edge word's end: each position's own
+    // state, then up the suffix links (a state's positions are those of the states linking to it).
+    this.endOk = this.len.map(
+      (_, s) =>
+        s !== 0 &&
+        !this.clones.has(s) &&
+        this.label[s] !== WORD_START &&
+        this.label[s] !== 0 &&
+        !endsOnEdge.has(s),
+    );
+    for (const s of [...this.len.keys()].sort((a, b) => this.len[b]! - this.len[a]!)) {
+      const p = this.link[s]!;
+      if (p > 0 && this.endOk[s]) this.endOk[p] = true;
+    }
     this.numbers = [...new Set(texts.flatMap((t) => numbersIn(t)))];
     // a number written with its sign keeps it ("-40"); one written without may be negated where a word says
     // so ("10 days before", "5 below zero"), and nowhere else ("(48.85, 2.35)", "add 14 days")
@@ -376,15 +407,16 @@ export class CopySource {
     // "sales.csv".
     // After a word, only where the run ends, or only punctuation is left of it ("2028," or "sales.csv?" give
     // "2028" and "sales.csv"; "14.02.2024" no "14.02", "1,250" no "1"; "York's" gives "York").
-    // Never right after an operator with text still to come: "(18 + 6) * 3 - 4 / 2" gave "(18 + 6) *".
+    // Never on an operator standing alone ("(18 + 6) * 3 - 4 / 2" gave "(18 + 6) *") or an edge word (endOk).
     // Never after a space, even where a piece ends ("md5 hash of the string abc please" gave "abc ").
     const label = state === 0 ? -1 : this.label[state]!;
     const ok =
       state === 0 ||
       (!SPACES.has(label) &&
+        this.endOk[state] === true &&
         (this.final.has(state) ||
           (c === OTHER
-            ? !OPERATORS.has(label) && [...this.next[state]!.keys()].some((k) => k === 0 || SPACES.has(k))
+            ? [...this.next[state]!.keys()].some((k) => k === 0 || SPACES.has(k))
             : this.restIsPunctuation(state, 0))));
     this.endable.set(state, ok);
     return ok;
@@ -481,6 +513,7 @@ export class CopySource {
       return cur;
     }
     const clone = this.len.length;
+    this.clones.add(clone);
     this.len.push(this.len[p]! + 1);
     this.label.push(b);
     this.link.push(this.link[q]!);

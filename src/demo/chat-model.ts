@@ -229,7 +229,7 @@ export class ToolGenChatModel implements ChatModel {
               whole: c.whole,
               quotesOnly: c.quotesOnly,
               requestWords: c.requestWords,
-              startWords: c.startWords,
+              edgeWords: c.edgeWords,
               description: c.description,
             }),
           }

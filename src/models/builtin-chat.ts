@@ -162,7 +162,7 @@ function constraintFilter(
               whole: c.whole,
               quotesOnly: c.quotesOnly,
               requestWords: c.requestWords,
-              startWords: c.startWords,
+              edgeWords: c.edgeWords,
               description: c.description,
             }),
           }

@@ -12,7 +12,7 @@ export type Constraint =
    * `whole[i]`: is text i copied whole or not at all (a tool's result, reported by an answer)?
    * `quotesOnly[i]`: does text i give only what it quotes (the question, to an answer)?
    * `requestWords`: words never copied from what a person typed (the called tool's name: "sha256 of abc").
-   * `startWords`: words a copy from what a person typed never starts with ("the word X", "this: X").
+   * `edgeWords`: words a copy from what a person typed never starts with ("the word X", "this: X").
    * `description`: the called tool's description: the word it writes before a property's name ("in a text")
    * says which quoted span that property takes first.
    */
@@ -25,7 +25,7 @@ export type Constraint =
       whole?: boolean[];
       quotesOnly?: boolean[];
       requestWords?: string[];
-      startWords?: string[];
+      edgeWords?: string[];
       description?: string;
     }
   | { kind: "grammar"; gbnf: string }

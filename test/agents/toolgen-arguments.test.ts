@@ -88,7 +88,7 @@ describe("ToolGen agent: the arguments turn under a json-schema constraint", () 
       quotesFirst: true, // a call's string arguments take what the question quotes first
       whole: [false],
       requestWords: ["sum"], // the words naming the tool are not its data
-      startWords: expect.arrayContaining(["the", "word", "this"]), // words that point at the data
+      edgeWords: expect.arrayContaining(["the", "word", "this"]), // words that point at the data
       description: "Sums 2 given numbers", // its words before a property's name say which quote it takes
     });
     expect(model.calls[5]!.options.constraint).toEqual({

@@ -490,12 +490,12 @@ describe("copy constraint", () => {
     for (const ok of ["hash browns", "and hashes"]) expect(quoted.accepts(JSON.stringify(ok)), ok).toBe(true);
   });
 
-  it("starts no copy from what a person typed on a start word, but copies through one", () => {
+  it("starts or ends no copy from what a person typed on an edge word, but copies through one", () => {
     const a = JsonSchemaAutomaton.fromSchema(
       { type: "string" },
       {
         copy: new CopySource(["count the vowels in the word onomatopoeia", "the tool's own words"], {
-          startWords: ["the", "word", "in"],
+          edgeWords: ["the", "word", "in"],
           quotesWhole: [true, false],
         }),
       },
@@ -505,10 +505,27 @@ describe("copy constraint", () => {
       "vowels in the word onomatopoeia",
       "count the vowels",
       "the tool's own",
+      "the tool's own words", // not what a person typed
     ])
       expect(a.accepts(JSON.stringify(ok)), ok).toBe(true);
-    for (const bad of ["the word onomatopoeia", "word onomatopoeia", "in the word", "the vowels"])
+    for (const bad of [
+      "the word onomatopoeia",
+      "word onomatopoeia",
+      "in the word",
+      "the vowels",
+      "count the vowels in", // ends on one
+      "count the",
+    ])
       expect(a.accepts(JSON.stringify(bad)), bad).toBe(false);
+    // "in" ends no copy, wherever it stands; a regular expression may end on its "+"
+    const b = JsonSchemaAutomaton.fromSchema(
+      { type: "string" },
+      { copy: new CopySource(["find \\d+ in order in"], { edgeWords: ["in"] }) },
+    );
+    expect(b.accepts(JSON.stringify("\\d+"))).toBe(true);
+    expect(b.accepts(JSON.stringify("\\d+ in order"))).toBe(true);
+    expect(b.accepts(JSON.stringify("\\d+ in"))).toBe(false);
+    expect(b.accepts(JSON.stringify("order in"))).toBe(false);
   });
 
   it("takes text introduced after a pointing colon whole, like a quotation", () => {
