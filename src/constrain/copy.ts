@@ -261,6 +261,7 @@ export class CopySource {
       // "(18 + 6)" gives "18 + 6", "$64" gives "64", but "tool%20tokens" no "20tokens", "ja-JP" no "JP".
       let wordInRun = false;
       let previous = 0x20;
+      let open = 0;
       for (const b of utf8Bytes(text)) {
         const c = byteClass(b);
         if (SPACES.has(b)) wordInRun = false;
@@ -268,10 +269,14 @@ export class CopySource {
         at++;
         const runStart = at === 1 || SPACES.has(previous);
         previous = b;
+        if (SPACES.has(b)) open = 0;
+        else if (b === 0x28) open++;
+        else if (b === 0x29 && open > 0) open--;
         if (c !== OTHER) wordInRun = true;
         last = this.extend(last, b);
-        // nor where an edge word ends, or on an operator standing alone ("(18 + 6) *"; "\d+" may end)
-        if (bannedEnd.has(at) || (runStart && OPERATORS.has(b))) endsOnEdge.add(last);
+        // nor where an edge word ends, on an operator standing alone ("(18 + 6) *"; "\d+" may end), or
+        // inside a bracket its run of non-spaces opened ("2^10 - 3*(7+5)" gave "2^10 - 3*(7+5")
+        if (bannedEnd.has(at) || (runStart && OPERATORS.has(b)) || open > 0) endsOnEdge.add(last);
       }
     });
     for (let p = last; p > 0; p = this.link[p]!) this.final.add(p);

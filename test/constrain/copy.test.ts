@@ -105,9 +105,10 @@ describe("copy constraint", () => {
       { type: "object", properties: { e: { type: "string" } }, required: ["e"] },
       { copy: new CopySource(["calc 2^10 - 3*(7+5) in sales.csv?"]) },
     );
-    for (const ok of ["2^10 - 3*(7+5)", "2^10", "2^10 -", "sales.csv", "sales.csv?", "3*(7+5"])
+    for (const ok of ["2^10 - 3*(7+5)", "2^10", "2^10 -", "sales.csv", "sales.csv?"])
       expect(expr.accepts(JSON.stringify({ e: ok })), ok).toBe(true);
-    for (const bad of ["2^", "3*(", "2^10 - 3*", "calc 2^10 "])
+    // "3*(7+5" ends inside the bracket its run opened
+    for (const bad of ["2^", "3*(", "2^10 - 3*", "calc 2^10 ", "3*(7+5"])
       expect(expr.accepts(JSON.stringify({ e: bad })), bad).toBe(false);
     // a unit glued to its number is written out: "400m" states m
     expect(new CopySource(["how many yards is 400m"]).states("m")).toBe(true);
@@ -526,6 +527,14 @@ describe("copy constraint", () => {
     expect(b.accepts(JSON.stringify("\\d+ in order"))).toBe(true);
     expect(b.accepts(JSON.stringify("\\d+ in"))).toBe(false);
     expect(b.accepts(JSON.stringify("order in"))).toBe(false);
+    // nor inside a bracket its run of non-spaces opened
+    const c = JsonSchemaAutomaton.fromSchema(
+      { type: "string" },
+      { copy: new CopySource(["calc 2^10 - 3*(7+5) now"]) },
+    );
+    expect(c.accepts(JSON.stringify("2^10 - 3*(7+5)"))).toBe(true);
+    expect(c.accepts(JSON.stringify("2^10 - 3*(7+5"))).toBe(false);
+    expect(c.accepts(JSON.stringify("2^10 - 3*(7"))).toBe(false);
   });
 
   it("takes text introduced after a pointing colon whole, like a quotation", () => {
