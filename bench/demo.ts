@@ -46,6 +46,7 @@ import {
   actionDecodingWords,
   DEMO_DECLINE_WITHOUT_EVIDENCE,
   DEMO_ENUM_WEIGHT,
+  DEMO_EVIDENCE_BEAMS,
   DEMO_NEXT_CALL_NEEDS,
   DEMO_OVERRIDE_DECLINE_AT,
   DEMO_PRIOR_WEIGHTS,
@@ -74,6 +75,7 @@ const { values: args } = parseArgs({
     "override-decline-at": { type: "string" },
     "next-call-needs": { type: "string" },
     "enum-weight": { type: "string" },
+    "evidence-beams": { type: "string" },
   },
 });
 const modes = args.arguments!.split(",") as Mode[];
@@ -169,6 +171,14 @@ if (args["enum-weight"] !== undefined && !(Number(args["enum-weight"]) >= 0)) {
   process.stderr.write(`bench:demo: --enum-weight takes a number ≥ 0, got ${args["enum-weight"]}\n`);
   process.exit(1);
 }
+// --evidence-beams N: how many of the model's likeliest actions the enum evidence may reach (action-prior.ts).
+if (
+  args["evidence-beams"] !== undefined &&
+  !(Number.isInteger(Number(args["evidence-beams"])) && Number(args["evidence-beams"]) >= 0)
+) {
+  process.stderr.write(`bench:demo: --evidence-beams takes an integer ≥ 0, got ${args["evidence-beams"]}\n`);
+  process.exit(1);
+}
 // --dev: the hand-written test sets are not run at all.
 const testQuestions = devOnly ? [] : set.questions;
 const testOffTopic = devOnly ? [] : set.offTopic;
@@ -216,6 +226,7 @@ async function measure(mode: Mode) {
             : {}),
           nextCallNeeds,
           ...(args["enum-weight"] !== undefined ? { enumWeight: Number(args["enum-weight"]) } : {}),
+          ...(args["evidence-beams"] !== undefined ? { evidenceBeams: Number(args["evidence-beams"]) } : {}),
         });
   const runner = createDemoRunner({
     ...(actions ? { actions } : {}),
@@ -355,6 +366,7 @@ async function measure(mode: Mode) {
                   : Number(args["override-decline-at"]),
               nextCallNeeds,
               args["enum-weight"] !== undefined ? Number(args["enum-weight"]) : DEMO_ENUM_WEIGHT,
+              args["evidence-beams"] !== undefined ? Number(args["evidence-beams"]) : DEMO_EVIDENCE_BEAMS,
             ),
       ...(devOnly ? {} : testFigures),
       off_topic_dev: {
@@ -433,6 +445,7 @@ const flags = [
   ...(args["override-decline-at"] ? [`--override-decline-at ${args["override-decline-at"]}`] : []),
   ...(nextArg ? [`--next-call-needs ${nextArg}`] : []),
   ...(args["enum-weight"] ? [`--enum-weight ${args["enum-weight"]}`] : []),
+  ...(args["evidence-beams"] ? [`--evidence-beams ${args["evidence-beams"]}`] : []),
 ];
 writeBenchResult(args.name!, `npm run bench:demo${flags.length ? ` -- ${flags.join(" ")}` : ""}`, {
   model: committed ? "models/demo (committed)" : dir,

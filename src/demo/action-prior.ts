@@ -73,6 +73,9 @@ export function lexicalActionDecoder(o: {
    * are. Needs `entryOf`.
    */
   enumWeight?: number;
+  /** With enumWeight: the model's likeliest this many actions, of which those past `beams` join only when the
+   * question states a value for each of their required enums. */
+  evidenceBeams?: number;
   /** The catalog entry of a catalog id (for enumWeight). */
   entryOf?: (id: string) => CatalogEntry | undefined;
 }): ActionDecoder {
@@ -89,7 +92,18 @@ export function lexicalActionDecoder(o: {
   };
   const evidence = bm25Prior(o.bm25);
   return async ({ messages, options }) => {
-    const ranked = await o.chat.rankChoice(messages, options, o.beams ?? 5);
+    const beams = o.beams ?? 5;
+    const wider = o.enumWeight && o.evidenceBeams ? Math.max(beams, o.evidenceBeams) : beams;
+    const all = await o.chat.rankChoice(messages, options, wider);
+    // past the model's likeliest `beams`, only tools whose enums the question fills (enumEvidence +1) join
+    const asked = messages.find((m) => m.role === "user")?.content ?? "";
+    const fills = wider > beams ? new CopySource([asked]) : undefined;
+    const ranked = all.filter((r, i) => {
+      if (i < beams || !fills) return true;
+      const id = o.idOf(r.option);
+      const entry = id === undefined ? undefined : o.entryOf?.(id);
+      return entry !== undefined && enumEvidence(entry, fills) === 1;
+    });
     const top = ranked[0];
     const question = messages.find((m) => m.role === "user")?.content ?? "";
     const first = !messages.some((m) => m.role === "tool");
@@ -192,6 +206,12 @@ export const DEMO_NEXT_CALL_NEEDS: number | undefined = 0.01;
 /** How much the question's enum values weigh a tool (lexicalActionDecoder's enumWeight; 0: not at all). */
 export const DEMO_ENUM_WEIGHT = 4;
 
+/**
+ * How many of the model's likeliest actions the enum evidence may reach: past the 5, a tool joins only when the
+ * question states a value for each of its required enums ("3 gallons -> liters": convert_volume).
+ */
+export const DEMO_EVIDENCE_BEAMS = 20;
+
 /** Whether the demo declines questions without lexical evidence (lexicalActionDecoder's declineWithoutEvidence). */
 export const DEMO_DECLINE_WITHOUT_EVIDENCE = true;
 
@@ -202,6 +222,8 @@ export interface DemoActionOptions {
   declineWithoutEvidence?: boolean;
   /** lexicalActionDecoder's overrideDeclineAt, with the Naive Bayes prior (default DEMO_OVERRIDE_DECLINE_AT). */
   overrideDeclineAt?: number;
+  /** lexicalActionDecoder's evidenceBeams. */
+  evidenceBeams?: number;
   /** lexicalActionDecoder's enumWeight (default DEMO_ENUM_WEIGHT). */
   enumWeight?: number;
   /** lexicalActionDecoder's nextCallNeeds, with the Naive Bayes prior (default DEMO_NEXT_CALL_NEEDS). */
@@ -222,6 +244,7 @@ export function demoActionDecoder(
   const overrideAt = "overrideDeclineAt" in options ? options.overrideDeclineAt : DEMO_OVERRIDE_DECLINE_AT;
   const nextCallNeeds = "nextCallNeeds" in options ? options.nextCallNeeds : DEMO_NEXT_CALL_NEEDS;
   const enumWeight = options.enumWeight ?? DEMO_ENUM_WEIGHT;
+  const evidenceBeams = options.evidenceBeams ?? DEMO_EVIDENCE_BEAMS;
   const entries = new Map(catalog.map((e) => [e.id, e]));
   if (kind === "naive-bayes" && !options.training)
     throw new Error("the Naive Bayes word prior needs the model's training questions");
@@ -237,10 +260,11 @@ export function demoActionDecoder(
     ...(kind === "naive-bayes" && overrideAt !== undefined ? { overrideDeclineAt: overrideAt } : {}),
     ...(kind === "naive-bayes" && nextCallNeeds !== undefined ? { nextCallNeeds } : {}),
     ...(enumWeight ? { enumWeight, entryOf: (id: string) => entries.get(id) } : {}),
+    ...(enumWeight && evidenceBeams ? { evidenceBeams } : {}),
   });
   const over = kind === "naive-bayes" ? overrideAt : undefined;
   const next = kind === "naive-bayes" ? nextCallNeeds : undefined;
-  const how = `the model's token: its 5 likeliest tools weighed by the question's words (${kind === "bm25" ? "BM25" : "Naive Bayes"} × ${weight})${over !== undefined ? `, a decline overridden at Naive Bayes ≥ ${over}` : ""}${declineWithoutEvidence ? ", declined without lexical evidence" : ""}${enumWeight ? `, ± ${enumWeight} by the enum values it states` : ""}${next !== undefined ? `, a second call only at Naive Bayes ≥ ${next}` : ""}`;
+  const how = `the model's token: its 5 likeliest tools weighed by the question's words (${kind === "bm25" ? "BM25" : "Naive Bayes"} × ${weight})${over !== undefined ? `, a decline overridden at Naive Bayes ≥ ${over}` : ""}${declineWithoutEvidence ? ", declined without lexical evidence" : ""}${enumWeight ? `, ± ${enumWeight} by the enum values it states (from the model's ${evidenceBeams} likeliest)` : ""}${next !== undefined ? `, a second call only at Naive Bayes ≥ ${next}` : ""}`;
   return { decode, how };
 }
 
@@ -252,6 +276,7 @@ export function actionDecodingWords(
   overrideDeclineAt = kind === "naive-bayes" ? DEMO_OVERRIDE_DECLINE_AT : undefined,
   nextCallNeeds = kind === "naive-bayes" ? DEMO_NEXT_CALL_NEEDS : undefined,
   enumWeight = DEMO_ENUM_WEIGHT,
+  evidenceBeams = DEMO_EVIDENCE_BEAMS,
 ): string {
   const prior =
     kind === "bm25"
@@ -269,7 +294,7 @@ export function actionDecodingWords(
       ? ""
       : `; after a call that worked, another tool only at Naive Bayes ≥ ${nextCallNeeds}, else the answer`;
   const values = enumWeight
-    ? ` and its values (± ${enumWeight} as it states a value for each required enum or not)`
+    ? ` and its values (± ${enumWeight} as it states a value for each required enum or not; a tool among the model's ${evidenceBeams} likeliest joins when it does)`
     : "";
   return `the model's token among the tool tokens and <<Finish>>: its 5 likeliest tools weighed by the question's words (${prior})${values}; ${stands}${gate}${next}`;
 }

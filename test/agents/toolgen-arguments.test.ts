@@ -87,7 +87,7 @@ describe("ToolGen agent: the arguments turn under a json-schema constraint", () 
       quotesWhole: [true],
       quotesFirst: true, // a call's string arguments take what the question quotes first
       whole: [false],
-      requestWords: ["sum"], // the words naming the tool are not its data
+      requestWords: ["sum", "please", "pls", "plz", "kindly", "thanks"], // the tool's name and courtesy are not its data
       edgeWords: expect.arrayContaining(["the", "word", "this"]), // words that point at the data
       description: "Sums 2 given numbers", // its words before a property's name say which quote it takes
     });

@@ -164,6 +164,62 @@ describe("the demo's action decoding weighed by the question's words", () => {
     expect(enumEvidence(plain, new CopySource(["3 gallons -> liters"]))).toBe(0);
   });
 
+  it("lets a tool past the model's likeliest join only when the question states its enums' values", async () => {
+    const ranked: [string, number][] = [
+      ["<<convert_mass>>", -0.5],
+      ["<<evaluate_expression>>", -1],
+      ["<<convert_volume>>", -4],
+      ["<<convert_data>>", -5],
+    ];
+    const chat = {
+      rankChoice: async (_m: unknown, _o: unknown, n: number) =>
+        ranked.slice(0, n).map(([option, logProb]) => ({ option, logProb })),
+    };
+    const units = (values: string[]) => ({ type: "string", enum: values });
+    const entries = new Map(
+      [
+        ["convert_mass", ["kg", "g"]],
+        ["convert_volume", ["gallons", "liters"]],
+        ["convert_data", ["MB", "GB"]],
+      ].map(([id, values]) => [
+        id as string,
+        {
+          id,
+          tool: id,
+          api: id,
+          description: "",
+          doc: null,
+          parameters: {
+            type: "object",
+            properties: { from: units(values as string[]), to: units(values as string[]) },
+            required: ["from", "to"],
+          },
+        } as unknown as CatalogEntry,
+      ]),
+    );
+    const decoder = (evidenceBeams?: number) =>
+      lexicalActionDecoder({
+        chat: chat as unknown as ToolGenChatModel,
+        bm25: { name: "bm25", search: async () => [{ id: "convert_volume", score: 1 }] },
+        prior: async () => new Map(),
+        idOf: (t) => (t === "<<Finish>>" ? undefined : t.slice(2, -2)),
+        weight: 1,
+        beams: 2,
+        enumWeight: 4,
+        entryOf: (id) => entries.get(id),
+        ...(evidenceBeams !== undefined ? { evidenceBeams } : {}),
+      });
+    const turn = {
+      messages: [{ role: "user" as const, content: "3 gallons -> liters" }],
+      temperature: 0,
+      options: [...ranked.map(([o]) => o), "<<Finish>>"],
+    };
+    // within the likeliest 2, convert_mass loses its 4 and evaluate_expression wins
+    expect(await decoder()(turn)).toBe("<<evaluate_expression>>");
+    // reaching 4, convert_volume joins (its units are stated), convert_data does not
+    expect(await decoder(4)(turn)).toBe("<<convert_volume>>");
+  });
+
   it("ranks the real model's options best first, each at most once", async () => {
     const { chat } = openDemoModel("models/demo");
     const messages = [{ role: "user" as const, content: "What is 12 factorial?" }];
