@@ -21,7 +21,7 @@
  */
 import { utf8Bytes } from "./byte-trie.ts";
 import { monthsIn, numberMentions, numbersIn, ONES, TENS } from "./number-words.ts";
-import { dateSpans } from "./date-spans.ts";
+import { dateSpans, joinedDateTime } from "./date-spans.ts";
 import { introducedSpan, quotedSpans, unquotedPieces } from "./quotes.ts";
 import { fileNames } from "./file-names.ts";
 import { cueWords, followsCue } from "./cue-words.ts";
@@ -46,6 +46,8 @@ const WORD_START = 256;
 const OTHER = 0;
 /** + * / ^ : a copy does not end on one standing alone ("=" ends Base64). */
 const OPERATORS = new Set([0x2b, 0x2a, 0x2f, 0x5e]);
+/** A number or ")" ending a run, then an operator standing alone and a number or "(": an expression going on. */
+const EXPRESSION_GOES_ON = /[\d)](?=\s+[-+*/^×÷]\s+[\d(])/gu;
 const WORD = 1;
 /** Space, tab, newline, carriage return: what ends a run of non-space characters. */
 const SPACES = new Set([0x20, 0x09, 0x0a, 0x0d]);
@@ -157,6 +159,11 @@ export class CopySource {
   /** The dates a person wrote outside quotes (date-spans.ts), each copied only whole. */
   readonly dates: readonly string[];
 
+  /**
+   * A date and a time a person typed apart, joined ("2026-03-10 9:30" for "9:30 in New York on 2026-03-10"),
+   * with the date written: what a property taking a date and time takes first (json-automaton.ts).
+   */
+  readonly dateTimes: readonly { value: string; date: string }[];
   /** The file names the typed texts write (file-names.ts): what a property naming a file takes first. */
   readonly fileNames: readonly string[];
   /** Each quoted span a person typed, with the text before its opening quote (for quotedAfterCue). */
@@ -207,6 +214,7 @@ export class CopySource {
     this.typed = texts.filter((_, i) => options.quotesWhole?.[i] !== false);
     const quoted: string[] = [];
     const dates: string[] = [];
+    const dateTimes: { value: string; date: string }[] = [];
     // each piece of text a copy may come from, and whether a person typed it
     const typedPiece: boolean[] = [];
     const pieces = texts.flatMap((text, i) => {
@@ -227,6 +235,8 @@ export class CopySource {
       }
       files.push(...fileNames(text, spans));
       if (options.quotesOnly?.[i] === true) return [];
+      const joined = joinedDateTime(unquotedPieces(text, spans).join(" "));
+      if (joined) dateTimes.push(joined);
       const typed = unquotedPieces(text, spans)
         .flatMap((p) => {
           const found = dateSpans(p);
@@ -240,6 +250,7 @@ export class CopySource {
     this.quoted = [...new Set(quoted)];
     this.fileNames = [...new Set(files)];
     this.dates = [...new Set(dates)];
+    this.dateTimes = dateTimes;
     let last = 0;
     const edge = new Set((options.edgeWords ?? []).map((w) => w.toLowerCase()));
     // the states whose copy ends at a byte offset where an edge word ends
@@ -256,6 +267,11 @@ export class CopySource {
             banned.add(start);
             bannedEnd.add(start + utf8Bytes(m[0]).length);
           }
+      // nor where an arithmetic expression goes on ("(18 + 6) * 3 - 4 / 2" gave "(18 + 6) * 3")
+      const midExpression = new Set<number>();
+      if (typedPiece[i])
+        for (const m of text.matchAll(EXPRESSION_GOES_ON))
+          midExpression.add(utf8Bytes(text.slice(0, m.index + 1)).length);
       let at = 0;
       // A copy starts where a run of non-space characters starts, or inside one after punctuation alone:
       // "(18 + 6)" gives "18 + 6", "$64" gives "64", but "tool%20tokens" no "20tokens", "ja-JP" no "JP".
@@ -276,7 +292,8 @@ export class CopySource {
         last = this.extend(last, b);
         // nor where an edge word ends, on an operator standing alone ("(18 + 6) *"; "\d+" may end), or
         // inside a bracket its run of non-spaces opened ("2^10 - 3*(7+5)" gave "2^10 - 3*(7+5")
-        if (bannedEnd.has(at) || (runStart && OPERATORS.has(b)) || open > 0) endsOnEdge.add(last);
+        if (bannedEnd.has(at) || (runStart && OPERATORS.has(b)) || open > 0 || midExpression.has(at))
+          endsOnEdge.add(last);
       }
     });
     for (let p = last; p > 0; p = this.link[p]!) this.final.add(p);

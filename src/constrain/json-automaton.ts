@@ -18,6 +18,8 @@ import type { JsonSchema } from "../tools/types.ts";
 import { ByteTrie, utf8Bytes } from "./byte-trie.ts";
 import { continuationBytes, COPY_ESCAPES, type CopySource, wholeWithin } from "./copy.ts";
 import { namesAFile } from "./file-names.ts";
+import { takesDateTime } from "./date-spans.ts";
+import { nameWords } from "./name-words.ts";
 import { boundsEmpty, NumberRange } from "./number-range.ts";
 import {
   MAX_FRACTION_DIGITS,
@@ -419,6 +421,18 @@ export class JsonSchemaAutomaton {
           const files = namesAFile(words) ? this.copy.fileNames.filter(fits) : [];
           if (files.length > 0)
             return this.copy.quotesFirst ? this.stated(files, "quote") : this.literal(files);
+          // a property taking a date and time takes a date and a time written apart, joined (spending the date)
+          const joined = takesDateTime(words) ? this.copy.dateTimes.filter((d) => fits(d.value)) : [];
+          if (joined.length > 0) {
+            const values = joined.map((d) => d.value);
+            return this.copy.quotesFirst
+              ? this.stated(
+                  values,
+                  "quote",
+                  joined.map((d) => `quote:${d.date}`),
+                )
+              : this.literal(values);
+          }
           // a quoted span written after the word the tool's description puts before this property's name first
           if (spans?.stated && words.length > 0) {
             const cued = new Set(this.copy.quotedAfterCue(words));
@@ -1110,20 +1124,6 @@ function spends(f: Frame, at: ByteTrie): number {
   if (!stated) return f.used;
   const free = stated.variants[f.x]!.masks[at.entry]! & ~f.used;
   return f.used | (free & -free); // its first bit not yet spent (none left: the set stays)
-}
-
-/**
- * The words of a property's name that may stand beside its number in a question: "weight_kg" → weight, kg;
- * "seed" → seed. A one-part name needs three letters ("a", "n" and "x" are words or nothing).
- */
-function nameWords(name: string | undefined): string[] {
-  if (!name) return [];
-  const parts = name
-    .replace(/([a-z])([A-Z])/g, "$1 $2")
-    .toLowerCase()
-    .split(/[^a-z]+/)
-    .filter((w) => w.length > 0);
-  return parts.length > 1 ? parts : parts.filter((w) => w.length >= 3);
 }
 
 function popcount(x: number): number {

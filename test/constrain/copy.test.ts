@@ -105,14 +105,26 @@ describe("copy constraint", () => {
       { type: "object", properties: { e: { type: "string" } }, required: ["e"] },
       { copy: new CopySource(["calc 2^10 - 3*(7+5) in sales.csv?"]) },
     );
-    for (const ok of ["2^10 - 3*(7+5)", "2^10", "2^10 -", "sales.csv", "sales.csv?"])
+    for (const ok of ["2^10 - 3*(7+5)", "2^10 -", "sales.csv", "sales.csv?"])
       expect(expr.accepts(JSON.stringify({ e: ok })), ok).toBe(true);
-    // "3*(7+5" ends inside the bracket its run opened
-    for (const bad of ["2^", "3*(", "2^10 - 3*", "calc 2^10 ", "3*(7+5"])
+    // "3*(7+5" ends inside the bracket its run opened; "2^10" where the expression goes on
+    for (const bad of ["2^", "3*(", "2^10 - 3*", "calc 2^10 ", "3*(7+5", "2^10"])
       expect(expr.accepts(JSON.stringify({ e: bad })), bad).toBe(false);
     // a unit glued to its number is written out: "400m" states m
     expect(new CopySource(["how many yards is 400m"]).states("m")).toBe(true);
     expect(new CopySource(["I'm here"]).states("m")).toBe(false);
+  });
+
+  it("ends no copy where an arithmetic expression goes on", () => {
+    const expr = JsonSchemaAutomaton.fromSchema(
+      { type: "object", properties: { e: { type: "string" } }, required: ["e"] },
+      { copy: new CopySource(["evaluate (18 + 6) * 3 - 4 / 2 then 5 - done"]) },
+    );
+    for (const ok of ["(18 + 6) * 3 - 4 / 2", "18 + 6", "4 / 2", "5 - done"])
+      expect(expr.accepts(JSON.stringify({ e: ok })), ok).toBe(true);
+    // "18" and "3" are followed by an operator and a number: the expression goes on ("- done" does not)
+    for (const bad of ["(18 + 6) * 3", "(18", "(18 + 6) * 3 - 4"])
+      expect(expr.accepts(JSON.stringify({ e: bad })), bad).toBe(false);
   });
 
   it("ends a copy after a word only where its run ends or only punctuation is left of the run", () => {

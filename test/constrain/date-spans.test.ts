@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { CopySource, JsonSchemaAutomaton } from "../../src/constrain/index.ts";
-import { dateSpans } from "../../src/constrain/date-spans.ts";
+import { dateSpans, joinedDateTime, timeSpans } from "../../src/constrain/date-spans.ts";
 
 const spans = (t: string) => dateSpans(t).map((s) => t.slice(s.start, s.end));
 
@@ -52,5 +52,44 @@ describe("dates a person wrote out", () => {
 
   it("leave a date in a file name alone", () => {
     expect(spans("read 2021-05-05.txt please")).toEqual([]);
+  });
+
+  it("joins a date and a time written apart, for a property that takes a date and time", () => {
+    const times = (t: string) => timeSpans(t).map((s) => t.slice(s.start, s.end));
+    expect(times("at 9:30, 3pm, 10:15 a.m. or 18:45:10, not 1.5 or 12:3")).toEqual([
+      "9:30",
+      "3pm",
+      "10:15 a.m.",
+      "18:45:10",
+    ]);
+    expect(joinedDateTime("if it's 9:30 in New York on 2026-03-10, what time is it in London")).toEqual({
+      value: "2026-03-10 9:30",
+      date: "2026-03-10",
+    });
+    expect(joinedDateTime("3pm Tokyo time on June 1 2025, what's that in UTC?")?.value).toBe(
+      "June 1 2025 3pm",
+    );
+    // a date with its own time, two times, or no date: nothing to join
+    expect(joinedDateTime("convert 2025-11-20 18:45 from Kolkata at 9:30")).toBeUndefined();
+    expect(joinedDateTime("9:30 or 10:30 on 2026-03-10")).toBeUndefined();
+    expect(joinedDateTime("9:30 in Tokyo")).toBeUndefined();
+    const schema = {
+      type: "object",
+      properties: { datetime: { type: "string" }, note: { type: "string" } },
+      required: ["datetime"],
+    };
+    const a = JsonSchemaAutomaton.fromSchema(schema, {
+      copy: new CopySource(["if it's 9:30 in New York on 2026-03-10"], { quotesFirst: true }),
+    });
+    expect(a.accepts('{"datetime":"2026-03-10 9:30"}')).toBe(true);
+    expect(a.accepts('{"datetime":"2026-03-10"}')).toBe(false);
+    // the date is spent by the joined value: the next string leaf does not have to write it
+    expect(a.accepts('{"datetime":"2026-03-10 9:30","note":"New York"}')).toBe(true);
+    // a property that takes a date alone still takes the date
+    const d = JsonSchemaAutomaton.fromSchema(
+      { type: "object", properties: { date: { type: "string" } }, required: ["date"] },
+      { copy: new CopySource(["if it's 9:30 in New York on 2026-03-10"], { quotesFirst: true }) },
+    );
+    expect(d.accepts('{"date":"2026-03-10"}')).toBe(true);
   });
 });

@@ -55,5 +55,17 @@ describe("dates as people type them", () => {
         to_zone: "Asia/Tokyo",
       }),
     ).toBe("2024-06-01T09:00 America/New_York = 2024-06-01T22:00 Asia/Tokyo");
+    // the time after the date or before it, with am/pm as people write it
+    for (const datetime of ["June 1 2024 9am", "9:00 a.m. on June 1 2024", "2024-06-01 9:00am"])
+      expect(
+        await run("convert_timezone", { datetime, from_zone: "New York", to_zone: "Tokyo" }),
+        datetime,
+      ).toBe("2024-06-01T09:00 America/New_York = 2024-06-01T22:00 Asia/Tokyo");
+    expect(
+      await run("convert_timezone", { datetime: "2024-06-01 12pm", from_zone: "UTC", to_zone: "UTC" }),
+    ).toBe("2024-06-01T12:00 UTC = 2024-06-01T12:00 UTC");
+    expect(
+      await run("convert_timezone", { datetime: "2024-06-01 9", from_zone: "UTC", to_zone: "UTC" }),
+    ).toMatch(/expected a date and time/);
   });
 });

@@ -111,6 +111,22 @@ export function week_number(date: string): string {
   return `${iso} is in ISO week ${week} of ${d.getUTCFullYear()}`;
 }
 
+/** A time of day: 09:30, 9:30, 3pm, 3 p.m., 10:15am (hours and minutes are matched by readTime). */
+const TIME_OF_DAY = String.raw`\d{1,2}(?::\d{2})?\s*(?:[ap]\.?m\.?)?`;
+
+/** The hour and minute of a time of day; a bare number ("9") is no time: it needs minutes or am/pm. */
+function readTime(text: string): { hours: number; minutes: number } | undefined {
+  const m = /^(\d{1,2})(?::(\d{2}))?\s*(?:([ap])\.?m\.?)?$/i.exec(text.trim());
+  if (!m || (m[2] === undefined && m[3] === undefined)) return undefined;
+  let hours = Number(m[1]);
+  const minutes = Number(m[2] ?? 0);
+  if (m[3] !== undefined) {
+    if (hours < 1 || hours > 12) return undefined;
+    hours = (hours % 12) + (m[3].toLowerCase() === "p" ? 12 : 0);
+  }
+  return hours > 23 || minutes > 59 ? undefined : { hours, minutes };
+}
+
 /**
  * Convert a local date and time from one time zone to another (daylight saving included).
  *
@@ -120,16 +136,21 @@ export function week_number(date: string): string {
  */
 export function convert_timezone(datetime: string, from_zone: string, to_zone: string): string {
   const [from, to] = [from_zone, to_zone].map((z) => valueNamed(z, ZONES)) as [string, string];
-  // the date then the time, or the time first as people also say it ("09:00 on 2024-06-01")
-  const timeFirst = /^(\d{1,2}):(\d{2}),?\s+(?:on\s+)?(.+)$/.exec(datetime.trim());
-  const m = timeFirst
-    ? [timeFirst[0], timeFirst[3], timeFirst[1], timeFirst[2]]
-    : /^(.+?)(?:T|,?\s+(?:at\s+)?)(\d{1,2}):(\d{2})$/.exec(datetime.trim());
-  if (!m || Number(m[2]) > 23 || Number(m[3]) > 59)
+  // the date then the time, or the time first as people also say it ("09:00 on 2024-06-01", "3pm June 1 2025")
+  const text = datetime.trim();
+  const timeFirst = new RegExp(`^(${TIME_OF_DAY}),?\\s+(?:on\\s+)?(.+)$`, "i").exec(text);
+  const dateFirst = new RegExp(`^(.+?)(?:T|,?\\s+(?:at\\s+)?)(${TIME_OF_DAY})$`, "i").exec(text);
+  const [date, time] = timeFirst
+    ? [timeFirst[2]!, timeFirst[1]!]
+    : dateFirst
+      ? [dateFirst[1]!, dateFirst[2]!]
+      : [];
+  const clock = time === undefined ? undefined : readTime(time);
+  if (date === undefined || !clock)
     throw new Error(`expected a date and time such as 2024-03-15T09:30, got ${JSON.stringify(datetime)}`);
-  const day = parseDate(m[1]!);
-  const wall = day.getTime() + (Number(m[2]) * 60 + Number(m[3])) * 60000;
-  const given = `${isoDate(day)}T${m[2]!.padStart(2, "0")}:${m[3]}`;
+  const day = parseDate(date);
+  const wall = day.getTime() + (clock.hours * 60 + clock.minutes) * 60000;
+  const given = `${isoDate(day)}T${String(clock.hours).padStart(2, "0")}:${String(clock.minutes).padStart(2, "0")}`;
   // The instant whose wall time in the first zone is `wall` (one correction step covers DST edges).
   let instant = wall - zoneOffsetMinutes(from, new Date(wall)) * 60000;
   instant = wall - zoneOffsetMinutes(from, new Date(instant)) * 60000;
