@@ -118,10 +118,15 @@ if (existsSync(previousFile)) {
     const now = figures[part] as Record<string, unknown> | undefined;
     const before = previous[part] as Record<string, unknown> | undefined;
     if (!now || !before || now.carried_over) continue;
-    now.earlier_runs = earlierRuns(before, key, Object.keys((now[key] as object | undefined) ?? {}), {
-      date: previous.date,
-      git_revision: previous.git_revision,
-    });
+    now.earlier_runs = earlierRuns(
+      before,
+      key,
+      (now[key] ?? {}) as Record<string, { fingerprint?: unknown }>,
+      {
+        date: previous.date,
+        git_revision: previous.git_revision,
+      },
+    );
   }
 }
 figures.load_at_end = execSync("uptime").toString().trim();

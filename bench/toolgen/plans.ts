@@ -101,12 +101,19 @@ export interface Plan {
   retrieval: { epochs: number; lr: number; tokenDropout?: number; userLoss?: boolean };
   /** User and tool contents are cut to this many tokens. */
   maxContentTokens: number;
+  /** The BPE vocabulary learned from the catalog and queries (special tokens and bytes included). */
+  tokenizerVocab: number;
   /**
    * The model a user gets: trained exactly as `toolgen train --catalog … --queries TRAIN --out DIR --preset tiny`
    * trains it (no size or schedule override, the CLI's default seed), so its fingerprint is the CLI folder's and
    * a folder the CLI trained is reused as it is (TOOLGEN_BENCH_MODELS). The fields above only describe it.
    */
   cliDefaults?: boolean;
+  /**
+   * Trained as `toolgen train --catalog … --queries TRAIN --out DIR --preset tiny FLAGS` (these flags, the CLI's
+   * seed, the preset's size): a folder the CLI wrote with these flags has the plan's fingerprint and is reused.
+   */
+  cliFlags?: string;
   /** The training seed (default 1; plans that vary one setting of the default plan take its seed, 0). */
   seed?: number;
 }
@@ -128,9 +135,13 @@ function defaultPresetPlan(): Plan {
     memorization: { ...memorization },
     retrieval: { ...retrieval },
     maxContentTokens: SCHEDULES.tiny.maxContentTokens,
+    tokenizerVocab: SCHEDULES.tiny.tokenizerVocab,
     cliDefaults: true,
   };
 }
+
+/** The vocabulary every plan but the CLI ones was trained with (the tiny preset's until 2026-12-03). */
+const VOCAB_2048 = 2048;
 
 const BOTH: Stage[] = ["memorization", "retrieval"];
 
@@ -143,9 +154,29 @@ function tinyVariant(name: string, retrieval: Partial<Plan["retrieval"]>): Plan 
   return {
     ...base,
     name,
-    retrieval: { ...base.retrieval, ...retrieval },
+    retrieval: { epochs: 16, lr: 3e-3, tokenDropout: 0.3, userLoss: true, ...retrieval },
+    memorization: { epochs: 32, lr: 2e-3, userLoss: true },
+    maxContentTokens: 96,
+    tokenizerVocab: VOCAB_2048,
     cliDefaults: false,
     seed: CLI_DEFAULT_SEED,
+  };
+}
+
+/**
+ * The CLI's tiny preset with a BPE vocabulary of `vocab` tokens and, optionally, other retrieval epochs: what
+ * `toolgen train --preset tiny --vocab-size N [--epochs retrieval=E]` trains (the CLI's seed, nothing else set).
+ */
+function cliVocabPlan(vocab: number, retrievalEpochs?: number): Plan {
+  const base = defaultPresetPlan();
+  const epochs = retrievalEpochs ?? base.retrieval.epochs;
+  return {
+    ...base,
+    name: `tiny-v${vocab}${retrievalEpochs ? `-r${retrievalEpochs}` : ""}`,
+    retrieval: { ...base.retrieval, epochs },
+    tokenizerVocab: vocab,
+    cliDefaults: false,
+    cliFlags: `--vocab-size ${vocab}${retrievalEpochs ? ` --epochs retrieval=${retrievalEpochs}` : ""}`,
   };
 }
 
@@ -158,6 +189,7 @@ function metaToolPlan(size: Plan["size"], mem: number, ret: number, dropout: num
     memorization: { epochs: mem, lr: 2e-3, tokenDropout: 0 },
     retrieval: { epochs: ret, lr, tokenDropout: dropout },
     maxContentTokens: 52,
+    tokenizerVocab: VOCAB_2048,
   };
 }
 
@@ -174,6 +206,10 @@ export const METATOOL_PLANS: readonly Plan[] = [
   metaToolPlan("d128x4", 32, 32, 0.3),
   tinyVariant("tiny-r24", { epochs: 24 }),
   tinyVariant("tiny-drop0.1", { tokenDropout: 0.1 }),
+  cliVocabPlan(2048),
+  cliVocabPlan(8192),
+  cliVocabPlan(16384),
+  cliVocabPlan(8192, 24),
   ...(["semantic", "numeric", "hierarchical"] as const).map((index): Plan => ({
     ...metaToolPlan("d64x2", 8, 1, 0),
     name: `${index}-d64x2-m8-r1`,
@@ -191,6 +227,7 @@ export const STB_PLANS: readonly Plan[] = [
     memorization: { epochs: 4, lr: 2e-3, tokenDropout: 0 },
     retrieval: { epochs: 3, lr: 2e-3, tokenDropout: 0 },
     maxContentTokens: 96,
+    tokenizerVocab: VOCAB_2048,
   },
   {
     name: "d64x2-m24-r16-drop",
@@ -200,6 +237,7 @@ export const STB_PLANS: readonly Plan[] = [
     memorization: { epochs: 24, lr: 2e-3, tokenDropout: 0.2 },
     retrieval: { epochs: 16, lr: 4e-3, tokenDropout: 0.25 },
     maxContentTokens: 96,
+    tokenizerVocab: VOCAB_2048,
   },
   {
     name: "d128x4-m32-r16",
@@ -209,6 +247,7 @@ export const STB_PLANS: readonly Plan[] = [
     memorization: { epochs: 32, lr: 2e-3, tokenDropout: 0 },
     retrieval: { epochs: 16, lr: 3e-3, tokenDropout: 0.3 },
     maxContentTokens: 96,
+    tokenizerVocab: VOCAB_2048,
   },
 ];
 
@@ -226,9 +265,13 @@ export const PLAN_SETS: Record<string, { metatool: string[]; stabletoolbench: st
     metatool: [DEFAULT_PLAN, "semantic-d64x2-m8-r1", "numeric-d64x2-m8-r1", "hierarchical-d64x2-m8-r1"],
     stabletoolbench: [DEFAULT_PLAN],
   },
-  /** The default plan beside its two neighbours (one retrieval setting changed each), for choosing the preset. */
+  /**
+   * The default plan beside its neighbours, for choosing the preset: the CLI's tiny preset with other BPE
+   * vocabularies (`--vocab-size`) and more retrieval epochs. (tiny-r24 and tiny-drop0.1, the 2,048-token
+   * neighbours of the 2026-12-02 run, are on record under `earlier_runs`.)
+   */
   schedule: {
-    metatool: [DEFAULT_PLAN, "tiny-r24", "tiny-drop0.1"],
+    metatool: [DEFAULT_PLAN, "tiny-v8192", "tiny-v16384", "tiny-v8192-r24"],
     stabletoolbench: [DEFAULT_PLAN],
   },
   today: {
@@ -276,6 +319,21 @@ export function findPlan(group: string, name: string): Plan {
 export function planVariant(plan: Plan, seed = plan.seed ?? 1): Variant {
   if (plan.cliDefaults)
     return { name: plan.name, options: { preset: "tiny", seed: CLI_DEFAULT_SEED, progress: false } };
+  // The CLI's flags become these schedule overrides; the fingerprint sees the merged schedule, so it is the
+  // folder's that `toolgen train --preset tiny FLAGS` writes.
+  if (plan.cliFlags)
+    return {
+      name: plan.name,
+      options: {
+        preset: "tiny",
+        seed: CLI_DEFAULT_SEED,
+        progress: false,
+        schedule: {
+          tokenizerVocab: plan.tokenizerVocab,
+          stages: { retrieval: { epochs: plan.retrieval.epochs } },
+        },
+      },
+    };
   return {
     name: plan.name,
     options: {
@@ -287,6 +345,7 @@ export function planVariant(plan: Plan, seed = plan.seed ?? 1): Variant {
       config: SIZES[plan.size],
       schedule: {
         maxContentTokens: plan.maxContentTokens,
+        tokenizerVocab: plan.tokenizerVocab,
         stages: {
           memorization: { tokenDropout: 0, userLoss: false, ...plan.memorization },
           retrieval: { tokenDropout: 0, userLoss: false, ...plan.retrieval },

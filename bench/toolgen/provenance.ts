@@ -67,23 +67,39 @@ export function modelSummary(
 
 /**
  * The ToolGen plans a previous results file reports (and the earlier runs it carried) that this run did not
- * evaluate: their figures, cost and provenance, each marked with the run it comes from.
+ * evaluate: their figures, cost and provenance, each marked with the run it comes from. A plan evaluated now
+ * whose earlier model had another fingerprint (the plan changed, e.g. the default preset's schedule) stays on
+ * record as `PLAN@FINGERPRINT`.
  */
 export function earlierRuns(
   previous: Record<string, unknown>,
   key: string,
-  evaluatedNow: readonly string[],
+  evaluatedNow: Readonly<Record<string, { fingerprint?: unknown }>>,
   run: Record<string, unknown>,
 ): Record<string, unknown> {
-  const keep = ["plan", "dev", "test", "g2_test", "memorization_g1_trained_queries", "train_seconds"];
+  const keep = [
+    "plan",
+    "dev",
+    "test",
+    "g2_test",
+    "memorization_g1_trained_queries",
+    "train_seconds",
+    "fingerprint",
+  ];
+  const sameModel = (name: string, entry: Record<string, unknown>) =>
+    evaluatedNow[name] !== undefined &&
+    (entry.fingerprint === undefined || evaluatedNow[name].fingerprint === entry.fingerprint);
   const out: Record<string, unknown> = {};
-  const carried = (previous.earlier_runs ?? {}) as Record<string, unknown>;
-  for (const [name, entry] of Object.entries(carried)) if (!evaluatedNow.includes(name)) out[name] = entry;
+  const carried = (previous.earlier_runs ?? {}) as Record<string, Record<string, unknown>>;
+  for (const [name, entry] of Object.entries(carried))
+    if (!sameModel(name, entry))
+      out[evaluatedNow[name] ? `${name}@${String(entry.fingerprint)}` : name] = entry;
   for (const [name, entry] of Object.entries(
     (previous[key] ?? {}) as Record<string, Record<string, unknown>>,
   )) {
-    if (evaluatedNow.includes(name)) continue;
-    out[name] = {
+    if (sameModel(name, entry)) continue;
+    const label = evaluatedNow[name] ? `${name}@${String(entry.fingerprint)}` : name;
+    out[label] = {
       run,
       ...Object.fromEntries(keep.filter((k) => entry[k] !== undefined).map((k) => [k, entry[k]])),
       peak_rss_mb: entry.peak_rss_mb,

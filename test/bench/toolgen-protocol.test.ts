@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { checkProtocolParts } from "../../bench/toolgen/checks.ts";
+import { earlierRuns } from "../../bench/toolgen/provenance.ts";
 import { modelDirOverrides, trainVariant } from "../../bench/toolgen/common.ts";
 import { dataFile, DEFAULT_PLAN, findPlan, metaToolData, planVariant } from "../../bench/toolgen/plans.ts";
 import { loadCatalog, loadQueries } from "../../src/catalog/load.ts";
@@ -115,6 +116,58 @@ describe("bench:toolgen default plan = toolgen train --preset tiny", () => {
       );
     },
   );
+});
+
+describe("bench:toolgen plans with CLI flags = toolgen train --preset tiny FLAGS", () => {
+  const saved = process.env.TOOLGEN_BENCH_MODELS;
+  afterEach(() => {
+    if (saved === undefined) delete process.env.TOOLGEN_BENCH_MODELS;
+    else process.env.TOOLGEN_BENCH_MODELS = saved;
+  });
+
+  it("reuses the folder the CLI wrote with the plan's flags", { timeout: 120_000 }, async () => {
+    const dir = mkdtempSync(join(tmpdir(), "bench-flags-"));
+    const tools = join(dir, "tools.json");
+    const queries = join(dir, "q.csv");
+    writeFileSync(tools, JSON.stringify({ calculator: "Evaluates formulas", weather: "Weather forecasts" }));
+    writeFileSync(queries, "Query,Tool\nWhat is 2+2?,calculator\nRain tomorrow?,weather\n");
+    const plan = findPlan("metatool", "tiny-v8192-r24");
+    expect(plan.cliFlags).toBe("--vocab-size 8192 --epochs retrieval=24");
+    const out = join(dir, "m");
+    const flags = plan.cliFlags!.split(" ");
+    const trained = await runCli(["train", "--catalog", tools, "--queries", queries, "--out", out, ...flags]);
+    expect(trained.code).toBe(0);
+    const cat = loadCatalog(tools);
+    process.env.TOOLGEN_BENCH_MODELS = `metatool/${plan.name}=${out}`;
+    const reused = await trainVariant("metatool", planVariant(plan), cat, loadQueries(queries, cat));
+    expect(reused.manifest.fingerprint).toBe(
+      JSON.parse(readFileSync(join(out, "toolgen.json"), "utf8")).fingerprint,
+    );
+    expect(reused.manifest.done.find((r) => r.stage === "retrieval")?.epochs).toBe(24);
+  });
+});
+
+describe("bench:toolgen earlier runs", () => {
+  const run = { date: "d", git_revision: "r" };
+  const previous = {
+    toolgen: {
+      "tiny-preset": { fingerprint: "old", dev: { "ndcg@1": 76 } },
+      "tiny-r24": { fingerprint: "r24", dev: { "ndcg@1": 77 } },
+      "tiny-v8192": { fingerprint: "v8", dev: { "ndcg@1": 78 } },
+    },
+    earlier_runs: { "d64x2-m8-r4-drop0.3": { dev: { "ndcg@1": 43 } } },
+  };
+
+  it("keeps plans not evaluated now, and a plan whose model changed under PLAN@FINGERPRINT", () => {
+    const out = earlierRuns(
+      previous,
+      "toolgen",
+      { "tiny-preset": { fingerprint: "new" }, "tiny-v8192": { fingerprint: "v8" } },
+      run,
+    );
+    expect(Object.keys(out).sort()).toEqual(["d64x2-m8-r4-drop0.3", "tiny-preset@old", "tiny-r24"]);
+    expect(out["tiny-preset@old"]).toMatchObject({ run, fingerprint: "old", dev: { "ndcg@1": 76 } });
+  });
 });
 
 // The shared data (../shared/data, or TOOLGEN_BENCH_DATA as the bench reads it).
