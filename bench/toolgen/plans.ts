@@ -167,16 +167,19 @@ function tinyVariant(name: string, retrieval: Partial<Plan["retrieval"]>): Plan 
  * The CLI's tiny preset with a BPE vocabulary of `vocab` tokens and, optionally, other retrieval epochs: what
  * `toolgen train --preset tiny --vocab-size N [--epochs retrieval=E]` trains (the CLI's seed, nothing else set).
  */
-function cliVocabPlan(vocab: number, retrievalEpochs?: number): Plan {
+function cliVocabPlan(vocab: number, retrievalEpochs?: number, seed = CLI_DEFAULT_SEED): Plan {
   const base = defaultPresetPlan();
   const epochs = retrievalEpochs ?? base.retrieval.epochs;
+  const name = `tiny-v${vocab}${retrievalEpochs ? `-r${retrievalEpochs}` : ""}`;
+  const flags = `--vocab-size ${vocab}${retrievalEpochs ? ` --epochs retrieval=${retrievalEpochs}` : ""}`;
   return {
     ...base,
-    name: `tiny-v${vocab}${retrievalEpochs ? `-r${retrievalEpochs}` : ""}`,
+    name: seed === CLI_DEFAULT_SEED ? name : `${name}-seed${seed}`,
     retrieval: { ...base.retrieval, epochs },
     tokenizerVocab: vocab,
     cliDefaults: false,
-    cliFlags: `--vocab-size ${vocab}${retrievalEpochs ? ` --epochs retrieval=${retrievalEpochs}` : ""}`,
+    cliFlags: seed === CLI_DEFAULT_SEED ? flags : `${flags} --seed ${seed}`,
+    seed,
   };
 }
 
@@ -210,6 +213,7 @@ export const METATOOL_PLANS: readonly Plan[] = [
   cliVocabPlan(8192),
   cliVocabPlan(16384),
   cliVocabPlan(8192, 24),
+  cliVocabPlan(8192, undefined, 1),
   ...(["semantic", "numeric", "hierarchical"] as const).map((index): Plan => ({
     ...metaToolPlan("d64x2", 8, 1, 0),
     name: `${index}-d64x2-m8-r1`,
@@ -271,7 +275,7 @@ export const PLAN_SETS: Record<string, { metatool: string[]; stabletoolbench: st
    * neighbours of the 2026-12-02 run, are on record under `earlier_runs`.)
    */
   schedule: {
-    metatool: [DEFAULT_PLAN, "tiny-v8192", "tiny-v16384", "tiny-v8192-r24"],
+    metatool: [DEFAULT_PLAN, "tiny-v16384", "tiny-v8192-r24", "tiny-v8192-seed1"],
     stabletoolbench: [DEFAULT_PLAN],
   },
   today: {

@@ -12,7 +12,10 @@ import { ToolgenError } from "../errors.ts";
  * own document 56.5 % of the time (lr 2e-3; 57 % at 5e-3, 37 % at 1e-2); with the document's words in the loss,
  * 94 % (lr 2e-3), at 1.8× the time per step. Retrieval trains on predicting the query's words as well: on the
  * MetaTool dev split that took NDCG@1 from 68.78 to 76.18 (both with the memorization user loss; 65.24 with
- * neither). Contents are cut to fit the short context. The small preset is not re-tuned yet.
+ * neither). Contents are cut to fit the short context. The BPE vocabulary is 8,192 tokens: on the MetaTool dev
+ * split 2,048 gave NDCG@1 76.18, 8,192 78.56, 16,384 76.79, and 8,192 with 24 retrieval epochs 77.70
+ * (bench/results/toolgen.json; a larger vocabulary also shortens the queries, so training took 25 min instead
+ * of 34). The small preset is not re-tuned yet.
  */
 export interface StageSchedule {
   epochs: number;
@@ -44,7 +47,7 @@ export interface Schedule {
 
 export const SCHEDULES: Record<"tiny" | "small", Schedule> = {
   tiny: {
-    tokenizerVocab: 2048,
+    tokenizerVocab: 8192,
     batchSize: 32,
     warmupFraction: 0.03,
     maxContentTokens: 96,
