@@ -330,7 +330,7 @@ export function planVariant(plan: Plan, seed = plan.seed ?? 1): Variant {
       name: plan.name,
       options: {
         preset: "tiny",
-        seed: CLI_DEFAULT_SEED,
+        seed,
         progress: false,
         schedule: {
           tokenizerVocab: plan.tokenizerVocab,
