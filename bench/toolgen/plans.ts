@@ -90,6 +90,8 @@ export const SIZES: Record<string, Partial<LlamaConfig>> = {
   d128x2: { hiddenSize: 128, intermediateSize: 336, numLayers: 2, numHeads: 4, maxPositions: 128 },
   /** The tiny preset's own size (d128 × 4), with the bench's context. */
   d128x4: { hiddenSize: 128, intermediateSize: 352, numLayers: 4, numHeads: 4, maxPositions: 128 },
+  /** The tiny preset one and a half times as wide (heads of 32 as in tiny; its context). */
+  d192x4: { hiddenSize: 192, intermediateSize: 512, numLayers: 4, numHeads: 6, maxPositions: 256 },
 };
 
 export interface Plan {
@@ -98,7 +100,7 @@ export interface Plan {
   index: IndexKind;
   stages: Stage[];
   memorization: { epochs: number; lr: number; tokenDropout?: number; userLoss?: boolean };
-  retrieval: { epochs: number; lr: number; tokenDropout?: number; userLoss?: boolean };
+  retrieval: { epochs: number; lr: number; tokenDropout?: number; userLoss?: boolean; averageLast?: number };
   /** User and tool contents are cut to this many tokens. */
   maxContentTokens: number;
   /** The BPE vocabulary learned from the catalog and queries (special tokens and bytes included). */
@@ -163,23 +165,62 @@ function tinyVariant(name: string, retrieval: Partial<Plan["retrieval"]>): Plan 
   };
 }
 
+/** The retrieval settings a CLI plan may change from the tiny preset, and the seed. */
+interface CliChanges {
+  epochs?: number;
+  tokenDropout?: number;
+  averageLast?: number;
+  seed?: number;
+}
+
 /**
- * The CLI's tiny preset with a BPE vocabulary of `vocab` tokens and, optionally, other retrieval epochs: what
- * `toolgen train --preset tiny --vocab-size N [--epochs retrieval=E]` trains (the CLI's seed, nothing else set).
+ * The CLI's tiny preset with a BPE vocabulary of `vocab` tokens and, optionally, other retrieval settings: what
+ * `toolgen train --preset tiny --vocab-size N [--epochs retrieval=E] [--token-dropout retrieval=P]
+ * [--average-last retrieval=F] [--seed S]` trains (nothing else set).
  */
-function cliVocabPlan(vocab: number, retrievalEpochs?: number, seed = CLI_DEFAULT_SEED): Plan {
+function cliVocabPlan(vocab: number, changes: CliChanges = {}): Plan {
   const base = defaultPresetPlan();
-  const epochs = retrievalEpochs ?? base.retrieval.epochs;
-  const name = `tiny-v${vocab}${retrievalEpochs ? `-r${retrievalEpochs}` : ""}`;
-  const flags = `--vocab-size ${vocab}${retrievalEpochs ? ` --epochs retrieval=${retrievalEpochs}` : ""}`;
+  const { epochs, tokenDropout, averageLast, seed = CLI_DEFAULT_SEED } = changes;
+  const name =
+    `tiny-v${vocab}` +
+    (epochs !== undefined ? `-r${epochs}` : "") +
+    (tokenDropout !== undefined ? `-drop${tokenDropout}` : "") +
+    (averageLast !== undefined ? `-avg${averageLast}` : "") +
+    (seed !== CLI_DEFAULT_SEED ? `-seed${seed}` : "");
+  const flags = [
+    `--vocab-size ${vocab}`,
+    ...(epochs !== undefined ? [`--epochs retrieval=${epochs}`] : []),
+    ...(tokenDropout !== undefined ? [`--token-dropout retrieval=${tokenDropout}`] : []),
+    ...(averageLast !== undefined ? [`--average-last retrieval=${averageLast}`] : []),
+    ...(seed !== CLI_DEFAULT_SEED ? [`--seed ${seed}`] : []),
+  ];
   return {
     ...base,
-    name: seed === CLI_DEFAULT_SEED ? name : `${name}-seed${seed}`,
-    retrieval: { ...base.retrieval, epochs },
+    name,
+    retrieval: {
+      ...base.retrieval,
+      ...(epochs !== undefined ? { epochs } : {}),
+      ...(tokenDropout !== undefined ? { tokenDropout } : {}),
+      ...(averageLast !== undefined ? { averageLast } : {}),
+    },
     tokenizerVocab: vocab,
     cliDefaults: false,
-    cliFlags: seed === CLI_DEFAULT_SEED ? flags : `${flags} --seed ${seed}`,
+    cliFlags: flags.join(" "),
     seed,
+  };
+}
+
+/**
+ * The default plan (the tiny preset's schedule and vocabulary, the CLI's seed) at another model size: what a
+ * larger model buys with nothing else changed.
+ */
+function sizedPresetPlan(size: Plan["size"]): Plan {
+  return {
+    ...defaultPresetPlan(),
+    name: `${size}-preset-schedule`,
+    size,
+    cliDefaults: false,
+    seed: CLI_DEFAULT_SEED,
   };
 }
 
@@ -212,8 +253,11 @@ export const METATOOL_PLANS: readonly Plan[] = [
   cliVocabPlan(2048),
   cliVocabPlan(8192),
   cliVocabPlan(16384),
-  cliVocabPlan(8192, 24),
-  cliVocabPlan(8192, undefined, 1),
+  cliVocabPlan(8192, { epochs: 24 }),
+  cliVocabPlan(8192, { seed: 1 }),
+  cliVocabPlan(8192, { tokenDropout: 0.4 }),
+  cliVocabPlan(8192, { averageLast: 0.25 }),
+  sizedPresetPlan("d192x4"),
   ...(["semantic", "numeric", "hierarchical"] as const).map((index): Plan => ({
     ...metaToolPlan("d64x2", 8, 1, 0),
     name: `${index}-d64x2-m8-r1`,
@@ -334,7 +378,13 @@ export function planVariant(plan: Plan, seed = plan.seed ?? 1): Variant {
         progress: false,
         schedule: {
           tokenizerVocab: plan.tokenizerVocab,
-          stages: { retrieval: { epochs: plan.retrieval.epochs } },
+          stages: {
+            retrieval: {
+              epochs: plan.retrieval.epochs,
+              tokenDropout: plan.retrieval.tokenDropout,
+              ...(plan.retrieval.averageLast ? { averageLast: plan.retrieval.averageLast } : {}),
+            },
+          },
         },
       },
     };

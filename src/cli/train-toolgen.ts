@@ -21,6 +21,7 @@ export interface ToolGenTrainCliOptions {
   stages?: string;
   epochs?: string;
   tokenDropout?: string;
+  averageLast?: string;
   userLoss?: string;
   splitDigits?: boolean;
   seed: string;
@@ -126,6 +127,12 @@ export async function runToolGenTraining(
     (n) => n >= 0 && n < 1,
     "retrieval=0.25 (a probability in [0, 1))",
   );
+  const averageLast = parseStageValues(
+    "--average-last",
+    opts.averageLast,
+    (n) => n >= 0 && n < 1,
+    "retrieval=0.25 (the fraction of the stage's last updates averaged, in [0, 1))",
+  );
   const userLoss = parseStageValues(
     "--user-loss",
     opts.userLoss,
@@ -139,6 +146,7 @@ export async function runToolGenTraining(
         ...(epochs[s] !== undefined ? { epochs: epochs[s] } : {}),
         ...(dropout[s] !== undefined ? { tokenDropout: dropout[s] } : {}),
         ...(userLoss[s] !== undefined ? { userLoss: userLoss[s] === 1 } : {}),
+        ...(averageLast[s] !== undefined ? { averageLast: averageLast[s] } : {}),
         ...(lr !== undefined ? { lr } : {}),
       },
     ]),

@@ -44,6 +44,10 @@ export function register(program: Command): void {
       "ToolGen token dropout per stage: each user token is removed with this probability, e.g. retrieval=0.25",
     )
     .option(
+      "--average-last <list>",
+      "ToolGen: keep the mean of the weights over this fraction of a stage's last updates, e.g. retrieval=0.25",
+    )
+    .option(
       "--user-loss <list>",
       "ToolGen: also train on predicting the user's words, per stage (1 or 0), e.g. memorization=1,retrieval=0",
     )
@@ -99,6 +103,7 @@ const TOOLGEN_ONLY = [
   "stages",
   "epochs",
   "tokenDropout",
+  "averageLast",
   "userLoss",
   "splitDigits",
 ];

@@ -28,6 +28,8 @@ export interface TrainerState {
   step: number;
   adamw: AdamWOptions;
   options: Record<string, unknown>;
+  /** Updates held by the running weight mean (`avg.*` in optimizer.safetensors), when averaging has begun. */
+  averaged?: number;
 }
 
 export interface SaveOptions {
@@ -53,11 +55,13 @@ export function saveCheckpoint(dir: string, model: Llama, o: SaveOptions = {}): 
     const moments: NamedTensor[] = [];
     for (const t of o.optimizer.m.tensors) moments.push({ ...t, name: `m.${t.name}` });
     for (const t of o.optimizer.v.tensors) moments.push({ ...t, name: `v.${t.name}` });
+    for (const t of o.optimizer.average?.tensors ?? []) moments.push({ ...t, name: `avg.${t.name}` });
     writeSafetensors(join(dir, CHECKPOINT_FILES.optimizer), moments, { step });
     const state: TrainerState = {
       step: o.optimizer.step,
       adamw: o.optimizer.options,
       options: o.trainOptions ?? {},
+      ...(o.optimizer.average ? { averaged: o.optimizer.averaged } : {}),
     };
     writeFileAtomic(join(dir, CHECKPOINT_FILES.trainerState), JSON.stringify(state, null, 2) + "\n");
   }
@@ -179,5 +183,12 @@ export function loadTrainingState(ckpt: LoadedCheckpoint): { optimizer: AdamW; s
   fillParams(optimizer.m, tensors, optFile, "m.");
   fillParams(optimizer.v, tensors, optFile, "v.");
   optimizer.step = state.step;
+  if (state.averaged !== undefined) {
+    if (!(Number.isInteger(state.averaged) && state.averaged > 0 && state.averaged <= state.step))
+      throw new ToolgenError("invalid_input", `${stateFile}: "averaged" must be an integer in [1, step]`);
+    optimizer.average = model.params.like();
+    fillParams(optimizer.average, tensors, optFile, "avg.");
+    optimizer.averaged = state.averaged;
+  }
   return { optimizer, state };
 }

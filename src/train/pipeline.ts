@@ -65,14 +65,19 @@ const RESUME_DIR = ".resume";
 const DEFAULT_STAGES: Stage[] = ["memorization", "retrieval"];
 
 /**
- * The schedule as the fingerprint sees it: a token dropout of 0 (or a user loss or digit split of false) is the
- * same run as none.
+ * The schedule as the fingerprint sees it: a token dropout or weight averaging of 0 (or a user loss or digit
+ * split of false) is the same run as none.
  */
 function fingerprintSchedule({ splitDigits, ...schedule }: Schedule): Schedule {
   const stages = Object.fromEntries(
-    Object.entries(schedule.stages).map(([k, { tokenDropout, userLoss, ...rest }]) => [
+    Object.entries(schedule.stages).map(([k, { tokenDropout, userLoss, averageLast, ...rest }]) => [
       k,
-      { ...rest, ...(tokenDropout ? { tokenDropout } : {}), ...(userLoss ? { userLoss } : {}) },
+      {
+        ...rest,
+        ...(tokenDropout ? { tokenDropout } : {}),
+        ...(userLoss ? { userLoss } : {}),
+        ...(averageLast ? { averageLast } : {}),
+      },
     ]),
   ) as Schedule["stages"];
   return { ...schedule, ...(splitDigits ? { splitDigits } : {}), stages };
@@ -148,7 +153,7 @@ function checkOptions(o: ToolGenTrainOptions, schedule: Schedule, stages: readon
   integer("batch size", schedule.batchSize, 1);
   integer("tokenizer vocabulary", schedule.tokenizerVocab, 256);
   for (const stage of stages) {
-    const { epochs, lr, tokenDropout } = schedule.stages[stage];
+    const { epochs, lr, tokenDropout, averageLast } = schedule.stages[stage];
     if (!(epochs > 0 && Number.isFinite(epochs)))
       throw new ToolgenError("invalid_option", `${stage}: epochs must be a positive number, got ${epochs}`);
     if (!(lr > 0 && Number.isFinite(lr)))
@@ -160,6 +165,11 @@ function checkOptions(o: ToolGenTrainOptions, schedule: Schedule, stages: readon
       throw new ToolgenError(
         "invalid_option",
         `${stage}: token dropout must be in [0, 1), got ${tokenDropout}`,
+      );
+    if (averageLast !== undefined && !(averageLast >= 0 && averageLast < 1))
+      throw new ToolgenError(
+        "invalid_option",
+        `${stage}: the averaged fraction of updates must be in [0, 1), got ${averageLast}`,
       );
     if (stage === "retrieval" && !o.queries?.length)
       throw new ToolgenError("invalid_option", "the retrieval stage needs labelled queries (--queries)");
@@ -299,7 +309,7 @@ export async function trainToolGen(o: ToolGenTrainOptions): Promise<ToolGenManif
     }
     const chats = stageSamples(stage, o, index);
     writeSamples(join(o.out, "data", `${stage}.jsonl`), chats);
-    const { epochs, lr, tokenDropout, userLoss } = schedule.stages[stage];
+    const { epochs, lr, tokenDropout, userLoss, averageLast } = schedule.stages[stage];
     const samples = chats.map((c) => {
       const sample = encodeChat(tokenizer, c.messages, {
         format: chatFormat,
@@ -346,6 +356,7 @@ export async function trainToolGen(o: ToolGenTrainOptions): Promise<ToolGenManif
           seed: stageSeed,
           warmupFraction: schedule.warmupFraction,
           tokenDropout,
+          averageLast,
           optimizer,
           signal: o.signal,
           onStep: (info, opt) => {
@@ -384,6 +395,7 @@ export async function trainToolGen(o: ToolGenTrainOptions): Promise<ToolGenManif
       lr,
       ...(tokenDropout ? { tokenDropout } : {}),
       ...(userLoss ? { userLoss } : {}),
+      ...(averageLast ? { averageLast } : {}),
       seconds: (performance.now() - started) / 1000,
       tokensPerSecond,
       peakRssMb: Math.round(peakRss / 2 ** 20),

@@ -28,6 +28,11 @@ export interface StageSchedule {
    * learns nothing from it; see the preset comment above.
    */
   userLoss?: boolean;
+  /**
+   * Tail weight averaging: the stage's weights are the mean of those after each of its last `averageLast ·
+   * steps` updates (a fraction in [0, 1); 0 or absent: the last weights).
+   */
+  averageLast?: number;
 }
 
 export interface Schedule {

@@ -125,26 +125,45 @@ describe("bench:toolgen plans with CLI flags = toolgen train --preset tiny FLAGS
     else process.env.TOOLGEN_BENCH_MODELS = saved;
   });
 
-  it("reuses the folder the CLI wrote with the plan's flags", { timeout: 120_000 }, async () => {
-    const dir = mkdtempSync(join(tmpdir(), "bench-flags-"));
-    const tools = join(dir, "tools.json");
-    const queries = join(dir, "q.csv");
-    writeFileSync(tools, JSON.stringify({ calculator: "Evaluates formulas", weather: "Weather forecasts" }));
-    writeFileSync(queries, "Query,Tool\nWhat is 2+2?,calculator\nRain tomorrow?,weather\n");
-    const plan = findPlan("metatool", "tiny-v8192-r24");
-    expect(plan.cliFlags).toBe("--vocab-size 8192 --epochs retrieval=24");
-    const out = join(dir, "m");
-    const flags = plan.cliFlags!.split(" ");
-    const trained = await runCli(["train", "--catalog", tools, "--queries", queries, "--out", out, ...flags]);
-    expect(trained.code).toBe(0);
-    const cat = loadCatalog(tools);
-    process.env.TOOLGEN_BENCH_MODELS = `metatool/${plan.name}=${out}`;
-    const reused = await trainVariant("metatool", planVariant(plan), cat, loadQueries(queries, cat));
-    expect(reused.manifest.fingerprint).toBe(
-      JSON.parse(readFileSync(join(out, "toolgen.json"), "utf8")).fingerprint,
-    );
-    expect(reused.manifest.done.find((r) => r.stage === "retrieval")?.epochs).toBe(24);
-  });
+  it.each([
+    ["tiny-v8192-r24", "--vocab-size 8192 --epochs retrieval=24", { epochs: 24 }],
+    ["tiny-v8192-avg0.25", "--vocab-size 8192 --average-last retrieval=0.25", { averageLast: 0.25 }],
+  ] as const)(
+    "reuses the folder the CLI wrote with the plan's flags (%s)",
+    { timeout: 120_000 },
+    async (name, expectedFlags, recorded) => {
+      const dir = mkdtempSync(join(tmpdir(), "bench-flags-"));
+      const tools = join(dir, "tools.json");
+      const queries = join(dir, "q.csv");
+      writeFileSync(
+        tools,
+        JSON.stringify({ calculator: "Evaluates formulas", weather: "Weather forecasts" }),
+      );
+      writeFileSync(queries, "Query,Tool\nWhat is 2+2?,calculator\nRain tomorrow?,weather\n");
+      const plan = findPlan("metatool", name);
+      expect(plan.cliFlags).toBe(expectedFlags);
+      const out = join(dir, "m");
+      const flags = plan.cliFlags!.split(" ");
+      const trained = await runCli([
+        "train",
+        "--catalog",
+        tools,
+        "--queries",
+        queries,
+        "--out",
+        out,
+        ...flags,
+      ]);
+      expect(trained.code).toBe(0);
+      const cat = loadCatalog(tools);
+      process.env.TOOLGEN_BENCH_MODELS = `metatool/${plan.name}=${out}`;
+      const reused = await trainVariant("metatool", planVariant(plan), cat, loadQueries(queries, cat));
+      expect(reused.manifest.fingerprint).toBe(
+        JSON.parse(readFileSync(join(out, "toolgen.json"), "utf8")).fingerprint,
+      );
+      expect(reused.manifest.done.find((r) => r.stage === "retrieval")).toMatchObject(recorded);
+    },
+  );
 });
 
 describe("bench:toolgen earlier runs", () => {

@@ -151,6 +151,18 @@ describe("toolgen train --catalog (CLI)", () => {
     expect(userLoss.code).toBe(1);
     expect(userLoss.stderr).toMatch(/--user-loss expects stage=value pairs, e.g. memorization=1,retrieval=0/);
     expect(existsSync(join(dir, "m4"))).toBe(false);
+    const average = await runCli([
+      "train",
+      "--catalog",
+      tools,
+      "--out",
+      join(dir, "m5"),
+      "--average-last",
+      "retrieval=1",
+    ]);
+    expect(average.code).toBe(1);
+    expect(average.stderr).toMatch(/--average-last expects stage=value pairs, e.g. retrieval=0.25/);
+    expect(existsSync(join(dir, "m5"))).toBe(false);
     const model = await runCli(["retrieve", "x", "--catalog", tools, "--retriever", "toolgen"]);
     expect(model.stderr).toMatch(/needs a trained model: --model DIR/);
   });

@@ -19,6 +19,13 @@ export class AdamW {
   readonly m: ParamSet;
   readonly v: ParamSet;
   step = 0;
+  /**
+   * The running mean of the weights after the updates averaged so far (tail weight averaging, `TrainOptions.
+   * averageLast`), and how many updates it holds; absent until the first averaged update. Kept here because a
+   * resumed run needs it as much as the moments.
+   */
+  average?: ParamSet;
+  averaged = 0;
   private readonly decay: Float32Array; // per-element decay factor mask: 1 for matrices, 0 for vectors
 
   constructor(
@@ -68,6 +75,16 @@ export class AdamW {
       p[i] -= lr * ((m[i] * c1) / (Math.sqrt(v[i] * c2) + eps)) + wd * this.decay[i] * p[i];
     }
   }
+}
+
+/** Adds the current weights to the optimizer's running mean of the weights (created at the first call). */
+export function accumulateAverage(optimizer: AdamW): void {
+  const p = optimizer.params.flat;
+  optimizer.average ??= optimizer.params.like();
+  const a = optimizer.average.flat;
+  const n = ++optimizer.averaged;
+  if (n === 1) a.set(p);
+  else for (let i = 0; i < p.length; i++) a[i] += (p[i] - a[i]) / n;
 }
 
 /** Scales the gradients so their global L2 norm is at most `maxNorm`; returns the norm before clipping. */

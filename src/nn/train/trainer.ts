@@ -1,6 +1,13 @@
 import type { Batch, Llama } from "../llama.ts";
 import type { ParamSet } from "../params.ts";
-import { ADAMW_DEFAULTS, AdamW, clipGradNorm, cosineLr, type AdamWOptions } from "./adamw.ts";
+import {
+  ADAMW_DEFAULTS,
+  AdamW,
+  accumulateAverage,
+  clipGradNorm,
+  cosineLr,
+  type AdamWOptions,
+} from "./adamw.ts";
 import { Rng } from "../rng.ts";
 import {
   dropTokens,
@@ -47,6 +54,12 @@ export interface TrainOptions {
   adamw?: Partial<AdamWOptions>;
   /** Probability of removing each droppable token of a sample (token dropout, `Sample.droppable`). Default 0. */
   tokenDropout?: number;
+  /**
+   * Tail weight averaging: the weights returned are the mean of the weights after each of the last
+   * `averageLast · steps` updates (a fraction in [0, 1); 0 or absent: the last weights). One run's late weights
+   * disagree the way separately trained models do, and their mean generalises better than any one of them.
+   */
+  averageLast?: number;
   /** Resume: an optimizer restored from a checkpoint; training continues at its step. */
   optimizer?: AdamW;
   onStep?: (info: StepInfo, optimizer: AdamW) => void | Promise<void>;
@@ -86,6 +99,11 @@ export async function train(model: Llama, data: TrainData, o: TrainOptions): Pro
   const dropout = o.tokenDropout ?? 0;
   if (!(dropout >= 0 && dropout < 1))
     throw new ToolgenError("invalid_option", `tokenDropout must be in [0, 1), got ${dropout}`);
+  const averageLast = o.averageLast ?? 0;
+  if (!(averageLast >= 0 && averageLast < 1))
+    throw new ToolgenError("invalid_option", `averageLast must be in [0, 1), got ${averageLast}`);
+  // Updates after this one (1-based) are averaged; none when averageLast is 0.
+  const averageAfter = o.steps - Math.round(averageLast * o.steps);
   if (data.kind === "samples") checkSamples(data.samples, seqLen, model.config.vocabSize);
   const losses: number[] = [];
   const started = performance.now();
@@ -137,6 +155,7 @@ export async function train(model: Llama, data: TrainData, o: TrainOptions): Pro
       const gradNorm = clipGradNorm(grads, o.clip ?? 1);
       const lr = cosineLr(step, o.steps, o.lr, o.warmupFraction ?? 0.03, o.minLrRatio ?? 0.1);
       optimizer.update(grads, lr);
+      if (optimizer.step > averageAfter) accumulateAverage(optimizer);
       losses.push(loss);
       tokensSeen += tokens;
       const seconds = (performance.now() - started) / 1000;
@@ -154,6 +173,7 @@ export async function train(model: Llama, data: TrainData, o: TrainOptions): Pro
         optimizer,
       );
     }
+    if (optimizer.average) model.params.flat.set(optimizer.average.flat);
     return { optimizer, losses, stoppedEarly: false };
   }
 }
