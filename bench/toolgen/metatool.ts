@@ -17,6 +17,7 @@ import { DEFAULT_GRIDS, tuneBm25, tuneNaiveBayes, tuneRegression, type BaselineG
 import { figuresOf, modelDir, trainVariant, WORK, type Figures } from "./common.ts";
 import { cachedTuning } from "./baseline-cache.ts";
 import { cliPathFigures } from "./cli-path.ts";
+import { averageLogProbs, ensembleName, ENSEMBLES } from "./ensemble.ts";
 import { pairedFamily, top1Correct, writePerQueryCsv } from "./paired-report.ts";
 import { METATOOL_SPLIT, metaToolData, planVariant, type Plan } from "./plans.ts";
 import { modelSummary, readyManifest } from "./provenance.ts";
@@ -124,8 +125,9 @@ export async function runMetaTool(c: MetaToolRun): Promise<Record<string, unknow
     }
     const { manifest } = await trainVariant("metatool", variant, catalog, train);
     const retriever = openToolGenRetriever(out, undefined, { maxContentTokens: plan.maxContentTokens });
-    const devHits = await rankHits(retriever, dev, 100);
-    const testHits = await rankHits(retriever, test, 100);
+    // Every tool of the catalog is ranked (MetaTool has 199), so ensembles average complete distributions.
+    const devHits = await rankHits(retriever, dev, Math.max(100, catalog.length));
+    const testHits = await rankHits(retriever, test, Math.max(100, catalog.length));
     hitsOf.set(plan.name, { dev: devHits, test: testHits });
     retrievers.set(plan.name, retriever);
     const name = `toolgen_${plan.name}`;
@@ -143,6 +145,25 @@ export async function runMetaTool(c: MetaToolRun): Promise<Record<string, unknow
       ...modelSummary("metatool", plan, manifest),
     };
     log(`${plan.name}: dev ${JSON.stringify(toolgen[plan.name]!.dev)}`);
+  }
+
+  // Seed ensembles of plans evaluated in this run (ensemble.ts): measured, never selected.
+  const ensembles: Record<string, unknown> = {};
+  for (const members of ENSEMBLES.filter((m) => m.every((p) => hitsOf.has(p)))) {
+    const fuse = (part: "dev" | "test") =>
+      hitsOf.get(members[0]!)![part].map((_, i) =>
+        averageLogProbs(
+          members.map((p) => hitsOf.get(p)![part][i]!),
+          5,
+        ).map((h) => h.id),
+      );
+    const [devRanked, testRanked] = [fuse("dev"), fuse("test")];
+    systems.set(ensembleName(members), top1Correct(test, testRanked));
+    ensembles[ensembleName(members)] = {
+      members,
+      dev: figuresOf(dev, devRanked),
+      test: figuresOf(test, testRanked),
+    };
   }
 
   // Selection on dev: the ToolGen plan with the best dev NDCG@1.
@@ -189,6 +210,7 @@ export async function runMetaTool(c: MetaToolRun): Promise<Record<string, unknow
 
   const pairs: Array<[string, string]> = [
     ...Object.keys(toolgen).map((p): [string, string] => [`toolgen_${p}`, "regression"]),
+    ...Object.keys(ensembles).map((e): [string, string] => [e, "regression"]),
     ...(selected
       ? ([
           [`toolgen_${selected}`, "bm25"],
@@ -242,6 +264,7 @@ export async function runMetaTool(c: MetaToolRun): Promise<Record<string, unknow
       },
     },
     toolgen,
+    toolgen_ensembles: ensembles,
     toolgen_selected_on_dev: selected ?? null,
     not_trained: notTrained,
     hybrid: hybrid ?? null,
