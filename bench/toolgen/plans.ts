@@ -165,48 +165,66 @@ function tinyVariant(name: string, retrieval: Partial<Plan["retrieval"]>): Plan 
   };
 }
 
-/** The retrieval settings a CLI plan may change from the tiny preset, and the seed. */
-interface CliChanges {
-  epochs?: number;
-  tokenDropout?: number;
-  averageLast?: number;
-  seed?: number;
+/** The retrieval settings and seed of a CLI plan; a plan's name spells those that differ from `CLI_NAMING_BASE`. */
+interface CliSettings {
+  epochs: number;
+  tokenDropout: number;
+  averageLast: number;
+  seed: number;
 }
 
 /**
- * The CLI's tiny preset with a BPE vocabulary of `vocab` tokens and, optionally, other retrieval settings: what
- * `toolgen train --preset tiny --vocab-size N [--epochs retrieval=E] [--token-dropout retrieval=P]
- * [--average-last retrieval=F] [--seed S]` trains (nothing else set).
+ * What a CLI plan's name leaves unsaid: `tiny-v8192` is 16 retrieval epochs, token dropout 0.3, no weight
+ * averaging, seed 0, whatever the preset is today, so a name keeps meaning the same model when the preset moves.
  */
-function cliVocabPlan(vocab: number, changes: CliChanges = {}): Plan {
+const CLI_NAMING_BASE: CliSettings = {
+  epochs: 16,
+  tokenDropout: 0.3,
+  averageLast: 0,
+  seed: CLI_DEFAULT_SEED,
+};
+
+/**
+ * The CLI's tiny preset with a BPE vocabulary of `vocab` tokens and the given retrieval settings: what
+ * `toolgen train --preset tiny --vocab-size N FLAGS` trains, FLAGS being the settings that differ from the
+ * preset's (`--epochs retrieval=E`, `--token-dropout retrieval=P`, `--average-last retrieval=F`, `--seed S`).
+ */
+function cliVocabPlan(vocab: number, changes: Partial<CliSettings> = {}): Plan {
   const base = defaultPresetPlan();
-  const { epochs, tokenDropout, averageLast, seed = CLI_DEFAULT_SEED } = changes;
+  const want: CliSettings = { ...CLI_NAMING_BASE, ...changes };
+  const preset: CliSettings = {
+    epochs: base.retrieval.epochs,
+    tokenDropout: base.retrieval.tokenDropout ?? 0,
+    averageLast: base.retrieval.averageLast ?? 0,
+    seed: CLI_DEFAULT_SEED,
+  };
+  const differs = (k: keyof CliSettings, from: CliSettings) => want[k] !== from[k];
   const name =
     `tiny-v${vocab}` +
-    (epochs !== undefined ? `-r${epochs}` : "") +
-    (tokenDropout !== undefined ? `-drop${tokenDropout}` : "") +
-    (averageLast !== undefined ? `-avg${averageLast}` : "") +
-    (seed !== CLI_DEFAULT_SEED ? `-seed${seed}` : "");
+    (differs("epochs", CLI_NAMING_BASE) ? `-r${want.epochs}` : "") +
+    (differs("tokenDropout", CLI_NAMING_BASE) ? `-drop${want.tokenDropout}` : "") +
+    (differs("averageLast", CLI_NAMING_BASE) ? `-avg${want.averageLast}` : "") +
+    (differs("seed", CLI_NAMING_BASE) ? `-seed${want.seed}` : "");
   const flags = [
     `--vocab-size ${vocab}`,
-    ...(epochs !== undefined ? [`--epochs retrieval=${epochs}`] : []),
-    ...(tokenDropout !== undefined ? [`--token-dropout retrieval=${tokenDropout}`] : []),
-    ...(averageLast !== undefined ? [`--average-last retrieval=${averageLast}`] : []),
-    ...(seed !== CLI_DEFAULT_SEED ? [`--seed ${seed}`] : []),
+    ...(differs("epochs", preset) ? [`--epochs retrieval=${want.epochs}`] : []),
+    ...(differs("tokenDropout", preset) ? [`--token-dropout retrieval=${want.tokenDropout}`] : []),
+    ...(differs("averageLast", preset) ? [`--average-last retrieval=${want.averageLast}`] : []),
+    ...(differs("seed", preset) ? [`--seed ${want.seed}`] : []),
   ];
   return {
     ...base,
     name,
     retrieval: {
       ...base.retrieval,
-      ...(epochs !== undefined ? { epochs } : {}),
-      ...(tokenDropout !== undefined ? { tokenDropout } : {}),
-      ...(averageLast !== undefined ? { averageLast } : {}),
+      epochs: want.epochs,
+      tokenDropout: want.tokenDropout,
+      averageLast: want.averageLast,
     },
     tokenizerVocab: vocab,
     cliDefaults: false,
     cliFlags: flags.join(" "),
-    seed,
+    seed: want.seed,
   };
 }
 
@@ -257,6 +275,8 @@ export const METATOOL_PLANS: readonly Plan[] = [
   cliVocabPlan(8192, { seed: 1 }),
   cliVocabPlan(8192, { tokenDropout: 0.4 }),
   cliVocabPlan(8192, { averageLast: 0.25 }),
+  cliVocabPlan(8192, { averageLast: 0.5 }),
+  cliVocabPlan(8192, { averageLast: 0.25, seed: 1 }),
   sizedPresetPlan("d192x4"),
   ...(["semantic", "numeric", "hierarchical"] as const).map((index): Plan => ({
     ...metaToolPlan("d64x2", 8, 1, 0),
@@ -382,7 +402,7 @@ export function planVariant(plan: Plan, seed = plan.seed ?? 1): Variant {
             retrieval: {
               epochs: plan.retrieval.epochs,
               tokenDropout: plan.retrieval.tokenDropout,
-              ...(plan.retrieval.averageLast ? { averageLast: plan.retrieval.averageLast } : {}),
+              averageLast: plan.retrieval.averageLast ?? 0,
             },
           },
         },
