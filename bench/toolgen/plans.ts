@@ -273,10 +273,8 @@ export const METATOOL_PLANS: readonly Plan[] = [
   cliVocabPlan(16384),
   cliVocabPlan(8192, { epochs: 24 }),
   cliVocabPlan(8192, { seed: 1 }),
-  cliVocabPlan(8192, { tokenDropout: 0.4 }),
   cliVocabPlan(8192, { averageLast: 0.25 }),
   cliVocabPlan(8192, { averageLast: 0.5 }),
-  cliVocabPlan(8192, { averageLast: 0.25, seed: 1 }),
   sizedPresetPlan("d192x4"),
   ...(["semantic", "numeric", "hierarchical"] as const).map((index): Plan => ({
     ...metaToolPlan("d64x2", 8, 1, 0),
