@@ -229,17 +229,12 @@ function cliVocabPlan(vocab: number, changes: Partial<CliSettings> = {}): Plan {
 }
 
 /**
- * The default plan (the tiny preset's schedule and vocabulary, the CLI's seed) at another model size: what a
- * larger model buys with nothing else changed.
+ * `tiny-v8192` (the CLI's tiny schedule, an 8,192-token vocabulary, no weight averaging, the CLI's seed) at
+ * another model size: what a larger model buys with nothing else changed.
  */
-function sizedPresetPlan(size: Plan["size"]): Plan {
-  return {
-    ...defaultPresetPlan(),
-    name: `${size}-preset-schedule`,
-    size,
-    cliDefaults: false,
-    seed: CLI_DEFAULT_SEED,
-  };
+function sizedPlan(size: Plan["size"]): Plan {
+  const { name: _name, cliFlags: _flags, ...plan } = cliVocabPlan(8192);
+  return { ...plan, name: `${size}-v8192`, size };
 }
 
 function metaToolPlan(size: Plan["size"], mem: number, ret: number, dropout: number, lr = 3e-3): Plan {
@@ -275,7 +270,7 @@ export const METATOOL_PLANS: readonly Plan[] = [
   cliVocabPlan(8192, { seed: 1 }),
   cliVocabPlan(8192, { averageLast: 0.25 }),
   cliVocabPlan(8192, { averageLast: 0.5 }),
-  sizedPresetPlan("d192x4"),
+  sizedPlan("d192x4"),
   ...(["semantic", "numeric", "hierarchical"] as const).map((index): Plan => ({
     ...metaToolPlan("d64x2", 8, 1, 0),
     name: `${index}-d64x2-m8-r1`,
@@ -420,7 +415,7 @@ export function planVariant(plan: Plan, seed = plan.seed ?? 1): Variant {
         tokenizerVocab: plan.tokenizerVocab,
         stages: {
           memorization: { tokenDropout: 0, userLoss: false, ...plan.memorization },
-          retrieval: { tokenDropout: 0, userLoss: false, ...plan.retrieval },
+          retrieval: { tokenDropout: 0, userLoss: false, averageLast: 0, ...plan.retrieval },
         },
       },
     },

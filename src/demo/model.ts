@@ -62,9 +62,10 @@ export const DEMO_SCHEDULE: NonNullable<ToolGenTrainOptions["schedule"]> = {
   batchSize: 8,
   maxContentTokens: 40,
   stages: {
-    // user losses named off: not measured for the demo model (the tiny preset's were chosen on MetaTool)
+    // user losses and weight averaging named off: not measured for the demo model (the tiny preset's were chosen
+    // on MetaTool)
     memorization: { epochs: 20, lr: 3e-3, userLoss: false },
-    retrieval: { epochs: 6, lr: 3e-3, tokenDropout: 0, userLoss: false },
+    retrieval: { epochs: 6, lr: 3e-3, tokenDropout: 0, userLoss: false, averageLast: 0 },
     agent: { epochs: 12, lr: 3e-3 },
   },
 };

@@ -15,7 +15,9 @@ import { ToolgenError } from "../errors.ts";
  * neither). Contents are cut to fit the short context. The BPE vocabulary is 8,192 tokens: on the MetaTool dev
  * split 2,048 gave NDCG@1 76.18, 8,192 78.56, 16,384 76.79, and 8,192 with 24 retrieval epochs 77.70
  * (bench/results/toolgen.json; a larger vocabulary also shortens the queries, so training took 25 min instead
- * of 34). The small preset is not re-tuned yet.
+ * of 34). The retrieval stage keeps the mean of its weights over its last quarter of updates (`averageLast`): dev
+ * NDCG@1 79.72, against 78.56 for the last weights and 79.41 averaging the last half. A d192 × 4 model with the
+ * same schedule scored 77.34. The small preset is not re-tuned yet.
  */
 export interface StageSchedule {
   epochs: number;
@@ -58,7 +60,7 @@ export const SCHEDULES: Record<"tiny" | "small", Schedule> = {
     maxContentTokens: 96,
     stages: {
       memorization: { epochs: 32, lr: 2e-3, userLoss: true },
-      retrieval: { epochs: 16, lr: 3e-3, tokenDropout: 0.3, userLoss: true },
+      retrieval: { epochs: 16, lr: 3e-3, tokenDropout: 0.3, userLoss: true, averageLast: 0.25 },
       agent: { epochs: 2, lr: 1e-3 },
     },
   },

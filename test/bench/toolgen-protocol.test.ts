@@ -126,8 +126,9 @@ describe("bench:toolgen plans with CLI flags = toolgen train --preset tiny FLAGS
   });
 
   it.each([
-    ["tiny-v8192-r24", "--vocab-size 8192 --epochs retrieval=24", { epochs: 24 }],
-    ["tiny-v8192-avg0.25", "--vocab-size 8192 --average-last retrieval=0.25", { averageLast: 0.25 }],
+    // the preset averages a quarter: a plan without averaging says --average-last retrieval=0
+    ["tiny-v8192-r24", "--vocab-size 8192 --epochs retrieval=24 --average-last retrieval=0", { epochs: 24 }],
+    ["tiny-v8192-avg0.5", "--vocab-size 8192 --average-last retrieval=0.5", { averageLast: 0.5 }],
   ] as const)(
     "reuses the folder the CLI wrote with the plan's flags (%s)",
     { timeout: 120_000 },
