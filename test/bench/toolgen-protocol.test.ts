@@ -12,6 +12,16 @@ import { runCli } from "../helpers/run-cli.ts";
 
 const catalog = [{ id: "calculator" }, { id: "weather" }];
 
+/** A two-tool catalog and one labelled query per tool in a new folder (`sum` is the calculator's query). */
+function twoToolCatalog(prefix: string, sum: string): { dir: string; tools: string; queries: string } {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const tools = join(dir, "tools.json");
+  const queries = join(dir, "q.csv");
+  writeFileSync(tools, JSON.stringify({ calculator: "Evaluates formulas", weather: "Weather forecasts" }));
+  writeFileSync(queries, `Query,Tool\n${sum},calculator\nRain tomorrow?,weather\n`);
+  return { dir, tools, queries };
+}
+
 describe("bench:toolgen protocol checks", () => {
   it("passes disjoint, labelled parts and reports zero counts", () => {
     const checks = checkProtocolParts(
@@ -79,14 +89,7 @@ describe("bench:toolgen default plan = toolgen train --preset tiny", () => {
     "reuses the CLI's folder as it is when the fingerprint matches, refuses it otherwise",
     { timeout: 120_000 },
     async () => {
-      const dir = mkdtempSync(join(tmpdir(), "bench-default-"));
-      const tools = join(dir, "tools.json");
-      const queries = join(dir, "q.csv");
-      writeFileSync(
-        tools,
-        JSON.stringify({ calculator: "Evaluates formulas", weather: "Weather forecasts" }),
-      );
-      writeFileSync(queries, 'Query,Tool\n"What is 2+2, please?",calculator\nRain tomorrow?,weather\n');
+      const { dir, tools, queries } = twoToolCatalog("bench-default-", '"What is 2+2, please?"');
       const out = join(dir, "m");
       // The user's command, no option beyond the README's.
       const trained = await runCli(["train", "--catalog", tools, "--queries", queries, "--out", out]);
@@ -133,14 +136,7 @@ describe("bench:toolgen plans with CLI flags = toolgen train --preset tiny FLAGS
     "reuses the folder the CLI wrote with the plan's flags (%s)",
     { timeout: 120_000 },
     async (name, expectedFlags, recorded) => {
-      const dir = mkdtempSync(join(tmpdir(), "bench-flags-"));
-      const tools = join(dir, "tools.json");
-      const queries = join(dir, "q.csv");
-      writeFileSync(
-        tools,
-        JSON.stringify({ calculator: "Evaluates formulas", weather: "Weather forecasts" }),
-      );
-      writeFileSync(queries, "Query,Tool\nWhat is 2+2?,calculator\nRain tomorrow?,weather\n");
+      const { dir, tools, queries } = twoToolCatalog("bench-flags-", "What is 2+2?");
       const plan = findPlan("metatool", name);
       expect(plan.cliFlags).toBe(expectedFlags);
       const out = join(dir, "m");

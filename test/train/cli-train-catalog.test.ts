@@ -128,41 +128,23 @@ describe("toolgen train --catalog (CLI)", () => {
     ]);
     expect(noQueries.code).toBe(1);
     expect(noQueries.stderr).toMatch(/retrieval stage needs labelled queries/);
-    const dropout = await runCli([
-      "train",
-      "--catalog",
-      tools,
-      "--out",
-      join(dir, "m3"),
-      "--token-dropout",
-      "retrieval=1",
-    ]);
-    expect(dropout.code).toBe(1);
-    expect(dropout.stderr).toMatch(/--token-dropout expects stage=value pairs, e.g. retrieval=0.25/);
-    const userLoss = await runCli([
-      "train",
-      "--catalog",
-      tools,
-      "--out",
-      join(dir, "m4"),
-      "--user-loss",
-      "retrieval=2",
-    ]);
-    expect(userLoss.code).toBe(1);
-    expect(userLoss.stderr).toMatch(/--user-loss expects stage=value pairs, e.g. memorization=1,retrieval=0/);
-    expect(existsSync(join(dir, "m4"))).toBe(false);
-    const average = await runCli([
-      "train",
-      "--catalog",
-      tools,
-      "--out",
-      join(dir, "m5"),
-      "--average-last",
-      "retrieval=1",
-    ]);
-    expect(average.code).toBe(1);
-    expect(average.stderr).toMatch(/--average-last expects stage=value pairs, e.g. retrieval=0.25/);
-    expect(existsSync(join(dir, "m5"))).toBe(false);
+    // per-stage values out of range: refused before anything is written
+    const stageValues: Array<[string, string, RegExp]> = [
+      ["--token-dropout", "retrieval=1", /--token-dropout expects stage=value pairs, e.g. retrieval=0.25/],
+      [
+        "--user-loss",
+        "retrieval=2",
+        /--user-loss expects stage=value pairs, e.g. memorization=1,retrieval=0/,
+      ],
+      ["--average-last", "retrieval=1", /--average-last expects stage=value pairs, e.g. retrieval=0.25/],
+    ];
+    for (const [i, [flag, value, message]] of stageValues.entries()) {
+      const out = join(dir, `m${i + 3}`);
+      const r = await runCli(["train", "--catalog", tools, "--out", out, flag, value]);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(message);
+      expect(existsSync(out)).toBe(false);
+    }
     const model = await runCli(["retrieve", "x", "--catalog", tools, "--retriever", "toolgen"]);
     expect(model.stderr).toMatch(/needs a trained model: --model DIR/);
   });
