@@ -1,10 +1,13 @@
 import type { Command } from "commander";
 import { RETRIEVER_KINDS } from "../retrieval/create.ts";
-import { buildToolRouter } from "../server/build.ts";
+import { buildGateway } from "../server/build.ts";
 import { collect } from "../server/command-line.ts";
 import { loadRouterConfig } from "../server/config.ts";
+import { EXPOSE_MODES, type ExposeMode } from "../server/exposure.ts";
+import type { GatewayOptions } from "../server/gateway.ts";
 import { serveHttp } from "../server/http.ts";
-import { createRouterServer } from "../server/mcp.ts";
+import { checkNamingOptions, PREFIX_MODES, type PrefixMode } from "../server/naming.ts";
+import { createGatewayServer } from "../server/session.ts";
 import { LineStdioServerTransport } from "../server/stdio-transport.ts";
 import { reportFailure, runAction } from "./run-action.ts";
 import { ToolgenError } from "../errors.ts";
@@ -18,6 +21,32 @@ interface ServeMcpOptions {
   http?: string;
   host: string;
   timeout?: string;
+  expose: string;
+  prefix: string;
+  separator: string;
+  maxNameLength: string;
+  toolBudget: string;
+}
+
+/** The gateway options from the command line, checked before anything starts. */
+function gatewayOptions(opts: ServeMcpOptions): GatewayOptions {
+  if (!EXPOSE_MODES.includes(opts.expose as ExposeMode))
+    throw new ToolgenError(
+      "invalid_option",
+      `--expose expects ${EXPOSE_MODES.join(" | ")}, got "${opts.expose}"`,
+    );
+  const budget = Number(opts.toolBudget);
+  if (!Number.isInteger(budget) || budget < 1)
+    throw new ToolgenError(
+      "invalid_option",
+      `--tool-budget expects a positive number of tokens, got "${opts.toolBudget}"`,
+    );
+  const naming = checkNamingOptions({
+    prefix: opts.prefix as PrefixMode,
+    separator: opts.separator,
+    maxLength: Number(opts.maxNameLength),
+  });
+  return { ...naming, expose: opts.expose as ExposeMode, toolTokenBudget: budget };
 }
 
 /** True for addresses only this machine can reach. */
@@ -40,7 +69,9 @@ export function register(program: Command): void {
   const serve = program.command("serve").description("serve toolgen to other programs");
   serve
     .command("mcp")
-    .description("an MCP server exposing search_tools, call_tool and get_tool over a tool catalog")
+    .description(
+      "an MCP gateway: search_tools, call_tool and get_tool over a tool catalog, or every upstream tool by name",
+    )
     .option("--catalog <file>", "catalog file (any recognised format; repeatable)", collect, [])
     .option("--tools <file>", "TS/JS module whose tools are served and callable (repeatable)", collect, [])
     .option("--retriever <kind>", RETRIEVER_KINDS.join(" | "), "bm25")
@@ -49,6 +80,23 @@ export function register(program: Command): void {
     .option("--http <port>", "serve MCP Streamable HTTP on this port instead of stdio (0 = any free port)")
     .option("--host <address>", "interface for --http", "127.0.0.1")
     .option("--timeout <ms>", "milliseconds a tool call may take (default 30000; 0 = no limit)")
+    .option(
+      "--expose <mode>",
+      `tools listed: ${EXPOSE_MODES.join(" | ")} (auto: all within --tool-budget)`,
+      "search",
+    )
+    .option("--prefix <mode>", `upstream name before tool names: ${PREFIX_MODES.join(" | ")}`, "always")
+    .option("--separator <text>", "between an upstream's name and its tool's name", "__")
+    .option(
+      "--max-name-length <n>",
+      "longest tool name (128 by the spec; 64 for clients that need it)",
+      "128",
+    )
+    .option(
+      "--tool-budget <tokens>",
+      "most tokens of tool definitions --expose auto lists before searching",
+      "10000",
+    )
     .action(
       runAction(async (opts: ServeMcpOptions, command: Command) => {
         const port = opts.http === undefined ? undefined : parsePort(opts.http);
@@ -59,6 +107,7 @@ export function register(program: Command): void {
               `use --host 127.0.0.1 to serve this machine only\n`,
           );
         }
+        const gateway = gatewayOptions(opts);
         const config = opts.config ? loadRouterConfig(opts.config) : {};
         let timeoutMs: number | undefined;
         if (opts.timeout !== undefined) {
@@ -68,7 +117,8 @@ export function register(program: Command): void {
         }
         const started = performance.now();
         const build = () =>
-          buildToolRouter({
+          buildGateway({
+            ...gateway,
             catalogs: opts.catalog,
             modules: opts.tools,
             config,
@@ -91,7 +141,7 @@ export function register(program: Command): void {
         process.once("SIGINT", () => void stop());
         process.once("SIGTERM", () => void stop());
         if (stdio) {
-          const server = createRouterServer(building);
+          const server = createGatewayServer(building);
           server.oninitialized = release;
           const transport = new LineStdioServerTransport();
           transport.onclose = () => void stop();
@@ -99,15 +149,17 @@ export function register(program: Command): void {
           process.stdin.once("end", () => void stop());
           setTimeout(release, 100);
         }
-        const router = await building.catch((error: unknown) => {
+        const served = await building.catch((error: unknown) => {
           if (!stdio) throw error;
           // The stdio server keeps the process alive: report as every command does, then end it.
           reportFailure(command, error);
           return process.exit();
         });
-        const ready = `${router.size} tools, ${opts.retriever} retriever, ready in ${Math.round(performance.now() - started)} ms`;
+        const ready =
+          `${served.router.size} tools (listed: ${served.exposure === "all" ? `all ${served.exposedTools.length}` : "search_tools, call_tool, get_tool"}), ` +
+          `${opts.retriever} retriever, ready in ${Math.round(performance.now() - started)} ms`;
         if (port !== undefined) {
-          const running = await serveHttp(router, { port: port ?? 0, host: opts.host });
+          const running = await serveHttp(served, { port: port ?? 0, host: opts.host });
           process.stderr.write(`toolgen MCP router: ${ready}; listening on ${running.url}\n`);
           return;
         }

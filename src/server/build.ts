@@ -1,12 +1,16 @@
 import { resolve } from "node:path";
 import type { CatalogEntry } from "../catalog/catalog.ts";
+import { isMcpEntryDoc } from "../catalog/import/mcp.ts";
 import { indexCatalog } from "../catalog/catalog.ts";
 import { loadCatalog } from "../catalog/load.ts";
 import { createRetriever, type CreateRetrieverOptions } from "../retrieval/create.ts";
+import type { Retriever } from "../retrieval/retriever.ts";
 import { loadTools } from "../tools/load-module.ts";
 import type { Tool } from "../tools/types.ts";
 import type { RouterConfig } from "./config.ts";
 import { bindExecutors } from "./executors.ts";
+import { Gateway, type GatewayOptions } from "./gateway.ts";
+import { startLiveUpstreams } from "./live-upstreams.ts";
 import { ToolRouter } from "./router.ts";
 import type { UpstreamOptions } from "./upstream.ts";
 import { ToolgenError } from "../errors.ts";
@@ -46,13 +50,20 @@ export async function buildToolRouter(options: BuildRouterOptions): Promise<Tool
   const config = options.config ?? {};
   const catalogFiles = [...(options.catalogs ?? []), ...(config.catalogs ?? [])];
   const moduleFiles = [...(options.modules ?? []), ...(config.modules ?? [])];
-  if (catalogFiles.length === 0 && moduleFiles.length === 0)
+  if (
+    catalogFiles.length === 0 &&
+    moduleFiles.length === 0 &&
+    Object.keys(config.mcpServers ?? {}).length === 0
+  )
     throw new ToolgenError(
       "invalid_option",
-      "nothing to serve: give --catalog FILE, --tools FILE or a config with catalogs or modules",
+      "nothing to serve: give --catalog FILE, --tools FILE or a config with catalogs, modules or mcpServers",
     );
 
   const entries: CatalogEntry[] = catalogFiles.flatMap((file) => loadCatalog(file));
+  const listed = new Set(entries.flatMap((e) => (isMcpEntryDoc(e.doc) ? [e.doc.mcp.name] : [])));
+  const live = await startLiveUpstreams(config, listed, options.upstream);
+  entries.push(...live.entries);
   const described = new Set(entries.map((e) => e.id));
   const moduleTools = new Map<string, { tool: Tool; file: string }>();
   for (const file of moduleFiles) {
@@ -66,20 +77,45 @@ export async function buildToolRouter(options: BuildRouterOptions): Promise<Tool
       if (!described.has(tool.name)) entries.push(moduleEntry(tool, resolve(file)));
     }
   }
-  indexCatalog(entries, catalogFiles.join(", ") || "modules"); // one id, one tool, across all sources
+  indexCatalog(entries, catalogFiles.join(", ") || "modules and upstream servers"); // one id, one tool, across all sources
 
   const env = options.env ?? process.env;
-  const { executors, upstreams } = bindExecutors(entries, moduleTools, config, env, options.upstream);
-  const retriever = await createRetriever(options.retriever ?? "bm25", {
-    catalog: entries,
-    ...(options.model === undefined ? {} : { model: options.model }),
-    ...(options.bm25 === undefined ? {} : { bm25: options.bm25 }),
-  });
+  const { executors, upstreams } = bindExecutors(
+    entries,
+    moduleTools,
+    config,
+    env,
+    options.upstream,
+    live.upstreams,
+  );
+  const retriever = await retrieverFor(options)(entries);
   return new ToolRouter({
     entries,
     retriever,
     executors,
     upstreams,
+    live: [...live.upstreams.keys()],
     timeoutMs: options.timeoutMs ?? config.timeoutMs ?? 30_000,
   });
+}
+
+/** How the router's retriever is built over a catalog (again when an upstream's tools change). */
+function retrieverFor(options: BuildRouterOptions): (entries: readonly CatalogEntry[]) => Promise<Retriever> {
+  return (entries) =>
+    createRetriever(options.retriever ?? "bm25", {
+      catalog: entries,
+      ...(options.model === undefined ? {} : { model: options.model }),
+      ...(options.bm25 === undefined ? {} : { bm25: options.bm25 }),
+    });
+}
+
+/** The router and, over it, the gateway that serves its tools, prompts and resources (see `GatewayOptions`). */
+export async function buildGateway(options: BuildRouterOptions & GatewayOptions): Promise<Gateway> {
+  const router = await buildToolRouter(options);
+  try {
+    return await Gateway.create(router, { ...options, retrieverFor: retrieverFor(options) });
+  } catch (error) {
+    await router.close();
+    throw error;
+  }
 }

@@ -3,6 +3,7 @@ import { isMcpEntryDoc, type McpServerSpec } from "../catalog/import/mcp.ts";
 import type { CatalogEntry } from "../catalog/catalog.ts";
 import type { Tool, ToolContext } from "../tools/types.ts";
 import type { OpenApiTarget, RouterConfig } from "./config.ts";
+import type { CallRelay } from "./relay.ts";
 import { callOpenApiOperation, isOpenApiOperationDoc } from "./openapi-executor.ts";
 import { UpstreamServer, type UpstreamOptions } from "./upstream.ts";
 import { ToolgenError } from "../errors.ts";
@@ -40,7 +41,11 @@ export function upstreamExecutor(server: UpstreamServer, toolName: string): Exec
     target: `${toolName} on ${server.label}`,
     ownTimeout: true,
     run: async (args, context, timeoutMs) => ({
-      mcp: await server.callTool(toolName, args, { signal: context.signal, timeoutMs }),
+      mcp: await server.callTool(toolName, args, {
+        ...(context.signal ? { signal: context.signal } : {}),
+        timeoutMs,
+        ...(context.relay ? { relay: context.relay as CallRelay } : {}),
+      }),
     }),
   };
 }
@@ -73,7 +78,7 @@ export function openApiTargetFor(
 /**
  * Chooses each entry's executor: a module tool of the same id, the upstream MCP server its import recorded
  * (the config's `mcpServers` may override how to reach it), or an OpenAPI target; otherwise none (catalog-only).
- * Upstream servers are shared by name and start only when first called.
+ * Upstream servers are shared by name (`started` ones are reused) and start only when first called.
  */
 export function bindExecutors(
   entries: readonly CatalogEntry[],
@@ -81,9 +86,10 @@ export function bindExecutors(
   config: RouterConfig,
   env: NodeJS.ProcessEnv = process.env,
   upstreamOptions: UpstreamOptions = {},
+  started: ReadonlyMap<string, UpstreamServer> = new Map(),
 ): { executors: Map<string, Executor>; upstreams: Map<string, UpstreamServer> } {
   const executors = new Map<string, Executor>();
-  const upstreams = new Map<string, UpstreamServer>();
+  const upstreams = new Map<string, UpstreamServer>(started);
   const upstream = (spec: McpServerSpec): UpstreamServer => {
     let server = upstreams.get(spec.name);
     if (!server) {

@@ -8,8 +8,9 @@ import {
 import type { AddressInfo } from "node:net";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
-import { createRouterServer } from "./mcp.ts";
-import type { ToolRouter } from "./router.ts";
+import { Gateway } from "./gateway.ts";
+import { ToolRouter } from "./router.ts";
+import { createGatewayServer } from "./session.ts";
 import { ToolgenError } from "../errors.ts";
 
 export interface HttpServeOptions {
@@ -62,7 +63,11 @@ function reply(res: ServerResponse, status: number, message: string, code = -320
  * Serves the router over MCP Streamable HTTP: one session (and one MCP server object) per client, all sharing
  * the router. Host-header checks guard local servers against DNS rebinding.
  */
-export async function serveHttp(router: ToolRouter, options: HttpServeOptions): Promise<RunningHttpServer> {
+export async function serveHttp(
+  target: ToolRouter | Gateway,
+  options: HttpServeOptions,
+): Promise<RunningHttpServer> {
+  const gateway = target instanceof ToolRouter ? await Gateway.create(target) : target;
   const host = options.host ?? "127.0.0.1";
   const path = options.path ?? "/mcp";
   const limit = options.maxBodyBytes ?? 4 * 1024 * 1024;
@@ -96,7 +101,7 @@ export async function serveHttp(router: ToolRouter, options: HttpServeOptions): 
       transport.onclose = () => {
         if (transport.sessionId) sessions.delete(transport.sessionId);
       };
-      await createRouterServer(router).connect(transport);
+      await createGatewayServer(gateway).connect(transport);
       return transport.handleRequest(req, res, body);
     }
     if (req.method === "GET" || req.method === "DELETE") {

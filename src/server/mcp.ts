@@ -1,12 +1,7 @@
-import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import {
-  CallToolRequestSchema,
-  ListToolsRequestSchema,
-  type CallToolResult,
-  type Tool as McpTool,
-} from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult, Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
 import type { JsonSchema } from "../tools/types.ts";
 import { validateArguments } from "../tools/validate.ts";
+import type { CallRelay } from "./relay.ts";
 import { errorResult, RouterError, type ToolRouter } from "./router.ts";
 
 export const ROUTER_INSTRUCTIONS =
@@ -101,6 +96,7 @@ export async function handleRouterCall(
   name: string,
   args: Record<string, unknown> | undefined,
   signal?: AbortSignal,
+  relay?: CallRelay,
 ): Promise<CallToolResult> {
   const definition = routerToolDefinitions(router.maxK).find((t) => t.name === name);
   if (!definition)
@@ -127,28 +123,10 @@ export async function handleRouterCall(
       case "get_tool":
         return json(router.describe(input.id as string));
       default:
-        return await router.call(input.id as string, input.arguments ?? {}, signal);
+        return await router.call(input.id as string, input.arguments ?? {}, signal, relay);
     }
   } catch (error) {
     if (error instanceof RouterError) return errorResult(error.message);
     return errorResult(`${name} failed: ${(error as Error).message}`);
   }
-}
-
-/**
- * An MCP server (one per connection: stdio, or one HTTP session) over a shared router. The router may still be
- * loading (a promise): `initialize` is answered at once, and tools/list and tools/call wait for it.
- */
-export function createRouterServer(router: ToolRouter | Promise<ToolRouter>): Server {
-  const server = new Server(
-    { name: "toolgen-router", version: "0.1.0" },
-    { capabilities: { tools: {} }, instructions: ROUTER_INSTRUCTIONS },
-  );
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: routerToolDefinitions((await router).maxK),
-  }));
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra) =>
-    handleRouterCall(await router, request.params.name, request.params.arguments, extra.signal),
-  );
-  return server;
 }

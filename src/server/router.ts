@@ -5,6 +5,7 @@ import { executeToolCall } from "../tools/execute.ts";
 import { closestNames } from "../tools/suggest.ts";
 import type { JsonSchema, Tool } from "../tools/types.ts";
 import type { Executor, ExecutorKind } from "./executors.ts";
+import type { CallRelay } from "./relay.ts";
 import type { UpstreamServer } from "./upstream.ts";
 import { ToolgenError } from "../errors.ts";
 
@@ -34,6 +35,8 @@ export interface ToolRouterOptions {
   timeoutMs?: number;
   /** Largest k a search may ask for (default 50). */
   maxK?: number;
+  /** Upstreams whose tools were listed live at start (the config's servers no catalog lists), by name. */
+  live?: readonly string[];
 }
 
 /** Thrown for a request the router cannot serve (unknown id, bad k); the MCP layer turns it into an error result. */
@@ -48,16 +51,56 @@ export const NO_EXECUTOR_MESSAGE = "no executor configured for this tool";
 
 /**
  * The transport-free core of the MCP tool router: search over a catalog, describe one entry, call one entry
- * through its executor. Calls go through executeToolCall (src/tools/execute.ts), so arguments are validated (and
- * safely coerced) against the catalog schema, and time limits and aborts behave as for any tool.
+ * through its executor. Calls go through executeToolCall (src/tools/execute.ts), so arguments are validated
+ * against the catalog schema and time limits and aborts behave as for any tool. A value of the wrong type is
+ * refused with the violation named, never converted: a gateway does not change a call on its way through.
  */
 export class ToolRouter {
-  private readonly byId: Map<string, CatalogEntry>;
-  private readonly options: ToolRouterOptions;
+  private byId: Map<string, CatalogEntry>;
+  private options: ToolRouterOptions;
+  /** Other exact names of an entry (its exposed name, its own name upstream), for exact-name search. */
+  private aliases = new Map<string, string>();
 
   constructor(options: ToolRouterOptions) {
     this.options = options;
     this.byId = new Map(options.entries.map((e) => [e.id, e]));
+  }
+
+  /** Every entry, in catalog order. */
+  get entries(): readonly CatalogEntry[] {
+    return this.options.entries;
+  }
+
+  executor(id: string): Executor | undefined {
+    return this.options.executors.get(id);
+  }
+
+  get upstreams(): ReadonlyMap<string, UpstreamServer> {
+    return this.options.upstreams ?? new Map();
+  }
+
+  get live(): readonly string[] {
+    return this.options.live ?? [];
+  }
+
+  /** The call time limit in milliseconds (0 = none). */
+  get timeoutMs(): number {
+    return this.options.timeoutMs ?? 30_000;
+  }
+
+  /** Names that find an entry first in `search` when a query is exactly that name. */
+  setAliases(aliases: ReadonlyMap<string, string>): void {
+    this.aliases = new Map(aliases);
+  }
+
+  /** Swaps in a new catalog (an upstream's tools changed); searches and calls in progress finish on the old one. */
+  replace(
+    entries: readonly CatalogEntry[],
+    retriever: Retriever,
+    executors: ReadonlyMap<string, Executor>,
+  ): void {
+    this.options = { ...this.options, entries, retriever, executors };
+    this.byId = new Map(entries.map((e) => [e.id, e]));
   }
 
   get size(): number {
@@ -74,10 +117,19 @@ export class ToolRouter {
     if (!Number.isInteger(k) || k < 1 || k > this.maxK)
       throw new RouterError(`k must be an integer from 1 to ${this.maxK}, got ${JSON.stringify(k)}`);
     const hits = await this.options.retriever.search(query, { k });
-    return hits.flatMap((hit) => {
-      const entry = this.byId.get(hit.id);
+    const exact = this.exactMatch(query.trim());
+    const ids = [...(exact ? [exact] : []), ...hits.map((h) => h.id).filter((id) => id !== exact)];
+    return ids.slice(0, k).flatMap((id) => {
+      const entry = this.byId.get(id);
       return entry ? [{ id: entry.id, description: entry.description, inputSchema: entry.parameters }] : [];
     });
+  }
+
+  /** The entry a query names exactly (its id or an alias), so that a tool asked for by name always comes first. */
+  private exactMatch(query: string): string | undefined {
+    if (this.byId.has(query)) return query;
+    const alias = this.aliases.get(query);
+    return alias !== undefined && this.byId.has(alias) ? alias : undefined;
   }
 
   describe(id: string): ToolDocument {
@@ -96,8 +148,11 @@ export class ToolRouter {
     };
   }
 
-  /** Runs one entry. Never throws: every failure is an MCP result with `isError: true` and a readable text. */
-  async call(id: string, args: unknown, signal?: AbortSignal): Promise<CallToolResult> {
+  /**
+   * Runs one entry. Never throws: every failure is an MCP result with `isError: true` and a readable text. A
+   * relay carries what an upstream sends during the call (progress, logs, sampling) back to the client.
+   */
+  async call(id: string, args: unknown, signal?: AbortSignal, relay?: CallRelay): Promise<CallToolResult> {
     let entry: CatalogEntry;
     try {
       entry = this.entry(id);
@@ -131,8 +186,8 @@ export class ToolRouter {
         function: { name: entry.id, arguments: (args ?? {}) as Record<string, unknown> },
       },
       [tool],
-      signal ? { signal } : {},
-      { timeoutMs: executor.ownTimeout ? 0 : limit },
+      { ...(signal ? { signal } : {}), ...(relay ? { relay } : {}) },
+      { timeoutMs: executor.ownTimeout ? 0 : limit, coerce: false },
     );
     if (!result.ok) return errorResult(result.error.message);
     return passthrough ?? { content: [{ type: "text", text: result.content }] };

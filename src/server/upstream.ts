@@ -3,14 +3,21 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
+  CreateMessageRequestSchema,
+  ElicitRequestSchema,
   ErrorCode,
   McpError,
+  ProgressNotificationSchema,
   type CallToolResult,
   type Implementation,
+  type Notification,
+  type ServerCapabilities,
   type Tool as McpTool,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { McpServerSpec } from "../catalog/import/mcp.ts";
 import { ToolgenError } from "../errors.ts";
+import { listAllPages } from "./paginate.ts";
+import { PassThroughResultSchema, relayForRequest, type CallRelay } from "./relay.ts";
 
 export interface UpstreamOptions {
   /** Milliseconds allowed for starting the server and the `initialize` handshake (default 20 000). */
@@ -18,6 +25,9 @@ export interface UpstreamOptions {
   /** Where the child's stderr goes besides the kept tail (default: this process's stderr, prefixed). */
   onStderr?: (line: string) => void;
 }
+
+/** What the gateway does with what an upstream sends on its own: notifications (logs, updates, list changes). */
+export type UpstreamNotificationHandler = (upstream: UpstreamServer, notification: Notification) => void;
 
 const CLIENT_INFO: Implementation = { name: "toolgen-router", version: "0.1.0" };
 const STDERR_TAIL_LINES = 20;
@@ -36,8 +46,15 @@ export class UpstreamServer {
   private closedUnexpectedly = 0;
   private generation = 0;
   private closing = false;
+  /** Calls in flight, each with its way back to the client that made it. */
+  private readonly inFlight = new Set<CallRelay>();
+  /** Progress tokens of the calls in flight that asked for progress. */
+  private readonly progress = new Map<string, { relay: CallRelay; forwarded: Promise<unknown>[] }>();
+  private progressCount = 0;
   /** How many times a process (or HTTP session) was started; tests and logs read it. */
   starts = 0;
+  /** Set by the gateway: where log messages, resource updates and list changes from this upstream go. */
+  onNotification?: UpstreamNotificationHandler;
 
   constructor(spec: McpServerSpec, options: UpstreamOptions = {}) {
     if (spec.command === undefined && spec.url === undefined)
@@ -57,14 +74,36 @@ export class UpstreamServer {
 
   async listTools(): Promise<{ tools: McpTool[]; serverInfo?: Implementation }> {
     const client = await this.client();
-    const tools: McpTool[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await client.listTools(cursor === undefined ? {} : { cursor });
-      tools.push(...page.tools);
-      cursor = page.nextCursor;
-    } while (cursor !== undefined);
+    const tools = (await this.listAll("tools/list", "tools")) as McpTool[];
     return { tools, serverInfo: client.getServerVersion() };
+  }
+
+  /** What the upstream said it offers at `initialize` (starts it if needed). */
+  async capabilities(): Promise<ServerCapabilities> {
+    return (await this.client()).getServerCapabilities() ?? {};
+  }
+
+  /** Every item of a paginated list (`tools/list`, `prompts/list`, ...), following cursors, never looping. */
+  async listAll(method: string, key: string): Promise<Record<string, unknown>[]> {
+    return listAllPages(`${this.label} ${method}`, (cursor) =>
+      this.request(method, cursor === undefined ? {} : { cursor }).then((page) => ({
+        items: (Array.isArray(page[key]) ? page[key] : []) as Record<string, unknown>[],
+        nextCursor: page.nextCursor,
+      })),
+    );
+  }
+
+  /** One request upstream, its result passed back as it came. */
+  async request(
+    method: string,
+    params: Record<string, unknown>,
+    options: { signal?: AbortSignal; timeoutMs?: number } = {},
+  ): Promise<Record<string, unknown>> {
+    const client = await this.client();
+    return client.request({ method, params } as never, PassThroughResultSchema, {
+      ...(options.signal ? { signal: options.signal } : {}),
+      timeout: options.timeoutMs && options.timeoutMs > 0 ? options.timeoutMs : NO_LIMIT,
+    });
   }
 
   /**
@@ -74,16 +113,36 @@ export class UpstreamServer {
   async callTool(
     name: string,
     args: Record<string, unknown>,
-    options: { signal?: AbortSignal; timeoutMs?: number } = {},
+    options: { signal?: AbortSignal; timeoutMs?: number; relay?: CallRelay } = {},
   ): Promise<CallToolResult> {
     const client = await this.client();
     const generation = this.generation;
     const crashesBefore = this.closedUnexpectedly;
+    const { relay } = options;
+    if (relay) this.inFlight.add(relay);
+    // Progress goes back to the client under its own token. The gateway tracks its tokens itself: the SDK's own
+    // progress handling drops a notification that arrives in the same read as the response.
+    const token =
+      relay?.progressToken === undefined ? undefined : `${this.spec.name}-${++this.progressCount}`;
+    const forwarded: Promise<unknown>[] = [];
+    if (token !== undefined) this.progress.set(token, { relay: relay!, forwarded });
     try {
-      const result = await client.callTool({ name, arguments: args }, undefined, {
-        signal: options.signal,
-        timeout: options.timeoutMs && options.timeoutMs > 0 ? options.timeoutMs : NO_LIMIT,
-      });
+      const result = await client.request(
+        {
+          method: "tools/call",
+          params: {
+            name,
+            arguments: args,
+            ...(token === undefined ? {} : { _meta: { progressToken: token } }),
+          },
+        },
+        PassThroughResultSchema,
+        {
+          ...(options.signal ? { signal: options.signal } : {}),
+          timeout: options.timeoutMs && options.timeoutMs > 0 ? options.timeoutMs : NO_LIMIT,
+        },
+      );
+      await Promise.all(forwarded);
       return result as CallToolResult;
     } catch (error) {
       if (error instanceof McpError && error.code === ErrorCode.RequestTimeout && !options.signal?.aborted)
@@ -105,7 +164,15 @@ export class UpstreamServer {
       throw new ToolgenError("upstream_failure", `${this.label}: ${(error as Error).message}`, {
         cause: error,
       });
+    } finally {
+      if (relay) this.inFlight.delete(relay);
+      if (token !== undefined) this.progress.delete(token);
     }
+  }
+
+  /** The calls in flight now, with their ways back to their clients. */
+  get relays(): ReadonlySet<CallRelay> {
+    return this.inFlight;
   }
 
   async close(): Promise<void> {
@@ -131,7 +198,21 @@ export class UpstreamServer {
     const generation = ++this.generation;
     this.starts++;
     const transport = this.transport();
-    const client = new Client(CLIENT_INFO);
+    const client = new Client(CLIENT_INFO, {
+      capabilities: { sampling: {}, elicitation: { form: {}, url: {} } },
+    });
+    this.relayRequests(client);
+    client.setNotificationHandler(ProgressNotificationSchema, async ({ params }) => {
+      const call = this.progress.get(String(params.progressToken));
+      if (!call) return;
+      const { progressToken: _, ...rest } = params;
+      const back = {
+        method: "notifications/progress",
+        params: { ...rest, progressToken: call.relay.progressToken! },
+      };
+      call.forwarded.push(call.relay.notify(back).catch(() => undefined));
+    });
+    client.fallbackNotificationHandler = async (notification) => this.onNotification?.(this, notification);
     client.onclose = () => {
       if (generation !== this.generation) return;
       if (!this.closing) this.closedUnexpectedly++;
@@ -155,6 +236,16 @@ export class UpstreamServer {
       );
     } finally {
       clearTimeout(timer);
+    }
+  }
+
+  /** Sampling and elicitation from the upstream go to the client whose call is in flight, and the answer back. */
+  private relayRequests(client: Client): void {
+    for (const schema of [CreateMessageRequestSchema, ElicitRequestSchema]) {
+      client.setRequestHandler(schema, async (request, extra) => {
+        const relay = relayForRequest(this.inFlight, request.method, this.label);
+        return (await relay.request(request, { signal: extra.signal })) as never;
+      });
     }
   }
 

@@ -171,7 +171,11 @@ describe("toolgen serve mcp over stdio (real child processes)", () => {
     expect(echo.isError).toBeFalsy();
     expect(textOf(echo)).toBe("olá");
     expect(starts()).toBe(2);
-    const add = await call("call_tool", { id: "fixture&&add", arguments: { a: 2, b: "3" } }); // "3" coerced
+    // A value of the wrong type is refused with the violation named, never converted on its way through.
+    const refused = await call("call_tool", { id: "fixture&&add", arguments: { a: 2, b: "3" } });
+    expect(refused.isError).toBe(true);
+    expect(textOf(refused)).toMatch(/invalid arguments for fixture&&add:\n- .*b.*integer/);
+    const add = await call("call_tool", { id: "fixture&&add", arguments: { a: 2, b: 3 } });
     expect(add.structuredContent).toEqual({ sum: 5 });
     const failed = await call("call_tool", { id: "fixture&&fail", arguments: {} });
     expect(failed.isError).toBe(true);

@@ -1,0 +1,181 @@
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { Protocol, type RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
+import {
+  CallToolRequestSchema,
+  CompleteRequestSchema,
+  ErrorCode,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
+  SetLevelRequestSchema,
+  SubscribeRequestSchema,
+  UnsubscribeRequestSchema,
+  type CallToolResult,
+  type ServerNotification,
+  type ServerRequest,
+} from "@modelcontextprotocol/sdk/types.js";
+import { Gateway, levelAccepts, type GatewaySession } from "./gateway.ts";
+import { handleRouterCall, ROUTER_INSTRUCTIONS, routerToolDefinitions } from "./mcp.ts";
+import { PassThroughResultSchema, type CallRelay } from "./relay.ts";
+import { ToolRouter } from "./router.ts";
+import type { UpstreamServer } from "./upstream.ts";
+
+type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+const RESOURCE_NOT_FOUND = -32002;
+const ROUTER_TOOLS = new Set(["search_tools", "call_tool", "get_tool"]);
+
+/** The way back to this session's client for what an upstream sends during one call. */
+function relayFor(session: GatewaySession, extra: Extra, progressToken?: string | number): CallRelay {
+  const client = (): Record<string, unknown> => session.server.getClientCapabilities() ?? {};
+  return {
+    session,
+    ...(progressToken === undefined ? {} : { progressToken }),
+    notify: (notification) => extra.sendNotification(notification as ServerNotification),
+    log: async (params) => {
+      if (levelAccepts(session.level, params.level))
+        await extra.sendNotification({ method: "notifications/message", params } as ServerNotification);
+    },
+    request: async (request, { signal }) => {
+      const capability = request.method === "sampling/createMessage" ? "sampling" : "elicitation";
+      if (!client()[capability])
+        throw new McpError(
+          ErrorCode.InvalidRequest,
+          `the client connected to the gateway does not support ${capability} (${request.method})`,
+        );
+      return extra.sendRequest(request as ServerRequest, PassThroughResultSchema, signal ? { signal } : {});
+    },
+  };
+}
+
+function owner(found: UpstreamServer | undefined, uri: string): UpstreamServer {
+  if (!found) throw new McpError(RESOURCE_NOT_FOUND, `Resource not found: no upstream serves ${uri}`);
+  return found;
+}
+
+/**
+ * An MCP server for one client connection (stdio, or one HTTP session) over a shared gateway: tools (as the
+ * exposure mode says), prompts, resources, subscriptions, completion and logging, all passed to and from the
+ * upstreams. The gateway may still be loading (a promise): `initialize` is answered at once, the rest waits.
+ */
+export function createGatewayServer(gateway: Gateway | Promise<Gateway>): Server {
+  const server = new Server(
+    { name: "toolgen-router", version: "0.1.0" },
+    {
+      capabilities: {
+        tools: { listChanged: true },
+        prompts: { listChanged: true },
+        resources: { subscribe: true, listChanged: true },
+        logging: {},
+        completions: {},
+      },
+      instructions: ROUTER_INSTRUCTIONS,
+    },
+  );
+  const session: GatewaySession = { server, subscriptions: new Set() };
+  const ready = Promise.resolve(gateway).then((g) => (g.attach(session), g));
+  ready.catch(() => undefined); // a failed load is reported by whoever built the gateway
+  server.onclose = () => void ready.then((g) => g.detach(session)).catch(() => undefined);
+
+  server.setRequestHandler(ListToolsRequestSchema, async () => {
+    const g = await ready;
+    return {
+      tools:
+        g.exposure === "all" ? g.exposedTools.map((t) => t.definition) : routerToolDefinitions(g.router.maxK),
+    };
+  });
+  // Registered past the SDK's tools/call wrapper, which re-parses results (dropping fields it does not know):
+  // an upstream's result goes back exactly as it came (the gateway checks it is a valid result first).
+  Protocol.prototype.setRequestHandler.call(
+    server,
+    CallToolRequestSchema,
+    async (
+      request: {
+        params: { name: string; arguments?: Record<string, unknown>; _meta?: Record<string, unknown> };
+      },
+      extra: Extra,
+    ) => {
+      const g = await ready;
+      const { name, arguments: args, _meta } = request.params;
+      const token = _meta?.progressToken as string | number | undefined;
+      const relay = relayFor(session, extra, token);
+      const exposed = g.tool(name);
+      const routerFirst = g.exposure === "search" && ROUTER_TOOLS.has(name);
+      if (exposed && !routerFirst) return g.call(exposed, args ?? {}, extra.signal, relay);
+      return handleRouterCall(g.router, name, args, extra.signal, relay) as Promise<CallToolResult>;
+    },
+  );
+  server.setRequestHandler(SetLevelRequestSchema, async (request) => {
+    await (await ready).setLevel(session, request.params.level);
+    return {};
+  });
+  server.setRequestHandler(
+    ListPromptsRequestSchema,
+    async () => ({ prompts: (await ready).merged.prompts }) as never,
+  );
+  server.setRequestHandler(GetPromptRequestSchema, async (request, extra) => {
+    const route = (await ready).merged.prompt(request.params.name);
+    if (!route)
+      throw new McpError(ErrorCode.InvalidParams, `unknown prompt ${JSON.stringify(request.params.name)}`);
+    return (await route.upstream.request(
+      "prompts/get",
+      { ...request.params, name: route.name },
+      { signal: extra.signal },
+    )) as never;
+  });
+  server.setRequestHandler(
+    ListResourcesRequestSchema,
+    async () => ({ resources: (await ready).merged.resources }) as never,
+  );
+  server.setRequestHandler(
+    ListResourceTemplatesRequestSchema,
+    async () => ({ resourceTemplates: (await ready).merged.templates }) as never,
+  );
+  server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
+    const { uri } = request.params;
+    const upstream = owner((await ready).merged.resourceOwner(uri), uri);
+    return (await upstream.request("resources/read", request.params, { signal: extra.signal })) as never;
+  });
+  server.setRequestHandler(SubscribeRequestSchema, async (request) => {
+    const g = await ready;
+    const { uri } = request.params;
+    await g.subscribe(session, uri, owner(g.merged.resourceOwner(uri), uri));
+    return {};
+  });
+  server.setRequestHandler(UnsubscribeRequestSchema, async (request) => {
+    await (await ready).unsubscribe(session, request.params.uri);
+    return {};
+  });
+  server.setRequestHandler(CompleteRequestSchema, async (request, extra) => {
+    const g = await ready;
+    const { ref } = request.params;
+    let upstream: UpstreamServer | undefined;
+    let params: Record<string, unknown> = request.params;
+    if (ref.type === "ref/prompt") {
+      const route = g.merged.prompt(ref.name);
+      upstream = route?.upstream;
+      if (route) params = { ...request.params, ref: { ...ref, name: route.name } };
+    } else {
+      upstream = g.merged.templateOwner(ref.uri);
+    }
+    // Nothing to complete from: an empty answer, as the spec allows.
+    if (!upstream || !(await upstream.capabilities()).completions)
+      return { completion: { values: [], hasMore: false } };
+    return (await upstream.request("completion/complete", params, { signal: extra.signal })) as never;
+  });
+  return server;
+}
+
+/**
+ * An MCP server for one connection over a router or a gateway (a router alone is served in `search` mode, its
+ * live upstreams' prompts and resources merged).
+ */
+export function createRouterServer(
+  target: ToolRouter | Gateway | Promise<ToolRouter> | Promise<Gateway>,
+): Server {
+  const gateway = Promise.resolve(target).then((t) => (t instanceof ToolRouter ? Gateway.create(t) : t));
+  return createGatewayServer(gateway);
+}
