@@ -1,9 +1,22 @@
-import Database from "better-sqlite3";
+import { createRequire } from "node:module";
+import type Database from "better-sqlite3";
 import type { Message } from "../chat/messages.ts";
 import type { ChatMemoryStore } from "./memory.ts";
 import { ToolgenError } from "../errors.ts";
 
 const ROLES = new Set(["system", "user", "assistant", "tool"]);
+
+/** better-sqlite3 is an optional peer of toolgen (a native module only this store needs): loaded on first use. */
+export const SQLITE_MISSING =
+  "better-sqlite3 is not installed (an optional peer of toolgen, needed for SQLite chat memory); add it with `npm install better-sqlite3@12.11.1`";
+
+function sqliteDriver(): typeof Database {
+  try {
+    return createRequire(import.meta.url)("better-sqlite3") as typeof Database;
+  } catch (error) {
+    throw new ToolgenError("invalid_option", SQLITE_MISSING, { cause: error });
+  }
+}
 
 /**
  * A ChatMemoryStore in one SQLite file (better-sqlite3), so conversations survive a restart. Each update
@@ -18,8 +31,9 @@ export class SqliteChatMemoryStore implements ChatMemoryStore {
   private readonly listIds: Database.Statement<[], { memory_id: string }>;
 
   constructor(readonly path: string) {
+    const Driver = sqliteDriver();
     try {
-      this.db = new Database(path);
+      this.db = new Driver(path);
       this.db.pragma("journal_mode = WAL");
       this.db.pragma("busy_timeout = 5000");
       this.db.exec(

@@ -1,4 +1,5 @@
 import { existsSync, statSync } from "node:fs";
+import { register } from "node:module";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { fromToolJson, isTool, isToolJson } from "./define.ts";
@@ -20,8 +21,9 @@ const isBuilder = (v: unknown): v is Buildable =>
  * the argument object onto positional parameters). Arrays of these are flattened.
  */
 export interface LoadToolsOptions {
-  /** Told about each exported function left out because it has no JSDoc summary (a helper, not a tool);
-   * without it such a function fails the whole file, naming what to add. */
+  /** Told about each exported function left out because it is not documented as a tool (a JSDoc summary
+   * and a `@param` text for each parameter; see src/tools/README.md): a helper, not a tool. Without it such
+   * a function fails the whole file, naming what to add. */
   onSkip?: (message: string) => void;
 }
 
@@ -40,9 +42,9 @@ export async function loadTools(file: string, options: LoadToolsOptions = {}): P
   let signatures: FunctionSignature[] | undefined;
   const skipped: string[] = [];
   const onUndocumented = options.onSkip
-    ? (name: string): void => {
+    ? (name: string, reason: string): void => {
         skipped.push(name);
-        options.onSkip?.(`${file}: skipped function ${name}: no JSDoc summary, so not a tool`);
+        options.onSkip?.(`${file}: skipped function ${name}: ${reason}, so not a tool`);
       }
     : undefined;
   const tools: Tool[] = [];
@@ -77,7 +79,7 @@ export async function loadTools(file: string, options: LoadToolsOptions = {}): P
     seen.add(t.name);
   }
   if (tools.length === 0) {
-    const why = skipped.length > 0 ? `; skipped for want of a JSDoc summary: ${skipped.join(", ")}` : "";
+    const why = skipped.length > 0 ? `; skipped, not documented as tools: ${skipped.join(", ")}` : "";
     throw new ToolgenError(
       "invalid_input",
       `${file} exports no tools${why} (see "Defining tools" in the README)`,
@@ -93,13 +95,71 @@ function importOnce(path: string): Promise<Record<string, unknown>> {
   const mtimeMs = statSync(path).mtimeMs;
   const hit = imported.get(path);
   if (hit && hit.mtimeMs === mtimeMs) return hit.module;
-  // tsx's loader handles TypeScript (and standard decorators) wherever we run: CLI, library, tests.
-  const module = import("tsx/esm/api").then(
-    ({ tsImport }) => tsImport(pathToFileURL(path).href, import.meta.url) as Promise<Record<string, unknown>>,
+  allowToolgenImports();
+  const module = (JAVASCRIPT.test(path) ? importJavaScript(path, mtimeMs) : importTypeScript(path)).catch(
+    (error: unknown) => {
+      throw unresolvedToolgen(path, error) ?? error;
+    },
   );
   imported.set(path, { mtimeMs, module });
   module.catch(() => imported.delete(path));
   return module;
+}
+
+const JAVASCRIPT = /\.(m?js|cjs)$/;
+
+/** JavaScript needs no loader: plain `import`, the query string making an edited file a new module. */
+function importJavaScript(path: string, mtimeMs: number): Promise<Record<string, unknown>> {
+  return import(`${pathToFileURL(path).href}?mtime=${mtimeMs}`) as Promise<Record<string, unknown>>;
+}
+
+/** TypeScript (and standard decorators) through tsx's loader, wherever we run: CLI, library, tests. */
+async function importTypeScript(path: string): Promise<Record<string, unknown>> {
+  let tsImport: (specifier: string, parent: string) => Promise<unknown>;
+  try {
+    ({ tsImport } = await import("tsx/esm/api"));
+  } catch (error) {
+    throw new ToolgenError("invalid_input", TSX_MISSING(path), { cause: error });
+  }
+  try {
+    return (await tsImport(pathToFileURL(path).href, import.meta.url)) as Record<string, unknown>;
+  } catch (error) {
+    // tsx compiles with esbuild, whose binary is an optional dependency (`npm install --omit=optional` drops it)
+    if (/@esbuild\/|esbuild.*(binary|platform)/i.test(String((error as Error).message)))
+      throw new ToolgenError("invalid_input", TSX_MISSING(path), { cause: error });
+    throw error;
+  }
+}
+
+const TSX_MISSING = (path: string): string =>
+  `${path} is TypeScript, which needs tsx with its esbuild binary to load; add them with \`npm install tsx@4.23.15\` ` +
+  `(an install with --omit=optional leaves esbuild's binary out), or give a .js file`;
+
+/**
+ * The hook cannot reach a file loaded as CommonJS (a .ts file outside an ESM package, compiled to `require`):
+ * a failed `import "toolgen"` there says how to make it resolve instead of Node's bare "Cannot find module".
+ */
+function unresolvedToolgen(path: string, error: unknown): ToolgenError | undefined {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  if (code !== "MODULE_NOT_FOUND" && code !== "ERR_MODULE_NOT_FOUND") return undefined;
+  if (!/['"]toolgen(\/[a-z]+)?['"]/.test(String(message))) return undefined;
+  return new ToolgenError(
+    "invalid_input",
+    `${path} imports "toolgen", which its folder does not have: install it there (\`npm install toolgen\`), ` +
+      `or make the file an ES module (.mjs, .mts, or a package.json with "type": "module") to use this toolgen`,
+    { cause: error },
+  );
+}
+
+let hookRegistered = false;
+
+/** A tools file outside any project with toolgen installed can still `import "toolgen"` (resolve-toolgen.mjs). */
+function allowToolgenImports(): void {
+  if (hookRegistered) return;
+  hookRegistered = true;
+  register(new URL("./resolve-toolgen.mjs", import.meta.url), {
+    data: { source: import.meta.url.endsWith(".ts") },
+  });
 }
 
 function fromFunction(sig: FunctionSignature, fn: (...args: unknown[]) => unknown): Tool {

@@ -44,16 +44,21 @@ const CHOICES = /\(choices:\s*(.*?)\)\s*$/i;
 
 /**
  * The analogue of HF `get_json_schema` for TypeScript: every exported function of `file` (declarations and
- * `const f = (…) => …`) becomes a tool: JSDoc summary → description, `@param` texts → parameter
- * descriptions (HF's `(choices: [...])` note → enum), parameter types → JSON Schema, optional or defaulted
- * parameters not required, literal defaults → `default`.
+ * `const f = (…) => …`) documented as a tool becomes one: JSDoc summary → description, `@param` texts →
+ * parameter descriptions (HF's `(choices: [...])` note → enum), parameter types → JSON Schema, optional or
+ * defaulted parameters not required, literal defaults → `default`.
+ *
+ * Documented as a tool (the rule src/tools/README.md states): a JSDoc summary and a `@param` text for every
+ * parameter, as HF's `get_json_schema` demands of a docstring, and no `@internal` tag. A helper with a one-line
+ * comment (`formatNumber(x)`) is therefore not a tool; `@internal` leaves out a fully documented one.
  */
 export function functionSignatures(
   file: string,
   options: {
-    /** Called for an exported function without a JSDoc summary, which is then left out instead of failing
-     * the whole file (a module's undocumented helpers are not tools). */
-    onUndocumented?: (exportName: string) => void;
+    /** Called for an exported function not documented as a tool, with the reason; it is then left out
+     * instead of failing the whole file (a module's helpers are not tools). `@internal` ones are always left
+     * out without a call. */
+    onUndocumented?: (exportName: string, reason: string) => void;
   } = {},
 ): FunctionSignature[] {
   const program = ts.createProgram({ rootNames: [file], options: COMPILER_OPTIONS, host: compilerHost() });
@@ -66,9 +71,20 @@ export function functionSignatures(
   for (const exported of checker.getExportsOfModule(moduleSymbol)) {
     const symbol = exported.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(exported) : exported;
     const fn = functionNode(symbol);
-    if (!fn) continue;
-    if (options.onUndocumented && !summaryOf(symbol, checker)) options.onUndocumented(exported.name);
-    else out.push(readFunction(exported.name, symbol, fn, checker));
+    if (!fn || isInternal(symbol)) continue;
+    const missing = undocumented(symbol, fn, checker);
+    if (missing === undefined) out.push(readFunction(exported.name, symbol, fn, checker));
+    else if (options.onUndocumented) options.onUndocumented(exported.name, missing);
+    else {
+      const fix =
+        fn.parameters.length > 0 && summaryOf(symbol, checker)
+          ? "add them"
+          : "add /** what it does */ above it";
+      throw new ToolgenError(
+        "invalid_input",
+        `function ${exported.name}: ${missing}; ${fix} (or tag a helper that is not a tool @internal)`,
+      );
+    }
   }
   return out;
 }
@@ -78,6 +94,28 @@ export function getJsonSchema(file: string, functionName: string): ToolJson {
   const found = functionSignatures(file).find((s) => s.exportName === functionName);
   if (!found) throw new ToolgenError("invalid_input", `${file} exports no function named ${functionName}`);
   return found.json;
+}
+
+/** What keeps a function from being documented as a tool, or undefined when it is one. */
+function undocumented(symbol: ts.Symbol, fn: FnNode, checker: ts.TypeChecker): string | undefined {
+  if (!summaryOf(symbol, checker)) return "no JSDoc summary";
+  // (destructured parameters have no @param name; readFunction refuses them with its own message)
+  const bare = fn.parameters.filter((p) => ts.isIdentifier(p.name) && paramDoc(p) === "");
+  if (bare.length > 0) return `no @param text for ${bare.map((p) => p.name.getText()).join(", ")}`;
+  return undefined;
+}
+
+function isInternal(symbol: ts.Symbol): boolean {
+  return symbol.getJsDocTags().some((tag) => tag.name === "internal");
+}
+
+function paramDoc(param: ts.ParameterDeclaration): string {
+  return ts
+    .getJSDocParameterTags(param)
+    .map((tag) => ts.getTextOfJSDocComment(tag.comment) ?? "")
+    .join(" ")
+    .replace(/^-\s*/, "")
+    .trim();
 }
 
 function summaryOf(symbol: ts.Symbol, checker: ts.TypeChecker): string {
@@ -124,12 +162,7 @@ function readFunction(
     paramNames.push(pname);
     const type = checker.getTypeAtLocation(param);
     const { schema, optional } = typeToSchema(type, checker, 0);
-    let doc = ts
-      .getJSDocParameterTags(param)
-      .map((tag) => ts.getTextOfJSDocComment(tag.comment) ?? "")
-      .join(" ")
-      .replace(/^-\s*/, "")
-      .trim();
+    let doc = paramDoc(param);
     const choices = CHOICES.exec(doc);
     if (choices) {
       schema.enum = parseChoices(choices[1]!, where, pname);

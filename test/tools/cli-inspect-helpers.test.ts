@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadCatalog } from "../../src/catalog/load.ts";
+import { loadTools } from "../../src/tools/load-module.ts";
 import { runCli } from "../helpers/run-cli.ts";
 
 const run = promisify(execFile);
@@ -43,6 +44,20 @@ describe("toolgen tools inspect: helpers, and its --json as a catalog", () => {
   it("a module with only undocumented functions fails, naming them", async () => {
     const out = await runCli(["tools", "inspect", "test/tools/fixtures/no-jsdoc.ts"]);
     expect(out.code).toBe(1);
-    expect(out.stderr).toMatch(/exports no tools; skipped for want of a JSDoc summary: undocumented \(see/);
+    expect(out.stderr).toMatch(/exports no tools; skipped, not documented as tools: undocumented \(see/);
+  });
+
+  it("a JSDoc'd helper without @param texts, or tagged @internal, is not a tool", async () => {
+    const file = "test/tools/fixtures/with-documented-helper.ts";
+    const out = await runCli(["tools", "inspect", file, "--json"]);
+    expect(out.stderr).toBe(
+      `toolgen tools inspect: warning: ${file}: skipped function formatNumber: no @param text for x, so not a tool\n`,
+    );
+    const printed = JSON.parse(out.stdout) as { tools: Array<{ function: { name: string } }> };
+    expect(printed.tools.map((t) => t.function.name)).toEqual(["add"]);
+    // the library without onSkip refuses the file, naming the fix
+    await expect(loadTools(file)).rejects.toThrow(
+      "function formatNumber: no @param text for x; add them (or tag a helper that is not a tool @internal)",
+    );
   });
 });

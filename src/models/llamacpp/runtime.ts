@@ -1,5 +1,5 @@
 /**
- * Lazy access to node-llama-cpp (an optional dependency): one CPU `Llama` instance per process, model files
+ * Lazy access to node-llama-cpp (an optional peer dependency): one CPU `Llama` instance per process, model files
  * resolved from `gguf:PATH` or `hf:USER/REPO/FILE` specs. Contexts are created for exact parity with the
  * engine: no flash attention and an F32 KV cache, so its log-probabilities match the engine's on an exported GGUF.
  */
@@ -15,9 +15,11 @@ export type LlamaCppContext = NodeLlamaCpp.LlamaContext;
 export type LlamaCppSequence = NodeLlamaCpp.LlamaContextSequence;
 export type LlamaCppToken = NodeLlamaCpp.Token;
 
+export type LlamaCppEvaluateOptions = NodeLlamaCpp.SequenceEvaluateOptions;
+
+/** node-llama-cpp is an optional peer (677 MB of prebuilt binaries most users never load): one line says how to add it. */
 export const MISSING_MESSAGE =
-  "node-llama-cpp is not installed; it is an optional dependency of toolgen. Add it with `npm i -E node-llama-cpp@3.21.1` " +
-  "(or reinstall without --omit=optional) to use gguf: and hf: models.";
+  "node-llama-cpp is not installed (an optional peer of toolgen, needed for gguf: and hf: models); add it with `npm install node-llama-cpp@3.21.1`";
 
 let modulePromise: Promise<NodeLlamaCppModule> | undefined;
 let llamaPromise: Promise<LlamaRuntime> | undefined;

@@ -7,10 +7,10 @@
 import { pickToken } from "../../nn/infer/decode.ts";
 import { Rng } from "../../nn/rng.ts";
 import type { TokenSession } from "../model.ts";
-import type { LlamaCppSequence, LlamaCppToken } from "./runtime.ts";
+import type { LlamaCppEvaluateOptions, LlamaCppSequence, LlamaCppToken } from "./runtime.ts";
 import { ToolgenError } from "../../errors.ts";
 
-type EvaluateOptions = NonNullable<Parameters<LlamaCppSequence["evaluate"]>[1]>;
+type EvaluateOptions = LlamaCppEvaluateOptions;
 
 export interface TokenGeneration {
   maxTokens: number;
