@@ -1,4 +1,6 @@
-import { Command, Help } from "commander";
+import { Command, CommanderError, Help } from "commander";
+import { packageInfo } from "./package-info.ts";
+import { commandPath } from "./run-action.ts";
 
 type Register = (program: Command) => void;
 
@@ -22,11 +24,24 @@ export const COMMANDS: Record<
     description: "chat with an agent that calls tools (one-shot with --message, a REPL without)",
     load: async () => [(await import("./chat.ts")).register],
   },
+  completion: {
+    term: "completion <shell>",
+    description: "print a shell completion script (bash, zsh or fish)",
+    load: async () => {
+      const { register } = await import("./completion.ts");
+      return [(program) => register(program, () => buildProgram(["node", "toolgen"], true))];
+    },
+  },
   demo: {
     term: "demo [options]",
     description:
       "load the committed demo ToolGen model (or retrain it when the catalog changed) and answer questions with the demo's 67 tools",
     load: async () => [(await import("./demo.ts")).register],
+  },
+  doctor: {
+    term: "doctor [options]",
+    description: "check this install: Node version, optional backends, WebAssembly kernels and threads, data",
+    load: async () => [(await import("./doctor.ts")).register],
   },
   eval: {
     term: "eval",
@@ -93,8 +108,7 @@ export async function buildProgram(argv: readonly string[], all = false): Promis
     .description(
       "LLM tool use at scale: ToolGen tool tokens, agents, retrieval, evaluation, a built-in engine",
     )
-    .version("0.1.0")
-    .showHelpAfterError();
+    .version(packageInfo().version, "-V, --version", "print the version of toolgen");
   const wanted = requestedCommand(argv.slice(2));
   const names = all ? Object.keys(COMMANDS) : wanted ? [wanted] : [];
   for (const name of names) for (const register of await COMMANDS[name]!.load()) register(program);
@@ -106,10 +120,38 @@ export async function buildProgram(argv: readonly string[], all = false): Promis
       subcommandTerm: (cmd) => COMMANDS[cmd.name()]?.term ?? listing.subcommandTerm(cmd),
     });
   }
+  oneLineErrors(program);
   return program;
+}
+
+/**
+ * Commander's own errors (an unknown command or option, a missing argument or required option) as the one
+ * line every failed command prints (run-action.ts): `toolgen CMD: …`, with where to read more, not the help.
+ */
+function oneLineErrors(command: Command): void {
+  const path = commandPath(command);
+  const prefix = path === "" ? "toolgen" : `toolgen ${path}`;
+  // and no process.exit inside commander: main() sets the exit status (tests run the CLI in-process)
+  command.exitOverride();
+  command.configureOutput({
+    outputError: (text, write) =>
+      write(
+        `${prefix}: ${text
+          .trim()
+          .replace(/^error: /, "")
+          .replace(/\s*\n\s*/g, " ")} (see ${prefix} --help)\n`,
+      ),
+  });
+  for (const sub of command.commands) oneLineErrors(sub);
 }
 
 /** The toolgen CLI: thin commands over the library, one file per command (each exports `register`). */
 export async function main(argv: string[]): Promise<void> {
-  await (await buildProgram(argv)).parseAsync(argv);
+  try {
+    await (await buildProgram(argv)).parseAsync(argv);
+  } catch (error) {
+    // commander has printed its line (or the help, or the version); anything else is a bug, not bad input
+    if (!(error instanceof CommanderError)) throw error;
+    process.exitCode = error.exitCode;
+  }
 }
