@@ -7,6 +7,8 @@ import { attentionBackward, attentionForward } from "./attention";
 import { rmsnormForward, swigluBackward, swigluForward } from "./elementwise";
 import { gemmScratchBytes } from "./matmul";
 import { moveHeads } from "./heads";
+import { arg, argf } from "./args";
+import { runTrainTask } from "./train-tasks";
 
 /** Task kinds (kernels/control.mjs mirrors them). */
 const ATTENTION_FORWARD: i32 = 1;
@@ -16,17 +18,11 @@ const SWIGLU_BACKWARD: i32 = 4;
 const ADD: i32 = 5;
 const RMSNORM_FORWARD: i32 = 6;
 const MOVE_HEADS: i32 = 7;
+/** Kinds from here on are the training step's (train-tasks.ts). */
+export const FIRST_TRAIN_TASK: i32 = 8;
 
 /** Longest sequence the pooled attention backward takes: its dS block (64 × L floats) sits in the scratch. */
 export const ATTENTION_MAX_L: i32 = 2048;
-
-function arg(args: usize, i: i32): i32 {
-  return load<i32>(args + ((<usize>i) << 2));
-}
-
-function argf(args: usize, i: i32): f32 {
-  return load<f32>(args + ((<usize>i) << 2));
-}
 
 /** out = x + y over n floats (the residual connections). */
 export function addInto(out: usize, x: usize, y: usize, n: i32): void {
@@ -47,7 +43,9 @@ export function addInto(out: usize, x: usize, y: usize, n: i32): void {
  * (rows for RMSNorm), so a chunk boundary never changes what an element gets.
  */
 export function runTask(kind: i32, i: i32, args: usize, scratch: usize): void {
-  if (kind == ATTENTION_FORWARD) {
+  if (kind >= FIRST_TRAIN_TASK) {
+    runTrainTask(kind, i, args, scratch);
+  } else if (kind == ATTENTION_FORWARD) {
     const t = <usize>arg(args, 5) + <usize>(i * 12);
     const at = <usize>load<i32>(t) * 4;
     const pAt = <usize>load<i32>(t, 4) * 4;

@@ -1,6 +1,7 @@
 import { loadCatalog, loadQueries } from "../../src/catalog/load.ts";
 import { headDim } from "../../src/nn/config.ts";
 import type { Batch, Llama } from "../../src/nn/llama.ts";
+import { emptyStats, kernels, type KernelStats } from "../../src/nn/kernels/index.ts";
 import { train } from "../../src/nn/train/trainer.ts";
 import { stageSeed, TINY, toolgenSetup } from "./toolgen-stage.ts";
 
@@ -27,7 +28,37 @@ export interface StageFigures {
   stage_gflops: number;
   stage_gflops_cpu: number;
   setup_seconds: number;
+  /** Where a timed step's time went (the kernels' own timing; absent without the WebAssembly kernels). */
+  step?: StepBreakdown;
   gemms: StageGemm[];
+}
+
+/**
+ * A mean timed step: milliseconds per operation (kernel calls; `other` is the JavaScript between them: batching,
+ * the trainer, checks), each one's share of the step, and the serial fraction, the share of the step spent
+ * outside jobs large enough to share with the pool's threads (measured on one thread, it is what Amdahl's law
+ * takes).
+ */
+export interface StepBreakdown {
+  ms_per_step: number;
+  serial_fraction: number;
+  ops: Array<{ op: string; ms_per_step: number; share: number; pooled_share: number }>;
+}
+
+function breakdown(stats: KernelStats, seconds: number, steps: number): StepBreakdown {
+  const total = seconds * 1000;
+  const inKernels = Object.values(stats.ms).reduce((a, b) => a + b, 0);
+  const pooled = Object.values(stats.pooledMs).reduce((a, b) => a + b, 0);
+  const r = (x: number, digits: number) => Number(x.toFixed(digits));
+  const ops = Object.entries({ ...stats.ms, "other (JS: batching, trainer, checks)": total - inKernels })
+    .sort((a, b) => b[1] - a[1])
+    .map(([op, ms]) => ({
+      op,
+      ms_per_step: r(ms / steps, 2),
+      share: r(ms / total, 4),
+      pooled_share: r((stats.pooledMs[op] ?? 0) / total, 4),
+    }));
+  return { ms_per_step: r(total / steps, 1), serial_fraction: r(1 - pooled / total, 4), ops };
 }
 
 /**
@@ -77,6 +108,8 @@ export async function retrievalStage(
     seen.push(stepFlops(model, batch));
     return forwardBackward(batch, grads, o);
   };
+  const k = kernels() as { collectStats?: (s?: KernelStats) => void };
+  const stats = emptyStats();
   const stop = new AbortController();
   let last = 0;
   let lastCpu = process.cpuUsage();
@@ -112,6 +145,8 @@ export async function retrievalStage(
         }
         last = now;
         lastCpu = cpu;
+        // the kernels time the steps that are timed here, and no more
+        k.collectStats?.(info.step >= steps + 1 ? undefined : stats);
         if (info.step >= steps + 1) stop.abort();
       },
       signal: stop.signal,
@@ -142,6 +177,7 @@ export async function retrievalStage(
     stage_gflops: Math.round((flops / seconds / 1e9) * 10) / 10,
     stage_gflops_cpu: Math.round((flops / cpuSeconds / 1e9) * 10) / 10,
     setup_seconds: Math.round(setup * 10) / 10,
+    ...(k.collectStats ? { step: breakdown(stats, seconds, steps) } : {}),
     gemms: [
       ...linear(d, d, 4 * L, M, "q/k/v/o"),
       ...linear(d, f, 2 * L, M, "gate/up"),

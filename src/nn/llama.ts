@@ -116,8 +116,9 @@ export class Llama {
           "invalid_input",
           `token id ${id} outside the vocabulary (size ${c.vocabSize})`,
         );
-      x0.set(emb.subarray(id * d, (id + 1) * d), i * d);
     }
+    if (!k.embeddingForward?.(x0, emb, tokens, N, d))
+      for (let i = 0; i < N; i++) x0.set(emb.subarray(tokens[i] * d, (tokens[i] + 1) * d), i * d);
     const [tmp] = ws.rowsD;
     for (let l = 0; l < c.numLayers; l++) {
       const A = ws.layers[l];
@@ -220,14 +221,17 @@ export class Llama {
       targets[j] = batch.targets[r];
     });
     this.k.matmulABt(logits, hSel, this.lmHead, M, d, V);
-    const total = crossEntropyInPlace(logits, targets, M, V, lossScale / M);
+    const k = this.k;
+    const total =
+      k.crossEntropy?.(logits, targets, M, V, lossScale / M) ??
+      crossEntropyInPlace(logits, targets, M, V, lossScale / M);
     if (grads) {
-      if (!accumulate) grads.flat.fill(0);
+      if (!accumulate && !k.fillZero?.(grads.flat)) grads.flat.fill(0);
       this.k.matmulAB(dhSel, logits, this.lmHead, M, V, d);
       const lmName = c.tieWordEmbeddings ? "model.embed_tokens.weight" : "lm_head.weight";
       this.k.matmulAtB(grads.get(lmName), logits, hSel, V, M, d, true);
       const dhF = ws.rowsD[1];
-      dhF.fill(0);
+      if (!k.fillZero?.(dhF)) dhF.fill(0);
       rows.forEach((r, j) => dhF.set(dhSel.subarray(j * d, (j + 1) * d), r * d));
       this.backward(batch, ws, dhF, grads);
     }
@@ -270,7 +274,7 @@ export class Llama {
     const dx = ws.rowsD[0]; // gradient of the residual stream, carried down through the layers
     const tmp = ws.rowsD[2];
     const dh = ws.rowsD[3];
-    dx.fill(0);
+    if (!k.fillZero?.(dx)) dx.fill(0);
     rmsnormGrad(k, dx, G.get("model.norm.weight"), dhF, ws.xOut, P.get("model.norm.weight"), ws.invF, N, d);
     const [dOh, dQh, dKh, dVh] = ws.headsD;
     const [da, dg, du] = ws.rowsF;
@@ -307,6 +311,7 @@ export class Llama {
       rmsnormGrad(k, dx, dW("input_layernorm.weight"), dh, A.x, W("input_layernorm.weight"), A.inv1, N, d);
     }
     const dEmb = G.get("model.embed_tokens.weight");
+    if (k.embeddingBackward?.(dEmb, dx, tokens, N, d, c.vocabSize)) return;
     for (let i = 0; i < N; i++) {
       const o = tokens[i] * d;
       for (let j = 0; j < d; j++) dEmb[o + j] += dx[i * d + j];

@@ -165,6 +165,44 @@ export interface MatmulKernels {
     o: { lr: number; beta1: number; beta2: number; eps: number; wd: number; c1: number; c2: number },
   ): boolean;
   /**
+   * Optional, the rest of a training step (src/nn has the definitions and the JS loops used when these are
+   * absent or return false/undefined, having written nothing):
+   * crossEntropy: layers/cross-entropy.ts crossEntropyInPlace (returns the summed loss);
+   * adamwSlices: one AdamW step over the flat buffers, `slices` holding (offset, length, decayed) triples in
+   * floats, `o.wd` applied to the decayed ones (train/adamw.ts);
+   * sumSquares, scale: Σ x² in f64 and x ← x·k (gradient clipping); fillZero: x ← 0;
+   * embeddingForward: x[t] = emb[tokens[t]]; embeddingBackward: dEmb[tokens[t]] += dx[t], tokens in order;
+   * averageInto: avg += (p − avg)/count (weight averaging).
+   */
+  crossEntropy?(
+    logits: Float32Array,
+    targets: Int32Array,
+    rows: number,
+    V: number,
+    scale: number,
+  ): number | undefined;
+  adamwSlices?(
+    p: Float32Array,
+    g: Float32Array,
+    m: Float32Array,
+    v: Float32Array,
+    slices: Int32Array,
+    o: { lr: number; beta1: number; beta2: number; eps: number; wd: number; c1: number; c2: number },
+  ): boolean;
+  sumSquares?(x: Float32Array): number | undefined;
+  scale?(x: Float32Array, k: number): boolean;
+  fillZero?(x: Float32Array): boolean;
+  embeddingForward?(x: Float32Array, emb: Float32Array, tokens: Int32Array, N: number, d: number): boolean;
+  embeddingBackward?(
+    dEmb: Float32Array,
+    dx: Float32Array,
+    tokens: Int32Array,
+    N: number,
+    d: number,
+    V: number,
+  ): boolean;
+  averageInto?(avg: Float32Array, p: Float32Array, count: number): boolean;
+  /**
    * Allocates a zeroed Float32Array the kernels can use without copying (for example a view into shared
    * WebAssembly memory). The engine allocates weights, gradients and activations through it.
    */

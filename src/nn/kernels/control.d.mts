@@ -19,7 +19,22 @@ export declare const TASK: Readonly<{
   ADD: number;
   RMSNORM_FORWARD: number;
   MOVE_HEADS: number;
+  RMSNORM_BACKWARD: number;
+  CROSS_ENTROPY: number;
+  ADAMW: number;
+  SUM_SQUARES: number;
+  SCALE: number;
+  FILL_ZERO: number;
+  EMBEDDING_GRAD: number;
+  EMBEDDING_ROWS: number;
+  AVERAGE: number;
+  SUM_PARTIALS: number;
+  GEMM_SPLIT_K: number;
 }>;
+
+export declare const SPIN: number;
+
+export declare function waitChange(ctl: Int32Array, index: number, value: number): void;
 
 export type Gemm = (...args: number[]) => void;
 

@@ -26,7 +26,32 @@ export const TASK = Object.freeze({
   ADD: 5,
   RMSNORM_FORWARD: 6,
   MOVE_HEADS: 7,
+  // the training step's (assembly/train-tasks.ts)
+  RMSNORM_BACKWARD: 8,
+  CROSS_ENTROPY: 9,
+  ADAMW: 10,
+  SUM_SQUARES: 11,
+  SCALE: 12,
+  FILL_ZERO: 13,
+  EMBEDDING_GRAD: 14,
+  EMBEDDING_ROWS: 15,
+  AVERAGE: 16,
+  SUM_PARTIALS: 17,
+  GEMM_SPLIT_K: 18,
 });
+
+/**
+ * How many times a thread polls for the next job (or for the last chunks of its own) before it sleeps in
+ * Atomics.wait: a step hands the pool a few hundred jobs with microseconds of caller work between them, and
+ * a thread that is still polling takes the next one without the tens of microseconds a wake-up costs.
+ */
+export const SPIN = 20000;
+
+/** Waits until ctl[index] differs from `value`: polls SPIN times, then sleeps. */
+export function waitChange(ctl, index, value) {
+  for (let i = 0; i < SPIN; i++) if (Atomics.load(ctl, index) !== value) return;
+  Atomics.wait(ctl, index, value);
+}
 
 /**
  * Claims and computes chunks of job `seq` until none are left. `exports` holds the WASM exports gemm and

@@ -7,12 +7,14 @@ let chosen: MatmulKernels | undefined;
 /**
  * Builds the fast WebAssembly kernels, or falls back to the plain JS reference with one warning line on
  * stderr when the module is missing or cannot load. TOOLGEN_KERNELS=reference forces the reference;
- * TOOLGEN_KERNEL_THREADS=1 keeps the fast kernels on the calling thread.
+ * TOOLGEN_KERNEL_THREADS=n sets the number of threads (1: the calling thread alone; default: the cores, at
+ * most 8).
  */
 export function selectKernels(options: WasmKernelOptions = {}): MatmulKernels {
   if (process.env.TOOLGEN_KERNELS === "reference") return referenceKernels;
   try {
-    const threads = process.env.TOOLGEN_KERNEL_THREADS === "1" ? 1 : undefined;
+    const wanted = Number(process.env.TOOLGEN_KERNEL_THREADS);
+    const threads = Number.isInteger(wanted) && wanted > 0 ? wanted : undefined;
     return createWasmKernels({ threads, ...options });
   } catch (err) {
     const why = err instanceof Error ? err.message : String(err);
@@ -27,6 +29,18 @@ export function kernels(): MatmulKernels {
   return chosen;
 }
 
+/**
+ * Makes `k` the kernels the engine uses from now on and returns the previous ones (tests and benches that
+ * compare thread counts in one process). Models, parameter sets and optimizers made before keep the arrays
+ * of the kernels they were made with: make them after the switch.
+ */
+export function useKernels(k: MatmulKernels): MatmulKernels | undefined {
+  const previous = chosen;
+  chosen = k;
+  return previous;
+}
+
 export type { MatmulKernels } from "./api.ts";
 export { referenceKernels } from "./reference.ts";
 export { createWasmKernels, type WasmKernels, type WasmKernelOptions } from "./wasm.ts";
+export { emptyStats, type KernelStats } from "./stats.ts";

@@ -1,5 +1,5 @@
 import { Worker } from "node:worker_threads";
-import { CTL, runChunks, type PoolExports } from "./control.mjs";
+import { CTL, runChunks, waitChange, type PoolExports } from "./control.mjs";
 import type { WasmMemory, WasmModule } from "./webassembly.ts";
 
 /** gemm's first 12 arguments: c, ldc, a, rsa, csa, b, rsb, csb, M, N, K, accumulate. */
@@ -61,7 +61,13 @@ export class ThreadPool {
    * Runs items 0..count−1 of task `kind` (assembly/tasks.ts) on this thread and the helpers; `args` are the
    * task's arguments, already in i32 form (f32 values as their bits).
    */
-  runTasks(exports: PoolExports, kind: number, args: Int32Array, count: number, scratch: number): void {
+  runTasks(
+    exports: PoolExports,
+    kind: number,
+    args: ArrayLike<number>,
+    count: number,
+    scratch: number,
+  ): void {
     const ctl = this.ctl;
     for (let i = 0; i < args.length; i++) Atomics.store(ctl, CTL.TASK_ARGS + i, args[i]!);
     this.start(exports, kind, count, scratch);
@@ -81,7 +87,7 @@ export class ThreadPool {
     for (;;) {
       const done = Atomics.load(ctl, CTL.COMPLETED);
       if (done >= chunks) break;
-      Atomics.wait(ctl, CTL.COMPLETED, done);
+      waitChange(ctl, CTL.COMPLETED, done);
     }
     if (Atomics.load(ctl, CTL.FAILED) !== 0) {
       throw new Error(

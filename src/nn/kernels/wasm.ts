@@ -6,6 +6,8 @@ import { ThreadPool } from "./thread-pool.ts";
 import { SharedHeap } from "./shared-heap.ts";
 import { CTL, TASK } from "./control.mjs";
 import { wasmApi } from "./webassembly.ts";
+import { f32Arg, slicing, trainingOps, type TaskRunner } from "./wasm-train.ts";
+import { KernelStatsRecorder, type KernelStats } from "./stats.ts";
 import { swigluBackward, swigluForward } from "../layers/swiglu.ts";
 import { causalBlocks } from "../layers/attention.ts";
 import { ToolgenError } from "../../errors.ts";
@@ -33,6 +35,8 @@ export interface WasmKernelOptions {
 }
 
 export interface WasmKernels extends MatmulKernels {
+  /** Starts (or with no argument stops) adding each kernel call's time to `stats` (bench/engine.ts). */
+  collectStats(stats?: KernelStats): void;
   readonly heap: SharedHeap;
   /** True once the helper threads are up, so large matmuls are split across the threads. */
   readonly parallel: boolean;
@@ -73,6 +77,8 @@ type Shape = "ABt" | "AB" | "AtB";
 
 /** Target multiply-adds per chunk of a parallel matmul. */
 const CHUNK_WORK = 1 << 21;
+/** assembly/matmul.ts KC: a gemm split over its depth at these block edges sums exactly as the unsplit one. */
+const KC = 256;
 
 /** Loads the WebAssembly module and builds the fast kernels. Throws if the module is missing or invalid. */
 export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels {
@@ -95,26 +101,31 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
     pool = new ThreadPool(module, heap.memory, heap.allocBytes(CTL.SIZE * 4), helperScratch);
   }
   const runTask = wasm.runTask;
+  const recorder = new KernelStatsRecorder();
   // The arguments of a task run on this thread alone (the pool keeps its own in the control block).
   const taskArgs = heap.allocBytes(16 * 4);
+  // The K-split gemm's partial products, grown on demand and kept.
+  let partials = { addr: 0, bytes: 0 };
   // The (at, pAt, L) table of the attention items, grown on demand.
   let table = { addr: heap.allocBytes(3 * 4 * 1024), items: 1024 };
-  const f32 = new Float32Array(1);
-  const f32bits = new Int32Array(f32.buffer);
-  const bits = (x: number) => {
-    f32[0] = x;
-    return f32bits[0]!;
-  };
+  const bits = f32Arg;
+  let argView = new Int32Array(heap.memory.buffer, taskArgs, 16);
 
-  /** Runs items 0..count−1 of a task on the pool when it is up and `parallel`, else on this thread. */
-  function tasks(kind: number, args: number[], count: number, parallel: boolean): void {
-    const a = Int32Array.from(args);
-    if (pool && pool.ready && parallel && count > 1) {
-      pool.runTasks(wasm, kind, a, count, mainScratch);
-      return;
+  /**
+   * Runs items 0..count−1 of a task on the pool when it is up and the job `eligible` (large enough to share),
+   * else on this thread; the items are the same either way.
+   */
+  function tasks(kind: number, args: ArrayLike<number>, count: number, eligible: boolean): void {
+    const t0 = recorder.start();
+    const shared = !!pool && pool.ready && eligible && count > 1;
+    if (shared) {
+      pool!.runTasks(wasm, kind, args, count, mainScratch);
+    } else {
+      if (argView.buffer !== heap.memory.buffer) argView = new Int32Array(heap.memory.buffer, taskArgs, 16);
+      for (let i = 0; i < args.length; i++) argView[i] = args[i]!;
+      for (let i = 0; i < count; i++) runTask!(kind, i, taskArgs, mainScratch);
     }
-    new Int32Array(heap.memory.buffer, taskArgs, a.length).set(a);
-    for (let i = 0; i < count; i++) runTask!(kind, i, taskArgs, mainScratch);
+    recorder.stop(kind, t0, eligible, shared);
   }
 
   // RoPE tables copied into the heap once per table; the positions of the current batch.
@@ -153,10 +164,13 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
     return positionsBuf.addr;
   }
 
-  /** Splits n floats (or rows) into chunks for the pool: a few per thread, multiples of 4. */
+  /**
+   * Splits n floats (or rows) into chunks for the pool: a few per thread, multiples of 4. `parallel`: large
+   * enough to share (whatever the thread count, so the kernel statistics see the same work on one thread).
+   */
   function chunking(n: number, unit: number): { chunk: number; count: number; parallel: boolean } {
-    const parallel = n * unit >= ELEMENTWISE_PARALLEL && threads > 1;
-    if (!parallel) return { chunk: Math.max(1, n), count: n > 0 ? 1 : 0, parallel };
+    const parallel = n * unit >= ELEMENTWISE_PARALLEL;
+    if (!parallel || threads === 1) return { chunk: Math.max(1, n), count: n > 0 ? 1 : 0, parallel };
     const want = Math.min(4 * threads, Math.ceil((n * unit) / (ELEMENTWISE_PARALLEL / 2)));
     const chunk = Math.ceil(n / want / 4) * 4;
     return { chunk, count: Math.ceil(n / chunk), parallel };
@@ -202,6 +216,10 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
   ): void {
     checkOperands(shape, out, a, b, M, K, N);
     if (M === 0 || N === 0) return;
+    const t0 = recorder.start();
+    const work = M * N * K;
+    const eligible = work >= threshold && (M >= 8 || N >= 16);
+    const shared = !!pool && pool.ready && eligible;
     // The common case (every operand in the heap) allocates nothing: decoding makes many tiny calls.
     let c = heap.addressOf(out);
     let pa = heap.addressOf(a);
@@ -220,21 +238,22 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
       const rsb = shape === "ABt" ? 1 : N;
       const csb = shape === "ABt" ? K : 1;
       const acc = accumulate ? 1 : 0;
-      const work = M * N * K;
-      if (pool && pool.ready && work >= threshold && (M >= 8 || N >= 16)) {
+      const byRows = M >= N || N < 16;
+      const extent = byRows ? M : N;
+      if (shared && shape === "AtB" && splitK(M, K, extent)) {
+        splitDepth(c, pa, pb, M, K, N, acc);
+      } else if (shared) {
         // Chunks of about CHUNK_WORK each (2 to 8 per thread): enough for the threads to balance on a busy
         // machine, few enough that re-packing the shared operand per chunk stays cheap.
         const want = Math.max(2, Math.min(8 * threads, Math.round(work / CHUNK_WORK)));
-        const byRows = M >= N || N < 16;
         const unit = byRows ? 4 : 8; // the micro-tile, so chunk edges fall on tile edges
-        const extent = byRows ? M : N;
         // Every chunk packs the whole shared operand (K × the other extent): a chunk of fewer than `minChunk`
         // rows (columns) would spend a large share of its time re-packing it (the weight gradients' shapes,
         // 128 × tokens × 128, would be cut into 12-row chunks). At least one chunk per thread all the same.
         const floor = Math.min(minChunk, Math.ceil(extent / threads / unit) * unit);
         const size = Math.max(floor, Math.ceil(extent / want / unit) * unit);
         const args = [c, N, pa, rsa, csa, pb, rsb, csb, M, N, K, acc];
-        pool.run(wasm, args, byRows, size, Math.ceil(extent / size), mainScratch);
+        pool!.run(wasm, args, byRows, size, Math.ceil(extent / size), mainScratch);
       } else {
         wasm.gemm(c, N, pa, rsa, csa, pb, rsb, csb, M, N, K, acc, mainScratch);
       }
@@ -242,7 +261,49 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
     } finally {
       for (const tmp of temps) heap.freeBytes(tmp);
     }
+    recorder.stopGemm(shape, t0, eligible, shared);
   }
+
+  /**
+   * Whether a weight gradient dyᵀ·x (AtB, depth K = tokens) is better split over its depth: when splitting its
+   * `extent` output rows (columns) would leave a thread fewer than `minChunk` of them, each re-packing all K
+   * tokens of the other operand.
+   */
+  function splitK(M: number, K: number, extent: number): boolean {
+    return K >= 2 * KC && M >= 8 && extent < minChunk * threads;
+  }
+
+  /**
+   * C (+)= A·B split over depth blocks of exactly KC (and over row blocks of at least 4 rows, so every block
+   * takes the packed path): block 0 goes into C, block b > 0 into partial b − 1, then C += partial 1, partial
+   * 2, … in order. The unsplit gemm adds its KC-deep register sums into C in the same order, so the two give
+   * the same bits.
+   */
+  function splitDepth(c: number, pa: number, pb: number, M: number, K: number, N: number, acc: number) {
+    const kBlocks = Math.ceil(K / KC);
+    let rowBlocks = Math.max(1, Math.min(Math.floor(M / 8), Math.ceil((2 * threads) / kBlocks)));
+    const rowChunk = Math.ceil(M / rowBlocks / 4) * 4;
+    rowBlocks = Math.ceil(M / rowChunk);
+    if (M - (rowBlocks - 1) * rowChunk < 4) rowBlocks--; // the last block takes the remaining rows
+    const bytes = 4 * (kBlocks - 1) * M * N;
+    if (bytes > partials.bytes) {
+      if (partials.bytes > 0) heap.freeBytes(partials.addr);
+      partials = { addr: heap.allocBytes(bytes), bytes };
+    }
+    const args = [c, N, pa, 1, M, pb, N, 1, M, N, K, acc, partials.addr, KC, rowChunk, rowBlocks];
+    pool!.runTasks(wasm, TASK.GEMM_SPLIT_K, args, kBlocks * rowBlocks, mainScratch);
+    if (kBlocks === 1) return;
+    const { chunk, count } = slicing(M * N, threads);
+    pool!.runTasks(
+      wasm,
+      TASK.SUM_PARTIALS,
+      [c, partials.addr, kBlocks - 1, M * N, chunk],
+      count,
+      mainScratch,
+    );
+  }
+
+  const runner: TaskRunner = { heap, tasks, addresses };
 
   /** Heap addresses of arrays holding at least n floats each, or undefined if one lies outside the heap. */
   function addresses(n: number, arrays: Float32Array[]): number[] | undefined {
@@ -299,9 +360,15 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
     return out;
   }
 
+  const train = trainingOps(runner, threads);
+  const { rmsnormBackward: _pooledInside, ...trainRest } = train;
+  const trainOps = runTask ? trainRest : {};
+
   return {
+    ...trainOps,
     name: pool ? `wasm-simd-${threads}threads` : "wasm-simd",
     heap,
+    collectStats: (stats) => recorder.collect(stats),
     get parallel() {
       return pool?.ready ?? false;
     },
@@ -364,6 +431,7 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
       return true;
     },
     rmsnormBackward(dx, dw, dy, x, w, inv, rows, d) {
+      if (runTask) return train.rmsnormBackward(dx, dw, dy, x, w, inv, rows, d);
       const n = rows * d;
       const a = inHeap([dx, dw, dy, x, w, inv], [0, 0, 0, 0, 0, 0], [n, d, n, n, d, rows]);
       if (!a) return false;

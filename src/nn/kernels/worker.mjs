@@ -2,7 +2,7 @@
 // It shares the caller's WebAssembly.Memory, sleeps in Atomics.wait until a job is published, then claims
 // chunks of it alongside the caller (control.mjs).
 import { workerData } from "node:worker_threads";
-import { CTL, runChunks } from "./control.mjs";
+import { CTL, runChunks, waitChange } from "./control.mjs";
 
 const { module, memory, ctlAddr, scratch } = workerData;
 const { exports } = new WebAssembly.Instance(module, { env: { memory } });
@@ -11,7 +11,7 @@ const ctl = new Int32Array(memory.buffer, ctlAddr, CTL.SIZE);
 let seen = Atomics.load(ctl, CTL.SEQ);
 Atomics.add(ctl, CTL.READY, 1);
 for (;;) {
-  Atomics.wait(ctl, CTL.SEQ, seen);
+  waitChange(ctl, CTL.SEQ, seen);
   const seq = Atomics.load(ctl, CTL.SEQ);
   if (seq === seen) continue;
   seen = seq;

@@ -8,6 +8,9 @@ export interface AdamWOptions {
   weightDecay: number;
 }
 
+/** Most floats in one AdamW slice: long tensors (the embedding) are cut so the pool can share them. */
+const SLICE = 1 << 16;
+
 export const ADAMW_DEFAULTS: AdamWOptions = { beta1: 0.9, beta2: 0.95, eps: 1e-8, weightDecay: 0.1 };
 
 /**
@@ -27,6 +30,7 @@ export class AdamW {
   average?: ParamSet;
   averaged = 0;
   private readonly decay: Float32Array; // per-element decay factor mask: 1 for matrices, 0 for vectors
+  private readonly slices: Int32Array; // (offset, length, decayed) of every tensor, long ones cut in pieces
 
   constructor(
     readonly params: ParamSet,
@@ -35,11 +39,16 @@ export class AdamW {
     this.m = params.like();
     this.v = params.like();
     this.decay = new Float32Array(params.flat.length);
+    const slices: number[] = [];
     let o = 0;
     for (const t of params.tensors) {
-      if (t.shape.length >= 2) this.decay.fill(1, o, o + t.data.length);
+      const decayed = t.shape.length >= 2 ? 1 : 0;
+      if (decayed) this.decay.fill(1, o, o + t.data.length);
+      for (let s = 0; s < t.data.length; s += SLICE)
+        slices.push(o + s, Math.min(SLICE, t.data.length - s), decayed);
       o += t.data.length;
     }
+    this.slices = Int32Array.from(slices);
   }
 
   update(grads: ParamSet, lr: number): void {
@@ -48,6 +57,9 @@ export class AdamW {
     const c1 = 1 / (1 - Math.pow(beta1, this.step));
     const c2 = 1 / (1 - Math.pow(beta2, this.step));
     const k = kernels();
+    const all = { lr, beta1, beta2, eps, wd: lr * weightDecay, c1, c2 };
+    const [p, g, m, v] = [this.params.flat, grads.flat, this.m.flat, this.v.flat];
+    if (k.adamwSlices?.(p, g, m, v, this.slices, all)) return;
     if (k.adamw) {
       // The fast kernels, one call per tensor (weight decay on matrices only). The tensors are views of the
       // same four buffers, so the kernels take all of them or (plain arrays) refuse the first one.
@@ -63,10 +75,6 @@ export class AdamW {
       }
       if (i === this.params.tensors.length) return;
     }
-    const p = this.params.flat;
-    const g = grads.flat;
-    const m = this.m.flat;
-    const v = this.v.flat;
     const wd = lr * weightDecay;
     for (let i = 0; i < p.length; i++) {
       const gi = g[i];
@@ -84,18 +92,23 @@ export function accumulateAverage(optimizer: AdamW): void {
   const a = optimizer.average.flat;
   const n = ++optimizer.averaged;
   if (n === 1) a.set(p);
-  else for (let i = 0; i < p.length; i++) a[i] += (p[i] - a[i]) / n;
+  else if (!kernels().averageInto?.(a, p, n)) for (let i = 0; i < p.length; i++) a[i] += (p[i] - a[i]) / n;
 }
 
 /** Scales the gradients so their global L2 norm is at most `maxNorm`; returns the norm before clipping. */
 export function clipGradNorm(grads: ParamSet, maxNorm: number): number {
   const g = grads.flat;
-  let ss = 0;
-  for (let i = 0; i < g.length; i++) ss += g[i] * g[i];
+  const kernel = kernels();
+  // The kernels sum fixed slices in slice order (the same bits on any thread count); this loop in index order.
+  let ss = kernel.sumSquares?.(g);
+  if (ss === undefined) {
+    ss = 0;
+    for (let i = 0; i < g.length; i++) ss += g[i] * g[i];
+  }
   const norm = Math.sqrt(ss);
   if (maxNorm > 0 && norm > maxNorm) {
     const k = maxNorm / (norm + 1e-6);
-    for (let i = 0; i < g.length; i++) g[i] *= k;
+    if (!kernel.scale?.(g, k)) for (let i = 0; i < g.length; i++) g[i] *= k;
   }
   return norm;
 }

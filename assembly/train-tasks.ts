@@ -1,0 +1,167 @@
+// The training step's pool tasks (tasks.ts runTask hands kinds ≥ FIRST_TRAIN_TASK here; kernels/control.mjs
+// mirrors the numbers). Arguments are i32 slots (f32 as their bits, f64 as two slots, low word first). Slices
+// are fixed by the problem's size, never by the thread count, so every thread count computes the same items.
+import { adamw } from "./elementwise";
+import { gemm } from "./matmul";
+import { arg, argd, argf } from "./args";
+import {
+  averageInto,
+  crossEntropyRow,
+  embeddingGrad,
+  embeddingRows,
+  rmsnormInputGrad,
+  rmsnormWeightGrad,
+  scaleInPlace,
+  sumPartials,
+  sumSquares,
+} from "./train";
+
+const RMSNORM_BACKWARD: i32 = 8;
+const CROSS_ENTROPY: i32 = 9;
+const ADAMW: i32 = 10;
+const SUM_SQUARES: i32 = 11;
+const SCALE: i32 = 12;
+const FILL_ZERO: i32 = 13;
+const EMBEDDING_GRAD: i32 = 14;
+const EMBEDDING_ROWS: i32 = 15;
+const AVERAGE: i32 = 16;
+const SUM_PARTIALS: i32 = 17;
+const GEMM_SPLIT_K: i32 = 18;
+
+function ptr(args: usize, i: i32): usize {
+  return <usize>arg(args, i);
+}
+
+/** Item i of a fixed-size slicing of n: its start (the end is min(n, start + chunk)). */
+function slice(i: i32, chunk: i32): i32 {
+  return i * chunk;
+}
+
+export function runTrainTask(kind: i32, i: i32, args: usize, scratch: usize): void {
+  if (kind == RMSNORM_BACKWARD) {
+    // args: dx, dw, dy, x, w, inv, rows, d, row chunk, column chunk, column items (the dw part comes first)
+    const rows = arg(args, 6);
+    const d = arg(args, 7);
+    const colItems = arg(args, 10);
+    if (i < colItems) {
+      const c0 = slice(i, arg(args, 9));
+      rmsnormWeightGrad(
+        ptr(args, 1),
+        ptr(args, 2),
+        ptr(args, 3),
+        ptr(args, 5),
+        rows,
+        d,
+        c0,
+        min(d, c0 + arg(args, 9)),
+      );
+    } else {
+      const r0 = slice(i - colItems, arg(args, 8));
+      const r1 = min(rows, r0 + arg(args, 8));
+      rmsnormInputGrad(ptr(args, 0), ptr(args, 2), ptr(args, 3), ptr(args, 4), ptr(args, 5), r0, r1, d);
+    }
+  } else if (kind == CROSS_ENTROPY) {
+    // args: logits, targets (i32), losses (f64 per row), V, scale (f64), rows, rows per item
+    const V = arg(args, 3);
+    const r0 = slice(i, arg(args, 7));
+    const r1 = min(arg(args, 6), r0 + arg(args, 7));
+    for (let r = r0; r < r1; r++) {
+      const row = ptr(args, 0) + <usize>r * <usize>V * 4;
+      const target = load<i32>(ptr(args, 1) + <usize>r * 4);
+      store<f64>(ptr(args, 2) + <usize>r * 8, crossEntropyRow(row, V, target, argd(args, 4)));
+    }
+  } else if (kind == ADAMW) {
+    // args: p, g, m, v, table of (offset, length, decayed) in floats, lr, beta1, beta2, eps, wd, c1, c2
+    const t = ptr(args, 4) + <usize>(i * 12);
+    const o = <usize>load<i32>(t) * 4;
+    const n = load<i32>(t, 4);
+    const wd: f32 = load<i32>(t, 8) != 0 ? argf(args, 9) : 0;
+    const lr = argf(args, 5);
+    const p = ptr(args, 0) + o;
+    const g = ptr(args, 1) + o;
+    const m = ptr(args, 2) + o;
+    const v = ptr(args, 3) + o;
+    adamw(p, g, m, v, n, lr, argf(args, 6), argf(args, 7), argf(args, 8), wd, argf(args, 10), argf(args, 11));
+  } else if (kind == SUM_SQUARES) {
+    // args: x, n, chunk, partial sums (f64 per item)
+    const s = slice(i, arg(args, 2));
+    const n = min(arg(args, 2), arg(args, 1) - s);
+    store<f64>(ptr(args, 3) + <usize>i * 8, sumSquares(ptr(args, 0) + <usize>s * 4, n));
+  } else if (kind == SCALE) {
+    // args: x, n, chunk, k (f64)
+    const s = slice(i, arg(args, 2));
+    scaleInPlace(ptr(args, 0) + <usize>s * 4, min(arg(args, 2), arg(args, 1) - s), argd(args, 3));
+  } else if (kind == FILL_ZERO) {
+    // args: x, n, chunk
+    const s = slice(i, arg(args, 2));
+    memory.fill(ptr(args, 0) + <usize>s * 4, 0, <usize>min(arg(args, 2), arg(args, 1) - s) * 4);
+  } else if (kind == EMBEDDING_GRAD) {
+    // args: dEmb, dx, tokens, N, d, V, ids per item
+    const id0 = slice(i, arg(args, 6));
+    const id1 = min(arg(args, 5), id0 + arg(args, 6));
+    embeddingGrad(ptr(args, 0), ptr(args, 1), ptr(args, 2), arg(args, 3), arg(args, 4), id0, id1);
+  } else if (kind == EMBEDDING_ROWS) {
+    // args: x, emb, tokens, N, d, rows per item
+    const t0 = slice(i, arg(args, 5));
+    embeddingRows(
+      ptr(args, 0),
+      ptr(args, 1),
+      ptr(args, 2),
+      t0,
+      min(arg(args, 3), t0 + arg(args, 5)),
+      arg(args, 4),
+    );
+  } else if (kind == AVERAGE) {
+    // args: a, p, n, chunk, count
+    const s = slice(i, arg(args, 3));
+    const o = <usize>s * 4;
+    averageInto(ptr(args, 0) + o, ptr(args, 1) + o, min(arg(args, 3), arg(args, 2) - s), <f64>arg(args, 4));
+  } else if (kind == SUM_PARTIALS) {
+    // args: c, partials, parts, size (floats of one partial), chunk
+    const e0 = slice(i, arg(args, 4));
+    sumPartials(
+      ptr(args, 0),
+      ptr(args, 1),
+      arg(args, 2),
+      arg(args, 3),
+      e0,
+      min(arg(args, 3), e0 + arg(args, 4)),
+    );
+  } else if (kind == GEMM_SPLIT_K) {
+    // args: c, ldc, a, rsa, csa, b, rsb, csb, M, N, K, accumulate, partials, K per block, rows per block,
+    // row blocks. Block (kb, rb): rows of block rb over depths kb·kc..; kb 0 into C (accumulating as asked),
+    // kb > 0 into partial kb − 1, summed into C in order afterwards (SUM_PARTIALS).
+    const rowBlocks = arg(args, 15);
+    const kb = i / rowBlocks;
+    const rb = i % rowBlocks;
+    const M = arg(args, 8);
+    const N = arg(args, 9);
+    const K = arg(args, 10);
+    const rsa = arg(args, 3);
+    const csa = arg(args, 4);
+    const r0 = rb * arg(args, 14);
+    const rows = rb == rowBlocks - 1 ? M - r0 : arg(args, 14);
+    const k0 = kb * arg(args, 13);
+    const depth = min(arg(args, 13), K - k0);
+    const ldc = arg(args, 1);
+    const dst = kb == 0 ? ptr(args, 0) : ptr(args, 12) + <usize>(kb - 1) * <usize>(M * N) * 4;
+    const cr = dst + <usize>(r0 * ldc) * 4;
+    const ar = ptr(args, 2) + <usize>(r0 * rsa + k0 * csa) * 4;
+    const br = ptr(args, 5) + <usize>(k0 * arg(args, 6)) * 4;
+    gemm(
+      cr,
+      ldc,
+      ar,
+      rsa,
+      csa,
+      br,
+      arg(args, 6),
+      arg(args, 7),
+      rows,
+      N,
+      depth,
+      kb == 0 ? arg(args, 11) : 0,
+      scratch,
+    );
+  }
+}

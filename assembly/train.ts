@@ -1,0 +1,196 @@
+// The parts of a training step besides the layers (assembly/tasks.ts dispatches them to the thread pool): RMSNorm
+// backward, cross-entropy, AdamW over parameter slices, the gradient norm and clipping, the embedding and weight
+// averaging. Every item writes its own outputs, and every sum runs in an order fixed by the problem alone (never by
+// the number of threads or by which thread finishes first), so the results are the same bits on any thread count.
+// Where the JS version (src/nn) computes in f64, so does this, and rounds to f32 where it stores.
+
+/**
+ * RMSNorm backward, the dx part of rows r0..r1−1: with g = dy·w, dx += inv·(g − x·inv²·mean(g·x)). The same
+ * arithmetic as elementwise.ts rmsnormBackward, whose dw part is rmsnormWeightGrad.
+ */
+export function rmsnormInputGrad(
+  dx: usize,
+  dy: usize,
+  x: usize,
+  w: usize,
+  inv: usize,
+  r0: i32,
+  r1: i32,
+  d: i32,
+): void {
+  for (let r = r0; r < r1; r++) {
+    const o0 = <usize>(r * d) * 4;
+    const k = load<f32>(inv + <usize>r * 4);
+    let acc = f32x4.splat(0);
+    const kv = f32x4.splat(k);
+    let i = 0;
+    for (; i + 4 <= d; i += 4) {
+      const o = <usize>i * 4;
+      const dyx = f32x4.mul(v128.load(dy + o0 + o), v128.load(x + o0 + o));
+      acc = f32x4.add(acc, f32x4.mul(dyx, v128.load(w + o)));
+    }
+    let dot =
+      f32x4.extract_lane(acc, 0) +
+      f32x4.extract_lane(acc, 1) +
+      f32x4.extract_lane(acc, 2) +
+      f32x4.extract_lane(acc, 3);
+    for (; i < d; i++) {
+      const o = <usize>i * 4;
+      dot += load<f32>(dy + o0 + o) * load<f32>(x + o0 + o) * load<f32>(w + o);
+    }
+    const c: f32 = (dot / <f32>d) * k * k;
+    const cv = f32x4.splat(c);
+    i = 0;
+    for (; i + 4 <= d; i += 4) {
+      const o = <usize>i * 4;
+      const g = f32x4.mul(v128.load(dy + o0 + o), v128.load(w + o));
+      const t = f32x4.mul(kv, f32x4.sub(g, f32x4.mul(v128.load(x + o0 + o), cv)));
+      v128.store(dx + o0 + o, f32x4.add(v128.load(dx + o0 + o), t));
+    }
+    for (; i < d; i++) {
+      const o = <usize>i * 4;
+      const g = load<f32>(dy + o0 + o) * load<f32>(w + o);
+      store<f32>(dx + o0 + o, load<f32>(dx + o0 + o) + k * (g - load<f32>(x + o0 + o) * c));
+    }
+  }
+}
+
+/**
+ * RMSNorm backward, the dw part of columns c0..c1−1: dw += Σ_rows dy·x·inv, row after row in order (the order of
+ * the one-thread loop, so splitting by columns changes no bit).
+ */
+export function rmsnormWeightGrad(
+  dw: usize,
+  dy: usize,
+  x: usize,
+  inv: usize,
+  rows: i32,
+  d: i32,
+  c0: i32,
+  c1: i32,
+): void {
+  for (let r = 0; r < rows; r++) {
+    const o0 = <usize>(r * d) * 4;
+    const k = load<f32>(inv + <usize>r * 4);
+    const kv = f32x4.splat(k);
+    let i = c0;
+    for (; i + 4 <= c1; i += 4) {
+      const o = <usize>i * 4;
+      const dyx = f32x4.mul(v128.load(dy + o0 + o), v128.load(x + o0 + o));
+      v128.store(dw + o, f32x4.add(v128.load(dw + o), f32x4.mul(dyx, kv)));
+    }
+    for (; i < c1; i++) {
+      const o = <usize>i * 4;
+      store<f32>(dw + o, load<f32>(dw + o) + load<f32>(dy + o0 + o) * load<f32>(x + o0 + o) * k);
+    }
+  }
+}
+
+/**
+ * Softmax cross-entropy of one row of `logits` [V] against `target` (layers/cross-entropy.ts, the same f64
+ * steps): turns the row into its gradient (softmax − one-hot)·scale and returns the row's loss.
+ */
+export function crossEntropyRow(row: usize, V: i32, target: i32, scale: f64): f64 {
+  let mx: f32 = -Infinity;
+  for (let i = 0; i < V; i++) {
+    const v = load<f32>(row + <usize>i * 4);
+    if (v > mx) mx = v;
+  }
+  let sum: f64 = 0;
+  for (let i = 0; i < V; i++) {
+    const p = row + <usize>i * 4;
+    const e = Math.exp(<f64>load<f32>(p) - <f64>mx);
+    store<f32>(p, <f32>e);
+    sum += e;
+  }
+  const loss = -Math.log(<f64>load<f32>(row + <usize>target * 4) / sum);
+  const k = scale / sum;
+  for (let i = 0; i < V; i++) {
+    const p = row + <usize>i * 4;
+    store<f32>(p, <f32>(<f64>load<f32>(p) * k));
+  }
+  const t = row + <usize>target * 4;
+  store<f32>(t, <f32>(<f64>load<f32>(t) - scale));
+  return loss;
+}
+
+/** Σ x[i]² over n floats in f64, in index order (one fixed-size slice of the gradient norm). */
+export function sumSquares(x: usize, n: i32): f64 {
+  let s: f64 = 0;
+  for (let i = 0; i < n; i++) {
+    const v = <f64>load<f32>(x + <usize>i * 4);
+    s += v * v;
+  }
+  return s;
+}
+
+/** x[i] = x[i]·k over n floats, multiplied in f64 and rounded once (gradient clipping). */
+export function scaleInPlace(x: usize, n: i32, k: f64): void {
+  for (let i = 0; i < n; i++) {
+    const p = x + <usize>i * 4;
+    store<f32>(p, <f32>(<f64>load<f32>(p) * k));
+  }
+}
+
+/** a[i] += (p[i] − a[i]) / count over n floats, in f64 (the running mean of the weights). */
+export function averageInto(a: usize, p: usize, n: i32, count: f64): void {
+  for (let i = 0; i < n; i++) {
+    const o = <usize>i * 4;
+    const ai = <f64>load<f32>(a + o);
+    store<f32>(a + o, <f32>(ai + (<f64>load<f32>(p + o) - ai) / count));
+  }
+}
+
+/**
+ * Embedding gradient of the ids id0..id1−1: dEmb[id] += dx[t] for every token t with such an id, tokens in order
+ * (a row's sum has the order of the one-thread loop whatever the split).
+ */
+export function embeddingGrad(
+  dEmb: usize,
+  dx: usize,
+  tokens: usize,
+  N: i32,
+  d: i32,
+  id0: i32,
+  id1: i32,
+): void {
+  for (let t = 0; t < N; t++) {
+    const id = load<i32>(tokens + <usize>t * 4);
+    if (id < id0 || id >= id1) continue;
+    const dst = dEmb + <usize>(id * d) * 4;
+    const src = dx + <usize>(t * d) * 4;
+    let j = 0;
+    for (; j + 4 <= d; j += 4) {
+      const o = <usize>j * 4;
+      v128.store(dst + o, f32x4.add(v128.load(dst + o), v128.load(src + o)));
+    }
+    for (; j < d; j++) {
+      const o = <usize>j * 4;
+      store<f32>(dst + o, load<f32>(dst + o) + load<f32>(src + o));
+    }
+  }
+}
+
+/** Copies the embedding rows of tokens t0..t1−1 into x [N, d]. */
+export function embeddingRows(x: usize, emb: usize, tokens: usize, t0: i32, t1: i32, d: i32): void {
+  for (let t = t0; t < t1; t++) {
+    const id = load<i32>(tokens + <usize>t * 4);
+    memory.copy(x + <usize>(t * d) * 4, emb + <usize>(id * d) * 4, <usize>d * 4);
+  }
+}
+
+/** C[e] += P_1[e] + … in order, for elements e0..e1−1 of the K-split gemm's partial products (stride `size`). */
+export function sumPartials(c: usize, partials: usize, parts: i32, size: i32, e0: i32, e1: i32): void {
+  for (let p = 0; p < parts; p++) {
+    const src = partials + <usize>p * <usize>size * 4;
+    let e = e0;
+    for (; e + 4 <= e1; e += 4) {
+      const o = <usize>e * 4;
+      v128.store(c + o, f32x4.add(v128.load(c + o), v128.load(src + o)));
+    }
+    for (; e < e1; e++) {
+      const o = <usize>e * 4;
+      store<f32>(c + o, load<f32>(c + o) + load<f32>(src + o));
+    }
+  }
+}

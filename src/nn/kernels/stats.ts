@@ -1,0 +1,72 @@
+import { TASK } from "./control.mjs";
+
+/**
+ * Milliseconds spent in each kernel operation, and the part of them in jobs large enough to share with the
+ * pool's threads (`pooledMs`): what a step's serial fraction is measured from (bench/engine.ts).
+ */
+export interface KernelStats {
+  ms: Record<string, number>;
+  pooledMs: Record<string, number>;
+  calls: number;
+  /** Calls per operation that the pool's threads shared (the rest ran on the calling thread alone). */
+  shared: Record<string, number>;
+}
+
+export function emptyStats(): KernelStats {
+  return { ms: {}, pooledMs: {}, calls: 0, shared: {} };
+}
+
+const TASK_NAMES: Record<number, string> = {
+  [TASK.ATTENTION_FORWARD]: "attention forward",
+  [TASK.ATTENTION_BACKWARD]: "attention backward",
+  [TASK.SWIGLU_FORWARD]: "SwiGLU",
+  [TASK.SWIGLU_BACKWARD]: "SwiGLU",
+  [TASK.ADD]: "residual add",
+  [TASK.RMSNORM_FORWARD]: "RMSNorm forward",
+  [TASK.MOVE_HEADS]: "split/merge heads + RoPE",
+  [TASK.RMSNORM_BACKWARD]: "RMSNorm backward",
+  [TASK.CROSS_ENTROPY]: "cross-entropy",
+  [TASK.ADAMW]: "AdamW",
+  [TASK.SUM_SQUARES]: "gradient norm + clipping",
+  [TASK.SCALE]: "gradient norm + clipping",
+  [TASK.FILL_ZERO]: "zeroing gradients",
+  [TASK.EMBEDDING_GRAD]: "embedding gradient",
+  [TASK.EMBEDDING_ROWS]: "embedding rows",
+  [TASK.AVERAGE]: "weight averaging",
+};
+
+const GEMM_NAMES: Record<string, string> = {
+  ABt: "matmul x·Wᵀ (forward)",
+  AB: "matmul dy·W (input gradients)",
+  AtB: "matmul dyᵀ·x (weight gradients)",
+};
+
+/** Adds call times to a KernelStats while one is attached; costs one branch per call otherwise. */
+export class KernelStatsRecorder {
+  private stats: KernelStats | undefined;
+
+  collect(stats: KernelStats | undefined): void {
+    this.stats = stats;
+  }
+
+  start(): number {
+    return this.stats ? performance.now() : 0;
+  }
+
+  /** A task's call ends: `pooled`, large enough to share; `shared`, the pool's threads did share it. */
+  stop(kind: number, t0: number, pooled: boolean, shared: boolean): void {
+    if (this.stats) this.add(TASK_NAMES[kind] ?? `task ${kind}`, performance.now() - t0, pooled, shared);
+  }
+
+  stopGemm(shape: string, t0: number, pooled: boolean, shared: boolean): void {
+    if (this.stats) this.add(GEMM_NAMES[shape] ?? shape, performance.now() - t0, pooled, shared);
+  }
+
+  private add(name: string, ms: number, pooled: boolean, shared: boolean): void {
+    const s = this.stats!;
+    s.calls++;
+    s.ms[name] = (s.ms[name] ?? 0) + ms;
+    if (pooled) s.pooledMs[name] = (s.pooledMs[name] ?? 0) + ms;
+    if (shared) s.shared[name] = (s.shared[name] ?? 0) + 1;
+  }
+}

@@ -1,0 +1,111 @@
+import { createHash } from "node:crypto";
+import { existsSync } from "node:fs";
+import { afterAll, describe, expect, it } from "vitest";
+import { presetConfig } from "../../src/nn/config.ts";
+import { emptyStats, useKernels, type MatmulKernels } from "../../src/nn/kernels/index.ts";
+import { createWasmKernels, DEFAULT_WASM_PATH, type WasmKernels } from "../../src/nn/kernels/wasm.ts";
+import { Llama } from "../../src/nn/llama.ts";
+import { initParams } from "../../src/nn/params.ts";
+import { Rng } from "../../src/nn/rng.ts";
+import type { Sample } from "../../src/nn/train/batches.ts";
+import { train } from "../../src/nn/train/trainer.ts";
+
+// A whole training run on 1, 2 and 3 kernel threads, and twice on 3: every part of a step the pool shares
+// (the GEMMs, the weight gradients split over tokens, attention, RMSNorm forward and backward, SwiGLU, the
+// residual adds, cross-entropy, the embedding and its gradient, zeroing, the gradient norm and clipping, AdamW
+// and weight averaging) must give the same bits whatever the number of threads and whichever thread finishes
+// first. The model is small but each job is large enough for the pool (≥ 2^15 floats) and a batch packs more
+// than 512 tokens, so the weight gradients are split over two depth blocks and summed in order.
+
+const VOCAB = 512;
+const config = presetConfig("tiny", VOCAB, {
+  hiddenSize: 64,
+  intermediateSize: 176,
+  numLayers: 2,
+  numHeads: 2,
+  maxPositions: 128,
+});
+
+function samples(): Sample[] {
+  const rng = new Rng(11);
+  return Array.from({ length: 64 }, () => {
+    const n = 40 + rng.int(80);
+    const ids = Array.from({ length: n }, () => rng.int(VOCAB));
+    // the reply is the last third (its tokens are targets), the rest can be dropped (token dropout)
+    const lossMask = ids.map((_, t) => t >= (2 * n) / 3);
+    return { ids, lossMask, droppable: ids.map((_, t) => t < n / 2) };
+  });
+}
+
+const hash = (x: Float32Array) =>
+  createHash("sha256")
+    .update(Buffer.from(x.buffer, x.byteOffset, x.byteLength))
+    .digest("hex");
+
+const made: WasmKernels[] = [];
+let previous: MatmulKernels | undefined;
+
+async function run(threads: number) {
+  // parallelThreshold 0: every GEMM goes to the pool; a 64-wide output is split over tokens below 64 × threads
+  const k = createWasmKernels({ threads, parallelThreshold: 0 });
+  made.push(k);
+  const until = Date.now() + 20_000;
+  while (threads > 1 && !k.parallel && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+  expect(k.parallel, "helper threads did not start").toBe(threads > 1);
+  const before = useKernels(k);
+  previous ??= before;
+  const stats = emptyStats();
+  k.collectStats(stats);
+  const model = new Llama(config, initParams(config, 3));
+  const norms: number[] = [];
+  const { losses } = await train(
+    model,
+    { kind: "samples", samples: samples(), padId: 0 },
+    {
+      ...{ steps: 4, batchSize: 12, lr: 3e-3, seed: 5, gradientAccumulation: 2 },
+      ...{ clip: 0.05, tokenDropout: 0.2, averageLast: 0.5 },
+      onStep: (info) => void norms.push(info.gradNorm),
+    },
+  );
+  k.collectStats();
+  return { weights: hash(model.params.flat), losses, norms, shared: stats.shared };
+}
+
+describe.skipIf(!existsSync(DEFAULT_WASM_PATH))("a training run on several kernel threads", () => {
+  afterAll(async () => {
+    if (previous) useKernels(previous);
+    await Promise.all(made.map((k) => k.close()));
+  });
+
+  it("gives the same bits on 1, 2 and 3 threads, and twice on 3", async () => {
+    const one = await run(1);
+    expect(one.norms.every((n) => n > 0.05)).toBe(true); // clipping ran at every step
+    for (const threads of [2, 3, 3]) {
+      const many = await run(threads);
+      expect({ ...many, shared: undefined }, `${threads} threads`).toEqual({ ...one, shared: undefined });
+      // every part of the step was shared by the pool's threads
+      for (const op of [
+        "matmul x·Wᵀ (forward)",
+        "matmul dy·W (input gradients)",
+        "matmul dyᵀ·x (weight gradients)",
+        "attention forward",
+        "attention backward",
+        "RMSNorm forward",
+        "RMSNorm backward",
+        "SwiGLU",
+        "residual add",
+        "split/merge heads + RoPE",
+        "cross-entropy",
+        "embedding rows",
+        "embedding gradient",
+        "zeroing gradients",
+        "gradient norm + clipping",
+        "AdamW",
+        "weight averaging",
+      ]) {
+        expect(many.shared[op] ?? 0, `${op} on ${threads} threads`).toBeGreaterThan(0);
+      }
+    }
+    expect(one.shared).toEqual({});
+  });
+});
