@@ -24,15 +24,11 @@ console.log(
 );
 
 // The AI SDK calls execute(input, { toolCallId, messages, abortSignal }); toolgen validates and coerces first.
-const execute = entry.execute as (
-  input: unknown,
-  options: { toolCallId: string; messages: [] },
-) => Promise<string>;
-console.log(
-  `  execute({ city: "Oslo" }) → ${await execute({ city: "Oslo" }, { toolCallId: "call-1", messages: [] })}`,
-);
+const execute = async (input: object, toolCallId: string): Promise<unknown> =>
+  entry.execute!(input as never, { toolCallId, messages: [] });
+console.log(`  execute({ city: "Oslo" }) → ${await execute({ city: "Oslo" }, "call-1")}`);
 try {
-  await execute({ town: "Oslo" }, { toolCallId: "call-2", messages: [] });
+  await execute({ town: "Oslo" }, "call-2");
 } catch (error) {
   console.log(
     `  execute({ town: "Oslo" }) throws (the AI SDK reports a tool error): ${(error as Error).message.replace(/\n/g, " ")}`,

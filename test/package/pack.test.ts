@@ -132,6 +132,16 @@ console.log(JSON.stringify({ result, hit: hits[0]?.id, answer: run.answer, vocab
     });
   });
 
+  // The example installs this tarball into a project of its own, as its README says a user would.
+  it("runs examples/plain-node-consumer on this tarball", () => {
+    const example = join(ROOT, "examples/plain-node-consumer/main.mjs");
+    const out = run(process.execPath, [example, join(work, packed.filename)], {
+      cwd: ROOT,
+      timeout: 300_000,
+    });
+    expect(out).toBe('search "add up two numbers" → add\nagent: add → 42; answer: The sum is 42.\n');
+  }, 300_000);
+
   it("type-checks a strict NodeNext TypeScript consumer against the published types", () => {
     writeFileSync(
       join(work, "tsconfig.json"),
