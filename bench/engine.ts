@@ -2,12 +2,14 @@
  * Engine speed: the matmul kernels at the shapes training uses, side by side with numpy/OpenBLAS (python3,
  * measured in the same run) and the plain JS loop; training tokens/s for the tiny and small presets; and the
  * ToolGen retrieval stage at the tiny preset on MetaTool (packed as training packs it), its GFLOPS next to
- * OpenBLAS's on the stage's own GEMM shapes (`train_efficiency`), on 2 threads and on 1.
- *   npm run bench:engine [-- --quick]
+ * OpenBLAS's on the stage's own GEMM shapes (`train_efficiency`), on 1 and 2 threads (`stage_by_threads`: the
+ * speed-up, where a step's time goes, its serial fraction and Amdahl's projection to more threads).
+ *   npm run bench:engine [-- --quick] [-- --threads 1,2,4,8,16]
  */
 import { spawnSync } from "node:child_process";
 import { loadavg } from "node:os";
 import { retrievalStage, type StageFigures, type StageGemm } from "./lib/engine-stage.ts";
+import { stageByThreads, STAGE_SETUP } from "./lib/engine-threads.ts";
 import { writeBenchResult } from "./lib/result.ts";
 import { sharedFile } from "./lib/shared-file.ts";
 import { kernels, type MatmulKernels } from "../src/nn/kernels/index.ts";
@@ -271,10 +273,13 @@ async function main(): Promise<void> {
   const queries = sharedFile("metatool/queries.csv");
   const files = tools && queries ? { tools, queries } : undefined;
   if (process.argv.includes("--stage-only")) {
-    // the child run of the 1-thread stage figures (TOOLGEN_KERNEL_THREADS=1)
-    process.stdout.write(JSON.stringify(files ? await stageFigures(k, 1, files) : null) + "\n");
+    // a child run of the stage figures on TOOLGEN_KERNEL_THREADS threads (lib/engine-threads.ts)
+    const threads = Number(process.env.TOOLGEN_KERNEL_THREADS);
+    process.stdout.write(JSON.stringify(files ? await stageFigures(k, threads, files) : null) + "\n");
     return;
   }
+  const i = process.argv.indexOf("--threads");
+  const threadCounts = i >= 0 ? process.argv[i + 1]!.split(",").map(Number) : [1, 2];
   const loadStart = loadavg().map((x) => round(x, 2));
   const list = cases();
   const fast: Record<string, number> = {};
@@ -293,20 +298,11 @@ async function main(): Promise<void> {
   const ref = np ? byGroup(list, np.results, "linear") : geomean(Object.values(js));
   const tiny = await trainTokensPerSecond("tiny", 8, quick ? 3 : 4);
   const small = await trainTokensPerSecond("small", 4, 3);
-  const stage2 = files ? await stageFigures(k, 2, files) : null;
-  const child = files
-    ? spawnSync(
-        process.execPath,
-        [...process.execArgv, process.argv[1]!, "--stage-only", ...(quick ? ["--quick"] : [])],
-        {
-          encoding: "utf8",
-          env: { ...process.env, TOOLGEN_KERNEL_THREADS: "1" },
-        },
-      )
-    : undefined;
-  if (child && child.status !== 0) process.stderr.write(`1-thread stage run failed: ${child.stderr}\n`);
-  const stage1 =
-    child?.status === 0 ? (JSON.parse(child.stdout.trim().split("\n").pop()!) as typeof stage2) : null;
+  const byThreads = files ? stageByThreads(threadCounts, quick ? 1 : 2, quick) : null;
+  type Stage = Awaited<ReturnType<typeof stageFigures>>;
+  const runs = byThreads as Record<string, unknown> | null;
+  const stage2 = (runs?.["2"] ?? null) as Stage | null;
+  const stage1 = (runs?.["1"] ?? null) as Stage | null;
   writeBenchResult("engine", `npm run bench:engine${quick ? " -- --quick" : ""}`, {
     load_average_start: loadStart,
     train_efficiency: stage2?.train_efficiency ?? null,
@@ -318,14 +314,8 @@ async function main(): Promise<void> {
     train_efficiency_cpu: stage2?.train_efficiency_cpu ?? null,
     train_efficiency_1thread: stage1?.train_efficiency ?? null,
     train_efficiency_cpu_1thread: stage1?.train_efficiency_cpu ?? null,
-    stage_setup:
-      "ToolGen retrieval stage, tiny preset, MetaTool (all shared queries): the pipeline's tokenizer, virtual " +
-      `tokens and samples, src/nn train() with packed batches of 32 samples and token dropout 0.3; ${STAGE_STEPS} ` +
-      "steps after one untimed step. stage_tokens_per_s counts real tokens (no padding exists in packed rows); " +
-      "flops_per_token as in bench/README.md; reference_gflops: OpenBLAS on the stage's own GEMM shapes (M = " +
-      "mean packed tokens per step; the LM head at its rows with a target), weighted by each shape's FLOPs in a " +
-      "step, same run; train_efficiency = stage_gflops / reference_gflops",
-    stage_by_threads: { "2": stage2, "1": stage1 },
+    stage_setup: STAGE_SETUP(STAGE_STEPS),
+    stage_by_threads: byThreads,
     kernels: k.name,
     matmul_gflops: matmul,
     reference_gflops: round(ref),

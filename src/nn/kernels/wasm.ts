@@ -6,7 +6,8 @@ import { ThreadPool } from "./thread-pool.ts";
 import { SharedHeap } from "./shared-heap.ts";
 import { CTL, TASK } from "./control.mjs";
 import { wasmApi } from "./webassembly.ts";
-import { f32Arg, slicing, trainingOps, type TaskRunner } from "./wasm-train.ts";
+import { f32Arg, trainingOps, type TaskRunner } from "./wasm-train.ts";
+import { gemmKernel } from "./wasm-gemm.ts";
 import { KernelStatsRecorder, type KernelStats } from "./stats.ts";
 import { swigluBackward, swigluForward } from "../layers/swiglu.ts";
 import { causalBlocks } from "../layers/attention.ts";
@@ -73,13 +74,6 @@ const MAX_ITEMS = 0xffff;
 /** Elementwise work below this many floats stays on the calling thread (waking a helper costs more). */
 const ELEMENTWISE_PARALLEL = 1 << 15;
 
-type Shape = "ABt" | "AB" | "AtB";
-
-/** Target multiply-adds per chunk of a parallel matmul. */
-const CHUNK_WORK = 1 << 21;
-/** assembly/matmul.ts KC: a gemm split over its depth at these block edges sums exactly as the unsplit one. */
-const KC = 256;
-
 /** Loads the WebAssembly module and builds the fast kernels. Throws if the module is missing or invalid. */
 export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels {
   const threads = options.threads ?? Math.min(8, availableParallelism());
@@ -104,8 +98,6 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
   const recorder = new KernelStatsRecorder();
   // The arguments of a task run on this thread alone (the pool keeps its own in the control block).
   const taskArgs = heap.allocBytes(16 * 4);
-  // The K-split gemm's partial products, grown on demand and kept.
-  let partials = { addr: 0, bytes: 0 };
   // The (at, pAt, L) table of the attention items, grown on demand.
   let table = { addr: heap.allocBytes(3 * 4 * 1024), items: 1024 };
   const bits = f32Arg;
@@ -194,114 +186,7 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
   const owners = new Map<number, Float32Array>();
   let warnedFull = false;
 
-  // Operands outside the heap are copied into temporary heap blocks (and the output copied back).
-  function place(array: Float32Array, length: number, copyIn: boolean, temps: number[]): number {
-    const addr = heap.addressOf(array);
-    if (addr >= 0) return addr;
-    const tmp = heap.allocBytes(length * 4);
-    temps.push(tmp);
-    if (copyIn) heap.view(tmp, length).set(array.subarray(0, length));
-    return tmp;
-  }
-
-  function run(
-    shape: Shape,
-    out: Float32Array,
-    a: Float32Array,
-    b: Float32Array,
-    M: number,
-    K: number,
-    N: number,
-    accumulate: boolean,
-  ): void {
-    checkOperands(shape, out, a, b, M, K, N);
-    if (M === 0 || N === 0) return;
-    const t0 = recorder.start();
-    const work = M * N * K;
-    const eligible = work >= threshold && (M >= 8 || N >= 16);
-    const shared = !!pool && pool.ready && eligible;
-    // The common case (every operand in the heap) allocates nothing: decoding makes many tiny calls.
-    let c = heap.addressOf(out);
-    let pa = heap.addressOf(a);
-    let pb = heap.addressOf(b);
-    const foreign = c < 0 || pa < 0 || pb < 0;
-    const temps: number[] = [];
-    try {
-      if (foreign) {
-        c = place(out, M * N, accumulate, temps);
-        pa = place(a, M * K, true, temps);
-        pb = place(b, K * N, true, temps);
-      }
-      // A(i,p) = a[i*rsa + p*csa], B(p,j) = b[p*rsb + j*csb]
-      const rsa = shape === "AtB" ? 1 : K;
-      const csa = shape === "AtB" ? M : 1;
-      const rsb = shape === "ABt" ? 1 : N;
-      const csb = shape === "ABt" ? K : 1;
-      const acc = accumulate ? 1 : 0;
-      const byRows = M >= N || N < 16;
-      const extent = byRows ? M : N;
-      if (shared && shape === "AtB" && splitK(M, K, extent)) {
-        splitDepth(c, pa, pb, M, K, N, acc);
-      } else if (shared) {
-        // Chunks of about CHUNK_WORK each (2 to 8 per thread): enough for the threads to balance on a busy
-        // machine, few enough that re-packing the shared operand per chunk stays cheap.
-        const want = Math.max(2, Math.min(8 * threads, Math.round(work / CHUNK_WORK)));
-        const unit = byRows ? 4 : 8; // the micro-tile, so chunk edges fall on tile edges
-        // Every chunk packs the whole shared operand (K × the other extent): a chunk of fewer than `minChunk`
-        // rows (columns) would spend a large share of its time re-packing it (the weight gradients' shapes,
-        // 128 × tokens × 128, would be cut into 12-row chunks). At least one chunk per thread all the same.
-        const floor = Math.min(minChunk, Math.ceil(extent / threads / unit) * unit);
-        const size = Math.max(floor, Math.ceil(extent / want / unit) * unit);
-        const args = [c, N, pa, rsa, csa, pb, rsb, csb, M, N, K, acc];
-        pool!.run(wasm, args, byRows, size, Math.ceil(extent / size), mainScratch);
-      } else {
-        wasm.gemm(c, N, pa, rsa, csa, pb, rsb, csb, M, N, K, acc, mainScratch);
-      }
-      if (heap.addressOf(out) < 0) out.set(heap.view(c, M * N));
-    } finally {
-      for (const tmp of temps) heap.freeBytes(tmp);
-    }
-    recorder.stopGemm(shape, t0, eligible, shared);
-  }
-
-  /**
-   * Whether a weight gradient dyᵀ·x (AtB, depth K = tokens) is better split over its depth: when splitting its
-   * `extent` output rows (columns) would leave a thread fewer than `minChunk` of them, each re-packing all K
-   * tokens of the other operand.
-   */
-  function splitK(M: number, K: number, extent: number): boolean {
-    return K >= 2 * KC && M >= 8 && extent < minChunk * threads;
-  }
-
-  /**
-   * C (+)= A·B split over depth blocks of exactly KC (and over row blocks of at least 4 rows, so every block
-   * takes the packed path): block 0 goes into C, block b > 0 into partial b − 1, then C += partial 1, partial
-   * 2, … in order. The unsplit gemm adds its KC-deep register sums into C in the same order, so the two give
-   * the same bits.
-   */
-  function splitDepth(c: number, pa: number, pb: number, M: number, K: number, N: number, acc: number) {
-    const kBlocks = Math.ceil(K / KC);
-    let rowBlocks = Math.max(1, Math.min(Math.floor(M / 8), Math.ceil((2 * threads) / kBlocks)));
-    const rowChunk = Math.ceil(M / rowBlocks / 4) * 4;
-    rowBlocks = Math.ceil(M / rowChunk);
-    if (M - (rowBlocks - 1) * rowChunk < 4) rowBlocks--; // the last block takes the remaining rows
-    const bytes = 4 * (kBlocks - 1) * M * N;
-    if (bytes > partials.bytes) {
-      if (partials.bytes > 0) heap.freeBytes(partials.addr);
-      partials = { addr: heap.allocBytes(bytes), bytes };
-    }
-    const args = [c, N, pa, 1, M, pb, N, 1, M, N, K, acc, partials.addr, KC, rowChunk, rowBlocks];
-    pool!.runTasks(wasm, TASK.GEMM_SPLIT_K, args, kBlocks * rowBlocks, mainScratch);
-    if (kBlocks === 1) return;
-    const { chunk, count } = slicing(M * N, threads);
-    pool!.runTasks(
-      wasm,
-      TASK.SUM_PARTIALS,
-      [c, partials.addr, kBlocks - 1, M * N, chunk],
-      count,
-      mainScratch,
-    );
-  }
+  const run = gemmKernel({ heap, wasm, pool, threads, mainScratch, recorder, threshold, minChunk });
 
   const runner: TaskRunner = { heap, tasks, addresses };
 
@@ -509,25 +394,4 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
       await pool?.stop();
     },
   };
-}
-
-function checkOperands(
-  shape: Shape,
-  out: Float32Array,
-  a: Float32Array,
-  b: Float32Array,
-  M: number,
-  K: number,
-  N: number,
-): void {
-  const bad = (v: number) => !Number.isInteger(v) || v < 0;
-  if (bad(M) || bad(K) || bad(N)) {
-    const [name, v] = bad(M) ? ["M", M] : bad(K) ? ["K", K] : ["N", N];
-    throw new RangeError(`matmul${shape}: ${name} must be a non-negative integer, got ${v}`);
-  }
-  const short = (name: string, array: Float32Array, length: number) =>
-    new RangeError(`matmul${shape}: ${name} has ${array.length} elements, needs ${length}`);
-  if (out.length < M * N) throw short("out", out, M * N);
-  if (a.length < M * K) throw short("a", a, M * K);
-  if (b.length < K * N) throw short("b", b, K * N);
 }

@@ -1,0 +1,95 @@
+import { spawnSync } from "node:child_process";
+import { loadavg } from "node:os";
+import type { StepBreakdown } from "./engine-stage.ts";
+
+/** What bench/engine.ts prints of the ToolGen stage (one child run, one thread count). */
+interface StageRun {
+  threads: number;
+  stage_tokens_per_s: number;
+  step?: StepBreakdown;
+  [figure: string]: unknown;
+}
+
+export const STAGE_SETUP = (steps: number) =>
+  "ToolGen retrieval stage, tiny preset, MetaTool (all shared queries): the pipeline's tokenizer, virtual " +
+  `tokens and samples, src/nn train() with packed batches of 32 samples and token dropout 0.3; ${steps} ` +
+  "steps after one untimed step. stage_tokens_per_s counts real tokens (no padding exists in packed rows); " +
+  "flops_per_token as in bench/README.md; reference_gflops: OpenBLAS on the stage's own GEMM shapes (M = " +
+  "mean packed tokens per step; the LM head at its rows with a target), weighted by each shape's FLOPs in a " +
+  "step, same run; train_efficiency = stage_gflops / reference_gflops. Each thread count runs in its own " +
+  "process (TOOLGEN_KERNEL_THREADS, OPENBLAS_NUM_THREADS alike), the counts taking turns for `rounds` rounds; " +
+  "the figures are each count's fastest round (the machine is shared: the closest to what the code can do)";
+
+const round = (x: number, digits: number) => Number(x.toFixed(digits));
+
+/** Amdahl's law: the speed-up on n threads of a step whose fraction s cannot be shared. */
+export function amdahl(s: number, n: number): number {
+  return 1 / (s + (1 - s) / n);
+}
+
+/** One child run of bench/engine.ts --stage-only on `threads` threads; null when it fails. */
+function stageRun(threads: number, quick: boolean): StageRun | null {
+  const child = spawnSync(
+    process.execPath,
+    [...process.execArgv, process.argv[1]!, "--stage-only", ...(quick ? ["--quick"] : [])],
+    {
+      encoding: "utf8",
+      env: { ...process.env, TOOLGEN_KERNEL_THREADS: String(threads), OPENBLAS_NUM_THREADS: String(threads) },
+      maxBuffer: 1 << 26,
+    },
+  );
+  if (child.status !== 0) {
+    process.stderr.write(`${threads}-thread stage run failed: ${child.stderr}\n`);
+    return null;
+  }
+  return JSON.parse(child.stdout.trim().split("\n").pop()!) as StageRun | null;
+}
+
+/**
+ * The stage on each thread count, counts taking turns for `rounds` rounds (so a change of the machine's load
+ * hits them alike), with the speed-up over one thread, the serial fraction of a step measured on one thread
+ * (the time outside jobs the pool can share), Amdahl's projection from it to 2–16 threads, and the serial
+ * fraction the measured 2-thread speed-up implies (Karp–Flatt: 2/S − 1; it includes the machine's load).
+ */
+export function stageByThreads(counts: number[], rounds: number, quick: boolean) {
+  const runs: Record<string, StageRun[]> = {};
+  const loads: number[][] = [];
+  for (let r = 0; r < rounds; r++) {
+    for (const t of counts) {
+      loads.push(loadavg().map((x) => round(x, 2)));
+      const run = stageRun(t, quick);
+      if (run) (runs[t] ??= []).push(run);
+    }
+  }
+  const best: Record<string, StageRun> = {};
+  for (const [t, list] of Object.entries(runs)) {
+    best[t] = list.reduce((a, b) => (b.stage_tokens_per_s > a.stage_tokens_per_s ? b : a));
+  }
+  const one = best["1"];
+  const serial = one?.step?.serial_fraction;
+  const speedup = (t: string) =>
+    one ? round(best[t]!.stage_tokens_per_s / one.stage_tokens_per_s, 3) : null;
+  const s2 = best["2"] ? speedup("2") : null;
+  const shares = (run: StageRun | undefined) =>
+    run?.step ? Object.fromEntries(run.step.ops.map((o) => [o.op, o.share])) : null;
+  return {
+    ...best,
+    rounds,
+    tokens_per_s_by_round: Object.fromEntries(
+      Object.entries(runs).map(([t, list]) => [t, list.map((x) => x.stage_tokens_per_s)]),
+    ),
+    load_average_before_each_run: loads,
+    speedup_over_1_thread: Object.fromEntries(Object.keys(best).map((t) => [t, speedup(t)])),
+    serial_fraction: serial ?? null,
+    serial_fraction_note:
+      "share of a 1-thread step spent outside jobs large enough for the pool (kernel timing: JS glue, batching, " +
+      "the trainer, and kernel calls too small to share)",
+    amdahl_speedup:
+      serial === undefined
+        ? null
+        : Object.fromEntries([2, 4, 8, 16].map((n) => [n, round(amdahl(serial, n), 2)])),
+    karp_flatt_serial_fraction: s2 ? round(2 / s2 - 1, 3) : null,
+    op_shares_1_thread: shares(one),
+    op_shares_2_threads: shares(best["2"]),
+  };
+}
