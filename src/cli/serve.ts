@@ -26,6 +26,7 @@ interface ServeMcpOptions {
   separator: string;
   maxNameLength: string;
   toolBudget: string;
+  stateless?: boolean;
 }
 
 /** The gateway options from the command line, checked before anything starts. */
@@ -79,6 +80,7 @@ export function register(program: Command): void {
     .option("--config <file>", "JSON config: modules, mcpServers, openapi targets, timeoutMs (see README)")
     .option("--http <port>", "serve MCP Streamable HTTP on this port instead of stdio (0 = any free port)")
     .option("--host <address>", "interface for --http", "127.0.0.1")
+    .option("--stateless", "--http without sessions: any replica answers any request (no subscriptions)")
     .option("--timeout <ms>", "milliseconds a tool call may take (default 30000; 0 = no limit)")
     .option(
       "--expose <mode>",
@@ -108,6 +110,8 @@ export function register(program: Command): void {
           );
         }
         const gateway = gatewayOptions(opts);
+        if (opts.stateless && port === undefined)
+          throw new ToolgenError("invalid_option", "--stateless applies to --http only");
         const config = opts.config ? loadRouterConfig(opts.config) : {};
         let timeoutMs: number | undefined;
         if (opts.timeout !== undefined) {
@@ -159,7 +163,11 @@ export function register(program: Command): void {
           `${served.router.size} tools (listed: ${served.exposure === "all" ? `all ${served.exposedTools.length}` : "search_tools, call_tool, get_tool"}), ` +
           `${opts.retriever} retriever, ready in ${Math.round(performance.now() - started)} ms`;
         if (port !== undefined) {
-          const running = await serveHttp(served, { port: port ?? 0, host: opts.host });
+          const running = await serveHttp(served, {
+            port: port ?? 0,
+            host: opts.host,
+            ...(opts.stateless ? { stateless: true } : {}),
+          });
           process.stderr.write(`toolgen MCP router: ${ready}; listening on ${running.url}\n`);
           return;
         }

@@ -21,6 +21,12 @@ export interface HttpServeOptions {
   path?: string;
   /** Largest accepted request body in bytes (default 4 MiB). */
   maxBodyBytes?: number;
+  /**
+   * No sessions: every POST is served on its own (tools/list, search and calls need no `initialize` first), so
+   * that replicas behind any HTTP load balancer serve one catalog. Server-to-client streams (GET), and so
+   * resource subscriptions and list-change notifications, need sessions and are not offered.
+   */
+  stateless?: boolean;
 }
 
 export interface RunningHttpServer {
@@ -59,6 +65,20 @@ function reply(res: ServerResponse, status: number, message: string, code = -320
   res.end(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }));
 }
 
+/** One request without a session: a fresh transport and MCP server object, closed when the answer is sent. */
+async function serveStateless(
+  gateway: Gateway,
+  req: IncomingMessage,
+  res: ServerResponse,
+  body: unknown,
+): Promise<void> {
+  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+  const server = createGatewayServer(gateway, { stateless: true });
+  res.on("close", () => void server.close().catch(() => undefined));
+  await server.connect(transport);
+  await transport.handleRequest(req, res, body);
+}
+
 /**
  * Serves the router over MCP Streamable HTTP: one session (and one MCP server object) per client, all sharing
  * the router. Host-header checks guard local servers against DNS rebinding.
@@ -86,6 +106,13 @@ export async function serveHttp(
     if (url.pathname !== path) return reply(res, 404, `not found; the MCP endpoint is ${path}`);
     const sessionId = req.headers["mcp-session-id"];
     const existing = typeof sessionId === "string" ? sessions.get(sessionId) : undefined;
+    if (options.stateless) {
+      if (req.method !== "POST") {
+        res.setHeader("allow", "POST");
+        return reply(res, 405, `method ${req.method} not allowed: this server is stateless (POST only)`);
+      }
+      return serveStateless(gateway, req, res, await readJson(req, limit));
+    }
     if (req.method === "POST") {
       const body = await readJson(req, limit);
       if (existing) return existing.handleRequest(req, res, body);

@@ -61,14 +61,19 @@ function owner(found: UpstreamServer | undefined, uri: string): UpstreamServer {
  * exposure mode says), prompts, resources, subscriptions, completion and logging, all passed to and from the
  * upstreams. The gateway may still be loading (a promise): `initialize` is answered at once, the rest waits.
  */
-export function createGatewayServer(gateway: Gateway | Promise<Gateway>): Server {
+export function createGatewayServer(
+  gateway: Gateway | Promise<Gateway>,
+  options: { stateless?: boolean } = {},
+): Server {
+  // Without a session there is no stream to send changes or updates on later.
+  const later = !options.stateless;
   const server = new Server(
     { name: "toolgen-router", version: "0.1.0" },
     {
       capabilities: {
-        tools: { listChanged: true },
-        prompts: { listChanged: true },
-        resources: { subscribe: true, listChanged: true },
+        tools: { listChanged: later },
+        prompts: { listChanged: later },
+        resources: { subscribe: later, listChanged: later },
         logging: {},
         completions: {},
       },
