@@ -16,11 +16,12 @@ import type { BfclCall, CheckResult } from "./bfcl-types.ts";
  * The BFCL AST checker, after the leaderboard's published rules (`ast_checker.py`): function name; required
  * parameters present; no unknown parameters; types (an int is accepted for a float); strings compared after
  * `standardize_string`; lists and dicts element by element; `""` among the allowed values = may be omitted;
- * parallel = order-free matching. Works on JSON values, which makes the documented deviations (README,
- * "Evaluation"): JSON has no int/float distinction, so 5.0 given for an integer passes here where Python's
- * checker refuses it, and ints inside a float array pass (Python converts int → float at the top level only);
- * `1` given for `true` inside a dict fails here where Python's `1 == True` passes it; names with dots turned
- * into underscores always pass (BFCL allows that only for models registered as needing it).
+ * parallel = order-free matching. Works on JSON values, which makes the documented deviations
+ * (docs/retrieval-and-evaluation.md): JSON has no int/float distinction, so 5.0 given for an integer passes
+ * here where Python's checker refuses it, and ints inside a float array pass (Python converts int → float at
+ * the top level only); `1` given for `true` inside a dict fails here where Python's `1 == True` passes it;
+ * names with dots turned into underscores always pass (BFCL allows that only for models registered as needing
+ * it).
  */
 
 export type { BfclCall, CheckResult } from "./bfcl-types.ts";

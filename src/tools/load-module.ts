@@ -80,10 +80,7 @@ export async function loadTools(file: string, options: LoadToolsOptions = {}): P
   }
   if (tools.length === 0) {
     const why = skipped.length > 0 ? `; skipped, not documented as tools: ${skipped.join(", ")}` : "";
-    throw new ToolgenError(
-      "invalid_input",
-      `${file} exports no tools${why} (see "Defining tools" in the README)`,
-    );
+    throw new ToolgenError("invalid_input", `${file} exports no tools${why} (see docs/defining-tools.md)`);
   }
   return tools;
 }

@@ -9,8 +9,8 @@ import { answerToCall } from "../../src/eval/bfcl-oracle.ts";
  * src/eval: strings compare after dropping ` ,./-_*^` and lowercasing; an allowed `""` marks an optional
  * parameter and is itself an allowed (normalised) string, and reads as `[]` for list parameters; `null` is
  * never of the declared type; call counts must match; parallel calls match in any order; irrelevance wants
- * no call. Two classes follow toolgen's documented deviations (README, "Evaluation"): dotted names written
- * with underscores pass; `1` for `true` inside a dict fails.
+ * no call. Two classes follow toolgen's documented deviations (docs/retrieval-and-evaluation.md): dotted
+ * names written with underscores pass; `1` for `true` inside a dict fails.
  */
 
 export interface Variant {
