@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { dirname, isAbsolute, resolve } from "node:path";
-import type { McpServerSpec } from "../catalog/import/mcp.ts";
+import type { UpstreamSpec } from "./upstream.ts";
 import { ToolgenError } from "../errors.ts";
 import { isPlainObject } from "../plain-object.ts";
 
@@ -22,8 +22,12 @@ export interface RouterConfig {
   catalogs?: string[];
   /** TS/JS modules whose tools are served (any of the five styles); each tool is an entry with its name as id. */
   modules?: string[];
-  /** Upstream MCP servers by name: override (or supply) how the router reaches the tools imported from them. */
-  mcpServers?: Record<string, Omit<McpServerSpec, "name">>;
+  /**
+   * Upstream MCP servers by name: how to reach them (`command`/`args`/`env`/`cwd`, or `url` with `headers` and
+   * `bearerToken`). A server no catalog lists is started with the router and its tools listed live; for one a
+   * catalog lists, this overrides how the router reaches it.
+   */
+  mcpServers?: Record<string, Omit<UpstreamSpec, "name">>;
   /** OpenAPI targets by document title; `TOOLGEN_OPENAPI_BASE_URL` / `TOOLGEN_OPENAPI_TOKEN` apply to the rest. */
   openapi?: Record<string, OpenApiTarget>;
   /** Milliseconds a tool call may take (default 30 000). */
@@ -52,6 +56,8 @@ function expandDeep(value: unknown, env: NodeJS.ProcessEnv, where: string): unkn
   return value;
 }
 
+const isStringRecord = (v: unknown): v is Record<string, string> =>
+  isPlainObject(v) && Object.values(v).every((s) => typeof s === "string");
 const isStringList = (v: unknown): v is string[] => Array.isArray(v) && v.every((s) => typeof s === "string");
 /** Reads and checks a router config file; every problem names the file and the field. */
 export function loadRouterConfig(file: string, env: NodeJS.ProcessEnv = process.env): RouterConfig {
@@ -93,10 +99,13 @@ export function loadRouterConfig(file: string, env: NodeJS.ProcessEnv = process.
       if (!isPlainObject(spec) || (typeof spec.command !== "string" && typeof spec.url !== "string"))
         throw bad(`mcpServers.${name}`, 'an object with "command" (and "args") or "url"');
       if (spec.args !== undefined && !isStringList(spec.args)) throw bad(`mcpServers.${name}.args`, "a list");
-      if (spec.env !== undefined && !isPlainObject(spec.env))
-        throw bad(`mcpServers.${name}.env`, "an object");
+      for (const field of ["env", "headers"] as const)
+        if (spec[field] !== undefined && !isStringRecord(spec[field]))
+          throw bad(`mcpServers.${name}.${field}`, "an object of strings");
+      if (spec.bearerToken !== undefined && typeof spec.bearerToken !== "string")
+        throw bad(`mcpServers.${name}.bearerToken`, 'a string (e.g. "${TOKEN_VARIABLE}")');
       out.mcpServers[name] = {
-        ...(spec as Omit<McpServerSpec, "name">),
+        ...(spec as Omit<UpstreamSpec, "name">),
         ...(typeof spec.cwd === "string" ? { cwd: at(spec.cwd) } : { cwd: base }),
       };
     }

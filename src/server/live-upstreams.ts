@@ -1,13 +1,13 @@
 import type { CatalogEntry } from "../catalog/catalog.ts";
 import { importMcpCatalog, MCP_CATALOG_FORMAT } from "../catalog/import/mcp.ts";
 import type { RouterConfig } from "./config.ts";
-import { UpstreamServer, type UpstreamOptions } from "./upstream.ts";
+import { publicSpec, UpstreamServer, type UpstreamOptions } from "./upstream.ts";
 
 /** An upstream's current tools as catalog entries (`name&&tool`), listed live (every page). */
 export async function upstreamEntries(upstream: UpstreamServer): Promise<CatalogEntry[]> {
   const { tools } = await upstream.listTools();
   return importMcpCatalog(
-    { format: MCP_CATALOG_FORMAT, server: upstream.spec, tools },
+    { format: MCP_CATALOG_FORMAT, server: publicSpec(upstream.spec), tools },
     `the tools of ${upstream.label}`,
   );
 }

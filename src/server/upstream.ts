@@ -26,6 +26,21 @@ export interface UpstreamOptions {
   onStderr?: (line: string) => void;
 }
 
+/**
+ * How to reach an upstream, with what only the gateway may know: for a Streamable HTTP server, request headers
+ * and a bearer token (sent as `Authorization`); never written to catalogs, results or logs.
+ */
+export interface UpstreamSpec extends McpServerSpec {
+  headers?: Record<string, string>;
+  bearerToken?: string;
+}
+
+/** The parts of a spec that may be shown (in a catalog entry, `get_tool`): no environment, headers or token. */
+export function publicSpec(spec: UpstreamSpec): McpServerSpec {
+  const { env: _env, headers: _headers, bearerToken: _token, ...shown } = spec;
+  return shown;
+}
+
 /** What the gateway does with what an upstream sends on its own: notifications (logs, updates, list changes). */
 export type UpstreamNotificationHandler = (upstream: UpstreamServer, notification: Notification) => void;
 
@@ -39,7 +54,7 @@ const NO_LIMIT = 2 ** 31 - 1; // the largest setTimeout delay; the SDK would oth
  * in flight fails with an error naming the server and the last lines it wrote to stderr.
  */
 export class UpstreamServer {
-  readonly spec: McpServerSpec;
+  readonly spec: UpstreamSpec;
   private readonly options: UpstreamOptions;
   private connecting: Promise<Client> | undefined;
   private stderrTail: string[] = [];
@@ -56,7 +71,7 @@ export class UpstreamServer {
   /** Set by the gateway: where log messages, resource updates and list changes from this upstream go. */
   onNotification?: UpstreamNotificationHandler;
 
-  constructor(spec: McpServerSpec, options: UpstreamOptions = {}) {
+  constructor(spec: UpstreamSpec, options: UpstreamOptions = {}) {
     if (spec.command === undefined && spec.url === undefined)
       throw new ToolgenError("invalid_option", `upstream MCP server "${spec.name}" needs a command or a url`);
     this.spec = spec;
@@ -251,7 +266,13 @@ export class UpstreamServer {
 
   private transport(): Transport {
     const { spec } = this;
-    if (spec.url !== undefined) return new StreamableHTTPClientTransport(new URL(spec.url));
+    if (spec.url !== undefined) {
+      const headers = {
+        ...spec.headers,
+        ...(spec.bearerToken === undefined ? {} : { authorization: `Bearer ${spec.bearerToken}` }),
+      };
+      return new StreamableHTTPClientTransport(new URL(spec.url), { requestInit: { headers } });
+    }
     const transport = new StdioClientTransport({
       command: spec.command!,
       args: spec.args ?? [],
