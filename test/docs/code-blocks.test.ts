@@ -1,0 +1,154 @@
+// The doc test: the code blocks of README.md and docs/*.md. TypeScript blocks type-check (one program for all);
+// a shell block marked `<!-- doctest: run -->` runs and exits 0; in every other shell block, each line that runs
+// toolgen names a command the CLI has and only options that command accepts. `<!-- doctest: skip -->` above a
+// block leaves it out. Every failure is reported as FILE:LINE.
+import { execFile } from "node:child_process";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { promisify } from "node:util";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { Command } from "commander";
+import { buildProgram } from "../../src/cli/main.ts";
+import { checkArgs, shellCommands, toolgenArgs } from "./cli-lines.ts";
+import { codeBlocks, isShell, isTypeScript, type CodeBlock } from "./markdown-blocks.ts";
+import { typeCheckBlocks } from "./typecheck-blocks.ts";
+
+const ROOT = resolve(import.meta.dirname, "../..");
+const exec = promisify(execFile);
+
+const FILES = [
+  "README.md",
+  ...readdirSync(join(ROOT, "docs"), { recursive: true, encoding: "utf8" })
+    .filter((f) => f.endsWith(".md"))
+    .sort()
+    .map((f) => `docs/${f}`),
+];
+const blocks = FILES.flatMap((file) => codeBlocks(file, readFileSync(join(ROOT, file), "utf8")));
+const checked = blocks.filter((b) => b.marker !== "skip");
+const runBlocks = checked.filter((b) => isShell(b) && b.marker === "run");
+/** A path into the repository's own folders (not one a command writes, like runs/…), with an extension. */
+const REPO_PATH = /(?<![\w./-])((?:examples|src|bin|scripts|bench|models|test|docs)\/[\w./-]*\.\w+)/g;
+
+let program: Command;
+beforeAll(async () => {
+  program = await buildProgram(["node", "toolgen"], true);
+});
+
+describe("the doctest conventions", () => {
+  it("read fences, languages and the marker above a block", () => {
+    const text = [
+      "<!-- doctest: skip -->",
+      "```ts",
+      "nope(",
+      "```",
+      "",
+      "<!-- doctest: run -->",
+      "",
+      "```bash",
+      "echo hi",
+      "```",
+      "```typescript title",
+      "const a = 1;",
+      "```",
+    ].join("\n");
+    expect(codeBlocks("x.md", text)).toEqual([
+      { file: "x.md", line: 2, lang: "ts", code: "nope(", marker: "skip" },
+      { file: "x.md", line: 8, lang: "bash", code: "echo hi", marker: "run" },
+      { file: "x.md", line: 11, lang: "typescript", code: "const a = 1;" },
+    ]);
+    expect(() => codeBlocks("x.md", "<!-- doctest: sikp -->\n```ts\n```")).toThrow(
+      'x.md:1: unknown doctest marker "sikp"',
+    );
+  });
+
+  it("find toolgen in shell lines, and check commands and options against the CLI", () => {
+    const commands = shellCommands(
+      [
+        "npx toolgen retrieve --catalog a.json 'weather in Paris' --k 3 # a comment --nope",
+        "TOOLGEN_MODEL=x node bin/toolgen.mjs eval bfcl --data d \\",
+        "  --oracle && echo done",
+        "$ toolgen serve mcp --catalog c.json --bogus | head",
+        "npx tsx examples/x/main.ts --bogus",
+      ].join("\n"),
+    );
+    const found = commands.flatMap((c) => {
+      const args = toolgenArgs(c.words);
+      return args ? [{ line: c.line, args }] : [];
+    });
+    expect(found).toEqual([
+      { line: 1, args: ["retrieve", "--catalog", "a.json", "weather in Paris", "--k", "3"] },
+      { line: 2, args: ["eval", "bfcl", "--data", "d", "--oracle"] },
+      { line: 4, args: ["serve", "mcp", "--catalog", "c.json", "--bogus"] },
+    ]);
+    expect(found.map((f) => checkArgs(program, f.args))).toEqual([
+      [],
+      [],
+      [expect.stringMatching(/^toolgen serve mcp: unknown option --bogus \(accepted: .*--catalog/)],
+    ]);
+    expect(checkArgs(program, ["evaluate", "bfcl"])).toEqual([
+      expect.stringMatching(/^toolgen: unknown command "evaluate"/),
+    ]);
+    expect(checkArgs(program, ["eval", "bfc", "--data", "d"])).toEqual([
+      expect.stringMatching(/^toolgen eval: unknown command "bfc"/),
+    ]);
+  });
+});
+
+describe("README.md and docs/*.md", () => {
+  it("have code blocks to check", () => {
+    expect(checked.filter(isTypeScript).length).toBeGreaterThan(0);
+    expect(checked.filter(isShell).length).toBeGreaterThan(0);
+  });
+
+  it("TypeScript blocks type-check, with toolgen resolving to the sources", () => {
+    // A wrong block checked in the same program shows that errors surface, on the Markdown file's line.
+    const canary: CodeBlock = {
+      file: "canary.md",
+      line: 10,
+      lang: "ts",
+      code: 'import { ScriptedModel } from "toolgen/testing";\nconst model: number = new ScriptedModel([]);',
+    };
+    expect(typeCheckBlocks([...checked.filter(isTypeScript), canary])).toEqual([
+      "canary.md:12: TS2322 Type 'ScriptedModel' is not assignable to type 'number'.",
+    ]);
+  });
+
+  it("toolgen command lines use commands and options the CLI has", () => {
+    let lines = 0;
+    const problems = checked.filter(isShell).flatMap((block: CodeBlock) =>
+      shellCommands(block.code).flatMap(({ line, words }) => {
+        const args = toolgenArgs(words);
+        if (!args) return [];
+        lines++;
+        return checkArgs(program, args).map((p) => `${block.file}:${block.line + line}: ${p}`);
+      }),
+    );
+    expect(problems).toEqual([]);
+    expect(lines).toBeGreaterThan(10);
+  });
+
+  it("files of the repository that code blocks name exist", () => {
+    const missing = checked.flatMap((block) =>
+      block.code.split("\n").flatMap((text, i) =>
+        [...text.matchAll(REPO_PATH)]
+          .map((m) => m[1]!)
+          .filter((path) => !existsSync(join(ROOT, path)))
+          .map((path) => `${block.file}:${block.line + 1 + i}: no file ${path}`),
+      ),
+    );
+    expect(missing).toEqual([]);
+  });
+
+  it.runIf(runBlocks.length > 0).each(runBlocks.map((b) => [`${b.file}:${b.line}`, b] as const))(
+    "the block marked `doctest: run` at %s exits 0",
+    async (_, block) => {
+      await exec("bash", ["-e", "-c", block.code], { cwd: ROOT, timeout: 30_000 }).catch((error: unknown) => {
+        const e = error as { code?: number; signal?: string; stderr?: string };
+        throw new Error(
+          `${block.file}:${block.line}: exit ${e.code ?? e.signal}\n${(e.stderr ?? "").trim().slice(-2000)}`,
+        );
+      });
+    },
+    60_000,
+  );
+});
