@@ -1,11 +1,13 @@
-// The doc test: the code blocks of README.md and docs/*.md. TypeScript blocks type-check (one program for all);
-// a shell block marked `<!-- doctest: run -->` runs and exits 0; in every other shell block, each line that runs
-// toolgen names a command the CLI has and only options that command accepts. `<!-- doctest: skip -->` above a
-// block leaves it out. Every failure is reported as FILE:LINE.
+// The doc test: the code blocks of README.md and docs/*.md. TypeScript blocks type-check (one program for all),
+// JSON and JavaScript blocks parse; a shell block marked `<!-- doctest: run -->` runs and exits 0; in every
+// other shell block, each line that runs toolgen names a command the CLI has and only options that command
+// accepts; files of the repository named in a block exist. `<!-- doctest: skip -->` above a block leaves it out.
+// Every failure is reported as FILE:LINE.
 import { execFile } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
+import ts from "typescript";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Command } from "commander";
 import { buildProgram } from "../../src/cli/main.ts";
@@ -111,6 +113,29 @@ describe("README.md and docs/*.md", () => {
     expect(typeCheckBlocks([...checked.filter(isTypeScript), canary])).toEqual([
       "canary.md:12: TS2322 Type 'ScriptedModel' is not assignable to type 'number'.",
     ]);
+  });
+
+  it("JSON blocks parse, and JavaScript blocks have no syntax error", () => {
+    const problems = checked.flatMap((block) => {
+      if (block.lang === "json") {
+        try {
+          JSON.parse(block.code);
+          return [];
+        } catch (error) {
+          return [`${block.file}:${block.line}: ${(error as Error).message}`];
+        }
+      }
+      if (!["js", "javascript", "mjs"].includes(block.lang)) return [];
+      const { diagnostics = [] } = ts.transpileModule(block.code, {
+        fileName: "block.mjs",
+        reportDiagnostics: true,
+      });
+      return diagnostics.map((d) => {
+        const line = d.file!.getLineAndCharacterOfPosition(d.start ?? 0).line;
+        return `${block.file}:${block.line + 1 + line}: ${ts.flattenDiagnosticMessageText(d.messageText, " ")}`;
+      });
+    });
+    expect(problems).toEqual([]);
   });
 
   it("toolgen command lines use commands and options the CLI has", () => {
