@@ -69,6 +69,8 @@ export function detectCatalogFormat(file: string): CatalogFormat {
     );
   }
   const text = readText(file);
+  // an empty list has no format to recognise: say what is wrong with it, not that its format is unknown
+  if (text.trim() === "") throw new CatalogError({ file }, "the catalog is empty (the file has no content)");
   let data: unknown;
   try {
     data = JSON.parse(text);
@@ -77,6 +79,8 @@ export function detectCatalogFormat(file: string): CatalogFormat {
     if (first !== undefined && /"function"\s*:/.test(first)) return "bfcl";
     throw new CatalogError({ file }, "not valid JSON and not a BFCL JSON-lines file");
   }
+  if (Array.isArray(data) && data.length === 0)
+    throw new CatalogError({ file }, "the catalog is empty ([]): it lists no tools");
   if (looksLikeStableToolBenchQueries(data)) return "stabletoolbench-queries";
   if (looksLikeStableToolBenchApis(data)) return "stabletoolbench";
   if (looksLikeToolbenchTool(data)) return "toolbench";
@@ -142,6 +146,8 @@ export function detectQueryFormat(file: string): QueryFormat {
   if (isDirectory(file)) throw new CatalogError({ file }, "expected a query file, got a folder");
   if (file.endsWith(".csv")) return "metatool-csv";
   const text = readText(file);
+  // an empty list has no format to recognise: say what is wrong with it, not that its format is unknown
+  if (text.trim() === "") throw new CatalogError({ file }, "the catalog is empty (the file has no content)");
   let data: unknown;
   try {
     data = JSON.parse(text);

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { availableParallelism } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Command } from "commander";
 import { runAction } from "./run-action.ts";
@@ -191,7 +191,17 @@ async function kernelsCheck(): Promise<Check> {
 
 /** The public benchmark data: ../shared/data beside the checkout, or TOOLGEN_BENCH_DATA (bench/toolgen/plans.ts). */
 function dataCheck(): Check {
-  const dir = process.env.TOOLGEN_BENCH_DATA ?? resolve(fileURLToPath(PACKAGE_ROOT), "../shared/data");
+  const root = fileURLToPath(PACKAGE_ROOT);
+  if (process.env.TOOLGEN_BENCH_DATA === undefined && root.split(sep).includes("node_modules")) {
+    return {
+      name: "data",
+      status: "missing",
+      detail:
+        "not looked for: the public sets sit beside a checkout (../shared/data) or where TOOLGEN_BENCH_DATA says",
+      required: false,
+    };
+  }
+  const dir = process.env.TOOLGEN_BENCH_DATA ?? resolve(root, "../shared/data");
   if (!existsSync(dir)) {
     return {
       name: "data",

@@ -18,7 +18,7 @@ import { registerBfcl } from "./eval-bfcl.ts";
 import { runAction } from "./run-action.ts";
 import { DOCUMENT_FORMATS } from "../retrieval/documents.ts";
 import { positiveIntegerListOption } from "./number-options.ts";
-import { retrieverOptions, type RetrieverCliOptions } from "./retriever-options.ts";
+import { ALLOW_UNFINISHED, retrieverOptions, type RetrieverCliOptions } from "./retriever-options.ts";
 import { ToolgenError } from "../errors.ts";
 
 interface RetrievalCliOptions extends RetrieverCliOptions {
@@ -120,6 +120,7 @@ export function register(program: Command): void {
     .option("--format <name>", `force the catalog format (${CATALOG_FORMATS.join(", ")})`)
     .option("--retriever <kind>", "bm25 | toolgen | hybrid", "bm25")
     .option("--model <dir>", "model for toolgen/hybrid retrieval")
+    .option(...ALLOW_UNFINISHED)
     .option("--k <list>", "cut-offs", "1,3,5")
     .option("--depth <n>", "hits retrieved per query (MRR, ToolGen NDCG); default max(k, 5)")
     .option("--k1 <x>", "BM25 k1", "1.2")

@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { makeParentFolder } from "../io/atomic.ts";
 import { exportCheckpointToGguf } from "../nn/gguf/export.ts";
 import { runAction } from "./run-action.ts";
 import { ToolgenError } from "../errors.ts";
@@ -31,6 +32,7 @@ export function register(program: Command): void {
         if (opts.type !== "f32" && opts.type !== "f16") {
           throw new ToolgenError("invalid_option", `--type must be f32 or f16, got "${opts.type}"`);
         }
+        makeParentFolder(opts.out);
         const summary = exportCheckpointToGguf(opts.model, opts.out, { type: opts.type, name: opts.name });
         if (opts.json) process.stdout.write(JSON.stringify(summary) + "\n");
         else {

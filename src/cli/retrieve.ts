@@ -4,7 +4,7 @@ import { createRetriever } from "../retrieval/create.ts";
 import { DOCUMENT_FORMATS } from "../retrieval/documents.ts";
 import { runAction } from "./run-action.ts";
 import { positiveIntegerListOption } from "./number-options.ts";
-import { retrieverOptions, type RetrieverCliOptions } from "./retriever-options.ts";
+import { ALLOW_UNFINISHED, retrieverOptions, type RetrieverCliOptions } from "./retriever-options.ts";
 
 /** `toolgen retrieve "QUERY" --catalog F [-k 5] [--json]`: the top catalog entries for one query. */
 export function register(program: Command): void {
@@ -16,6 +16,7 @@ export function register(program: Command): void {
     .option("--format <name>", `force the catalog format (${CATALOG_FORMATS.join(", ")})`)
     .option("--retriever <kind>", "bm25 | toolgen | hybrid", "bm25")
     .option("--model <spec>", "model for toolgen/hybrid (DIR, builtin:DIR, gguf:FILE)")
+    .option(...ALLOW_UNFINISHED)
     .option("-k, --k <n>", "how many results", "5")
     .option("--k1 <x>", "BM25 k1", "1.2")
     .option("--b <x>", "BM25 b (textbook: 0.75)", "0.9")

@@ -16,7 +16,14 @@ export interface RetrieverCliOptions {
   stem?: boolean;
   stopwords?: boolean;
   document: string;
+  allowUnfinished?: boolean;
 }
+
+/** The flag both commands add: a model whose training stopped early is refused without it. */
+export const ALLOW_UNFINISHED = [
+  "--allow-unfinished",
+  "use a toolgen/hybrid model whose training was interrupted (fewer stages done than planned)",
+] as const;
 
 export function retrieverOptions(
   opts: RetrieverCliOptions,
@@ -31,6 +38,7 @@ export function retrieverOptions(
   return {
     catalog,
     model: opts.model,
+    allowUnfinished: opts.allowUnfinished === true,
     bm25: {
       k1: numberOption(opts.k1, "--k1"),
       b: numberOption(opts.b, "--b"),

@@ -25,9 +25,9 @@ export interface ToolGenTrainCliOptions {
   userLoss?: string;
   splitDigits?: boolean;
   seed: string;
-  lr: string;
-  batchSize: string;
-  vocabSize: string;
+  lr?: string;
+  batchSize?: string;
+  vocabSize?: string;
   progress: boolean;
   resume?: boolean;
   json?: boolean;
@@ -95,7 +95,6 @@ export async function runToolGenTraining(
   command: Command,
   signal: AbortSignal,
 ): Promise<void> {
-  const explicit = (name: string) => command.getOptionValueSource(name) !== "default";
   if (opts.preset !== "tiny" && opts.preset !== "small")
     throw new ToolgenError("invalid_option", `--preset must be tiny or small, got "${opts.preset}"`);
   if (!isIndexKind(opts.index))
@@ -108,9 +107,12 @@ export async function runToolGenTraining(
     throw new ToolgenError("invalid_option", `--seed must be a non-negative integer, got "${opts.seed}"`);
   // Every option is checked here, before trainToolGen writes the folder (a half-written one would carry the
   // wrong fingerprint and block the corrected command).
-  const lr = explicit("lr") ? positiveNumberOption(opts.lr, "--lr") : undefined;
-  const batchSize = explicit("batchSize") ? integerOption(opts.batchSize, "--batch-size", 1) : undefined;
-  const vocabSize = explicit("vocabSize") ? integerOption(opts.vocabSize, "--vocab-size", 256) : undefined;
+  // not given: the preset's schedule decides (train.ts gives these options no commander default)
+  const lr = opts.lr !== undefined ? positiveNumberOption(opts.lr, "--lr") : undefined;
+  const batchSize =
+    opts.batchSize !== undefined ? integerOption(opts.batchSize, "--batch-size", 1) : undefined;
+  const vocabSize =
+    opts.vocabSize !== undefined ? integerOption(opts.vocabSize, "--vocab-size", 256) : undefined;
   // ToolGen training always continues a matching run in --out; --resume adds the promise that there is one.
   if (opts.resume && !readManifest(opts.out)) {
     throw new ToolgenError(

@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import { trainOnText } from "../nn/train/text.ts";
+import { SCHEDULES } from "../train/schedule.ts";
 import { CommandError, runAction } from "./run-action.ts";
 import { runToolGenTraining, type ToolGenTrainCliOptions } from "./train-toolgen.ts";
 import { ToolgenError } from "../errors.ts";
@@ -9,18 +10,22 @@ interface TrainCliOptions {
   text?: string;
   out: string;
   preset: string;
-  steps: string;
+  steps?: string;
   seed: string;
   resume?: boolean;
-  vocabSize: string;
-  batchSize: string;
+  vocabSize?: string;
+  batchSize?: string;
   gradAccum: string;
   seqLen?: string;
-  lr: string;
+  lr?: string;
   saveEvery: string;
   progress: boolean;
   json?: boolean;
 }
+
+/** What `--text` training uses where an option is not given (ToolGen's come from its preset's schedule). */
+const TEXT_DEFAULTS = { steps: "300", vocabSize: "1024", batchSize: "8", lr: "3e-3" };
+const vocab = (preset: "tiny" | "small"): string => SCHEDULES[preset].tokenizerVocab.toLocaleString("en-US");
 
 /**
  * `toolgen train`: trains a built-in model. One branch per kind of data: `--text FILE` (a language model on
@@ -56,16 +61,37 @@ export function register(program: Command): void {
       "ToolGen: keep every digit a token of its own (no BPE merge involves a digit), for models that copy numbers",
     )
     .requiredOption("--out <dir>", "checkpoint folder to write (and resume from with --resume)")
-    .option("--preset <name>", "model size: tiny | small", "tiny")
-    .option("--steps <n>", "optimizer steps in total", "300")
+    .option(
+      "--preset <name>",
+      "training recipe: tiny | small, the model's shape and its schedule (ToolGen: BPE vocabulary " +
+        `${vocab("tiny")} | ${vocab("small")}, epochs and learning rate per stage, batch ${SCHEDULES.tiny.batchSize})`,
+      "tiny",
+    )
+    .option(
+      "--steps <n>",
+      `--text: optimizer steps in total (default ${TEXT_DEFAULTS.steps}; ToolGen stages take --epochs)`,
+    )
     .option("--seed <n>", "seed for initialisation and data order", "0")
     .option("--resume", "continue from the training state in --out")
-    .option("--vocab-size <n>", "tokenizer vocabulary size (new runs)", "1024")
-    .option("--batch-size <n>", "sequences per step", "8")
-    .option("--grad-accum <n>", "micro-batches per step (gradient accumulation)", "1")
-    .option("--seq-len <n>", "tokens per sequence (default: the model context)")
-    .option("--lr <x>", "peak learning rate (cosine schedule, 3 % warm-up)", "3e-3")
-    .option("--save-every <n>", "write a resumable checkpoint every N steps (0: only at the end)", "100")
+    .option(
+      "--vocab-size <n>",
+      `tokenizer vocabulary of a new run (default: --text ${TEXT_DEFAULTS.vocabSize}; ToolGen the preset's, ${vocab("tiny")} for tiny)`,
+    )
+    .option(
+      "--batch-size <n>",
+      `sequences per step (default: --text ${TEXT_DEFAULTS.batchSize}; ToolGen the preset's, ${SCHEDULES.tiny.batchSize})`,
+    )
+    .option("--grad-accum <n>", "--text: micro-batches per step (gradient accumulation)", "1")
+    .option("--seq-len <n>", "--text: tokens per sequence (default: the model context)")
+    .option(
+      "--lr <x>",
+      `peak learning rate, cosine schedule with 3 % warm-up (default: --text ${TEXT_DEFAULTS.lr}; ToolGen the preset's per stage)`,
+    )
+    .option(
+      "--save-every <n>",
+      "--text: write a resumable checkpoint every N steps (0: only at the end)",
+      "100",
+    )
     .option("--no-progress", "no progress bar on stderr")
     .option("--json", "print one JSON object with the result")
     .action(
@@ -123,14 +149,14 @@ async function runTextTraining(opts: TrainCliOptions & { text: string }, signal:
     text: opts.text,
     out: opts.out,
     preset: opts.preset,
-    steps: integerOption(opts.steps, "--steps"),
+    steps: integerOption(opts.steps ?? TEXT_DEFAULTS.steps, "--steps"),
     seed: integerOption(opts.seed, "--seed", 0),
     resume: opts.resume === true,
-    vocabSize: integerOption(opts.vocabSize, "--vocab-size", 256),
-    batchSize: integerOption(opts.batchSize, "--batch-size"),
+    vocabSize: integerOption(opts.vocabSize ?? TEXT_DEFAULTS.vocabSize, "--vocab-size", 256),
+    batchSize: integerOption(opts.batchSize ?? TEXT_DEFAULTS.batchSize, "--batch-size"),
     gradientAccumulation: integerOption(opts.gradAccum, "--grad-accum"),
     seqLen: opts.seqLen === undefined ? undefined : integerOption(opts.seqLen, "--seq-len", 2),
-    lr: positiveNumberOption(opts.lr, "--lr"),
+    lr: positiveNumberOption(opts.lr ?? TEXT_DEFAULTS.lr, "--lr"),
     saveEvery: integerOption(opts.saveEvery, "--save-every", 0),
     progress: opts.progress,
     signal,

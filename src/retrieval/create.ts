@@ -1,6 +1,7 @@
 import type { CatalogEntry } from "../catalog/catalog.ts";
 import { Bm25Retriever, type Bm25Options } from "./bm25.ts";
 import type { Retriever } from "./retriever.ts";
+import { ToolgenError } from "../errors.ts";
 
 export const RETRIEVER_KINDS = ["bm25", "toolgen", "hybrid"] as const;
 export type RetrieverKind = (typeof RETRIEVER_KINDS)[number];
@@ -10,10 +11,13 @@ export interface CreateRetrieverOptions {
   /** A model spec or checkpoint folder (toolgen, hybrid). */
   model?: string;
   bm25?: Bm25Options;
+  /** Use a model folder whose training was interrupted (fewer stages done than planned); refused otherwise. */
+  allowUnfinished?: boolean;
 }
 
 /** Builds a retriever of the given kind over a catalog (the one place the CLI and the MCP server go through). */
 export async function createRetriever(kind: string, options: CreateRetrieverOptions): Promise<Retriever> {
+  checkArguments(kind, options);
   if (kind === "bm25") return new Bm25Retriever(options.catalog, options.bm25);
   // The model-backed kinds load the engine, llama.cpp and HTTP clients only when asked for (fast CLI start).
   const [{ HttpGenerativeRetriever, isHttpModelSpec }, { HYBRID_DEFAULTS, HybridRetriever }] =
@@ -21,8 +25,10 @@ export async function createRetriever(kind: string, options: CreateRetrieverOpti
   const { isLlamaCppSpec } = await import("../models/llamacpp.ts");
   const openGguf = async (spec: string) =>
     (await import("./toolgen-gguf.ts")).openGgufToolGenRetriever(spec, options.catalog);
-  const openLocal = async (model: string | undefined) =>
-    (await import("./toolgen-open.ts")).openToolGenRetriever(model, options.catalog);
+  const openLocal = async (model: string | undefined) => {
+    if (model !== undefined && !options.allowUnfinished) await refuseUnfinished(model);
+    return (await import("./toolgen-open.ts")).openToolGenRetriever(model, options.catalog);
+  };
   switch (kind) {
     case "toolgen":
       if (isHttpModelSpec(options.model))
@@ -56,7 +62,50 @@ export async function createRetriever(kind: string, options: CreateRetrieverOpti
         ],
         HYBRID_DEFAULTS,
       );
-    default:
-      throw new Error(`unknown retriever "${kind}" (accepted: ${RETRIEVER_KINDS.join(", ")})`);
   }
+}
+
+/**
+ * The library's callers get a typed error naming what is valid, not a TypeError from deep inside (a common
+ * slip: `createRetriever({ catalog })` with the options in the kind's place).
+ */
+function checkArguments(kind: unknown, options: unknown): asserts kind is RetrieverKind {
+  if (typeof kind !== "string" || !(RETRIEVER_KINDS as readonly string[]).includes(kind)) {
+    const got =
+      typeof kind === "string"
+        ? `"${kind}"`
+        : typeof kind === "object" && kind !== null
+          ? 'an object (the kind comes first: createRetriever("bm25", { catalog }))'
+          : String(kind);
+    throw new ToolgenError(
+      "invalid_option",
+      `createRetriever(kind, options): kind must be one of ${RETRIEVER_KINDS.join(", ")}, got ${got}`,
+    );
+  }
+  const catalog = (options as Partial<CreateRetrieverOptions> | undefined)?.catalog;
+  if (!Array.isArray(catalog)) {
+    throw new ToolgenError(
+      "invalid_option",
+      `createRetriever("${kind}", options): options.catalog must be an array of catalog entries (loadCatalog(file))`,
+    );
+  }
+}
+
+/**
+ * A ToolGen folder whose training stopped early (Ctrl-C, a crash) holds the weights of a stage that did not
+ * finish; its manifest lists fewer finished stages than planned. Retrieval from it would quietly measure a
+ * half-trained model, so it is refused unless asked for.
+ */
+async function refuseUnfinished(model: string): Promise<void> {
+  const { readManifest } = await import("../toolgen/model-folder.ts");
+  const dir = model.startsWith("builtin:") ? model.slice("builtin:".length) : model;
+  const manifest = readManifest(dir);
+  if (!manifest || manifest.done.length >= manifest.stages.length) return;
+  const done = manifest.done.map((r) => r.stage);
+  throw new ToolgenError(
+    "invalid_input",
+    `the model in ${dir} is unfinished: its training stopped after ${done.length} of ${manifest.stages.length} stages ` +
+      `(${done.join(", ") || "none"} done; ${manifest.stages.join(", ")} planned); finish it by running the same ` +
+      "`toolgen train` again, or use it as it is with --allow-unfinished (allowUnfinished: true)",
+  );
 }

@@ -112,3 +112,22 @@ describe("toolgen completion", () => {
     expect(fish).toMatch(/-n '__fish_seen_subcommand_from retrieve' -l catalog -r -d /);
   });
 });
+
+describe("toolgen train --help", () => {
+  it("shows the defaults each kind of training really uses", async () => {
+    const out = await runCli(["train", "--help"]);
+    expect(out.code).toBe(0);
+    const help = out.stdout.replace(/\s+/g, " ");
+    expect(help).toContain(
+      "--preset <name> training recipe: tiny | small, the model's shape and its schedule",
+    );
+    expect(help).toContain("BPE vocabulary 8,192 | 4,096");
+    expect(help).toContain(
+      "--steps <n> --text: optimizer steps in total (default 300; ToolGen stages take --epochs)",
+    );
+    expect(help).toContain("(default: --text 1024; ToolGen the preset's, 8,192 for tiny)");
+    expect(help).not.toContain('(default: "300")');
+    expect(help).not.toContain('(default: "1024")');
+    expect(help).not.toMatch(/model size/);
+  });
+});

@@ -1,3 +1,4 @@
+import { ToolgenError } from "../../src/errors.ts";
 import { describe, expect, it } from "vitest";
 import type { CatalogEntry } from "../../src/catalog/catalog.ts";
 import { Bm25Retriever } from "../../src/retrieval/bm25.ts";
@@ -67,7 +68,23 @@ describe("BM25", () => {
 
   it("rejects bad parameters and unknown retriever kinds clearly", async () => {
     expect(() => new Bm25Retriever(catalog, { b: 2 })).toThrow(/0 ≤ b ≤ 1/);
-    await expect(createRetriever("nope", { catalog })).rejects.toThrow(/unknown retriever "nope".*bm25/);
     expect((await createRetriever("bm25", { catalog })).name).toBe("bm25");
+  });
+
+  it("createRetriever: a wrong argument throws a ToolgenError naming the valid kinds", async () => {
+    const refused = async (...args: unknown[]): Promise<unknown> =>
+      (createRetriever as (...a: unknown[]) => Promise<unknown>)(...args).catch((e: unknown) => e);
+    const nope = await refused("nope", { catalog });
+    expect(ToolgenError.hasCode(nope, "invalid_option")).toBe(true);
+    expect((nope as Error).message).toBe(
+      'createRetriever(kind, options): kind must be one of bm25, toolgen, hybrid, got "nope"',
+    );
+    // the slip the README's old text invited: the options object in the kind's place
+    expect(((await refused({ catalog })) as Error).message).toBe(
+      'createRetriever(kind, options): kind must be one of bm25, toolgen, hybrid, got an object (the kind comes first: createRetriever("bm25", { catalog }))',
+    );
+    const noCatalog = await refused("bm25", {});
+    expect(ToolgenError.hasCode(noCatalog, "invalid_option")).toBe(true);
+    expect((noCatalog as Error).message).toMatch(/options\.catalog must be an array of catalog entries/);
   });
 });
