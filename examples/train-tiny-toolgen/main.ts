@@ -1,13 +1,15 @@
 // Train a tiny ToolGen model (one token per tool) on a 12-tool catalog in seconds, then retrieve with it.
 //   npx tsx examples/train-tiny-toolgen/main.ts [OUT_DIR]
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createRetriever } from "toolgen";
 import { trainToolGen } from "toolgen/train";
 import { CATALOG, HELD_OUT, TRAIN_QUERIES } from "./catalog.ts";
 
+// Without a folder on the command line, a temporary one, removed at the end.
 const out = process.argv[2] ?? mkdtempSync(join(tmpdir(), "toolgen-tiny-"));
+if (process.argv[2] === undefined) process.once("exit", () => rmSync(out, { recursive: true, force: true }));
 const started = performance.now();
 // The paper's first two stages: memorisation (tool document → tool token), then retrieval (question → token).
 // The schedule and model are far smaller than the "tiny" preset's, so that this runs in seconds; running it
@@ -36,7 +38,10 @@ for (const stage of manifest.done) {
     `${stage.stage}: ${stage.steps} steps, loss ${curve[0]?.loss.toFixed(2)} → ${curve.at(-1)?.loss.toFixed(2)}`,
   );
 }
-console.log(`trained in ${((performance.now() - started) / 1000).toFixed(1)} s; model folder: ${out}\n`);
+const kept = process.argv[2] === undefined ? " (temporary)" : "";
+console.log(
+  `trained in ${((performance.now() - started) / 1000).toFixed(1)} s; model folder: ${out}${kept}\n`,
+);
 
 // The trained folder is a retriever: it writes one tool token, constrained to the catalog's tokens.
 const retriever = await createRetriever("toolgen", { catalog: CATALOG, model: `builtin:${out}` });
