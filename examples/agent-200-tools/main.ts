@@ -32,9 +32,9 @@ const retriever = new Bm25Retriever(TOOLS.map(catalogEntryFromTool));
 const agent = createAgent({ model, tools: TOOLS, retriever, topK: 5 });
 
 console.log(`${TOOLS.length} tools; each question is shown the 5 that BM25 ranks first.\n`);
-for (const [question] of QUESTIONS) {
+for (const [i, [question]] of QUESTIONS.entries()) {
   const offered = (await retriever.search(question, { k: 5 })).map((hit) => hit.id);
-  const run = await agent.chat(`user-${QUESTIONS.findIndex(([q]) => q === question)}`, question);
+  const run = await agent.chat(`user-${i}`, question); // a memory id per conversation
   console.log(`Q: ${question}`);
   console.log(`   offered: ${offered.join(", ")}`);
   for (const { call, result } of run.toolCalls)
