@@ -61,6 +61,10 @@ export class UpstreamServer {
   private closedUnexpectedly = 0;
   private generation = 0;
   private closing = false;
+  /** Failed starts and crashes since the last call that succeeded, and when the next start may be tried. */
+  private failures = 0;
+  private retryAt = 0;
+  private lastFailure = "";
   /** Calls in flight, each with its way back to the client that made it. */
   private readonly inFlight = new Set<CallRelay>();
   /** Progress tokens of the calls in flight that asked for progress. */
@@ -158,6 +162,7 @@ export class UpstreamServer {
         },
       );
       await Promise.all(forwarded);
+      this.failures = 0;
       return result as CallToolResult;
     } catch (error) {
       if (error instanceof McpError && error.code === ErrorCode.RequestTimeout && !options.signal?.aborted)
@@ -202,11 +207,33 @@ export class UpstreamServer {
   }
 
   private client(): Promise<Client> {
+    if (this.connecting === undefined) {
+      const wait = this.retryAt - Date.now();
+      if (wait > 0)
+        return Promise.reject(
+          new ToolgenError(
+            "upstream_failure",
+            `${this.label} is unavailable: it failed ${this.failures} times in a row; next try in ` +
+              `${(wait / 1000).toFixed(1)} s (last failure: ${this.lastFailure})`,
+          ),
+        );
+    }
     this.connecting ??= this.start().catch((error: unknown) => {
       this.connecting = undefined;
+      this.failed((error as Error).message);
       throw error;
     });
     return this.connecting;
+  }
+
+  /**
+   * Counts a failed start or a crash. The first is retried at once (the next request starts it again); after
+   * that requests are answered at once with "unavailable" until a backoff of 0.5 s, doubling to 30 s, has passed.
+   */
+  private failed(reason: string): void {
+    this.failures++;
+    this.lastFailure = reason.split("\n")[0]!.slice(0, 300);
+    this.retryAt = this.failures <= 1 ? 0 : Date.now() + Math.min(30_000, 500 * 2 ** (this.failures - 2));
   }
 
   private async start(): Promise<Client> {
@@ -228,9 +255,13 @@ export class UpstreamServer {
       call.forwarded.push(call.relay.notify(back).catch(() => undefined));
     });
     client.fallbackNotificationHandler = async (notification) => this.onNotification?.(this, notification);
+    let up = false; // a failed start is counted where it is reported, not again here
     client.onclose = () => {
       if (generation !== this.generation) return;
-      if (!this.closing) this.closedUnexpectedly++;
+      if (!this.closing) {
+        this.closedUnexpectedly++;
+        if (up) this.failed(`the process exited${this.stderrHint()}`);
+      }
       this.connecting = undefined; // the next request starts a fresh process
       this.generation++;
     };
@@ -241,6 +272,7 @@ export class UpstreamServer {
     });
     try {
       await Promise.race([client.connect(transport), timeout]);
+      up = true;
       return client;
     } catch (error) {
       await client.close().catch(() => undefined);
