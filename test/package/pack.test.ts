@@ -1,8 +1,11 @@
-// The package as a user gets it: `npm pack`, install the tarball into a fresh project (without the optional
-// llama.cpp backend), then a plain-node ESM script, a strict NodeNext TypeScript consumer and the installed
-// `toolgen` binary. It builds dist/ first (scripts/build.mjs), so `npm test` needs no separate build step.
+// The package as a user gets it: `npm pack`, install the tarball into a fresh project (npm leaves out the
+// optional peers node-llama-cpp and better-sqlite3; --omit=optional also drops esbuild's binary, so tsx cannot
+// compile), then a plain-node ESM script, a strict NodeNext TypeScript consumer without skipLibCheck and the
+// installed `toolgen` binary: --help, --version, doctor, BM25 retrieval, a JavaScript tool module, and one line
+// naming the install for what needs a missing part. It builds dist/ first (scripts/build.mjs), so `npm test`
+// needs no separate build step.
 import { execFileSync, type ExecFileSyncOptions } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -35,8 +38,7 @@ beforeAll(() => {
     join(work, "package.json"),
     JSON.stringify({ name: "toolgen-consumer", private: true, type: "module" }),
   );
-  // Installs scripts-free: better-sqlite3 loads its native part only when a database opens, and everything
-  // needed here is JavaScript already in the npm cache after `npm ci`.
+  // Installs scripts-free: everything needed here is JavaScript already in the npm cache after `npm ci`.
   run(
     "npm",
     [
@@ -51,9 +53,6 @@ beforeAll(() => {
       "--no-package-lock",
       join(work, packed.filename),
       `@types/node@${readDevDependency("@types/node")}`,
-      // the one optional package a user's install would bring and the demo needs: esbuild's binary, with which
-      // tsx loads the demo's TypeScript tool files (--omit=optional above leaves out node-llama-cpp)
-      `@esbuild/${process.platform}-${process.arch}@${esbuildVersion()}`,
     ],
     { cwd: work },
   );
@@ -67,12 +66,36 @@ function esbuildVersion(): string {
   ).version;
 }
 
-function readDevDependency(name: string): string {
-  const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
+function readPackage(): { version: string; devDependencies: Record<string, string> } {
+  return JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
+    version: string;
     devDependencies: Record<string, string>;
   };
-  return pkg.devDependencies[name]!;
 }
+
+function readDevDependency(name: string): string {
+  return readPackage().devDependencies[name]!;
+}
+
+/** A command expected to fail: its exit status and stderr. */
+function fail(cmd: string, args: string[]): { status: number | null; stderr: string } {
+  try {
+    run(cmd, args, { cwd: work });
+  } catch (error) {
+    const e = error as { status: number | null; stderr: string };
+    return { status: e.status, stderr: e.stderr };
+  }
+  throw new Error(`${cmd} ${args.join(" ")} succeeded`);
+}
+
+const WEATHER = {
+  type: "function",
+  function: {
+    name: "get_weather",
+    description: "Current weather in a city",
+    parameters: { type: "object", properties: { city: { type: "string" } } },
+  },
+};
 
 describe("the npm package", () => {
   it("carries compiled JavaScript, types and the WASM kernels, and no tests, benches or fixtures", () => {
@@ -88,6 +111,7 @@ describe("the npm package", () => {
       "dist/entry/server.d.ts",
       "dist/entry/testing.d.ts",
       "dist/nn/kernels/worker.mjs",
+      "dist/tools/resolve-toolgen.mjs",
       "dist/chat/templates/llama3.jinja",
       "build/kernels.wasm",
       "models/demo/model.safetensors",
@@ -152,7 +176,7 @@ console.log(JSON.stringify({ result, hit: hits[0]?.id, answer: run.answer, vocab
           moduleResolution: "nodenext",
           strict: true,
           noEmit: true,
-          skipLibCheck: true,
+          skipLibCheck: false,
           exactOptionalPropertyTypes: true,
           noUncheckedIndexedAccess: true,
           types: ["node"],
@@ -195,11 +219,87 @@ void demoCatalog;
     expect(out).toBe("");
   });
 
-  it("installs a working `toolgen` binary (compiled JavaScript)", () => {
+  it("installs without the optional peers; what needs one says in one line how to add it", () => {
+    for (const peer of ["node-llama-cpp", "@node-llama-cpp", "better-sqlite3"])
+      expect(existsSync(join(work, "node_modules", peer))).toBe(false);
+    const bin = join(work, "node_modules/.bin/toolgen");
+    writeFileSync(join(work, "model.gguf"), "not a model");
+    writeFileSync(join(work, "one.json"), JSON.stringify([WEATHER]));
+    const gguf = fail(bin, [
+      "retrieve",
+      "weather",
+      "--catalog",
+      "one.json",
+      "--retriever",
+      "toolgen",
+      "--model",
+      "gguf:model.gguf",
+    ]);
+    expect(gguf).toEqual({
+      status: 1,
+      stderr:
+        "toolgen retrieve: node-llama-cpp is not installed (an optional peer of toolgen, needed for gguf: and hf: models); " +
+        "add it with `npm install node-llama-cpp@3.21.1`\n",
+    });
+    writeFileSync(
+      join(work, "memory.mjs"),
+      `import { SqliteChatMemoryStore } from "toolgen";
+try { new SqliteChatMemoryStore("chat.db"); } catch (e) { console.log(e.code + ": " + e.message); }`,
+    );
+    expect(run(process.execPath, ["memory.mjs"], { cwd: work })).toBe(
+      "invalid_option: better-sqlite3 is not installed (an optional peer of toolgen, needed for SQLite chat memory); " +
+        "add it with `npm install better-sqlite3@12.11.1`\n",
+    );
+  });
+
+  it("loads a JavaScript tool module without tsx's compiler; a TypeScript one says what it needs", () => {
+    const bin = join(work, "node_modules/.bin/toolgen");
+    writeFileSync(
+      join(work, "tools.js"),
+      `/**
+ * Multiply two numbers
+ * @param {number} a the first number
+ * @param {number} b the second number
+ */
+export function multiply(a, b) {
+  return a * b;
+}
+`,
+    );
+    const listed = JSON.parse(run(bin, ["tools", "inspect", "tools.js", "--json"], { cwd: work })) as {
+      tools: { function: { name: string } }[];
+    };
+    expect(listed.tools.map((t) => t.function.name)).toEqual(["multiply"]);
+    writeFileSync(join(work, "tools.ts"), readFileSync(join(work, "tools.js"), "utf8"));
+    const ts = fail(bin, ["tools", "inspect", "tools.ts"]);
+    expect(ts.status).toBe(1);
+    expect(ts.stderr).toBe(
+      `toolgen tools inspect: ${join(work, "tools.ts")} is TypeScript, which needs tsx with its esbuild binary to load; ` +
+        "add them with `npm install tsx@4.23.15` (an install with --omit=optional leaves esbuild's binary out), or give a .js file\n",
+    );
+  });
+
+  it("installs a working `toolgen` binary (compiled JavaScript): --help, --version, doctor, BM25 retrieval", () => {
     const bin = join(work, "node_modules/.bin/toolgen");
     const help = run(bin, ["--help"], { cwd: work });
     expect(help).toContain("Usage: toolgen");
     expect(help).toContain("serve");
+    expect(run(bin, ["--version"], { cwd: work })).toBe(`${readPackage().version}\n`);
+    const doctor = JSON.parse(run(bin, ["doctor", "--json"], { cwd: work })) as {
+      ok: boolean;
+      checks: { name: string; status: string }[];
+    };
+    expect(doctor.ok).toBe(true);
+    expect(Object.fromEntries(doctor.checks.map((c) => [c.name, c.status]))).toEqual({
+      node: "ok",
+      typescript: "ok",
+      tsx: "ok",
+      esbuild: "failed",
+      kernels: "ok",
+      "node-llama-cpp": "missing",
+      "better-sqlite3": "missing",
+      data: "missing",
+    });
     const catalog = join(work, "catalog.json");
     writeFileSync(
       catalog,
@@ -228,6 +328,24 @@ void demoCatalog;
   });
 
   it("runs the demo from the installed package on its committed model, without training", () => {
+    // the demo's decorated and JSDoc'd tool files are TypeScript: tsx needs esbuild's binary, which a user's
+    // plain `npm install` brings (an optional dependency of esbuild; --omit=optional above left it out)
+    run(
+      "npm",
+      [
+        "install",
+        "--prefix",
+        work,
+        "--prefer-offline",
+        "--no-audit",
+        "--no-fund",
+        "--ignore-scripts",
+        "--no-package-lock",
+        "--no-save",
+        `@esbuild/${process.platform}-${process.arch}@${esbuildVersion()}`,
+      ],
+      { cwd: work },
+    );
     const bin = join(work, "node_modules/.bin/toolgen");
     // the committed model fits only if the package carries everything its training data is defined by
     // (the hand-written sets the generator excludes); a mismatch would start a 25-minute training instead
