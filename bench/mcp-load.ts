@@ -3,7 +3,7 @@
  * session each) over the 2,479-API StableToolBench catalog and over 50,000 tools (the same APIs, each written
  * as 20 variants), a fixed number of requests each: search_tools with the StableToolBench test queries and
  * call_tool of a local tool. Reports p50/p99 of search and call, throughput, and the server's RSS at start, after
- * a warm-up round and after the run; a ping round trip measured in the same run is the reference the latencies
+ * a warm-up round (the same requests, not counted) and after the measured round; a ping round trip measured in the same run is the reference the latencies
  * are also given against. Loopback only.
  *   npm run bench:mcp-load [-- --clients 16 --searches 100 --calls 25]
  */
@@ -83,25 +83,24 @@ async function run(catalog: string, queries: string[]) {
     c.callTool({ name: "search_tools", arguments: { query: q, k: 5 } });
   const call = (c: Client, n: number) =>
     c.callTool({ name: "call_tool", arguments: { id: "reverse_text", arguments: { text: `load ${n}` } } });
-  // Warm-up: one search and one call per client, not counted.
-  await Promise.all(
-    clients.map((c, i) => Promise.all([search(c, queries[i % queries.length]!), call(c, i)])),
-  );
-  const rssWarm = rssMiB(child.pid!);
   const pings: number[] = [];
   const searches: number[] = [];
   const calls: number[] = [];
+  const round = (into: { pings: number[]; searches: number[]; calls: number[] }) =>
+    Promise.all(
+      clients.map(async (c, i) => {
+        for (let p = 0; p < PINGS; p++) await timed(into.pings, () => c.ping());
+        for (let s = 0; s < SEARCHES; s++) {
+          await timed(into.searches, () => search(c, queries[(i * SEARCHES + s) % queries.length]!));
+          if (s % Math.max(1, Math.floor(SEARCHES / CALLS)) === 0) await timed(into.calls, () => call(c, s));
+        }
+      }),
+    );
+  // A warm-up round, the same as the measured one, not counted: memory is compared from its end.
+  await round({ pings: [], searches: [], calls: [] });
+  const rssWarm = rssMiB(child.pid!);
   const started = performance.now();
-  await Promise.all(
-    clients.map(async (c, i) => {
-      for (let p = 0; p < PINGS; p++) await timed(pings, () => c.ping());
-      for (let s = 0; s < SEARCHES; s++) {
-        await timed(searches, () => search(c, queries[(i * SEARCHES + s) % queries.length]!));
-        if (s % Math.max(1, Math.floor(SEARCHES / CALLS)) === 0 && calls.length < CLIENTS * CALLS)
-          await timed(calls, () => call(c, s));
-      }
-    }),
-  );
+  await round({ pings, searches, calls });
   const seconds = (performance.now() - started) / 1000;
   const rssEnd = rssMiB(child.pid!);
   await Promise.all(clients.map((c) => c.close()));
