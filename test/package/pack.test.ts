@@ -38,25 +38,18 @@ beforeAll(() => {
     join(work, "package.json"),
     JSON.stringify({ name: "toolgen-consumer", private: true, type: "module" }),
   );
-  // Installs scripts-free: everything needed here is JavaScript already in the npm cache after `npm ci`.
-  run(
-    "npm",
-    [
-      "install",
-      "--prefix",
-      work,
-      "--prefer-offline",
-      "--no-audit",
-      "--no-fund",
-      "--omit=optional",
-      "--ignore-scripts",
-      "--no-package-lock",
-      join(work, packed.filename),
-      `@types/node@${readDevDependency("@types/node")}`,
-    ],
-    { cwd: work },
+  npmInstall(
+    ["--omit=optional"],
+    join(work, packed.filename),
+    `@types/node@${readDevDependency("@types/node")}`,
   );
 }, 600_000);
+
+/** `npm install` into the consumer, scripts-free: all it needs is JavaScript in the npm cache after `npm ci`. */
+function npmInstall(flags: string[], ...packages: string[]): void {
+  const common = ["--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts", "--no-package-lock"];
+  run("npm", ["install", "--prefix", work, ...common, ...flags, ...packages], { cwd: work });
+}
 
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
@@ -330,22 +323,7 @@ export function multiply(a, b) {
   it("runs the demo from the installed package on its committed model, without training", () => {
     // the demo's decorated and JSDoc'd tool files are TypeScript: tsx needs esbuild's binary, which a user's
     // plain `npm install` brings (an optional dependency of esbuild; --omit=optional above left it out)
-    run(
-      "npm",
-      [
-        "install",
-        "--prefix",
-        work,
-        "--prefer-offline",
-        "--no-audit",
-        "--no-fund",
-        "--ignore-scripts",
-        "--no-package-lock",
-        "--no-save",
-        `@esbuild/${process.platform}-${process.arch}@${esbuildVersion()}`,
-      ],
-      { cwd: work },
-    );
+    npmInstall(["--no-save"], `@esbuild/${process.platform}-${process.arch}@${esbuildVersion()}`);
     const bin = join(work, "node_modules/.bin/toolgen");
     // the committed model fits only if the package carries everything its training data is defined by
     // (the hand-written sets the generator excludes); a mismatch would start a 25-minute training instead
