@@ -1,6 +1,6 @@
 // An agent with 200 tools that offers the model only the 5 a BM25 search finds for each question.
-//   npx tsx examples/agent-200-tools/main.ts                  (a scripted model, offline)
-//   TOOLGEN_MODEL=openai:qwen2.5:7b@http://127.0.0.1:11434/v1 npx tsx examples/agent-200-tools/main.ts
+//   npx tsx --conditions toolgen-source examples/agent-200-tools/main.ts                  (a scripted model, offline)
+//   TOOLGEN_MODEL=openai:qwen2.5:7b@http://127.0.0.1:11434/v1 npx tsx --conditions toolgen-source examples/agent-200-tools/main.ts
 import { Bm25Retriever, catalogEntryFromTool, createAgent, resolveModel, type ChatModel } from "toolgen";
 import { ScriptedModel, type ScriptedReply } from "toolgen/testing";
 import { TOOLS } from "./tools.ts";

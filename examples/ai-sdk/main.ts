@@ -1,6 +1,6 @@
 // toolgen tools in the Vercel AI SDK's shape, and AI SDK tools as toolgen tools, without the `ai` package:
 // the adapter writes and reads the AI SDK's tools record by shape.
-//   npx tsx examples/ai-sdk/main.ts
+//   npx tsx --conditions toolgen-source examples/ai-sdk/main.ts
 import { executeToolCall, fromAiSdkTools, toAiSdkTools, tool } from "toolgen";
 import { z } from "zod";
 

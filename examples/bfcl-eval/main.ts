@@ -1,6 +1,6 @@
 // BFCL evaluation from the library: a model answers each item of a BFCL-format folder, and toolgen's checker
 // scores its calls as the leaderboard does (AST match against the possible answers; no call for irrelevance).
-//   npx tsx examples/bfcl-eval/main.ts
+//   npx tsx --conditions toolgen-source examples/bfcl-eval/main.ts
 import { fileURLToPath } from "node:url";
 import { evaluateBfclModel } from "toolgen";
 import { ScriptedModel } from "toolgen/testing";

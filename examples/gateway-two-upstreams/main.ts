@@ -1,6 +1,6 @@
 // `toolgen serve mcp` in front of two upstream MCP servers: import each server's tools into a catalog, serve
 // both catalogs behind one gateway, and use it from an MCP client (list, search, call on either upstream).
-//   npx tsx examples/gateway-two-upstreams/main.ts
+//   npx tsx --conditions toolgen-source examples/gateway-two-upstreams/main.ts
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -1,5 +1,5 @@
 // One tool written five ways. Each file becomes the same Tool: the same JSON for the model, the same call.
-//   npx tsx examples/tools-five-ways/main.ts
+//   npx tsx --conditions toolgen-source examples/tools-five-ways/main.ts
 import { fileURLToPath } from "node:url";
 import { executeToolCall, loadTools, toToolJson } from "toolgen";
 

@@ -1,5 +1,5 @@
 // Train a tiny ToolGen model (one token per tool) on a 12-tool catalog in seconds, then retrieve with it.
-//   npx tsx examples/train-tiny-toolgen/main.ts [OUT_DIR]
+//   npx tsx --conditions toolgen-source examples/train-tiny-toolgen/main.ts [OUT_DIR]
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

@@ -1,11 +1,25 @@
-// Type-checks TypeScript code blocks as ES modules in one TypeScript program, with `toolgen` and its entry
-// points resolving to the sources (the repository's tsconfig.json: `paths` and the `toolgen-source` condition).
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+// Type-checks TypeScript code blocks as ES modules in one TypeScript program, under the repository's
+// tsconfig.json, with `toolgen` and its entry points resolving to the sources.
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import ts from "typescript";
 import type { CodeBlock } from "./markdown-blocks.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
+/** The package's entry points and their sources (package.json "exports", condition "toolgen-source"). */
+const ENTRY_POINTS: Record<string, string> = Object.fromEntries(
+  Object.entries(
+    (
+      JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
+        exports: Record<string, string | Record<string, string>>;
+      }
+    ).exports,
+  ).flatMap(([path, target]) =>
+    typeof target === "object" && target["toolgen-source"]
+      ? [[join("toolgen", path).replace(/\/$/, ""), target["toolgen-source"]]]
+      : [],
+  ),
+);
 
 /** One line per error, as `FILE:LINE: TSxxxx message`, the line being the Markdown file's. */
 export function typeCheckBlocks(blocks: readonly CodeBlock[]): string[] {
@@ -25,8 +39,14 @@ export function typeCheckBlocks(blocks: readonly CodeBlock[]): string[] {
       config,
       JSON.stringify({
         extends: join(ROOT, "tsconfig.json"),
-        // A snippet may declare what it does not use.
-        compilerOptions: { noUnusedLocals: false, typeRoots: [join(ROOT, "node_modules/@types")] },
+        compilerOptions: {
+          noUnusedLocals: false, // a snippet may declare what it does not use
+          typeRoots: [join(ROOT, "node_modules/@types")],
+          // Outside the package's folder a self-import does not resolve: name the entry points' sources.
+          paths: Object.fromEntries(
+            Object.entries(ENTRY_POINTS).map(([name, file]) => [name, [join(ROOT, file)]]),
+          ),
+        },
         files,
         include: [],
       }),

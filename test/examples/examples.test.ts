@@ -31,7 +31,9 @@ async function sh(line: string): Promise<string> {
 /** The README's one command for an example (checked to run that example), and its output. */
 async function runExample(folder: string): Promise<string> {
   const line = command(bashLines(folder)[0] ?? "");
-  expect(line).toMatch(new RegExp(`^(npx tsx|node) examples/${folder}/main\\.m?[jt]s$`));
+  expect(line).toMatch(
+    new RegExp(`^(npx tsx --conditions toolgen-source|node) examples/${folder}/main\\.m?[jt]s$`),
+  );
   return sh(line);
 }
 
