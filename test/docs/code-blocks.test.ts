@@ -1,11 +1,11 @@
 // The doc test: the code blocks of README.md and docs/*.md. TypeScript blocks type-check (one program for all),
 // JSON and JavaScript blocks parse; a shell block marked `<!-- doctest: run -->` runs and exits 0; in every
 // other shell block, each line that runs toolgen names a command the CLI has and only options that command
-// accepts; files of the repository named in a block exist. `<!-- doctest: skip -->` above a block leaves it out.
-// Every failure is reported as FILE:LINE.
+// accepts; files of the repository named in a block, or linked to, exist; the README stays within 200 lines.
+// `<!-- doctest: skip -->` above a block leaves it out. Every failure is reported as FILE:LINE.
 import { execFile } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { promisify } from "node:util";
 import ts from "typescript";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -13,6 +13,7 @@ import type { Command } from "commander";
 import { buildProgram } from "../../src/cli/main.ts";
 import { checkArgs, shellCommands, toolgenArgs } from "./cli-lines.ts";
 import { codeBlocks, isShell, isTypeScript, type CodeBlock } from "./markdown-blocks.ts";
+import { localLinks } from "./markdown-links.ts";
 import { typeCheckBlocks } from "./typecheck-blocks.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
@@ -97,6 +98,23 @@ describe("the doctest conventions", () => {
 });
 
 describe("README.md and docs/*.md", () => {
+  it("README.md is a front page: at most 200 lines (the details are in docs/)", () => {
+    expect(readFileSync(join(ROOT, "README.md"), "utf8").trimEnd().split("\n").length).toBeLessThanOrEqual(
+      200,
+    );
+  });
+
+  it("links to files of the repository resolve", () => {
+    const links = FILES.flatMap((file) =>
+      localLinks(readFileSync(join(ROOT, file), "utf8")).map((link) => ({ file, ...link })),
+    );
+    expect(links.length).toBeGreaterThan(10);
+    const broken = links
+      .filter(({ file, target }) => !existsSync(join(ROOT, dirname(file), decodeURI(target))))
+      .map(({ file, line, target }) => `${file}:${line}: no file ${target}`);
+    expect(broken).toEqual([]);
+  });
+
   it("have code blocks to check", () => {
     expect(checked.filter(isTypeScript).length).toBeGreaterThan(0);
     expect(checked.filter(isShell).length).toBeGreaterThan(0);
