@@ -24,6 +24,8 @@ export interface UpstreamOptions {
   startTimeoutMs?: number;
   /** Where the child's stderr goes besides the kept tail (default: this process's stderr, prefixed). */
   onStderr?: (line: string) => void;
+  /** Where the gateway reports an upstream that exited on its own (default: this process's stderr). */
+  onWarning?: (line: string) => void;
 }
 
 /**
@@ -260,7 +262,13 @@ export class UpstreamServer {
       if (generation !== this.generation) return;
       if (!this.closing) {
         this.closedUnexpectedly++;
-        if (up) this.failed(`the process exited${this.stderrHint()}`);
+        if (up) {
+          this.failed(`the process exited${this.stderrHint()}`);
+          const warn = this.options.onWarning ?? ((line: string) => void process.stderr.write(`${line}\n`));
+          warn(
+            `toolgen MCP router: warning: ${this.label} exited${this.stderrHint()}; it restarts on the next request`,
+          );
+        }
       }
       this.connecting = undefined; // the next request starts a fresh process
       this.generation++;

@@ -125,6 +125,20 @@ describe("gateway over one everything-style upstream, --expose all, prefixed nam
     );
   });
 
+  it("passes an upstream's cancellation of its sampling request on to the client", async () => {
+    let cancelled = false;
+    client.setRequestHandler(CreateMessageRequestSchema, async (_request, extra) => {
+      await new Promise<void>((resolve) => {
+        extra.signal.addEventListener("abort", () => ((cancelled = true), resolve()));
+        setTimeout(resolve, 5_000);
+      });
+      return { role: "assistant", content: { type: "text", text: "too late" }, model: "test" };
+    });
+    const result = await client.callTool({ name: "ev.sampling_then_cancel" });
+    expect(textOf(result)).toMatch(/^sampling cancelled/);
+    await expect.poll(() => cancelled).toBe(true);
+  });
+
   it("cancels the upstream call when the client cancels", async () => {
     const controller = new AbortController();
     const slow = client.callTool({ name: "ev.slow", arguments: { ms: 20_000 } }, undefined, {
