@@ -51,10 +51,11 @@ _toolgen_options() {
 ${cases((n) => n.options.map((o) => o.flag))}
   esac
 }
+# $2 is the word being completed; the words before it are sliced, not indexed, so that zsh (1-based arrays,
+# through bashcompinit) reads them as bash does
 _toolgen() {
-  local cur="\${COMP_WORDS[COMP_CWORD]}" path="" i word
-  for ((i = 1; i < COMP_CWORD; i++)); do
-    word="\${COMP_WORDS[i]}"
+  local cur="$2" path="" word
+  for word in "\${COMP_WORDS[@]:1:$((COMP_CWORD - 1))}"; do
     if [[ " $(_toolgen_subcommands "$path") " == *" $word "* ]]; then path="\${path:+$path }$word"; fi
   done
   if [[ "$cur" == -* ]]; then

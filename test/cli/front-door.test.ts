@@ -1,5 +1,5 @@
 // The CLI's front door: --version, doctor, shell completion, and commander's own errors as one line.
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { satisfiesAtLeast } from "../../src/cli/doctor.ts";
@@ -87,7 +87,7 @@ describe("toolgen completion", () => {
         "bash",
         [
           "-c",
-          'eval "$SCRIPT"; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _toolgen; echo "${COMPREPLY[*]}"',
+          'eval "$SCRIPT"; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _toolgen toolgen "${@: -1}" ""; echo "${COMPREPLY[*]}"',
           "complete",
           ...words,
         ],
@@ -98,6 +98,47 @@ describe("toolgen completion", () => {
     expect(complete("toolgen", "eval", "retrieval", "--ca")).toBe("--catalog");
     expect(complete("toolgen", "retrieve", "--k")).toBe("--k --k1");
     expect(complete("toolgen", "--vers")).toBe("--version");
+  });
+
+  // zsh and fish themselves where this machine has them (CI installs neither; the skip says so)
+  const has = (shell: string): boolean => spawnSync(shell, ["-c", "true"]).status === 0;
+  const zsh = has("zsh");
+  const fish = has("fish");
+  if (!zsh || !fish)
+    console.warn("SKIP: zsh or fish is not installed; its completion is checked as text only");
+
+  it.skipIf(!zsh)("zsh (through bashcompinit): the words typed so far select the command", async () => {
+    const script = (await runCli(["completion", "zsh"])).stdout;
+    const complete = (...words: string[]): string =>
+      execFileSync(
+        "zsh",
+        [
+          "-c",
+          'autoload -U compinit && compinit -u -D; eval "$SCRIPT"; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); ' +
+            '_toolgen toolgen "${@[-1]}" ""; echo "${COMPREPLY[*]}"',
+          "complete",
+          ...words,
+        ],
+        { encoding: "utf8", env: { ...process.env, SCRIPT: script } },
+      ).trim();
+    // zsh's compadd filters by the typed prefix itself: the function offers the command's words
+    expect(complete("toolgen", "eval", "")).toBe("retrieval bfcl split");
+    expect(complete("toolgen", "eval", "retrieval", "--ca").split(" ")).toContain("--allow-unfinished");
+  });
+
+  it.skipIf(!fish)("fish completes commands, subcommands and options", async () => {
+    const script = (await runCli(["completion", "fish"])).stdout;
+    const complete = (line: string): string[] =>
+      execFileSync("fish", ["-c", `eval $SCRIPT; complete -C "${line}"`], {
+        encoding: "utf8",
+        env: { ...process.env, SCRIPT: script },
+      })
+        .trim()
+        .split("\n")
+        .map((l) => l.split("\t")[0]!);
+    expect(complete("toolgen ev")).toEqual(["eval"]);
+    expect(complete("toolgen eval ")).toEqual(["bfcl", "retrieval", "split"]);
+    expect(complete("toolgen eval retrieval --ca")).toEqual(["--catalog"]);
   });
 
   it("zsh wraps the bash script; fish lists every command and option", async () => {
