@@ -1,4 +1,4 @@
-// The doc test: the code blocks of README.md and docs/*.md. TypeScript blocks type-check (one program for all),
+// The doc test: the code blocks of README.md, docs/ and examples/. TypeScript blocks type-check (one program for all),
 // JSON and JavaScript blocks parse; a shell block marked `<!-- doctest: run -->` runs and exits 0; in every
 // other shell block, each line that runs toolgen names a command the CLI has and only options that command
 // accepts; files of the repository named in a block, or linked to, exist; the README stays within 200 lines.
@@ -19,13 +19,12 @@ import { typeCheckBlocks } from "./typecheck-blocks.ts";
 const ROOT = resolve(import.meta.dirname, "../..");
 const exec = promisify(execFile);
 
-const FILES = [
-  "README.md",
-  ...readdirSync(join(ROOT, "docs"), { recursive: true, encoding: "utf8" })
+const markdownUnder = (folder: string): string[] =>
+  readdirSync(join(ROOT, folder), { recursive: true, encoding: "utf8" })
     .filter((f) => f.endsWith(".md"))
     .sort()
-    .map((f) => `docs/${f}`),
-];
+    .map((f) => `${folder}/${f}`);
+const FILES = ["README.md", ...markdownUnder("docs"), ...markdownUnder("examples")];
 const blocks = FILES.flatMap((file) => codeBlocks(file, readFileSync(join(ROOT, file), "utf8")));
 const checked = blocks.filter((b) => b.marker !== "skip");
 const runBlocks = checked.filter((b) => isShell(b) && b.marker === "run");
@@ -97,7 +96,7 @@ describe("the doctest conventions", () => {
   });
 });
 
-describe("README.md and docs/*.md", () => {
+describe("README.md, docs/ and the examples' READMEs", () => {
   it("README.md is a front page: at most 200 lines (the details are in docs/)", () => {
     expect(readFileSync(join(ROOT, "README.md"), "utf8").trimEnd().split("\n").length).toBeLessThanOrEqual(
       200,
