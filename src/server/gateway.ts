@@ -114,7 +114,13 @@ export class Gateway {
    * Calls a tool by its exposed name. An upstream tool gets its arguments and gives its result exactly as they
    * are (the upstream checks its own schema); a local or OpenAPI tool goes through the router's checks.
    */
-  async call(tool: ExposedTool, args: Record<string, unknown>, signal: AbortSignal, relay: CallRelay) {
+  async call(
+    tool: ExposedTool,
+    args: Record<string, unknown>,
+    signal: AbortSignal,
+    relay: CallRelay,
+    meta?: Record<string, unknown>,
+  ) {
     const upstream = tool.upstream && this.router.upstreams.get(tool.upstream.server);
     if (!upstream || !tool.upstream) return this.router.call(tool.entryId, args, signal, relay);
     try {
@@ -122,6 +128,7 @@ export class Gateway {
         signal,
         timeoutMs: this.router.timeoutMs,
         relay,
+        ...(meta === undefined ? {} : { meta }),
       });
       const valid = CallToolResultSchema.safeParse(result);
       if (!valid.success)

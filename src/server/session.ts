@@ -109,7 +109,10 @@ export function createGatewayServer(
       const relay = relayFor(session, extra, token);
       const exposed = g.tool(name);
       const routerFirst = g.exposure === "search" && ROUTER_TOOLS.has(name);
-      if (exposed && !routerFirst) return g.call(exposed, args ?? {}, extra.signal, relay);
+      if (exposed && !routerFirst) {
+        const { progressToken: _, ...meta } = _meta ?? {};
+        return g.call(exposed, args ?? {}, extra.signal, relay, _meta === undefined ? undefined : meta);
+      }
       return handleRouterCall(g.router, name, args, extra.signal, relay) as Promise<CallToolResult>;
     },
   );

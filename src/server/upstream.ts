@@ -134,7 +134,12 @@ export class UpstreamServer {
   async callTool(
     name: string,
     args: Record<string, unknown>,
-    options: { signal?: AbortSignal; timeoutMs?: number; relay?: CallRelay } = {},
+    options: {
+      signal?: AbortSignal;
+      timeoutMs?: number;
+      relay?: CallRelay;
+      meta?: Record<string, unknown>;
+    } = {},
   ): Promise<CallToolResult> {
     const client = await this.client();
     const generation = this.generation;
@@ -154,7 +159,10 @@ export class UpstreamServer {
           params: {
             name,
             arguments: args,
-            ...(token === undefined ? {} : { _meta: { progressToken: token } }),
+            // The client's _meta goes along as it came, its progress token swapped for the gateway's.
+            ...(token === undefined && options.meta === undefined
+              ? {}
+              : { _meta: { ...options.meta, ...(token === undefined ? {} : { progressToken: token }) } }),
           },
         },
         PassThroughResultSchema,

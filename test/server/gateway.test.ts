@@ -87,6 +87,18 @@ describe("gateway over one everything-style upstream, --expose all, prefixed nam
       ]),
     );
     expect(result).toMatchObject({ structuredContent: { sum: 5 }, _meta: { "example.com/trace": "t-1" } });
+    const seen = await client.request(
+      {
+        method: "tools/call",
+        params: { name: "ev.echo_meta", _meta: { "example.com/trace": "abc", progressToken: "mine" } },
+      },
+      PassThroughResultSchema,
+    );
+    // The client's _meta reaches the upstream, its progress token swapped for one the gateway tracks.
+    expect(JSON.parse(textOf(seen))).toEqual({
+      "example.com/trace": "abc",
+      progressToken: expect.stringMatching(/^ev-\d+$/),
+    });
     const mixed = (await client.callTool({ name: "ev.test_multiple_content_types" })) as CallToolResult;
     expect(mixed.content.map((c) => c.type)).toEqual(["text", "image", "resource", "resource_link"]);
   });
