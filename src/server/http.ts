@@ -27,6 +27,8 @@ export interface HttpServeOptions {
    * resource subscriptions and list-change notifications, need sessions and are not offered.
    */
   stateless?: boolean;
+  /** A session with no request and no open stream for this long is closed (default 30 minutes; 0 = never). */
+  sessionIdleMs?: number;
 }
 
 export interface RunningHttpServer {
@@ -92,7 +94,32 @@ export async function serveHttp(
   const path = options.path ?? "/mcp";
   const limit = options.maxBodyBytes ?? 4 * 1024 * 1024;
   const sessions = new Map<string, StreamableHTTPServerTransport>();
+  const activity = new Map<string, { last: number; streams: number }>();
   let allowedHosts: string[] = [];
+  const idleMs = options.sessionIdleMs ?? 30 * 60_000;
+  // Clients that vanish without DELETE leave sessions behind: close those idle past the limit.
+  const sweeper =
+    idleMs > 0
+      ? setInterval(
+          () => {
+            for (const [id, seen] of activity)
+              if (seen.streams === 0 && Date.now() - seen.last > idleMs)
+                void sessions
+                  .get(id)
+                  ?.close()
+                  .catch(() => undefined);
+          },
+          Math.min(60_000, Math.max(10, idleMs / 2)),
+        ).unref()
+      : undefined;
+  const touch = (id: string, res: ServerResponse, stream: boolean): void => {
+    const seen = activity.get(id) ?? { last: 0, streams: 0 };
+    seen.last = Date.now();
+    activity.set(id, seen);
+    if (!stream) return;
+    seen.streams++;
+    res.once("close", () => (seen.streams--, (seen.last = Date.now())));
+  };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     // A local server only answers requests addressed to it by a local name (DNS rebinding guard).
@@ -106,6 +133,7 @@ export async function serveHttp(
     if (url.pathname !== path) return reply(res, 404, `not found; the MCP endpoint is ${path}`);
     const sessionId = req.headers["mcp-session-id"];
     const existing = typeof sessionId === "string" ? sessions.get(sessionId) : undefined;
+    if (existing && typeof sessionId === "string") touch(sessionId, res, req.method === "GET");
     if (options.stateless) {
       if (req.method !== "POST") {
         res.setHeader("allow", "POST");
@@ -121,12 +149,17 @@ export async function serveHttp(
         return reply(res, 400, "no session: the first request must be initialize");
       const transport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
-        onsessioninitialized: (id) => void sessions.set(id, transport),
+        onsessioninitialized: (id) => {
+          sessions.set(id, transport);
+          touch(id, res, false);
+        },
         enableDnsRebindingProtection: allowedHosts.length > 0,
         allowedHosts,
       });
       transport.onclose = () => {
-        if (transport.sessionId) sessions.delete(transport.sessionId);
+        if (!transport.sessionId) return;
+        sessions.delete(transport.sessionId);
+        activity.delete(transport.sessionId);
       };
       await createGatewayServer(gateway).connect(transport);
       return transport.handleRequest(req, res, body);
@@ -157,6 +190,7 @@ export async function serveHttp(
     url: `http://${shownHost}:${port}${path}`,
     server,
     close: async () => {
+      clearInterval(sweeper);
       await Promise.all([...sessions.values()].map((t) => t.close().catch(() => undefined)));
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
