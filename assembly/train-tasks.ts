@@ -27,6 +27,7 @@ const EMBEDDING_ROWS: i32 = 15;
 const AVERAGE: i32 = 16;
 const SUM_PARTIALS: i32 = 17;
 const GEMM_SPLIT_K: i32 = 18;
+const GEMM_BATCH: i32 = 19;
 
 function ptr(args: usize, i: i32): usize {
   return <usize>arg(args, i);
@@ -127,6 +128,37 @@ export function runTrainTask(kind: i32, i: i32, args: usize, scratch: usize): vo
       e0,
       min(arg(args, 3), e0 + arg(args, 4)),
     );
+  } else if (kind == GEMM_BATCH) {
+    // args: table, entries. Each entry 16 i32: the gemm's c, ldc, a, rsa, csa, b, rsb, csb, M, N, K,
+    // accumulate, then split by rows (1) or columns (0), chunk size, first item, items. Item i is one chunk of
+    // the entry whose items hold i (entries write distinct outputs, so any order is the same).
+    let t = ptr(args, 0);
+    const lastEntry = t + <usize>(arg(args, 1) - 1) * 64;
+    while (t < lastEntry && i >= load<i32>(t, 56) + load<i32>(t, 60)) t += 64;
+    const start = (i - load<i32>(t, 56)) * load<i32>(t, 52);
+    const byRows = load<i32>(t, 48) == 1;
+    let c = <usize>load<i32>(t);
+    const ldc = load<i32>(t, 4);
+    let a = <usize>load<i32>(t, 8);
+    let b = <usize>load<i32>(t, 20);
+    let M = load<i32>(t, 32);
+    let N = load<i32>(t, 36);
+    // the entry's last chunk takes all that is left (control.mjs chunkCount: never fewer than 4 rows)
+    const last = i == load<i32>(t, 56) + load<i32>(t, 60) - 1;
+    if (byRows) {
+      M = last ? M - start : load<i32>(t, 52);
+      c += <usize>(start * ldc) * 4;
+      a += <usize>(start * load<i32>(t, 12)) * 4;
+    } else {
+      N = last ? N - start : load<i32>(t, 52);
+      c += <usize>start * 4;
+      b += <usize>(start * load<i32>(t, 28)) * 4;
+    }
+    const rsa = load<i32>(t, 12);
+    const csa = load<i32>(t, 16);
+    const rsb = load<i32>(t, 24);
+    const csb = load<i32>(t, 28);
+    gemm(c, ldc, a, rsa, csa, b, rsb, csb, M, N, load<i32>(t, 40), load<i32>(t, 44), scratch);
   } else if (kind == GEMM_SPLIT_K) {
     // args: c, ldc, a, rsa, csa, b, rsb, csb, M, N, K, accumulate, partials, K per block, rows per block,
     // row blocks. Block (kb, rb): rows of block rb over depths kb·kc..; kb 0 into C (accumulating as asked),

@@ -30,9 +30,12 @@ export declare const TASK: Readonly<{
   AVERAGE: number;
   SUM_PARTIALS: number;
   GEMM_SPLIT_K: number;
+  GEMM_BATCH: number;
 }>;
 
 export declare const SPIN: number;
+
+export declare function chunkCount(extent: number, size: number): number;
 
 export declare function waitChange(ctl: Int32Array, index: number, value: number): void;
 

@@ -17,6 +17,16 @@ export const CTL = Object.freeze({
   SIZE: 40,
 });
 
+/**
+ * Chunks of `size` rows (or columns) over `extent`: a last chunk of fewer than 4 rows joins the one before it,
+ * because the gemm computes fewer than 4 rows another way (dot products, assembly/matmul.ts SMALL_M) with other
+ * bits than the 4-row tiles the unsplit product uses for them.
+ */
+export function chunkCount(extent, size) {
+  const count = Math.ceil(extent / size);
+  return count > 1 && extent - (count - 1) * size < 4 ? count - 1 : count;
+}
+
 /** Task kinds of assembly/tasks.ts. */
 export const TASK = Object.freeze({
   ATTENTION_FORWARD: 1,
@@ -38,6 +48,7 @@ export const TASK = Object.freeze({
   AVERAGE: 16,
   SUM_PARTIALS: 17,
   GEMM_SPLIT_K: 18,
+  GEMM_BATCH: 19,
 });
 
 /**
@@ -82,12 +93,14 @@ export function runChunks(ctl, exports, scratch, seq) {
     let [c, ldc, pa, rsa, csa, pb, rsb, csb, M, N] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9].map(arg);
     const size = arg(13);
     const start = i * size;
+    // the last chunk takes all that is left (chunkCount() never leaves it fewer than 4 rows)
+    const last = i === chunks - 1;
     if (arg(12) === 1) {
-      M = Math.min(size, M - start);
+      M = last ? M - start : size;
       c += start * ldc * 4;
       pa += start * rsa * 4;
     } else {
-      N = Math.min(size, N - start);
+      N = last ? N - start : size;
       c += start * 4;
       pb += start * csb * 4;
     }

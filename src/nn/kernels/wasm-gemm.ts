@@ -1,6 +1,6 @@
 import type { SharedHeap } from "./shared-heap.ts";
 import type { ThreadPool } from "./thread-pool.ts";
-import { TASK, type Gemm } from "./control.mjs";
+import { chunkCount, TASK, type Gemm } from "./control.mjs";
 import type { KernelStatsRecorder } from "./stats.ts";
 import { slicing } from "./wasm-train.ts";
 
@@ -92,7 +92,7 @@ export function gemmKernel(ctx: GemmContext) {
         const floor = Math.min(minChunk, Math.ceil(extent / threads / unit) * unit);
         const size = Math.max(floor, Math.ceil(extent / want / unit) * unit);
         const args = [c, N, pa, rsa, csa, pb, rsb, csb, M, N, K, acc];
-        pool!.run(wasm, args, byRows, size, Math.ceil(extent / size), mainScratch);
+        pool!.run(wasm, args, byRows, size, chunkCount(extent, size), mainScratch);
       } else {
         wasm.gemm(c, N, pa, rsa, csa, pb, rsb, csb, M, N, K, acc, mainScratch);
       }
