@@ -1,6 +1,6 @@
 import { headDim, type LlamaConfig } from "./config.ts";
 import { kernels } from "./kernels/index.ts";
-import type { MatmulKernels } from "./kernels/api.ts";
+import type { MatmulCall, MatmulKernels } from "./kernels/api.ts";
 import {
   attentionBackward,
   attentionForward,
@@ -16,6 +16,35 @@ import { swigluBackward, swigluForward } from "./layers/swiglu.ts";
 import { paramSpecs, type ParamSet } from "./params.ts";
 import { allocateWorkspace, workspaceView, type Workspace, type WorkspaceStore } from "./workspace.ts";
 import { ToolgenError } from "../errors.ts";
+
+/** Independent products in one hand-off to the kernel threads when the kernels can, else one by one. */
+function matmuls(k: MatmulKernels, list: MatmulCall[]): void {
+  if (k.matmulMany) return k.matmulMany(list);
+  for (const m of list) k[`matmul${m.shape}`](m.out, m.a, m.b, m.M, m.K, m.N, m.accumulate);
+}
+
+/** y = x·Wᵀ [rows, out] (a linear layer), as a MatmulCall. */
+const linear = (y: Float32Array, x: Float32Array, W: Float32Array, rows: number, inF: number, outF: number) =>
+  ({ shape: "ABt", out: y, a: x, b: W, M: rows, K: inF, N: outF }) as const;
+/** dx (+)= dy·W [rows, in]. */
+const inputGrad = (
+  dx: Float32Array,
+  dy: Float32Array,
+  W: Float32Array,
+  rows: number,
+  outF: number,
+  inF: number,
+  accumulate = false,
+) => ({ shape: "AB", out: dx, a: dy, b: W, M: rows, K: outF, N: inF, accumulate }) as const;
+/** dW += dyᵀ·x [out, in]. */
+const weightGrad = (
+  dW: Float32Array,
+  dy: Float32Array,
+  x: Float32Array,
+  outF: number,
+  rows: number,
+  inF: number,
+) => ({ shape: "AtB", out: dW, a: dy, b: x, M: outF, K: rows, N: inF, accumulate: true }) as const;
 
 /**
  * A training batch: B rows of T tokens. `targets[i]` is the id to predict at position i, or −1 where no loss
@@ -119,26 +148,30 @@ export class Llama {
     }
     if (!k.embeddingForward?.(x0, emb, tokens, N, d))
       for (let i = 0; i < N; i++) x0.set(emb.subarray(tokens[i] * d, (tokens[i] + 1) * d), i * d);
-    const [tmp] = ws.rowsD;
+    const [tmp, tk, tv] = ws.rowsD;
     for (let l = 0; l < c.numLayers; l++) {
       const A = ws.layers[l];
       const pre = `model.layers.${l}.`;
       const next = l + 1 < c.numLayers ? ws.layers[l + 1].x : ws.xOut;
       rmsnorm(k, A.h1, A.inv1, A.x, P.get(pre + "input_layernorm.weight"), N, d, c.rmsNormEps);
-      k.matmulABt(tmp, A.h1, P.get(pre + "self_attn.q_proj.weight"), N, d, d);
+      matmuls(k, [
+        linear(tmp, A.h1, P.get(pre + "self_attn.q_proj.weight"), N, d, d),
+        linear(tk, A.h1, P.get(pre + "self_attn.k_proj.weight"), N, d, d),
+        linear(tv, A.h1, P.get(pre + "self_attn.v_proj.weight"), N, d, d),
+      ]);
       splitHeadsWith(k, A.q, tmp, s, this.rope, positions);
-      k.matmulABt(tmp, A.h1, P.get(pre + "self_attn.k_proj.weight"), N, d, d);
-      splitHeadsWith(k, A.k, tmp, s, this.rope, positions);
-      k.matmulABt(tmp, A.h1, P.get(pre + "self_attn.v_proj.weight"), N, d, d);
-      splitHeadsWith(k, A.v, tmp, s);
+      splitHeadsWith(k, A.k, tk, s, this.rope, positions);
+      splitHeadsWith(k, A.v, tv, s);
       const oh = ws.headsD[0];
       attentionForward(k, oh, A.p, A.q, A.k, A.v, s);
       mergeHeadsWith(k, A.att, oh, s);
       k.matmulABt(tmp, A.att, P.get(pre + "self_attn.o_proj.weight"), N, d, d);
       if (!k.add?.(A.x2, A.x, tmp, N * d)) for (let i = 0; i < N * d; i++) A.x2[i] = A.x[i] + tmp[i];
       rmsnorm(k, A.h2, A.inv2, A.x2, P.get(pre + "post_attention_layernorm.weight"), N, d, c.rmsNormEps);
-      k.matmulABt(A.g, A.h2, P.get(pre + "mlp.gate_proj.weight"), N, d, f);
-      k.matmulABt(A.u, A.h2, P.get(pre + "mlp.up_proj.weight"), N, d, f);
+      matmuls(k, [
+        linear(A.g, A.h2, P.get(pre + "mlp.gate_proj.weight"), N, d, f),
+        linear(A.u, A.h2, P.get(pre + "mlp.up_proj.weight"), N, d, f),
+      ]);
       if (k.swigluForward) k.swigluForward(A.a, A.g, A.u, N * f);
       else swigluForward(A.a, A.g, A.u, N * f);
       k.matmulABt(tmp, A.a, P.get(pre + "mlp.down_proj.weight"), N, f, d);
@@ -284,30 +317,43 @@ export class Llama {
       const W = (n: string) => P.get(pre + n);
       const dW = (n: string) => G.get(pre + n);
       // MLP: out = x2 + down(silu(gate(h2)) ⊙ up(h2)); dx currently holds dL/dout
-      k.matmulAB(da, dx, W("mlp.down_proj.weight"), N, d, f);
-      k.matmulAtB(dW("mlp.down_proj.weight"), dx, A.a, d, N, f, true);
+      matmuls(k, [
+        inputGrad(da, dx, W("mlp.down_proj.weight"), N, d, f),
+        weightGrad(dW("mlp.down_proj.weight"), dx, A.a, d, N, f),
+      ]);
       if (k.swigluBackward) k.swigluBackward(dg, du, da, A.g, A.u, N * f);
       else swigluBackward(dg, du, da, A.g, A.u, N * f);
-      k.matmulAB(dh, dg, W("mlp.gate_proj.weight"), N, f, d);
+      // dh = dg·Wg, then += du·Wu (that order); the weight gradients alongside the first
+      matmuls(k, [
+        inputGrad(dh, dg, W("mlp.gate_proj.weight"), N, f, d),
+        weightGrad(dW("mlp.gate_proj.weight"), dg, A.h2, f, N, d),
+        weightGrad(dW("mlp.up_proj.weight"), du, A.h2, f, N, d),
+      ]);
       k.matmulAB(dh, du, W("mlp.up_proj.weight"), N, f, d, true);
-      k.matmulAtB(dW("mlp.gate_proj.weight"), dg, A.h2, f, N, d, true);
-      k.matmulAtB(dW("mlp.up_proj.weight"), du, A.h2, f, N, d, true);
       const normW2 = W("post_attention_layernorm.weight");
       rmsnormGrad(k, dx, dW("post_attention_layernorm.weight"), dh, A.x2, normW2, A.inv2, N, d);
       // attention: x2 = x + o_proj(attn(h1)); dx now holds dL/dx2
-      k.matmulAB(tmp, dx, W("self_attn.o_proj.weight"), N, d, d);
-      k.matmulAtB(dW("self_attn.o_proj.weight"), dx, A.att, d, N, d, true);
+      matmuls(k, [
+        inputGrad(tmp, dx, W("self_attn.o_proj.weight"), N, d, d),
+        weightGrad(dW("self_attn.o_proj.weight"), dx, A.att, d, N, d),
+      ]);
       splitHeadsWith(k, dOh, tmp, s);
       attentionBackward(k, dQh, dKh, dVh, dOh, A.p, A.q, A.k, A.v, ws.tt, s);
       mergeHeadsWith(k, tmp, dQh, s, this.rope, positions);
-      k.matmulAB(dh, tmp, W("self_attn.q_proj.weight"), N, d, d);
-      k.matmulAtB(dW("self_attn.q_proj.weight"), tmp, A.h1, d, N, d, true);
+      matmuls(k, [
+        inputGrad(dh, tmp, W("self_attn.q_proj.weight"), N, d, d),
+        weightGrad(dW("self_attn.q_proj.weight"), tmp, A.h1, d, N, d),
+      ]);
       mergeHeadsWith(k, tmp, dKh, s, this.rope, positions);
-      k.matmulAB(dh, tmp, W("self_attn.k_proj.weight"), N, d, d, true);
-      k.matmulAtB(dW("self_attn.k_proj.weight"), tmp, A.h1, d, N, d, true);
+      matmuls(k, [
+        inputGrad(dh, tmp, W("self_attn.k_proj.weight"), N, d, d, true),
+        weightGrad(dW("self_attn.k_proj.weight"), tmp, A.h1, d, N, d),
+      ]);
       mergeHeadsWith(k, tmp, dVh, s);
-      k.matmulAB(dh, tmp, W("self_attn.v_proj.weight"), N, d, d, true);
-      k.matmulAtB(dW("self_attn.v_proj.weight"), tmp, A.h1, d, N, d, true);
+      matmuls(k, [
+        inputGrad(dh, tmp, W("self_attn.v_proj.weight"), N, d, d, true),
+        weightGrad(dW("self_attn.v_proj.weight"), tmp, A.h1, d, N, d),
+      ]);
       rmsnormGrad(k, dx, dW("input_layernorm.weight"), dh, A.x, W("input_layernorm.weight"), A.inv1, N, d);
     }
     const dEmb = G.get("model.embed_tokens.weight");

@@ -11,7 +11,7 @@ import type { Sample } from "../../src/nn/train/batches.ts";
 import { train } from "../../src/nn/train/trainer.ts";
 
 // A whole training run on 1, 2 and 3 kernel threads, and twice on 3: every part of a step the pool shares
-// (the GEMMs, the weight gradients split over tokens, attention, RMSNorm forward and backward, SwiGLU, the
+// (the GEMMs, alone and in batches, the weight gradients split over tokens, attention, RMSNorm forward and backward, SwiGLU, the
 // residual adds, cross-entropy, the embedding and its gradient, zeroing, the gradient norm and clipping, AdamW
 // and weight averaging) must give the same bits whatever the number of threads and whichever thread finishes
 // first. The model is small but each job is large enough for the pool (≥ 2^15 floats) and a batch packs more
@@ -102,6 +102,7 @@ describe.skipIf(!existsSync(DEFAULT_WASM_PATH))("a training run on several kerne
         "gradient norm + clipping",
         "AdamW",
         "weight averaging",
+        "GEMMs in batches",
       ]) {
         expect(many.shared[op] ?? 0, `${op} on ${threads} threads`).toBeGreaterThan(0);
       }

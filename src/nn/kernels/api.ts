@@ -7,6 +7,18 @@
  *   backward  dx = dy · W     matmulAB (dx, dy, W,  T, out, in)
  *             dW = dyᵀ · x    matmulAtB(dW, dy, x,  out, T, in)
  */
+/** One product for MatmulKernels.matmulMany: `shape` names the method (matmulABt, …), the rest its arguments. */
+export interface MatmulCall {
+  shape: "ABt" | "AB" | "AtB";
+  out: Float32Array;
+  a: Float32Array;
+  b: Float32Array;
+  M: number;
+  K: number;
+  N: number;
+  accumulate?: boolean;
+}
+
 export interface MatmulKernels {
   readonly name: string;
   /** out[M,N] = a[M,K] · b[N,K]ᵀ */
@@ -39,6 +51,11 @@ export interface MatmulKernels {
     N: number,
     accumulate?: boolean,
   ): void;
+  /**
+   * Optional: several independent products at once (none reads or writes another's output), as the calls one
+   * by one would compute them; kernels with threads share them in one hand-off.
+   */
+  matmulMany?(list: readonly MatmulCall[]): void;
   /**
    * Optional elementwise layers in the same fast code (layers/swiglu.ts has the definitions and the plain JS
    * versions the engine uses when these are absent). Arguments as there.

@@ -58,8 +58,14 @@ export class KernelStatsRecorder {
     if (this.stats) this.add(TASK_NAMES[kind] ?? `task ${kind}`, performance.now() - t0, pooled, shared);
   }
 
-  stopGemm(shape: string, t0: number, pooled: boolean, shared: boolean): void {
-    if (this.stats) this.add(GEMM_NAMES[shape] ?? shape, performance.now() - t0, pooled, shared);
+  /** A GEMM's call ends (`part`: its share of the time of a batch it ran in). */
+  stopGemm(shape: string, t0: number, pooled: boolean, shared: boolean, part = 1): void {
+    if (this.stats) this.add(GEMM_NAMES[shape] ?? shape, (performance.now() - t0) * part, pooled, shared);
+  }
+
+  /** Counts `n` events under `name` in `shared` (products handed to the pool in one batch). */
+  count(name: string, n: number): void {
+    if (this.stats) this.stats.shared[name] = (this.stats.shared[name] ?? 0) + n;
   }
 
   private add(name: string, ms: number, pooled: boolean, shared: boolean): void {

@@ -3,8 +3,11 @@ import type { ThreadPool } from "./thread-pool.ts";
 import { chunkCount, TASK, type Gemm } from "./control.mjs";
 import type { KernelStatsRecorder } from "./stats.ts";
 import { slicing } from "./wasm-train.ts";
+import type { MatmulCall } from "./api.ts";
 
-type Shape = "ABt" | "AB" | "AtB";
+type Shape = MatmulCall["shape"];
+/** Most GEMMs in one pooled batch. */
+const BATCH = 8;
 
 /** Target multiply-adds per chunk of a parallel matmul. */
 const CHUNK_WORK = 1 << 21;
@@ -30,8 +33,79 @@ export interface GemmContext {
  */
 export function gemmKernel(ctx: GemmContext) {
   const { heap, wasm, pool, threads, mainScratch, recorder, threshold, minChunk } = ctx;
-  // The K-split gemm's partial products, grown on demand and kept.
+  // The K-split gemm's partial products, grown on demand and kept; the table of a batch of GEMMs.
   let partials = { addr: 0, bytes: 0 };
+  const table = heap.allocBytes(BATCH * 64);
+
+  /** How a pooled gemm is cut: by rows or columns of the output, chunks of `size`, `count` of them. */
+  function cut(M: number, N: number, K: number) {
+    const byRows = M >= N || N < 16;
+    const extent = byRows ? M : N;
+    // Chunks of about CHUNK_WORK each (2 to 8 per thread): enough for the threads to balance on a busy
+    // machine, few enough that re-packing the shared operand per chunk stays cheap.
+    const want = Math.max(2, Math.min(8 * threads, Math.round((M * N * K) / CHUNK_WORK)));
+    const unit = byRows ? 4 : 8; // the micro-tile, so chunk edges fall on tile edges
+    // Every chunk packs the whole shared operand (K × the other extent): a chunk of fewer than `minChunk`
+    // rows (columns) would spend a large share of its time re-packing it (the weight gradients' shapes,
+    // 128 × tokens × 128, would be cut into 12-row chunks). At least one chunk per thread all the same.
+    const floor = Math.min(minChunk, Math.ceil(extent / threads / unit) * unit);
+    const size = Math.max(floor, Math.ceil(extent / want / unit) * unit);
+    return { byRows, extent, size, count: chunkCount(extent, size) };
+  }
+
+  /** A(i,p) = a[i*rsa + p*csa], B(p,j) = b[p*rsb + j*csb] for each shape. */
+  function strides(shape: Shape, M: number, K: number, N: number) {
+    return {
+      rsa: shape === "AtB" ? 1 : K,
+      csa: shape === "AtB" ? M : 1,
+      rsb: shape === "ABt" ? 1 : N,
+      csb: shape === "ABt" ? K : 1,
+    };
+  }
+
+  /**
+   * Independent GEMMs (none reads or writes another's output) as one pool job: their chunks are claimed from
+   * one counter, so the threads meet once instead of once per product. Each chunk is the one the single call
+   * would compute, so are its bits. Products that are small, not all in the heap, or split over their depth
+   * run one by one.
+   */
+  function many(list: readonly MatmulCall[]): void {
+    const each = () =>
+      list.forEach((m) => run(m.shape, m.out, m.a, m.b, m.M, m.K, m.N, m.accumulate ?? false));
+    if (!pool || !pool.ready || !wasm.runTask || list.length < 2 || list.length > BATCH) return each();
+    const rows: number[][] = [];
+    const batched: MatmulCall[] = [];
+    const alone: MatmulCall[] = []; // split over their depth: a job of their own
+    let items = 0;
+    for (const m of list) {
+      checkOperands(m.shape, m.out, m.a, m.b, m.M, m.K, m.N);
+      const { M, K, N } = m;
+      const [c, pa, pb] = [heap.addressOf(m.out), heap.addressOf(m.a), heap.addressOf(m.b)];
+      const eligible = M * N * K >= threshold && (M >= 8 || N >= 16);
+      const { byRows, extent, size, count } = cut(M, N, K);
+      const depth = m.shape === "AtB" && splitK(M, K, extent);
+      if (c < 0 || pa < 0 || pb < 0 || !eligible || M === 0 || N === 0) return each();
+      if (depth) {
+        alone.push(m);
+        continue;
+      }
+      batched.push(m);
+      const { rsa, csa, rsb, csb } = strides(m.shape, M, K, N);
+      const acc = m.accumulate ? 1 : 0;
+      rows.push([c, N, pa, rsa, csa, pb, rsb, csb, M, N, K, acc, byRows ? 1 : 0, size, items, count]);
+      items += count;
+    }
+    const one = (m: MatmulCall) => run(m.shape, m.out, m.a, m.b, m.M, m.K, m.N, m.accumulate ?? false);
+    alone.forEach(one);
+    if (batched.length < 2) return batched.forEach(one);
+    const t0 = recorder.start();
+    new Int32Array(heap.memory.buffer, table, rows.length * 16).set(rows.flat());
+    pool.runTasks(wasm, TASK.GEMM_BATCH, [table, rows.length], items, mainScratch);
+    const works = batched.map((m) => m.M * m.N * m.K);
+    const total = works.reduce((a, b) => a + b, 0);
+    batched.forEach((m, i) => recorder.stopGemm(m.shape, t0, true, true, works[i]! / total));
+    recorder.count("GEMMs in batches", batched.length);
+  }
 
   // Operands outside the heap are copied into temporary heap blocks (and the output copied back).
   function place(array: Float32Array, length: number, copyIn: boolean, temps: number[]): number {
@@ -71,28 +145,13 @@ export function gemmKernel(ctx: GemmContext) {
         pa = place(a, M * K, true, temps);
         pb = place(b, K * N, true, temps);
       }
-      // A(i,p) = a[i*rsa + p*csa], B(p,j) = b[p*rsb + j*csb]
-      const rsa = shape === "AtB" ? 1 : K;
-      const csa = shape === "AtB" ? M : 1;
-      const rsb = shape === "ABt" ? 1 : N;
-      const csb = shape === "ABt" ? K : 1;
+      const { rsa, csa, rsb, csb } = strides(shape, M, K, N);
       const acc = accumulate ? 1 : 0;
-      const byRows = M >= N || N < 16;
-      const extent = byRows ? M : N;
+      const { byRows, extent, size, count } = cut(M, N, K);
       if (shared && shape === "AtB" && splitK(M, K, extent)) {
         splitDepth(c, pa, pb, M, K, N, acc);
       } else if (shared) {
-        // Chunks of about CHUNK_WORK each (2 to 8 per thread): enough for the threads to balance on a busy
-        // machine, few enough that re-packing the shared operand per chunk stays cheap.
-        const want = Math.max(2, Math.min(8 * threads, Math.round(work / CHUNK_WORK)));
-        const unit = byRows ? 4 : 8; // the micro-tile, so chunk edges fall on tile edges
-        // Every chunk packs the whole shared operand (K × the other extent): a chunk of fewer than `minChunk`
-        // rows (columns) would spend a large share of its time re-packing it (the weight gradients' shapes,
-        // 128 × tokens × 128, would be cut into 12-row chunks). At least one chunk per thread all the same.
-        const floor = Math.min(minChunk, Math.ceil(extent / threads / unit) * unit);
-        const size = Math.max(floor, Math.ceil(extent / want / unit) * unit);
-        const args = [c, N, pa, rsa, csa, pb, rsb, csb, M, N, K, acc];
-        pool!.run(wasm, args, byRows, size, chunkCount(extent, size), mainScratch);
+        pool!.run(wasm, [c, N, pa, rsa, csa, pb, rsb, csb, M, N, K, acc], byRows, size, count, mainScratch);
       } else {
         wasm.gemm(c, N, pa, rsa, csa, pb, rsb, csb, M, N, K, acc, mainScratch);
       }
@@ -142,7 +201,7 @@ export function gemmKernel(ctx: GemmContext) {
     );
   }
 
-  return run;
+  return { run, many };
 }
 
 function checkOperands(

@@ -186,7 +186,8 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
   const owners = new Map<number, Float32Array>();
   let warnedFull = false;
 
-  const run = gemmKernel({ heap, wasm, pool, threads, mainScratch, recorder, threshold, minChunk });
+  const gemms = gemmKernel({ heap, wasm, pool, threads, mainScratch, recorder, threshold, minChunk });
+  const run = gemms.run;
 
   const runner: TaskRunner = { heap, tasks, addresses };
 
@@ -260,6 +261,7 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
     matmulABt: (out, a, b, M, K, N, accumulate = false) => run("ABt", out, a, b, M, K, N, accumulate),
     matmulAB: (out, a, b, M, K, N, accumulate = false) => run("AB", out, a, b, M, K, N, accumulate),
     matmulAtB: (out, a, b, M, K, N, accumulate = false) => run("AtB", out, a, b, M, K, N, accumulate),
+    matmulMany: gemms.many,
     swigluForward(a, g, u, n) {
       const p = addresses(n, [a, g, u]);
       if (!p) swigluForward(a, g, u, n);
