@@ -27,6 +27,7 @@ interface ServeMcpOptions {
   maxNameLength: string;
   toolBudget: string;
   stateless?: boolean;
+  watch: boolean;
 }
 
 /** The gateway options from the command line, checked before anything starts. */
@@ -80,6 +81,7 @@ export function register(program: Command): void {
     .option("--config <file>", "JSON config: modules, mcpServers, openapi targets, timeoutMs (see README)")
     .option("--http <port>", "serve MCP Streamable HTTP on this port instead of stdio (0 = any free port)")
     .option("--host <address>", "interface for --http", "127.0.0.1")
+    .option("--no-watch", "do not re-read catalog files when they change")
     .option("--stateless", "--http without sessions: any replica answers any request (no subscriptions)")
     .option("--timeout <ms>", "milliseconds a tool call may take (default 30000; 0 = no limit)")
     .option(
@@ -123,6 +125,7 @@ export function register(program: Command): void {
         const build = () =>
           buildGateway({
             ...gateway,
+            watch: opts.watch,
             catalogs: opts.catalog,
             modules: opts.tools,
             config,

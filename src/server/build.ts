@@ -8,11 +8,12 @@ import type { Retriever } from "../retrieval/retriever.ts";
 import { loadTools } from "../tools/load-module.ts";
 import type { Tool } from "../tools/types.ts";
 import type { RouterConfig } from "./config.ts";
+import { watchFiles } from "./catalog-watch.ts";
 import { bindExecutors } from "./executors.ts";
-import { Gateway, type GatewayOptions } from "./gateway.ts";
+import { Gateway, type CatalogBinding, type GatewayOptions } from "./gateway.ts";
 import { startLiveUpstreams } from "./live-upstreams.ts";
 import { ToolRouter } from "./router.ts";
-import type { UpstreamOptions } from "./upstream.ts";
+import type { UpstreamOptions, UpstreamServer } from "./upstream.ts";
 import { ToolgenError } from "../errors.ts";
 
 export interface BuildRouterOptions {
@@ -44,9 +45,16 @@ function moduleEntry(tool: Tool, file: string): CatalogEntry {
 
 /**
  * Loads the catalogs and modules (from the options and the config), binds each entry to its executor and builds
- * the retriever over everything served. Upstream MCP servers are not started here: the first call starts them.
+ * the retriever over everything served. Upstream MCP servers that a catalog lists are not started here (the first
+ * call starts them); the config's other upstreams are started and their tools listed.
  */
 export async function buildToolRouter(options: BuildRouterOptions): Promise<ToolRouter> {
+  return (await buildParts(options)).router;
+}
+
+async function buildParts(
+  options: BuildRouterOptions,
+): Promise<{ router: ToolRouter; catalogFiles: string[]; reload: () => CatalogBinding }> {
   const config = options.config ?? {};
   const catalogFiles = [...(options.catalogs ?? []), ...(config.catalogs ?? [])];
   const moduleFiles = [...(options.modules ?? []), ...(config.modules ?? [])];
@@ -60,11 +68,9 @@ export async function buildToolRouter(options: BuildRouterOptions): Promise<Tool
       "nothing to serve: give --catalog FILE, --tools FILE or a config with catalogs, modules or mcpServers",
     );
 
-  const entries: CatalogEntry[] = catalogFiles.flatMap((file) => loadCatalog(file));
-  const listed = new Set(entries.flatMap((e) => (isMcpEntryDoc(e.doc) ? [e.doc.mcp.name] : [])));
+  const fromCatalogs: CatalogEntry[] = catalogFiles.flatMap((file) => loadCatalog(file));
+  const listed = new Set(fromCatalogs.flatMap((e) => (isMcpEntryDoc(e.doc) ? [e.doc.mcp.name] : [])));
   const live = await startLiveUpstreams(config, listed, options.upstream);
-  entries.push(...live.entries);
-  const described = new Set(entries.map((e) => e.id));
   const moduleTools = new Map<string, { tool: Tool; file: string }>();
   for (const file of moduleFiles) {
     for (const tool of await loadTools(file)) {
@@ -74,29 +80,42 @@ export async function buildToolRouter(options: BuildRouterOptions): Promise<Tool
           `two modules export a tool named ${tool.name} (${moduleTools.get(tool.name)!.file}, ${file})`,
         );
       moduleTools.set(tool.name, { tool, file: resolve(file) });
-      if (!described.has(tool.name)) entries.push(moduleEntry(tool, resolve(file)));
     }
   }
-  indexCatalog(entries, catalogFiles.join(", ") || "modules and upstream servers"); // one id, one tool, across all sources
-
   const env = options.env ?? process.env;
-  const { executors, upstreams } = bindExecutors(
+  const bind = (
+    catalog: CatalogEntry[],
+    liveEntries: CatalogEntry[],
+    started: ReadonlyMap<string, UpstreamServer>,
+  ) => {
+    const entries = [...catalog, ...liveEntries];
+    const described = new Set(entries.map((e) => e.id));
+    for (const { tool, file } of moduleTools.values())
+      if (!described.has(tool.name)) entries.push(moduleEntry(tool, file));
+    indexCatalog(entries, catalogFiles.join(", ") || "modules and upstream servers"); // one id, one tool
+    return { entries, ...bindExecutors(entries, moduleTools, config, env, options.upstream, started) };
+  };
+  const { entries, executors, upstreams } = bind(fromCatalogs, live.entries, live.upstreams);
+  const router = new ToolRouter({
     entries,
-    moduleTools,
-    config,
-    env,
-    options.upstream,
-    live.upstreams,
-  );
-  const retriever = await retrieverFor(options)(entries);
-  return new ToolRouter({
-    entries,
-    retriever,
+    retriever: await retrieverFor(options)(entries),
     executors,
     upstreams,
     live: [...live.upstreams.keys()],
     timeoutMs: options.timeoutMs ?? config.timeoutMs ?? 30_000,
   });
+  // The catalog files read again; the live upstreams' current tools and the running upstream servers kept.
+  const reload = (): CatalogBinding => {
+    const liveNow = router.entries.filter(
+      (e) => isMcpEntryDoc(e.doc) && router.live.includes(e.doc.mcp.name),
+    );
+    return bind(
+      catalogFiles.flatMap((file) => loadCatalog(file)),
+      liveNow,
+      router.upstreams,
+    );
+  };
+  return { router, catalogFiles, reload };
 }
 
 /** How the router's retriever is built over a catalog (again when an upstream's tools change). */
@@ -110,10 +129,17 @@ function retrieverFor(options: BuildRouterOptions): (entries: readonly CatalogEn
 }
 
 /** The router and, over it, the gateway that serves its tools, prompts and resources (see `GatewayOptions`). */
-export async function buildGateway(options: BuildRouterOptions & GatewayOptions): Promise<Gateway> {
-  const router = await buildToolRouter(options);
+export async function buildGateway(
+  options: BuildRouterOptions & GatewayOptions & { watch?: boolean },
+): Promise<Gateway> {
+  const { router, catalogFiles, reload } = await buildParts(options);
   try {
-    return await Gateway.create(router, { ...options, retrieverFor: retrieverFor(options) });
+    const gateway = await Gateway.create(router, { ...options, retrieverFor: retrieverFor(options) });
+    if (options.watch && catalogFiles.length > 0) {
+      const stop = watchFiles(catalogFiles, () => gateway.reloadCatalog(reload));
+      gateway.onClose(stop);
+    }
+    return gateway;
   } catch (error) {
     await router.close();
     throw error;

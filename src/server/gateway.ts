@@ -35,6 +35,13 @@ export interface GatewayOptions extends NamingOptions {
   warn?: (line: string) => void;
 }
 
+/** A catalog bound to its executors and upstream servers: what reloading the catalog files gives. */
+export interface CatalogBinding {
+  entries: CatalogEntry[];
+  executors: Map<string, Executor>;
+  upstreams: Map<string, UpstreamServer>;
+}
+
 /** One client connection: its MCP server object, its log level and its resource subscriptions. */
 export interface GatewaySession {
   readonly server: Server;
@@ -74,6 +81,7 @@ export class Gateway {
   private readonly sessions = new Set<GatewaySession>();
   private readonly subscribers = new Map<string, number>();
   private reindexing: Promise<void> = Promise.resolve();
+  private readonly closers: (() => void)[] = [];
 
   private constructor(router: ToolRouter, options: GatewayOptions, offerings: Offerings) {
     checkNamingOptions(options);
@@ -183,8 +191,35 @@ export class Gateway {
       .catch(() => undefined);
   }
 
+  /** Runs `stop` when the gateway closes (a file watcher, a timer). */
+  onClose(stop: () => void): void {
+    this.closers.push(stop);
+  }
+
   async close(): Promise<void> {
+    for (const stop of this.closers.splice(0)) stop();
     await this.router.close();
+  }
+
+  /**
+   * Re-reads the catalog files (`reload`), swaps the catalog in and tells every client. A file that cannot be
+   * read (half written, broken) is reported and the catalog served so far is kept.
+   */
+  reloadCatalog(reload: () => CatalogBinding): void {
+    this.queue(async () => {
+      let binding: CatalogBinding;
+      try {
+        binding = reload();
+      } catch (error) {
+        return this.warn(`catalog not reloaded, the one served is kept: ${(error as Error).message}`);
+      }
+      await this.swap(binding.entries, binding.executors, binding.upstreams);
+    });
+  }
+
+  /** Waits for re-indexing in progress (for tests and orderly shutdown). */
+  settled(): Promise<void> {
+    return this.reindexing;
   }
 
   private liveUpstreams(): UpstreamServer[] {
@@ -286,9 +321,17 @@ export class Gateway {
       if (executor) executors.set(e.id, executor);
     }
     for (const e of fresh) executors.set(e.id, upstreamExecutor(upstream, e.api));
+    await this.swap(entries, executors);
+  }
+
+  private async swap(
+    entries: CatalogEntry[],
+    executors: ReadonlyMap<string, Executor>,
+    upstreams?: ReadonlyMap<string, UpstreamServer>,
+  ): Promise<void> {
     if (!this.options.retrieverFor)
-      return this.warn(`${upstream.label} changed its tools; no retriever to rebuild`);
-    this.router.replace(entries, await this.options.retrieverFor(entries), executors);
+      return this.warn("the catalog changed; no retriever to rebuild, it is kept as it was");
+    this.router.replace(entries, await this.options.retrieverFor(entries), executors, upstreams);
     this.exposeCatalog();
     this.broadcast("notifications/tools/list_changed");
   }

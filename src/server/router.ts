@@ -93,13 +93,18 @@ export class ToolRouter {
     this.aliases = new Map(aliases);
   }
 
-  /** Swaps in a new catalog (an upstream's tools changed); searches and calls in progress finish on the old one. */
+  /**
+   * Swaps in a new catalog (an upstream's tools or a catalog file changed); searches and calls in progress finish
+   * on the old one. New upstream servers join the ones kept (none is stopped here).
+   */
   replace(
     entries: readonly CatalogEntry[],
     retriever: Retriever,
     executors: ReadonlyMap<string, Executor>,
+    upstreams?: ReadonlyMap<string, UpstreamServer>,
   ): void {
-    this.options = { ...this.options, entries, retriever, executors };
+    const kept = new Map([...this.upstreams, ...(upstreams ?? [])]);
+    this.options = { ...this.options, entries, retriever, executors, upstreams: kept };
     this.byId = new Map(entries.map((e) => [e.id, e]));
   }
 
