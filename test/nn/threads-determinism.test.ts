@@ -8,7 +8,7 @@ import { Llama } from "../../src/nn/llama.ts";
 import { initParams } from "../../src/nn/params.ts";
 import { Rng } from "../../src/nn/rng.ts";
 import type { Sample } from "../../src/nn/train/batches.ts";
-import { train } from "../../src/nn/train/trainer.ts";
+import { train, type TrainOptions } from "../../src/nn/train/trainer.ts";
 
 // A whole training run on 1, 2 and 3 kernel threads, and twice on 3: every part of a step the pool shares
 // (the GEMMs, alone and in batches, the weight gradients split over tokens, attention, RMSNorm forward and backward, SwiGLU, the
@@ -45,9 +45,18 @@ const hash = (x: Float32Array) =>
 const made: WasmKernels[] = [];
 let previous: MatmulKernels | undefined;
 
-async function run(threads: number) {
-  // parallelThreshold 0: every GEMM goes to the pool; a 64-wide output is split over tokens below 64 × threads
-  const k = createWasmKernels({ threads, parallelThreshold: 0 });
+type Setup = { config: typeof config; data: Sample[]; options: Partial<TrainOptions>; threshold?: number };
+
+// parallelThreshold 0: every GEMM goes to the pool; a 64-wide output is split over tokens below 64 × threads
+const mixed: Setup = {
+  config,
+  data: samples(),
+  options: { batchSize: 12, gradientAccumulation: 2, clip: 0.05, tokenDropout: 0.2, averageLast: 0.5 },
+  threshold: 0,
+};
+
+async function run(threads: number, setup: Setup = mixed) {
+  const k = createWasmKernels({ threads, parallelThreshold: setup.threshold });
   made.push(k);
   const until = Date.now() + 20_000;
   while (threads > 1 && !k.parallel && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
@@ -56,14 +65,13 @@ async function run(threads: number) {
   previous ??= before;
   const stats = emptyStats();
   k.collectStats(stats);
-  const model = new Llama(config, initParams(config, 3));
+  const model = new Llama(setup.config, initParams(setup.config, 3));
   const norms: number[] = [];
   const { losses } = await train(
     model,
-    { kind: "samples", samples: samples(), padId: 0 },
+    { kind: "samples", samples: setup.data, padId: 0 },
     {
-      ...{ steps: 4, batchSize: 12, lr: 3e-3, seed: 5, gradientAccumulation: 2 },
-      ...{ clip: 0.05, tokenDropout: 0.2, averageLast: 0.5 },
+      ...{ steps: 4, batchSize: 12, lr: 3e-3, seed: 5, ...setup.options },
       onStep: (info) => void norms.push(info.gradNorm),
     },
   );
@@ -108,5 +116,20 @@ describe.skipIf(!existsSync(DEFAULT_WASM_PATH))("a training run on several kerne
       }
     }
     expect(one.shared).toEqual({});
+  });
+
+  it("gives the same bits on 1 and 2 threads when a GEMM split leaves rows over", async () => {
+    // 30 samples of 31 tokens and one of 33 pack into 963 rows; at the tiny preset's widths (128, 352) the
+    // 2-thread split of the MLP's GEMMs was 15 chunks of 64 rows and 3 left over, computed another way (other
+    // bits) than the same rows in the unsplit product
+    const wide = presetConfig("tiny", VOCAB, { numLayers: 1, maxPositions: 64 });
+    const rng = new Rng(2);
+    const data = Array.from({ length: 31 }, (_, i) => ({
+      ids: Array.from({ length: i === 30 ? 33 : 31 }, () => rng.int(VOCAB)),
+    }));
+    const setup: Setup = { config: wide, data, options: { batchSize: 31, steps: 3 } };
+    const one = await run(1, setup);
+    const two = await run(2, setup);
+    expect({ ...two, shared: undefined }).toEqual({ ...one, shared: undefined });
   });
 });

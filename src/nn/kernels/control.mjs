@@ -56,7 +56,7 @@ export const TASK = Object.freeze({
  * Atomics.wait: a step hands the pool a few hundred jobs with microseconds of caller work between them, and
  * a thread that is still polling takes the next one without the tens of microseconds a wake-up costs.
  */
-export const SPIN = 20000;
+export const SPIN = 8000;
 
 /** Waits until ctl[index] differs from `value`: polls SPIN times, then sleeps. */
 export function waitChange(ctl, index, value) {
