@@ -5,11 +5,12 @@
  * whether the server still serves afterwards. Loopback only; every loop is bounded.
  *   npm run bench:mcp-fuzz [-- --messages N --seed S]     (default 10,000 per transport, seed 39)
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { BIN, FIXTURES, ROOT } from "../test/helpers/spawn-router.ts";
+import { initializeRequest, spawnHttpRouter } from "../test/server/spawn-http.ts";
 import { writeBenchResult } from "./lib/result.ts";
 import { fuzzMessages, ID_TEXT, type FuzzMessage } from "./mcp-fuzz-messages.ts";
 
@@ -41,7 +42,7 @@ function gatewayArgs(dir: string): string[] {
     config,
     JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [upstream] } } }),
   );
-  return [BIN, "serve", "mcp", "--tools", join(FIXTURES, "local-tools.ts"), "--config", config];
+  return ["--tools", join(FIXTURES, "local-tools.ts"), "--config", config];
 }
 
 const tallyOf = (transport: string, messages: FuzzMessage[]): Tally => ({
@@ -61,7 +62,7 @@ async function fuzzStdio(dir: string, messages: FuzzMessage[]): Promise<Tally> {
   const tally = tallyOf("stdio", messages);
   const child = spawn(
     process.execPath,
-    [...gatewayArgs(dir), "--expose", "all", "--prefix", "never", "--timeout", "2000"],
+    [BIN, "serve", "mcp", ...gatewayArgs(dir), "--expose", "all", "--prefix", "never", "--timeout", "2000"],
     {
       cwd: ROOT,
       stdio: ["pipe", "pipe", "ignore"],
@@ -102,14 +103,7 @@ async function fuzzStdio(dir: string, messages: FuzzMessage[]): Promise<Tally> {
       });
     return done();
   };
-  await send(
-    JSON.stringify({
-      jsonrpc: "2.0",
-      id: "init",
-      method: "initialize",
-      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "fuzz", version: "0" } },
-    }),
-  );
+  await send(JSON.stringify(initializeRequest("init", "fuzz")));
   await send(JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }));
   await until(() => seen.has("init"));
   const started = performance.now();
@@ -151,37 +145,23 @@ async function fuzzStdio(dir: string, messages: FuzzMessage[]): Promise<Tally> {
 /** Over HTTP: each message one POST (with a few header faults), 8 at a time; every request must get a response. */
 async function fuzzHttp(dir: string, messages: FuzzMessage[]): Promise<Tally> {
   const tally = tallyOf("http", messages);
-  const child: ChildProcess = spawn(
-    process.execPath,
-    [...gatewayArgs(dir), "--expose", "all", "--prefix", "never", "--timeout", "2000", "--http", "0"],
-    { cwd: ROOT, stdio: ["ignore", "ignore", "pipe"] },
-  );
+  const { child, url } = await spawnHttpRouter([
+    ...gatewayArgs(dir),
+    "--expose",
+    "all",
+    "--prefix",
+    "never",
+    "--timeout",
+    "2000",
+  ]);
   let stopping = false;
   child.once("exit", () => void (stopping || tally.crashes++));
-  const url = await new Promise<string>((resolve, reject) => {
-    let log = "";
-    child.stderr!.on("data", (c: Buffer) => {
-      log += c.toString();
-      const found = /listening on (\S+)/.exec(log);
-      if (found) resolve(found[1]!);
-    });
-    child.once("exit", () => reject(new Error(log)));
-  });
   const headers = { "content-type": "application/json", accept: "application/json, text/event-stream" };
   const initialize = async (): Promise<string> => {
     const res = await fetch(url, {
       method: "POST",
       headers,
-      body: JSON.stringify({
-        jsonrpc: "2.0",
-        id: 0,
-        method: "initialize",
-        params: {
-          protocolVersion: "2025-06-18",
-          capabilities: {},
-          clientInfo: { name: "fuzz", version: "0" },
-        },
-      }),
+      body: JSON.stringify(initializeRequest(0, "fuzz")),
     });
     await res.text();
     return res.headers.get("mcp-session-id")!;

@@ -7,7 +7,6 @@
  * are also given against. Loopback only.
  *   npm run bench:mcp-load [-- --clients 16 --searches 100 --calls 25]
  */
-import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -16,7 +15,8 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { loadCatalog, loadQueries } from "../src/catalog/load.ts";
 import { quantile } from "../src/eval/metrics.ts";
 import { SHARED_DATA } from "../test/helpers/shared-data.ts";
-import { BIN, FIXTURES, ROOT } from "../test/helpers/spawn-router.ts";
+import { FIXTURES } from "../test/helpers/spawn-router.ts";
+import { spawnHttpRouter } from "../test/server/spawn-http.ts";
 import { writeBenchResult } from "./lib/result.ts";
 
 const arg = (name: string, fallback: number): number => {
@@ -51,20 +51,12 @@ function syntheticCatalog(apis: string, file: string, size: number): void {
 }
 
 async function run(catalog: string, queries: string[]) {
-  const child = spawn(
-    process.execPath,
-    [BIN, "serve", "mcp", "--catalog", catalog, "--tools", join(FIXTURES, "local-tools.ts"), "--http", "0"],
-    { cwd: ROOT, stdio: ["ignore", "ignore", "pipe"] },
-  );
-  const url = await new Promise<string>((resolve, reject) => {
-    let log = "";
-    child.stderr!.on("data", (c: Buffer) => {
-      log += c.toString();
-      const found = /listening on (\S+)/.exec(log);
-      if (found) resolve(found[1]!);
-    });
-    child.once("exit", () => reject(new Error(log)));
-  });
+  const { child, url } = await spawnHttpRouter([
+    "--catalog",
+    catalog,
+    "--tools",
+    join(FIXTURES, "local-tools.ts"),
+  ]);
   const rssStart = rssMiB(child.pid!);
   const clients = await Promise.all(
     Array.from({ length: CLIENTS }, async (_, i) => {

@@ -1,10 +1,11 @@
-import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { execFile, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import { ensureSuite, ROOT } from "./conformance-suite.ts";
+import { spawnHttpRouter, type SpawnedHttpRouter } from "./spawn-http.ts";
 
 // The official MCP conformance suite (@modelcontextprotocol/conformance, pinned) against the gateway as a user
 // runs it: `toolgen serve mcp --http --expose all --prefix never` with an everything-style upstream behind it.
@@ -15,39 +16,13 @@ const BASELINE = join(ROOT, "test/server/conformance-baseline.yml");
 const UPSTREAM = join(ROOT, "test/server/fixtures/everything-upstream.mjs");
 const suite = await ensureSuite();
 
-async function startGateway(dir: string): Promise<{ child: ChildProcess; url: string }> {
+function startGateway(dir: string): Promise<SpawnedHttpRouter> {
   const config = join(dir, "gateway.json");
   writeFileSync(
     config,
     JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [UPSTREAM] } } }),
   );
-  const child = spawn(
-    process.execPath,
-    [
-      "bin/toolgen.mjs",
-      "serve",
-      "mcp",
-      "--config",
-      config,
-      "--expose",
-      "all",
-      "--prefix",
-      "never",
-      "--http",
-      "0",
-    ],
-    { cwd: ROOT, stdio: ["ignore", "ignore", "pipe"] },
-  );
-  let log = "";
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stderr!.on("data", (chunk: Buffer) => {
-      log += chunk.toString("utf8");
-      const found = /listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(log);
-      if (found) resolve(found[1]!);
-    });
-    child.once("exit", (code) => reject(new Error(`gateway exited with ${code}: ${log}`)));
-  });
-  return { child, url };
+  return spawnHttpRouter(["--config", config, "--expose", "all", "--prefix", "never"]);
 }
 
 if (typeof suite === "string") {

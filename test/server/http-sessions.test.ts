@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { buildToolRouter } from "../../src/server/build.ts";
 import { serveHttp } from "../../src/server/http.ts";
 import { FIXTURES } from "../helpers/spawn-router.ts";
+import { initializeRequest } from "./spawn-http.ts";
 
 const headers = { "content-type": "application/json", accept: "application/json, text/event-stream" };
 const post = (url: string, body: unknown, session?: string) =>
@@ -21,16 +22,7 @@ describe("Streamable HTTP sessions", () => {
     const client = new Client({ name: "stays", version: "0" });
     try {
       await client.connect(new StreamableHTTPClientTransport(new URL(running.url)));
-      const init = await post(running.url, {
-        jsonrpc: "2.0",
-        id: 0,
-        method: "initialize",
-        params: {
-          protocolVersion: "2025-06-18",
-          capabilities: {},
-          clientInfo: { name: "leaves", version: "0" },
-        },
-      });
+      const init = await post(running.url, initializeRequest(0, "leaves"));
       await init.text();
       const session = init.headers.get("mcp-session-id")!;
       expect((await post(running.url, { jsonrpc: "2.0", id: 1, method: "ping" }, session)).status).toBe(200);

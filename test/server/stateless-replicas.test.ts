@@ -1,30 +1,16 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BIN, FIXTURES, ROOT, textOf } from "../helpers/spawn-router.ts";
+import { FIXTURES, textOf } from "../helpers/spawn-router.ts";
+import { spawnHttpRouter, type SpawnedHttpRouter } from "./spawn-http.ts";
 
-/** Starts one `toolgen serve mcp --http 0 --stateless` replica; resolves with its URL. */
-function startReplica(): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(
-    process.execPath,
-    [BIN, "serve", "mcp", "--tools", join(FIXTURES, "local-tools.ts"), "--http", "0", "--stateless"],
-    { cwd: ROOT, stdio: ["ignore", "ignore", "pipe"] },
-  );
-  let log = "";
-  return new Promise((resolve, reject) => {
-    child.stderr!.on("data", (chunk: Buffer) => {
-      log += chunk.toString("utf8");
-      const found = /listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(log);
-      if (found) resolve({ child, url: found[1]! });
-    });
-    child.once("exit", (code) => reject(new Error(`replica exited with ${code}: ${log}`)));
-  });
-}
+/** One `toolgen serve mcp --http 0 --stateless` replica. */
+const startReplica = (): Promise<SpawnedHttpRouter> =>
+  spawnHttpRouter(["--tools", join(FIXTURES, "local-tools.ts"), "--stateless"]);
 
 describe("stateless HTTP: two replicas behind a round-robin balancer serve one client", () => {
-  let replicas: { child: ChildProcess; url: string }[] = [];
+  let replicas: SpawnedHttpRouter[] = [];
   beforeAll(async () => {
     replicas = await Promise.all([startReplica(), startReplica()]);
   }, 60_000);
