@@ -5,7 +5,10 @@ import type { CallRelay } from "./relay.ts";
 import { errorResult, RouterError, type ToolRouter } from "./router.ts";
 
 export const ROUTER_INSTRUCTIONS =
-  "This server fronts a large tool catalog. Call search_tools with what you need to do; it returns matching " +
+  "This server fronts a large tool catalog. When its tool list holds search_tools, call search_tools with what " +
+  "you need to do; it returns matching tool ids with their input schemas. Then call call_tool with an id and " +
+  "arguments that follow that schema; get_tool returns an entry's full document. Otherwise call the listed " +
+  "tools directly." it returns matching " +
   "tool ids with their input schemas. Then call call_tool with an id and arguments that follow that schema. " +
   "get_tool returns an entry's full document.";
 
