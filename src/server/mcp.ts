@@ -8,9 +8,7 @@ export const ROUTER_INSTRUCTIONS =
   "This server fronts a large tool catalog. When its tool list holds search_tools, call search_tools with what " +
   "you need to do; it returns matching tool ids with their input schemas. Then call call_tool with an id and " +
   "arguments that follow that schema; get_tool returns an entry's full document. Otherwise call the listed " +
-  "tools directly." it returns matching " +
-  "tool ids with their input schemas. Then call call_tool with an id and arguments that follow that schema. " +
-  "get_tool returns an entry's full document.";
+  "tools directly.";
 
 const definitions = new Map<number, McpTool[]>();
 
