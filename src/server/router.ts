@@ -206,7 +206,8 @@ export class ToolRouter {
   private entry(id: string): CatalogEntry {
     if (typeof id !== "string" || id === "")
       throw new RouterError("id must be a catalog id (from search_tools)");
-    const entry = this.byId.get(id);
+    // An id, or another exact name of one (its exposed name, its own name upstream).
+    const entry = this.byId.get(id) ?? this.byId.get(this.aliases.get(id) ?? "");
     if (entry) return entry;
     const near = closestNames(id, [...this.byId.keys()]);
     throw new RouterError(

@@ -44,6 +44,11 @@ describe("toolgen serve mcp with two upstreams in the config (stdio, --expose au
       });
       // An exact exposed name is found first.
       expect((found.structuredContent as { results: { id: string }[] }).results[0]!.id).toBe("small&&echo");
+      const byName = await searched.client.callTool({
+        name: "call_tool",
+        arguments: { id: "small__echo", arguments: { text: "by its exposed name" } },
+      });
+      expect(textOf(byName)).toBe("by its exposed name");
     } finally {
       await searched.close();
     }
