@@ -123,4 +123,18 @@ describe.skipIf(!existsSync(DEFAULT_WASM_PATH))("pooled kernel tasks", () => {
       ).toThrow(/outside the RoPE table/);
     }
   });
+
+  it("keeps its partial sums right when making room for them grows the memory", () => {
+    // a block past a quarter of the heap grows it to just what it needs, so the next block (the 72 KiB of
+    // per-row losses) grows it again while the kernel is called: its view must see the grown memory
+    const k = createWasmKernels({ threads: 1 });
+    const rows = 9000;
+    const logits = k.alloc(rows * 2).fill(1);
+    const x = k.alloc(8 << 20).fill(0.5);
+    const size = k.heap.memory.buffer.byteLength;
+    const targets = new Int32Array(rows);
+    expect(k.crossEntropy!(logits, targets, rows, 2, 1)).toBeCloseTo(rows * Math.log(2), 3);
+    expect(k.heap.memory.buffer.byteLength).toBeGreaterThan(size);
+    expect(k.sumSquares!(x)).toBe(0.25 * (8 << 20));
+  });
 });

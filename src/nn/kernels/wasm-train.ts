@@ -62,7 +62,8 @@ class Reusable {
   }
 
   f64(name: string, n: number): Float64Array {
-    return new Float64Array(this.heap.memory.buffer, this.get(name, 8 * n), n);
+    const addr = this.get(name, 8 * n); // first: it may grow the memory, which replaces the buffer
+    return new Float64Array(this.heap.memory.buffer, addr, n);
   }
 }
 
