@@ -1,5 +1,4 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { Protocol, type RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import {
   CallToolRequestSchema,
   CompleteRequestSchema,
@@ -18,13 +17,13 @@ import {
   type ServerNotification,
   type ServerRequest,
 } from "@modelcontextprotocol/sdk/types.js";
+import { onRequest, type Extra } from "./checked-handler.ts";
 import { Gateway, levelAccepts, type GatewaySession } from "./gateway.ts";
 import { handleRouterCall, ROUTER_INSTRUCTIONS, routerToolDefinitions } from "./mcp.ts";
 import { PassThroughResultSchema, type CallRelay } from "./relay.ts";
 import { ToolRouter } from "./router.ts";
 import type { UpstreamServer } from "./upstream.ts";
 
-type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 const RESOURCE_NOT_FOUND = -32002;
 const ROUTER_TOOLS = new Set(["search_tools", "call_tool", "get_tool"]);
 
@@ -85,79 +84,60 @@ export function createGatewayServer(
   ready.catch(() => undefined); // a failed load is reported by whoever built the gateway
   server.onclose = () => void ready.then((g) => g.detach(session)).catch(() => undefined);
 
-  server.setRequestHandler(ListToolsRequestSchema, async () => {
+  onRequest(server, ListToolsRequestSchema, async () => {
     const g = await ready;
     return {
       tools:
         g.exposure === "all" ? g.exposedTools.map((t) => t.definition) : routerToolDefinitions(g.router.maxK),
     };
   });
-  // Registered past the SDK's tools/call wrapper, which re-parses results (dropping fields it does not know):
-  // an upstream's result goes back exactly as it came (the gateway checks it is a valid result first).
-  Protocol.prototype.setRequestHandler.call(
-    server,
-    CallToolRequestSchema,
-    async (
-      request: {
-        params: { name: string; arguments?: Record<string, unknown>; _meta?: Record<string, unknown> };
-      },
-      extra: Extra,
-    ) => {
-      const g = await ready;
-      const { name, arguments: args, _meta } = request.params;
-      const token = _meta?.progressToken as string | number | undefined;
-      const relay = relayFor(session, extra, token);
-      const exposed = g.tool(name);
-      const routerFirst = g.exposure === "search" && ROUTER_TOOLS.has(name);
-      if (exposed && !routerFirst) {
-        const { progressToken: _, ...meta } = _meta ?? {};
-        return g.call(exposed, args ?? {}, extra.signal, relay, _meta === undefined ? undefined : meta);
-      }
-      return handleRouterCall(g.router, name, args, extra.signal, relay) as Promise<CallToolResult>;
-    },
-  );
-  server.setRequestHandler(SetLevelRequestSchema, async (request) => {
+  onRequest(server, CallToolRequestSchema, async (request, extra) => {
+    const g = await ready;
+    const { name, arguments: args, _meta } = request.params;
+    const relay = relayFor(session, extra, _meta?.progressToken);
+    const exposed = g.tool(name);
+    const routerFirst = g.exposure === "search" && ROUTER_TOOLS.has(name);
+    if (exposed && !routerFirst) {
+      const { progressToken: _, ...meta } = _meta ?? {};
+      return g.call(exposed, args ?? {}, extra.signal, relay, _meta === undefined ? undefined : meta);
+    }
+    return handleRouterCall(g.router, name, args, extra.signal, relay) as Promise<CallToolResult>;
+  });
+  onRequest(server, SetLevelRequestSchema, async (request) => {
     await (await ready).setLevel(session, request.params.level);
     return {};
   });
-  server.setRequestHandler(
-    ListPromptsRequestSchema,
-    async () => ({ prompts: (await ready).merged.prompts }) as never,
-  );
-  server.setRequestHandler(GetPromptRequestSchema, async (request, extra) => {
+  onRequest(server, ListPromptsRequestSchema, async () => ({ prompts: (await ready).merged.prompts }));
+  onRequest(server, GetPromptRequestSchema, async (request, extra) => {
     const route = (await ready).merged.prompt(request.params.name);
     if (!route)
       throw new McpError(ErrorCode.InvalidParams, `unknown prompt ${JSON.stringify(request.params.name)}`);
-    return (await route.upstream.request(
+    return await route.upstream.request(
       "prompts/get",
       { ...request.params, name: route.name },
       { signal: extra.signal },
-    )) as never;
+    );
   });
-  server.setRequestHandler(
-    ListResourcesRequestSchema,
-    async () => ({ resources: (await ready).merged.resources }) as never,
-  );
-  server.setRequestHandler(
-    ListResourceTemplatesRequestSchema,
-    async () => ({ resourceTemplates: (await ready).merged.templates }) as never,
-  );
-  server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
+  onRequest(server, ListResourcesRequestSchema, async () => ({ resources: (await ready).merged.resources }));
+  onRequest(server, ListResourceTemplatesRequestSchema, async () => ({
+    resourceTemplates: (await ready).merged.templates,
+  }));
+  onRequest(server, ReadResourceRequestSchema, async (request, extra) => {
     const { uri } = request.params;
     const upstream = owner((await ready).merged.resourceOwner(uri), uri);
-    return (await upstream.request("resources/read", request.params, { signal: extra.signal })) as never;
+    return await upstream.request("resources/read", request.params, { signal: extra.signal });
   });
-  server.setRequestHandler(SubscribeRequestSchema, async (request) => {
+  onRequest(server, SubscribeRequestSchema, async (request) => {
     const g = await ready;
     const { uri } = request.params;
     await g.subscribe(session, uri, owner(g.merged.resourceOwner(uri), uri));
     return {};
   });
-  server.setRequestHandler(UnsubscribeRequestSchema, async (request) => {
+  onRequest(server, UnsubscribeRequestSchema, async (request) => {
     await (await ready).unsubscribe(session, request.params.uri);
     return {};
   });
-  server.setRequestHandler(CompleteRequestSchema, async (request, extra) => {
+  onRequest(server, CompleteRequestSchema, async (request, extra) => {
     const g = await ready;
     const { ref } = request.params;
     let upstream: UpstreamServer | undefined;
@@ -172,7 +152,7 @@ export function createGatewayServer(
     // Nothing to complete from: an empty answer, as the spec allows.
     if (!upstream || !(await upstream.capabilities()).completions)
       return { completion: { values: [], hasMore: false } };
-    return (await upstream.request("completion/complete", params, { signal: extra.signal })) as never;
+    return await upstream.request("completion/complete", params, { signal: extra.signal });
   });
   return server;
 }

@@ -186,6 +186,9 @@ describe("gateway over one everything-style upstream, --expose all, prefixed nam
     await expect.poll(() => updated).toEqual(["test://watched-resource"]);
     await client.unsubscribeResource({ uri: "test://watched-resource" });
     await expect(client.readResource({ uri: "nowhere://x" })).rejects.toThrow(/Resource not found/);
+    // A request that does not fit its schema: -32602 naming the field, not an internal error.
+    const bad = client.request({ method: "resources/read", params: {} } as never, PassThroughResultSchema);
+    await expect(bad).rejects.toMatchObject({ code: -32602, message: expect.stringMatching(/params\.uri/) });
   });
 
   it("re-indexes when the upstream's tools change and tells the client", async () => {
