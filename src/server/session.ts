@@ -109,13 +109,14 @@ export function createGatewayServer(
   });
   onRequest(server, ListPromptsRequestSchema, async () => ({ prompts: (await ready).merged.prompts }));
   onRequest(server, GetPromptRequestSchema, async (request, extra) => {
-    const route = (await ready).merged.prompt(request.params.name);
+    const g = await ready;
+    const route = g.merged.prompt(request.params.name);
     if (!route)
       throw new McpError(ErrorCode.InvalidParams, `unknown prompt ${JSON.stringify(request.params.name)}`);
     return await route.upstream.request(
       "prompts/get",
       { ...request.params, name: route.name },
-      { signal: extra.signal },
+      { signal: extra.signal, timeoutMs: g.router.timeoutMs },
     );
   });
   onRequest(server, ListResourcesRequestSchema, async () => ({ resources: (await ready).merged.resources }));
@@ -124,8 +125,12 @@ export function createGatewayServer(
   }));
   onRequest(server, ReadResourceRequestSchema, async (request, extra) => {
     const { uri } = request.params;
-    const upstream = owner((await ready).merged.resourceOwner(uri), uri);
-    return await upstream.request("resources/read", request.params, { signal: extra.signal });
+    const g = await ready;
+    const upstream = owner(g.merged.resourceOwner(uri), uri);
+    return await upstream.request("resources/read", request.params, {
+      signal: extra.signal,
+      timeoutMs: g.router.timeoutMs,
+    });
   });
   onRequest(server, SubscribeRequestSchema, async (request) => {
     const g = await ready;
@@ -152,7 +157,10 @@ export function createGatewayServer(
     // Nothing to complete from: an empty answer, as the spec allows.
     if (!upstream || !(await upstream.capabilities()).completions)
       return { completion: { values: [], hasMore: false } };
-    return await upstream.request("completion/complete", params, { signal: extra.signal });
+    return await upstream.request("completion/complete", params, {
+      signal: extra.signal,
+      timeoutMs: g.router.timeoutMs,
+    });
   });
   return server;
 }

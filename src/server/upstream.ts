@@ -114,16 +114,17 @@ export class UpstreamServer {
     );
   }
 
-  /** One request upstream, its result passed back as it came. */
+  /** One request upstream, its result passed back as it came; it fails after `timeoutMs` (default 30 s; 0 = none). */
   async request(
     method: string,
     params: Record<string, unknown>,
     options: { signal?: AbortSignal; timeoutMs?: number } = {},
   ): Promise<Record<string, unknown>> {
     const client = await this.client();
+    const limit = options.timeoutMs ?? 30_000;
     return client.request({ method, params } as never, PassThroughResultSchema, {
       ...(options.signal ? { signal: options.signal } : {}),
-      timeout: options.timeoutMs && options.timeoutMs > 0 ? options.timeoutMs : NO_LIMIT,
+      timeout: limit > 0 ? limit : NO_LIMIT,
     });
   }
 
