@@ -24,10 +24,24 @@ export async function listOfferings(upstream: UpstreamServer): Promise<UpstreamL
 }
 
 /**
- * The prompts, resources and resource templates of every live upstream, merged: prompt names are namespaced
+ * The prompts, resources and resource templates of every live upstream, merged: their names are namespaced
  * like tool names; resources keep their URIs (a URI is what clients and tool results refer to) and a read,
  * subscription or completion goes to the upstream that listed the URI or a template matching it.
  */
+/** Every item of one kind, with the exposed name the naming options give it among all upstreams' items. */
+function namespaced(
+  lists: readonly UpstreamLists[],
+  kind: (l: UpstreamLists) => Item[],
+  naming: NamingOptions,
+): { upstream: UpstreamServer; item: Item; name: string }[] {
+  const items = lists.flatMap((l) => kind(l).map((item) => ({ upstream: l.upstream, item })));
+  const names = exposedNames(
+    items.map(({ upstream, item }) => ({ namespace: upstream.spec.name, name: String(item.name) })),
+    naming,
+  );
+  return items.map((x, i) => ({ ...x, name: names[i]! }));
+}
+
 export class Offerings {
   readonly prompts: Item[] = [];
   readonly resources: Item[] = [];
@@ -38,31 +52,29 @@ export class Offerings {
   private readonly withResources: UpstreamServer[] = [];
 
   constructor(lists: readonly UpstreamLists[], naming: NamingOptions) {
-    const prompts = lists.flatMap((l) => l.prompts.map((p) => ({ upstream: l.upstream, prompt: p })));
-    const names = exposedNames(
-      prompts.map(({ upstream, prompt }) => ({ namespace: upstream.spec.name, name: String(prompt.name) })),
-      naming,
-    );
-    prompts.forEach(({ upstream, prompt }, i) => {
-      this.prompts.push({ ...prompt, name: names[i] });
-      this.promptRoutes.set(names[i]!, { upstream, name: String(prompt.name) });
-    });
-    for (const { upstream, resources, templates } of lists) {
-      if (resources.length > 0 || templates.length > 0) this.withResources.push(upstream);
-      for (const resource of resources) {
-        const uri = String(resource.uri);
-        if (this.uriRoutes.has(uri)) continue; // the first upstream to list a URI serves it
-        this.uriRoutes.set(uri, upstream);
-        this.resources.push(resource);
-      }
-      for (const template of templates) {
-        this.templates.push(template);
-        try {
-          const raw = String(template.uriTemplate);
-          this.templateRoutes.push({ template: new UriTemplate(raw), raw, upstream });
-        } catch {
-          // an unreadable template is still listed; reads of it go to the fallback below
-        }
+    const prompts = namespaced(lists, (l) => l.prompts, naming);
+    for (const { upstream, item, name } of prompts) {
+      this.prompts.push({ ...item, name });
+      this.promptRoutes.set(name, { upstream, name: String(item.name) });
+    }
+    // Resource and template names carry their upstream's name as prompts do; URIs stay as the upstream wrote them.
+    const resources = namespaced(lists, (l) => l.resources, naming);
+    const templates = namespaced(lists, (l) => l.templates, naming);
+    for (const { upstream, resources: r, templates: t } of lists)
+      if (r.length > 0 || t.length > 0) this.withResources.push(upstream);
+    for (const { upstream, item, name } of resources) {
+      const uri = String(item.uri);
+      if (this.uriRoutes.has(uri)) continue; // the first upstream to list a URI serves it
+      this.uriRoutes.set(uri, upstream);
+      this.resources.push({ ...item, name });
+    }
+    for (const { upstream, item, name } of templates) {
+      this.templates.push({ ...item, name });
+      try {
+        const raw = String(item.uriTemplate);
+        this.templateRoutes.push({ template: new UriTemplate(raw), raw, upstream });
+      } catch {
+        // an unreadable template is still listed; reads of it go to the fallback below
       }
     }
   }

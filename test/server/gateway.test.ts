@@ -174,7 +174,8 @@ describe("gateway over one everything-style upstream, --expose all, prefixed nam
       argument: { name: "arg1", value: "par" },
     });
     expect(done.completion.values).toEqual(["paris", "park", "party"]);
-    expect((await client.listResources()).resources.map((r) => r.uri)).toContain("test://static-text");
+    const { resources } = await client.listResources();
+    expect(resources.find((r) => r.uri === "test://static-text")?.name).toBe("ev.static-text");
     expect((await client.listResourceTemplates()).resourceTemplates[0]!.uriTemplate).toBe(
       "test://template/{id}/data",
     );
