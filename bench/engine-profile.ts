@@ -36,7 +36,7 @@ const OPS: Array<[string, RegExp, RegExp]> = [
   ["RMSNorm", /^(rmsnorm|rmsnormGrad)$/, /layers\/rmsnorm\.ts$/],
   ["SwiGLU", /^swiglu(Forward|Backward)$/, /(kernels\/wasm|layers\/swiglu)\.ts$/],
   ["residual add", /^add$/, /kernels\/wasm\.ts$/],
-  ["cross-entropy", /^crossEntropyInPlace$/, /layers\/cross-entropy\.ts$/],
+  ["cross-entropy", /^crossEntropy(InPlace)?$/, /(layers\/cross-entropy|kernels\/wasm-train)\.ts$/],
   ["AdamW + gradient clipping", /./, /train\/adamw\.ts$/],
 ];
 
@@ -54,7 +54,7 @@ function classify(stack: Frame[]): string | undefined {
     const f = stack[i]!;
     for (const [label, fn, file] of OPS) if (fn.test(f.name) && file.test(f.url)) return label;
     if (f.url.endsWith("nn/llama.ts") && ["trunk", "backward", "run"].includes(f.name)) llama = f.name;
-    if (f.name === "run" && f.url.endsWith("kernels/wasm.ts")) {
+    if ((f.name === "run" || f.name === "many") && f.url.endsWith("kernels/wasm-gemm.ts")) {
       return llama === "trunk"
         ? "GEMM forward (linear layers)"
         : llama === "backward"
