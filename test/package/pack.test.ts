@@ -114,6 +114,13 @@ describe("the npm package", () => {
       expect(paths).toContain(expected);
     expect(paths.filter((p) => /^(test|bench|examples|scripts|assembly|docs|\.ci)\//.test(p))).toEqual([]);
     expect(paths.filter((p) => p.includes("fixtures") || p.endsWith(".test.ts"))).toEqual([]);
+    // the optional peers' types are not shipped: no declaration file names them (scripts/build.mjs)
+    const declarations = paths.filter((p) => p.endsWith(".d.ts"));
+    expect(declarations.length).toBeGreaterThan(100);
+    const naming = declarations.filter((p) =>
+      /from "(node-llama-cpp|better-sqlite3)"/.test(readFileSync(join(ROOT, p), "utf8")),
+    );
+    expect(naming).toEqual([]);
   });
 
   it("runs under plain node: an ESM script imports tools, retrieval and the scripted model", () => {
