@@ -2,6 +2,8 @@
 // are byte addresses into the shared memory; n counts floats. A tail of n % 4 elements goes through the
 // same vector code one lane at a time, so every element gets the same arithmetic wherever it sits.
 
+import { rmsnormInputGrad, rmsnormWeightGrad } from "./train";
+
 // exp(x) for f32 lanes (Cephes expf: x = k·ln2 + r, a degree-6 polynomial for e^r, 2^k from the exponent
 // bits); relative error about 2e-7 over the clamped range, which covers every finite f32 result.
 export function exp4(x: v128): v128 {
@@ -192,42 +194,6 @@ export function rmsnormBackward(
   rows: i32,
   d: i32,
 ): void {
-  for (let r = 0; r < rows; r++) {
-    const o0 = <usize>(r * d) * 4;
-    const k = load<f32>(inv + <usize>r * 4);
-    let acc = f32x4.splat(0);
-    const kv = f32x4.splat(k);
-    let i = 0;
-    for (; i + 4 <= d; i += 4) {
-      const o = <usize>i * 4;
-      const dyx = f32x4.mul(v128.load(dy + o0 + o), v128.load(x + o0 + o));
-      acc = f32x4.add(acc, f32x4.mul(dyx, v128.load(w + o)));
-      v128.store(dw + o, f32x4.add(v128.load(dw + o), f32x4.mul(dyx, kv)));
-    }
-    let dot =
-      f32x4.extract_lane(acc, 0) +
-      f32x4.extract_lane(acc, 1) +
-      f32x4.extract_lane(acc, 2) +
-      f32x4.extract_lane(acc, 3);
-    for (; i < d; i++) {
-      const o = <usize>i * 4;
-      const dyx = load<f32>(dy + o0 + o) * load<f32>(x + o0 + o);
-      dot += dyx * load<f32>(w + o);
-      store<f32>(dw + o, load<f32>(dw + o) + dyx * k);
-    }
-    const c: f32 = (dot / <f32>d) * k * k;
-    const cv = f32x4.splat(c);
-    i = 0;
-    for (; i + 4 <= d; i += 4) {
-      const o = <usize>i * 4;
-      const g = f32x4.mul(v128.load(dy + o0 + o), v128.load(w + o));
-      const t = f32x4.mul(kv, f32x4.sub(g, f32x4.mul(v128.load(x + o0 + o), cv)));
-      v128.store(dx + o0 + o, f32x4.add(v128.load(dx + o0 + o), t));
-    }
-    for (; i < d; i++) {
-      const o = <usize>i * 4;
-      const g = load<f32>(dy + o0 + o) * load<f32>(w + o);
-      store<f32>(dx + o0 + o, load<f32>(dx + o0 + o) + k * (g - load<f32>(x + o0 + o) * c));
-    }
-  }
+  rmsnormWeightGrad(dw, dy, x, inv, rows, d, 0, d);
+  rmsnormInputGrad(dx, dy, x, w, inv, 0, rows, d);
 }

@@ -5,8 +5,8 @@
 // Where the JS version (src/nn) computes in f64, so does this, and rounds to f32 where it stores.
 
 /**
- * RMSNorm backward, the dx part of rows r0..r1−1: with g = dy·w, dx += inv·(g − x·inv²·mean(g·x)). The same
- * arithmetic as elementwise.ts rmsnormBackward, whose dw part is rmsnormWeightGrad.
+ * RMSNorm backward, the dx part of rows r0..r1−1: with g = dy·w, dx += inv·(g − x·inv²·mean(g·x)) (elementwise.ts
+ * rmsnormBackward is this over all rows and rmsnormWeightGrad over all columns).
  */
 export function rmsnormInputGrad(
   dx: usize,
