@@ -80,6 +80,13 @@ export function stageByThreads(counts: number[], rounds: number, quick: boolean)
     ),
     load_average_before_each_run: loads,
     speedup_over_1_thread: Object.fromEntries(Object.keys(best).map((t) => [t, speedup(t)])),
+    // CPU seconds per wall second of the fastest round: the cores the OS gave the run (≤ its thread count)
+    cores_used: Object.fromEntries(
+      Object.entries(best).map(([t, r]) => [
+        t,
+        round(Number(r.stage_gflops) / Number(r.stage_gflops_cpu), 2),
+      ]),
+    ),
     serial_fraction: serial ?? null,
     serial_fraction_note:
       "share of a 1-thread step spent outside jobs large enough for the pool (kernel timing: JS glue, batching, " +
