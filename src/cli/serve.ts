@@ -78,7 +78,10 @@ export function register(program: Command): void {
     .option("--tools <file>", "TS/JS module whose tools are served and callable (repeatable)", collect, [])
     .option("--retriever <kind>", RETRIEVER_KINDS.join(" | "), "bm25")
     .option("--model <spec>", "model for the toolgen/hybrid retriever (DIR, builtin:DIR, gguf:FILE)")
-    .option("--config <file>", "JSON config: modules, mcpServers, openapi targets, timeoutMs (see README)")
+    .option(
+      "--config <file>",
+      "JSON config: modules, mcpServers, openapi targets, timeoutMs (docs/gateway.md)",
+    )
     .option("--http <port>", "serve MCP Streamable HTTP on this port instead of stdio (0 = any free port)")
     .option("--host <address>", "interface for --http", "127.0.0.1")
     .option("--no-watch", "do not re-read catalog files when they change")

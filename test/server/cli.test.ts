@@ -42,6 +42,23 @@ describe("serve mcp / catalog import mcp: bad input gets a clear error and exit 
     expect(port.exitCode).toBe(1);
   });
 
+  it("serve mcp checks the gateway options before it starts anything, one line each", async () => {
+    const cases: [string[], RegExp][] = [
+      [["--expose", "most"], /--expose expects search \| all \| auto, got "most"/],
+      [["--prefix", "sometimes"], /prefix mode must be one of never, conditional, always/],
+      [["--separator", "/"], /separator must be 1 to 8 of/],
+      [["--max-name-length", "200"], /longest tool name must be from 16 to 128/],
+      [["--tool-budget", "-3"], /--tool-budget expects a positive number of tokens/],
+      [["--stateless"], /--stateless applies to --http only/],
+    ];
+    for (const [options, message] of cases) {
+      const out = await cli(["serve", "mcp", "--catalog", join(dir, "absent.json"), ...options]);
+      expect(out.exitCode, options.join(" ")).toBe(1);
+      expect(out.stderr.trim().split("\n"), options.join(" ")).toHaveLength(1);
+      expect(out.stderr, options.join(" ")).toMatch(message);
+    }
+  });
+
   it("catalog import mcp needs exactly one source and reports a server that cannot start", async () => {
     const none = await cli(["catalog", "import", "mcp", "--out", join(dir, "x.json")]);
     expect(none).toMatchObject({ exitCode: 1, stderr: expect.stringMatching(/exactly one of --server/) });
