@@ -53,39 +53,15 @@ function nodeCheck(): Check {
   };
 }
 
-function typescriptCheck(): Check {
-  const dir = packageDir("typescript");
+/**
+ * A dependency toolgen needs (a missing one fails doctor): typescript reads plain-function tools; tsx loads
+ * TypeScript tool files and the demo's, compiling with esbuild, whose binary is optional (esbuildCheck).
+ */
+function dependencyCheck(name: string, purpose: string): Check {
+  const dir = packageDir(name);
   return dir
-    ? {
-        name: "typescript",
-        status: "ok",
-        detail: `${versionOf(dir)} (reads plain-function tools)`,
-        required: true,
-      }
-    : {
-        name: "typescript",
-        status: "missing",
-        detail: "a dependency of toolgen: reinstall toolgen",
-        required: true,
-      };
-}
-
-/** tsx loads TypeScript tool files (and the demo's); it compiles with esbuild, whose binary is optional. */
-function tsxCheck(): Check {
-  const dir = packageDir("tsx");
-  return dir
-    ? {
-        name: "tsx",
-        status: "ok",
-        detail: `${versionOf(dir)} (TypeScript tool files, the demo)`,
-        required: true,
-      }
-    : {
-        name: "tsx",
-        status: "missing",
-        detail: "a dependency of toolgen: reinstall toolgen",
-        required: true,
-      };
+    ? { name, status: "ok", detail: `${versionOf(dir)} (${purpose})`, required: true }
+    : { name, status: "missing", detail: "a dependency of toolgen: reinstall toolgen", required: true };
 }
 
 function esbuildCheck(): Check {
@@ -221,8 +197,8 @@ function dataCheck(): Check {
 export async function doctorChecks(): Promise<Check[]> {
   return [
     nodeCheck(),
-    typescriptCheck(),
-    tsxCheck(),
+    dependencyCheck("typescript", "reads plain-function tools"),
+    dependencyCheck("tsx", "TypeScript tool files, the demo"),
     esbuildCheck(),
     await kernelsCheck(),
     llamaCppCheck(),
