@@ -31,3 +31,28 @@ export async function listAllPages<T>(
     cursor = next.nextCursor;
   }
 }
+
+/** How many items one page of the gateway's own lists holds. */
+export const PAGE_SIZE = 500;
+
+/**
+ * One page of a list the gateway serves: from the position the cursor names (an opaque string to clients), with
+ * `nextCursor` while more follow; undefined for a cursor the gateway did not give.
+ */
+export function pageOf<T>(
+  items: readonly T[],
+  cursor: string | undefined,
+  size = PAGE_SIZE,
+): { items: T[]; nextCursor?: string } | undefined {
+  let start = 0;
+  if (cursor !== undefined) {
+    const decoded = /^p(\d+)$/.exec(Buffer.from(cursor, "base64url").toString("utf8"));
+    if (!decoded || Number(decoded[1]) > items.length) return undefined;
+    start = Number(decoded[1]);
+  }
+  const end = start + size;
+  return {
+    items: items.slice(start, end),
+    ...(end < items.length ? { nextCursor: Buffer.from(`p${end}`).toString("base64url") } : {}),
+  };
+}

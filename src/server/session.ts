@@ -20,6 +20,7 @@ import {
 import { onRequest, type Extra } from "./checked-handler.ts";
 import { Gateway, levelAccepts, type GatewaySession } from "./gateway.ts";
 import { handleRouterCall, ROUTER_INSTRUCTIONS, routerToolDefinitions } from "./mcp.ts";
+import { pageOf } from "./paginate.ts";
 import { PassThroughResultSchema, type CallRelay } from "./relay.ts";
 import { ToolRouter } from "./router.ts";
 import type { UpstreamServer } from "./upstream.ts";
@@ -84,11 +85,18 @@ export function createGatewayServer(
   ready.catch(() => undefined); // a failed load is reported by whoever built the gateway
   server.onclose = () => void ready.then((g) => g.detach(session)).catch(() => undefined);
 
-  onRequest(server, ListToolsRequestSchema, async () => {
+  onRequest(server, ListToolsRequestSchema, async (request) => {
     const g = await ready;
+    if (g.exposure !== "all") return { tools: routerToolDefinitions(g.router.maxK) };
+    const page = pageOf(g.exposedTools, request.params?.cursor);
+    if (!page)
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `unknown cursor ${JSON.stringify(request.params?.cursor)}; list the tools again from the start`,
+      );
     return {
-      tools:
-        g.exposure === "all" ? g.exposedTools.map((t) => t.definition) : routerToolDefinitions(g.router.maxK),
+      tools: page.items.map((t) => t.definition),
+      ...(page.nextCursor === undefined ? {} : { nextCursor: page.nextCursor }),
     };
   });
   onRequest(server, CallToolRequestSchema, async (request, extra) => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { estimateTokens, resolveExposure } from "../../src/server/exposure.ts";
 import { checkNamingOptions, exposedNames, validToolName } from "../../src/server/naming.ts";
-import { listAllPages, MAX_PAGES } from "../../src/server/paginate.ts";
+import { listAllPages, MAX_PAGES, pageOf } from "../../src/server/paginate.ts";
 
 describe("tool names within the spec's rules", () => {
   it("keeps a valid name; replaces other characters and cuts long names, with a hash so none meet", () => {
@@ -83,5 +83,21 @@ describe("exposure and pagination", () => {
     let n = 0;
     const endless = listAllPages("list", async () => ({ items: [], nextCursor: String(n++) }));
     await expect(endless).rejects.toThrow(new RegExp(`more than ${MAX_PAGES} pages`));
+  });
+
+  it("pages the gateway's own lists with opaque cursors, and knows a cursor it did not give", async () => {
+    const items = Array.from({ length: 1203 }, (_, i) => i);
+    const seen: number[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = pageOf(items, cursor)!;
+      seen.push(...page.items);
+      cursor = page.nextCursor;
+    } while (cursor !== undefined);
+    expect(seen).toEqual(items);
+    // The gateway's own lists, walked by the same follower as an upstream's.
+    expect(await listAllPages("tools/list", async (c) => pageOf(items, c)!)).toHaveLength(1203);
+    expect(pageOf(items, "bm90LWEtY3Vyc29y")).toBeUndefined();
+    expect(pageOf([1, 2], undefined)).toEqual({ items: [1, 2] });
   });
 });
