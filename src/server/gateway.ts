@@ -128,7 +128,7 @@ export class Gateway {
     signal: AbortSignal,
     relay: CallRelay,
     meta?: Record<string, unknown>,
-  ) {
+  ): Promise<CallToolResult> {
     const upstream = tool.upstream && this.router.upstreams.get(tool.upstream.server);
     if (!upstream || !tool.upstream) return this.router.call(tool.entryId, args, signal, relay);
     try {
