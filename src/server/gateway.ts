@@ -33,6 +33,8 @@ export interface GatewayOptions extends NamingOptions {
   retrieverFor?: (entries: readonly CatalogEntry[]) => Promise<Retriever>;
   /** Where problems with upstreams are reported (default: stderr). */
   warn?: (line: string) => void;
+  /** First wait before listing again a live upstream that could not be listed (default 5 s, doubling to 5 min). */
+  retryMs?: number;
 }
 
 /** A catalog bound to its executors and upstream servers: what reloading the catalog files gives. */
@@ -91,8 +93,29 @@ export class Gateway {
     this.exposeCatalog();
     for (const name of router.live) {
       const upstream = router.upstreams.get(name);
-      if (upstream) upstream.onNotification = (u, n) => this.onUpstreamNotification(u, n);
+      if (!upstream) continue;
+      upstream.onNotification = (u, n) => this.onUpstreamNotification(u, n);
+      if (!router.entries.some((e) => isMcpEntryDoc(e.doc) && e.doc.mcp.name === name))
+        this.retryListing(upstream, options.retryMs ?? 5_000);
     }
+  }
+
+  /** Lists a live upstream that could not be listed at start again after `delayMs`, doubling to 5 minutes. */
+  private retryListing(upstream: UpstreamServer, delayMs: number): void {
+    const timer = setTimeout(() => {
+      this.queue(async () => {
+        try {
+          await this.reindexTools(upstream);
+        } catch (error) {
+          this.warn(`${upstream.label} still has no tools: ${(error as Error).message}`);
+          return this.retryListing(upstream, Math.min(delayMs * 2, 300_000));
+        }
+        this.offerings = await Gateway.listOfferings(this.router, this.options);
+        this.broadcast("notifications/prompts/list_changed");
+        this.broadcast("notifications/resources/list_changed");
+      });
+    }, delayMs).unref();
+    this.onClose(() => clearTimeout(timer));
   }
 
   /** A gateway over a router; lists the live upstreams' prompts and resources first. */

@@ -14,7 +14,8 @@ export async function upstreamEntries(upstream: UpstreamServer): Promise<Catalog
 
 /**
  * Starts the config's upstream servers that no catalog lists (the others start at their first call) and lists
- * their tools. One that cannot start or list is reported on `warn` and left out; the rest are served.
+ * their tools. One that cannot start or list is reported on `warn` and served with no tools for now (the gateway
+ * tries it again later, see `Gateway`); the rest are served.
  */
 export async function startLiveUpstreams(
   config: RouterConfig,
@@ -28,13 +29,14 @@ export async function startLiveUpstreams(
     specs.map(async ([name, spec]) => {
       const upstream = new UpstreamServer({ name, ...spec }, options);
       try {
-        const entries = await upstreamEntries(upstream);
-        upstreams.set(name, upstream);
-        return entries;
+        return await upstreamEntries(upstream);
       } catch (error) {
-        warn(`toolgen MCP router: warning: ${upstream.label} left out: ${(error as Error).message}`);
-        await upstream.close().catch(() => undefined);
+        warn(
+          `toolgen MCP router: warning: ${upstream.label} has no tools for now: ${(error as Error).message}`,
+        );
         return [];
+      } finally {
+        upstreams.set(name, upstream);
       }
     }),
   );
