@@ -186,11 +186,14 @@ export class Gateway {
     const levels = [...this.sessions].map((s) => s.level).filter((l) => l !== undefined);
     const verbose = SEVERITY.find((l) => levels.includes(l)) ?? level;
     await Promise.all(
+      // An upstream that is down or refuses is reported; the client's own level holds either way.
       this.liveUpstreams().map(async (upstream) => {
-        if (!(await upstream.capabilities()).logging) return;
-        await upstream.request("logging/setLevel", { level: verbose }).catch((error: unknown) => {
-          this.warn(`${upstream.label} refused logging/setLevel: ${(error as Error).message}`);
-        });
+        try {
+          if ((await upstream.capabilities()).logging)
+            await upstream.request("logging/setLevel", { level: verbose });
+        } catch (error) {
+          this.warn(`${upstream.label} did not take logging/setLevel: ${(error as Error).message}`);
+        }
       }),
     );
   }
