@@ -243,11 +243,6 @@ export class Gateway {
     });
   }
 
-  /** Waits for re-indexing in progress (for tests and orderly shutdown). */
-  settled(): Promise<void> {
-    return this.reindexing;
-  }
-
   private liveUpstreams(): UpstreamServer[] {
     return this.router.live.flatMap((name) => this.router.upstreams.get(name) ?? []);
   }
