@@ -365,4 +365,5 @@ export function gemm(
 
 export { swigluForward, swigluBackward, adamw, rmsnormForward, rmsnormBackward } from "./elementwise";
 export { attentionForward, attentionBackward } from "./attention";
-export { runTask, addInto } from "./tasks";
+export { runTask } from "./tasks";
+export { addInto } from "./train";

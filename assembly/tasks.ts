@@ -9,6 +9,7 @@ import { gemmScratchBytes } from "./matmul";
 import { moveHeads } from "./heads";
 import { arg, argf } from "./args";
 import { runTrainTask } from "./train-tasks";
+import { addInto } from "./train";
 
 /** Task kinds (kernels/control.mjs mirrors them). */
 const ATTENTION_FORWARD: i32 = 1;
@@ -23,19 +24,6 @@ export const FIRST_TRAIN_TASK: i32 = 8;
 
 /** Longest sequence the pooled attention backward takes: its dS block (64 × L floats) sits in the scratch. */
 export const ATTENTION_MAX_L: i32 = 2048;
-
-/** out = x + y over n floats (the residual connections). */
-export function addInto(out: usize, x: usize, y: usize, n: i32): void {
-  let i = 0;
-  for (; i + 4 <= n; i += 4) {
-    const o = <usize>i * 4;
-    v128.store(out + o, f32x4.add(v128.load(x + o), v128.load(y + o)));
-  }
-  for (; i < n; i++) {
-    const o = <usize>i * 4;
-    store<f32>(out + o, load<f32>(x + o) + load<f32>(y + o));
-  }
-}
 
 /**
  * Item i of a job. Attention: one (sequence, head) from a table of (at, pAt, L) triples in floats (args:

@@ -158,16 +158,7 @@ export function embeddingGrad(
     const id = load<i32>(tokens + <usize>t * 4);
     if (id < id0 || id >= id1) continue;
     const dst = dEmb + <usize>(id * d) * 4;
-    const src = dx + <usize>(t * d) * 4;
-    let j = 0;
-    for (; j + 4 <= d; j += 4) {
-      const o = <usize>j * 4;
-      v128.store(dst + o, f32x4.add(v128.load(dst + o), v128.load(src + o)));
-    }
-    for (; j < d; j++) {
-      const o = <usize>j * 4;
-      store<f32>(dst + o, load<f32>(dst + o) + load<f32>(src + o));
-    }
+    addInto(dst, dst, dx + <usize>(t * d) * 4, d);
   }
 }
 
@@ -179,18 +170,23 @@ export function embeddingRows(x: usize, emb: usize, tokens: usize, t0: i32, t1: 
   }
 }
 
+/** out = x + y over n floats (the residual connections). */
+export function addInto(out: usize, x: usize, y: usize, n: i32): void {
+  let i = 0;
+  for (; i + 4 <= n; i += 4) {
+    const o = <usize>i * 4;
+    v128.store(out + o, f32x4.add(v128.load(x + o), v128.load(y + o)));
+  }
+  for (; i < n; i++) {
+    const o = <usize>i * 4;
+    store<f32>(out + o, load<f32>(x + o) + load<f32>(y + o));
+  }
+}
+
 /** C[e] += P_1[e] + … in order, for elements e0..e1−1 of the K-split gemm's partial products (stride `size`). */
 export function sumPartials(c: usize, partials: usize, parts: i32, size: i32, e0: i32, e1: i32): void {
+  const o = <usize>e0 * 4;
   for (let p = 0; p < parts; p++) {
-    const src = partials + <usize>p * <usize>size * 4;
-    let e = e0;
-    for (; e + 4 <= e1; e += 4) {
-      const o = <usize>e * 4;
-      v128.store(c + o, f32x4.add(v128.load(c + o), v128.load(src + o)));
-    }
-    for (; e < e1; e++) {
-      const o = <usize>e * 4;
-      store<f32>(c + o, load<f32>(c + o) + load<f32>(src + o));
-    }
+    addInto(c + o, c + o, partials + <usize>p * <usize>size * 4 + o, e1 - e0);
   }
 }
