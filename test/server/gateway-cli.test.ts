@@ -54,3 +54,27 @@ describe("toolgen serve mcp with two upstreams in the config (stdio, --expose au
     }
   }, 60_000);
 });
+
+// The README's gateway command as written: the example's config, whose commands run in the config's folder.
+describe("the README's gateway command (examples/gateway-two-upstreams/gateway.json)", () => {
+  it("lists the two example servers' tools as weather.* and notes.* and calls one", async () => {
+    const config = join(ROOT, "examples/gateway-two-upstreams/gateway.json");
+    const gateway = await spawnRouter(["--config", config, "--expose", "auto", "--separator", "."]);
+    try {
+      const names = (await gateway.client.listTools()).tools.map((t) => t.name);
+      expect(names.sort()).toEqual([
+        "notes.add_note",
+        "notes.list_notes",
+        "weather.get_air_quality",
+        "weather.get_forecast",
+      ]);
+      const forecast = await gateway.client.callTool({
+        name: "weather.get_forecast",
+        arguments: { city: "Lisbon" },
+      });
+      expect(textOf(forecast)).toMatch(/"city":"Lisbon"/);
+    } finally {
+      await gateway.close();
+    }
+  }, 60_000);
+});
