@@ -1,0 +1,43 @@
+/**
+ * What `synthesize` produces: labelled questions for any catalog, written from each tool's JSON Schema and text
+ * alone. A call's `name` is the catalog entry's id (`CatalogEntry.id`: `tool&&api` for ToolBench-style catalogs,
+ * the function name for BFCL, OpenAI tool lists and MetaTool), so `tools`, `calls` and ToolGen ids agree.
+ */
+export interface SynthCall {
+  name: string;
+  arguments: Record<string, unknown>;
+}
+
+export interface SynthItem {
+  id: string;
+  question: string;
+  /** The calls that answer the question, in order; `[]` means no tool of the catalog answers it (decline). */
+  calls: SynthCall[];
+  /** The tools offered with the question: the called ones plus distractors (catalog ids), in a drawn order. */
+  tools: string[];
+}
+
+export interface SynthOptions {
+  seed: number;
+  /** Single-call questions per tool (each tool of the catalog gets this many). */
+  perTool: number;
+  /** Two-call questions as a share of the single-call ones (default 0.15). */
+  multiCallShare?: number;
+  /** Decline questions as a share of the single-call ones (default 0.1). */
+  declineShare?: number;
+  /** Catalog tools offered besides the called ones (default 3; fewer when the catalog is small). */
+  distractors?: number;
+}
+
+/** A ToolGen agent-stage trajectory, the JSON shape `toolgen train --trajectories` reads (train/datasets.ts). */
+export interface SynthTrajectoryStep {
+  thought: string;
+  action: string;
+  arguments: Record<string, unknown>;
+  observation?: string;
+}
+
+export interface SynthTrajectory {
+  query: string;
+  steps: SynthTrajectoryStep[];
+}
