@@ -6,6 +6,7 @@ import { pickToken } from "../nn/infer/decode.ts";
 import { InferenceSession } from "../nn/infer/session.ts";
 import { Rng } from "../nn/rng.ts";
 import { BuiltinTokenModel } from "./builtin.ts";
+import { CallerChatModel, isCallerFolder } from "./caller-chat.ts";
 import type { ToolJson } from "../tools/types.ts";
 import type {
   ChatModel,
@@ -223,6 +224,8 @@ export function resolveBuiltin(rest: string, _options: unknown, spec: string): C
   if (rest === "")
     throw new ToolgenError("model_spec", `model spec ${JSON.stringify(spec)} names no folder; expected builtin:DIR`);
   try {
+    // a folder with caller.json is a general function caller (caller-chat.ts)
+    if (isCallerFolder(rest)) return CallerChatModel.load(rest);
     return BuiltinChatModel.load(rest);
   } catch (error) {
     throw new ToolgenError("model_spec", `model spec ${JSON.stringify(spec)}: ${(error as Error).message}`, { cause: error });

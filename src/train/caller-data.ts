@@ -1,0 +1,98 @@
+import type { CatalogEntry } from "../catalog/catalog.ts";
+import {
+  CALLER_END,
+  callerPrompt,
+  callerReply,
+  DEFAULT_PROMPT_LIMITS,
+  type CallerCall,
+  type CallerPromptLimits,
+} from "../models/caller-prompt.ts";
+import type { Sample } from "../nn/train/batches.ts";
+import type { Tokenizer } from "../nn/tokenizer/index.ts";
+import type { ToolJson } from "../tools/types.ts";
+import { ToolgenError } from "../errors.ts";
+
+/** One training example of the function caller: the offered functions, a question, the calls (none: decline). */
+export interface CallerExample {
+  tools: ToolJson[];
+  question: string;
+  calls: CallerCall[];
+}
+
+/** A labelled item as `toolgen synth` writes it (src/synth: SynthItem): catalog ids for names. */
+export interface LabelledItem {
+  question: string;
+  calls: { name: string; arguments: Record<string, unknown> }[];
+  tools: string[];
+}
+
+const word = (s: string): string =>
+  s
+    .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
+    .replace(/[^A-Za-z0-9]+/g, "_")
+    .replace(/^_+|_+$/g, "")
+    .toLowerCase() || "f";
+
+/**
+ * The function name a catalog entry is offered under: its id when that is already a function name
+ * (`get_weather`), else `tool.api` in snake case (StableToolBench's `tool&&api` ids).
+ */
+export function functionName(entry: CatalogEntry): string {
+  if (/^[A-Za-z_][A-Za-z0-9_.-]*$/.test(entry.id)) return entry.id;
+  return entry.api ? `${word(entry.tool)}.${word(entry.api)}` : word(entry.tool);
+}
+
+/** A catalog entry as an offered function (the model-facing tool form). */
+export function entryToolJson(entry: CatalogEntry): ToolJson {
+  return {
+    type: "function",
+    function: { name: functionName(entry), description: entry.description, parameters: entry.parameters },
+  };
+}
+
+/**
+ * Labelled items over `catalog` as caller examples: ids become function names, the offered tools their
+ * documentation. Items naming an id the catalog lacks, or offering two functions under one name, are skipped.
+ */
+export function callerExamples(
+  items: readonly LabelledItem[],
+  catalog: readonly CatalogEntry[],
+): CallerExample[] {
+  const byId = new Map(catalog.map((e) => [e.id, e]));
+  const out: CallerExample[] = [];
+  for (const item of items) {
+    const entries = item.tools.map((id) => byId.get(id));
+    if (entries.some((e) => e === undefined)) continue;
+    const tools = entries.map((e) => entryToolJson(e!));
+    if (new Set(tools.map((t) => t.function.name)).size !== tools.length) continue;
+    const named = new Map(entries.map((e, i) => [e!.id, tools[i]!.function.name]));
+    if (item.calls.some((c) => !named.has(c.name))) continue;
+    out.push({
+      tools,
+      question: item.question,
+      calls: item.calls.map((c) => ({ name: named.get(c.name)!, arguments: c.arguments })),
+    });
+  }
+  return out;
+}
+
+/** The texts of an example (prompt, reply), for training the tokenizer. */
+export function exampleTexts(e: CallerExample, limits: CallerPromptLimits = DEFAULT_PROMPT_LIMITS): string[] {
+  return [callerPrompt(e.tools, e.question, limits), callerReply(e.tools, e.calls)];
+}
+
+/** A training sample: the prompt (not predicted), then the reply and <|end|> (predicted). */
+export function callerSample(
+  tokenizer: Tokenizer,
+  e: CallerExample,
+  limits: CallerPromptLimits = DEFAULT_PROMPT_LIMITS,
+): Sample {
+  const prompt = tokenizer.encode(callerPrompt(e.tools, e.question, limits));
+  const end = tokenizer.tokenToId(CALLER_END);
+  if (end === undefined) throw new ToolgenError("invalid_input", `the tokenizer has no ${CALLER_END} token`);
+  const reply = [...tokenizer.encode(callerReply(e.tools, e.calls), { special: false }), end];
+  const ids = [...prompt, ...reply];
+  const lossMask = new Uint8Array(ids.length);
+  lossMask.fill(1, prompt.length);
+  return { ids, lossMask };
+}
