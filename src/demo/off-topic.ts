@@ -6,12 +6,13 @@ import { pickOne } from "./surface.ts";
  * Questions none of the demo's tools can answer, for training the decline (Finish with give_up_and_restart):
  * facts, news, opinions, chat, and actions in the world. Several name things the tools know about (cities,
  * numbers, quoted text, dates), so the model learns that a city or a number alone does not make a tool call.
+ * None is a question of a hand-written set (test/demo/held-out-overlap.test.ts): "who painted the Mona Lisa"
+ * and "how many moons does Jupiter have", questions of sets 3 and 2, were dropped on 2026-12-03.
  */
-const FIXED = [
+export const FIXED_OFF_TOPIC: readonly string[] = [
   "who wrote Hamlet?",
   "what is the tallest mountain in the world",
   "how tall is the Eiffel Tower?",
-  "who painted the Mona Lisa",
   "what's the best programming language?",
   "can you write me a short story",
   "sing me a song",
@@ -34,7 +35,6 @@ const FIXED = [
   "what can you do?",
   "explain quantum physics simply",
   "why is the sky blue?",
-  "how many moons does Jupiter have",
   "who invented the telephone",
   "what is the speed of light",
   "how old is the universe?",
@@ -158,7 +158,7 @@ export function offTopicQuestions(count: number, rng: Rng, exclude: ReadonlySet<
     seen.add(key);
     out.push(q);
   };
-  for (const q of FIXED) if (out.length < count) add(q);
+  for (const q of FIXED_OFF_TOPIC) if (out.length < count) add(q);
   // the older kinds and those carrying values, half and half
   for (let tries = 0; out.length < count && tries < count * 50; tries++)
     add(pickOne(rng, rng.next() < 0.5 ? COMBOS : WITH_VALUES)(rng));
