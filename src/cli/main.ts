@@ -71,6 +71,11 @@ export const COMMANDS: Record<
     description: "serve toolgen to other programs",
     load: async () => [(await import("./serve.ts")).register],
   },
+  synth: {
+    term: "synth [options]",
+    description: "write labelled questions and ToolGen trajectories for any catalog, from its tools' schemas",
+    load: async () => [(await import("./synth.ts")).register],
+  },
   tools: {
     term: "tools",
     description: "define, inspect and check tools",

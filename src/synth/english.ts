@@ -1,0 +1,125 @@
+/**
+ * The English surface policy of the question generator: knowledge written by hand, not learnt and not keyed to
+ * any tool. Number words, month names, the courtesy people add to requests, the words that join two requests,
+ * and a short list of verbs that tell a description's verb phrase ("Get the …") from a noun phrase
+ * ("Weather forecast for …"). A generator for another language replaces this file.
+ */
+export const ONES = [
+  "zero",
+  "one",
+  "two",
+  "three",
+  "four",
+  "five",
+  "six",
+  "seven",
+  "eight",
+  "nine",
+  "ten",
+  "eleven",
+  "twelve",
+  "thirteen",
+  "fourteen",
+  "fifteen",
+  "sixteen",
+  "seventeen",
+  "eighteen",
+  "nineteen",
+] as const;
+export const TENS = [
+  "",
+  "",
+  "twenty",
+  "thirty",
+  "forty",
+  "fifty",
+  "sixty",
+  "seventy",
+  "eighty",
+  "ninety",
+] as const;
+
+/** English words for a whole number 0 to 999 ("twenty-five", "three hundred and twelve"); else undefined. */
+export function numberWords(n: number, hyphen = "-"): string | undefined {
+  if (!Number.isInteger(n) || n < 0 || n > 999) return undefined;
+  if (n < 20) return ONES[n];
+  if (n < 100) return TENS[Math.floor(n / 10)]! + (n % 10 ? hyphen + ONES[n % 10]! : "");
+  const rest = n % 100;
+  return `${ONES[Math.floor(n / 100)]!} hundred${rest ? ` and ${numberWords(rest, hyphen)!}` : ""}`;
+}
+
+export const MONTHS = [
+  "January",
+  "February",
+  "March",
+  "April",
+  "May",
+  "June",
+  "July",
+  "August",
+  "September",
+  "October",
+  "November",
+  "December",
+] as const;
+
+export const REQUEST_PREFIXES = [
+  "please ",
+  "can you ",
+  "could you ",
+  "pls ",
+  "hey, ",
+  "kindly ",
+  "I need you to ",
+];
+export const REQUEST_SUFFIXES = [" please", " for me", " thanks", " pls", ", thank you"];
+export const QUESTION_PREFIXES = ["hey, ", "quick question: ", "hi! ", "ok so "];
+/** Wants: "I want to <verb phrase>". */
+export const WANTS = ["I want to", "I need to", "I'd like to", "help me", "I have to", "let's"];
+/** Asks: "can you <verb phrase>?". */
+export const ASKS = ["can you", "could you", "would you", "is it possible to", "will you"];
+/** Asking for a noun phrase: "show me <noun phrase>". */
+export const NOUN_ASKS = ["show me", "I need", "get me", "I'd like", "give me", "find"];
+
+/** Two requests in one question: first, joiner, second. */
+export const JOINERS = [" and then ", ". Also, ", "; then ", ", and also ", " and ", ". After that, "];
+/** The same tool again with other values. */
+export const AGAIN = [", and again ", ", then the same ", "; also do it ", ", and once more "];
+
+/**
+ * Verbs a tool's description often starts with, in the base form. A description whose first word is one of these
+ * (or its third-person form) is a verb phrase; otherwise it is read as a noun phrase.
+ */
+export const VERBS: ReadonlySet<string> = new Set(
+  (
+    "get fetch retrieve return search find list look lookup check calculate compute convert create add make " +
+    "send post delete remove update set generate translate validate verify query provide give show display " +
+    "obtain download upload extract analyze analyse detect predict estimate count track monitor book order " +
+    "schedule cancel play read write open parse format compare recommend suggest summarize summarise identify " +
+    "determine measure scan resolve load save store register subscribe shorten encode decode filter sort " +
+    "access allow enable explore discover learn plan buy sell rate review locate map draw render classify " +
+    "evaluate solve simulate forecast apply perform run execute fit train test conduct implement invoke " +
+    "trigger request receive collect gather assess inspect explain describe tell answer design prepare " +
+    "organize organise manage handle process reverse split merge join match rank score grade sum multiply " +
+    "divide round simplify expand integrate differentiate approximate hash encrypt decrypt ping begin start stop chat talk meet speak play watch listen"
+  ).split(" "),
+);
+
+/** A third-person verb ("retrieves", "searches", "queries") in its base form, or undefined if it is not one. */
+export function baseVerb(word: string): string | undefined {
+  const w = word.toLowerCase();
+  if (VERBS.has(w)) return w;
+  const candidates = [
+    w.endsWith("ies") ? `${w.slice(0, -3)}y` : undefined,
+    w.endsWith("es") ? w.slice(0, -2) : undefined,
+    w.endsWith("s") ? w.slice(0, -1) : undefined,
+  ];
+  return candidates.find((c) => c !== undefined && VERBS.has(c));
+}
+
+/** How a description opens before its verb ("This API returns …", "Use this endpoint to …"). */
+export const DESCRIPTION_OPENINGS: readonly RegExp[] = [
+  /^(?:use|call) (?:this|the) (?:api|endpoint|tool|function|method|service|plugin) (?:to|for) /i,
+  /^(?:this|the|an?) (?:api|endpoint|tool|function|method|service|plugin|route)(?: (?:will|can|that|which|is used to|allows you to|allows users to|lets you|helps you|helps to|is for|to))* /i,
+  /^(?:used to|allows you to|allows users to|lets you|helps you|helps to|you can|it) /i,
+];
