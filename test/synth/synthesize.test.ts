@@ -1,0 +1,198 @@
+import { describe, expect, it } from "vitest";
+import { loadCatalog } from "../../src/catalog/load.ts";
+import type { CatalogEntry } from "../../src/catalog/catalog.ts";
+import { synthesize, synthQueries, synthTrajectories, type SynthItem } from "../../src/synth/index.ts";
+import { synthesizeWithReport } from "../../src/synth/synthesize.ts";
+import { validateArguments } from "../../src/tools/validate.ts";
+import { agentSamples, type Trajectory } from "../../src/train/datasets.ts";
+import { buildToolIndex } from "../../src/toolgen/ids.ts";
+import { nameWords } from "../../src/synth/words.ts";
+import { sharedData } from "../helpers/shared-data.ts";
+import { missingValue } from "./appears.ts";
+import { fixtureCatalog } from "./fixture.ts";
+
+function invalidCalls(items: readonly SynthItem[], catalog: readonly CatalogEntry[]): string[] {
+  const byId = new Map(catalog.map((e) => [e.id, e]));
+  return items.flatMap((item) =>
+    item.calls.flatMap((call) => {
+      const entry = byId.get(call.name);
+      if (!entry) return [`${item.id}: ${call.name} is not in the catalog`];
+      const errors = validateArguments(call.arguments, entry.parameters);
+      return errors.length > 0
+        ? [`${item.id} ${call.name} ${JSON.stringify(call.arguments)}: ${errors[0]}`]
+        : [];
+    }),
+  );
+}
+
+function valuesNotShown(items: readonly SynthItem[]): string[] {
+  return items.flatMap((item) =>
+    item.calls.flatMap((call) => {
+      const missing = missingValue(item.question, call.arguments);
+      return missing === undefined ? [] : [`${JSON.stringify(item.question)}: ${missing}`];
+    }),
+  );
+}
+
+/** The catalog's tool and API names (as words, four letters or more) that a question contains. */
+function namedTools(question: string, catalog: readonly CatalogEntry[]): string[] {
+  const q = ` ${nameWords(question).replace(/[^a-z0-9 ]+/g, " ")} `.replace(/\s+/g, " ");
+  return catalog.flatMap((e) =>
+    [e.tool, e.api]
+      .map((n) =>
+        nameWords(n)
+          .replace(/[^a-z0-9 ]+/g, " ")
+          .replace(/\s+/g, " ")
+          .trim(),
+      )
+      .filter((n) => n.length >= 4 && q.includes(` ${n} `)),
+  );
+}
+
+function checkCatalog(catalog: CatalogEntry[], perTool: number) {
+  const { items, unusable } = synthesizeWithReport(catalog, {
+    seed: 3,
+    perTool,
+    multiCallShare: 0.3,
+    declineShare: 0.2,
+  });
+  expect(invalidCalls(items, catalog)).toEqual([]);
+  expect(valuesNotShown(items)).toEqual([]);
+  const declines = items.filter((i) => i.calls.length === 0);
+  expect(declines.length).toBeGreaterThan(0);
+  expect(declines.flatMap((i) => namedTools(i.question, catalog).map((n) => `${i.question}: ${n}`))).toEqual(
+    [],
+  );
+  expect(items.some((i) => i.calls.length === 2)).toBe(true);
+  return { items, unusable };
+}
+
+describe("synthesize on a catalog written for the test", () => {
+  const catalog = fixtureCatalog();
+  const items = synthesize(catalog, {
+    seed: 7,
+    perTool: 30,
+    multiCallShare: 0.3,
+    declineShare: 0.2,
+    distractors: 2,
+  });
+
+  it("gives every tool perTool one-call questions, plus two-call and decline ones", () => {
+    for (const entry of catalog)
+      expect(items.filter((i) => i.calls.length === 1 && i.calls[0]!.name === entry.id)).toHaveLength(30);
+    expect(items.filter((i) => i.calls.length === 2)).toHaveLength(45);
+    expect(items.filter((i) => i.calls.length === 0)).toHaveLength(30);
+  });
+
+  it("writes arguments that validate against each tool's JSON Schema", () => {
+    expect(invalidCalls(items, catalog)).toEqual([]);
+  });
+
+  it("writes every argument's value in the question", () => {
+    expect(valuesNotShown(items)).toEqual([]);
+    // and in more than one way: numbers as words somewhere, dates not only as ISO
+    const sizes = items.flatMap((i) =>
+      i.calls.filter((c) => c.name === "book_table").map((c) => [i.question, c.arguments.party_size]),
+    );
+    expect(sizes.some(([q, n]) => !(q as string).includes(String(n)))).toBe(true);
+    const dates = items.flatMap((i) =>
+      i.calls.filter((c) => c.name === "book_table").map((c) => [i.question, c.arguments.date]),
+    );
+    expect(dates.some(([q, d]) => !(q as string).includes(d as string))).toBe(true);
+    expect(dates.some(([q, d]) => (q as string).includes(d as string))).toBe(true);
+  });
+
+  it("has checks that fail on a wrong value or a value not in the question", () => {
+    const item = items.find((i) => i.calls[0]?.name === "book_table")!;
+    const wrong = {
+      ...item,
+      calls: [{ name: "book_table", arguments: { ...item.calls[0]!.arguments, party_size: 13 } }],
+    };
+    expect(invalidCalls([wrong], catalog)).toHaveLength(1);
+    const absent = {
+      ...item,
+      calls: [{ name: "book_table", arguments: { ...item.calls[0]!.arguments, restaurant: "Zzqx" } }],
+    };
+    expect(valuesNotShown([absent])).toHaveLength(1);
+    expect(namedTools("please convert currency for me", catalog)).toEqual(["convert currency"]);
+  });
+
+  it("offers the called tools plus distractors, all from the catalog", () => {
+    const ids = new Set(catalog.map((e) => e.id));
+    for (const item of items) {
+      for (const call of item.calls) expect(item.tools).toContain(call.name);
+      expect(item.tools.every((t) => ids.has(t))).toBe(true);
+      expect(item.tools).toHaveLength(new Set(item.calls.map((c) => c.name)).size + 2);
+    }
+  });
+
+  it("never repeats a question", () => {
+    const norm = items.map((i) =>
+      i.question
+        .toLowerCase()
+        .replace(/[^\p{L}\p{N}]+/gu, " ")
+        .trim(),
+    );
+    expect(new Set(norm).size).toBe(items.length);
+  });
+
+  it("gives the same items for the same seed and others for another seed", () => {
+    const options = { seed: 11, perTool: 5 };
+    expect(synthesize(catalog, options)).toEqual(synthesize(catalog, options));
+    expect(synthesize(catalog, { ...options, seed: 12 })).not.toEqual(synthesize(catalog, options));
+  });
+
+  it("writes trajectories the agent stage trains on, and retrieval queries without the declines", () => {
+    const trajectories: Trajectory[] = synthTrajectories(items);
+    const samples = agentSamples(trajectories, catalog, buildToolIndex(catalog, "atomic"));
+    expect(samples).toHaveLength(items.length);
+    const decline = trajectories[items.findIndex((i) => i.calls.length === 0)]!;
+    expect(decline.steps.map((s) => s.arguments.return_type)).toEqual(["give_up_and_restart"]);
+    const two = trajectories[items.findIndex((i) => i.calls.length === 2)]!;
+    expect(two.steps.map((s) => s.action).slice(-1)).toEqual(["Finish"]);
+    expect(two.steps).toHaveLength(3);
+    const queries = synthQueries(items);
+    expect(queries).toHaveLength(items.filter((i) => i.calls.length > 0).length);
+  });
+
+  it("rejects bad options with one clear error", () => {
+    expect(() => synthesize(catalog, { seed: 1, perTool: 0 })).toThrow(/perTool/);
+    expect(() => synthesize(catalog, { seed: 1, perTool: 1, declineShare: 2 })).toThrow(/declineShare/);
+    expect(() => synthesize([], { seed: 1, perTool: 1 })).toThrow(/no tools/);
+  });
+});
+
+const stb = sharedData("stabletoolbench/apis.json");
+const bfcl = sharedData("bfcl");
+const metatool = sharedData("metatool/tools.json");
+
+describe.skipIf(!stb)("synthesize on StableToolBench's 2,479 APIs", () => {
+  it("every call validates, every value is in its question, declines name no tool", () => {
+    const catalog = loadCatalog(stb!);
+    const { unusable } = checkCatalog(catalog, 1);
+    expect(unusable).toEqual([]);
+  }, 120_000);
+});
+
+describe.skipIf(!bfcl)(
+  "synthesize on BFCL's function docs (converted by the catalog's BFCL importer)",
+  () => {
+    it("every call validates, every value is in its question, declines name no tool", () => {
+      const catalog = loadCatalog(bfcl!);
+      const { unusable } = checkCatalog(catalog, 2);
+      expect(unusable).toEqual([]);
+    }, 120_000);
+  },
+);
+
+describe.skipIf(!metatool)("synthesize on MetaTool (descriptions only, no parameters)", () => {
+  it("writes a question per tool from its description and name, with empty arguments", () => {
+    const catalog = loadCatalog(metatool!);
+    const { items } = checkCatalog(catalog, 2);
+    expect(
+      items
+        .filter((i) => i.calls.length > 0)
+        .every((i) => i.calls.every((c) => Object.keys(c.arguments).length === 0)),
+    ).toBe(true);
+  }, 60_000);
+});
