@@ -3,6 +3,7 @@ import { trainOnText } from "../nn/train/text.ts";
 import { SCHEDULES } from "../train/schedule.ts";
 import { CommandError, runAction } from "./run-action.ts";
 import { runToolGenTraining, type ToolGenTrainCliOptions } from "./train-toolgen.ts";
+import { runAddTools, type AddToolsCliOptions } from "./train-add-tools.ts";
 import { ToolgenError } from "../errors.ts";
 import { integerOption, positiveNumberOption } from "./number-options.ts";
 
@@ -60,6 +61,19 @@ export function register(program: Command): void {
       "--split-digits",
       "ToolGen: keep every digit a token of its own (no BPE merge involves a digit), for models that copy numbers",
     )
+    .option(
+      "--dev-fraction <x>",
+      "ToolGen: share of the queries held out of training to choose the hybrid's gate on (default 0.05; 0: none)",
+    )
+    .option(
+      "--dev-tools-fraction <x>",
+      "ToolGen: share of the queried tools whose queries are all held out as dev queries (default auto: 0.05 " +
+        "when ≥ 10 % of the catalog's tools have no query, else 0)",
+    )
+    .option("--gate-at <k>", "ToolGen: the NDCG cutoff the hybrid's gate is chosen on (default 5)")
+    .option("--add-tools <file>", "ToolGen: add these tools (a catalog file) to the trained model in --from")
+    .option("--from <dir>", "--add-tools: the finished ToolGen model folder to add to (read only)")
+    .option("--replay <n>", "--add-tools: old training samples replayed per new sample (default 1)")
     .requiredOption("--out <dir>", "checkpoint folder to write (and resume from with --resume)")
     .option(
       "--preset <name>",
@@ -95,21 +109,25 @@ export function register(program: Command): void {
     .option("--no-progress", "no progress bar on stderr")
     .option("--json", "print one JSON object with the result")
     .action(
-      runAction(async (opts: TrainCliOptions & Partial<ToolGenTrainCliOptions>, command: Command) => {
-        if (opts.catalog && opts.text)
-          throw new ToolgenError("invalid_option", "give either --text FILE or --catalog FILE, not both");
-        if (!opts.catalog && !opts.text)
-          throw new ToolgenError("invalid_option", "give the training data: --text FILE or --catalog FILE");
-        refuseOptionsOf(
-          command,
-          opts.catalog ? TEXT_ONLY : TOOLGEN_ONLY,
-          opts.catalog ? "--catalog" : "--text",
-        );
+      runAction(async (opts: AnyTrainOptions, command: Command) => {
+        if (opts.addTools) refuseOptionsOf(command, ADD_TOOLS_REFUSED, "--add-tools");
+        else {
+          if (opts.catalog && opts.text)
+            throw new ToolgenError("invalid_option", "give either --text FILE or --catalog FILE, not both");
+          if (!opts.catalog && !opts.text)
+            throw new ToolgenError("invalid_option", "give the training data: --text FILE or --catalog FILE");
+          refuseOptionsOf(
+            command,
+            [...(opts.catalog ? TEXT_ONLY : TOOLGEN_ONLY), ...ADD_TOOLS_ONLY],
+            opts.catalog ? "--catalog" : "--text",
+          );
+        }
         // Ctrl-C stops after the current step and still writes a resumable checkpoint
         const stop = new AbortController();
         const onSigint = () => stop.abort();
         process.once("SIGINT", onSigint);
         try {
+          if (opts.addTools) return await runAddTools(opts as AddToolsCliOptions, command, stop.signal);
           if (opts.catalog)
             return await runToolGenTraining(opts as ToolGenTrainCliOptions, command, stop.signal);
           await runTextTraining(opts as TrainCliOptions & { text: string }, stop.signal);
@@ -119,6 +137,8 @@ export function register(program: Command): void {
       }),
     );
 }
+
+type AnyTrainOptions = TrainCliOptions & Partial<ToolGenTrainCliOptions & AddToolsCliOptions>;
 
 /** Options only one kind of training reads: given to the other kind they would be ignored without a word. */
 const TEXT_ONLY = ["steps", "gradAccum", "seqLen", "saveEvery"];
@@ -132,6 +152,22 @@ const TOOLGEN_ONLY = [
   "averageLast",
   "userLoss",
   "splitDigits",
+  "devFraction",
+  "devToolsFraction",
+  "gateAt",
+];
+
+/** Options of --add-tools alone, and the options an addition does not read (it keeps the model's own). */
+const ADD_TOOLS_ONLY = ["from", "replay"];
+const ADD_TOOLS_REFUSED = [
+  ...TEXT_ONLY,
+  ...TOOLGEN_ONLY.filter((name) => name !== "queries" && name !== "epochs"),
+  "text",
+  "catalog",
+  "preset",
+  "resume",
+  "vocabSize",
+  "batchSize",
 ];
 
 function refuseOptionsOf(command: Command, names: readonly string[], kind: string): void {

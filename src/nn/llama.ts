@@ -195,18 +195,25 @@ export class Llama {
    * scoring the next token of many padded prompts costs one trunk pass and rows·V·d for the head.
    */
   logitsAt(batch: Batch, rows: readonly number[]): Float32Array {
+    const d = this.config.hiddenSize;
+    const h = this.hiddenAt(batch, rows);
+    const out = new Float32Array(rows.length * this.config.vocabSize);
+    this.k.matmulABt(out, h, this.lmHead, rows.length, d, this.config.vocabSize);
+    return out;
+  }
+
+  /** The final hidden states (after the last norm: what the lm_head reads) at chosen rows, [rows.length, d]. */
+  hiddenAt(batch: Batch, rows: readonly number[]): Float32Array {
     const ws = this.trunk(batch);
     const d = this.config.hiddenSize;
     const N = batch.B * batch.T;
     const h = new Float32Array(rows.length * d);
     rows.forEach((r, j) => {
       if (!(Number.isInteger(r) && r >= 0 && r < N))
-        throw new Error(`logitsAt: row ${r} outside the batch (0..${N - 1})`);
+        throw new Error(`hiddenAt: row ${r} outside the batch (0..${N - 1})`);
       h.set(ws.hF.subarray(r * d, (r + 1) * d), j * d);
     });
-    const out = new Float32Array(rows.length * this.config.vocabSize);
-    this.k.matmulABt(out, h, this.lmHead, rows.length, d, this.config.vocabSize);
-    return out;
+    return h;
   }
 
   /** Mean cross-entropy over the positions with a target, without gradients. */

@@ -60,6 +60,53 @@ export interface ToolGenManifest {
    * Each stage report also records the version it ran with, so a resumed run shows any change of code.
    */
   code?: { hash: string; files: number };
+  /** The dev queries `toolgen train` held out of training (`data/dev.jsonl`); absent when none were. */
+  dev?: DevHoldout;
+  /** The hybrid's gate chosen on those dev queries after training (`toolgen-gate.json`), with its dev figures. */
+  gate?: GateReport;
+  /** Tools added after training (`toolgen train --add-tools`), one entry per addition, oldest first. */
+  added?: AddedTools[];
+}
+
+/** One addition of tools to a trained model: what was added and the short stages that learnt it. */
+export interface AddedTools {
+  /** The fingerprint of the folder the tools were added to. */
+  from: string;
+  tools: number;
+  queries: number;
+  /** Old samples replayed per new sample. */
+  replay: number;
+  /** `rows`: only the new tokens' lm_head rows were fitted, on the frozen model; `all`: every weight trained. */
+  method?: "rows" | "all";
+  /** The stages that trained every weight (`all`); empty for `rows`. */
+  stages: StageReport[];
+  /** The fit of the new rows (`rows`): examples, final loss and accuracy over them, seconds. */
+  rows?: { examples: number; loss: number; accuracy: number; seconds: number };
+  /** Wall seconds of the whole addition (loading, virtualisation, stages). */
+  seconds: number;
+}
+
+/**
+ * Dev queries held out of a run's training: a seeded `fraction` of the queries (`seen`: in-domain) and every query
+ * of a seeded `toolsFraction` of the queried tools (`unseen`: tools memorised but never asked for; `tools` lists
+ * them).
+ */
+export interface DevHoldout {
+  fraction: number;
+  toolsFraction: number;
+  seed: number;
+  seen: number;
+  unseen: number;
+  tools: string[];
+}
+
+/** The gate chosen on the dev queries: the criterion, the gate, and per dev part ToolGen, BM25 and the gate. */
+export interface GateReport {
+  metric: string;
+  gate: { feature: string; threshold: number | string; lowWeight: number; k0?: number; lexical?: string };
+  parts: Array<{ part: string; queries: number; toolgen: number; bm25: number; chosen: number }>;
+  /** How many gates were tried. */
+  tried: number;
 }
 
 export function readJsonFile(file: string): unknown {

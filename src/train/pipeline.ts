@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, rmSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import type { CatalogEntry, LabelledQuery } from "../catalog/catalog.ts";
 import { loadCheckpoint, loadTrainingState, saveCheckpoint } from "../nn/checkpoint.ts";
 import { presetConfig, type LlamaConfig } from "../nn/config.ts";
@@ -29,10 +29,13 @@ import {
   type ToolGenManifest,
 } from "../toolgen/model-folder.ts";
 import { writeJsonAtomic, writeToolGenExtras } from "./model-folder-write.ts";
+import { writeFileAtomic } from "../io/atomic.ts";
 import { trainingCodeVersion, type CodeVersion } from "./code-version.ts";
 import { scheduleFor, type Schedule, type StageSchedule } from "./schedule.ts";
 import { toolDocument } from "../toolgen/tool-document.ts";
 import { virtualizeTools } from "./virtualize.ts";
+import { chooseModelGate } from "./choose-gate.ts";
+import { splitDev, type DevSplit, type DevSplitOptions } from "./dev-split.ts";
 import { ToolgenError } from "../errors.ts";
 
 export interface ToolGenTrainOptions {
@@ -59,6 +62,12 @@ export interface ToolGenTrainOptions {
   log?: (line: string) => void;
   /** The training code's version to record (default `trainingCodeVersion()`; tests pass another). */
   codeVersion?: CodeVersion;
+  /**
+   * Hold out dev queries (`dev-split.ts`; the seed is the run's) and, after training, choose the hybrid's gate on
+   * them and write it into the folder (`choose-gate.ts`). `gateAt`: the NDCG cutoff the gate is chosen on
+   * (default 5). Absent: every query trains and no gate is written (the CLI holds out 5 % by default).
+   */
+  dev?: Omit<DevSplitOptions, "seed"> & { gateAt?: number };
 }
 
 const RESUME_DIR = ".resume";
@@ -83,7 +92,12 @@ function fingerprintSchedule({ splitDigits, ...schedule }: Schedule): Schedule {
   return { ...schedule, ...(splitDigits ? { splitDigits } : {}), stages };
 }
 
-function fingerprintOf(o: ToolGenTrainOptions, schedule: Schedule, stages: Stage[]): string {
+function fingerprintOf(
+  o: ToolGenTrainOptions,
+  schedule: Schedule,
+  stages: Stage[],
+  split?: DevSplit,
+): string {
   const h = createHash("sha256");
   h.update(
     JSON.stringify({
@@ -93,6 +107,10 @@ function fingerprintOf(o: ToolGenTrainOptions, schedule: Schedule, stages: Stage
       stages,
       schedule: fingerprintSchedule(schedule),
       config: o.config,
+      // only when queries are held out, so a run without (and every folder from before) keeps its fingerprint
+      ...(split
+        ? { dev: { fraction: split.record.fraction, toolsFraction: split.record.toolsFraction } }
+        : {}),
     }),
   );
   for (const e of o.catalog) h.update(`\u0000${e.id}\u0001${e.description}`);
@@ -121,7 +139,7 @@ function mergeSchedule(base: Schedule, o: ToolGenTrainOptions["schedule"]): Sche
 }
 
 /** The sample with its user words (the tokens token dropout may drop) counted in the loss as well. */
-function withUserLoss<S extends { lossMask: Uint8Array; droppable: Uint8Array }>(sample: S): S {
+export function withUserLoss<S extends { lossMask: Uint8Array; droppable: Uint8Array }>(sample: S): S {
   return { ...sample, lossMask: sample.lossMask.map((m, i) => (sample.droppable[i] ? 1 : m)) };
 }
 
@@ -245,7 +263,19 @@ export async function trainToolGen(o: ToolGenTrainOptions): Promise<ToolGenManif
   const schedule = mergeSchedule(scheduleFor(preset), o.schedule);
   const stages = o.stages ?? [...DEFAULT_STAGES, ...(o.trajectories?.length ? (["agent"] as Stage[]) : [])];
   checkOptions(o, schedule, stages);
-  const fingerprint = fingerprintOf({ ...o, preset, index: kind, seed }, schedule, stages);
+  if (o.dev?.gateAt !== undefined && !(Number.isInteger(o.dev.gateAt) && o.dev.gateAt >= 1))
+    throw new ToolgenError(
+      "invalid_option",
+      `the gate's NDCG cutoff must be an integer ≥ 1, got ${o.dev.gateAt}`,
+    );
+  // The dev queries leave training here: every later use of o.queries (tokenizer, retrieval stage) sees the rest.
+  const split =
+    o.dev && o.queries?.length && (o.dev.fraction > 0 || o.dev.toolsFraction !== 0)
+      ? splitDev(o.catalog, o.queries, { ...o.dev, seed })
+      : undefined;
+  const held = split && split.seen.length + split.unseen.length > 0 ? split : undefined;
+  const fingerprint = fingerprintOf({ ...o, preset, index: kind, seed }, schedule, stages, held);
+  if (held) o = { ...o, queries: held.train };
   const code = o.codeVersion ?? trainingCodeVersion();
   const log = o.log ?? ((line: string) => process.stderr.write(line + "\n"));
   mkdirSync(o.out, { recursive: true });
@@ -292,7 +322,9 @@ export async function trainToolGen(o: ToolGenTrainOptions): Promise<ToolGenManif
       setupSeconds: (performance.now() - t0) / 1000,
       chatFormat: "llama3",
       code: { hash: code.hash, files: code.files },
+      ...(held ? { dev: held.record } : {}),
     };
+    if (held) writeDevQueries(join(o.out, "data", "dev.jsonl"), held);
     writeJsonAtomic(join(o.out, MANIFEST_FILE), manifest);
   } else {
     index = readToolIndex(o.out);
@@ -408,5 +440,29 @@ export async function trainToolGen(o: ToolGenTrainOptions): Promise<ToolGenManif
     rmSync(resumeDir, { recursive: true, force: true });
     log(`${stage}: ${steps} steps in ${report.seconds.toFixed(1)} s, final loss ${lastLoss.toFixed(4)}`);
   }
+  // The hybrid's gate, chosen once every stage is done (a finished folder run again without one gets it now).
+  if (held && !manifest.gate && manifest.done.length >= manifest.stages.length) {
+    const started = performance.now();
+    model.releaseWorkspace();
+    manifest.gate = await chooseModelGate(o.out, o.catalog, held, o.dev?.gateAt ?? 5);
+    writeJsonAtomic(join(o.out, MANIFEST_FILE), manifest);
+    const parts = manifest.gate.parts
+      .map((p) => `${p.part} ${p.queries} queries: ToolGen ${p.toolgen}, BM25 ${p.bm25}, gate ${p.chosen}`)
+      .join("; ");
+    log(
+      `gate: ${JSON.stringify(manifest.gate.gate)} on dev ${manifest.gate.metric} (${parts}), ` +
+        `${((performance.now() - started) / 1000).toFixed(1)} s`,
+    );
+  }
   return manifest;
+}
+
+/** The held-out dev queries, one JSON object a line with the part each belongs to. */
+function writeDevQueries(file: string, split: DevSplit): void {
+  const rows = [
+    ...split.seen.map((q) => ({ query: q.query, relevant: q.relevant, part: "seen" })),
+    ...split.unseen.map((q) => ({ query: q.query, relevant: q.relevant, part: "unseen" })),
+  ];
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileAtomic(file, rows.map((r) => JSON.stringify(r)).join("\n") + "\n");
 }

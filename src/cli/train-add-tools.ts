@@ -1,0 +1,105 @@
+import type { Command } from "commander";
+import { loadCatalog, loadQueries } from "../catalog/load.ts";
+import { addToolsToModel, type AddStage } from "../train/add-tools.ts";
+import { CommandError } from "./run-action.ts";
+import { ToolgenError } from "../errors.ts";
+import { integerOption } from "./number-options.ts";
+
+/** The options `toolgen train --add-tools NEW.json --from DIR --out DIR2` reads. */
+export interface AddToolsCliOptions {
+  addTools: string;
+  from?: string;
+  queries?: string[];
+  out: string;
+  epochs?: string;
+  replay?: string;
+  lr?: string;
+  seed: string;
+  progress: boolean;
+  json?: boolean;
+}
+
+const STAGES: readonly AddStage[] = ["memorization", "retrieval"];
+
+/** `memorization=16,retrieval=4` (the stages an addition trains); a bare number sets both. */
+function perStage(flag: string, text: string | undefined): Partial<Record<AddStage, number>> {
+  if (text === undefined) return {};
+  if (/^[0-9.e+-]+$/i.test(text.trim())) {
+    const n = Number(text);
+    if (!(n > 0 && Number.isFinite(n)))
+      throw new ToolgenError("invalid_option", `${flag} must be a positive number, got "${text}"`);
+    return { memorization: n, retrieval: n };
+  }
+  const out: Partial<Record<AddStage, number>> = {};
+  for (const part of text.split(",")) {
+    const [stage, value] = part.split("=").map((s) => s.trim());
+    const n = Number(value);
+    if (
+      !STAGES.includes(stage as AddStage) ||
+      value === undefined ||
+      value === "" ||
+      !(n > 0 && Number.isFinite(n))
+    )
+      throw new ToolgenError(
+        "invalid_option",
+        `${flag} expects stage=value pairs for memorization and retrieval, e.g. memorization=16,retrieval=4; got "${part}"`,
+      );
+    out[stage as AddStage] = n;
+  }
+  return out;
+}
+
+/** `toolgen train --add-tools`: new tools (and their queries) learnt by a trained model, into a new folder. */
+export async function runAddTools(
+  opts: AddToolsCliOptions,
+  command: Command,
+  signal: AbortSignal,
+): Promise<void> {
+  if (!opts.from)
+    throw new ToolgenError(
+      "invalid_option",
+      "--add-tools needs --from DIR, the trained ToolGen folder to add to",
+    );
+  const epochs = perStage("--epochs", opts.epochs);
+  const lr = perStage("--lr", opts.lr);
+  let replay: number | undefined;
+  if (opts.replay !== undefined) {
+    replay = Number(opts.replay);
+    if (!(replay >= 0 && Number.isFinite(replay)))
+      throw new ToolgenError("invalid_option", `--replay must be a number ≥ 0, got "${opts.replay}"`);
+  }
+  // Not given: the model's own seed.
+  const seed =
+    command.getOptionValueSource("seed") === "default" ? undefined : integerOption(opts.seed, "--seed", 0);
+  const tools = loadCatalog(opts.addTools);
+  const queries = (opts.queries ?? []).flatMap((f) => loadQueries(f));
+  const manifest = await addToolsToModel({
+    from: opts.from,
+    out: opts.out,
+    tools,
+    queries,
+    epochs,
+    lr,
+    replay,
+    seed,
+    progress: opts.progress,
+    signal,
+  }).catch((error: unknown) => {
+    if (signal.aborted) throw new CommandError((error as Error).message, { exitCode: 130 });
+    throw error;
+  });
+  const added = manifest.added!.at(-1)!;
+  if (opts.json) {
+    process.stdout.write(
+      JSON.stringify({ out: opts.out, ...added, catalogSize: manifest.catalogSize }) + "\n",
+    );
+    return;
+  }
+  for (const r of added.stages)
+    process.stdout.write(
+      `${r.stage}: ${r.samples} samples × ${r.epochs} epochs = ${r.steps} steps, ${r.seconds.toFixed(1)} s, loss ${r.finalLoss.toFixed(4)}\n`,
+    );
+  process.stdout.write(
+    `added ${tools.length} tools to ${opts.from} in ${added.seconds.toFixed(1)} s: ${manifest.catalogSize} tools in ${opts.out}; use --model ${opts.out}\n`,
+  );
+}

@@ -1,0 +1,386 @@
+import { createHash } from "node:crypto";
+import { existsSync, readdirSync, renameSync, rmSync } from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
+import type { CatalogEntry, LabelledQuery } from "../catalog/catalog.ts";
+import { loadCheckpoint, saveCheckpoint } from "../nn/checkpoint.ts";
+import type { Llama } from "../nn/llama.ts";
+import { Rng } from "../nn/rng.ts";
+import type { Tokenizer } from "../nn/tokenizer/index.ts";
+import { trainingProgressBar } from "../nn/train/progress.ts";
+import { train } from "../nn/train/trainer.ts";
+import { encodeChat, type ChatFormat } from "../toolgen/chat-encoding.ts";
+import type { ToolIndex } from "../toolgen/ids.ts";
+import {
+  readManifest,
+  readToolIndex,
+  type AddedTools,
+  type StageReport,
+  type ToolGenManifest,
+} from "../toolgen/model-folder.ts";
+import { toolToken } from "../toolgen/tokens.ts";
+import {
+  memorizationSamples,
+  readSamples,
+  retrievalSamples,
+  writeSamples,
+  type StageSample,
+} from "./datasets.ts";
+import { trainingCodeVersion } from "./code-version.ts";
+import { writeJsonAtomic, writeToolGenExtras } from "./model-folder-write.ts";
+import { downsampleCurve, withUserLoss } from "./pipeline.ts";
+import { scheduleFor } from "./schedule.ts";
+import { virtualizeTools } from "./virtualize.ts";
+import { imprintToolRows } from "./imprint.ts";
+import { fitNewRows } from "./fit-new-rows.ts";
+import { toolDocument } from "../toolgen/tool-document.ts";
+import { ToolgenError } from "../errors.ts";
+
+/** The stages an addition trains (agent trajectories are not replayed: a model with an agent stage is refused). */
+export type AddStage = "memorization" | "retrieval";
+
+export interface AddToolsOptions {
+  /** A finished ToolGen model folder (atomic ids), read only. */
+  from: string;
+  /** The new folder; must not exist (or be empty). Written under a temporary name, then renamed. */
+  out: string;
+  /** The tools to add; none may be in the model already. */
+  tools: readonly CatalogEntry[];
+  /** Labelled queries for the retrieval stage (their labels: new or old tools); none: memorisation only. */
+  queries?: readonly LabelledQuery[];
+  /** Epochs per stage over the new samples plus the replayed ones (defaults: ADD_DEFAULTS.epochs). */
+  epochs?: Partial<Record<AddStage, number>>;
+  /** Old samples replayed per new sample, per stage, drawn without repetition (default ADD_DEFAULTS.replay). */
+  replay?: number;
+  /**
+   * Start the new tokens' lm_head rows from the model's reading of each tool's document and queries
+   * (imprint.ts; default true); false: the mean of the name's token rows only, as virtualisation sets them.
+   */
+  imprint?: boolean;
+  /**
+   * What learns the new tools: `rows` (default) fits the new tokens' lm_head rows alone on the frozen model
+   * (fit-new-rows.ts: forward passes only, the old tools' weights untouched); `all` trains every weight in
+   * short stages with the replayed samples mixed in.
+   */
+  method?: "rows" | "all";
+  /** `rows`: passes of the fit over its examples (default 10). */
+  rowEpochs?: number;
+  /** Peak learning rate per stage (default: the rate the model's own stage was trained with). */
+  lr?: Partial<Record<AddStage, number>>;
+  seed?: number;
+  progress?: boolean;
+  signal?: AbortSignal;
+  log?: (line: string) => void;
+}
+
+/**
+ * What an addition does when not told: the `rows` fit, with four old samples replayed per new one; for `all`,
+ * short stages (the tiny preset trains 32 + 16 epochs from scratch) with one old sample per new one.
+ * bench/add-tools.ts measures them against a full retraining.
+ */
+export const ADD_DEFAULTS = {
+  epochs: { memorization: 16, retrieval: 4 },
+  /** Old samples per new sample: `rows` costs forward passes only, so it reads most of the old queries. */
+  replay: { rows: 4, all: 1 },
+  method: "rows",
+} as const;
+
+const fail = (message: string): never => {
+  throw new ToolgenError("invalid_option", message);
+};
+
+function listed(ids: readonly string[], max = 5): string {
+  const shown = ids.slice(0, max).map((id) => `"${id}"`);
+  return ids.length > max ? `${shown.join(", ")} and ${ids.length - max} more` : shown.join(", ");
+}
+
+interface Checked {
+  manifest: ToolGenManifest;
+  index: ToolIndex;
+  stages: AddStage[];
+}
+
+/** Every check that can fail before anything is written. */
+function check(o: AddToolsOptions): Checked {
+  const manifest = readManifest(o.from);
+  if (!manifest)
+    fail(
+      `--from ${o.from} is not a ToolGen model folder (no toolgen.json); train one with toolgen train --catalog`,
+    );
+  const m = manifest!;
+  const unfinished = m.stages.filter((s) => !m.done.some((r) => r.stage === s));
+  if (unfinished.length > 0)
+    fail(
+      `--from ${o.from} is not finished (${unfinished.join(", ")} not trained); run its toolgen train again first`,
+    );
+  if (m.stages.includes("agent"))
+    fail(`--from ${o.from} has an agent stage; adding tools replays memorization and retrieval only`);
+  const index = readToolIndex(o.from);
+  if (index.kind !== "atomic")
+    fail(`--from ${o.from} writes ${index.kind} ids; tools can be added to atomic-id models only`);
+  if (o.tools.length === 0) fail("--add-tools: the catalog of tools to add is empty");
+  const seen = new Set<string>();
+  const repeated = o.tools.filter((t) => seen.has(t.id) || !seen.add(t.id)).map((t) => t.id);
+  if (repeated.length > 0) fail(`--add-tools names ${listed(repeated)} more than once`);
+  const present = o.tools.filter((t) => index.texts[t.id] !== undefined).map((t) => t.id);
+  if (present.length > 0)
+    fail(`--add-tools: ${present.length} of the tools are already in the model: ${listed(present)}`);
+  const unknown = [
+    ...new Set(
+      (o.queries ?? []).flatMap((q) => q.relevant).filter((id) => !seen.has(id) && !index.texts[id]),
+    ),
+  ];
+  if (unknown.length > 0)
+    fail(
+      `--queries label ${unknown.length} tools that are neither added nor in the model: ${listed(unknown)}`,
+    );
+  const stages: AddStage[] = o.queries?.length ? ["memorization", "retrieval"] : ["memorization"];
+  for (const stage of stages) {
+    const epochs = o.epochs?.[stage] ?? ADD_DEFAULTS.epochs[stage];
+    if (!(epochs > 0 && Number.isFinite(epochs)))
+      fail(`${stage}: epochs must be a positive number, got ${epochs}`);
+    const lr = o.lr?.[stage];
+    if (lr !== undefined && !(lr > 0 && Number.isFinite(lr)))
+      fail(`${stage}: learning rate must be a positive number, got ${lr}`);
+    if (m.done.some((r) => r.stage === stage) && !existsSync(dataFile(o.from, stage)))
+      fail(`--from ${o.from} has no ${join("data", `${stage}.jsonl`)} to replay its tools from`);
+  }
+  const replay = o.replay ?? 0;
+  if (!(replay >= 0 && Number.isFinite(replay))) fail(`replay must be a number ≥ 0, got ${replay}`);
+  if (resolve(o.out) === resolve(o.from)) fail("--out must be a new folder, not the --from folder");
+  if (existsSync(o.out) && readdirSync(o.out).length > 0)
+    fail(`--out ${o.out} exists and is not empty; choose a new folder`);
+  return { manifest: m, index, stages };
+}
+
+const dataFile = (dir: string, stage: AddStage) => join(dir, "data", `${stage}.jsonl`);
+
+/** `n` of `items`, drawn without repetition with a seeded shuffle (all of them when n ≥ their number). */
+function sample<T>(items: readonly T[], n: number, seed: number): T[] {
+  const out = [...items];
+  const rng = new Rng(seed);
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = rng.int(i + 1);
+    [out[i], out[j]] = [out[j]!, out[i]!];
+  }
+  return out.slice(0, Math.min(items.length, Math.max(0, Math.round(n))));
+}
+
+function fingerprintOf(o: AddToolsOptions, from: string, stages: AddStage[]): string {
+  const h = createHash("sha256");
+  const { epochs, replay, lr, seed, imprint, method, rowEpochs } = o;
+  h.update(JSON.stringify({ from, stages, epochs, replay, lr, seed, imprint, method, rowEpochs }));
+  for (const e of o.tools) h.update(`\u0000${e.id}\u0001${e.description}`);
+  for (const q of o.queries ?? []) h.update(`\u0000${q.query}\u0001${q.relevant.join("\u0002")}`);
+  return h.digest("hex").slice(0, 16);
+}
+
+interface StageRun {
+  stage: AddStage;
+  fresh: StageSample[];
+  replayed: StageSample[];
+}
+
+async function trainStage(
+  model: Llama,
+  tokenizer: Tokenizer,
+  run: StageRun,
+  o: AddToolsOptions,
+  m: ToolGenManifest,
+  seed: number,
+): Promise<StageReport> {
+  const schedule = scheduleFor(m.preset);
+  const base = m.done.find((r) => r.stage === run.stage);
+  const lr = o.lr?.[run.stage] ?? base?.lr ?? schedule.stages[run.stage].lr;
+  const epochs = o.epochs?.[run.stage] ?? ADD_DEFAULTS.epochs[run.stage];
+  // The model's own settings for the stage (the loss on the user's words, token dropout, weight averaging).
+  const userLoss = base?.userLoss ?? schedule.stages[run.stage].userLoss;
+  const tokenDropout = base?.tokenDropout ?? schedule.stages[run.stage].tokenDropout;
+  const averageLast = base?.averageLast ?? schedule.stages[run.stage].averageLast;
+  const batchSize = base?.batchSize ?? schedule.batchSize;
+  const format: ChatFormat = m.chatFormat ?? "chatml";
+  const samples = [...run.fresh, ...run.replayed].map((c) => {
+    const s = encodeChat(tokenizer, c.messages, {
+      format,
+      maxContentTokens: schedule.maxContentTokens,
+      maxLength: model.config.maxPositions,
+    });
+    return userLoss ? withUserLoss(s) : s;
+  });
+  const steps = Math.max(1, Math.ceil((epochs * samples.length) / batchSize));
+  const seqLen = Math.min(
+    model.config.maxPositions,
+    samples.reduce((n, s) => Math.max(n, s.ids.length), 1),
+  );
+  const bar = o.progress === false ? undefined : trainingProgressBar(steps, 0);
+  const started = performance.now();
+  const curve: Array<{ step: number; loss: number }> = [];
+  let peakRss = process.memoryUsage().rss;
+  let tokensPerSecond = 0;
+  let result;
+  try {
+    result = await train(
+      model,
+      { kind: "samples", samples, padId: model.config.padTokenId ?? 0, seqLen },
+      {
+        steps,
+        batchSize,
+        lr,
+        seed: seed * 31 + (run.stage === "memorization" ? 0 : 1) + 1000,
+        warmupFraction: schedule.warmupFraction,
+        tokenDropout,
+        averageLast,
+        signal: o.signal,
+        onStep: (info) => {
+          bar?.update(info);
+          curve.push({ step: info.step, loss: info.loss });
+          tokensPerSecond = info.tokensPerSecond;
+          peakRss = Math.max(peakRss, process.memoryUsage().rss);
+        },
+      },
+    );
+  } finally {
+    bar?.stop();
+  }
+  if (result.stoppedEarly)
+    throw new ToolgenError("invalid_option", `adding tools stopped during ${run.stage}`);
+  return {
+    stage: run.stage,
+    samples: samples.length,
+    epochs,
+    steps,
+    batchSize,
+    seqLen,
+    lr,
+    ...(tokenDropout ? { tokenDropout } : {}),
+    ...(userLoss ? { userLoss } : {}),
+    ...(averageLast ? { averageLast } : {}),
+    seconds: (performance.now() - started) / 1000,
+    tokensPerSecond,
+    peakRssMb: Math.round(peakRss / 2 ** 20),
+    finalLoss: curve[curve.length - 1]?.loss ?? NaN,
+    lossCurve: downsampleCurve(curve, 200),
+    code: trainingCodeVersion().hash,
+  };
+}
+
+/**
+ * Adds tools to a trained ToolGen model without retraining it: one new token per tool, its embedding and
+ * lm_head rows the mean of the rows of its name's tokens (virtualizeTools), then a short memorisation of the
+ * new tools — and a retrieval stage when queries are given — each with a sample of the model's own training
+ * samples of the same stage replayed (data/*.jsonl of the --from folder), so that the old tokens keep their
+ * meaning. Every option is checked before anything is written; the new folder appears whole (written under a
+ * temporary name, then renamed) and its data/*.jsonl hold the old and new samples, so tools can be added again.
+ */
+export async function addToolsToModel(o: AddToolsOptions): Promise<ToolGenManifest> {
+  const { manifest: m, index: oldIndex, stages } = check(o);
+  const seed = o.seed ?? m.seed;
+  const log = o.log ?? ((line: string) => process.stderr.write(line + "\n"));
+  const started = performance.now();
+  const loaded = loadCheckpoint(o.from);
+  if (!loaded.tokenizer) fail(`--from ${o.from}: tokenizer.json is missing`);
+  const v = virtualizeTools(loaded.model, loaded.tokenizer!, o.tools);
+  const model = v.model;
+  const tokenizer = v.tokenizer;
+  const index: ToolIndex = {
+    kind: "atomic",
+    texts: { ...oldIndex.texts, ...Object.fromEntries(o.tools.map((t) => [t.id, toolToken(t.id)])) },
+  };
+  if (o.imprint !== false) {
+    const named = (id: string) =>
+      (o.queries ?? []).filter((q) => q.relevant.includes(id)).map((q) => q.query);
+    imprintToolRows(
+      model,
+      tokenizer,
+      o.tools.map((t) => ({
+        tokenId: v.toolTokenIds.get(t.id)!,
+        prompts: [toolDocument(t), ...named(t.id)],
+      })),
+      {
+        format: m.chatFormat ?? "chatml",
+        maxContentTokens: scheduleFor(m.preset).maxContentTokens,
+        scaleFrom: Object.values(oldIndex.texts).map((text) => tokenizer.tokenToId(text)!),
+      },
+    );
+  }
+  const method = o.method ?? ADD_DEFAULTS.method;
+  const replay = o.replay ?? ADD_DEFAULTS.replay[method];
+  const runs: StageRun[] = stages.map((stage, i) => {
+    const fresh =
+      stage === "memorization"
+        ? memorizationSamples(o.tools, index)
+        : retrievalSamples(o.queries ?? [], index).samples;
+    const old = existsSync(dataFile(o.from, stage)) ? readSamples(dataFile(o.from, stage)) : [];
+    return { stage, fresh, replayed: sample(old, replay * fresh.length, seed * 7 + i) };
+  });
+  const reports: StageReport[] = [];
+  let rows: AddedTools["rows"];
+  if (method === "rows") {
+    // The stages' samples, new and replayed, as (prompt, tool token) examples for the frozen model's head.
+    const examples = runs.flatMap((r) =>
+      [...r.fresh, ...r.replayed].map((c) => ({
+        prompt: c.messages.find((x) => x.role === "user")!.content,
+        target: tokenizer.tokenToId(c.messages.find((x) => x.role === "assistant")!.content.trim())!,
+      })),
+    );
+    log(`rows: fitting ${o.tools.length} new rows on ${examples.length} examples`);
+    const fit = fitNewRows(model, tokenizer, examples, {
+      format: m.chatFormat ?? "chatml",
+      maxContentTokens: scheduleFor(m.preset).maxContentTokens,
+      fixedIds: Object.values(oldIndex.texts).map((text) => tokenizer.tokenToId(text)!),
+      newIds: o.tools.map((t) => v.toolTokenIds.get(t.id)!),
+      ...(o.rowEpochs !== undefined ? { epochs: o.rowEpochs } : {}),
+      seed,
+    });
+    rows = { examples: examples.length, ...fit };
+    log(
+      `rows: loss ${fit.loss.toFixed(4)}, accuracy ${fit.accuracy.toFixed(3)}, ${fit.seconds.toFixed(1)} s`,
+    );
+  }
+  for (const run of method === "all" ? runs : []) {
+    log(`${run.stage}: ${run.fresh.length} new samples + ${run.replayed.length} replayed`);
+    const report = await trainStage(model, tokenizer, run, o, m, seed);
+    model.releaseWorkspace();
+    reports.push(report);
+    log(
+      `${run.stage}: ${report.steps} steps in ${report.seconds.toFixed(1)} s, final loss ${report.finalLoss.toFixed(4)}`,
+    );
+  }
+
+  const fingerprint = fingerprintOf(o, m.fingerprint, stages);
+  const added: AddedTools = {
+    from: m.fingerprint,
+    tools: o.tools.length,
+    queries: o.queries?.length ?? 0,
+    replay,
+    method,
+    stages: reports,
+    ...(rows ? { rows } : {}),
+    seconds: (performance.now() - started) / 1000,
+  };
+  const manifest: ToolGenManifest = {
+    ...m,
+    fingerprint,
+    catalogSize: m.catalogSize + o.tools.length,
+    vocab: { base: m.vocab.base, total: tokenizer.vocabSize },
+    added: [...(m.added ?? []), added],
+  };
+  const tmp = join(dirname(resolve(o.out)), `.${basename(o.out)}.adding-${process.pid}`);
+  rmSync(tmp, { recursive: true, force: true });
+  try {
+    saveCheckpoint(tmp, model, { tokenizer });
+    writeToolGenExtras(tmp, index, m.chatFormat ?? "chatml");
+    // Old and new samples of every trained stage, so that the new folder can be added to in turn.
+    for (const stage of ["memorization", "retrieval"] as const) {
+      if (!existsSync(dataFile(o.from, stage))) continue;
+      const fresh = runs.find((r) => r.stage === stage)?.fresh ?? [];
+      writeSamples(dataFile(tmp, stage), [...readSamples(dataFile(o.from, stage)), ...fresh]);
+    }
+    writeJsonAtomic(join(tmp, "toolgen.json"), manifest);
+    if (existsSync(o.out)) rmSync(o.out, { recursive: true }); // checked empty above
+    renameSync(tmp, o.out);
+  } catch (e) {
+    rmSync(tmp, { recursive: true, force: true });
+    throw e;
+  }
+  return manifest;
+}

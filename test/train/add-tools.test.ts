@@ -1,0 +1,207 @@
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { CatalogEntry, LabelledQuery } from "../../src/catalog/catalog.ts";
+import { loadCheckpoint } from "../../src/nn/checkpoint.ts";
+import { createRetriever } from "../../src/retrieval/create.ts";
+import type { GenerativeRetriever } from "../../src/retrieval/generative.ts";
+import { addToolsToModel } from "../../src/train/add-tools.ts";
+import { trainToolGen } from "../../src/train/pipeline.ts";
+import { readManifest, readToolIndex } from "../../src/toolgen/model-folder.ts";
+import { ToolgenError } from "../../src/errors.ts";
+import { runCli } from "../helpers/run-cli.ts";
+import { syntheticCatalog } from "../helpers/synthetic.ts";
+
+/** Top-1 accuracy of a model folder on queries, ranking the whole catalog. */
+async function top1(dir: string, catalog: readonly CatalogEntry[], queries: readonly LabelledQuery[]) {
+  const r = (await createRetriever("toolgen", { catalog, model: `builtin:${dir}` })) as GenerativeRetriever;
+  const hits = await r.searchMany(
+    queries.map((q) => q.query),
+    { k: 1 },
+  );
+  return hits.filter((h, i) => h[0]?.id === queries[i]!.relevant[0]).length / queries.length;
+}
+
+const { entries, queries } = syntheticCatalog();
+const NEW = 4; // the last four tools are added later
+const oldTools = entries.slice(0, -NEW);
+const newTools = entries.slice(-NEW);
+const isNew = (q: LabelledQuery) => newTools.some((t) => t.id === q.relevant[0]);
+const oldQueries = queries.filter((q) => !isNew(q));
+const newQueries = queries.filter(isNew);
+
+describe("adding tools to a trained ToolGen model", () => {
+  const dir = mkdtempSync(join(tmpdir(), "toolgen-add-"));
+  const base = join(dir, "base");
+  beforeAll(async () => {
+    await trainToolGen({
+      catalog: oldTools,
+      queries: oldQueries,
+      out: base,
+      preset: "tiny",
+      seed: 1,
+      progress: false,
+      log: () => {},
+      schedule: {
+        tokenizerVocab: 400,
+        batchSize: 16,
+        stages: {
+          memorization: { epochs: 8 },
+          retrieval: { epochs: 20, lr: 3e-3, tokenDropout: 0, userLoss: false, averageLast: 0 },
+        },
+      },
+      config: { hiddenSize: 64, intermediateSize: 160, numLayers: 2, numHeads: 2, maxPositions: 64 },
+    });
+  }, 60_000);
+
+  it(
+    "grows the vocabulary, keeps the old tools and makes the new ones retrievable",
+    { timeout: 60_000 },
+    async () => {
+      const out = join(dir, "added");
+      const before = loadCheckpoint(base);
+      const oldBefore = await top1(base, oldTools, oldQueries);
+      const manifest = await addToolsToModel({
+        from: base,
+        out,
+        tools: newTools,
+        queries: newQueries,
+        progress: false,
+        log: () => {},
+      });
+      const after = loadCheckpoint(out);
+      // One new token (and embedding / lm_head row) per tool; the old tokens keep their ids.
+      expect(after.tokenizer!.vocabSize).toBe(before.tokenizer!.vocabSize + NEW);
+      expect(after.model.config.vocabSize).toBe(before.model.config.vocabSize + NEW);
+      for (const t of oldTools)
+        expect(after.tokenizer!.tokenToId(`<<${t.id}>>`)).toBe(before.tokenizer!.tokenToId(`<<${t.id}>>`));
+      expect(Object.keys(readToolIndex(out).texts)).toHaveLength(entries.length);
+      expect(manifest.catalogSize).toBe(entries.length);
+      expect(manifest.added).toHaveLength(1);
+      expect(manifest.added![0]!.method).toBe("rows");
+      // The default fits the new lm_head rows alone: every old weight is kept bit for bit.
+      for (const t of before.model.params.tensors) {
+        const now = after.model.params.get(t.name);
+        const old = t.data;
+        expect(
+          Buffer.from(now.buffer, now.byteOffset, old.byteLength).equals(
+            Buffer.from(old.buffer, old.byteOffset, old.byteLength),
+          ),
+          t.name,
+        ).toBe(true);
+      }
+      expect(readManifest(base)!.added).toBeUndefined(); // --from is only read
+      // The new folder's data holds old and new samples, so tools can be added to it again.
+      expect(
+        readFileSync(join(out, "data", "retrieval.jsonl"), "utf8")
+          .trim()
+          .split("\n"),
+      ).toHaveLength(queries.length);
+
+      const oldAfter = await top1(out, entries, oldQueries);
+      const newAfter = await top1(out, entries, newQueries);
+      expect(oldBefore).toBeGreaterThanOrEqual(0.9);
+      expect(oldAfter).toBeGreaterThanOrEqual(oldBefore - 0.05);
+      expect(newAfter).toBeGreaterThanOrEqual(0.8);
+    },
+  );
+
+  it("trains every weight with replay when asked (method all)", { timeout: 60_000 }, async () => {
+    const out = join(dir, "all");
+    const manifest = await addToolsToModel({
+      from: base,
+      out,
+      tools: newTools,
+      queries: newQueries,
+      method: "all",
+      replay: 3,
+      epochs: { memorization: 16, retrieval: 16 },
+      lr: { memorization: 1e-3, retrieval: 1e-3 },
+      progress: false,
+      log: () => {},
+    });
+    expect(manifest.added![0]!.stages.map((s) => s.stage)).toEqual(["memorization", "retrieval"]);
+    expect(await top1(out, entries, oldQueries)).toBeGreaterThanOrEqual(0.9);
+    expect(await top1(out, entries, newQueries)).toBeGreaterThanOrEqual(0.8);
+  });
+
+  it("refuses bad inputs with one line, before writing anything", async () => {
+    const out = join(dir, "never");
+    const attempt = (o: Partial<Parameters<typeof addToolsToModel>[0]>) =>
+      addToolsToModel({ from: base, out, tools: newTools, progress: false, log: () => {}, ...o });
+    const cases: Array<[Partial<Parameters<typeof addToolsToModel>[0]>, RegExp]> = [
+      [{ tools: [oldTools[0]!, ...newTools] }, /already in the model: "weather&&Forecast"/],
+      [{ tools: [newTools[0]!, newTools[0]!] }, /more than once/],
+      [{ tools: [] }, /empty/],
+      [{ from: join(dir, "nothing") }, /not a ToolGen model folder/],
+      [{ queries: [{ query: "x", relevant: ["nope&&No"] }] }, /neither added nor in the model: "nope&&No"/],
+      [{ out: base }, /new folder/],
+      [{ epochs: { retrieval: 0 }, queries: newQueries }, /epochs must be a positive number/],
+    ];
+    for (const [o, message] of cases) {
+      const error = await attempt(o).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(ToolgenError.isInstance(error), String(message)).toBe(true);
+      expect((error as Error).message).toMatch(message);
+      expect((error as Error).message).not.toContain("\n");
+    }
+    const full = join(dir, "full");
+    mkdirSync(full);
+    writeFileSync(join(full, "x"), "");
+    await expect(attempt({ out: full })).rejects.toThrow(/exists and is not empty/);
+    // An unfinished folder (its manifest lists a stage it has not trained) is refused too.
+    const unfinished = join(dir, "unfinished");
+    mkdirSync(unfinished);
+    const m = readManifest(base)!;
+    writeFileSync(join(unfinished, "toolgen.json"), JSON.stringify({ ...m, done: m.done.slice(0, 1) }));
+    await expect(attempt({ from: unfinished })).rejects.toThrow(/not finished \(retrieval not trained\)/);
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it("runs through the CLI and fails there with one line", { timeout: 30_000 }, async () => {
+    const tools = join(dir, "new.json");
+    writeFileSync(tools, JSON.stringify(Object.fromEntries(newTools.map((e) => [e.tool, e.description]))));
+    const out = join(dir, "cli");
+    const ok = await runCli([
+      "train",
+      "--add-tools",
+      tools,
+      "--from",
+      base,
+      "--out",
+      out,
+      "--epochs",
+      "memorization=2",
+      "--no-progress",
+      "--json",
+    ]);
+    expect(ok.code, ok.stderr).toBe(0);
+    const result = JSON.parse(ok.stdout) as { tools: number; catalogSize: number };
+    expect(result.tools).toBe(NEW);
+    expect(result.catalogSize).toBe(entries.length);
+
+    const bad = join(dir, "cli-bad");
+    const refused = await runCli(["train", "--add-tools", tools, "--from", out, "--out", bad]);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr.trim().split("\n")).toHaveLength(1);
+    expect(refused.stderr).toMatch(/4 of the tools are already in the model/);
+    const noFrom = await runCli(["train", "--add-tools", tools, "--out", bad]);
+    expect(noFrom.stderr).toMatch(/--add-tools needs --from DIR/);
+    const wrong = await runCli([
+      "train",
+      "--add-tools",
+      tools,
+      "--from",
+      base,
+      "--index",
+      "numeric",
+      "--out",
+      bad,
+    ]);
+    expect(wrong.stderr).toMatch(/--index does not apply to --add-tools training/);
+    expect(existsSync(bad)).toBe(false);
+  });
+});
