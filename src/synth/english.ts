@@ -105,9 +105,17 @@ export const VERBS: ReadonlySet<string> = new Set(
   ).split(" "),
 );
 
+/** What a user asks for where a description says what the tool does ("returns the weather" → "get the weather"). */
+const USER_VERBS: Readonly<Record<string, string>> = { return: "get", provide: "get" };
+
 /** A third-person verb ("retrieves", "searches", "queries") in its base form, or undefined if it is not one. */
 export function baseVerb(word: string): string | undefined {
   const w = word.toLowerCase();
+  const base = baseForm(w);
+  return base === undefined ? undefined : (USER_VERBS[base] ?? base);
+}
+
+function baseForm(w: string): string | undefined {
   if (VERBS.has(w)) return w;
   const candidates = [
     w.endsWith("ies") ? `${w.slice(0, -3)}y` : undefined,
@@ -120,6 +128,7 @@ export function baseVerb(word: string): string | undefined {
 /** How a description opens before its verb ("This API returns …", "Use this endpoint to …"). */
 export const DESCRIPTION_OPENINGS: readonly RegExp[] = [
   /^(?:use|call) (?:this|the) (?:api|endpoint|tool|function|method|service|plugin) (?:to|for) /i,
-  /^(?:this|the|an?) (?:api|endpoint|tool|function|method|service|plugin|route)(?: (?:will|can|that|which|is used to|allows you to|allows users to|lets you|helps you|helps to|is for|to))* /i,
-  /^(?:used to|allows you to|allows users to|lets you|helps you|helps to|you can|it) /i,
+  /^(?:this|the|an?|our) (?:(?:web|rest|http|simple|main|search) )?(?:api|endpoint|tool|function|method|service|plugin|route|call|request)(?: (?:method|call))?(?: (?:will|can|that|which|is used to|can be used to|allows you to|allows users to|lets you|helps you|helps to|is for|to|simply|just))* /i,
+  /^\w+ (?:endpoint|api|method|function|tool|route) (?:can be used to|is used to|will|that|which|lets you|allows you to) /i,
+  /^(?:used to|allows you to|allows users to|lets you|helps you|helps to|you can|it|endpoint to|api to|will) /i,
 ];

@@ -69,7 +69,8 @@ export function descriptionPhrase(description: string): ToolPhrase | undefined {
 
 /** The tool's name as a phrase: "Get Movie Details" → "get movie details"; "area_get" → "get area". */
 export function namePhrase(entry: CatalogEntry): ToolPhrase {
-  const words = nameWords(entry.api !== "" ? entry.api : entry.tool)
+  // a path parameter in the name ("game/{game_pk}") is not a word of it
+  const words = nameWords((entry.api !== "" ? entry.api : entry.tool).replace(/\{[^}]*\}/g, " "))
     .split(" ")
     .filter((w) => w !== "");
   const last = words[words.length - 1];
