@@ -24,7 +24,10 @@
  *   answer recorded, so that a rule can be chosen and its failures read without running the test sets;
  *   --word-prior bm25|naive-bayes and --lexical-weight W|off: what weighs the model's likeliest tools, and by
  *   how much (off: the model's likeliest action alone); --schema-beams N [--beam-per-token]: the tools'
- *   arguments decoded by a beam search (src/constrain/beam.ts) instead of greedily.
+ *   arguments decoded by a beam search (src/constrain/beam.ts) instead of greedily; --policy SPEC: the language
+ *   policy of the copy constraint (src/constrain/policy.ts: english, the default; neutral; "neutral+dates",
+ *   "english-pointing": families numbers, dates, pointing, properties added or taken away); --skip-generated:
+ *   the generated held-out split not run (ablations on the hand-written sets).
  */
 import { readFileSync } from "node:fs";
 import { loadavg } from "node:os";
@@ -56,6 +59,7 @@ import {
   type WordPriorKind,
 } from "../src/demo/action-prior.ts";
 import { executeToolCall } from "../src/tools/execute.ts";
+import { policyFrom, type LanguagePolicy } from "../src/constrain/policy.ts";
 
 const MODES = ["json-schema+copy", "json-schema", "candidates", "free"] as const;
 type Mode = (typeof MODES)[number];
@@ -76,6 +80,8 @@ const { values: args } = parseArgs({
     "next-call-needs": { type: "string" },
     "enum-weight": { type: "string" },
     "evidence-beams": { type: "string" },
+    policy: { type: "string", default: "english" },
+    "skip-generated": { type: "boolean", default: false },
   },
 });
 const modes = args.arguments!.split(",") as Mode[];
@@ -86,6 +92,16 @@ for (const mode of modes) {
     );
     process.exit(1);
   }
+}
+// --policy SPEC: what the copy constraint knows of English and of property names (src/constrain/policy.ts):
+// english (default), neutral (schema + copy constraint only), or families added or taken away
+// ("neutral+numbers", "english-dates"; families: numbers, dates, pointing, properties).
+let policy: LanguagePolicy;
+try {
+  policy = policyFrom(args.policy!);
+} catch (error) {
+  process.stderr.write(`bench:demo: --policy: ${(error as Error).message}\n`);
+  process.exit(1);
 }
 const load = [loadavg()];
 // --dir: a demo model trained elsewhere (e.g. with other settings) instead of the one `toolgen demo` uses.
@@ -179,6 +195,8 @@ if (
   process.stderr.write(`bench:demo: --evidence-beams takes an integer ≥ 0, got ${args["evidence-beams"]}\n`);
   process.exit(1);
 }
+// --skip-generated: the generated held-out split is not run (an ablation on the hand-written sets alone).
+const generatedSet = args["skip-generated"] ? [] : data.heldOut;
 // --dev: the hand-written test sets are not run at all.
 const testQuestions = devOnly ? [] : set.questions;
 const testOffTopic = devOnly ? [] : set.offTopic;
@@ -199,7 +217,7 @@ const total =
     devSet.offTopic.length +
     offTopicDev2.length +
     devQuestions.length +
-    data.heldOut.length) *
+    generatedSet.length) *
   modes.length;
 const tick = () => process.stderr.write(`\r${++done}/${total}`);
 
@@ -235,6 +253,7 @@ async function measure(mode: Mode) {
     tools: data.tools,
     write: () => {},
     arguments: (mode === "candidates" ? "free" : mode) as DemoArgumentsDecoding,
+    policy,
   });
   const handwritten: Record<string, unknown>[] = [];
   const offTopic: Record<string, unknown>[] = [];
@@ -292,7 +311,7 @@ async function measure(mode: Mode) {
       offTopicDev.push({ question, declined: got.declined, first_tool: got.calls[0]?.tool ?? null });
       tick();
     }
-    for (const [i, q] of data.heldOut.entries()) {
+    for (const [i, q] of generatedSet.entries()) {
       const got = await runner.ask(q.query);
       generatedLatencies.push(ms(got));
       const first = got.calls[0];
@@ -350,6 +369,7 @@ async function measure(mode: Mode) {
   return {
     summary: {
       arguments_decoding: mode,
+      policy: policy.name,
       action_decoding:
         lexicalWeight === undefined
           ? "the model's likeliest action"
@@ -402,13 +422,17 @@ async function measure(mode: Mode) {
             },
           }
         : {}),
-      generated_held_out: {
-        questions: data.heldOut.length,
-        split: `demo generator, seed 1001, ${HELD_OUT_PER_TOOL} per tool, training questions excluded`,
-        first_tool_correct_pct: pct(generated.action, data.heldOut.length),
-        first_call_arguments_correct_pct: pct(generated.args, data.heldOut.length),
-        answer_correct_pct: pct(generated.answer, data.heldOut.length),
-      },
+      ...(generatedSet.length === 0
+        ? {}
+        : {
+            generated_held_out: {
+              questions: data.heldOut.length,
+              split: `demo generator, seed 1001, ${HELD_OUT_PER_TOOL} per tool, training questions excluded`,
+              first_tool_correct_pct: pct(generated.action, data.heldOut.length),
+              first_call_arguments_correct_pct: pct(generated.args, data.heldOut.length),
+              answer_correct_pct: pct(generated.answer, data.heldOut.length),
+            },
+          }),
       latency_ms: {
         ...(devOnly
           ? {}
@@ -416,8 +440,12 @@ async function measure(mode: Mode) {
               handwritten_and_off_topic_p50: quantile(latencies, 0.5),
               handwritten_and_off_topic_p95: quantile(latencies, 0.95),
             }),
-        generated_p50: quantile(generatedLatencies, 0.5),
-        generated_p95: quantile(generatedLatencies, 0.95),
+        ...(generatedSet.length === 0
+          ? {}
+          : {
+              generated_p50: quantile(generatedLatencies, 0.5),
+              generated_p95: quantile(generatedLatencies, 0.95),
+            }),
       },
     },
     answers: devOnly
@@ -446,6 +474,8 @@ const flags = [
   ...(nextArg ? [`--next-call-needs ${nextArg}`] : []),
   ...(args["enum-weight"] ? [`--enum-weight ${args["enum-weight"]}`] : []),
   ...(args["evidence-beams"] ? [`--evidence-beams ${args["evidence-beams"]}`] : []),
+  ...(args.policy !== "english" ? [`--policy ${args.policy}`] : []),
+  ...(args["skip-generated"] ? ["--skip-generated"] : []),
 ];
 writeBenchResult(args.name!, `npm run bench:demo${flags.length ? ` -- ${flags.join(" ")}` : ""}`, {
   model: committed ? "models/demo (committed)" : dir,

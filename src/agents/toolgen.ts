@@ -22,39 +22,9 @@ import type { RunOutcome, RunRecorder } from "./loop.ts";
 import type { MemoryOptions } from "./memory.ts";
 import { MemoryAgent } from "./base.ts";
 import type { ChatOptions, TurnDecoding } from "./types.ts";
+import { englishPolicy, type LanguagePolicy } from "../constrain/policy.ts";
 
 /** What an action decoder gets: the conversation so far and the written forms it may choose from. */
-/**
- * Words a call's copied argument never starts with: they point at the data or join it to the request ("count
- * the vowels in the word onomatopoeia", "base64 of doost"). Chosen on the demo's dev questions
- * (docs/demo-model.md).
- */
-const POINTING_WORDS = [
-  "this",
-  "that",
-  "the",
-  "a",
-  "an",
-  "word",
-  "string",
-  "text",
-  "sentence",
-  "phrase",
-  "of",
-  "in",
-  "to",
-  "for",
-  "is",
-  "what",
-  "me",
-  "my",
-  "it",
-] as const;
-/**
- * Courtesy is never a call's data: never copied from what a person typed outside quotes ("md5 hash of the
- * string abc please" hashed "please", then "abc please").
- */
-const COURTESY_WORDS = ["please", "pls", "plz", "kindly", "thanks"] as const;
 
 export interface ActionRequest {
   messages: Message[];
@@ -112,6 +82,12 @@ export interface ToolGenAgentOptions {
    */
   argumentsConstraint?: "json-schema" | "json-schema+copy" | "none";
   /**
+   * What the copy constraint knows of the language and of property names beyond the schema (default
+   * englishPolicy: number words, dates, pointing and courtesy words, rules keyed to property names;
+   * neutralPolicy: none; src/constrain/policy.ts). Only under "json-schema+copy".
+   */
+  policy?: LanguagePolicy;
+  /**
    * Tokens of a constrained arguments turn (default: maxTokens). The built-in constraint refuses a budget
    * below the schema's shortest value, and finishes the value within the budget otherwise. Under
    * "json-schema+copy" the final answer reports the tool's result whole, so a result longer than the budget
@@ -147,6 +123,7 @@ export class ToolGenAgent extends MemoryAgent {
   private choiceUnsupported = false;
   private schemaUnsupported = false;
   private copyUnsupported = false;
+  private readonly policy: LanguagePolicy;
   /**
    * The written forms the action turn may produce: every tool plus <<Finish>>. One array for the agent's life,
    * so a decoder can cache what it builds from it (a trie over 47k tools) by identity.
@@ -155,6 +132,7 @@ export class ToolGenAgent extends MemoryAgent {
 
   constructor(private readonly options: ToolGenAgentOptions) {
     super(options.memory);
+    this.policy = options.policy ?? englishPolicy;
     const catalog = options.catalog ?? (options.tools ?? []).map(catalogEntryFromTool);
     if (catalog.length === 0) throw new Error("the ToolGen agent needs a `catalog` or `tools`");
     for (const entry of catalog) this.entries.set(entry.id, entry);
@@ -389,12 +367,13 @@ export class ToolGenAgent extends MemoryAgent {
                     ? {
                         requestWords: [
                           ...entry.id.split(/[^\p{L}\p{N}]+/u).filter((w) => w.length >= 3),
-                          ...COURTESY_WORDS,
+                          ...(this.policy.pointing?.courtesyWords ?? []),
                         ],
-                        edgeWords: [...POINTING_WORDS],
+                        edgeWords: [...(this.policy.pointing?.pointingWords ?? [])],
                         description: entry.description,
                       }
                     : {}),
+                  policy: this.policy,
                   // an answer reports the tool's result whole or not at all
                   whole: sources.map(([name]) => entry === undefined && name === "observation"),
                 }

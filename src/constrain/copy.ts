@@ -20,17 +20,10 @@
  * person wrote out (date-spans.ts) are held out the same way, in `dates`.
  */
 import { utf8Bytes } from "./byte-trie.ts";
-import { monthsIn, numberMentions, numbersIn, ONES, TENS } from "./number-words.ts";
-import { dateSpans, joinedDateTime } from "./date-spans.ts";
-import { introducedSpan, quotedSpans, unquotedPieces } from "./quotes.ts";
-import { fileNames } from "./file-names.ts";
+import { numberMentions, numbersIn } from "./number-words.ts";
+import { quotedSpans, unquotedPieces } from "./quotes.ts";
 import { cueWords, followsCue } from "./cue-words.ts";
-
-/** A number word ending a text, then spaces (see followsNumber). */
-const NUMBER_WORD_BEFORE = new RegExp(
-  `(?:^|[^\\p{L}])(?:${[...ONES, ...TENS.filter((t) => t), "hundred", "thousand"].join("|")})\\s+$`,
-  "iu",
-);
+import { englishPolicy, type LanguagePolicy } from "./policy.ts";
 
 /** The byte a JSON escape letter stands for, by the letter (those JSON.stringify writes for copyable text). */
 export const COPY_ESCAPES = new Map<number, number>([
@@ -122,10 +115,6 @@ function withoutWords(text: string, words: readonly string[]): string[] {
   return pieces;
 }
 
-/** Words that say a number counts down or below zero: a number written without sign may then be negated. */
-const NEGATING_WORDS =
-  /\b(before|ago|back|backwards?|earlier|prior|previous|minus|negative|below|under|less|subtract|deduct|take away|south|west|behind)\b/i;
-
 export class CopySource {
   /** The numbers the texts state (digits or words). */
   readonly numbers: readonly number[];
@@ -173,6 +162,10 @@ export class CopySource {
 
   /** Must a call write every quoted span (string leaves copy other text only while later ones can take them)? */
   readonly quotesFirst: boolean;
+  /** What the constraint knows of the language and of property names beyond the schema (policy.ts). */
+  readonly policy: LanguagePolicy;
+  /** The words a short unit value follows ("into kg"), as a pattern ending the text before it. */
+  private readonly unitCue: RegExp | undefined;
   /** The texts a person typed (quotesWhole), where an enum value written out is a value stated. */
   private readonly typed: readonly string[];
 
@@ -192,6 +185,8 @@ export class CopySource {
    * the data.
    * `options.description`: the called tool's description, whose words before a property's name say which
    * quoted span that property takes first (cue-words.ts, quotedAfterCue).
+   * `options.policy` (default englishPolicy): number words, dates, pointing words and the rules keyed to
+   * property names (policy.ts); neutralPolicy: none of them.
    */
   constructor(
     readonly texts: readonly string[],
@@ -203,8 +198,14 @@ export class CopySource {
       requestWords?: readonly string[] | undefined;
       edgeWords?: readonly string[] | undefined;
       description?: string | undefined;
+      policy?: LanguagePolicy | undefined;
     } = {},
   ) {
+    const policy = options.policy ?? englishPolicy;
+    this.policy = policy;
+    const cues = policy.pointing?.unitCueWords ?? [];
+    this.unitCue =
+      cues.length === 0 ? undefined : new RegExp(`(?:^|[^\\p{L}])(?:${cues.join("|")})\\s+$`, "iu");
     this.description = options.description ?? "";
     const files: string[] = [];
     this.quotesFirst = options.quotesFirst === true;
@@ -224,7 +225,7 @@ export class CopySource {
         return [text];
       }
       const found = quotedSpans(text);
-      const introduced = found.length === 0 ? introducedSpan(text) : undefined;
+      const introduced = found.length === 0 ? policy.pointing?.introducedSpan(text) : undefined;
       const spans = introduced ? [introduced] : found;
       for (const s of spans) {
         quoted.push(text.slice(s.start, s.end));
@@ -233,13 +234,13 @@ export class CopySource {
           before: text.slice(0, s.start - 1),
         });
       }
-      files.push(...fileNames(text, spans));
+      files.push(...(policy.propertyNames?.fileNames(text, spans) ?? []));
       if (options.quotesOnly?.[i] === true) return [];
-      const joined = joinedDateTime(unquotedPieces(text, spans).join(" "));
+      const joined = policy.propertyNames?.joinedDateTime(unquotedPieces(text, spans).join(" "));
       if (joined) dateTimes.push(joined);
       const typed = unquotedPieces(text, spans)
         .flatMap((p) => {
-          const found = dateSpans(p);
+          const found = policy.dates?.spans(p) ?? [];
           for (const d of found) dates.push(p.slice(d.start, d.end));
           return outside(p, found);
         })
@@ -311,15 +312,17 @@ export class CopySource {
       const p = this.link[s]!;
       if (p > 0 && this.endOk[s]) this.endOk[p] = true;
     }
-    this.numbers = [...new Set(texts.flatMap((t) => numbersIn(t)))];
+    const words = policy.numberWords?.numbersIn ?? (() => []);
+    this.numbers = [...new Set(texts.flatMap((t) => numbersIn(t, words)))];
     // a number written with its sign keeps it ("-40"); one written without may be negated where a word says
     // so ("10 days before", "5 below zero"), and nowhere else ("(48.85, 2.35)", "add 14 days")
-    const negatable = this.typed.some((t) => NEGATING_WORDS.test(t));
+    const negating = policy.numberWords?.negating;
+    const negatable = negating !== undefined && this.typed.some((t) => negating.test(t));
     this.signedNumbers = [...new Set(this.numbers.flatMap((v) => (v <= 0 || !negatable ? [v] : [v, -v])))];
-    this.months = [...new Set(this.typed.flatMap((t) => monthsIn(t)))];
+    this.months = [...new Set(this.typed.flatMap((t) => policy.dates?.months(t) ?? []))];
     const mentions = new Map<number, number>();
     for (const t of texts)
-      for (const [v, c] of numberMentions(t)) mentions.set(v, (mentions.get(v) ?? 0) + c);
+      for (const [v, c] of numberMentions(t, words)) mentions.set(v, (mentions.get(v) ?? 0) + c);
     this.mentions = mentions;
   }
 
@@ -338,6 +341,7 @@ export class CopySource {
    * property named "weight_kg" or "seed" takes such a number first (json-automaton.ts).
    */
   numbersBeside(words: readonly string[]): number[] {
+    if (this.policy.propertyNames?.numbersBesideName !== true) return [];
     const names = new Set(words.map((w) => w.toLowerCase()));
     const out: number[] = [];
     for (const text of this.typed) {
@@ -363,6 +367,7 @@ export class CopySource {
    * ("in" for "text" in "… occurs in a text"): that property's first choice (json-automaton.ts).
    */
   quotedAfterCue(nameWords: readonly string[]): string[] {
+    if (this.policy.propertyNames?.cueWords !== true) return [];
     const cues = cueWords(this.description, nameWords);
     return this.quotedWithContext.filter((q) => followsCue(q.before, cues)).map((q) => q.value);
   }
@@ -387,8 +392,7 @@ export class CopySource {
         if (before || after) continue;
         // a short value ("kg", "l", "in") only as a unit: after a number, or after "to", "into", "in" or "as"
         const before4 = text.slice(Math.max(0, i - 4), i);
-        const asUnit =
-          /[0-9][\s°]*$/.test(before4) || /(?:^|[^\p{L}])(?:to|into|in|as)\s+$/iu.test(text.slice(0, i));
+        const asUnit = /[0-9][\s°]*$/.test(before4) || (this.unitCue?.test(text.slice(0, i)) ?? false);
         if (!afterNumber || asUnit) places.push({ text: t, start: i, end: i + v.length });
       }
     });
@@ -401,7 +405,22 @@ export class CopySource {
    */
   followsNumber(place: { text: number; start: number }): boolean {
     const before = this.typed[place.text]!.slice(0, place.start);
-    return /[0-9][\s°]*$/.test(before) || NUMBER_WORD_BEFORE.test(before);
+    return /[0-9][\s°]*$/.test(before) || (this.policy.numberWords?.endsWithNumberWord.test(before) ?? false);
+  }
+
+  /** Does a property of this name (its words) take a file name the question writes (policy: property names)? */
+  takesFileName(words: readonly string[]): boolean {
+    return this.policy.propertyNames?.namesAFile(words) ?? false;
+  }
+
+  /** Does a property of this name take a date and a time written apart, joined (policy: property names)? */
+  takesDateTime(words: readonly string[]): boolean {
+    return this.policy.propertyNames?.takesDateTime(words) ?? false;
+  }
+
+  /** Does a number enum of exactly 1 to 12 take the months the texts name (policy: property names)? */
+  get monthEnum(): boolean {
+    return this.policy.propertyNames?.monthEnum === true;
   }
 
   /** The state before any byte of a copy (the empty substring). */

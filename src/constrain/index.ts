@@ -11,6 +11,16 @@ import { TokenVocabulary } from "./token-vocabulary.ts";
 export { JsonSchemaAutomaton, type AutomatonOptions, type AutomatonState } from "./json-automaton.ts";
 export { TokenConstraint } from "./token-mask.ts";
 export { CopySource } from "./copy.ts";
+export {
+  COURTESY_WORDS,
+  englishPolicy,
+  neutralPolicy,
+  POINTING_WORDS,
+  POLICY_FAMILIES,
+  policyFrom,
+  type LanguagePolicy,
+  type PolicyFamily,
+} from "./policy.ts";
 export { numbersIn, numberWordsIn } from "./number-words.ts";
 export { quotedSpans, unquotedPieces, type QuotedSpan } from "./quotes.ts";
 export { TokenVocabulary } from "./token-vocabulary.ts";

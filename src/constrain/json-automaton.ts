@@ -17,8 +17,6 @@
 import type { JsonSchema } from "../tools/types.ts";
 import { ByteTrie, utf8Bytes } from "./byte-trie.ts";
 import { continuationBytes, COPY_ESCAPES, type CopySource, wholeWithin } from "./copy.ts";
-import { namesAFile } from "./file-names.ts";
-import { takesDateTime } from "./date-spans.ts";
 import { nameWords } from "./name-words.ts";
 import { boundsEmpty, NumberRange } from "./number-range.ts";
 import {
@@ -361,7 +359,8 @@ export class JsonSchemaAutomaton {
         if (this.copy && (node.range || node.values.every((v) => typeof v === "number"))) {
           // an integer range or a number enum is a number leaf: the numbers stated within it
           // a month (a number enum of exactly 1 to 12) is stated by its name too ("feb 2028")
-          const month = node.values.length === 12 && node.values.every((v, i) => v === i + 1);
+          const month =
+            this.copy.monthEnum && node.values.length === 12 && node.values.every((v, i) => v === i + 1);
           const stated = node.values.filter(
             (v) =>
               this.copy!.signedNumbers.includes(v as number) ||
@@ -418,11 +417,13 @@ export class JsonSchemaAutomaton {
                 : this.literal(whole);
           const words = nameWords(name);
           // a property that names a file takes a file name the question writes, when it writes any
-          const files = namesAFile(words) ? this.copy.fileNames.filter(fits) : [];
+          const files = this.copy.takesFileName(words) ? this.copy.fileNames.filter(fits) : [];
           if (files.length > 0)
             return this.copy.quotesFirst ? this.stated(files, "quote") : this.literal(files);
           // a property taking a date and time takes a date and a time written apart, joined (spending the date)
-          const joined = takesDateTime(words) ? this.copy.dateTimes.filter((d) => fits(d.value)) : [];
+          const joined = this.copy.takesDateTime(words)
+            ? this.copy.dateTimes.filter((d) => fits(d.value))
+            : [];
           if (joined.length > 0) {
             const values = joined.map((d) => d.value);
             return this.copy.quotesFirst

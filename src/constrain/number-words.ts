@@ -78,11 +78,15 @@ export function numberWordsIn(text: string): number[] {
  * counts without its sign; elsewhere it is the number's sign ("-40 degrees", "x = -5"), and only the signed
  * number is stated.
  */
-export function numbersIn(text: string): number[] {
+export function numbersIn(
+  text: string,
+  /** The numbers the text writes in words (a language policy's; none: digits only). */
+  inWords: (text: string) => number[] = numberWordsIn,
+): number[] {
   const digits = digitMatches(text).flatMap(({ value, afterOperand }) =>
     value < 0 && afterOperand ? [value, -value] : [value],
   );
-  return [...new Set([...digits, ...numberWordsIn(text)])].filter(Number.isFinite);
+  return [...new Set([...digits, ...inWords(text)])].filter(Number.isFinite);
 }
 
 function digitNumbersIn(text: string): number[] {
@@ -100,9 +104,12 @@ function digitMatches(text: string): { value: number; afterOperand: boolean }[] 
 }
 
 /** How many times a text states each number, by absolute value ("6d6": 6 twice), digits and words alike. */
-export function numberMentions(text: string): Map<number, number> {
+export function numberMentions(
+  text: string,
+  inWords: (text: string) => number[] = numberWordsIn,
+): Map<number, number> {
   const counts = new Map<number, number>();
-  for (const v of [...digitNumbersIn(text), ...numberWordsIn(text)])
+  for (const v of [...digitNumbersIn(text), ...inWords(text)])
     if (Number.isFinite(v)) counts.set(Math.abs(v), (counts.get(Math.abs(v)) ?? 0) + 1);
   return counts;
 }

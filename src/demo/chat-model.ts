@@ -231,6 +231,7 @@ export class ToolGenChatModel implements ChatModel {
               requestWords: c.requestWords,
               edgeWords: c.edgeWords,
               description: c.description,
+              policy: c.policy,
             }),
           }
         : {}),

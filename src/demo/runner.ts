@@ -2,6 +2,7 @@ import { createToolGenAgent, type ActionDecoder } from "../agents/toolgen.ts";
 import type { AgentEvent, AgentRun, TurnDecoding } from "../agents/types.ts";
 import type { CatalogEntry } from "../catalog/catalog.ts";
 import type { ChatModel } from "../models/model.ts";
+import type { LanguagePolicy } from "../constrain/policy.ts";
 import type { Tool } from "../tools/types.ts";
 
 /**
@@ -30,6 +31,8 @@ export interface DemoRunOptions {
    * likeliest action; see action-prior.ts).
    */
   actions?: { decode: ActionDecoder; how: string };
+  /** What the copy constraint knows of English and of property names (default englishPolicy; policy.ts). */
+  policy?: LanguagePolicy;
 }
 
 /** How the demo decodes the arguments turns (`toolgen demo --arguments-constraint`, `bench:demo --arguments`). */
@@ -92,6 +95,7 @@ export function createDemoRunner(o: DemoRunOptions) {
     maxRestarts: 0,
     retryTemperatures: [],
     ...(o.actions ? { decodeAction: o.actions.decode } : {}),
+    ...(o.policy ? { policy: o.policy } : {}),
   });
   let counter = 0;
 

@@ -165,6 +165,7 @@ function constraintFilter(
               requestWords: c.requestWords,
               edgeWords: c.edgeWords,
               description: c.description,
+              policy: c.policy,
             }),
           }
         : {}),

@@ -1,5 +1,6 @@
 import type { Message } from "../chat/messages.ts";
 import type { JsonSchema, ToolJson } from "../tools/types.ts";
+import type { LanguagePolicy } from "../constrain/policy.ts";
 
 /** Constraints are data, not code; each adapter maps what its backend supports and says what it cannot. */
 export type Constraint =
@@ -27,6 +28,8 @@ export type Constraint =
       requestWords?: string[];
       edgeWords?: string[];
       description?: string;
+      /** What the copy constraint knows of the language and of property names (default englishPolicy). */
+      policy?: LanguagePolicy;
     }
   | { kind: "grammar"; gbnf: string }
   | { kind: "tokens"; ids: number[] };

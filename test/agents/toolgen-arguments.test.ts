@@ -1,6 +1,7 @@
 import { Ajv } from "ajv";
 import { describe, expect, it } from "vitest";
 import { createToolGenAgent } from "../../src/agents/toolgen.ts";
+import { englishPolicy, neutralPolicy } from "../../src/constrain/policy.ts";
 import type { Message } from "../../src/chat/messages.ts";
 import { BuiltinTokenModel } from "../../src/models/builtin.ts";
 import { BuiltinChatModel } from "../../src/models/builtin-chat.ts";
@@ -90,6 +91,7 @@ describe("ToolGen agent: the arguments turn under a json-schema constraint", () 
       requestWords: ["sum", "please", "pls", "plz", "kindly", "thanks"], // the tool's name and courtesy are not its data
       edgeWords: expect.arrayContaining(["the", "word", "this"]), // words that point at the data
       description: "Sums 2 given numbers", // its words before a property's name say which quote it takes
+      policy: englishPolicy, // the language the copy constraint knows (the default)
     });
     expect(model.calls[5]!.options.constraint).toEqual({
       kind: "json-schema",
@@ -98,6 +100,7 @@ describe("ToolGen agent: the arguments turn under a json-schema constraint", () 
       quotesWhole: [false], // a tool result's quotes are part of it
       quotesFirst: false, // an answer is built from the result
       whole: [true], // and reports it whole or not at all
+      policy: englishPolicy,
     });
     const decodings = run.steps.flatMap((s) => (s.type === "model" ? [s.decoding] : []));
     expect(decodings[2]).toEqual({
@@ -109,6 +112,29 @@ describe("ToolGen agent: the arguments turn under a json-schema constraint", () 
       turn: "finish",
       constraint: "json-schema+copy",
       copyFrom: ["observation"],
+    });
+  });
+
+  it("json-schema+copy under the neutral policy: no courtesy or pointing words, the policy passed on", async () => {
+    const model = new ScriptedModel([
+      "I add.",
+      "<<sum>>",
+      '{"a":2,"b":3}',
+      "I can answer.",
+      "<<Finish>>",
+      finish("5"),
+    ]);
+    const agent = createToolGenAgent({
+      model,
+      tools: [sum],
+      argumentsConstraint: "json-schema+copy",
+      policy: neutralPolicy,
+    });
+    await agent.chat("u", "What is 2 plus 3?");
+    expect(model.calls[2]!.options.constraint).toMatchObject({
+      requestWords: ["sum"],
+      edgeWords: [],
+      policy: neutralPolicy,
     });
   });
 
