@@ -6,6 +6,7 @@
  *   npm run caller:model                      train and write models/caller (about 20 min on 2 cores)
  *   npx tsx scripts/build-caller.ts --eval    BFCL dev with the committed folder, each constraint in turn
  *                                             (copy, schema, none), into bench/results/bfcl-caller.json
+ * Modes: copy (neutral policy, the default), copy+english, schema, none.
  * Options: --out DIR, --steps N, --per-tool N, --bfcl DIR, --modes copy,schema,none, --categories a,b (a
  * quick look: printed, not recorded as a result).
  */
@@ -16,7 +17,8 @@ import type { CatalogEntry } from "../src/catalog/catalog.ts";
 import { loadCatalog } from "../src/catalog/load.ts";
 import { demoCatalog } from "../src/demo/catalog.ts";
 import { evaluateBfclModel, type BfclReport } from "../src/eval/bfcl.ts";
-import { CallerChatModel, type CallerConstraint } from "../src/models/caller-chat.ts";
+import { englishPolicy } from "../src/constrain/index.ts";
+import { CallerChatModel, type CallerOptions } from "../src/models/caller-chat.ts";
 import type { ChatModel } from "../src/models/model.ts";
 import { synthesize } from "../src/synth/index.ts";
 import { callerExamples, type CallerExample } from "../src/train/caller-data.ts";
@@ -30,7 +32,7 @@ const { values: args } = parseArgs({
     "per-tool": { type: "string", default: "4" },
     eval: { type: "boolean", default: false },
     bfcl: { type: "string", default: "../shared/data/bfcl" },
-    modes: { type: "string", default: "copy,schema,none" },
+    modes: { type: "string", default: "copy,copy+english,schema,none" },
     categories: { type: "string" },
   },
 });
@@ -123,14 +125,21 @@ const quantile = (xs: number[], q: number): number => {
 };
 
 async function evaluate(): Promise<void> {
-  const modes = args.modes!.split(",") as CallerConstraint[];
+  const modes = args.modes!.split(",");
+  const optionsOf: Record<string, CallerOptions> = {
+    copy: { constraint: "copy" },
+    "copy+english": { constraint: "copy", policy: englishPolicy },
+    schema: { constraint: "schema" },
+    none: { constraint: "none" },
+  };
   const categories = args.categories?.split(",");
   const manifest = JSON.parse(readFileSync(`${args.out}/caller.json`, "utf8")) as { training?: unknown };
   const runs: Record<string, unknown> = {};
+  for (const mode of modes) if (!optionsOf[mode]) throw new Error(`unknown mode ${mode}`);
   for (const mode of modes) {
     const times: number[] = [];
     const load = loadavg()[0];
-    const model = timed(CallerChatModel.load(args.out!, { constraint: mode }), times);
+    const model = timed(CallerChatModel.load(args.out!, optionsOf[mode]), times);
     const report: BfclReport = await evaluateBfclModel(args.bfcl!, model, {
       maxConsecutiveErrors: 0,
       onProgress: (done, total) => {
@@ -156,7 +165,7 @@ async function evaluate(): Promise<void> {
     data: args.bfcl,
     note:
       "BFCL non-live is dev for the function caller: never trained on (synth questions over StableToolBench, MetaTool and the demo's tools), no wording tuned to it. " +
-      "Modes: copy = reply schema + copy constraint (the default, `--model builtin:models/caller`); schema = reply schema alone; none = free decoding, parsed after (model alone).",
+      "Modes: copy = reply schema + copy constraint under neutralPolicy (the default, `--model builtin:models/caller`); copy+english = the same with englishPolicy (English number words, dates, pointing words, property-name rules); schema = reply schema alone; none = free decoding, parsed after (model alone; unparseable replies count as no call, which scores irrelevance as declined).",
     training: manifest.training,
     runs,
   });

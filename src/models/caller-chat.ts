@@ -1,7 +1,13 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Message } from "../chat/messages.ts";
-import { CopySource, decodeConstrained, jsonSchemaConstraint } from "../constrain/index.ts";
+import {
+  CopySource,
+  decodeConstrained,
+  jsonSchemaConstraint,
+  neutralPolicy,
+  type LanguagePolicy,
+} from "../constrain/index.ts";
 import { pickToken } from "../nn/infer/decode.ts";
 import { InferenceSession } from "../nn/infer/session.ts";
 import { Rng } from "../nn/rng.ts";
@@ -39,6 +45,11 @@ export type CallerConstraint = "none" | "schema" | "copy";
 
 export interface CallerOptions {
   constraint?: CallerConstraint;
+  /**
+   * What the copy constraint knows beyond the schema and the question's characters (src/constrain/policy.ts):
+   * default `neutralPolicy` (no English word lists, no rules keyed to property names); `englishPolicy` adds them.
+   */
+  policy?: LanguagePolicy;
 }
 
 export function isCallerFolder(dir: string): boolean {
@@ -79,6 +90,7 @@ function lastUserText(messages: readonly Message[]): string {
 export class CallerChatModel implements ChatModel {
   readonly id: string;
   readonly constraint: CallerConstraint;
+  readonly policy: LanguagePolicy;
 
   constructor(
     readonly tokens: BuiltinTokenModel,
@@ -87,6 +99,7 @@ export class CallerChatModel implements ChatModel {
   ) {
     this.id = tokens.id;
     this.constraint = options.constraint ?? "copy";
+    this.policy = options.policy ?? neutralPolicy;
     if (tokens.tokenizer.tokenToId(CALLER_END) === undefined)
       throw new ToolgenError("invalid_input", `${tokens.id}: the tokenizer has no ${CALLER_END} token`);
   }
@@ -115,7 +128,7 @@ export class CallerChatModel implements ChatModel {
     try {
       if (this.constraint === "none") ids = this.free(session, promptIds, endId, maxTokens, o);
       else {
-        const copy = this.constraint === "copy" ? { copy: new CopySource([question]) } : {};
+        const copy = this.constraint === "copy" ? { copy: new CopySource([question], { policy: this.policy }) } : {};
         const constraint = jsonSchemaConstraint(callerSchema(tools), tok, [endId], {
           vocabSize: this.tokens.vocabSize,
           ...copy,

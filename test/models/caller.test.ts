@@ -74,6 +74,8 @@ describe("the function caller (builtin:DIR with caller.json)", () => {
   it("loads through builtin: as a CallerChatModel", async () => {
     const model = await resolveModel(`builtin:${dir}`);
     expect(model).toBeInstanceOf(CallerChatModel);
+    // the copy constraint knows no English by default (src/constrain/policy.ts)
+    expect((model as CallerChatModel).policy.name).toBe("neutral");
   });
 
   it("answers the memorised questions, declines included", async () => {
