@@ -1,11 +1,14 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { CatalogEntry, LabelledQuery } from "../src/catalog/catalog.ts";
 import { seededShuffle } from "../src/eval/split.ts";
 import { writeFileAtomic } from "../src/io/atomic.ts";
 import { trainToolGen } from "../src/train/pipeline.ts";
 import { metaToolData } from "./toolgen/plans.ts";
-import { WORK } from "./toolgen/common.ts";
+import { figuresOf, WORK, type Figures } from "./toolgen/common.ts";
+import { writeBenchResult } from "./lib/result.ts";
+import { readManifest } from "../src/toolgen/model-folder.ts";
+import type { AddToolsOptions } from "../src/train/add-tools.ts";
 
 /**
  * Adding tools to a trained ToolGen model (issue 41), on MetaTool: a fifth of the tools (seeded) is held out of
@@ -19,6 +22,18 @@ import { WORK } from "./toolgen/common.ts";
 export const HOLDOUT = { seed: 41, fraction: 0.2 };
 export const TRAIN_SEED = 1;
 export const DIR = join(WORK, "add-tools");
+/**
+ * A smaller scale for both trainings alike (TOOLGEN_ADD_TOOLS_EPOCHS=memorization=8,retrieval=4), recorded in
+ * the result; absent: the tiny preset's own schedule.
+ */
+export const EPOCHS = process.env.TOOLGEN_ADD_TOOLS_EPOCHS
+  ? Object.fromEntries(
+      process.env.TOOLGEN_ADD_TOOLS_EPOCHS.split(",").map((p) => {
+        const [stage, n] = p.split("=");
+        return [stage!, { epochs: Number(n) }];
+      }),
+    )
+  : undefined;
 
 /** The tool split and the query parts restricted to each side. */
 export function addToolsData() {
@@ -74,14 +89,148 @@ async function trainPhase(name: "base" | "full"): Promise<void> {
   // Only a run that starts from nothing is timed (a resumed or finished folder would time a part of it).
   const fresh = !existsSync(join(out, "toolgen.json"));
   const { timing } = await timed(() =>
-    trainToolGen({ catalog, queries, out, preset: "tiny", seed: TRAIN_SEED, progress: false }),
+    trainToolGen({
+      catalog,
+      queries,
+      out,
+      preset: "tiny",
+      seed: TRAIN_SEED,
+      progress: false,
+      ...(EPOCHS ? { schedule: { stages: EPOCHS } } : {}),
+    }),
   );
   if (fresh) writeFileAtomic(join(out, "timing.json"), JSON.stringify(timing) + "\n");
   process.stderr.write(`${name}: ${JSON.stringify(timing)}\n`);
 }
 
+/**
+ * The configurations of the addition that were tried, all recorded; the one reported as the method is chosen on
+ * dev (new tools' dev NDCG@1, among those whose old tools' dev NDCG@1 is within 1 point of the base model's).
+ */
+export const CONFIGS: Array<{ name: string; options: Partial<AddToolsOptions> }> = [
+  { name: "rows", options: {} },
+  { name: "rows-no-imprint", options: { imprint: false } },
+  { name: "rows-replay-1", options: { replay: 1 } },
+  { name: "rows-30-epochs", options: { rowEpochs: 30 } },
+  { name: "all-short", options: { method: "all" } },
+];
+
+type Part = readonly LabelledQuery[];
+
+/** NDCG@1/3/5, recall, MRR of a model folder on queries, every tool of its index ranked. */
+async function score(dir: string, parts: Record<string, Part>): Promise<Record<string, Figures>> {
+  // Imported here: the training phases need none of the retrieval code.
+  const { openToolGenRetriever } = await import("../src/retrieval/toolgen-open.ts");
+  const { rankHits } = await import("./toolgen/metatool.ts");
+  const retriever = openToolGenRetriever(dir, undefined);
+  const out: Record<string, Figures> = {};
+  for (const [name, queries] of Object.entries(parts)) {
+    const hits = await rankHits(retriever, queries, 5);
+    out[name] = figuresOf(
+      queries,
+      hits.map((h) => h.slice(0, 5).map((x) => x.id)),
+    );
+  }
+  return out;
+}
+
+async function addPhase(names: readonly string[]): Promise<void> {
+  const d = addToolsData();
+  if (!d) throw new Error("bench/add-tools.ts: the MetaTool data is absent (set TOOLGEN_BENCH_DATA)");
+  const { addToolsToModel } = await import("../src/train/add-tools.ts");
+  for (const c of CONFIGS.filter((x) => names.length === 0 || names.includes(x.name))) {
+    const out = join(DIR, `add-${c.name}`);
+    if (existsSync(join(out, "timing.json"))) {
+      process.stderr.write(`${c.name}: done already (${out})\n`);
+      continue;
+    }
+    rmSync(out, { recursive: true, force: true });
+    const { timing } = await timed(() =>
+      addToolsToModel({
+        from: join(DIR, "base"),
+        out,
+        tools: d.newCatalog,
+        queries: d.parts.new.train,
+        progress: false,
+        ...c.options,
+      }),
+    );
+    writeFileAtomic(join(out, "timing.json"), JSON.stringify(timing) + "\n");
+    process.stderr.write(`${c.name}: ${JSON.stringify(timing)}\n`);
+  }
+}
+
+async function reportPhase(): Promise<void> {
+  const d = addToolsData();
+  if (!d) throw new Error("bench/add-tools.ts: the MetaTool data is absent (set TOOLGEN_BENCH_DATA)");
+  const { old, new: fresh } = d.parts;
+  const parts = { old_dev: old.dev, old_test: old.test, new_dev: fresh.dev, new_test: fresh.test };
+  const base = {
+    timing: readTiming(join(DIR, "base")),
+    ...(await score(join(DIR, "base"), { old_dev: old.dev, old_test: old.test })),
+  };
+  const full = { timing: readTiming(join(DIR, "full")), ...(await score(join(DIR, "full"), parts)) };
+  const ndcg1 = (f: Figures | undefined) => f?.["ndcg@1"] ?? NaN;
+  const configs: Record<string, Record<string, unknown>> = {};
+  for (const c of CONFIGS) {
+    const dir = join(DIR, `add-${c.name}`);
+    const timing = readTiming(dir);
+    if (!timing) continue;
+    const figures = await score(dir, parts);
+    configs[c.name] = {
+      options: c.options,
+      timing,
+      cpu_share_of_full: timing.cpu_s / full.timing!.cpu_s,
+      wall_share_of_full: timing.wall_s / full.timing!.wall_s,
+      ...figures,
+      new_test_share_of_full: ndcg1(figures.new_test) / ndcg1(full.new_test),
+      old_test_change: ndcg1(figures.old_test) - ndcg1(base.old_test),
+      added: readManifest(dir)?.added?.at(-1),
+    };
+  }
+  // Selection on dev only: the best new-tool dev NDCG@1 among the configurations that keep the old tools' dev
+  // NDCG@1 within 1 point of the base model's.
+  const eligible = Object.entries(configs).filter(
+    ([, f]) => ndcg1(f.old_dev as Figures) >= ndcg1(base.old_dev) - 1,
+  );
+  const selected = eligible.sort(
+    ([, a], [, b]) => ndcg1(b.new_dev as Figures) - ndcg1(a.new_dev as Figures),
+  )[0]?.[0];
+  const s = selected ? configs[selected]! : undefined;
+  writeBenchResult("add-tools", "npx tsx bench/add-tools.ts base && … full && … add && … report", {
+    protocol: {
+      data: "MetaTool (../shared/data/metatool): queries split train/dev/test by query as bench:toolgen does (seed 1, 80/10/10)",
+      holdout: { ...HOLDOUT, tools: d.catalog.length, new_tools: d.newIds.length, new_ids: d.newIds },
+      queries: {
+        old: Object.fromEntries(Object.entries(old).map(([k, v]) => [k, v.length])),
+        new: Object.fromEntries(Object.entries(fresh).map(([k, v]) => [k, v.length])),
+      },
+      epochs: EPOCHS ?? "the tiny preset's (memorization 32, retrieval 16)",
+      base: "tiny preset, seed 1, on the 80 % tools and their train queries",
+      full: "tiny preset, same schedule as base, seed 1, from scratch on every tool and every train query",
+      add: "the base model plus the held-out tools and their train queries (src/train/add-tools.ts), per configuration",
+      selection:
+        "new tools' dev NDCG@1 among the configurations within 1 point of the base model's old-tool dev NDCG@1",
+      scoring:
+        "NDCG@k with every tool of the model ranked (the base model ranks the 159 old tools; the others all 199)",
+    },
+    base,
+    full,
+    configs,
+    selected,
+    goals: s && {
+      time_share_cpu: { value: s.cpu_share_of_full, goal: "<= 0.10" },
+      time_share_wall: { value: s.wall_share_of_full, goal: "<= 0.10" },
+      new_tools_ndcg1_share_of_full: { value: s.new_test_share_of_full, goal: ">= 0.90" },
+      old_tools_ndcg1_change_points: { value: s.old_test_change, goal: ">= -1" },
+    },
+  });
+}
+
 const phase = process.argv[2];
 if (phase === "base" || phase === "full") await trainPhase(phase);
+else if (phase === "add") await addPhase(process.argv.slice(3));
+else if (phase === "report") await reportPhase();
 else if (phase === "split") {
   const d = addToolsData()!;
   const count = (p: Record<string, unknown[]>) =>

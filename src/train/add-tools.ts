@@ -285,7 +285,9 @@ export async function addToolsToModel(o: AddToolsOptions): Promise<ToolGenManife
     kind: "atomic",
     texts: { ...oldIndex.texts, ...Object.fromEntries(o.tools.map((t) => [t.id, toolToken(t.id)])) },
   };
-  if (o.imprint !== false) {
+  const method = o.method ?? ADD_DEFAULTS.method;
+  // `rows` imprints from the states its fit computes anyway; `all` imprints here, before its stages.
+  if (o.imprint !== false && method === "all") {
     const named = (id: string) =>
       (o.queries ?? []).filter((q) => q.relevant.includes(id)).map((q) => q.query);
     imprintToolRows(
@@ -302,7 +304,6 @@ export async function addToolsToModel(o: AddToolsOptions): Promise<ToolGenManife
       },
     );
   }
-  const method = o.method ?? ADD_DEFAULTS.method;
   const replay = o.replay ?? ADD_DEFAULTS.replay[method];
   const runs: StageRun[] = stages.map((stage, i) => {
     const fresh =
@@ -329,6 +330,7 @@ export async function addToolsToModel(o: AddToolsOptions): Promise<ToolGenManife
       fixedIds: Object.values(oldIndex.texts).map((text) => tokenizer.tokenToId(text)!),
       newIds: o.tools.map((t) => v.toolTokenIds.get(t.id)!),
       ...(o.rowEpochs !== undefined ? { epochs: o.rowEpochs } : {}),
+      imprint: o.imprint !== false,
       seed,
     });
     rows = { examples: examples.length, ...fit };

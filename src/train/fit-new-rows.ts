@@ -1,6 +1,8 @@
 import type { Llama } from "../nn/llama.ts";
 import { Rng } from "../nn/rng.ts";
-import { encodeChat, type ChatFormat, type ChatTokenizer } from "../toolgen/chat-encoding.ts";
+import type { ChatFormat, ChatTokenizer } from "../toolgen/chat-encoding.ts";
+import { answerStates } from "./answer-states.ts";
+import { imprintFromStates, meanRowLength } from "./imprint.ts";
 
 const MIN_UPDATES = 300;
 
@@ -29,43 +31,8 @@ export interface FitRowsOptions {
   l2?: number;
   /** Prompts per forward pass. */
   batch?: number;
-}
-
-/** The final hidden state where the model writes its answer, one row of d per prompt (forward passes only). */
-export function answerStates(
-  model: Llama,
-  tokenizer: ChatTokenizer,
-  prompts: readonly string[],
-  o: { format: ChatFormat; maxContentTokens: number; batch?: number },
-): Float32Array {
-  const d = model.config.hiddenSize;
-  const out = new Float32Array(prompts.length * d);
-  const size = o.batch ?? 64;
-  for (let start = 0; start < prompts.length; start += size) {
-    const encoded = prompts.slice(start, start + size).map(
-      (text) =>
-        encodeChat(tokenizer, [{ role: "user", content: text }], {
-          format: o.format,
-          generationPrompt: true,
-          maxContentTokens: o.maxContentTokens,
-          maxLength: model.config.maxPositions,
-        }).ids,
-    );
-    const T = encoded.reduce((m, ids) => Math.max(m, ids.length), 1);
-    const B = encoded.length;
-    const tokens = new Int32Array(B * T).fill(model.config.padTokenId ?? 0);
-    const positions = new Int32Array(B * T);
-    encoded.forEach((ids, b) => {
-      tokens.set(ids, b * T);
-      for (let t = 0; t < T; t++) positions[b * T + t] = t;
-    });
-    const rows = encoded.map((ids, b) => b * T + ids.length - 1);
-    out.set(
-      model.hiddenAt({ B, T, tokens, targets: new Int32Array(B * T).fill(-1), positions }, rows),
-      start * d,
-    );
-  }
-  return out;
+  /** Start the new rows from their examples' states (imprint.ts) instead of their current rows. */
+  imprint?: boolean;
 }
 
 /**
@@ -94,6 +61,15 @@ export function fitNewRows(
   const N = examples.length;
   const F = o.fixedIds.length;
   const K = o.newIds.length;
+  if (o.imprint) {
+    // The new rows start from the states of their own examples (imprint.ts), at the old rows' length.
+    const isNew = new Set(o.newIds);
+    const own = examples.flatMap((e, j) => (isNew.has(e.target) ? [j] : []));
+    const states = new Float32Array(own.length * d);
+    own.forEach((j, k) => states.set(H.subarray(j * d, (j + 1) * d), k * d));
+    const targets = own.map((j) => examples[j]!.target);
+    imprintFromStates(head, d, states, targets, meanRowLength(head, d, o.fixedIds));
+  }
   // Fixed logits, computed once.
   const fixed = new Float32Array(N * F);
   for (let n = 0; n < N; n++)

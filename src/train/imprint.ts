@@ -1,6 +1,6 @@
 import type { Llama } from "../nn/llama.ts";
 import type { ChatFormat, ChatTokenizer } from "../toolgen/chat-encoding.ts";
-import { answerStates } from "./fit-new-rows.ts";
+import { answerStates } from "./answer-states.ts";
 
 /** What imprinting reads: a new token and the user turns after which the model should write it. */
 export interface Imprint {
@@ -30,20 +30,44 @@ export function imprintToolRows(
   imprints: readonly Imprint[],
   o: ImprintOptions,
 ): void {
-  const d = model.config.hiddenSize;
-  const head = model.lmHead;
-  const norm = (v: Float32Array, at = 0) => Math.hypot(...v.subarray(at, at + d));
-  const scale =
-    o.scaleFrom.reduce((s, id) => s + norm(head, id * d), 0) / Math.max(1, o.scaleFrom.length) || 1;
-  for (const { tokenId, prompts } of imprints) {
-    const h = answerStates(model, tokenizer, prompts, o);
-    const sum = new Float32Array(d);
-    for (let j = 0; j < prompts.length; j++) {
-      const n = norm(h, j * d) || 1;
-      for (let i = 0; i < d; i++) sum[i]! += h[j * d + i]! / n;
-    }
-    const n = norm(sum) || 1;
-    const row = head.subarray(tokenId * d, (tokenId + 1) * d);
-    for (let i = 0; i < d; i++) row[i] = (sum[i]! / n) * scale;
+  const prompts = imprints.flatMap((x) => x.prompts);
+  const targets = imprints.flatMap((x) => x.prompts.map(() => x.tokenId));
+  const H = answerStates(model, tokenizer, prompts, o);
+  imprintFromStates(
+    model.lmHead,
+    model.config.hiddenSize,
+    H,
+    targets,
+    meanRowLength(model.lmHead, model.config.hiddenSize, o.scaleFrom),
+  );
+}
+
+/** The mean length of the lm_head rows of `ids` (1 when there are none). */
+export function meanRowLength(head: Float32Array, d: number, ids: readonly number[]): number {
+  const norm = (at: number) => Math.hypot(...head.subarray(at * d, (at + 1) * d));
+  return ids.reduce((s, id) => s + norm(id), 0) / Math.max(1, ids.length) || 1;
+}
+
+/**
+ * Sets the row of every token in `targets` to the mean direction of the states (rows of `H`, d each) whose target
+ * it is, each state normalised first, at length `scale`. Tokens without a state keep their rows.
+ */
+export function imprintFromStates(
+  head: Float32Array,
+  d: number,
+  H: Float32Array,
+  targets: readonly number[],
+  scale: number,
+): void {
+  const sums = new Map<number, Float32Array>();
+  targets.forEach((id, j) => {
+    const sum = sums.get(id) ?? new Float32Array(d);
+    sums.set(id, sum);
+    const n = Math.hypot(...H.subarray(j * d, (j + 1) * d)) || 1;
+    for (let i = 0; i < d; i++) sum[i]! += H[j * d + i]! / n;
+  });
+  for (const [id, sum] of sums) {
+    const n = Math.hypot(...sum) || 1;
+    for (let i = 0; i < d; i++) head[id * d + i] = (sum[i]! / n) * scale;
   }
 }
