@@ -5,7 +5,7 @@ import type { LabelledQuery } from "../catalog/catalog.ts";
 import { INDEX_KINDS, isIndexKind } from "../toolgen/ids.ts";
 import { STAGES, type Stage, type Trajectory } from "../train/datasets.ts";
 import { MANIFEST_FILE, readManifest } from "../toolgen/model-folder.ts";
-import { trainToolGen } from "../train/pipeline.ts";
+import { trainToolGen, type ToolGenTrainOptions } from "../train/pipeline.ts";
 import { CommandError } from "./run-action.ts";
 import { ToolgenError } from "../errors.ts";
 import { integerOption, positiveNumberOption } from "./number-options.ts";
@@ -24,6 +24,9 @@ export interface ToolGenTrainCliOptions {
   averageLast?: string;
   userLoss?: string;
   splitDigits?: boolean;
+  devFraction?: string;
+  devToolsFraction?: string;
+  gateAt?: string;
   seed: string;
   lr?: string;
   batchSize?: string;
@@ -32,6 +35,9 @@ export interface ToolGenTrainCliOptions {
   resume?: boolean;
   json?: boolean;
 }
+
+/** The share of the queries `toolgen train` holds out as dev queries unless told (`--dev-fraction`). */
+export const DEFAULT_DEV_FRACTION = 0.05;
 
 function parseStages(text: string | undefined): Stage[] | undefined {
   if (text === undefined) return undefined;
@@ -89,6 +95,23 @@ function readTrajectories(file: string): Trajectory[] {
     });
 }
 
+/** A share of queries or tools in [0, 0.5]. */
+function shareOption(text: string, flag: string): number {
+  const n = Number(text);
+  if (text.trim() === "" || !(n >= 0 && n <= 0.5))
+    throw new ToolgenError("invalid_option", `${flag} must be a number in [0, 0.5], got "${text}"`);
+  return n;
+}
+
+/** The dev queries held out for the hybrid's gate (`--dev-fraction`, `--dev-tools-fraction`, `--gate-at`). */
+function devOptions(opts: ToolGenTrainCliOptions): ToolGenTrainOptions["dev"] {
+  const fraction = shareOption(opts.devFraction ?? String(DEFAULT_DEV_FRACTION), "--dev-fraction");
+  const tools = opts.devToolsFraction ?? "auto";
+  const toolsFraction = tools === "auto" ? "auto" : shareOption(tools, "--dev-tools-fraction (or auto)");
+  const gateAt = opts.gateAt !== undefined ? integerOption(opts.gateAt, "--gate-at", 1) : undefined;
+  return { fraction, toolsFraction, ...(gateAt !== undefined ? { gateAt } : {}) };
+}
+
 /** The ToolGen branch of `toolgen train`: catalog + labelled queries → a virtualized, stage-trained model folder. */
 export async function runToolGenTraining(
   opts: ToolGenTrainCliOptions,
@@ -113,6 +136,7 @@ export async function runToolGenTraining(
     opts.batchSize !== undefined ? integerOption(opts.batchSize, "--batch-size", 1) : undefined;
   const vocabSize =
     opts.vocabSize !== undefined ? integerOption(opts.vocabSize, "--vocab-size", 256) : undefined;
+  const dev = devOptions(opts);
   // ToolGen training always continues a matching run in --out; --resume adds the promise that there is one.
   if (opts.resume && !readManifest(opts.out)) {
     throw new ToolgenError(
@@ -164,6 +188,7 @@ export async function runToolGenTraining(
     seed,
     progress: opts.progress,
     signal,
+    dev,
     schedule: {
       ...(batchSize !== undefined ? { batchSize } : {}),
       ...(vocabSize !== undefined ? { tokenizerVocab: vocabSize } : {}),
@@ -184,6 +209,13 @@ export async function runToolGenTraining(
       process.stdout.write(
         `${r.stage}: ${r.samples} samples × ${r.epochs} epochs = ${r.steps} steps, ${r.seconds.toFixed(1)} s, loss ${r.finalLoss.toFixed(4)}, peak ${r.peakRssMb} MB\n`,
       );
+    }
+    if (manifest.gate) {
+      const g = manifest.gate;
+      const parts = g.parts.map(
+        (p) => `${p.part} ${p.queries}: ToolGen ${p.toolgen}, BM25 ${p.bm25}, gate ${p.chosen}`,
+      );
+      process.stdout.write(`hybrid gate on the held-out dev queries (${g.metric}; ${parts.join("; ")})\n`);
     }
     process.stdout.write(
       `ToolGen model (${manifest.index} ids, ${catalog.length} tools) in ${opts.out}; use --model ${opts.out}\n`,

@@ -43,23 +43,17 @@ export async function createRetriever(kind: string, options: CreateRetrieverOpti
           HYBRID_DEFAULTS,
         );
       }
-      // A gate chosen on dev and saved with the model (toolgen-gate.json) decides per query; without one,
-      // ToolGen's votes weigh 2·p(top hit): a confident model leads, an unsure one leaves the ranking to BM25.
-      if (options.model !== undefined && !isLlamaCppSpec(options.model)) {
-        const { GatedHybridRetriever, readGate } = await import("./hybrid-gate.ts");
-        const gate = readGate(options.model);
-        if (gate)
-          return new GatedHybridRetriever(
-            await openLocal(options.model),
-            new Bm25Retriever(options.catalog, options.bm25),
-            gate,
-          );
+      // A model folder: the gate `toolgen train` chose on its held-out dev queries (toolgen-gate.json) decides
+      // per query; a folder without one is refused, since an ungated fusion can fall below both of its parts.
+      // Served and GGUF models have no folder to hold a gate: ToolGen's votes weigh 2·p(top hit) against BM25's.
+      if (!isLlamaCppSpec(options.model)) {
+        const toolgen = await openLocal(options.model);
+        const { GatedHybridRetriever, requireGate } = await import("./hybrid-gate.ts");
+        const gate = requireGate(options.model!);
+        return new GatedHybridRetriever(toolgen, new Bm25Retriever(options.catalog, options.bm25), gate);
       }
       return new HybridRetriever(
-        [
-          isLlamaCppSpec(options.model) ? await openGguf(options.model) : await openLocal(options.model),
-          new Bm25Retriever(options.catalog, options.bm25),
-        ],
+        [await openGguf(options.model!), new Bm25Retriever(options.catalog, options.bm25)],
         HYBRID_DEFAULTS,
       );
   }

@@ -87,7 +87,7 @@ describe("toolgen train --catalog (CLI)", () => {
         expect(typeof figures[key]).toBe("number");
       }
       expect(figures.queries).toBe(queries.length);
-      expect(figures.overlap_with_training).toBe(queries.length);
+      expect(figures.overlap_with_training).toBe(queries.length - 5); // 5 % held out as dev queries (--dev-fraction)
 
       const hybrid = await runCli([
         "retrieve",

@@ -1,0 +1,78 @@
+import type { CatalogEntry, LabelledQuery } from "../catalog/catalog.ts";
+import { Bm25Retriever } from "../retrieval/bm25.ts";
+import { chooseGateByParts, writeGate, type GateOptions } from "../retrieval/hybrid-gate.ts";
+import type { RetrievalHit } from "../retrieval/retriever.ts";
+import { openToolGenRetriever } from "../retrieval/toolgen-open.ts";
+import type { GateReport } from "../toolgen/model-folder.ts";
+
+/** How deep each part's ranking is read for the fusion (as `GatedHybridRetriever` reads it). */
+const DEPTH = 100;
+
+/**
+ * Standard NDCG@k with binary relevance (the eval layer's `ndcgAtK`, which training may not import): the ideal
+ * ranks every relevant id first; an id listed twice counts once.
+ */
+export function ndcgAt(ranked: readonly string[], relevant: readonly string[], k: number): number {
+  const set = new Set(relevant);
+  const seen = new Set<string>();
+  let dcg = 0;
+  ranked.slice(0, k).forEach((id, i) => {
+    if (set.has(id) && !seen.has(id)) dcg += 1 / Math.log2(i + 2);
+    seen.add(id);
+  });
+  let ideal = 0;
+  for (let i = 0; i < Math.min(k, set.size); i++) ideal += 1 / Math.log2(i + 2);
+  return ideal === 0 ? 0 : dcg / ideal;
+}
+
+/**
+ * After training: the hybrid's gate chosen on the dev queries the run held out (`dev-split.ts`), written to the
+ * model folder (`toolgen-gate.json`), where `--retriever hybrid` reads it. The grid holds "ToolGen alone" and
+ * "BM25 alone", so on the dev queries the chosen gate is at least as good as the better of the two (per part of
+ * the dev queries when both parts exist; `chooseGateByParts`). The lexical part is BM25 with its defaults.
+ */
+export async function chooseModelGate(
+  dir: string,
+  catalog: readonly CatalogEntry[],
+  dev: { seen: readonly LabelledQuery[]; unseen: readonly LabelledQuery[] },
+  k: number,
+): Promise<GateReport> {
+  const queries = [...dev.seen, ...dev.unseen];
+  const part = [...dev.seen.map(() => "seen"), ...dev.unseen.map(() => "unseen")];
+  const toolgen = openToolGenRetriever(dir, catalog);
+  const texts = queries.map((q) => q.query);
+  const tg: RetrievalHit[][] = await toolgen.searchMany(texts, { k: DEPTH });
+  const bm25 = new Bm25Retriever(catalog);
+  const lexical: RetrievalHit[][] = [];
+  for (const q of texts) lexical.push(await bm25.search(q, { k: DEPTH }));
+  const choice = chooseGateByParts(
+    tg,
+    lexical,
+    (ranked, i) => ndcgAt(ranked, queries[i]!.relevant, k),
+    part,
+    {
+      k,
+    },
+  );
+  const gate: GateOptions = { ...choice.gate, lexical: "bm25" };
+  const report: GateReport = {
+    metric: `ndcg@${k}`,
+    gate: { ...gate, threshold: jsonNumber(gate.threshold) },
+    parts: choice.parts.map((p) => ({
+      ...p,
+      toolgen: round(p.toolgen),
+      bm25: round(p.bm25),
+      chosen: round(p.chosen),
+    })),
+    tried: choice.tried.length,
+  };
+  writeGate(dir, gate, "toolgen train: the dev queries it held out of training (toolgen.json: dev)", {
+    metric: report.metric,
+    dev: report.parts,
+  });
+  return report;
+}
+
+const round = (x: number) => Math.round(x * 1e4) / 1e4;
+/** ±∞ (always / never ToolGen) as strings: JSON has no infinity. */
+const jsonNumber = (x: number): number | string => (Number.isFinite(x) ? x : String(x));
