@@ -237,8 +237,11 @@ export {
   type DocumentFormat,
 } from "./retrieval/documents.ts";
 export { Bm25Retriever, type Bm25Options } from "./retrieval/bm25.ts";
+export { Bm25fRetriever, BM25F_DEFAULTS, type Bm25fParams } from "./retrieval/bm25f.ts";
+export { RankerRetriever } from "./retrieval/ranker.ts";
 export {
   createRetriever,
+  DEFAULT_RETRIEVER,
   RETRIEVER_KINDS,
   type RetrieverKind,
   type CreateRetrieverOptions,
@@ -270,6 +273,7 @@ export {
 } from "./eval/retrieval.ts";
 export { splitQueries, type Split } from "./eval/split.ts";
 export { splitQueryFile, type SplitFilesResult } from "./eval/split-files.ts";
+export { splitByTool, toolLeaks, type ToolSplit } from "./eval/split-tools.ts";
 export {
   checkCall,
   checkBfclItem,

@@ -18,7 +18,14 @@ import { registerBfcl } from "./eval-bfcl.ts";
 import { runAction } from "./run-action.ts";
 import { DOCUMENT_FORMATS } from "../retrieval/documents.ts";
 import { positiveIntegerListOption } from "./number-options.ts";
-import { ALLOW_UNFINISHED, retrieverOptions, type RetrieverCliOptions } from "./retriever-options.ts";
+import {
+  ALLOW_UNFINISHED,
+  RETRIEVER_OPTION,
+  defaultRetrieverNote,
+  retrieverKind,
+  retrieverOptions,
+  type RetrieverCliOptions,
+} from "./retriever-options.ts";
 import { ToolgenError } from "../errors.ts";
 
 interface RetrievalCliOptions extends RetrieverCliOptions {
@@ -51,7 +58,8 @@ async function runRetrieval(opts: RetrievalCliOptions): Promise<void> {
   queries = queries.filter((q) => q.relevant.length > 0 && q.relevant.every((id) => ids.has(id)));
   // A query scored here that the model (or a given training file) learned is not a held-out figure.
   const trained = [
-    ...(modelTrainingQueries(opts.retriever === "bm25" ? undefined : opts.model) ?? []),
+    ...(modelTrainingQueries(["toolgen", "hybrid"].includes(retrieverKind(opts)) ? opts.model : undefined) ??
+      []),
     ...(opts.trainQueries ?? []).flatMap((f) => loadQueries(f).map((q) => q.query)),
   ];
   const overlap = overlapCount(queries, trained);
@@ -74,7 +82,8 @@ async function runRetrieval(opts: RetrievalCliOptions): Promise<void> {
     }
     queries = [...bySource.values()].flatMap((list) => splitQueries(list, Number(opts.seed))[part]);
   }
-  const retriever = await createRetriever(opts.retriever, retrieverOptions(opts, catalog));
+  const retriever = await createRetriever(retrieverKind(opts), retrieverOptions(opts, catalog));
+  process.stderr.write(defaultRetrieverNote(opts, catalog.length));
   const bar = progressBar("eval retrieval");
   const report = await evaluateRetrieval(retriever, queries, {
     ks,
@@ -118,12 +127,12 @@ export function register(program: Command): void {
       "query files: StableToolBench G*_*.json, MetaTool queries.csv, our JSONL",
     )
     .option("--format <name>", `force the catalog format (${CATALOG_FORMATS.join(", ")})`)
-    .option("--retriever <kind>", "bm25 | toolgen | hybrid", "bm25")
+    .option(...RETRIEVER_OPTION)
     .option("--model <dir>", "model for toolgen/hybrid retrieval")
     .option(...ALLOW_UNFINISHED)
     .option("--k <list>", "cut-offs", "1,3,5")
     .option("--depth <n>", "hits retrieved per query (MRR, ToolGen NDCG); default max(k, 5)")
-    .option("--k1 <x>", "BM25 k1", "1.2")
+    .option("--k1 <x>", "BM25 k1 (--retriever bm25)", "1.2")
     .option("--b <x>", "BM25 b (textbook: 0.75)", "0.9")
     .option("--no-stem", "no Porter stemming in the BM25 tokenizer (textbook BM25)")
     .option("--no-stopwords", "keep English stopwords (textbook BM25)")
@@ -157,6 +166,12 @@ export function register(program: Command): void {
     .option("--train-fraction <x>", "two-way split: share of train rows (default 0.8)")
     .option("--dev-fraction <x>", "three-way split: share of dev rows", "0.1")
     .option("--test-fraction <x>", "three-way split: share of test rows", "0.1")
+    .option(
+      "--by <unit>",
+      "query (split the rows) or tool (split the tools: dev/test tools appear in no train query; the fractions " +
+        "are shares of the tools; a query naming tools of two parts is dropped and counted)",
+      "query",
+    )
     .option("--json", "print one JSON object")
     .action(runAction(runSplit));
 }
@@ -170,6 +185,7 @@ interface SplitCliOptions {
   trainFraction?: string;
   devFraction: string;
   testFraction: string;
+  by: string;
   json?: boolean;
 }
 
@@ -184,8 +200,11 @@ function runSplit(opts: SplitCliOptions): void {
   const seed = Number(opts.seed);
   if (!Number.isInteger(seed))
     throw new ToolgenError("invalid_option", `--seed must be an integer, got ${opts.seed}`);
+  if (opts.by !== "query" && opts.by !== "tool")
+    throw new ToolgenError("invalid_option", `--by must be query or tool, got ${opts.by}`);
   const result = splitQueryFile(opts.queries, {
     seed,
+    by: opts.by,
     trainOut: opts.trainOut,
     devOut: opts.devOut,
     testOut: opts.testOut,
@@ -208,8 +227,9 @@ function runSplit(opts: SplitCliOptions): void {
   const text =
     `train ${result.train} → ${opts.trainOut}, dev ${result.dev} → ${opts.devOut}` +
     (opts.testOut === undefined ? "" : `, test ${result.test} → ${opts.testOut}`) +
-    ` (seed ${seed})` +
+    ` (seed ${seed}${result.tools === undefined ? "" : `, by tool: ${result.tools.train}/${result.tools.dev}` + (result.tools.test === undefined ? "" : `/${result.tools.test}`) + " tools"})` +
     (droppedTotal > 0 ? `; ${droppedTotal} rows repeating an earlier part's query dropped` : "") +
+    (result.dropped.mixed ? `; ${result.dropped.mixed} rows naming tools of two parts dropped` : "") +
     "\n";
   process.stdout.write(opts.json ? JSON.stringify(out) + "\n" : text);
 }

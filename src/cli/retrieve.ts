@@ -4,7 +4,14 @@ import { createRetriever } from "../retrieval/create.ts";
 import { DOCUMENT_FORMATS } from "../retrieval/documents.ts";
 import { runAction } from "./run-action.ts";
 import { positiveIntegerListOption } from "./number-options.ts";
-import { ALLOW_UNFINISHED, retrieverOptions, type RetrieverCliOptions } from "./retriever-options.ts";
+import {
+  ALLOW_UNFINISHED,
+  RETRIEVER_OPTION,
+  defaultRetrieverNote,
+  retrieverKind,
+  retrieverOptions,
+  type RetrieverCliOptions,
+} from "./retriever-options.ts";
 
 /** `toolgen retrieve "QUERY" --catalog F [-k 5] [--json]`: the top catalog entries for one query. */
 export function register(program: Command): void {
@@ -14,11 +21,11 @@ export function register(program: Command): void {
     .argument("<query>", "what the user asks")
     .requiredOption("--catalog <file>", "catalog file or folder (format recognised from the file)")
     .option("--format <name>", `force the catalog format (${CATALOG_FORMATS.join(", ")})`)
-    .option("--retriever <kind>", "bm25 | toolgen | hybrid", "bm25")
+    .option(...RETRIEVER_OPTION)
     .option("--model <spec>", "model for toolgen/hybrid (DIR, builtin:DIR, gguf:FILE)")
     .option(...ALLOW_UNFINISHED)
     .option("-k, --k <n>", "how many results", "5")
-    .option("--k1 <x>", "BM25 k1", "1.2")
+    .option("--k1 <x>", "BM25 k1 (--retriever bm25)", "1.2")
     .option("--b <x>", "BM25 b (textbook: 0.75)", "0.9")
     .option("--no-stem", "no Porter stemming in the BM25 tokenizer (textbook BM25)")
     .option("--no-stopwords", "keep English stopwords (textbook BM25)")
@@ -28,8 +35,9 @@ export function register(program: Command): void {
       runAction(async (query: string, opts: RetrieverCliOptions & { k: string; json?: boolean }) => {
         const [k] = positiveIntegerListOption(opts.k, "-k");
         const catalog = loadCatalog(opts.catalog, { format: opts.format as CatalogFormat | undefined });
-        const retriever = await createRetriever(opts.retriever, retrieverOptions(opts, catalog));
+        const retriever = await createRetriever(retrieverKind(opts), retrieverOptions(opts, catalog));
         const results = await retriever.search(query, { k });
+        process.stderr.write(defaultRetrieverNote(opts, catalog.length));
         if (opts.json) process.stdout.write(JSON.stringify({ query, results }) + "\n");
         else if (results.length === 0) {
           // BM25 scores only documents that share a word with the query; say so instead of printing nothing.

@@ -1,5 +1,5 @@
 import type { CatalogEntry } from "../catalog/catalog.ts";
-import type { CreateRetrieverOptions } from "../retrieval/create.ts";
+import { DEFAULT_RETRIEVER, RETRIEVER_KINDS, type CreateRetrieverOptions } from "../retrieval/create.ts";
 import { DOCUMENT_FORMATS, type DocumentFormat } from "../retrieval/documents.ts";
 import { ENGLISH_STOPWORDS } from "../text/terms.ts";
 import { ToolgenError } from "../errors.ts";
@@ -9,7 +9,8 @@ import { numberOption } from "./number-options.ts";
 export interface RetrieverCliOptions {
   catalog: string;
   format?: string;
-  retriever: string;
+  /** Undefined when not given: DEFAULT_RETRIEVER, and the command says so (`defaultRetrieverNote`). */
+  retriever?: string;
   model?: string;
   k1: string;
   b: string;
@@ -17,6 +18,33 @@ export interface RetrieverCliOptions {
   stopwords?: boolean;
   document: string;
   allowUnfinished?: boolean;
+}
+
+/**
+ * `--retriever`, the same in `retrieve`, `eval retrieval` and `serve mcp`. The default is the shipped ranker; BM25's
+ * options (--k1, --b, --document, --no-stem, --no-stopwords) apply to `bm25` (and hybrid's BM25 part) only.
+ */
+export const RETRIEVER_OPTION = [
+  "--retriever <kind>",
+  `${RETRIEVER_KINDS.join(" | ")} (default ${DEFAULT_RETRIEVER}: a ranker over BM25F that ships with toolgen)`,
+] as const;
+
+/** The retriever a command uses: the one asked for, else the default. */
+export function retrieverKind(opts: Pick<RetrieverCliOptions, "retriever">): string {
+  return opts.retriever ?? DEFAULT_RETRIEVER;
+}
+
+/**
+ * When no --retriever was given, the stderr line that says which retriever answered (stdout formats stay as they
+ * were; an explicit choice needs no note).
+ */
+export function defaultRetrieverNote(
+  opts: Pick<RetrieverCliOptions, "retriever">,
+  catalogSize: number,
+): string {
+  return opts.retriever === undefined
+    ? `retriever: ${DEFAULT_RETRIEVER} (the default; --retriever ${RETRIEVER_KINDS.join(" | ")}) over ${catalogSize} catalog entries\n`
+    : "";
 }
 
 /** The flag both commands add: a model whose training stopped early is refused without it. */

@@ -1,5 +1,6 @@
 import type { Command } from "commander";
-import { RETRIEVER_KINDS } from "../retrieval/create.ts";
+import { DEFAULT_RETRIEVER } from "../retrieval/create.ts";
+import { RETRIEVER_OPTION } from "./retriever-options.ts";
 import { buildGateway } from "../server/build.ts";
 import { collect } from "../server/command-line.ts";
 import { loadRouterConfig } from "../server/config.ts";
@@ -76,7 +77,7 @@ export function register(program: Command): void {
     )
     .option("--catalog <file>", "catalog file (any recognised format; repeatable)", collect, [])
     .option("--tools <file>", "TS/JS module whose tools are served and callable (repeatable)", collect, [])
-    .option("--retriever <kind>", RETRIEVER_KINDS.join(" | "), "bm25")
+    .option(...RETRIEVER_OPTION, DEFAULT_RETRIEVER)
     .option("--model <spec>", "model for the toolgen/hybrid retriever (DIR, builtin:DIR, gguf:FILE)")
     .option(
       "--config <file>",

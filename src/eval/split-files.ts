@@ -5,6 +5,7 @@ import { formatJsonlQueries } from "../catalog/import/jsonl.ts";
 import { loadQueries } from "../catalog/load.ts";
 import { writeFileAtomic } from "../io/atomic.ts";
 import { dropRepeats, splitQueries, splitThreeWay, type SplitFractions } from "./split.ts";
+import { splitByTool } from "./split-tools.ts";
 import { ToolgenError } from "../errors.ts";
 
 export interface SplitFilesOptions {
@@ -15,8 +16,10 @@ export interface SplitFilesOptions {
   testOut?: string;
   /** Two-way only: the train share (default 0.8). */
   trainFraction?: number;
-  /** Three-way only: dev and test shares (default 0.1 each). */
+  /** Three-way only: dev and test shares (default 0.1 each); with `by: "tool"`, shares of the tools. */
   fractions?: SplitFractions;
+  /** `tool`: split the tools, not the queries (`splitByTool`): dev and test tools are in no train query. */
+  by?: "query" | "tool";
 }
 
 export interface SplitFilesResult {
@@ -27,8 +30,10 @@ export interface SplitFilesResult {
    * Rows left out because the same query text (by `queryKey`) is already in an earlier part: a dev row repeating
    * a train query, a test row repeating a train or dev query. Train is never changed by this.
    */
-  dropped: { dev: number; test?: number };
+  dropped: { dev: number; test?: number; mixed?: number };
   format: "csv" | "jsonl";
+  /** With `by: "tool"`: how many tools each part holds. */
+  tools?: { train: number; dev: number; test?: number };
 }
 
 /** Refuses two outputs on one path (the second write would silently replace the first) or over the input. */
@@ -43,11 +48,31 @@ function checkPaths(file: string, outputs: Record<string, string | undefined>): 
   }
 }
 
+interface SplitParts<T> {
+  parts: T[][];
+  dropped: number[];
+  mixed?: number;
+  tools?: number[];
+}
+
 function splitRows<T>(
   rows: readonly T[],
   text: (row: T) => string,
+  relevant: (row: T) => readonly string[],
   o: SplitFilesOptions,
-): { parts: T[][]; dropped: number[] } {
+): SplitParts<T> {
+  if (o.by === "tool") {
+    const threeWay = o.testOut !== undefined;
+    const split = splitByTool(rows, relevant, o.seed, {
+      dev: threeWay ? o.fractions?.dev : 1 - (o.trainFraction ?? 0.8),
+      test: threeWay ? o.fractions?.test : 0,
+    });
+    const parts = threeWay ? [split.train, split.dev, split.test] : [split.train, split.dev];
+    const tools = threeWay
+      ? [split.tools.train.length, split.tools.dev.length, split.tools.test.length]
+      : [split.tools.train.length, split.tools.dev.length];
+    return { ...dropRepeats(parts, text), mixed: split.mixed, tools };
+  }
   const parts =
     o.testOut === undefined
       ? Object.values(splitQueries(rows, o.seed, o.trainFraction ?? 0.8))
@@ -68,14 +93,20 @@ export function splitQueryFile(file: string, o: SplitFilesOptions): SplitFilesRe
       "a three-way split takes --dev-fraction and --test-fraction, not --train-fraction",
     );
   const outs = [o.trainOut, o.devOut, ...(o.testOut === undefined ? [] : [o.testOut])];
-  let parts: unknown[][];
-  let dropped: number[];
+  let split: SplitParts<unknown>;
   let format: "csv" | "jsonl";
   if (file.endsWith(".csv")) {
-    loadQueries(file); // validates the columns and rows first
+    const labelled = loadQueries(file); // validates the columns and rows first; one query per record
     const { header, records } = csvRecords(readFileSync(file, "utf8"));
     const queryColumn = header.find((h) => h.toLowerCase() === "query") ?? header[0]!;
-    ({ parts, dropped } = splitRows(records, (r) => r[queryColumn] ?? "", o));
+    const relevantOf = new Map(records.map((r, i) => [r, labelled[i]?.relevant ?? []]));
+    split = splitRows(
+      records,
+      (r) => r[queryColumn] ?? "",
+      (r) => relevantOf.get(r) ?? [],
+      o,
+    ) as SplitParts<unknown>;
+    const parts = split.parts;
     const text = (rows: Record<string, string>[]): string =>
       [header, ...rows.map((r) => header.map((h) => r[h]))].map((r) => r.map(csvField).join(",")).join("\n") +
       "\n";
@@ -83,15 +114,31 @@ export function splitQueryFile(file: string, o: SplitFilesOptions): SplitFilesRe
     format = "csv";
   } else {
     const queries = loadQueries(file);
-    ({ parts, dropped } = splitRows(queries, (q) => q.query, o));
+    split = splitRows(
+      queries,
+      (q) => q.query,
+      (q) => q.relevant,
+      o,
+    ) as SplitParts<unknown>;
+    const parts = split.parts;
     outs.forEach((path, i) => writeFileAtomic(path, formatJsonlQueries(parts[i] as typeof queries)));
     format = "jsonl";
   }
+  const { parts, dropped, mixed, tools } = split;
   return {
     train: parts[0]!.length,
     dev: parts[1]!.length,
     ...(o.testOut === undefined ? {} : { test: parts[2]!.length }),
-    dropped: { dev: dropped[0]!, ...(o.testOut === undefined ? {} : { test: dropped[1]! }) },
+    dropped: {
+      dev: dropped[0]!,
+      ...(o.testOut === undefined ? {} : { test: dropped[1]! }),
+      ...(mixed === undefined ? {} : { mixed }),
+    },
     format,
+    ...(tools === undefined
+      ? {}
+      : {
+          tools: { train: tools[0]!, dev: tools[1]!, ...(tools[2] === undefined ? {} : { test: tools[2] }) },
+        }),
   };
 }

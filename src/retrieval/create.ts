@@ -1,16 +1,27 @@
 import type { CatalogEntry } from "../catalog/catalog.ts";
 import { Bm25Retriever, type Bm25Options } from "./bm25.ts";
+import { Bm25fRetriever, type Bm25fParams } from "./bm25f.ts";
+import { RankerRetriever } from "./ranker.ts";
 import type { Retriever } from "./retriever.ts";
 import { ToolgenError } from "../errors.ts";
 
-export const RETRIEVER_KINDS = ["bm25", "toolgen", "hybrid"] as const;
+export const RETRIEVER_KINDS = ["ranker", "bm25f", "bm25", "toolgen", "hybrid"] as const;
 export type RetrieverKind = (typeof RETRIEVER_KINDS)[number];
+
+/**
+ * What `toolgen retrieve`, `toolgen eval retrieval` and `toolgen serve mcp` use without `--retriever`: the shipped
+ * ranker over BM25F (no model to train). It won on dev over BM25 and BM25F on tools no training query named; the
+ * test figures are in bench/results/retrieval.json (`tool_disjoint`).
+ */
+export const DEFAULT_RETRIEVER: RetrieverKind = "ranker";
 
 export interface CreateRetrieverOptions {
   catalog: readonly CatalogEntry[];
   /** A model spec or checkpoint folder (toolgen, hybrid). */
   model?: string;
   bm25?: Bm25Options;
+  /** BM25F's parameters (kind bm25f); default BM25F_DEFAULTS. */
+  bm25f?: Bm25fParams;
   /** Use a model folder whose training was interrupted (fewer stages done than planned); refused otherwise. */
   allowUnfinished?: boolean;
 }
@@ -19,6 +30,8 @@ export interface CreateRetrieverOptions {
 export async function createRetriever(kind: string, options: CreateRetrieverOptions): Promise<Retriever> {
   checkArguments(kind, options);
   if (kind === "bm25") return new Bm25Retriever(options.catalog, options.bm25);
+  if (kind === "bm25f") return new Bm25fRetriever(options.catalog, options.bm25f);
+  if (kind === "ranker") return new RankerRetriever(options.catalog);
   // The model-backed kinds load the engine, llama.cpp and HTTP clients only when asked for (fast CLI start).
   const [{ HttpGenerativeRetriever, isHttpModelSpec }, { HYBRID_DEFAULTS, HybridRetriever }] =
     await Promise.all([import("./generative-http.ts"), import("./hybrid.ts")]);

@@ -3,7 +3,7 @@ import type { CatalogEntry } from "../catalog/catalog.ts";
 import { isMcpEntryDoc } from "../catalog/import/mcp.ts";
 import { indexCatalog } from "../catalog/catalog.ts";
 import { loadCatalog } from "../catalog/load.ts";
-import { createRetriever, type CreateRetrieverOptions } from "../retrieval/create.ts";
+import { createRetriever, DEFAULT_RETRIEVER, type CreateRetrieverOptions } from "../retrieval/create.ts";
 import type { Retriever } from "../retrieval/retriever.ts";
 import { loadTools } from "../tools/load-module.ts";
 import type { Tool } from "../tools/types.ts";
@@ -121,7 +121,7 @@ async function buildParts(
 /** How the router's retriever is built over a catalog (again when an upstream's tools change). */
 function retrieverFor(options: BuildRouterOptions): (entries: readonly CatalogEntry[]) => Promise<Retriever> {
   return (entries) =>
-    createRetriever(options.retriever ?? "bm25", {
+    createRetriever(options.retriever ?? DEFAULT_RETRIEVER, {
       catalog: entries,
       ...(options.model === undefined ? {} : { model: options.model }),
       ...(options.bm25 === undefined ? {} : { bm25: options.bm25 }),

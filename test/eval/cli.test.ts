@@ -22,7 +22,7 @@ async function cli(args: string[]): Promise<{ stdout: string; stderr: string; co
 describe("toolgen eval retrieval / retrieve / eval split", () => {
   it("prints the contract's JSON for eval retrieval and writes a Markdown report", async () => {
     const report = join(f.dir, "report.md");
-    const { stdout, code } = await cli([
+    const { stdout, stderr, code } = await cli([
       "eval",
       "retrieval",
       "--catalog",
@@ -38,7 +38,9 @@ describe("toolgen eval retrieval / retrieve / eval split", () => {
     ]);
     expect(code).toBe(0);
     const json = JSON.parse(stdout);
-    expect(json).toMatchObject({ retriever: "bm25", queries: 4 });
+    // Without --retriever: the shipped ranker, and the command says so on stderr.
+    expect(json).toMatchObject({ retriever: "ranker", queries: 4 });
+    expect(stderr).toMatch(/^retriever: ranker \(the default; --retriever /);
     for (const key of [
       "ndcg@1",
       "ndcg@3",

@@ -77,11 +77,11 @@ describe("BM25", () => {
     const nope = await refused("nope", { catalog });
     expect(ToolgenError.hasCode(nope, "invalid_option")).toBe(true);
     expect((nope as Error).message).toBe(
-      'createRetriever(kind, options): kind must be one of bm25, toolgen, hybrid, got "nope"',
+      'createRetriever(kind, options): kind must be one of ranker, bm25f, bm25, toolgen, hybrid, got "nope"',
     );
     // the slip the README's old text invited: the options object in the kind's place
     expect(((await refused({ catalog })) as Error).message).toBe(
-      'createRetriever(kind, options): kind must be one of bm25, toolgen, hybrid, got an object (the kind comes first: createRetriever("bm25", { catalog }))',
+      'createRetriever(kind, options): kind must be one of ranker, bm25f, bm25, toolgen, hybrid, got an object (the kind comes first: createRetriever("bm25", { catalog }))',
     );
     const noCatalog = await refused("bm25", {});
     expect(ToolgenError.hasCode(noCatalog, "invalid_option")).toBe(true);

@@ -1,0 +1,457 @@
+/**
+ * The tool-disjoint retrieval experiment shared by bench/retrieval.ts and bench/train-ranker.ts: the data sets and
+ * their splits by tool (fixed seeds, written into every result), dev-only tuning of BM25 and BM25F with the same
+ * budget, and the ranker's training and selection. Test queries are read only by the report in bench/retrieval.ts.
+ */
+import { join } from "node:path";
+import type { CatalogEntry, LabelledQuery } from "../../src/catalog/catalog.ts";
+import { loadCatalog, loadQueries } from "../../src/catalog/load.ts";
+import { ndcgAtK } from "../../src/eval/metrics.ts";
+import { dropRepeats, mulberry32, seededShuffle } from "../../src/eval/split.ts";
+import { splitByTool, toolLeaks, toolOf } from "../../src/eval/split-tools.ts";
+import { Bm25Retriever, type Bm25Options } from "../../src/retrieval/bm25.ts";
+import { Bm25fRetriever, FieldIndex, type Bm25fParams } from "../../src/retrieval/bm25f.ts";
+import { rankerFeatures } from "../../src/retrieval/ranker-features.ts";
+import { trainRanker, type RankerGroup } from "../../src/retrieval/ranker-train.ts";
+import { RankerRetriever, type RankerModel } from "../../src/retrieval/ranker.ts";
+import { TOOL_FIELDS, toolFields } from "../../src/retrieval/tool-fields.ts";
+import {
+  learnAssociations,
+  type AssociationUnit,
+  type LearnAssociationsOptions,
+  type TermAssociations,
+} from "../../src/retrieval/term-associations.ts";
+import type { RetrievalHit } from "../../src/retrieval/retriever.ts";
+import { SHARED_DATA } from "../../test/helpers/shared-data.ts";
+
+export const SPLIT_SEED = 41;
+export const SEARCH_SEED = 41;
+export const TRAIN_SEED = 41;
+/** How many configurations each lexical retriever may try on dev (the same budget for BM25 and BM25F). */
+export const TUNING_BUDGET = 48;
+
+export interface DataSet {
+  name: string;
+  catalog: CatalogEntry[];
+  train: LabelledQuery[];
+  dev: LabelledQuery[];
+  test: LabelledQuery[];
+  /** How the split was made, for the result files. */
+  split: Record<string, unknown>;
+}
+
+/** MetaTool split by tool (seed 41): 60 % of the tools train, 15 % dev, 25 % test; every query is single-tool. */
+export function metaTool(): DataSet {
+  const dir = join(SHARED_DATA, "metatool");
+  const catalog = loadCatalog(join(dir, "tools.json"));
+  const ids = new Set(catalog.map((e) => e.id));
+  const queries = loadQueries(join(dir, "queries.csv")).filter((q) => q.relevant.every((id) => ids.has(id)));
+  const split = splitByTool(queries, (q) => q.relevant, SPLIT_SEED, { dev: 0.15, test: 0.25 });
+  const {
+    parts: [train, dev, test],
+    dropped,
+  } = dropRepeats([split.train, split.dev, split.test], (q) => q.query);
+  return {
+    name: "metatool",
+    catalog,
+    train,
+    dev,
+    test,
+    split: {
+      rule: "splitByTool(queries.csv, seed 41, dev 0.15, test 0.25 of the tools), then dropRepeats by query text",
+      tools: { train: split.tools.train.length, dev: split.tools.dev.length, test: split.tools.test.length },
+      queries: { train: train.length, dev: dev.length, test: test.length },
+      dropped_repeats: { dev: dropped[0], test: dropped[1] },
+      leaks: toolLeaks(train, [...dev, ...test], (q) => q.relevant).length,
+    },
+  };
+}
+
+/**
+ * StableToolBench G1 → G2: G1 queries (instruction, category, tool) that name no tool of a G2 query are split by
+ * tool (seed 41, 25 % of the tools dev); G2 (instruction, category) is the test, so no G2 tool is in any training
+ * or dev query.
+ */
+export function stableToolBench(): DataSet {
+  const dir = join(SHARED_DATA, "stabletoolbench");
+  const catalog = loadCatalog(join(dir, "apis.json"));
+  const load = (files: string[]): LabelledQuery[] =>
+    files.flatMap((f) => loadQueries(join(dir, `${f}.json`), catalog));
+  const g2 = load(["G2_instruction", "G2_category"]);
+  const g2Tools = new Set(g2.flatMap((q) => q.relevant.map(toolOf)));
+  const g1All = load(["G1_instruction", "G1_category", "G1_tool"]);
+  const g1 = g1All.filter((q) => !q.relevant.some((id) => g2Tools.has(toolOf(id))));
+  const split = splitByTool(g1, (q) => q.relevant, SPLIT_SEED, { dev: 0.25, test: 0 });
+  const {
+    parts: [train, dev, test],
+    dropped,
+  } = dropRepeats([split.train, split.dev, g2], (q) => q.query);
+  return {
+    name: "stabletoolbench",
+    catalog,
+    train,
+    dev,
+    test,
+    split: {
+      rule:
+        "G1 (instruction, category, tool) minus queries naming a G2 tool → splitByTool(seed 41, dev 0.25 of the " +
+        "tools, no test); test = G2 (instruction, category); dropRepeats by query text",
+      g1_queries: g1All.length,
+      g1_dropped_naming_g2_tools: g1All.length - g1.length,
+      tools: { train: split.tools.train.length, dev: split.tools.dev.length, test: g2Tools.size },
+      queries: { train: train.length, dev: dev.length, test: test.length },
+      dropped_repeats: { dev: dropped[0], test: dropped[1] },
+      leaks: toolLeaks(train, [...dev, ...test], (q) => q.relevant).length,
+    },
+  };
+}
+
+export type Search = (query: string, k: number) => RetrievalHit[];
+
+/** Per-query NDCG@k (standard) for k in ks. */
+export function perQuery(search: Search, queries: readonly LabelledQuery[], ks = [1, 3, 5]): number[][] {
+  const depth = Math.max(...ks);
+  const rows = queries.map((q) => {
+    const ranked = search(q.query, depth).map((h) => h.id);
+    return ks.map((k) => ndcgAtK(ranked, q.relevant, k));
+  });
+  return ks.map((_, i) => rows.map((r) => r[i]));
+}
+
+export const meanOf = (xs: readonly number[]): number =>
+  xs.length === 0 ? 0 : xs.reduce((a, c) => a + c, 0) / xs.length;
+const pct = (x: number): number => Math.round(x * 10000) / 100;
+
+/** Mean dev NDCG@5 over the data sets (each set counts alike): the one selection criterion. */
+export function devScore(search: (set: DataSet) => Search, sets: readonly DataSet[]): number[] {
+  return sets.map((set) => meanOf(perQuery(search(set), set.dev, [5])[0]));
+}
+
+/** The BM25 grid: 6 k1 × 4 b × 2 documents = 48 configurations (the tuning budget). */
+export function bm25Grid(): Bm25Options[] {
+  const out: Bm25Options[] = [];
+  for (const document of ["toolgen", "name-description"] as const)
+    for (const k1 of [0.5, 0.9, 1.2, 1.6, 2.0, 3.0])
+      for (const b of [0.3, 0.6, 0.75, 0.9]) out.push({ k1, b, document });
+  return out;
+}
+
+/** The search's hand-set starting point (names weigh most, response keys least). */
+const BM25F_START: Bm25fParams = {
+  k1: 1.2,
+  weights: { name: 3, tool: 1.5, description: 1, params: 0.5, paramText: 0.3, response: 0.1, expansion: 0 },
+  b: {
+    name: 0.5,
+    tool: 0.5,
+    description: 0.75,
+    params: 0.5,
+    paramText: 0.75,
+    response: 0.75,
+    expansion: 0.5,
+  },
+};
+
+/**
+ * The BM25F search: the hand-set start, then 47 seeded random configurations (48 in all). The chosen one is
+ * BM25F_DEFAULTS (src/retrieval/bm25f.ts).
+ */
+export function bm25fCandidates(): Bm25fParams[] {
+  const rand = mulberry32(SEARCH_SEED);
+  const pick = (values: readonly number[]): number => values[Math.floor(rand() * values.length)];
+  const out: Bm25fParams[] = [BM25F_START];
+  while (out.length < TUNING_BUDGET) {
+    const weights = {
+      name: pick([0.5, 1, 2, 3, 4, 6]),
+      tool: pick([0, 0.5, 1, 1.5, 2, 3]),
+      description: 1,
+      params: pick([0, 0.25, 0.5, 1, 2]),
+      paramText: pick([0, 0.1, 0.3, 0.6, 1]),
+      response: pick([0, 0.05, 0.1, 0.3, 0.6]),
+      expansion: 0, // plain BM25F: the schema alone; the learnt expansion belongs to the ranker's first stage
+    };
+    const b = {
+      ...Object.fromEntries(TOOL_FIELDS.map((f) => [f, pick([0.2, 0.4, 0.6, 0.75, 0.9, 1])])),
+      expansion: 0.5,
+    } as Bm25fParams["b"];
+    out.push({ k1: pick([0.6, 0.9, 1.2, 1.6, 2.0, 2.5]), weights, b });
+  }
+  return out;
+}
+
+export interface Tried<C> {
+  config: C;
+  dev_ndcg5: number[];
+  dev_mean: number;
+}
+
+/** Tries every configuration on dev; returns all (in order tried) and the best (first on ties). */
+export function select<C>(
+  configs: readonly C[],
+  score: (config: C) => number[],
+): { tried: Tried<C>[]; best: Tried<C> } {
+  const tried = configs.map((config) => {
+    const dev = score(config);
+    return { config, dev_ndcg5: dev.map(pct), dev_mean: pct(meanOf(dev)) };
+  });
+  const best = tried.reduce((a, c) => (c.dev_mean > a.dev_mean ? c : a));
+  return { tried, best };
+}
+
+export function tuneBm25(sets: readonly DataSet[]): {
+  tried: Tried<Bm25Options>[];
+  best: Tried<Bm25Options>;
+} {
+  return select(bm25Grid(), (config) =>
+    devScore((set) => {
+      const bm25 = new Bm25Retriever(set.catalog, config);
+      return (q, k) => bm25.searchSync(q, { k });
+    }, sets),
+  );
+}
+
+export function tuneBm25f(
+  sets: readonly DataSet[],
+  indexes: readonly FieldIndex[],
+): { tried: Tried<Bm25fParams>[]; best: Tried<Bm25fParams> } {
+  return select(bm25fCandidates(), (config) =>
+    devScore((set) => {
+      const bm25f = new Bm25fRetriever(indexes[sets.indexOf(set)], config);
+      return (q, k) => bm25f.searchSync(q, { k });
+    }, sets),
+  );
+}
+
+/** Term-association settings tried on dev (src/retrieval/term-associations.ts), with `keep` words per document. */
+export interface AssociationConfig extends LearnAssociationsOptions {
+  keep: number;
+}
+
+/** 8 configurations: tools a word must be in × silent pseudo-queries × words kept per document. */
+export function associationConfigs(): AssociationConfig[] {
+  const out: AssociationConfig[] = [];
+  for (const minTools of [2, 3])
+    for (const prior of [3, 10])
+      for (const keep of [20, 50])
+        out.push({ minTools, prior, keep, perTerm: 12, minStrength: 0.03, queriesPerTool: 20 });
+  return out;
+}
+
+/** One unit per catalog entry that the given queries name: its document's terms and those queries' terms. */
+function associationUnits(
+  set: DataSet,
+  queries: readonly LabelledQuery[],
+  index: FieldIndex,
+): AssociationUnit[] {
+  const byId = new Map<string, string[][]>();
+  for (const q of queries) {
+    const terms = index.queryTerms(q.query);
+    for (const id of q.relevant) byId.set(id, [...(byId.get(id) ?? []), terms]);
+  }
+  return set.catalog
+    .filter((e) => byId.has(e.id))
+    .map((e) => ({
+      documentTerms: Object.values(toolFields(e)).flatMap((text) => index.queryTerms(text)),
+      queries: byId.get(e.id)!,
+    }));
+}
+
+/** Associations learnt from the given queries of every set (train tools only, by the callers). */
+export function learnFrom(
+  sets: readonly DataSet[],
+  queries: readonly (readonly LabelledQuery[])[],
+  plain: readonly FieldIndex[],
+  config: AssociationConfig,
+  header: Record<string, unknown> = {},
+): TermAssociations {
+  const units = sets.flatMap((set, i) => associationUnits(set, queries[i], plain[i]));
+  return { ...learnAssociations(units, config, header), keep: config.keep };
+}
+
+/**
+ * Chooses the association settings on dev: each is learnt from the train tools' queries and scored by the first
+ * stage with a fixed expansion weight (2, b 0.6) over the chosen BM25F; the expansion's weight is tuned after.
+ */
+export function tuneAssociations(
+  sets: readonly DataSet[],
+  plain: readonly FieldIndex[],
+  base: Bm25fParams,
+): { tried: Tried<AssociationConfig>[]; best: Tried<AssociationConfig> } {
+  const probe = { ...base, weights: { ...base.weights, expansion: 2 }, b: { ...base.b, expansion: 0.6 } };
+  return select(associationConfigs(), (config) => {
+    const associations = learnFrom(
+      sets,
+      sets.map((s) => s.train),
+      plain,
+      config,
+    );
+    const expanded = sets.map((s) => new FieldIndex(s.catalog, { associations }));
+    return devScore((set) => {
+      const bm25f = new Bm25fRetriever(expanded[sets.indexOf(set)], probe);
+      return (q, k) => bm25f.searchSync(q, { k });
+    }, sets);
+  });
+}
+
+/** The expansion field's search for the ranker's first stage: weight × b over the BM25F choice (18). */
+export function firstStageCandidates(base: Bm25fParams): Bm25fParams[] {
+  const out: Bm25fParams[] = [];
+  for (const weight of [0, 0.25, 0.5, 1, 2, 4])
+    for (const b of [0.3, 0.6, 0.9])
+      out.push({ ...base, weights: { ...base.weights, expansion: weight }, b: { ...base.b, expansion: b } });
+  return out;
+}
+
+export function tuneFirstStage(
+  sets: readonly DataSet[],
+  expanded: readonly FieldIndex[],
+  base: Bm25fParams,
+): { tried: Tried<Bm25fParams>[]; best: Tried<Bm25fParams> } {
+  return select(firstStageCandidates(base), (config) =>
+    devScore((set) => {
+      const bm25f = new Bm25fRetriever(expanded[sets.indexOf(set)], config);
+      return (q, k) => bm25f.searchSync(q, { k });
+    }, sets),
+  );
+}
+
+/**
+ * Cross-fitting, so that the ranker learns how much to trust the expansion of a tool whose queries the
+ * associations never saw (as at test time): the train tools are cut in two folds (seed TRAIN_SEED); each fold's
+ * queries get features from an index expanded with associations learnt on the other fold.
+ */
+export interface CrossFit {
+  indexes: FieldIndex[][];
+  queries: LabelledQuery[][][];
+}
+
+export function crossFit(
+  sets: readonly DataSet[],
+  plain: readonly FieldIndex[],
+  config: AssociationConfig,
+): CrossFit {
+  const folds = sets.map((set) => {
+    const tools = [...new Set(set.train.flatMap((q) => q.relevant.map(toolOf)))].sort();
+    const shuffled = seededShuffle(tools, TRAIN_SEED);
+    const fold = new Map(shuffled.map((t, i) => [t, i % 2]));
+    return [0, 1].map((k) => set.train.filter((q) => fold.get(toolOf(q.relevant[0]!)) === k));
+  });
+  const indexes = [0, 1].map((k) => {
+    const associations = learnFrom(
+      sets,
+      folds.map((f) => f[1 - k]),
+      plain,
+      config,
+    );
+    return sets.map((set) => new FieldIndex(set.catalog, { associations }));
+  });
+  return { indexes, queries: [0, 1].map((k) => folds.map((f) => f[k])) };
+}
+
+export const MAX_CANDIDATES = 100;
+
+/** Feature groups for training: queries whose relevant tool is among BM25F's first `candidates` (else no signal). */
+export function rankerGroups(
+  index: FieldIndex,
+  bm25f: Bm25fRetriever,
+  queries: readonly LabelledQuery[],
+  candidates: number,
+): RankerGroup[] {
+  const groups: RankerGroup[] = [];
+  for (const q of queries) {
+    const terms = index.queryTerms(q.query);
+    const hits = bm25f.searchDocs(terms, candidates);
+    const relevant = new Set(q.relevant);
+    const labels = hits.map((h) => relevant.has(index.ids[h.doc]));
+    if (!labels.some(Boolean)) continue;
+    groups.push({ rows: rankerFeatures(index, terms, hits), relevant: labels, weight: 1 });
+  }
+  return groups;
+}
+
+export interface RankerConfig {
+  hidden: number;
+  l2: number;
+  candidates: number;
+  epochs: number;
+  learningRate: number;
+}
+
+/** 8 configurations: linear or 8 tanh units × two L2 strengths × 30 or 100 candidates. */
+export function rankerConfigs(): RankerConfig[] {
+  const out: RankerConfig[] = [];
+  for (const hidden of [0, 8])
+    for (const l2 of [1e-4, 1e-2])
+      for (const candidates of [30, 100])
+        out.push({ hidden, l2, candidates, epochs: 20, learningRate: 0.01 });
+  return out;
+}
+
+/** The training groups of every set's train queries (cross-fitted), each set weighing alike. */
+export function trainingGroups(
+  sets: readonly DataSet[],
+  fit: CrossFit,
+  firstStage: Bm25fParams,
+  candidates: number,
+): RankerGroup[] {
+  return sets.flatMap((_, i) => {
+    const g = [0, 1].flatMap((k) =>
+      rankerGroups(
+        fit.indexes[k][i],
+        new Bm25fRetriever(fit.indexes[k][i], firstStage),
+        fit.queries[k][i],
+        candidates,
+      ),
+    );
+    return g.map((x) => ({ ...x, weight: 1 / g.length }));
+  });
+}
+
+/** Trains one ranker configuration (seed TRAIN_SEED) on the given groups. */
+export function trainOn(
+  groups: readonly RankerGroup[],
+  bm25f: Bm25fParams,
+  config: RankerConfig,
+  header: Record<string, unknown>,
+): RankerModel {
+  return trainRanker(groups, {
+    hidden: config.hidden,
+    epochs: config.epochs,
+    learningRate: config.learningRate,
+    l2: config.l2,
+    batch: 32,
+    rand: mulberry32(TRAIN_SEED),
+    candidates: config.candidates,
+    bm25f,
+    header,
+  });
+}
+
+export interface RankerSelection {
+  tried: Tried<RankerConfig>[];
+  best: Tried<RankerConfig>;
+  model: RankerModel;
+}
+
+/** Trains each configuration on train, scores it on dev, keeps the best (its model is the one shipped). */
+export function selectRanker(
+  sets: readonly DataSet[],
+  fit: CrossFit,
+  expanded: readonly FieldIndex[],
+  bm25f: Bm25fParams,
+  header: (config: RankerConfig) => Record<string, unknown>,
+): RankerSelection {
+  const models = new Map<RankerConfig, RankerModel>();
+  const groups = new Map<number, RankerGroup[]>();
+  const { tried, best } = select(rankerConfigs(), (config) => {
+    let g = groups.get(config.candidates);
+    if (g === undefined)
+      groups.set(config.candidates, (g = trainingGroups(sets, fit, bm25f, config.candidates)));
+    const model = trainOn(g, bm25f, config, header(config));
+    models.set(config, model);
+    return devScore((set) => {
+      const ranker = new RankerRetriever(expanded[sets.indexOf(set)], model);
+      return (q, k) => ranker.searchSync(q, { k });
+    }, sets);
+  });
+  return { tried, best, model: models.get(best.config)! };
+}

@@ -1,0 +1,143 @@
+import type { RankerModel } from "./ranker.ts";
+import { RANKER_FEATURES } from "./ranker-features.ts";
+import type { Bm25fParams } from "./bm25f.ts";
+
+/** One training query: the feature rows of its candidates and which of them are relevant. */
+export interface RankerGroup {
+  rows: Float64Array[];
+  relevant: boolean[];
+  /** The query's weight in the loss (e.g. 1 / queries of its data set, so two sets count alike). */
+  weight: number;
+}
+
+export interface RankerTrainOptions {
+  /** Hidden tanh units; 0 = a linear model. */
+  hidden: number;
+  epochs: number;
+  learningRate: number;
+  l2: number;
+  batch: number;
+  /** A seeded uniform [0, 1) source: initial weights and batch order. */
+  rand: () => number;
+  candidates: number;
+  bm25f: Bm25fParams;
+  header: Record<string, unknown>;
+}
+
+/**
+ * Listwise training (ListNet's top-one softmax): for each query, the cross-entropy between the softmax of the
+ * candidates' scores and the relevant candidates (uniform over them), minimised with Adam on mini-batches of
+ * queries, L2 on the weights. Hand-written: the model is a few hundred numbers.
+ */
+export function trainRanker(groups: readonly RankerGroup[], o: RankerTrainOptions): RankerModel {
+  const d = RANKER_FEATURES.length;
+  const mean = new Array<number>(d).fill(0);
+  const scale = new Array<number>(d).fill(0);
+  let count = 0;
+  for (const g of groups)
+    for (const row of g.rows) {
+      count++;
+      for (let i = 0; i < d; i++) mean[i] += row[i];
+    }
+  for (let i = 0; i < d; i++) mean[i] /= Math.max(1, count);
+  for (const g of groups)
+    for (const row of g.rows) for (let i = 0; i < d; i++) scale[i] += (row[i] - mean[i]) ** 2;
+  for (let i = 0; i < d; i++) scale[i] = Math.sqrt(scale[i] / Math.max(1, count)) || 1;
+  const data = groups.map((g) => ({
+    x: g.rows.map((r) => r.map((v, i) => (v - mean[i]) / scale[i])),
+    y: g.relevant,
+    weight: g.weight,
+  }));
+
+  const h = o.hidden;
+  const init = (n: number, s: number): Float64Array =>
+    Float64Array.from({ length: n }, () => (o.rand() * 2 - 1) * s);
+  // Parameters in one vector: [W1 (h×d), b1 (h), w2 (h)] or [w (d)].
+  const size = h > 0 ? h * d + h + h : d;
+  const theta = h > 0 ? init(size, 1 / Math.sqrt(d)) : new Float64Array(size);
+  const m = new Float64Array(size);
+  const v = new Float64Array(size);
+  const grad = new Float64Array(size);
+  let step = 0;
+  const hiddenOf = (x: Float64Array, out: Float64Array): void => {
+    for (let j = 0; j < h; j++) {
+      let s = theta[h * d + j];
+      for (let i = 0; i < d; i++) s += theta[j * d + i] * x[i];
+      out[j] = Math.tanh(s);
+    }
+  };
+  const order = data.map((_, i) => i);
+  for (let epoch = 0; epoch < o.epochs; epoch++) {
+    for (let i = order.length - 1; i > 0; i--) {
+      const j = Math.floor(o.rand() * (i + 1));
+      [order[i], order[j]] = [order[j], order[i]];
+    }
+    for (let start = 0; start < order.length; start += o.batch) {
+      grad.fill(0);
+      let batchWeight = 0;
+      for (const gi of order.slice(start, start + o.batch)) {
+        const { x, y, weight } = data[gi];
+        const hid = x.map(() => new Float64Array(h));
+        const scores = x.map((row, c) => {
+          if (h === 0) return row.reduce((s, xi, i) => s + theta[i] * xi, 0);
+          hiddenOf(row, hid[c]);
+          let s = 0;
+          for (let j = 0; j < h; j++) s += theta[h * d + h + j] * hid[c][j];
+          return s;
+        });
+        const max = Math.max(...scores);
+        const exp = scores.map((s) => Math.exp(s - max));
+        const z = exp.reduce((a, c) => a + c, 0);
+        const relevantCount = y.filter(Boolean).length;
+        batchWeight += weight;
+        x.forEach((row, c) => {
+          const ds = weight * (exp[c] / z - (y[c] ? 1 / relevantCount : 0));
+          if (ds === 0) return;
+          if (h === 0) {
+            for (let i = 0; i < d; i++) grad[i] += ds * row[i];
+            return;
+          }
+          for (let j = 0; j < h; j++) {
+            const a = hid[c][j];
+            const w2 = theta[h * d + h + j];
+            grad[h * d + h + j] += ds * a;
+            const back = ds * w2 * (1 - a * a);
+            grad[h * d + j] += back;
+            for (let i = 0; i < d; i++) grad[j * d + i] += back * row[i];
+          }
+        });
+      }
+      if (batchWeight === 0) continue;
+      step++;
+      const b1 = 0.9;
+      const b2 = 0.999;
+      for (let i = 0; i < size; i++) {
+        const g = grad[i] / batchWeight + o.l2 * theta[i];
+        m[i] = b1 * m[i] + (1 - b1) * g;
+        v[i] = b2 * v[i] + (1 - b2) * g * g;
+        const mh = m[i] / (1 - b1 ** step);
+        const vh = v[i] / (1 - b2 ** step);
+        theta[i] -= (o.learningRate * mh) / (Math.sqrt(vh) + 1e-8);
+      }
+    }
+  }
+  const round = (x: number): number => Number(x.toPrecision(6));
+  const base = {
+    header: o.header,
+    features: [...RANKER_FEATURES],
+    candidates: o.candidates,
+    bm25f: o.bm25f,
+    mean: mean.map(round),
+    scale: scale.map(round),
+    bias: 0,
+  };
+  if (h === 0) return { ...base, weights: [...theta].map(round) };
+  return {
+    ...base,
+    hidden: {
+      weights: Array.from({ length: h }, (_, j) => [...theta.slice(j * d, (j + 1) * d)].map(round)),
+      bias: [...theta.slice(h * d, h * d + h)].map(round),
+    },
+    weights: [...theta.slice(h * d + h)].map(round),
+  };
+}

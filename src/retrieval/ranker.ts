@@ -1,0 +1,142 @@
+import { existsSync, readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import type { CatalogEntry } from "../catalog/catalog.ts";
+import { Bm25fRetriever, FieldIndex, type Bm25fParams } from "./bm25f.ts";
+import { RANKER_FEATURES, rankerFeatures } from "./ranker-features.ts";
+import type { TermAssociations } from "./term-associations.ts";
+import type { RetrievalHit, Retriever, SearchOptions } from "./retriever.ts";
+import { ToolgenError } from "../errors.ts";
+
+/**
+ * A small scoring model over `RANKER_FEATURES`: standardise, then a linear layer, or a tanh hidden layer and a
+ * linear output. Its file (ranker-weights.json, a few kilobytes) ships with the package; `bench/train-ranker.ts`
+ * rebuilds it and records how in `header`.
+ */
+export interface RankerModel {
+  header: Record<string, unknown>;
+  features: string[];
+  /** How many first-stage (BM25F) hits are re-scored. */
+  candidates: number;
+  bm25f: Bm25fParams;
+  mean: number[];
+  scale: number[];
+  hidden?: { weights: number[][]; bias: number[] };
+  weights: number[];
+  bias: number;
+}
+
+/** The model's score of one feature row (higher is better). */
+export function rankerScore(model: RankerModel, row: ArrayLike<number>): number {
+  const x = model.mean.map((m, i) => (row[i] - m) / model.scale[i]);
+  const input = model.hidden
+    ? model.hidden.weights.map((w, j) => Math.tanh(dot(w, x) + model.hidden!.bias[j]))
+    : x;
+  return dot(model.weights, input) + model.bias;
+}
+
+function dot(a: readonly number[], b: readonly number[]): number {
+  let s = 0;
+  for (let i = 0; i < a.length; i++) s += a[i] * b[i];
+  return s;
+}
+
+/** Refuses a file whose features are not this build's (a model over other features would score nonsense). */
+export function checkRankerModel(model: RankerModel, where: string): RankerModel {
+  const expected = RANKER_FEATURES.join(",");
+  const inputs = model.hidden ? model.hidden.weights.length : model.features.length;
+  if (
+    model.features?.join(",") !== expected ||
+    model.mean?.length !== RANKER_FEATURES.length ||
+    model.scale?.length !== RANKER_FEATURES.length ||
+    model.weights?.length !== inputs ||
+    !(model.candidates >= 1)
+  )
+    throw new ToolgenError(
+      "invalid_input",
+      `${where}: not a ranker model for this version's features (${RANKER_FEATURES.length}: ${expected})`,
+    );
+  return model;
+}
+
+export const RANKER_WEIGHTS_FILE = "ranker-weights.json";
+export const RANKER_ASSOCIATIONS_FILE = "ranker-associations.json";
+
+/**
+ * A shipped file, read next to this module (src/retrieval, or dist/retrieval when built), else from the package's
+ * src/retrieval (the built package ships src/ too; the build copies no JSON).
+ */
+function readShipped(name: string): { file: string; data: unknown } {
+  const places = [
+    new URL(`./${name}`, import.meta.url),
+    new URL(`../../src/retrieval/${name}`, import.meta.url),
+  ];
+  const file = places.map((u) => fileURLToPath(u)).find((p) => existsSync(p));
+  if (file === undefined)
+    throw new ToolgenError("invalid_input", `the ranker's ${name} is missing from the package`);
+  return { file, data: JSON.parse(readFileSync(file, "utf8")) };
+}
+
+let shipped: { model: RankerModel; associations: TermAssociations } | undefined;
+
+/** The shipped ranker: its weights and the term associations its first stage expands documents with. */
+export function shippedRanker(): { model: RankerModel; associations: TermAssociations } {
+  if (shipped) return shipped;
+  const weights = readShipped(RANKER_WEIGHTS_FILE);
+  const associations = readShipped(RANKER_ASSOCIATIONS_FILE).data as TermAssociations;
+  if (typeof associations?.table !== "object" || associations.table === null)
+    throw new ToolgenError("invalid_input", `${RANKER_ASSOCIATIONS_FILE}: no association table`);
+  shipped = { model: checkRankerModel(weights.data as RankerModel, weights.file), associations };
+  return shipped;
+}
+
+/**
+ * BM25F's best `candidates` hits re-ordered by the ranker's score; hits past them keep BM25F's order below. Ties
+ * keep the first-stage order. Tools that no training query named are ranked by the same features as any other.
+ */
+export class RankerRetriever implements Retriever {
+  readonly name = "ranker";
+  readonly first: Bm25fRetriever;
+  readonly model: RankerModel;
+
+  /**
+   * Over a catalog (its documents expanded with `associations`, the shipped ones by default) or over a prepared
+   * FieldIndex (the bench reuses one across configurations).
+   */
+  constructor(
+    entries: readonly CatalogEntry[] | FieldIndex,
+    model?: RankerModel,
+    associations?: TermAssociations,
+  ) {
+    const ranker = model === undefined ? shippedRanker() : { model, associations };
+    this.model = ranker.model;
+    const index =
+      entries instanceof FieldIndex
+        ? entries
+        : new FieldIndex(entries, { associations: associations ?? ranker.associations });
+    this.first = new Bm25fRetriever(index, this.model.bm25f);
+  }
+
+  get size(): number {
+    return this.first.size;
+  }
+
+  searchSync(query: string, options: SearchOptions = {}): RetrievalHit[] {
+    const k = Math.max(0, Math.floor(options.k ?? 10));
+    const { index } = this.first;
+    const terms = index.queryTerms(query);
+    const hits = this.first.searchDocs(terms, Math.max(k, this.model.candidates));
+    const head = hits.slice(0, this.model.candidates);
+    const rows = rankerFeatures(index, terms, head);
+    const rescored = head
+      .map((hit, rank) => ({ doc: hit.doc, score: rankerScore(this.model, rows[rank]), rank }))
+      .sort((a, c) => c.score - a.score || a.rank - c.rank);
+    // Hits past the re-scored head stay below it: their score is the lowest head score minus their BM25F gap.
+    const floor = rescored.length > 0 ? rescored[rescored.length - 1].score : 0;
+    const tail = hits.slice(this.model.candidates).map((h, i) => ({ doc: h.doc, score: floor - 1 - i }));
+    return [...rescored, ...tail].slice(0, k).map(({ doc, score }) => ({ id: index.ids[doc], score }));
+  }
+
+  async search(query: string, options?: SearchOptions): Promise<RetrievalHit[]> {
+    return this.searchSync(query, options);
+  }
+}

@@ -1,0 +1,102 @@
+/**
+ * Learned document expansion: which query words the users of a tool say when its document holds a word ("recipe"
+ * in a description → "cook", "dinner", "meal" in queries). Learnt from the queries of training tools, word to
+ * word, so it names no tool and expands the document of a tool no query ever named (doc2query's idea, with a
+ * co-occurrence table instead of a generator). Small enough to ship: pruned to each document word's strongest
+ * query words.
+ */
+
+/** Document term → [query term, strength] pairs, strongest first. */
+export interface TermAssociations {
+  header: Record<string, unknown>;
+  /** Query words kept per expanded document (chosen on dev with the table). */
+  keep?: number;
+  table: Record<string, [string, number][]>;
+}
+
+export interface AssociationUnit {
+  /** The distinct terms of one tool's document (all fields). */
+  documentTerms: readonly string[];
+  /** The tokenized queries that name the tool. */
+  queries: readonly (readonly string[])[];
+}
+
+export interface LearnAssociationsOptions {
+  /** A document term must occur in at least this many training tools (else it would learn one tool's queries). */
+  minTools: number;
+  /** Query words kept per document term. */
+  perTerm: number;
+  /** Least strength kept (share of a tool's queries above the background share). */
+  minStrength: number;
+  /** A tool counts at most this many queries (a tool with hundreds of queries does not speak for the word). */
+  queriesPerTool: number;
+  /** Pseudo-queries that say nothing, added per document term: shrinks what few queries suggest toward 0. */
+  prior: number;
+}
+
+/**
+ * For a document term v and a query word w: strength(v, w) = the share of the queries of the training tools whose
+ * document holds v that say w (each tool counting at most `queriesPerTool` queries, `prior` silent pseudo-queries
+ * added), minus the same share over all training tools' queries (the background), so that words every query says
+ * ("find", "help") gain nothing and a word seen with one or two queries gains little.
+ */
+export function learnAssociations(
+  units: readonly AssociationUnit[],
+  o: LearnAssociationsOptions,
+  header: Record<string, unknown> = {},
+): TermAssociations {
+  // Per tool: query-word counts and the query count, scaled down to at most queriesPerTool queries.
+  const counts = units.map((u) => {
+    const c = new Map<string, number>();
+    const scale = Math.min(1, o.queriesPerTool / Math.max(1, u.queries.length));
+    for (const q of u.queries) for (const w of new Set(q)) c.set(w, (c.get(w) ?? 0) + scale);
+    return { c, n: u.queries.length * scale };
+  });
+  const totalQueries = counts.reduce((a, x) => a + x.n, 0) || 1;
+  const background = new Map<string, number>();
+  for (const { c } of counts) for (const [w, x] of c) background.set(w, (background.get(w) ?? 0) + x);
+  const byTerm = new Map<string, number[]>();
+  units.forEach((u, i) => {
+    for (const v of new Set(u.documentTerms)) {
+      const list = byTerm.get(v) ?? [];
+      list.push(i);
+      byTerm.set(v, list);
+    }
+  });
+  const table: Record<string, [string, number][]> = {};
+  for (const [v, tools] of [...byTerm].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
+    if (tools.length < o.minTools) continue;
+    const sum = new Map<string, number>();
+    let n = o.prior;
+    for (const t of tools) {
+      n += counts[t].n;
+      for (const [w, x] of counts[t].c) sum.set(w, (sum.get(w) ?? 0) + x);
+    }
+    const kept = [...sum]
+      .map(([w, x]): [string, number] => [w, x / n - (background.get(w) ?? 0) / totalQueries])
+      .filter(([, s]) => s >= o.minStrength)
+      .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+      .slice(0, o.perTerm)
+      .map(([w, s]): [string, number] => [w, Math.round(s * 1000) / 1000]);
+    if (kept.length > 0) table[v] = kept;
+  }
+  return { header, table };
+}
+
+/**
+ * The expansion of one document: each query word's summed strength over the document's distinct terms, the `keep`
+ * strongest. The sums are the expansion field's term frequencies in BM25F.
+ */
+export function expandDocument(
+  associations: TermAssociations,
+  documentTerms: Iterable<string>,
+  keep = 20,
+): Map<string, number> {
+  const sum = new Map<string, number>();
+  const { table } = associations;
+  for (const v of new Set(documentTerms)) {
+    if (!Object.hasOwn(table, v)) continue; // "constructor" is a word too
+    for (const [w, s] of table[v]) sum.set(w, (sum.get(w) ?? 0) + s);
+  }
+  return new Map([...sum].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, keep));
+}

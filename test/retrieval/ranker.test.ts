@@ -1,0 +1,138 @@
+import { describe, expect, it } from "vitest";
+import type { CatalogEntry } from "../../src/catalog/catalog.ts";
+import { BM25F_DEFAULTS } from "../../src/retrieval/bm25f.ts";
+import { createRetriever, DEFAULT_RETRIEVER } from "../../src/retrieval/create.ts";
+import { RANKER_FEATURES } from "../../src/retrieval/ranker-features.ts";
+import { trainRanker, type RankerGroup } from "../../src/retrieval/ranker-train.ts";
+import {
+  checkRankerModel,
+  RankerRetriever,
+  rankerScore,
+  shippedRanker,
+  type RankerModel,
+} from "../../src/retrieval/ranker.ts";
+import { mulberry32 } from "../../src/eval/split.ts";
+
+function entry(tool: string, description: string): CatalogEntry {
+  return {
+    id: tool,
+    tool,
+    api: "",
+    description,
+    parameters: { type: "object", properties: {}, required: [] },
+    doc: {},
+  };
+}
+
+const d = RANKER_FEATURES.length;
+const oneHot = (feature: string): RankerModel => ({
+  header: {},
+  features: [...RANKER_FEATURES],
+  candidates: 10,
+  bm25f: BM25F_DEFAULTS,
+  mean: new Array(d).fill(0),
+  scale: new Array(d).fill(1),
+  weights: RANKER_FEATURES.map((f) => (f === feature ? 1 : 0)),
+  bias: 0,
+});
+
+describe("the shipped ranker", () => {
+  it("loads, matches this version's features and reproduces a known score", () => {
+    const { model, associations } = shippedRanker();
+    expect(model.features).toEqual([...RANKER_FEATURES]);
+    expect(model.header).toMatchObject({ command: "npx tsx bench/train-ranker.ts", seeds: { split: 41 } });
+    expect(Object.keys(associations.table).length).toBeGreaterThan(100);
+    // A row one standard deviation above the training mean in every feature.
+    const row = model.mean.map((m, i) => m + model.scale[i]);
+    expect(rankerScore(model, row)).toBeCloseTo(KNOWN_SCORE, 9);
+  });
+
+  it("shares BM25F's shipped parameters, its expansion field aside", () => {
+    const { model } = shippedRanker();
+    const strip = (p: typeof BM25F_DEFAULTS) => ({
+      k1: p.k1,
+      weights: { ...p.weights, expansion: 0 },
+      b: { ...p.b, expansion: 0 },
+    });
+    expect(strip(model.bm25f)).toEqual(strip(BM25F_DEFAULTS));
+  });
+
+  it("is the default retriever and finds the obvious tool", async () => {
+    expect(DEFAULT_RETRIEVER).toBe("ranker");
+    const catalog = [
+      entry("weather", "Forecasts and current weather for a city."),
+      entry("calculator", "Evaluates a formula."),
+      entry("news", "Top headlines of the day."),
+    ];
+    const ranker = await createRetriever(DEFAULT_RETRIEVER, { catalog });
+    expect(ranker.name).toBe("ranker");
+    expect((await ranker.search("weather forecast for tomorrow", { k: 1 }))[0].id).toBe("weather");
+  });
+});
+
+describe("ranker", () => {
+  it("re-orders BM25F's candidates by its model", () => {
+    // "cloud storage": BM25F prefers the tool whose name says both words (names weigh most); a model that
+    // scores only description length prefers the long description that merely mentions them.
+    const catalog = [
+      entry(
+        "uploader",
+        "Put files in cloud storage, share folders with teams, keep versions of every document",
+      ),
+      entry("CloudStorage", "Keeps files."),
+    ];
+    const none = { header: {}, table: {} };
+    const byScore = new RankerRetriever(catalog, oneHot("bm25f_relative"), none);
+    const byLength = new RankerRetriever(catalog, oneHot("description_length_log"), none);
+    expect(byScore.searchSync("cloud storage", { k: 2 }).map((h) => h.id)).toEqual([
+      "CloudStorage",
+      "uploader",
+    ]);
+    expect(byLength.searchSync("cloud storage", { k: 2 }).map((h) => h.id)).toEqual([
+      "uploader",
+      "CloudStorage",
+    ]);
+  });
+
+  it("refuses a weights file for other features", () => {
+    const model = { ...oneHot("bm25f_log"), features: ["something_else"] };
+    expect(() => checkRankerModel(model, "x.json")).toThrow(/not a ranker model/);
+  });
+
+  it("learns which feature marks the relevant candidate", () => {
+    const rand = mulberry32(5);
+    const signal = RANKER_FEATURES.indexOf("name_recall");
+    const group = (): RankerGroup => {
+      const relevantAt = Math.floor(rand() * 5);
+      const rows = Array.from({ length: 5 }, (_, c) => {
+        const row = Float64Array.from({ length: d }, () => rand());
+        row[signal] = c === relevantAt ? 0.8 + 0.2 * rand() : 0.6 * rand();
+        return row;
+      });
+      return { rows, relevant: rows.map((_, c) => c === relevantAt), weight: 1 };
+    };
+    const train = Array.from({ length: 200 }, group);
+    for (const hidden of [0, 4]) {
+      const model = trainRanker(train, {
+        hidden,
+        epochs: 10,
+        learningRate: 0.05,
+        l2: 1e-4,
+        batch: 16,
+        rand: mulberry32(1),
+        candidates: 5,
+        bm25f: BM25F_DEFAULTS,
+        header: {},
+      });
+      const held = Array.from({ length: 50 }, group);
+      const right = held.filter((g) => {
+        const scores = g.rows.map((r) => rankerScore(model, r));
+        return g.relevant[scores.indexOf(Math.max(...scores))];
+      }).length;
+      expect(right).toBeGreaterThanOrEqual(45);
+    }
+  });
+});
+
+/** rankerScore of the shipped model on the row above; changes only when the weights file is rebuilt. */
+const KNOWN_SCORE = 2.13880254;
