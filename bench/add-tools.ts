@@ -4,6 +4,7 @@ import type { CatalogEntry, LabelledQuery } from "../src/catalog/catalog.ts";
 import { seededShuffle } from "../src/eval/split.ts";
 import { writeFileAtomic } from "../src/io/atomic.ts";
 import { trainToolGen } from "../src/train/pipeline.ts";
+import { SCHEDULES } from "../src/train/schedule.ts";
 import { metaToolData } from "./toolgen/plans.ts";
 import { figuresOf, WORK, type Figures } from "./toolgen/common.ts";
 import { writeBenchResult } from "./lib/result.ts";
@@ -21,12 +22,11 @@ import type { AddToolsOptions } from "../src/train/add-tools.ts";
  */
 export const HOLDOUT = { seed: 41, fraction: 0.2 };
 export const TRAIN_SEED = 1;
-export const DIR = join(WORK, "add-tools");
 /**
  * A smaller scale for both trainings alike (TOOLGEN_ADD_TOOLS_EPOCHS=memorization=8,retrieval=4), recorded in
  * the result; absent: the tiny preset's own schedule.
  */
-export const EPOCHS = process.env.TOOLGEN_ADD_TOOLS_EPOCHS
+export const EPOCHS: Record<string, { epochs: number }> | undefined = process.env.TOOLGEN_ADD_TOOLS_EPOCHS
   ? Object.fromEntries(
       process.env.TOOLGEN_ADD_TOOLS_EPOCHS.split(",").map((p) => {
         const [stage, n] = p.split("=");
@@ -34,6 +34,11 @@ export const EPOCHS = process.env.TOOLGEN_ADD_TOOLS_EPOCHS
       }),
     )
   : undefined;
+/** The models' folder: one per scale, so that runs at two scales never meet. */
+export const DIR = join(
+  WORK,
+  EPOCHS ? `add-tools-${process.env.TOOLGEN_ADD_TOOLS_EPOCHS!.replace(/[^a-z0-9.]+/gi, "-")}` : "add-tools",
+);
 
 /** The tool split and the query parts restricted to each side. */
 export function addToolsData() {
@@ -112,7 +117,17 @@ export const CONFIGS: Array<{ name: string; options: Partial<AddToolsOptions> }>
   { name: "rows-no-imprint", options: { imprint: false } },
   { name: "rows-replay-1", options: { replay: 1 } },
   { name: "rows-30-epochs", options: { rowEpochs: 30 } },
-  { name: "all-short", options: { method: "all" } },
+  // Every weight trained, one old sample replayed per new one, for an eighth of the base schedule's epochs.
+  {
+    name: "all-eighth",
+    options: {
+      method: "all",
+      epochs: {
+        memorization: (EPOCHS?.memorization?.epochs ?? SCHEDULES.tiny.stages.memorization.epochs) / 8,
+        retrieval: (EPOCHS?.retrieval?.epochs ?? SCHEDULES.tiny.stages.retrieval.epochs) / 8,
+      },
+    },
+  },
 ];
 
 type Part = readonly LabelledQuery[];
@@ -242,6 +257,8 @@ else if (phase === "split") {
       old: count(d.parts.old),
       newq: count(d.parts.new),
       train: d.train.length,
+      dir: DIR,
+      configs: CONFIGS,
     }) + "\n",
   );
 } else {

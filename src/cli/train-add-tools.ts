@@ -13,6 +13,7 @@ export interface AddToolsCliOptions {
   out: string;
   epochs?: string;
   replay?: string;
+  method?: string;
   lr?: string;
   seed: string;
   progress: boolean;
@@ -60,6 +61,15 @@ export async function runAddTools(
       "invalid_option",
       "--add-tools needs --from DIR, the trained ToolGen folder to add to",
     );
+  const method = opts.method ?? "rows";
+  if (method !== "rows" && method !== "all")
+    throw new ToolgenError("invalid_option", `--method must be rows or all, got "${opts.method}"`);
+  // The rows fit has no stages: --epochs and --lr would be ignored without a word.
+  if (method === "rows" && (opts.epochs !== undefined || opts.lr !== undefined))
+    throw new ToolgenError(
+      "invalid_option",
+      `--${opts.epochs !== undefined ? "epochs" : "lr"} applies to --method all (the default, rows, trains no stages)`,
+    );
   const epochs = perStage("--epochs", opts.epochs);
   const lr = perStage("--lr", opts.lr);
   let replay: number | undefined;
@@ -81,6 +91,7 @@ export async function runAddTools(
     epochs,
     lr,
     replay,
+    method,
     seed,
     progress: opts.progress,
     signal,

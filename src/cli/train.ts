@@ -73,7 +73,14 @@ export function register(program: Command): void {
     .option("--gate-at <k>", "ToolGen: the NDCG cutoff the hybrid's gate is chosen on (default 5)")
     .option("--add-tools <file>", "ToolGen: add these tools (a catalog file) to the trained model in --from")
     .option("--from <dir>", "--add-tools: the finished ToolGen model folder to add to (read only)")
-    .option("--replay <n>", "--add-tools: old training samples replayed per new sample (default 1)")
+    .option(
+      "--method <m>",
+      "--add-tools: rows (fit the new tokens' output rows on the frozen model; default) | all (train every weight)",
+    )
+    .option(
+      "--replay <n>",
+      "--add-tools: old training samples replayed per new sample (default: rows 4, all 1)",
+    )
     .requiredOption("--out <dir>", "checkpoint folder to write (and resume from with --resume)")
     .option(
       "--preset <name>",
@@ -158,7 +165,7 @@ const TOOLGEN_ONLY = [
 ];
 
 /** Options of --add-tools alone, and the options an addition does not read (it keeps the model's own). */
-const ADD_TOOLS_ONLY = ["from", "replay"];
+const ADD_TOOLS_ONLY = ["from", "replay", "method"];
 const ADD_TOOLS_REFUSED = [
   ...TEXT_ONLY,
   ...TOOLGEN_ONLY.filter((name) => name !== "queries" && name !== "epochs"),

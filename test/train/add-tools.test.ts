@@ -173,6 +173,8 @@ describe("adding tools to a trained ToolGen model", () => {
       base,
       "--out",
       out,
+      "--method",
+      "all",
       "--epochs",
       "memorization=2",
       "--no-progress",
@@ -202,6 +204,8 @@ describe("adding tools to a trained ToolGen model", () => {
       bad,
     ]);
     expect(wrong.stderr).toMatch(/--index does not apply to --add-tools training/);
+    const idle = await runCli(["train", "--add-tools", tools, "--from", base, "--epochs", "2", "--out", bad]);
+    expect(idle.stderr).toMatch(/--epochs applies to --method all/);
     expect(existsSync(bad)).toBe(false);
   });
 });
