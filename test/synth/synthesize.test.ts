@@ -1,7 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { loadCatalog } from "../../src/catalog/load.ts";
 import type { CatalogEntry } from "../../src/catalog/catalog.ts";
-import { synthesize, synthQueries, synthTrajectories, type SynthItem } from "../../src/synth/index.ts";
+import {
+  notOfferedDeclines,
+  synthesize,
+  synthQueries,
+  synthTrajectories,
+  type SynthItem,
+} from "../../src/synth/index.ts";
 import { synthesizeWithReport } from "../../src/synth/synthesize.ts";
 import { validateArguments } from "../../src/tools/validate.ts";
 import { agentSamples, type Trajectory } from "../../src/train/datasets.ts";
@@ -153,6 +159,19 @@ describe("synthesize on a catalog written for the test", () => {
     expect(two.steps).toHaveLength(3);
     const queries = synthQueries(items);
     expect(queries).toHaveLength(items.filter((i) => i.calls.length > 0).length);
+  });
+
+  it("writes not-offered declines: the question of an answerable item, offered only tools that do not answer it", () => {
+    const declines = notOfferedDeclines(items, catalog, { share: 0.5, seed: 1, offered: 2 });
+    expect(declines.length).toBeGreaterThan(20);
+    const byId = new Map(items.map((i) => [i.id, i]));
+    for (const d of declines) {
+      const source = byId.get(d.id.replace(/-not-offered$/, ""))!;
+      expect(d.question).toBe(source.question);
+      expect(d.calls).toEqual([]);
+      expect(d.tools.length).toBeGreaterThan(0);
+      for (const call of source.calls) expect(d.tools).not.toContain(call.name);
+    }
   });
 
   it("rejects bad options with one clear error", () => {
