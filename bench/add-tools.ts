@@ -1,4 +1,5 @@
 import { existsSync, readFileSync, rmSync } from "node:fs";
+import { loadavg } from "node:os";
 import { join } from "node:path";
 import type { CatalogEntry, LabelledQuery } from "../src/catalog/catalog.ts";
 import { seededShuffle } from "../src/eval/split.ts";
@@ -65,17 +66,24 @@ export function addToolsData() {
 export interface Timing {
   wall_s: number;
   cpu_s: number;
+  /** The machine's 1-minute load average at the start and at the end (2 cores; other work shares them). */
+  load: [number, number];
 }
 
 /** Runs `work`, measuring the process's wall and CPU seconds (user + system, worker threads included). */
 export async function timed<T>(work: () => Promise<T>): Promise<{ result: T; timing: Timing }> {
+  const load0 = loadavg()[0]!;
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   const result = await work();
   const cpu = process.cpuUsage(cpu0);
   return {
     result,
-    timing: { wall_s: (performance.now() - t0) / 1000, cpu_s: (cpu.user + cpu.system) / 1e6 },
+    timing: {
+      wall_s: (performance.now() - t0) / 1000,
+      cpu_s: (cpu.user + cpu.system) / 1e6,
+      load: [load0, loadavg()[0]!],
+    },
   };
 }
 
@@ -180,11 +188,10 @@ async function reportPhase(): Promise<void> {
   if (!d) throw new Error("bench/add-tools.ts: the MetaTool data is absent (set TOOLGEN_BENCH_DATA)");
   const { old, new: fresh } = d.parts;
   const parts = { old_dev: old.dev, old_test: old.test, new_dev: fresh.dev, new_test: fresh.test };
-  const base = {
-    timing: readTiming(join(DIR, "base")),
-    ...(await score(join(DIR, "base"), { old_dev: old.dev, old_test: old.test })),
-  };
-  const full = { timing: readTiming(join(DIR, "full")), ...(await score(join(DIR, "full"), parts)) };
+  const baseFigures = await score(join(DIR, "base"), { old_dev: old.dev, old_test: old.test });
+  const fullFigures = await score(join(DIR, "full"), parts);
+  const base = { timing: readTiming(join(DIR, "base")), ...baseFigures };
+  const full = { timing: readTiming(join(DIR, "full")), ...fullFigures };
   const ndcg1 = (f: Figures | undefined) => f?.["ndcg@1"] ?? NaN;
   const configs: Record<string, Record<string, unknown>> = {};
   for (const c of CONFIGS) {
@@ -198,15 +205,15 @@ async function reportPhase(): Promise<void> {
       cpu_share_of_full: timing.cpu_s / full.timing!.cpu_s,
       wall_share_of_full: timing.wall_s / full.timing!.wall_s,
       ...figures,
-      new_test_share_of_full: ndcg1(figures.new_test) / ndcg1(full.new_test),
-      old_test_change: ndcg1(figures.old_test) - ndcg1(base.old_test),
+      new_test_share_of_full: ndcg1(figures.new_test) / ndcg1(fullFigures.new_test),
+      old_test_change: ndcg1(figures.old_test) - ndcg1(baseFigures.old_test),
       added: readManifest(dir)?.added?.at(-1),
     };
   }
   // Selection on dev only: the best new-tool dev NDCG@1 among the configurations that keep the old tools' dev
   // NDCG@1 within 1 point of the base model's.
   const eligible = Object.entries(configs).filter(
-    ([, f]) => ndcg1(f.old_dev as Figures) >= ndcg1(base.old_dev) - 1,
+    ([, f]) => ndcg1(f.old_dev as Figures) >= ndcg1(baseFigures.old_dev) - 1,
   );
   const selected = eligible.sort(
     ([, a], [, b]) => ndcg1(b.new_dev as Figures) - ndcg1(a.new_dev as Figures),
@@ -233,6 +240,7 @@ async function reportPhase(): Promise<void> {
     full,
     configs,
     selected,
+    load_at_report: loadavg(),
     goals: s && {
       time_share_cpu: { value: s.cpu_share_of_full, goal: "<= 0.10" },
       time_share_wall: { value: s.wall_share_of_full, goal: "<= 0.10" },
