@@ -36,6 +36,12 @@ export interface ArgumentText {
 }
 
 const MAX_PHRASE_WORDS = 10;
+/** Words a cut phrase must not end on ("… of a", "… for the specific"). */
+const DANGLING: ReadonlySet<string> = new Set(
+  "a an the of in on for to with by from and or its their his her your specific given particular certain into at as".split(
+    " ",
+  ),
+);
 
 function lowerFirst(text: string): string {
   const first = text.split(" ")[0]!;
@@ -62,9 +68,13 @@ export function descriptionPhrase(description: string): ToolPhrase | undefined {
     .replace(/[.!?,:]+$/, "")
     .split(/,\s/)[0]!
     .trim();
+  // what the tool needs comes after these; the question says it with the values
+  d = d.split(/\s(?:based on|given|if|when|which|that|where|according to|by providing)\s/i)[0]!;
   const words = d.split(" ").filter((w) => w !== "");
   if (words.length < 2 || words.length > 2 * MAX_PHRASE_WORDS || !/^[\p{L}]/u.test(d)) return undefined;
-  return phraseOf(words.slice(0, MAX_PHRASE_WORDS));
+  const kept = words.slice(0, MAX_PHRASE_WORDS);
+  while (kept.length > 2 && DANGLING.has(kept[kept.length - 1]!.toLowerCase())) kept.pop();
+  return phraseOf(kept);
 }
 
 /** The tool's name as a phrase: "Get Movie Details" → "get movie details"; "area_get" → "get area". */
@@ -73,10 +83,11 @@ export function namePhrase(entry: CatalogEntry): ToolPhrase {
   const words = nameWords((entry.api !== "" ? entry.api : entry.tool).replace(/\{[^}]*\}/g, " "))
     .split(" ")
     .filter((w) => w !== "");
-  const last = words[words.length - 1];
-  if (words.length > 1 && baseVerb(words[0]!) === undefined && last !== undefined && baseVerb(last)) {
-    return { kind: "verb", text: [baseVerb(last)!, ...words.slice(0, -1)].join(" ") };
-  }
+  // "ecology get turtle population" → "get turtle population"; "area get" → "get area"
+  const at = words.findIndex((w) => baseVerb(w) !== undefined);
+  if (at > 0 && at < words.length - 1)
+    return { kind: "verb", text: [baseVerb(words[at]!)!, ...words.slice(at + 1)].join(" ") };
+  if (at > 0) return { kind: "verb", text: [baseVerb(words[at]!)!, ...words.slice(0, at)].join(" ") };
   return phraseOf(words) ?? { kind: "noun", text: entry.id };
 }
 
@@ -102,9 +113,19 @@ function parameterWords(arg: ArgumentText, rng: SynthRng): string {
 }
 
 /** One "<parameter> <value>" clause, written one of several ways. */
-function clause(arg: ArgumentText, rng: SynthRng, alone: boolean): Segment[] {
+function clause(arg: ArgumentText, rng: SynthRng, alone: boolean, bare: boolean): Segment[] {
   const words = parameterWords(arg, rng);
   const value: Segment = { text: arg.text, value: true };
+  if (bare) {
+    // after "given" / "for" / "with": no preposition of its own
+    return rng.pick([
+      [{ text: `${words} ` }, value],
+      [{ text: `${words} ` }, value],
+      [{ text: `${words} = ` }, value],
+      [{ text: `${words}: ` }, value],
+      [{ text: `a ${words} of ` }, value],
+    ]);
+  }
   const forms: Segment[][] = [
     [{ text: `with ${words} ` }, value],
     [{ text: `with ${words} ` }, value],
@@ -114,18 +135,20 @@ function clause(arg: ArgumentText, rng: SynthRng, alone: boolean): Segment[] {
     [{ text: `${words} = ` }, value],
     [{ text: `setting ${words} to ` }, value],
     [{ text: "using " }, value, { text: ` as ${words}` }],
+    [{ text: `a ${words} of ` }, value],
+    [{ text: `the ${words} is ` }, value],
   ];
   if (alone) forms.push([{ text: "for " }, value], [{ text: "for " }, value]);
   return rng.pick(forms);
 }
 
 /** The arguments as clauses joined with commas and "and" ("with city X, days 3 and units metric"). */
-export function argumentClauses(args: readonly ArgumentText[], rng: SynthRng): Segment[] {
+export function argumentClauses(args: readonly ArgumentText[], rng: SynthRng, bare = false): Segment[] {
   const shown = rng.shuffle(args.filter((a) => a.text !== ""));
   const out: Segment[] = [];
   shown.forEach((arg, i) => {
     if (i > 0) out.push({ text: i === shown.length - 1 ? rng.pick([" and ", ", and ", ", "]) : ", " });
-    out.push(...clause(arg, rng, shown.length === 1));
+    out.push(...clause(arg, rng, shown.length === 1, bare));
   });
   return out;
 }
@@ -137,6 +160,11 @@ export function requestSegments(
   rng: SynthRng,
   plain = false,
 ): Segment[] {
+  // the values first: "given base 10 and height 5, calculate the area of a triangle"
+  if (!plain && args.some((a) => a.text !== "") && phrase.kind === "verb" && rng.chance(0.12)) {
+    const bare = argumentClauses(args, rng, true);
+    return [{ text: `${rng.pick(["given", "for", "with"])} ` }, ...bare, { text: `, ${phrase.text}` }];
+  }
   const clauses = argumentClauses(args, rng);
   const tail: Segment[] = clauses.length > 0 ? [{ text: " " }, ...clauses] : [];
   if (plain || rng.chance(0.3)) {

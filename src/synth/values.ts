@@ -138,11 +138,36 @@ function drawFormatted(format: string, rng: SynthRng): DrawnValue | undefined {
   }
 }
 
+/** A value in the format a description asks for ("in the format YYYY-MM-DD", "MM/DD/YYYY", "HH:MM"). */
+function drawDescribedFormat(description: string | undefined, rng: SynthRng): DrawnValue | undefined {
+  if (!description) return undefined;
+  const y = 2015 + rng.int(16);
+  const m = 1 + rng.int(12);
+  const d = 1 + rng.int(28);
+  const hh = pad(rng.int(24));
+  const mm = pad(rng.pick([0, 15, 30, 45, rng.int(60)]));
+  if (/yyyy-mm-dd[ t]hh:mm(:ss)?|iso[ -]?8601/i.test(description)) {
+    const value = `${y}-${pad(m)}-${pad(d)}T${hh}:${mm}:00`;
+    return { value, text: value };
+  }
+  if (/yyyy-mm-dd/i.test(description))
+    return { value: `${y}-${pad(m)}-${pad(d)}`, text: dateText(y, m, d, rng) };
+  const shown = (value: string) => ({ value, text: value });
+  if (/mm\/dd\/yyyy/i.test(description)) return shown(`${pad(m)}/${pad(d)}/${y}`);
+  if (/dd\/mm\/yyyy/i.test(description)) return shown(`${pad(d)}/${pad(m)}/${y}`);
+  if (/dd-mm-yyyy/i.test(description)) return shown(`${pad(d)}-${pad(m)}-${y}`);
+  if (/hh:mm:ss/i.test(description)) return shown(`${hh}:${mm}:00`);
+  if (/hh:mm/i.test(description)) return shown(`${hh}:${mm}`);
+  return undefined;
+}
+
 function drawString(schema: JsonSchema, rng: SynthRng): DrawnValue | undefined {
   if (typeof schema.format === "string") {
     const formatted = drawFormatted(schema.format, rng);
     if (formatted && valid(formatted.value, schema)) return formatted;
   }
+  const described = drawDescribedFormat(schema.description, rng);
+  if (described && valid(described.value, schema)) return described;
   const candidates = stringCandidates(schema).filter((c) => valid(c, schema));
   for (let i = 0; i < TRIES; i++) {
     const value =
