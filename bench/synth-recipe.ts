@@ -233,22 +233,27 @@ async function measure(): Promise<void> {
     process.stdout.write(JSON.stringify({ retrieval, agent }) + "\n");
     return;
   }
-  writeBenchResult("synth-recipe", "npx tsx bench/synth-recipe.ts prepare && … train && … measure", {
-    started,
-    load_at_start: load,
-    cores: cpus().length,
-    catalog: `StableToolBench apis.json, category ${CATEGORY}`,
-    synth_options: SYNTH_ARGS.join(" "),
-    train_epochs: EPOCHS ?? "the tiny preset's (memorization 32, retrieval 16)",
-    prepare: read(join(WORK, "prepare.json")),
-    train: read(join(WORK, "train.json")),
-    retrieval,
-    retrieve_example: JSON.parse(retrieve.stdout),
-    agent_on_synth_held_out: agent,
-    notes:
-      "One run, no tuning. Real G1/G2 queries: every StableToolBench G1/G2 query whose relevant APIs are all in the slice. " +
-      "Agent: the ToolGen agent with the schema constraint, tools not run (the observation is a placeholder).",
-  });
+  const env = EPOCHS ? `SYNTH_RECIPE_EPOCHS=${EPOCHS} ` : "";
+  writeBenchResult(
+    "synth-recipe",
+    `${env}npx tsx bench/synth-recipe.ts train && ${env}npx tsx bench/synth-recipe.ts measure`,
+    {
+      started,
+      load_at_start: load,
+      cores: cpus().length,
+      catalog: `StableToolBench apis.json, category ${CATEGORY}`,
+      synth_options: SYNTH_ARGS.join(" "),
+      train_epochs: EPOCHS ?? "the tiny preset's (memorization 32, retrieval 16)",
+      prepare: read(join(WORK, "prepare.json")),
+      train: read(join(WORK, "train.json")),
+      retrieval,
+      retrieve_example: JSON.parse(retrieve.stdout),
+      agent_on_synth_held_out: agent,
+      notes:
+        "One run, no tuning. Real G1/G2 queries: every StableToolBench G1/G2 query whose relevant APIs are all in the slice. " +
+        "Agent: the ToolGen agent with the schema constraint, tools not run (the observation is a placeholder).",
+    },
+  );
 }
 
 const phase = process.argv[2];
