@@ -160,7 +160,6 @@ export function synthesizeWithReport(catalog: readonly CatalogEntry[], options: 
       if (b === undefined || JSON.stringify(b.call) === JSON.stringify(a.call)) continue;
       const follow = requestSegments(toolPhrase(second, rng), b.parts, rng, true);
       const joiner = rng.pick(JOINERS);
-      if (!joiner.startsWith(".")) follow[0] = { text: follow[0]!.text.replace(/^I /, "I ") };
       segments = [...opening, { text: joiner }, ...follow];
       calls = [a.call, b.call];
     }
