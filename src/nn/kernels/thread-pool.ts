@@ -16,12 +16,15 @@ export class ThreadPool {
   private readonly workers: Worker[] = [];
   private broken = false;
 
-  /** One helper per entry of `scratch` (each helper's packing buffer). */
-  constructor(module: WasmModule, memory: WasmMemory, ctlAddr: number, scratch: number[]) {
+  /**
+   * One helper per entry of `scratch` (each helper's packing buffer). `startDelayMs`: each helper waits this long
+   * before it takes jobs (tests: a run whose helpers start late must give the same bits).
+   */
+  constructor(module: WasmModule, memory: WasmMemory, ctlAddr: number, scratch: number[], startDelayMs = 0) {
     this.ctl = new Int32Array(memory.buffer, ctlAddr, CTL.SIZE);
     for (const s of scratch) {
       const worker = new Worker(new URL("./worker.mjs", import.meta.url), {
-        workerData: { module, memory, ctlAddr, scratch: s },
+        workerData: { module, memory, ctlAddr, scratch: s, startDelayMs },
         // The worker is plain JS and needs none of the parent's flags (some, like --input-type, break it).
         execArgv: [],
       });

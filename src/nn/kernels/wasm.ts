@@ -33,6 +33,11 @@ export interface WasmKernelOptions {
   minChunk?: number;
   /** Largest size of the shared heap (default and most: 4096 MiB, the wasm32 limit). */
   maxHeapMiB?: number;
+  /**
+   * Milliseconds each helper thread waits before taking jobs (default 0). For tests: until the helpers are up the
+   * caller computes everything alone, and the bits must not depend on when they arrive.
+   */
+  helperStartDelayMs?: number;
 }
 
 export interface WasmKernels extends MatmulKernels {
@@ -92,7 +97,8 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
   let pool: ThreadPool | undefined;
   if (threads > 1) {
     const helperScratch = Array.from({ length: threads - 1 }, () => heap.allocBytes(scratchBytes));
-    pool = new ThreadPool(module, heap.memory, heap.allocBytes(CTL.SIZE * 4), helperScratch);
+    const ctl = heap.allocBytes(CTL.SIZE * 4);
+    pool = new ThreadPool(module, heap.memory, ctl, helperScratch, options.helperStartDelayMs ?? 0);
   }
   const runTask = wasm.runTask;
   const recorder = new KernelStatsRecorder();

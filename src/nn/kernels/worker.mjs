@@ -4,7 +4,9 @@
 import { workerData } from "node:worker_threads";
 import { CTL, runChunks, waitChange } from "./control.mjs";
 
-const { module, memory, ctlAddr, scratch } = workerData;
+const { module, memory, ctlAddr, scratch, startDelayMs } = workerData;
+// A helper told to start late (tests) sleeps before it counts itself ready.
+if (startDelayMs > 0) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, startDelayMs);
 const { exports } = new WebAssembly.Instance(module, { env: { memory } });
 const ctl = new Int32Array(memory.buffer, ctlAddr, CTL.SIZE);
 
