@@ -49,7 +49,13 @@ writeBenchResult(name, process.argv.slice(2).join(" "), {
   split_command: process.argv.includes("--split") ? arg("split") : undefined,
   train_command: arg("train"),
   eval_commands: commands,
-  model: { dir: model, fingerprint: manifest.fingerprint, stages: done, dev: manifest.dev, gate: manifest.gate },
+  model: {
+    dir: model,
+    fingerprint: manifest.fingerprint,
+    stages: done,
+    dev: manifest.dev,
+    gate: manifest.gate,
+  },
   figures,
   hybrid_minus_better_part: Object.fromEntries(
     ["ndcg@1", "ndcg@5"].map((k) => [k, Math.round((figures.hybrid![k]! - best(k)) * 100) / 100]),
