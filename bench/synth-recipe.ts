@@ -28,16 +28,24 @@ import { writeBenchResult } from "./lib/result.ts";
  */
 const ROOT = resolve(import.meta.dirname, "..");
 const DATA = resolve(ROOT, "../shared/data/stabletoolbench");
-const WORK = join(ROOT, "runs", "synth-recipe");
-const CATEGORY = "Movies";
-const SLICE = join(WORK, "movies.json");
+/** `SYNTH_RECIPE_CATEGORY=Translation`: another category of StableToolBench as the catalog (default Movies). */
+const CATEGORY = process.env.SYNTH_RECIPE_CATEGORY ?? "Movies";
+const PER_TOOL = process.env.SYNTH_RECIPE_PER_TOOL;
+const WORK = join(
+  ROOT,
+  "runs",
+  `synth-recipe${CATEGORY === "Movies" ? "" : `-${CATEGORY}`}${PER_TOOL ? `-per-tool-${PER_TOOL}` : ""}`,
+);
+const SLICE = join(WORK, `${CATEGORY.toLowerCase()}.json`);
 const SYNTH = join(WORK, "synth");
 // `SYNTH_RECIPE_QUICK=1`: one epoch per stage into another folder, to try the phases (its figures are not kept)
 const QUICK = process.env.SYNTH_RECIPE_QUICK === "1";
 const MODEL = join(WORK, QUICK ? "quick-model" : "model");
 const REAL = join(WORK, "real-queries.jsonl");
 const QUERY_FILES = ["G1_category", "G1_instruction", "G1_tool", "G2_category", "G2_instruction"];
-const SYNTH_ARGS = ["--per-tool", "8", "--seed", "1"];
+/** `SYNTH_RECIPE_PER_TOOL=40`: more questions per tool (default 8); the preset's schedule counts epochs, so a small
+ * catalog with few questions gets few optimizer steps. */
+const SYNTH_ARGS = ["--per-tool", process.env.SYNTH_RECIPE_PER_TOOL ?? "8", "--seed", "1"];
 const AGENT_QUESTIONS = QUICK ? 3 : 60;
 /**
  * `SYNTH_RECIPE_EPOCHS="memorization=8,retrieval=4"`: a shorter schedule than the tiny preset's 32 and 16 epochs,
@@ -224,7 +232,7 @@ async function measure(): Promise<void> {
     "--model",
     `builtin:${MODEL}`,
     "--json",
-    "find movies similar to Heat",
+    lines<SynthItem>(join(SYNTH, "held-out.jsonl"))[0]!.question,
   ]);
   const agent = await agentOnHeldOut();
   const read = (f: string) =>
@@ -233,27 +241,43 @@ async function measure(): Promise<void> {
     process.stdout.write(JSON.stringify({ retrieval, agent }) + "\n");
     return;
   }
-  const env = EPOCHS ? `SYNTH_RECIPE_EPOCHS=${EPOCHS} ` : "";
-  writeBenchResult(
-    "synth-recipe",
-    `${env}npx tsx bench/synth-recipe.ts train && ${env}npx tsx bench/synth-recipe.ts measure`,
-    {
-      started,
-      load_at_start: load,
-      cores: cpus().length,
-      catalog: `StableToolBench apis.json, category ${CATEGORY}`,
-      synth_options: SYNTH_ARGS.join(" "),
-      train_epochs: EPOCHS ?? "the tiny preset's (memorization 32, retrieval 16)",
-      prepare: read(join(WORK, "prepare.json")),
-      train: read(join(WORK, "train.json")),
-      retrieval,
-      retrieve_example: JSON.parse(retrieve.stdout),
-      agent_on_synth_held_out: agent,
-      notes:
-        "One run, no tuning. Real G1/G2 queries: every StableToolBench G1/G2 query whose relevant APIs are all in the slice. " +
-        "Agent: the ToolGen agent with the schema constraint, tools not run (the observation is a placeholder).",
+  const env =
+    (CATEGORY !== "Movies" ? `SYNTH_RECIPE_CATEGORY=${CATEGORY} ` : "") +
+    (process.env.SYNTH_RECIPE_PER_TOOL ? `SYNTH_RECIPE_PER_TOOL=${process.env.SYNTH_RECIPE_PER_TOOL} ` : "") +
+    (EPOCHS ? `SYNTH_RECIPE_EPOCHS=${EPOCHS} ` : "");
+  const command = `${env}npx tsx bench/synth-recipe.ts train && ${env}npx tsx bench/synth-recipe.ts measure`;
+  // one file, a run per category: the other categories' runs are kept as they were (each with its own date,
+  // revision and command)
+  const resultFile = join(ROOT, "bench", "results", "synth-recipe.json");
+  const previous = existsSync(resultFile)
+    ? (JSON.parse(readFileSync(resultFile, "utf8")) as Record<string, unknown>)
+    : {};
+  const previousRuns = (previous.runs ?? {}) as Record<string, unknown>;
+  writeBenchResult("synth-recipe", command, {
+    runs: {
+      ...previousRuns,
+      [`${CATEGORY}${process.env.SYNTH_RECIPE_PER_TOOL ? `, per-tool ${process.env.SYNTH_RECIPE_PER_TOOL}` : ""}`]:
+        {
+          date: new Date().toISOString(),
+          command,
+          git_revision: gitRevision(),
+          started,
+          load_at_start: load,
+          cores: cpus().length,
+          catalog: `StableToolBench apis.json, category ${CATEGORY}`,
+          synth_options: SYNTH_ARGS.join(" "),
+          train_epochs: EPOCHS ?? "the tiny preset's (memorization 32, retrieval 16)",
+          prepare: read(join(WORK, "prepare.json")),
+          train: read(join(WORK, "train.json")),
+          retrieval,
+          retrieve_example: JSON.parse(retrieve.stdout),
+          agent_on_synth_held_out: agent,
+          notes:
+            "One run, no tuning. Real G1/G2 queries: every StableToolBench G1/G2 query whose relevant APIs are all in the slice. " +
+            "Agent: the ToolGen agent with the schema constraint, tools not run (the observation is a placeholder).",
+        },
     },
-  );
+  });
 }
 
 const phase = process.argv[2];
