@@ -43,6 +43,23 @@ export function gateConfidence(hits: readonly RetrievalHit[], feature: GateFeatu
   return hits.length === 1 ? Infinity : hits[0]!.score - hits[1]!.score;
 }
 
+/**
+ * One part's ranking, topped up to k from the other's where it has fewer hits (BM25 lists only the tools that share
+ * a word with the query): the added hits come after, in the other part's order, with scores below the last.
+ */
+function filled(first: readonly RetrievalHit[], second: readonly RetrievalHit[], k: number): RetrievalHit[] {
+  const out = first.slice(0, k).map((h) => ({ ...h }));
+  const seen = new Set(out.map((h) => h.id));
+  const floor = out.length > 0 ? out[out.length - 1]!.score : 0;
+  for (const h of second) {
+    if (out.length >= k) break;
+    if (seen.has(h.id)) continue;
+    seen.add(h.id);
+    out.push({ id: h.id, score: floor - out.length });
+  }
+  return out;
+}
+
 /** Fuses one query's rankings: weighted reciprocal-rank fusion with ToolGen's weight set by the gate. */
 export function gatedFuse(
   toolgen: readonly RetrievalHit[],
@@ -51,8 +68,8 @@ export function gatedFuse(
   k: number,
 ): RetrievalHit[] {
   const w = gateConfidence(toolgen, o.feature) >= o.threshold ? 1 : o.lowWeight;
-  if (w === 1) return toolgen.slice(0, k).map((h) => ({ ...h }));
-  if (w === 0) return bm25.slice(0, k).map((h) => ({ ...h }));
+  if (w === 1) return filled(toolgen, bm25, k);
+  if (w === 0) return filled(bm25, toolgen, k);
   const k0 = o.k0 ?? 60;
   const scores = new Map<string, number>();
   toolgen.forEach((h, r) => scores.set(h.id, (scores.get(h.id) ?? 0) + w / (k0 + r + 1)));
