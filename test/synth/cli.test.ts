@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadQueries } from "../../src/catalog/load.ts";
 import { importToolList } from "../../src/catalog/import/jsonl.ts";
+import { autoPerTool } from "../../src/cli/synth.ts";
 import { runCli } from "../helpers/run-cli.ts";
 import { FIXTURE_TOOLS } from "./fixture.ts";
 
@@ -50,6 +51,12 @@ describe("toolgen synth", () => {
     expect(loadQueries(join(out, "held-out-queries.jsonl"), catalog).length).toBeGreaterThan(0);
   });
 
+  it("--per-tool auto: about 2,000 questions for a small catalog, at least 4 per tool for a large one", () => {
+    expect(autoPerTool(5)).toBe(400);
+    expect(autoPerTool(85)).toBe(24);
+    expect(autoPerTool(2479)).toBe(4);
+  });
+
   it("a bad catalog is one line on stderr, a non-zero exit and nothing written", async () => {
     const bad = join(dir, "bad.json");
     writeFileSync(bad, "{ not json");
@@ -65,6 +72,7 @@ describe("toolgen synth", () => {
     const out = join(dir, "never2");
     for (const args of [
       ["--per-tool", "0"],
+      ["--per-tool", "many"],
       ["--decline-share", "1.5"],
       ["--multi-call-share", "x"],
       ["--held-out", "-0.1"],
