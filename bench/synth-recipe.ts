@@ -11,8 +11,8 @@ import type { SynthItem } from "../src/synth/types.ts";
 import { writeBenchResult } from "./lib/result.ts";
 
 /**
- * The five-command recipe (issue 38) on a catalog the project did not write: StableToolBench's Movies category
- * (85 APIs) as its own catalog. `toolgen synth` → `toolgen train --preset tiny` → `toolgen eval retrieval` on the
+ * The five-command recipe (issue 38) on a catalog the project did not write: a StableToolBench category (Movies,
+ * 85 APIs, by default) as its own catalog. `toolgen synth` → `toolgen train --preset tiny` → `toolgen eval retrieval` on the
  * synth held-out questions and on StableToolBench's real G1/G2 queries whose relevant APIs are all in the slice
  * (written by people for ToolBench, never seen by the generator), BM25 beside it with the same (no) tuning →
  * the ToolGen agent on held-out synth questions (first call's tool, its arguments, declines).
@@ -24,7 +24,11 @@ import { writeBenchResult } from "./lib/result.ts";
  *   npx tsx bench/synth-recipe.ts prepare   # the slice, the real queries, toolgen synth (seconds)
  *   npx tsx bench/synth-recipe.ts train     # toolgen train --preset tiny (heavy: run under the lock)
  *   npx tsx bench/synth-recipe.ts measure   # evals + agent, writes bench/results/synth-recipe.json
- * Nothing here is tuned: one run, the defaults of every command.
+ * Nothing here is tuned: one run per setting, the defaults of every command but the settings the environment
+ * names (SYNTH_RECIPE_CATEGORY, SYNTH_RECIPE_PER_TOOL, SYNTH_RECIPE_EPOCHS), each recorded in the result's command;
+ * every run is kept in bench/results/synth-recipe.json under its catalog (and questions per tool). Runs so far
+ * (docs/toolgen-training.md): Movies with SYNTH_RECIPE_EPOCHS=memorization=8,retrieval=4; Translation with the
+ * preset's schedule at 8 and at 40 questions per tool.
  */
 const ROOT = resolve(import.meta.dirname, "..");
 const DATA = resolve(ROOT, "../shared/data/stabletoolbench");
