@@ -75,7 +75,8 @@ export function examplesIn(description: string | undefined): string[] {
     /\be\.?g\.?,?:?\s*['"“]?([^'"”,;()\n]+)/gi,
     /\bfor example,?:?\s*['"“]?([^'"”,;()\n]+)/gi,
     /\bsuch as\s+['"“]?([^'"”,;()\n]+)/gi,
-    /['"“]([^'"”\n]{1,30})['"”]/g,
+    // a quoted word, not the text between two apostrophes ("the user's name and the city's")
+    /(?:^|[\s(:,=])['"“]([^'"”\n]{1,30})['"”](?=$|[\s),.;:])/g,
   ];
   for (const pattern of patterns) {
     for (const m of description.matchAll(pattern)) {

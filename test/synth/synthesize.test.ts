@@ -13,6 +13,7 @@ import { validateArguments } from "../../src/tools/validate.ts";
 import { agentSamples, type Trajectory } from "../../src/train/datasets.ts";
 import { buildToolIndex } from "../../src/toolgen/ids.ts";
 import { nameWords } from "../../src/synth/words.ts";
+import { examplesIn } from "../../src/synth/values.ts";
 import { sharedData } from "../helpers/shared-data.ts";
 import { missingValue } from "./appears.ts";
 import { fixtureCatalog } from "./fixture.ts";
@@ -214,4 +215,12 @@ describe.skipIf(!metatool)("synthesize on MetaTool (descriptions only, no parame
         .every((i) => i.calls.every((c) => Object.keys(c.arguments).length === 0)),
     ).toBe(true);
   }, 60_000);
+});
+
+describe("examplesIn", () => {
+  it("reads a description's examples and quoted words, not the text between apostrophes", () => {
+    expect(examplesIn("The city, e.g. San Francisco, CA")).toEqual(["San Francisco"]);
+    expect(examplesIn("Currency such as 'USD' or 'EUR'")).toEqual(["USD", "EUR"]);
+    expect(examplesIn("the user's name and the city's name")).toEqual([]);
+  });
 });
