@@ -1,6 +1,8 @@
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { execFile } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import type { LabelledQuery } from "../../src/catalog/catalog.ts";
 import { loadQueries } from "../../src/catalog/load.ts";
@@ -70,6 +72,48 @@ describe("split by tool", () => {
 
   it("refuses fractions that leave no tools for training", () => {
     expect(() => splitByTool(rows, relevant, 1, { dev: 0.5, test: 0.5 })).toThrow(/dev \+ test < 1/);
+  });
+});
+
+describe("toolgen eval split --by tool", () => {
+  const BIN = join(import.meta.dirname, "../../bin/toolgen.mjs");
+  const run = async (args: string[]): Promise<{ stdout: string; stderr: string; code: number }> =>
+    promisify(execFile)(process.execPath, [BIN, ...args]).then(
+      ({ stdout, stderr }) => ({ stdout, stderr, code: 0 }),
+      (e: { stdout: string; stderr: string; code: number }) => ({
+        stdout: e.stdout,
+        stderr: e.stderr,
+        code: e.code,
+      }),
+    );
+
+  it("writes tool-disjoint parts and refuses an unknown unit before writing", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "split-tools-cli-"));
+    const file = join(dir, "queries.jsonl");
+    writeFileSync(file, rows.map((q) => JSON.stringify(q)).join("\n") + "\n");
+    const parts = ["train", "dev", "test"].map((p) => join(dir, `${p}.jsonl`));
+    const args = ["eval", "split", "--queries", file, "--train-out", parts[0], "--dev-out", parts[1]];
+    const ok = await run([...args, "--test-out", parts[2], "--by", "tool", "--seed", "41", "--json"]);
+    expect(ok.code).toBe(0);
+    expect(JSON.parse(ok.stdout)).toMatchObject({ format: "jsonl", tools: { train: 16, dev: 2, test: 2 } });
+    const [train, dev, test] = parts.map((p) => loadQueries(p));
+    expect(toolLeaks(train, [...dev, ...test], relevant)).toEqual([]);
+    const fresh = ["t2", "d2"].map((p) => join(dir, `${p}.jsonl`));
+    const bad = await run([
+      "eval",
+      "split",
+      "--queries",
+      file,
+      "--train-out",
+      fresh[0],
+      "--dev-out",
+      fresh[1],
+      "--by",
+      "api",
+    ]);
+    expect(bad.code).toBe(1);
+    expect(fresh.some((p) => existsSync(p))).toBe(false);
+    expect(bad.stderr).toMatch(/--by must be query or tool, got api/);
   });
 });
 
