@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { basename, join, resolve } from "node:path";
 import { cpus, loadavg } from "node:os";
 import { loadCatalog, loadQueries } from "../src/catalog/load.ts";
 import type { LabelledQuery } from "../src/catalog/catalog.ts";
@@ -44,18 +44,20 @@ const SLICE = join(WORK, `${CATEGORY.toLowerCase()}.json`);
 const SYNTH = join(WORK, "synth");
 // `SYNTH_RECIPE_QUICK=1`: one epoch per stage into another folder, to try the phases (its figures are not kept)
 const QUICK = process.env.SYNTH_RECIPE_QUICK === "1";
-const MODEL = join(WORK, QUICK ? "quick-model" : "model");
+/**
+ * `SYNTH_RECIPE_EPOCHS="memorization=8,retrieval=4"`: a shorter schedule than the tiny preset's 32 and 16 epochs,
+ * for a run that must stay under ~3 minutes on a loaded machine (recorded with the result).
+ */
+const EPOCHS = QUICK ? "memorization=1,retrieval=1,agent=1" : process.env.SYNTH_RECIPE_EPOCHS;
+const MODEL = join(WORK, QUICK ? "quick-model" : EPOCHS ? `model-${EPOCHS.replace(/[=,]/g, "-")}` : "model");
+/** What the training printed, with its time and revision, beside the model it describes. */
+const TRAIN_RECORD = join(WORK, `train-${basename(MODEL)}.json`);
 const REAL = join(WORK, "real-queries.jsonl");
 const QUERY_FILES = ["G1_category", "G1_instruction", "G1_tool", "G2_category", "G2_instruction"];
 /** `SYNTH_RECIPE_PER_TOOL=40`: more questions per tool (default 8); the preset's schedule counts epochs, so a small
  * catalog with few questions gets few optimizer steps. */
 const SYNTH_ARGS = ["--per-tool", process.env.SYNTH_RECIPE_PER_TOOL ?? "8", "--seed", "1"];
 const AGENT_QUESTIONS = QUICK ? 3 : 60;
-/**
- * `SYNTH_RECIPE_EPOCHS="memorization=8,retrieval=4"`: a shorter schedule than the tiny preset's 32 and 16 epochs,
- * for a run that must stay under ~3 minutes on a loaded machine (recorded with the result).
- */
-const EPOCHS = QUICK ? "memorization=1,retrieval=1,agent=1" : process.env.SYNTH_RECIPE_EPOCHS;
 
 function toolgen(args: string[]): { stdout: string; seconds: number } {
   const started = performance.now();
@@ -117,7 +119,7 @@ function trainModel(): void {
     "--json",
   ]);
   writeFileAtomic(
-    join(WORK, QUICK ? "quick-train.json" : "train.json"),
+    TRAIN_RECORD,
     JSON.stringify({
       seconds: t.seconds,
       git_revision: revision,
@@ -260,26 +262,25 @@ async function measure(): Promise<void> {
   writeBenchResult("synth-recipe", command, {
     runs: {
       ...previousRuns,
-      [`${CATEGORY}${process.env.SYNTH_RECIPE_PER_TOOL ? `, per-tool ${process.env.SYNTH_RECIPE_PER_TOOL}` : ""}`]:
-        {
-          date: new Date().toISOString(),
-          command,
-          git_revision: gitRevision(),
-          started,
-          load_at_start: load,
-          cores: cpus().length,
-          catalog: `StableToolBench apis.json, category ${CATEGORY}`,
-          synth_options: SYNTH_ARGS.join(" "),
-          train_epochs: EPOCHS ?? "the tiny preset's (memorization 32, retrieval 16)",
-          prepare: read(join(WORK, "prepare.json")),
-          train: read(join(WORK, "train.json")),
-          retrieval,
-          retrieve_example: JSON.parse(retrieve.stdout),
-          agent_on_synth_held_out: agent,
-          notes:
-            "One run, no tuning. Real G1/G2 queries: every StableToolBench G1/G2 query whose relevant APIs are all in the slice. " +
-            "Agent: the ToolGen agent with the schema constraint, tools not run (the observation is a placeholder).",
-        },
+      [`${CATEGORY}${PER_TOOL ? `, per-tool ${PER_TOOL}` : ""}${EPOCHS ? `, epochs ${EPOCHS}` : ""}`]: {
+        date: new Date().toISOString(),
+        command,
+        git_revision: gitRevision(),
+        started,
+        load_at_start: load,
+        cores: cpus().length,
+        catalog: `StableToolBench apis.json, category ${CATEGORY}`,
+        synth_options: SYNTH_ARGS.join(" "),
+        train_epochs: EPOCHS ?? "the tiny preset's (memorization 32, retrieval 16)",
+        prepare: read(join(WORK, "prepare.json")),
+        train: read(TRAIN_RECORD),
+        retrieval,
+        retrieve_example: JSON.parse(retrieve.stdout),
+        agent_on_synth_held_out: agent,
+        notes:
+          "One run, no tuning. Real G1/G2 queries: every StableToolBench G1/G2 query whose relevant APIs are all in the slice. " +
+          "Agent: the ToolGen agent with the schema constraint, tools not run (the observation is a placeholder).",
+      },
     },
   });
 }
