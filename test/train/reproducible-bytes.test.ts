@@ -8,13 +8,13 @@ import { createWasmKernels, DEFAULT_WASM_PATH, type WasmKernels } from "../../sr
 import { Rng } from "../../src/nn/rng.ts";
 import { trainToolGen } from "../../src/train/pipeline.ts";
 
-// A ToolGen training run (trainToolGen, what `toolgen train` runs) on 2 kernel threads gives the same
-// model.safetensors bytes whether the helper thread is up from the first step or joins part-way. That timing is the
-// one run-to-run difference found in the engine: until the helpers are up the caller computes every product alone,
-// and a row-split product whose last chunk had 1-3 rows used other arithmetic for them (fixed in d0929f3), so the
-// bits depended on how many steps ran before the helpers arrived. This schedule (140 steps) did not show a drift
-// with the code of 54334f5 either (helper 1.5 s late: the same bytes), so this test guards the timing path; it does
-// not reproduce the MetaTool rebuild's 1.8e-4 drift.
+// A ToolGen training run (trainToolGen, what `toolgen train` runs) configured for 2 kernel threads writes the same
+// model.safetensors bytes whether the helper thread takes its share from the first step or never arrives (the
+// calling thread alone, which is how every step runs until the helpers are up). That timing is the one run-to-run
+// difference found in the engine: a row-split product whose last chunk had 1-3 rows used other arithmetic for them
+// (fixed in d0929f3), so the bits depended on how many steps ran before the helpers arrived. With that fix undone
+// (control.mjs chunkCount), this test fails: the two runs' weights differ. It did not reproduce the MetaTool
+// rebuild's 1.8e-4 drift at this scale with the code of 54334f5 (helper 1.5 s or 4 s late: the same bytes).
 
 const WORDS =
   "alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar papa quebec romeo sierra tango uniform victor whiskey xray yankee zulu apple banana cherry grape lemon mango olive peach pear plum".split(
@@ -47,18 +47,17 @@ function data(): { catalog: CatalogEntry[]; queries: LabelledQuery[] } {
 const made: WasmKernels[] = [];
 let previous: MatmulKernels | undefined;
 
-/** Trains with fresh 2-thread kernels; `late`: the helper takes jobs only after `late` ms. */
-async function run(late: number): Promise<{ bytes: Buffer; lateJoin: boolean }> {
-  const k = createWasmKernels({ threads: 2, helperStartDelayMs: late });
+/** Trains with fresh 2-thread kernels; `pooled` false: the helper never takes a job (it starts a day late). */
+async function run(pooled: boolean): Promise<{ bytes: Buffer; shared: boolean }> {
+  const k = createWasmKernels({ threads: 2, helperStartDelayMs: pooled ? 0 : 86_400_000 });
   made.push(k);
-  if (late === 0) {
+  if (pooled) {
     const until = Date.now() + 20_000;
     while (!k.parallel && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
     expect(k.parallel, "the helper thread did not start").toBe(true);
   }
   const before = useKernels(k);
   previous ??= before;
-  const aloneAtStart = !k.parallel;
   const out = mkdtempSync(join(tmpdir(), "toolgen-bytes-"));
   const { catalog, queries } = data();
   await trainToolGen({
@@ -72,7 +71,7 @@ async function run(late: number): Promise<{ bytes: Buffer; lateJoin: boolean }> 
     config: { numLayers: 2 },
     schedule: { tokenizerVocab: 400, stages: { memorization: { epochs: 40 }, retrieval: { epochs: 12 } } },
   });
-  return { bytes: readFileSync(join(out, "model.safetensors")), lateJoin: aloneAtStart && k.parallel };
+  return { bytes: readFileSync(join(out, "model.safetensors")), shared: k.parallel };
 }
 
 describe.skipIf(!existsSync(DEFAULT_WASM_PATH))("toolgen training gives the same bytes twice", () => {
@@ -81,11 +80,10 @@ describe.skipIf(!existsSync(DEFAULT_WASM_PATH))("toolgen training gives the same
     await Promise.all(made.map((k) => k.close()));
   });
 
-  it("with the helper thread up from the start and with it joining part-way (2 threads)", async () => {
-    const early = await run(0);
-    const late = await run(1500);
-    // the second run began on the calling thread alone and had the helper by its end
-    expect(late.lateJoin).toBe(true);
-    expect(late.bytes.equals(early.bytes)).toBe(true);
+  it("with the helper thread sharing every step and with the calling thread alone (2 threads)", async () => {
+    const pooled = await run(true);
+    const alone = await run(false);
+    expect([pooled.shared, alone.shared]).toEqual([true, false]);
+    expect(alone.bytes.equals(pooled.bytes)).toBe(true);
   }, 240_000);
 });
