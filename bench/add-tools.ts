@@ -6,6 +6,7 @@ import { seededShuffle } from "../src/eval/split.ts";
 import { writeFileAtomic } from "../src/io/atomic.ts";
 import { trainToolGen } from "../src/train/pipeline.ts";
 import { SCHEDULES } from "../src/train/schedule.ts";
+import type { LlamaConfig } from "../src/nn/config.ts";
 import { metaToolData } from "./toolgen/plans.ts";
 import { figuresOf, WORK, type Figures } from "./toolgen/common.ts";
 import { writeBenchResult } from "./lib/result.ts";
@@ -35,11 +36,23 @@ export const EPOCHS: Record<string, { epochs: number }> | undefined = process.en
       }),
     )
   : undefined;
+/**
+ * A smaller model than the tiny preset's for both trainings alike
+ * (TOOLGEN_ADD_TOOLS_MODEL=hiddenSize=64,intermediateSize=160,numLayers=2,numHeads=2), recorded in the result.
+ */
+export const MODEL: Partial<LlamaConfig> | undefined = process.env.TOOLGEN_ADD_TOOLS_MODEL
+  ? Object.fromEntries(
+      process.env.TOOLGEN_ADD_TOOLS_MODEL.split(",").map((p) => {
+        const [key, n] = p.split("=");
+        return [key!, Number(n)];
+      }),
+    )
+  : undefined;
 /** The models' folder: one per scale, so that runs at two scales never meet. */
-export const DIR = join(
-  WORK,
-  EPOCHS ? `add-tools-${process.env.TOOLGEN_ADD_TOOLS_EPOCHS!.replace(/[^a-z0-9.]+/gi, "-")}` : "add-tools",
-);
+const scale = [process.env.TOOLGEN_ADD_TOOLS_EPOCHS, process.env.TOOLGEN_ADD_TOOLS_MODEL]
+  .filter(Boolean)
+  .join(",");
+export const DIR = join(WORK, scale ? `add-tools-${scale.replace(/[^a-z0-9.]+/gi, "-")}` : "add-tools");
 
 /** The tool split and the query parts restricted to each side. */
 export function addToolsData() {
@@ -110,6 +123,7 @@ async function trainPhase(name: "base" | "full"): Promise<void> {
       seed: TRAIN_SEED,
       progress: false,
       ...(EPOCHS ? { schedule: { stages: EPOCHS } } : {}),
+      ...(MODEL ? { config: MODEL } : {}),
     }),
   );
   if (fresh) writeFileAtomic(join(out, "timing.json"), JSON.stringify(timing) + "\n");
@@ -124,7 +138,6 @@ export const CONFIGS: Array<{ name: string; options: Partial<AddToolsOptions> }>
   { name: "rows", options: {} },
   { name: "rows-no-imprint", options: { imprint: false } },
   { name: "rows-replay-1", options: { replay: 1 } },
-  { name: "rows-30-epochs", options: { rowEpochs: 30 } },
   // Every weight trained, one old sample replayed per new one, for an eighth of the base schedule's epochs.
   {
     name: "all-eighth",
@@ -228,6 +241,7 @@ async function reportPhase(): Promise<void> {
         new: Object.fromEntries(Object.entries(fresh).map(([k, v]) => [k, v.length])),
       },
       epochs: EPOCHS ?? "the tiny preset's (memorization 32, retrieval 16)",
+      model: MODEL ?? "the tiny preset's (d128, 4 layers)",
       base: "tiny preset, seed 1, on the 80 % tools and their train queries",
       full: "tiny preset, same schedule as base, seed 1, from scratch on every tool and every train query",
       add: "the base model plus the held-out tools and their train queries (src/train/add-tools.ts), per configuration",
