@@ -152,6 +152,27 @@ describe("toolgen demo (CLI)", () => {
       expect(answers.map((a) => a.correct)).toEqual(EXPECTED_CORRECT);
     },
   );
+
+  it(
+    "npm start (toolgen demo) prints the committed model's own answers and its summary line",
+    { timeout: 180_000 },
+    async () => {
+      const { out, code } = await runCli(["demo"]);
+      expect(code).toBe(0);
+      // each shown question with the answer the committed model really gives (its tool's real output)
+      const answers = [...out.matchAll(/^(Answer|Declined): (.*)$/gm)].map((m) => m[2]);
+      expect(answers).toEqual(
+        SHOWN_QUESTIONS.map((q, i) =>
+          EXPECTED_CORRECT[i]
+            ? (q.truth?.answer ?? "I can't answer that with these tools.")
+            : expect.any(String),
+        ),
+      );
+      const right = EXPECTED_CORRECT.filter((c, i) => c && SHOWN_QUESTIONS[i]!.truth).length;
+      const on = SHOWN_QUESTIONS.filter((q) => q.truth).length;
+      expect(out).toMatch(new RegExp(`${right} of ${on} questions answered correctly .*; 1 of 1 off-topic`));
+    },
+  );
 });
 
 /**
