@@ -3,11 +3,12 @@
  * and measures it on BFCL non-live (dev only: never trained on, no wording tuned to it).
  *
  * Usage:
- *   npm run caller:model                      train and write models/caller (about 20 min on 2 cores)
+ *   npm run caller:model                      train and write models/caller (about 3 min on 2 cores)
  *   npx tsx scripts/build-caller.ts --eval    BFCL dev with the committed folder, each constraint in turn
  *                                             (copy, schema, none), into bench/results/bfcl-caller.json
  * Modes: copy (neutral policy, the default), copy+english, schema, none.
- * Options: --out DIR, --steps N, --per-tool N, --bfcl DIR, --modes copy,schema,none, --categories a,b (a
+ * Options: --out DIR, --steps N, --per-tool N, --hidden N, --layers N, --batch N, --lr X, --init-from DIR (start from a trained builtin folder's weights), --max-seconds S (stop training then and
+ * write what it has), --stb-every K (every K-th StableToolBench API only), --bfcl DIR, --modes copy,schema,none, --categories a,b (a
  * quick look: printed, not recorded as a result).
  */
 import { readFileSync } from "node:fs";
@@ -21,15 +22,22 @@ import { englishPolicy } from "../src/constrain/index.ts";
 import { CallerChatModel, type CallerOptions } from "../src/models/caller-chat.ts";
 import type { ChatModel } from "../src/models/model.ts";
 import { synthesize } from "../src/synth/index.ts";
-import { callerExamples, type CallerExample } from "../src/train/caller-data.ts";
+import { callerExamples, mismatchedDeclines, type CallerExample } from "../src/train/caller-data.ts";
 import { trainCaller } from "../src/train/caller-train.ts";
 import { writeBenchResult } from "../bench/lib/result.ts";
 
 const { values: args } = parseArgs({
   options: {
     out: { type: "string", default: "models/caller" },
-    steps: { type: "string", default: "2400" },
+    steps: { type: "string", default: "1150" },
     "per-tool": { type: "string", default: "4" },
+    hidden: { type: "string" },
+    batch: { type: "string", default: "4" },
+    lr: { type: "string", default: "5e-3" },
+    layers: { type: "string" },
+    "max-seconds": { type: "string" },
+    "init-from": { type: "string" },
+    "stb-every": { type: "string", default: "4" },
     eval: { type: "boolean", default: false },
     bfcl: { type: "string", default: "../shared/data/bfcl" },
     modes: { type: "string", default: "copy,copy+english,schema,none" },
@@ -40,8 +48,13 @@ const { values: args } = parseArgs({
 /** The catalogs trained on: none of them BFCL's. */
 async function catalogs(): Promise<{ name: string; entries: CatalogEntry[]; perTool: number }[]> {
   const perTool = Number(args["per-tool"]);
+  const stbEvery = Number(args["stb-every"]);
   return [
-    { name: "stabletoolbench", entries: loadCatalog("../shared/data/stabletoolbench/apis.json"), perTool },
+    {
+      name: "stabletoolbench",
+      entries: loadCatalog("../shared/data/stabletoolbench/apis.json").filter((_, i) => i % stbEvery === 0),
+      perTool,
+    },
     { name: "metatool", entries: loadCatalog("../shared/data/metatool/tools.json"), perTool: perTool * 3 },
     { name: "demo", entries: await demoCatalog(), perTool: perTool * 6 },
   ];
@@ -51,11 +64,15 @@ async function catalogs(): Promise<{ name: string; entries: CatalogEntry[]; perT
  * Questions with 0, 1 and 3 distractors offered (BFCL-like prompts hold one function or several, but the mix
  * is the same for any catalog), multi-call and decline questions included.
  */
+/** Mismatched declines (a question asked with only other functions offered) per one-call example. */
+const DECLINE_SHARE = 0.2;
+
 async function trainingExamples(): Promise<{ examples: CallerExample[]; counts: Record<string, number> }> {
   const examples: CallerExample[] = [];
   const counts: Record<string, number> = {};
   let seed = 1;
   for (const c of await catalogs()) {
+    const perCatalog: CallerExample[] = [];
     for (const distractors of [0, 1, 3]) {
       const items = synthesize(c.entries, {
         seed: seed++,
@@ -64,10 +81,15 @@ async function trainingExamples(): Promise<{ examples: CallerExample[]; counts: 
         declineShare: 0.2,
         distractors,
       });
-      const ex = callerExamples(items, c.entries);
+      // synth's declines offer no function when it draws no distractors: the caller is always offered some
+      const ex = callerExamples(items, c.entries).filter((e) => e.tools.length > 0);
       counts[`${c.name}/d${distractors}`] = ex.length;
       examples.push(...ex);
+      perCatalog.push(...ex);
     }
+    const declines = mismatchedDeclines(perCatalog, DECLINE_SHARE, seed++);
+    counts[`${c.name}/declines`] = declines.length;
+    examples.push(...declines);
   }
   return { examples, counts };
 }
@@ -85,13 +107,16 @@ async function build(): Promise<void> {
     examples,
     out: args.out!,
     steps,
-    batchSize: 8,
-    lr: 3e-3,
+    batchSize: Number(args.batch),
+    lr: Number(args.lr),
     seed: 1,
     tokenizerVocab: 1536,
     maxTokens: 768,
+    ...(args.hidden || args.layers ? { config: sizeOverride() } : {}),
+    ...(args["max-seconds"] ? { maxSeconds: Number(args["max-seconds"]) } : {}),
+    ...(args["init-from"] ? { initFrom: args["init-from"] } : {}),
     training: {
-      command: `npx tsx scripts/build-caller.ts --steps ${steps} --per-tool ${args["per-tool"]}`,
+      command: `npx tsx scripts/build-caller.ts ${process.argv.slice(2).join(" ")}`,
       catalogs: counts,
       examples: examples.length,
       declines,
@@ -101,6 +126,16 @@ async function build(): Promise<void> {
   process.stdout.write(
     JSON.stringify({ ...result, wallSeconds: Math.round((Date.now() - started) / 1000) }) + "\n",
   );
+}
+
+/** --hidden and --layers: a smaller or larger model than CALLER_CONFIG (intermediate ≈ 8/3 · hidden). */
+function sizeOverride(): Record<string, number> {
+  const hidden = Number(args.hidden ?? 64);
+  return {
+    hiddenSize: hidden,
+    intermediateSize: Math.round((hidden * 8) / 3 / 32) * 32,
+    numLayers: Number(args.layers ?? 2),
+  };
 }
 
 /** Times each generate call (the per-item latency BFCL's run sees). */

@@ -96,3 +96,36 @@ export function callerSample(
   lossMask.fill(1, prompt.length);
   return { ids, lossMask };
 }
+
+/**
+ * Declines made from calls: a share of the one-call examples asked again with only other functions of the same
+ * catalog offered (1 to 3 of them), and no call as the answer. Synth's own declines are questions no tool
+ * answers (small talk); these teach the harder case, a real request that none of the offered functions serves,
+ * so the model must read the documentation to decline. (A drawn function may happen to serve the question too:
+ * a catalog with near-duplicate tools makes some of these labels wrong.)
+ */
+export function mismatchedDeclines(
+  examples: readonly CallerExample[],
+  share: number,
+  seed: number,
+): CallerExample[] {
+  const pool = [...new Map(examples.flatMap((e) => e.tools).map((t) => [t.function.name, t])).values()];
+  const out: CallerExample[] = [];
+  let state = seed >>> 0 || 1;
+  const random = (): number => {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+    return state / 2 ** 32;
+  };
+  for (const e of examples) {
+    if (e.calls.length !== 1 || random() >= share || pool.length < 4) continue;
+    const called = e.calls[0]!.name;
+    const count = 1 + Math.floor(random() * 3);
+    const tools = new Map<string, ToolJson>();
+    while (tools.size < count) {
+      const t = pool[Math.floor(random() * pool.length)]!;
+      if (t.function.name !== called) tools.set(t.function.name, t);
+    }
+    out.push({ tools: [...tools.values()], question: e.question, calls: [] });
+  }
+  return out;
+}

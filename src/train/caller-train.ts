@@ -1,6 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { saveCheckpoint } from "../nn/checkpoint.ts";
+import { loadCheckpoint, saveCheckpoint } from "../nn/checkpoint.ts";
+import { resizeVocab } from "../nn/resize.ts";
 import { validateConfig, type LlamaConfig } from "../nn/config.ts";
 import { Llama } from "../nn/llama.ts";
 import { initParams } from "../nn/params.ts";
@@ -20,13 +21,14 @@ import { callerSample, exampleTexts, type CallerExample } from "./caller-data.ts
 import { ToolgenError } from "../errors.ts";
 
 /**
- * The function caller's model: small enough that a from-scratch training fits the rebuild budget on two cores;
- * the context holds a prompt with several functions (RoPE: the positions cost no weights).
+ * The function caller's model: small enough that a from-scratch training fits a short slot on two cores (the
+ * committed one trained in under 3 minutes); the context holds a prompt with several functions (RoPE: the
+ * positions cost no weights). Wider and deeper is one option away (`scripts/build-caller.ts --hidden --layers`).
  */
 export const CALLER_CONFIG: Omit<LlamaConfig, "vocabSize"> = {
-  hiddenSize: 96,
-  intermediateSize: 256,
-  numLayers: 3,
+  hiddenSize: 64,
+  intermediateSize: 160,
+  numLayers: 2,
   numHeads: 4,
   maxPositions: 2048,
   rmsNormEps: 1e-5,
@@ -52,6 +54,16 @@ export interface CallerTrainOptions {
   log?: (line: string) => void;
   /** Tokenizer training reads at most this many examples (drawn evenly). */
   tokenizerExamples?: number;
+  /**
+   * Stop training after this many seconds from the start (the weights so far are written, and caller.json
+   * records the step reached): for a build that must fit a time slot. The run is then not reproducible bit for bit.
+   */
+  maxSeconds?: number;
+  /**
+   * Start from a trained `builtin:DIR` folder's weights and tokenizer (the caller's markers added to it) instead
+   * of from scratch; `config` and `tokenizerVocab` are then the folder's.
+   */
+  initFrom?: string;
 }
 
 export interface CallerTrainResult {
@@ -60,6 +72,8 @@ export interface CallerTrainResult {
   tokens: number;
   seconds: number;
   finalLoss: number;
+  /** The last step trained (below `steps` when maxSeconds stopped the run). */
+  stepsDone: number;
   vocabSize: number;
   parameters: number;
 }
@@ -74,12 +88,8 @@ export async function trainCaller(o: CallerTrainOptions): Promise<CallerTrainRes
   const log = o.log ?? ((line: string) => process.stderr.write(line + "\n"));
   const limits = o.limits ?? DEFAULT_PROMPT_LIMITS;
   const started = performance.now();
-  const every = Math.max(1, Math.floor(o.examples.length / (o.tokenizerExamples ?? 6000)));
-  const texts = o.examples.filter((_, i) => i % every === 0).flatMap((e) => exampleTexts(e, limits));
-  const tokenizer = Tokenizer.train(texts, o.tokenizerVocab, {
-    specialTokens: [...CALLER_SPECIALS],
-    splitDigits: true,
-  });
+  const start = o.initFrom === undefined ? fresh(o, limits) : fromFolder(o.initFrom, o.seed);
+  const tokenizer = start.tokenizer;
   log(`tokenizer: ${tokenizer.vocabSize} tokens (${((performance.now() - started) / 1000).toFixed(0)} s)`);
   const all = o.examples.map((e) => callerSample(tokenizer, e, limits));
   const samples = all.filter((s) => s.ids.length <= o.maxTokens);
@@ -93,16 +103,15 @@ export async function trainCaller(o: CallerTrainOptions): Promise<CallerTrainRes
   log(
     `samples: ${samples.length} (${all.length - samples.length} over ${o.maxTokens} tokens left out), ${tokens} tokens, mean ${(tokens / samples.length).toFixed(0)}`,
   );
-  const config = validateConfig({
-    ...CALLER_CONFIG,
-    vocabSize: tokenizer.vocabSize,
-    padTokenId: tokenizer.tokenToId(CALLER_PAD),
-    eosTokenId: tokenizer.tokenToId(CALLER_END),
-    ...o.config,
-  });
-  const model = new Llama(config, initParams(config, o.seed));
+  const model = start.model;
   const padId = tokenizer.tokenToId(CALLER_PAD)!;
   let lastLoss = NaN;
+  let stepsDone = 0;
+  const stop = new AbortController();
+  const timer =
+    o.maxSeconds === undefined
+      ? undefined
+      : setTimeout(() => stop.abort(), Math.max(0, o.maxSeconds * 1000 - (performance.now() - started)));
   let window = 0;
   let windowLoss = 0;
   const result = await train(
@@ -113,7 +122,9 @@ export async function trainCaller(o: CallerTrainOptions): Promise<CallerTrainRes
       batchSize: o.batchSize,
       lr: o.lr,
       seed: o.seed,
+      signal: stop.signal,
       onStep: (info) => {
+        stepsDone = info.step;
         windowLoss += info.loss;
         window++;
         if (info.step % 50 === 0 || info.step === info.steps) {
@@ -128,7 +139,10 @@ export async function trainCaller(o: CallerTrainOptions): Promise<CallerTrainRes
       },
     },
   );
-  if (result.stoppedEarly) throw new ToolgenError("model_failure", "training stopped early");
+  clearTimeout(timer);
+  if (result.stoppedEarly)
+    log(`stopped by the time limit (${o.maxSeconds} s) after step ${stepsDone}/${o.steps}`);
+  if (window > 0) lastLoss = windowLoss / window;
   mkdirSync(o.out, { recursive: true });
   saveCheckpoint(o.out, model, { tokenizer });
   const seconds = Math.round((performance.now() - started) / 1000);
@@ -139,10 +153,21 @@ export async function trainCaller(o: CallerTrainOptions): Promise<CallerTrainRes
     training: {
       ...o.training,
       steps: o.steps,
+      stepsDone,
+      ...(o.maxSeconds !== undefined ? { maxSeconds: o.maxSeconds } : {}),
+      ...(o.initFrom !== undefined ? { initFrom: o.initFrom } : {}),
       batchSize: o.batchSize,
       lr: o.lr,
       seed: o.seed,
+      model: {
+        hiddenSize: model.config.hiddenSize,
+        numLayers: model.config.numLayers,
+        numHeads: model.config.numHeads,
+        vocabSize: model.config.vocabSize,
+        parameters: model.params.flat.length,
+      },
       samples: samples.length,
+      tokens,
       seconds,
       finalLoss: Number(lastLoss.toFixed(4)),
     },
@@ -154,7 +179,38 @@ export async function trainCaller(o: CallerTrainOptions): Promise<CallerTrainRes
     tokens,
     seconds,
     finalLoss: lastLoss,
+    stepsDone,
     vocabSize: tokenizer.vocabSize,
     parameters: model.params.flat.length,
+  };
+}
+
+/** A tokenizer trained on the examples and a fresh model of CALLER_CONFIG (with `o.config`'s overrides). */
+function fresh(o: CallerTrainOptions, limits: CallerPromptLimits): { tokenizer: Tokenizer; model: Llama } {
+  const every = Math.max(1, Math.floor(o.examples.length / (o.tokenizerExamples ?? 6000)));
+  const texts = o.examples.filter((_, i) => i % every === 0).flatMap((e) => exampleTexts(e, limits));
+  const tokenizer = Tokenizer.train(texts, o.tokenizerVocab, {
+    specialTokens: [...CALLER_SPECIALS],
+    splitDigits: true,
+  });
+  const config = validateConfig({
+    ...CALLER_CONFIG,
+    vocabSize: tokenizer.vocabSize,
+    padTokenId: tokenizer.tokenToId(CALLER_PAD),
+    eosTokenId: tokenizer.tokenToId(CALLER_END),
+    ...o.config,
+  });
+  return { tokenizer, model: new Llama(config, initParams(config, o.seed)) };
+}
+
+/** A trained folder's model and tokenizer, the caller's markers added (their rows drawn small). */
+function fromFolder(dir: string, seed: number): { tokenizer: Tokenizer; model: Llama } {
+  const { model, tokenizer } = loadCheckpoint(dir);
+  if (!tokenizer) throw new ToolgenError("invalid_input", `${dir}: tokenizer.json is missing`);
+  tokenizer.addTokens([...CALLER_SPECIALS], { special: true });
+  const size = Math.max(model.config.vocabSize, tokenizer.vocabSize);
+  return {
+    tokenizer,
+    model: size === model.config.vocabSize ? model : resizeVocab(model, size, { kind: "normal", seed }),
   };
 }
