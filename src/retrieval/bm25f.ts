@@ -1,8 +1,9 @@
 import type { CatalogEntry } from "../catalog/catalog.ts";
 import type { RetrievalHit, Retriever, SearchOptions } from "./retriever.ts";
-import { expandDocument, type TermAssociations } from "./term-associations.ts";
+import { DocumentExpander, type TermAssociations } from "./term-associations.ts";
 import { TOOL_FIELDS, toolFields, type ToolField } from "./tool-fields.ts";
 import { topKDocs } from "./top-k.ts";
+import { stemmer } from "stemmer";
 import { ENGLISH_STOPWORDS, tokenize, type TokenizeOptions } from "../text/terms.ts";
 import { ToolgenError } from "../errors.ts";
 
@@ -43,27 +44,76 @@ export interface FieldIndexOptions {
   expansionSize?: number;
 }
 
-interface FieldPostings {
-  /** Ascending document numbers (built in catalog order), so a candidate's tf is found by binary search. */
+/**
+ * One field's postings over term numbers, in compressed rows: term t's documents are `docs[starts[t] ..
+ * starts[t + 1])`, ascending (built in catalog order), so a candidate's tf is found by binary search.
+ */
+export interface FieldPostings {
+  starts: Int32Array;
   docs: Int32Array;
   tf: Float32Array;
+}
+
+/** A growing list of (term, document, tf) triples for one field, in typed arrays. */
+class PostingList {
+  terms = new Int32Array(1024);
+  docs = new Int32Array(1024);
+  tf = new Float32Array(1024);
+  length = 0;
+
+  push(term: number, doc: number, tf: number): void {
+    if (this.length === this.terms.length) {
+      const grow = <T extends Int32Array | Float32Array>(a: T): T => {
+        const b = new (a.constructor as new (n: number) => T)(a.length * 2);
+        b.set(a);
+        return b;
+      };
+      this.terms = grow(this.terms);
+      this.docs = grow(this.docs);
+      this.tf = grow(this.tf);
+    }
+    this.terms[this.length] = term;
+    this.docs[this.length] = doc;
+    this.tf[this.length++] = tf;
+  }
+
+  /** Grouped by term (a counting sort, stable: each term's documents stay ascending). */
+  rows(termCount: number): FieldPostings {
+    const starts = new Int32Array(termCount + 1);
+    for (let i = 0; i < this.length; i++) starts[this.terms[i] + 1]++;
+    for (let t = 0; t < termCount; t++) starts[t + 1] += starts[t];
+    const next = starts.slice(0, termCount);
+    const docs = new Int32Array(this.length);
+    const tf = new Float32Array(this.length);
+    for (let i = 0; i < this.length; i++) {
+      const at = next[this.terms[i]]++;
+      docs[at] = this.docs[i];
+      tf[at] = this.tf[i];
+    }
+    return { starts, docs, tf };
+  }
 }
 
 /**
  * The tokenized fields of a catalog, built once; BM25F indexes of any parameters are derived from it without
  * tokenizing again (the bench tries many parameter sets), and the ranker reads per-field term frequencies of a
- * few candidates from it.
+ * few candidates from it. Terms are numbered once and every per-document list is a typed array: the build makes
+ * no Map or array per document, tokenizes each distinct field text once, and stems each distinct word once.
  */
 export class FieldIndex {
   readonly ids: string[];
   readonly tokenizer: TokenizeOptions;
-  /** Per field: term → postings. */
-  readonly postings: Map<string, FieldPostings>[];
+  /** Term → term number, over every field (the expansion's words included). */
+  readonly terms = new Map<string, number>();
+  /** Term number → term. */
+  readonly termList: string[] = [];
+  /** Per field: postings by term number. */
+  readonly postings: FieldPostings[];
   /** Per field: the length (tokens) of each document, and the mean. */
   readonly lengths: Float64Array[];
   readonly averages: number[];
-  /** Documents holding the term in any field, and the idf from it (Lucene's non-negative form). */
-  readonly idf = new Map<string, number>();
+  /** By term number: the idf from the documents holding the term in any field (Lucene's non-negative form). */
+  readonly idfs: Float64Array;
   /** Per short field (name, tool, params; undefined for the others): each document's distinct terms. */
   readonly distinct: (string[][] | undefined)[];
 
@@ -75,60 +125,118 @@ export class FieldIndex {
     this.expanded = options.associations !== undefined;
     this.ids = entries.map((e) => e.id);
     const n = entries.length;
-    const lists = INDEX_FIELDS.map(() => new Map<string, number[]>());
+    const lists = INDEX_FIELDS.map(() => new PostingList());
     this.lengths = INDEX_FIELDS.map(() => new Float64Array(n));
     this.distinct = INDEX_FIELDS.map((field) =>
       SHORT_FIELDS.has(field) ? new Array<string[]>(n) : undefined,
     );
     const expansionF = INDEX_FIELDS.indexOf("expansion");
-    const df = new Map<string, number>();
+    const expander =
+      options.associations === undefined ? undefined : DocumentExpander.for(options.associations);
+    const keep = options.expansionSize ?? options.associations?.keep ?? 20;
+    const termNumber = (term: string): number => {
+      let t = this.terms.get(term);
+      if (t === undefined) {
+        this.terms.set(term, (t = this.termList.length));
+        this.termList.push(term);
+        grow(t);
+      }
+      return t;
+    };
+    // Per term: the documents holding it (df), and scratch for one document (which field/document last saw it).
+    let df: Int32Array = new Int32Array(4096);
+    let seenIn: Int32Array = new Int32Array(4096);
+    let countIn: Int32Array = new Int32Array(4096);
+    let countStamp: Int32Array = new Int32Array(4096);
+    const grow = (t: number): void => {
+      if (t < df.length) return;
+      const wider = (a: Int32Array): Int32Array => {
+        const b = new Int32Array(a.length * 2);
+        b.set(a);
+        return b;
+      };
+      [df, seenIn, countIn, countStamp] = [wider(df), wider(seenIn), wider(countIn), wider(countStamp)];
+    };
+    const textTerms = this.textTerms();
+    const seen: number[] = [];
+    const local: number[] = [];
+    let stamp = 0;
     entries.forEach((entry, doc) => {
       const texts = toolFields(entry);
-      const seen = new Set<string>();
-      const add = (f: number, tf: Map<string, number>): void => {
-        for (const [term, count] of tf) {
-          let list = lists[f].get(term);
-          if (list === undefined) lists[f].set(term, (list = []));
-          list.push(doc, count);
-          seen.add(term);
-        }
+      seen.length = 0;
+      const see = (t: number): void => {
+        if (seenIn[t] === doc + 1) return;
+        seenIn[t] = doc + 1;
+        seen.push(t);
       };
       TOOL_FIELDS.forEach((field, f) => {
-        const tokens = tokenize(texts[field], this.tokenizer);
+        const tokens = textTerms(texts[field], termNumber);
         this.lengths[f][doc] = tokens.length;
-        const tf = new Map<string, number>();
-        for (const t of tokens) tf.set(t, (tf.get(t) ?? 0) + 1);
-        const distinct = this.distinct[f];
-        if (distinct !== undefined) distinct[doc] = [...tf.keys()];
-        add(f, tf);
-      });
-      if (options.associations !== undefined) {
-        // The expansion's "term frequencies" are association strengths (fractions); its length is their sum.
-        const expansion = expandDocument(
-          options.associations,
-          [...seen],
-          options.expansionSize ?? options.associations.keep ?? 20,
-        );
-        this.lengths[expansionF][doc] = [...expansion.values()].reduce((a, c) => a + c, 0);
-        add(expansionF, expansion);
-      }
-      for (const term of seen) df.set(term, (df.get(term) ?? 0) + 1);
-    });
-    this.averages = this.lengths.map((l) => (n === 0 ? 0 : l.reduce((a, c) => a + c, 0) / n));
-    this.postings = lists.map((byTerm) => {
-      const out = new Map<string, FieldPostings>();
-      for (const [term, list] of byTerm) {
-        const docs = new Int32Array(list.length / 2);
-        const tf = new Float32Array(list.length / 2);
-        for (let i = 0; i < docs.length; i++) {
-          docs[i] = list[2 * i];
-          tf[i] = list[2 * i + 1];
+        stamp++;
+        local.length = 0;
+        for (const t of tokens) {
+          if (countStamp[t] !== stamp) {
+            countStamp[t] = stamp;
+            countIn[t] = 0;
+            local.push(t);
+          }
+          countIn[t]++;
         }
-        out.set(term, { docs, tf });
+        const distinct = this.distinct[f];
+        if (distinct !== undefined) distinct[doc] = local.map((t) => this.termList[t]);
+        for (const t of local) {
+          lists[f].push(t, doc, countIn[t]);
+          see(t);
+        }
+      });
+      if (expander !== undefined) {
+        // The expansion's "term frequencies" are association strengths (fractions); its length is their sum.
+        const { words, strengths } = expander.expand(
+          seen.map((t) => this.termList[t]),
+          keep,
+        );
+        this.lengths[expansionF][doc] = strengths.reduce((a, c) => a + c, 0);
+        words.forEach((word, i) => {
+          const t = termNumber(word);
+          lists[expansionF].push(t, doc, strengths[i]);
+          see(t);
+        });
       }
-      return out;
+      for (const t of seen) df[t]++;
     });
-    for (const [term, count] of df) this.idf.set(term, Math.log(1 + (n - count + 0.5) / (count + 0.5)));
+    const termCount = this.termList.length;
+    this.averages = this.lengths.map((l) => (n === 0 ? 0 : l.reduce((a, c) => a + c, 0) / n));
+    this.postings = lists.map((list) => list.rows(termCount));
+    this.idfs = new Float64Array(termCount);
+    for (let t = 0; t < termCount; t++) this.idfs[t] = Math.log(1 + (n - df[t] + 0.5) / (df[t] + 0.5));
+  }
+
+  /**
+   * Text → term numbers, tokenized once per distinct text (a tool's name and category repeat on each of its
+   * APIs) and stemmed once per distinct word; the same terms `tokenize` gives.
+   */
+  private textTerms(): (text: string, termNumber: (term: string) => number) => Int32Array {
+    const byText = new Map<string, Int32Array>();
+    const stems = new Map<string, string>();
+    const { stem, ...rest } = this.tokenizer;
+    const split = { ...rest, stem: false };
+    return (text, termNumber) => {
+      let out = byText.get(text);
+      if (out !== undefined) return out;
+      const words = tokenize(text, split);
+      out = new Int32Array(words.length);
+      for (let i = 0; i < words.length; i++) {
+        let term = words[i];
+        if (stem) {
+          let stemmed = stems.get(term);
+          if (stemmed === undefined) stems.set(term, (stemmed = stemmer(term)));
+          term = stemmed;
+        }
+        out[i] = termNumber(term);
+      }
+      byText.set(text, out);
+      return out;
+    };
   }
 
   get size(): number {
@@ -140,17 +248,27 @@ export class FieldIndex {
     return tokenize(query, this.tokenizer);
   }
 
-  /** The term frequency of `term` in field `f` of `doc` (binary search; 0 when absent). */
+  /** A term's idf (0 for a term no document holds). */
+  idf(term: string): number {
+    const t = this.terms.get(term);
+    return t === undefined ? 0 : this.idfs[t];
+  }
+
+  /** The term frequency of `term` in field `f` of `doc` (0 when absent). */
   tf(f: number, term: string, doc: number): number {
-    const posting = this.postings[f].get(term);
-    if (posting === undefined) return 0;
-    const { docs } = posting;
-    let lo = 0;
-    let hi = docs.length - 1;
+    const t = this.terms.get(term);
+    return t === undefined ? 0 : this.tfOf(f, t, doc);
+  }
+
+  /** The term frequency of term number `t` in field `f` of `doc` (binary search; 0 when absent). */
+  tfOf(f: number, t: number, doc: number): number {
+    const { starts, docs, tf } = this.postings[f];
+    let lo = starts[t];
+    let hi = starts[t + 1] - 1;
     while (lo <= hi) {
       const mid = (lo + hi) >> 1;
       const d = docs[mid];
-      if (d === doc) return posting.tf[mid];
+      if (d === doc) return tf[mid];
       if (d < doc) lo = mid + 1;
       else hi = mid - 1;
     }
@@ -179,7 +297,10 @@ export class Bm25fRetriever implements Retriever {
   readonly name = "bm25f";
   readonly index: FieldIndex;
   readonly params: Bm25fParams;
-  private readonly combined = new Map<string, { docs: Int32Array; weights: Float64Array }>();
+  /** Per term number: the documents holding it and each one's precomputed score, in compressed rows. */
+  private readonly starts: Int32Array;
+  private readonly docs: Int32Array;
+  private readonly weights: Float64Array;
   private readonly scores: Float64Array;
   private readonly touched: Int32Array;
 
@@ -189,34 +310,46 @@ export class Bm25fRetriever implements Retriever {
     this.params = params;
     const { index } = this;
     const n = index.size;
+    const termCount = index.termList.length;
+    const fields = INDEX_FIELDS.map((field, f) => ({
+      f,
+      weight: params.weights[field],
+      b: params.b[field],
+      avg: index.averages[f],
+      lengths: index.lengths[f],
+      postings: index.postings[f],
+    })).filter((x) => x.weight !== 0);
+    const room = fields.reduce((a, x) => a + x.postings.docs.length, 0);
+    const docs = new Int32Array(room);
+    const weights = new Float64Array(room);
+    const starts = new Int32Array(termCount + 1);
     const pseudo = new Float64Array(n);
     const touched: number[] = [];
-    for (const [term, idf] of index.idf) {
-      INDEX_FIELDS.forEach((field, f) => {
-        const weight = params.weights[field];
-        const posting = index.postings[f].get(term);
-        if (posting === undefined || weight === 0) return;
-        const b = params.b[field];
-        const avg = index.averages[f];
-        for (let i = 0; i < posting.docs.length; i++) {
-          const doc = posting.docs[i];
-          const norm = avg === 0 ? 1 : 1 - b + (b * index.lengths[f][doc]) / avg;
+    let at = 0;
+    for (let t = 0; t < termCount; t++) {
+      const idf = index.idfs[t];
+      for (const { weight, b, avg, lengths, postings } of fields) {
+        const end = postings.starts[t + 1];
+        for (let i = postings.starts[t]; i < end; i++) {
+          const doc = postings.docs[i];
+          const norm = avg === 0 ? 1 : 1 - b + (b * lengths[doc]) / avg;
           if (pseudo[doc] === 0) touched.push(doc);
-          pseudo[doc] += (weight * posting.tf[i]) / norm;
+          pseudo[doc] += (weight * postings.tf[i]) / norm;
         }
-      });
-      if (touched.length === 0) continue;
+      }
       touched.sort((a, c) => a - c);
-      const docs = Int32Array.from(touched);
-      const weights = new Float64Array(docs.length);
-      docs.forEach((doc, i) => {
+      for (const doc of touched) {
         const tf = pseudo[doc];
-        weights[i] = (idf * tf * (params.k1 + 1)) / (tf + params.k1);
+        docs[at] = doc;
+        weights[at++] = (idf * tf * (params.k1 + 1)) / (tf + params.k1);
         pseudo[doc] = 0;
-      });
+      }
       touched.length = 0;
-      this.combined.set(term, { docs, weights });
+      starts[t + 1] = at;
     }
+    this.starts = starts;
+    this.docs = docs.slice(0, at);
+    this.weights = weights.slice(0, at);
     this.scores = new Float64Array(n);
     this.touched = new Int32Array(n);
   }
@@ -231,11 +364,12 @@ export class Bm25fRetriever implements Retriever {
     const counts = new Map<string, number>();
     for (const t of terms) counts.set(t, (counts.get(t) ?? 0) + 1);
     let count = 0;
+    const { starts, docs, weights } = this;
     for (const [term, times] of counts) {
-      const posting = this.combined.get(term);
-      if (posting === undefined) continue;
-      const { docs, weights } = posting;
-      for (let i = 0; i < docs.length; i++) {
+      const t = this.index.terms.get(term);
+      if (t === undefined) continue;
+      const end = starts[t + 1];
+      for (let i = starts[t]; i < end; i++) {
         const doc = docs[i];
         if (scores[doc] === 0) touched[count++] = doc;
         scores[doc] += weights[i] * times;

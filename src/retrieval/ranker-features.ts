@@ -52,7 +52,8 @@ export function rankerFeatures(
 ): Float64Array[] {
   const query = [...new Set(queryTerms)];
   const querySet = new Set(query);
-  const idf = query.map((t) => index.idf.get(t) ?? 0);
+  const idf = query.map((t) => index.idf(t));
+  const numbers = query.map((t) => index.terms.get(t) ?? -1);
   const idfTotal = idf.reduce((a, c) => a + c, 0) || 1;
   const top = candidates[0]?.score || 1;
   const fieldCount = INDEX_FIELDS.length;
@@ -69,10 +70,10 @@ export function rankerFeatures(
     let coveredIdf = 0;
     let wholeLength = 0;
     for (let f = 0; f < expansionF; f++) wholeLength += index.lengths[f][doc];
-    query.forEach((term, q) => {
+    query.forEach((_term, q) => {
       let tfAll = 0;
       for (let f = 0; f < fieldCount; f++) {
-        const tf = index.tf(f, term, doc);
+        const tf = numbers[q] < 0 ? 0 : index.tfOf(f, numbers[q], doc);
         if (tf === 0) continue;
         if (f !== expansionF) tfAll += tf; // the whole document is the schema's text
         const avg = index.averages[f] || 1;

@@ -85,18 +85,100 @@ export function learnAssociations(
 
 /**
  * The expansion of one document: each query word's summed strength over the document's distinct terms, the `keep`
- * strongest. The sums are the expansion field's term frequencies in BM25F.
+ * strongest (ties in word order). The sums are the expansion field's term frequencies in BM25F.
  */
 export function expandDocument(
   associations: TermAssociations,
   documentTerms: Iterable<string>,
   keep = 20,
 ): Map<string, number> {
-  const sum = new Map<string, number>();
-  const { table } = associations;
-  for (const v of new Set(documentTerms)) {
-    if (!Object.hasOwn(table, v)) continue; // "constructor" is a word too
-    for (const [w, s] of table[v]) sum.set(w, (sum.get(w) ?? 0) + s);
+  const { words, strengths } = DocumentExpander.for(associations).expand([...new Set(documentTerms)], keep);
+  return new Map(words.map((w, i) => [w, strengths[i]]));
+}
+
+/** One document term's associations with the query words as numbers (their rank in string order). */
+interface PreparedTerm {
+  words: Int32Array;
+  strengths: Float64Array;
+}
+
+const expanders = new WeakMap<TermAssociations, DocumentExpander>();
+
+/**
+ * `expandDocument` for every document of a catalog without a Map per document: query words are numbered in string
+ * order (so a tie in strength breaks on the number), sums accumulate in a typed array in the same order as a Map
+ * would, and the `keep` strongest are picked by insertion into a short sorted list instead of sorting every sum.
+ */
+export class DocumentExpander {
+  /** The query words, in string order. */
+  private readonly words: string[];
+  private readonly table = new Map<string, PreparedTerm>();
+  private readonly sums: Float64Array;
+  /** Which document last touched each word (its number + 1), so sums need no clearing. */
+  private readonly stamps: Int32Array;
+  private readonly touched: Int32Array;
+  private stamp = 0;
+
+  /** The expander of a table, prepared once (the table is read-only once shipped or learnt). */
+  static for(associations: TermAssociations): DocumentExpander {
+    let expander = expanders.get(associations);
+    if (expander === undefined) expanders.set(associations, (expander = new DocumentExpander(associations)));
+    return expander;
   }
-  return new Map([...sum].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, keep));
+
+  private constructor(associations: TermAssociations) {
+    const { table } = associations;
+    const entries = Object.keys(table).map((v) => [v, table[v]] as const);
+    const all = new Set<string>();
+    for (const [, pairs] of entries) for (const [w] of pairs) all.add(w);
+    this.words = [...all].sort((a, c) => (a < c ? -1 : a > c ? 1 : 0));
+    const number = new Map(this.words.map((w, i) => [w, i]));
+    for (const [v, pairs] of entries)
+      this.table.set(v, {
+        words: Int32Array.from(pairs, ([w]) => number.get(w)!),
+        strengths: Float64Array.from(pairs, ([, s]) => s),
+      });
+    this.sums = new Float64Array(this.words.length);
+    this.stamps = new Int32Array(this.words.length);
+    this.touched = new Int32Array(this.words.length);
+  }
+
+  /**
+   * The expansion of a document given its distinct terms (in the order a Map would have summed them): the `keep`
+   * strongest query words, strongest first, with their strengths.
+   */
+  expand(distinctTerms: readonly string[], keep: number): { words: string[]; strengths: number[] } {
+    const { sums, stamps, touched } = this;
+    const stamp = ++this.stamp;
+    let count = 0;
+    for (const v of distinctTerms) {
+      const prepared = this.table.get(v);
+      if (prepared === undefined) continue;
+      const { words, strengths } = prepared;
+      for (let j = 0; j < words.length; j++) {
+        const w = words[j];
+        if (stamps[w] !== stamp) {
+          stamps[w] = stamp;
+          sums[w] = 0;
+          touched[count++] = w;
+        }
+        sums[w] += strengths[j];
+      }
+    }
+    // The best `keep`, best first: a word enters only if it beats the current last (most are turned away at once).
+    const best: number[] = [];
+    const beats = (a: number, c: number): boolean => sums[a] > sums[c] || (sums[a] === sums[c] && a < c);
+    const limit = Math.max(0, Math.floor(keep));
+    for (let t = 0; t < count && limit > 0; t++) {
+      const w = touched[t];
+      if (best.length === limit && !beats(w, best[limit - 1])) continue;
+      let at = best.length === limit ? limit - 1 : best.length;
+      while (at > 0 && beats(w, best[at - 1])) {
+        best[at] = best[at - 1];
+        at--;
+      }
+      best[at] = w;
+    }
+    return { words: best.map((w) => this.words[w]), strengths: best.map((w) => sums[w]) };
+  }
 }
