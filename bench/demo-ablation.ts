@@ -119,6 +119,9 @@ writeBenchResult(
     .map((a) => ` ${a}`)
     .join("")}`,
   {
+    ...(args.dir ? { model_dir: args.dir } : {}),
+    model_note:
+      "i1, the committed models/demo (the 2026-12-03 runs read /tmp/h38/model-i1, a byte-identical copy of it, so that a rebuild could not swap the model between runs)",
     sets: "set 1 (src/demo/held-out/handwritten.json, 143 + 20 off-topic) and the hand-written dev sets (86 on-topic, 30 + 61 off-topic); never sets 2 and 3",
     rows,
   },
