@@ -16,11 +16,12 @@ import { splitQueries } from "../eval/split.ts";
 import { createRetriever } from "../retrieval/create.ts";
 import { registerBfcl } from "./eval-bfcl.ts";
 import { runAction } from "./run-action.ts";
-import { DOCUMENT_FORMATS } from "../retrieval/documents.ts";
 import { positiveIntegerListOption } from "./number-options.ts";
 import {
   ALLOW_UNFINISHED,
+  BM25_OPTIONS,
   RETRIEVER_OPTION,
+  checkBm25Options,
   defaultRetrieverNote,
   retrieverKind,
   retrieverOptions,
@@ -42,6 +43,7 @@ interface RetrievalCliOptions extends RetrieverCliOptions {
 }
 
 async function runRetrieval(opts: RetrievalCliOptions): Promise<void> {
+  checkBm25Options(opts);
   const ks = positiveIntegerListOption(opts.k, "--k");
   const catalog = loadCatalog(opts.catalog, { format: opts.format as CatalogFormat | undefined });
   let queries: LabelledQuery[] = opts.queries.flatMap((file) => loadQueries(file));
@@ -132,11 +134,11 @@ export function register(program: Command): void {
     .option(...ALLOW_UNFINISHED)
     .option("--k <list>", "cut-offs", "1,3,5")
     .option("--depth <n>", "hits retrieved per query (MRR, ToolGen NDCG); default max(k, 5)")
-    .option("--k1 <x>", "BM25 k1 (--retriever bm25)", "1.2")
-    .option("--b <x>", "BM25 b (textbook: 0.75)", "0.9")
-    .option("--no-stem", "no Porter stemming in the BM25 tokenizer (textbook BM25)")
-    .option("--no-stopwords", "keep English stopwords (textbook BM25)")
-    .option("--document <format>", `indexed text (${DOCUMENT_FORMATS.join(", ")})`, "toolgen")
+    .option(...BM25_OPTIONS[0])
+    .option(...BM25_OPTIONS[1])
+    .option(...BM25_OPTIONS[2])
+    .option(...BM25_OPTIONS[3])
+    .option(...BM25_OPTIONS[4])
     .option("--split <part>", "evaluate on the train or dev part of each query file (seeded 80/20 split)")
     .option("--seed <n>", "split seed", "1")
     .option("--report <file>", "also write the report (.md Markdown, .json JSON)")

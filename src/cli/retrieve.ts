@@ -1,12 +1,13 @@
 import type { Command } from "commander";
 import { CATALOG_FORMATS, loadCatalog, type CatalogFormat } from "../catalog/load.ts";
 import { createRetriever } from "../retrieval/create.ts";
-import { DOCUMENT_FORMATS } from "../retrieval/documents.ts";
 import { runAction } from "./run-action.ts";
 import { positiveIntegerListOption } from "./number-options.ts";
 import {
   ALLOW_UNFINISHED,
+  BM25_OPTIONS,
   RETRIEVER_OPTION,
+  checkBm25Options,
   defaultRetrieverNote,
   retrieverKind,
   retrieverOptions,
@@ -25,14 +26,15 @@ export function register(program: Command): void {
     .option("--model <spec>", "model for toolgen/hybrid (DIR, builtin:DIR, gguf:FILE)")
     .option(...ALLOW_UNFINISHED)
     .option("-k, --k <n>", "how many results", "5")
-    .option("--k1 <x>", "BM25 k1 (--retriever bm25)", "1.2")
-    .option("--b <x>", "BM25 b (textbook: 0.75)", "0.9")
-    .option("--no-stem", "no Porter stemming in the BM25 tokenizer (textbook BM25)")
-    .option("--no-stopwords", "keep English stopwords (textbook BM25)")
-    .option("--document <format>", `indexed text (${DOCUMENT_FORMATS.join(", ")})`, "toolgen")
+    .option(...BM25_OPTIONS[0])
+    .option(...BM25_OPTIONS[1])
+    .option(...BM25_OPTIONS[2])
+    .option(...BM25_OPTIONS[3])
+    .option(...BM25_OPTIONS[4])
     .option("--json", 'print one JSON object: {"query", "results": [{"id", "score"}]}')
     .action(
       runAction(async (query: string, opts: RetrieverCliOptions & { k: string; json?: boolean }) => {
+        checkBm25Options(opts);
         const [k] = positiveIntegerListOption(opts.k, "-k");
         const catalog = loadCatalog(opts.catalog, { format: opts.format as CatalogFormat | undefined });
         const retriever = await createRetriever(retrieverKind(opts), retrieverOptions(opts, catalog));

@@ -12,17 +12,62 @@ export interface RetrieverCliOptions {
   /** Undefined when not given: DEFAULT_RETRIEVER, and the command says so (`defaultRetrieverNote`). */
   retriever?: string;
   model?: string;
-  k1: string;
-  b: string;
+  /** BM25's options: undefined when not given (so a retriever they do not apply to can refuse them). */
+  k1?: string;
+  b?: string;
   stem?: boolean;
   stopwords?: boolean;
-  document: string;
+  document?: string;
   allowUnfinished?: boolean;
+}
+
+/** BM25's defaults as the CLI has always had them (k1 1.2, b 0.9, the toolgen document format). */
+export const BM25_CLI_DEFAULTS = { k1: "1.2", b: "0.9", document: "toolgen" } as const;
+
+/** The kinds with a BM25 these options tune (hybrid's BM25 part); the ranker and BM25F have their own parameters. */
+const BM25_KINDS: readonly string[] = ["bm25", "hybrid"];
+
+/** BM25's options as `retrieve` and `eval retrieval` declare them (defaults in the help text, applied later). */
+export const BM25_OPTIONS = [
+  ["--k1 <x>", `BM25 k1 (--retriever bm25 or hybrid; default ${BM25_CLI_DEFAULTS.k1})`],
+  ["--b <x>", `BM25 b (--retriever bm25 or hybrid; default ${BM25_CLI_DEFAULTS.b}, textbook 0.75)`],
+  ["--no-stem", "no Porter stemming in the BM25 tokenizer (--retriever bm25 or hybrid; textbook BM25)"],
+  [
+    "--no-stopwords",
+    "keep English stopwords in the BM25 tokenizer (--retriever bm25 or hybrid; textbook BM25)",
+  ],
+  [
+    "--document <format>",
+    `BM25's indexed text (--retriever bm25 or hybrid; ${DOCUMENT_FORMATS.join(", ")}; default ${BM25_CLI_DEFAULTS.document})`,
+  ],
+] as const;
+
+/**
+ * BM25's options given with a retriever that has no BM25 would do nothing; refused before anything runs, in one
+ * line that says which retriever they apply to.
+ */
+export function checkBm25Options(opts: RetrieverCliOptions): void {
+  const kind = retrieverKind(opts);
+  if (BM25_KINDS.includes(kind)) return;
+  const given = [
+    ...(opts.k1 !== undefined ? ["--k1"] : []),
+    ...(opts.b !== undefined ? ["--b"] : []),
+    ...(opts.document !== undefined ? ["--document"] : []),
+    ...(opts.stem === false ? ["--no-stem"] : []),
+    ...(opts.stopwords === false ? ["--no-stopwords"] : []),
+  ];
+  if (given.length === 0) return;
+  const which = opts.retriever === undefined ? `the default retriever is ${kind}` : `--retriever is ${kind}`;
+  throw new ToolgenError(
+    "invalid_option",
+    `${given.join(", ")} ${given.length === 1 ? "applies" : "apply"} to --retriever bm25 or hybrid (its BM25 part); ${which}`,
+  );
 }
 
 /**
  * `--retriever`, the same in `retrieve`, `eval retrieval` and `serve mcp`. The default is the shipped ranker; BM25's
- * options (--k1, --b, --document, --no-stem, --no-stopwords) apply to `bm25` (and hybrid's BM25 part) only.
+ * options (--k1, --b, --document, --no-stem, --no-stopwords) apply to `bm25` (and hybrid's BM25 part) only, and
+ * are refused with any other retriever (`checkBm25Options`).
  */
 export const RETRIEVER_OPTION = [
   "--retriever <kind>",
@@ -57,10 +102,12 @@ export function retrieverOptions(
   opts: RetrieverCliOptions,
   catalog: readonly CatalogEntry[],
 ): CreateRetrieverOptions {
-  if (!(DOCUMENT_FORMATS as readonly string[]).includes(opts.document)) {
+  checkBm25Options(opts);
+  const document = opts.document ?? BM25_CLI_DEFAULTS.document;
+  if (!(DOCUMENT_FORMATS as readonly string[]).includes(document)) {
     throw new ToolgenError(
       "invalid_option",
-      `--document must be one of ${DOCUMENT_FORMATS.join(", ")}, got "${opts.document}"`,
+      `--document must be one of ${DOCUMENT_FORMATS.join(", ")}, got "${document}"`,
     );
   }
   return {
@@ -68,9 +115,9 @@ export function retrieverOptions(
     model: opts.model,
     allowUnfinished: opts.allowUnfinished === true,
     bm25: {
-      k1: numberOption(opts.k1, "--k1"),
-      b: numberOption(opts.b, "--b"),
-      document: opts.document as DocumentFormat,
+      k1: numberOption(opts.k1 ?? BM25_CLI_DEFAULTS.k1, "--k1"),
+      b: numberOption(opts.b ?? BM25_CLI_DEFAULTS.b, "--b"),
+      document: document as DocumentFormat,
       tokenizer: {
         stem: opts.stem !== false,
         ...(opts.stopwords === false ? {} : { stopwords: ENGLISH_STOPWORDS }),

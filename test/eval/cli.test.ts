@@ -30,8 +30,6 @@ describe("toolgen eval retrieval / retrieve / eval split", () => {
       "--queries",
       f["queries.csv"],
       f["queries.jsonl"],
-      "--document",
-      "name-description",
       "--report",
       report,
       "--json",
