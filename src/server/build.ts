@@ -4,6 +4,8 @@ import { isMcpEntryDoc } from "../catalog/import/mcp.ts";
 import { indexCatalog } from "../catalog/catalog.ts";
 import { loadCatalog } from "../catalog/load.ts";
 import { createRetriever, DEFAULT_RETRIEVER, type CreateRetrieverOptions } from "../retrieval/create.ts";
+import { DeferredRetriever } from "../retrieval/deferred.ts";
+import { shippedRanker } from "../retrieval/ranker.ts";
 import type { Retriever } from "../retrieval/retriever.ts";
 import { loadTools } from "../tools/load-module.ts";
 import type { Tool } from "../tools/types.ts";
@@ -118,15 +120,28 @@ async function buildParts(
   return { router, catalogFiles, reload };
 }
 
-/** How the router's retriever is built over a catalog (again when an upstream's tools change). */
+/**
+ * How the router's retriever is built over a catalog (again when an upstream's tools change). The in-memory
+ * kinds' index is built once the router is up (DeferredRetriever), so `tools/list` does not wait for it; the
+ * model-backed kinds open their model here, so a bad model still fails the start.
+ */
 function retrieverFor(options: BuildRouterOptions): (entries: readonly CatalogEntry[]) => Promise<Retriever> {
-  return (entries) =>
-    createRetriever(options.retriever ?? DEFAULT_RETRIEVER, {
-      catalog: entries,
-      ...(options.model === undefined ? {} : { model: options.model }),
-      ...(options.bm25 === undefined ? {} : { bm25: options.bm25 }),
-    });
+  const kind = options.retriever ?? DEFAULT_RETRIEVER;
+  return async (entries) => {
+    const create = () =>
+      createRetriever(kind, {
+        catalog: entries,
+        ...(options.model === undefined ? {} : { model: options.model }),
+        ...(options.bm25 === undefined ? {} : { bm25: options.bm25 }),
+      });
+    if (!DEFERRED_KINDS.includes(kind)) return create();
+    if (kind === "ranker") shippedRanker(); // its files are read now: a broken package fails the start
+    return new DeferredRetriever(kind, create);
+  };
 }
+
+/** The kinds whose whole cost is building an index over the catalog. */
+const DEFERRED_KINDS: readonly string[] = ["ranker", "bm25f", "bm25"];
 
 /** The router and, over it, the gateway that serves its tools, prompts and resources (see `GatewayOptions`). */
 export async function buildGateway(
