@@ -1,6 +1,6 @@
 import type { CatalogEntry } from "../catalog/catalog.ts";
 import type { RetrievalHit, Retriever, SearchOptions } from "./retriever.ts";
-import { DocumentExpander, type TermAssociations } from "./term-associations.ts";
+import { DocumentExpander, type PreparedTerm, type TermAssociations } from "./term-associations.ts";
 import { TOOL_FIELDS, toolFields, type ToolField } from "./tool-fields.ts";
 import { topKDocs } from "./top-k.ts";
 import { stemmer } from "stemmer";
@@ -159,6 +159,9 @@ export class FieldIndex {
     };
     const textTerms = this.textTerms();
     const seen: number[] = [];
+    // By term number: its prepared associations (null: none), looked up once per term rather than per document.
+    const preparedOf: (PreparedTerm | null | undefined)[] = [];
+    const prepared: PreparedTerm[] = [];
     const local: number[] = [];
     let stamp = 0;
     entries.forEach((entry, doc) => {
@@ -191,10 +194,13 @@ export class FieldIndex {
       });
       if (expander !== undefined) {
         // The expansion's "term frequencies" are association strengths (fractions); its length is their sum.
-        const { words, strengths } = expander.expand(
-          seen.map((t) => this.termList[t]),
-          keep,
-        );
+        prepared.length = 0;
+        for (const t of seen) {
+          let entry = preparedOf[t];
+          if (entry === undefined) preparedOf[t] = entry = expander.prepared(this.termList[t]) ?? null;
+          if (entry !== null) prepared.push(entry);
+        }
+        const { words, strengths } = expander.expandPrepared(prepared, keep);
         this.lengths[expansionF][doc] = strengths.reduce((a, c) => a + c, 0);
         words.forEach((word, i) => {
           const t = termNumber(word);
@@ -217,7 +223,8 @@ export class FieldIndex {
    */
   private textTerms(): (text: string, termNumber: (term: string) => number) => Int32Array {
     const byText = new Map<string, Int32Array>();
-    const stems = new Map<string, string>();
+    /** Unstemmed word → term number (one lookup per token; the stemmer runs once per distinct word). */
+    const byWord = new Map<string, number>();
     const { stem, ...rest } = this.tokenizer;
     const split = { ...rest, stem: false };
     return (text, termNumber) => {
@@ -226,13 +233,10 @@ export class FieldIndex {
       const words = tokenize(text, split);
       out = new Int32Array(words.length);
       for (let i = 0; i < words.length; i++) {
-        let term = words[i];
-        if (stem) {
-          let stemmed = stems.get(term);
-          if (stemmed === undefined) stems.set(term, (stemmed = stemmer(term)));
-          term = stemmed;
-        }
-        out[i] = termNumber(term);
+        const word = words[i];
+        let t = byWord.get(word);
+        if (t === undefined) byWord.set(word, (t = termNumber(stem ? stemmer(word) : word)));
+        out[i] = t;
       }
       byText.set(text, out);
       return out;
@@ -324,27 +328,29 @@ export class Bm25fRetriever implements Retriever {
     const weights = new Float64Array(room);
     const starts = new Int32Array(termCount + 1);
     const pseudo = new Float64Array(n);
-    const touched: number[] = [];
+    // A term's documents in first-touched order, not sorted: a search's scores and its top k (score, then catalog
+    // order) do not depend on the order postings are added in.
+    const touched = new Int32Array(n * Math.max(1, fields.length)); // a doc whose sum stays 0 may come again
     let at = 0;
     for (let t = 0; t < termCount; t++) {
       const idf = index.idfs[t];
+      let count = 0;
       for (const { weight, b, avg, lengths, postings } of fields) {
         const end = postings.starts[t + 1];
         for (let i = postings.starts[t]; i < end; i++) {
           const doc = postings.docs[i];
           const norm = avg === 0 ? 1 : 1 - b + (b * lengths[doc]) / avg;
-          if (pseudo[doc] === 0) touched.push(doc);
+          if (pseudo[doc] === 0) touched[count++] = doc;
           pseudo[doc] += (weight * postings.tf[i]) / norm;
         }
       }
-      touched.sort((a, c) => a - c);
-      for (const doc of touched) {
+      for (let j = 0; j < count; j++) {
+        const doc = touched[j];
         const tf = pseudo[doc];
         docs[at] = doc;
         weights[at++] = (idf * tf * (params.k1 + 1)) / (tf + params.k1);
         pseudo[doc] = 0;
       }
-      touched.length = 0;
       starts[t + 1] = at;
     }
     this.starts = starts;

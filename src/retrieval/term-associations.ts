@@ -97,7 +97,7 @@ export function expandDocument(
 }
 
 /** One document term's associations with the query words as numbers (their rank in string order). */
-interface PreparedTerm {
+export interface PreparedTerm {
   words: Int32Array;
   strengths: Float64Array;
 }
@@ -148,13 +148,25 @@ export class DocumentExpander {
    * strongest query words, strongest first, with their strengths.
    */
   expand(distinctTerms: readonly string[], keep: number): { words: string[]; strengths: number[] } {
+    const prepared: PreparedTerm[] = [];
+    for (const v of distinctTerms) {
+      const entry = this.table.get(v);
+      if (entry !== undefined) prepared.push(entry);
+    }
+    return this.expandPrepared(prepared, keep);
+  }
+
+  /** A document term's associations (undefined when the table has none), for callers that cache them by term. */
+  prepared(term: string): PreparedTerm | undefined {
+    return this.table.get(term);
+  }
+
+  /** `expand` over the document terms' prepared associations (same order), looked up once by the caller. */
+  expandPrepared(prepared: readonly PreparedTerm[], keep: number): { words: string[]; strengths: number[] } {
     const { sums, stamps, touched } = this;
     const stamp = ++this.stamp;
     let count = 0;
-    for (const v of distinctTerms) {
-      const prepared = this.table.get(v);
-      if (prepared === undefined) continue;
-      const { words, strengths } = prepared;
+    for (const { words, strengths } of prepared) {
       for (let j = 0; j < words.length; j++) {
         const w = words[j];
         if (stamps[w] !== stamp) {
