@@ -113,6 +113,12 @@ describe("the function caller (builtin:DIR with caller.json)", () => {
       }
   });
 
+  it("the committed models/caller loads through builtin: and makes only offered, valid calls", async () => {
+    const model = await resolveModel("builtin:models/caller");
+    expect(model).toBeInstanceOf(CallerChatModel);
+    for (const ex of FIXTURE) checkCalls(ex.tools, ex.question, (model as CallerChatModel).calls(ex.tools, ex.question).calls);
+  });
+
   it("with the schema alone or no constraint, still makes only offered calls", () => {
     for (const constraint of ["schema", "none"] as const) {
       const model = CallerChatModel.load(dir, { constraint });
