@@ -27,7 +27,8 @@ import { writeBenchResult } from "./lib/result.ts";
  * Nothing here is tuned: one run per setting, the defaults of every command but the settings the environment
  * names (SYNTH_RECIPE_CATEGORY, SYNTH_RECIPE_PER_TOOL, SYNTH_RECIPE_EPOCHS), each recorded in the result's command;
  * every run is kept in bench/results/synth-recipe.json under its catalog (and questions per tool). Runs so far
- * (docs/toolgen-training.md): Movies with the preset's schedule and with SYNTH_RECIPE_EPOCHS=memorization=8,retrieval=4;
+ * (docs/toolgen-training.md): Movies with the preset's schedule at 8 and 24 (SYNTH_RECIPE_PER_TOOL=24, = auto)
+ * questions per tool and with SYNTH_RECIPE_EPOCHS=memorization=8,retrieval=4;
  * Translation with the preset's schedule at 8 and at 40 questions per tool.
  */
 const ROOT = resolve(import.meta.dirname, "..");
