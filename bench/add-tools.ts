@@ -268,6 +268,8 @@ async function reportPhase(): Promise<void> {
     configs,
     selected,
     selection_note,
+    // How the run went, when it departed from the protocol above (TOOLGEN_ADD_TOOLS_NOTES).
+    ...(process.env.TOOLGEN_ADD_TOOLS_NOTES ? { notes: process.env.TOOLGEN_ADD_TOOLS_NOTES } : {}),
     load_at_report: loadavg(),
     goals: s && {
       time_share_cpu: { value: s.cpu_share_of_full, goal: "<= 0.10" },
