@@ -32,11 +32,17 @@ describe("toolgen tools inspect: helpers, and its --json as a catalog", () => {
     expect(entries.map((e) => [e.id, e.description])).toEqual([["add", "Add two numbers, rounded to cents"]]);
     expect(Object.keys(entries[0]!.parameters.properties)).toEqual(["a", "b"]);
 
+    // without --retriever, retrieve names the default it used on stderr (one line)
+    const saysDefault = expect.stringMatching(/^retriever: ranker \(the default[^\n]*\n$/);
     const hit = await runCli(["retrieve", "add two numbers", "--catalog", catalog]);
-    expect(hit).toMatchObject({ code: 0, stderr: "" });
+    expect(hit).toMatchObject({ code: 0, stderr: saysDefault });
     expect(hit.stdout).toMatch(/^1\. add /);
     const miss = await runCli(["retrieve", "zebra", "--catalog", catalog]);
-    expect(miss).toEqual({ code: 0, stderr: "", stdout: 'no catalog entry matches "zebra" (1 searched)\n' });
+    expect(miss).toEqual({
+      code: 0,
+      stderr: saysDefault,
+      stdout: 'no catalog entry matches "zebra" (1 searched)\n',
+    });
     const missJson = await runCli(["retrieve", "zebra", "--catalog", catalog, "--json"]);
     expect(JSON.parse(missJson.stdout)).toEqual({ query: "zebra", results: [] });
   }, 60_000);
