@@ -127,6 +127,26 @@ export function handwrittenDevSet(): { offTopic: string[] } {
   return JSON.parse(readFileSync(HANDWRITTEN_DEV_SET, "utf8")) as { offTopic: string[] };
 }
 
+/** Every hand-written set, test and dev (src/demo/held-out/*.json): the generator never produces their questions. */
+export const HELD_OUT_FILES = [
+  "handwritten.json",
+  "handwritten-2.json",
+  "handwritten-3.json",
+  "handwritten-dev.json",
+  "handwritten-dev-off-topic-2.json",
+  "handwritten-dev-questions.json",
+];
+
+/** The questions, on-topic and off-topic, of every hand-written set. */
+export function heldOutQuestions(): string[] {
+  return HELD_OUT_FILES.flatMap((name) => {
+    const set = JSON.parse(
+      readFileSync(fileURLToPath(new URL(`../../src/demo/held-out/${name}`, import.meta.url)), "utf8"),
+    ) as Partial<HandwrittenSet>;
+    return [...(set.questions ?? []).map((q) => q.question), ...(set.offTopic ?? [])];
+  });
+}
+
 const demoDataCache = new Map<string, Promise<DemoData>>();
 
 /** The generated training data (deterministic for the seed): questions, labels and real-run trajectories. */
@@ -149,14 +169,8 @@ export function demoData(
 async function makeDemoData(seed: number, size: { perTool: number; offTopic: number }): Promise<DemoData> {
   const tools = await demoTools();
   const catalog = await demoCatalog();
-  const set = handwrittenSet();
   const never = new Set(
-    [
-      ...set.questions.map((q) => q.question),
-      ...set.offTopic,
-      ...handwrittenDevSet().offTopic,
-      ...SHOWN_QUESTIONS.map((q) => q.question),
-    ].map(normalizeQuestion),
+    [...heldOutQuestions(), ...SHOWN_QUESTIONS.map((q) => q.question)].map(normalizeQuestion),
   );
   const onTopic = generateSamples(tools, { perTool: size.perTool, seed, exclude: never });
   const offTopic = offTopicSamples(size.offTopic, seed + 500, never);

@@ -6,16 +6,13 @@ import { pickOne } from "./surface.ts";
  * Questions none of the demo's tools can answer, for training the decline (Finish with give_up_and_restart):
  * facts, news, opinions, chat, and actions in the world. Several name things the tools know about (cities,
  * numbers, quoted text, dates), so the model learns that a city or a number alone does not make a tool call.
- * Two of them are questions of the hand-written test sets ("who painted the Mona Lisa", set 3; "how many moons
- * does Jupiter have", set 2): the committed model was trained on them. Dropping them (and excluding every
- * hand-written set from training, issue 38) changes the training data, so it waits for the next rebuild of
- * models/demo (npm run demo:model); test/demo/held-out-overlap.test.ts lists them as known exceptions.
+ * None is a question of a hand-written set (test/demo/held-out-overlap.test.ts): "who painted the Mona Lisa"
+ * and "how many moons does Jupiter have", questions of sets 3 and 2, were dropped on 2026-12-03.
  */
 export const FIXED_OFF_TOPIC: readonly string[] = [
   "who wrote Hamlet?",
   "what is the tallest mountain in the world",
   "how tall is the Eiffel Tower?",
-  "who painted the Mona Lisa",
   "what's the best programming language?",
   "can you write me a short story",
   "sing me a song",
@@ -38,7 +35,6 @@ export const FIXED_OFF_TOPIC: readonly string[] = [
   "what can you do?",
   "explain quantum physics simply",
   "why is the sky blue?",
-  "how many moons does Jupiter have",
   "who invented the telephone",
   "what is the speed of light",
   "how old is the universe?",

@@ -132,10 +132,7 @@ const KNOWN_TEST_NEAR_COPIES = 24;
  * them changes the training data and so the model (issue 38: the rebuild, ~25 min alone on 2 cores, did not fit
  * the session that found them). This list must shrink to [] when models/demo is rebuilt without them.
  */
-const KNOWN_TRAINED_TEST_QUESTIONS = [
-  "handwritten-3.json: who painted the Mona Lisa | fixed off-topic: who painted the Mona Lisa",
-  "handwritten-2.json: how many moons does Jupiter have | fixed off-topic: how many moons does Jupiter have",
-];
+const KNOWN_TRAINED_TEST_QUESTIONS: string[] = [];
 
 describe("held-out hygiene of the demo's question sets", () => {
   const tests = TEST_SETS.flatMap(load);
