@@ -35,6 +35,15 @@ export declare const TASK: Readonly<{
 
 export declare const SPIN: number;
 
+export declare const CLOSED: number;
+
+export declare function publishJob(
+  ctl: Int32Array,
+  kind: number,
+  chunks: number,
+  writeArgs: () => void,
+): number;
+
 export declare function chunkCount(extent: number, size: number): number;
 
 export declare function waitChange(ctl: Int32Array, index: number, value: number): void;

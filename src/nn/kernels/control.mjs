@@ -18,6 +18,32 @@ export const CTL = Object.freeze({
 });
 
 /**
+ * NEXT between two jobs: chunk 0xffff, past the last chunk of any job (MAX_ITEMS), so no thread claims from it.
+ * The caller stores it before it writes a new job's arguments: a helper that read NEXT of the finished job and then
+ * stalled could otherwise see the new job's chunk count, win its compare-exchange on the old NEXT before the new
+ * one is published, and run (and count as completed) a chunk of the new job that is then computed again.
+ */
+export const CLOSED = 0xffff;
+
+/**
+ * Publishes job `kind` of `chunks` chunks: closes the finished job's NEXT first, then the count, then
+ * `writeArgs()` (the job's arguments), then NEXT and SEQ of the new job; returns its number.
+ */
+export function publishJob(ctl, kind, chunks, writeArgs) {
+  Atomics.store(ctl, CTL.NEXT, CLOSED);
+  Atomics.store(ctl, CTL.KIND, kind);
+  Atomics.store(ctl, CTL.ARGS + 14, chunks);
+  Atomics.store(ctl, CTL.COMPLETED, 0);
+  Atomics.store(ctl, CTL.FAILED, 0);
+  writeArgs();
+  const seq = (Atomics.load(ctl, CTL.SEQ) + 1) | 0;
+  Atomics.store(ctl, CTL.NEXT, (seq & 0xffff) << 16);
+  Atomics.store(ctl, CTL.SEQ, seq);
+  Atomics.notify(ctl, CTL.SEQ);
+  return seq;
+}
+
+/**
  * Chunks of `size` rows (or columns) over `extent`: a last chunk of fewer than 4 rows joins the one before it,
  * because the gemm computes fewer than 4 rows another way (dot products, assembly/matmul.ts SMALL_M) with other
  * bits than the 4-row tiles the unsplit product uses for them.

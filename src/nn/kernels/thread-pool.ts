@@ -1,5 +1,5 @@
 import { Worker } from "node:worker_threads";
-import { CTL, runChunks, waitChange, type PoolExports } from "./control.mjs";
+import { CTL, publishJob, runChunks, waitChange, type PoolExports } from "./control.mjs";
 import type { WasmMemory, WasmModule } from "./webassembly.ts";
 
 /** gemm's first 12 arguments: c, ldc, a, rsa, csa, b, rsb, csb, M, N, K, accumulate. */
@@ -54,10 +54,11 @@ export class ThreadPool {
     scratch: number,
   ): void {
     const ctl = this.ctl;
-    for (let i = 0; i < 12; i++) Atomics.store(ctl, CTL.ARGS + i, args[i]);
-    Atomics.store(ctl, CTL.ARGS + 12, byRows ? 1 : 0);
-    Atomics.store(ctl, CTL.ARGS + 13, size);
-    this.start(exports, 0, chunks, scratch);
+    this.start(exports, 0, chunks, scratch, () => {
+      for (let i = 0; i < 12; i++) Atomics.store(ctl, CTL.ARGS + i, args[i]);
+      Atomics.store(ctl, CTL.ARGS + 12, byRows ? 1 : 0);
+      Atomics.store(ctl, CTL.ARGS + 13, size);
+    });
   }
 
   /**
@@ -72,20 +73,20 @@ export class ThreadPool {
     scratch: number,
   ): void {
     const ctl = this.ctl;
-    for (let i = 0; i < args.length; i++) Atomics.store(ctl, CTL.TASK_ARGS + i, args[i]!);
-    this.start(exports, kind, count, scratch);
+    this.start(exports, kind, count, scratch, () => {
+      for (let i = 0; i < args.length; i++) Atomics.store(ctl, CTL.TASK_ARGS + i, args[i]!);
+    });
   }
 
-  private start(exports: PoolExports, kind: number, chunks: number, scratch: number): void {
+  private start(
+    exports: PoolExports,
+    kind: number,
+    chunks: number,
+    scratch: number,
+    writeArgs: () => void,
+  ): void {
     const ctl = this.ctl;
-    Atomics.store(ctl, CTL.KIND, kind);
-    Atomics.store(ctl, CTL.ARGS + 14, chunks);
-    Atomics.store(ctl, CTL.COMPLETED, 0);
-    Atomics.store(ctl, CTL.FAILED, 0);
-    const seq = (Atomics.load(ctl, CTL.SEQ) + 1) | 0;
-    Atomics.store(ctl, CTL.NEXT, (seq & 0xffff) << 16);
-    Atomics.store(ctl, CTL.SEQ, seq);
-    Atomics.notify(ctl, CTL.SEQ);
+    const seq = publishJob(ctl, kind, chunks, writeArgs);
     runChunks(ctl, exports, scratch, seq);
     for (;;) {
       const done = Atomics.load(ctl, CTL.COMPLETED);
