@@ -3,6 +3,7 @@ import { documentText, type DocumentFormat } from "./documents.ts";
 import type { RetrievalHit, Retriever, SearchOptions } from "./retriever.ts";
 import { ENGLISH_STOPWORDS, tokenize, type TokenizeOptions } from "../text/terms.ts";
 import { ToolgenError } from "../errors.ts";
+import { topKDocs } from "./top-k.ts";
 
 export interface Bm25Options {
   /**
@@ -24,41 +25,6 @@ interface Posting {
   docs: Int32Array;
   /** Precomputed BM25 contribution of the term to each document (idf × saturated tf). */
   weights: Float64Array;
-}
-
-/** Keeps the k best (score desc, then catalog order) in a binary min-heap. */
-function topK(scores: Float64Array, touched: Int32Array, count: number, k: number): number[] {
-  const heap: number[] = [];
-  const worse = (a: number, c: number): boolean =>
-    scores[a] < scores[c] || (scores[a] === scores[c] && a > c);
-  const down = (i: number): void => {
-    for (;;) {
-      const l = 2 * i + 1;
-      const r = l + 1;
-      let m = i;
-      if (l < heap.length && worse(heap[l], heap[m])) m = l;
-      if (r < heap.length && worse(heap[r], heap[m])) m = r;
-      if (m === i) return;
-      [heap[i], heap[m]] = [heap[m], heap[i]];
-      i = m;
-    }
-  };
-  for (let t = 0; t < count; t++) {
-    const doc = touched[t];
-    if (heap.length < k) {
-      heap.push(doc);
-      for (let i = heap.length - 1; i > 0;) {
-        const p = (i - 1) >> 1;
-        if (!worse(heap[i], heap[p])) break;
-        [heap[i], heap[p]] = [heap[p], heap[i]];
-        i = p;
-      }
-    } else if (worse(heap[0], doc)) {
-      heap[0] = doc;
-      down(0);
-    }
-  }
-  return heap.sort((a, c) => (worse(a, c) ? 1 : worse(c, a) ? -1 : 0));
 }
 
 /**
@@ -150,7 +116,7 @@ export class Bm25Retriever implements Retriever {
         scores[doc] += weights[i] * times;
       }
     }
-    const best = k === 0 ? [] : topK(scores, touched, count, k);
+    const best = k === 0 ? [] : topKDocs(scores, touched, count, k);
     const hits = best.map((doc) => ({ id: this.ids[doc], score: scores[doc] }));
     for (let t = 0; t < count; t++) scores[touched[t]] = 0;
     return hits;
