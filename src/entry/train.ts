@@ -48,6 +48,7 @@ export {
   type ToolGenModel,
 } from "../toolgen/model-folder.ts";
 export { trainToolGen, type ToolGenTrainOptions } from "../train/pipeline.ts";
+export { addToolsToModel, ADD_DEFAULTS, type AddToolsOptions, type AddStage } from "../train/add-tools.ts";
 export {
   virtualizeHfModel,
   type HfVirtualizeOptions,
