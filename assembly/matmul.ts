@@ -7,18 +7,17 @@
 // into contiguous scratch so the micro-kernel streams both from L1/L2 (Goto/BLIS loop order).
 
 import { ATTENTION_MAX_L } from "./tasks";
+import { edgeTile, kernel, MR, NR } from "./tile";
 
-const MR: i32 = 4;
-const NR: i32 = 8;
 const KC: i32 = 256;
 const MC: i32 = 128;
 const NC: i32 = 2048;
-// Below this many rows the packed path wastes most of each 4-row tile and re-packs B for little reuse.
+// Below this many rows the packed path wastes most of each MR-row tile and re-packs B for little reuse.
 const SMALL_M: i32 = 4;
 
-/** Bytes of the gemm's scratch: packed A block, packed B block and one edge tile. */
+/** Bytes of the gemm's scratch: packed A block (four floats a value), packed B block and one edge tile. */
 export function gemmScratchBytes(): i32 {
-  return (MC * KC + KC * NC + MR * NR) * 4;
+  return (MC * KC * 4 + KC * NC + MR * NR) * 4;
 }
 
 /** Bytes of scratch one thread needs: the gemm's, then the pooled attention backward's dS block (tasks.ts). */
@@ -26,56 +25,56 @@ export function scratchBytes(): i32 {
   return gemmScratchBytes() + 64 * ATTENTION_MAX_L * 4;
 }
 
-// Packs A(ic..ic+mc, pc..pc+kc) as MR-row strips: dst[(strip*kc + p)*MR + r]. Rows past mc are zero.
+// Packs A(ic..ic+mc, pc..pc+kc) as MR-row strips, each value broadcast to a vector:
+// dst[((strip*kc + p)*MR + r)*4 + lane]. Rows past mc are zero.
 function packA(a: usize, rsa: i32, csa: i32, ic: i32, mc: i32, pc: i32, kc: i32, dst: usize): void {
+  const step = <usize>csa * 4;
+  const dstep = <usize>(MR * 16);
   for (let is = 0; is < mc; is += MR) {
     const rows = min(MR, mc - is);
-    const strip = dst + <usize>(is * kc) * 4;
-    if (rows == MR && rsa == 1) {
-      // A is stored transposed (AtB): four consecutive rows are contiguous for each p.
-      let src = a + <usize>(ic + is + pc * csa) * 4;
-      const step = <usize>csa * 4;
-      for (let p = 0; p < kc; p++) {
-        v128.store(strip + <usize>(p * MR) * 4, v128.load(src));
-        src += step;
+    const strip = dst + <usize>(is * kc) * 16;
+    if (rsa == 1 && rows == MR && MR % 4 == 0) {
+      // A stored transposed (AtB): four consecutive rows are contiguous for each p.
+      for (let g = 0; g < MR; g += 4) {
+        let src = a + <usize>(ic + is + g + pc * csa) * 4;
+        let d = strip + <usize>g * 16;
+        for (let p = 0; p < kc; p++) {
+          const v = v128.load(src);
+          v128.store(d, v128.shuffle<f32>(v, v, 0, 0, 0, 0));
+          v128.store(d, v128.shuffle<f32>(v, v, 1, 1, 1, 1), 16);
+          v128.store(d, v128.shuffle<f32>(v, v, 2, 2, 2, 2), 32);
+          v128.store(d, v128.shuffle<f32>(v, v, 3, 3, 3, 3), 48);
+          src += step;
+          d += dstep;
+        }
       }
-    } else if (rows == MR && csa == 1) {
-      const r0 = a + <usize>((ic + is) * rsa + pc) * 4;
-      const r1 = r0 + <usize>rsa * 4;
-      const r2 = r1 + <usize>rsa * 4;
-      const r3 = r2 + <usize>rsa * 4;
-      let p = 0;
-      // 4×4 transposes: four row vectors in, four column vectors out.
-      for (; p + 4 <= kc; p += 4) {
-        const o = <usize>p * 4;
-        const x0 = v128.load(r0 + o);
-        const x1 = v128.load(r1 + o);
-        const x2 = v128.load(r2 + o);
-        const x3 = v128.load(r3 + o);
-        const t0 = v128.shuffle<f32>(x0, x1, 0, 4, 1, 5);
-        const t1 = v128.shuffle<f32>(x2, x3, 0, 4, 1, 5);
-        const t2 = v128.shuffle<f32>(x0, x1, 2, 6, 3, 7);
-        const t3 = v128.shuffle<f32>(x2, x3, 2, 6, 3, 7);
-        const d = strip + <usize>(p * MR) * 4;
-        v128.store(d, v128.shuffle<f32>(t0, t1, 0, 1, 4, 5));
-        v128.store(d, v128.shuffle<f32>(t0, t1, 2, 3, 6, 7), 16);
-        v128.store(d, v128.shuffle<f32>(t2, t3, 0, 1, 4, 5), 32);
-        v128.store(d, v128.shuffle<f32>(t2, t3, 2, 3, 6, 7), 48);
-      }
-      for (; p < kc; p++) {
-        const o = <usize>p * 4;
-        const d = strip + <usize>(p * MR) * 4;
-        store<f32>(d, load<f32>(r0 + o));
-        store<f32>(d, load<f32>(r1 + o), 4);
-        store<f32>(d, load<f32>(r2 + o), 8);
-        store<f32>(d, load<f32>(r3 + o), 12);
-      }
-    } else {
-      for (let p = 0; p < kc; p++) {
-        const d = strip + <usize>(p * MR) * 4;
-        for (let r = 0; r < MR; r++) {
-          const v: f32 = r < rows ? load<f32>(a + <usize>((ic + is + r) * rsa + (pc + p) * csa) * 4) : 0;
-          store<f32>(d + <usize>r * 4, v);
+      continue;
+    }
+    for (let r = 0; r < MR; r++) {
+      let d = strip + <usize>r * 16;
+      if (r < rows) {
+        let src = a + <usize>((ic + is + r) * rsa + pc * csa) * 4;
+        let p = 0;
+        if (csa == 1) {
+          for (; p + 4 <= kc; p += 4) {
+            const v = v128.load(src);
+            v128.store(d, v128.shuffle<f32>(v, v, 0, 0, 0, 0));
+            v128.store(d + dstep, v128.shuffle<f32>(v, v, 1, 1, 1, 1));
+            v128.store(d + 2 * dstep, v128.shuffle<f32>(v, v, 2, 2, 2, 2));
+            v128.store(d + 3 * dstep, v128.shuffle<f32>(v, v, 3, 3, 3, 3));
+            src += 16;
+            d += 4 * dstep;
+          }
+        }
+        for (; p < kc; p++) {
+          v128.store(d, v128.load32_splat(src));
+          src += step;
+          d += dstep;
+        }
+      } else {
+        for (let p = 0; p < kc; p++) {
+          v128.store(d, f32x4.splat(0));
+          d += dstep;
         }
       }
     }
@@ -138,80 +137,6 @@ function packB(b: usize, rsb: i32, csb: i32, pc: i32, kc: i32, jc: i32, nc: i32,
           store<f32>(d + <usize>c * 4, v);
         }
       }
-    }
-  }
-}
-
-// The 4×8 register tile: 8 f32x4 accumulators, two B vectors and one broadcast A value per step.
-// add == 0 overwrites the tile at c, otherwise adds into it. ldc is in bytes.
-function kernel(kc: i32, ap: usize, bp: usize, c: usize, ldc: usize, add: i32): void {
-  let c00 = f32x4.splat(0);
-  let c01 = f32x4.splat(0);
-  let c10 = f32x4.splat(0);
-  let c11 = f32x4.splat(0);
-  let c20 = f32x4.splat(0);
-  let c21 = f32x4.splat(0);
-  let c30 = f32x4.splat(0);
-  let c31 = f32x4.splat(0);
-  for (let p = 0; p < kc; p++) {
-    const b0 = v128.load(bp);
-    const b1 = v128.load(bp, 16);
-    let x = v128.load32_splat(ap);
-    c00 = f32x4.add(c00, f32x4.mul(x, b0));
-    c01 = f32x4.add(c01, f32x4.mul(x, b1));
-    x = v128.load32_splat(ap, 4);
-    c10 = f32x4.add(c10, f32x4.mul(x, b0));
-    c11 = f32x4.add(c11, f32x4.mul(x, b1));
-    x = v128.load32_splat(ap, 8);
-    c20 = f32x4.add(c20, f32x4.mul(x, b0));
-    c21 = f32x4.add(c21, f32x4.mul(x, b1));
-    x = v128.load32_splat(ap, 12);
-    c30 = f32x4.add(c30, f32x4.mul(x, b0));
-    c31 = f32x4.add(c31, f32x4.mul(x, b1));
-    ap += 16;
-    bp += 32;
-  }
-  const r1 = c + ldc;
-  const r2 = r1 + ldc;
-  const r3 = r2 + ldc;
-  if (add) {
-    c00 = f32x4.add(c00, v128.load(c));
-    c01 = f32x4.add(c01, v128.load(c, 16));
-    c10 = f32x4.add(c10, v128.load(r1));
-    c11 = f32x4.add(c11, v128.load(r1, 16));
-    c20 = f32x4.add(c20, v128.load(r2));
-    c21 = f32x4.add(c21, v128.load(r2, 16));
-    c30 = f32x4.add(c30, v128.load(r3));
-    c31 = f32x4.add(c31, v128.load(r3, 16));
-  }
-  v128.store(c, c00);
-  v128.store(c, c01, 16);
-  v128.store(r1, c10);
-  v128.store(r1, c11, 16);
-  v128.store(r2, c20);
-  v128.store(r2, c21, 16);
-  v128.store(r3, c30);
-  v128.store(r3, c31, 16);
-}
-
-// A partial tile at the matrix edge: compute the full tile into `tmp`, then write the valid rows/columns.
-function edgeTile(
-  kc: i32,
-  ap: usize,
-  bp: usize,
-  c: usize,
-  ldc: i32,
-  rows: i32,
-  cols: i32,
-  add: i32,
-  tmp: usize,
-): void {
-  kernel(kc, ap, bp, tmp, <usize>NR * 4, 0);
-  for (let r = 0; r < rows; r++) {
-    for (let j = 0; j < cols; j++) {
-      const dst = c + <usize>(r * ldc + j) * 4;
-      const v = load<f32>(tmp + <usize>(r * NR + j) * 4);
-      store<f32>(dst, add ? load<f32>(dst) + v : v);
     }
   }
 }
@@ -335,7 +260,7 @@ export function gemm(
     return;
   }
   const packedA = scratch;
-  const packedB = packedA + <usize>(MC * KC) * 4;
+  const packedB = packedA + <usize>(MC * KC) * 16;
   const tmp = packedB + <usize>(KC * NC) * 4;
   const ldcBytes = <usize>ldc * 4;
   for (let jc = 0; jc < N; jc += NC) {
@@ -352,7 +277,7 @@ export function gemm(
           const bp = packedB + <usize>(jr * kc) * 4;
           for (let ir = 0; ir < mc; ir += MR) {
             const rows = min(MR, mc - ir);
-            const ap = packedA + <usize>(ir * kc) * 4;
+            const ap = packedA + <usize>(ir * kc) * 16;
             const cp = c + <usize>((ic + ir) * ldc + jc + jr) * 4;
             if (rows == MR && cols == NR) kernel(kc, ap, bp, cp, ldcBytes, add);
             else edgeTile(kc, ap, bp, cp, ldc, rows, cols, add, tmp);
