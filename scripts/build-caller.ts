@@ -8,7 +8,10 @@
  *                                             (copy, schema, none), into bench/results/bfcl-caller.json
  * Modes: copy (neutral policy, the default), copy+english, schema, none.
  * Options: --out DIR, --steps N, --per-tool N, --hidden N, --layers N, --batch N, --lr X, --init-from DIR (start from a trained builtin folder's weights), --max-seconds S (stop training then and
- * write what it has), --stb-every K (every K-th StableToolBench API only), --bfcl DIR, --modes copy,schema,none, --categories a,b (a
+ * write what it has), --stb-every K (every K-th StableToolBench API only), --max-calls N (multi-call questions
+ * with 2 to N calls; default 2), --multi-share X (multi-call questions per one-call one; default 0.3), --same-share X
+ * (the share of multi-call questions that call one tool again; default 0.35), --max-tokens N (longer samples are
+ * left out; the training rows' length; default 768), --bfcl DIR, --modes copy,schema,none, --categories a,b (a
  * quick look: printed, not recorded as a result).
  */
 import { readFileSync } from "node:fs";
@@ -38,6 +41,10 @@ const { values: args } = parseArgs({
     "max-seconds": { type: "string" },
     "init-from": { type: "string" },
     "stb-every": { type: "string", default: "1" },
+    "max-calls": { type: "string", default: "2" },
+    "max-tokens": { type: "string", default: "768" },
+    "multi-share": { type: "string", default: "0.3" },
+    "same-share": { type: "string", default: "0.35" },
     eval: { type: "boolean", default: false },
     bfcl: { type: "string", default: "../shared/data/bfcl" },
     modes: { type: "string", default: "copy,copy+english,schema,none" },
@@ -77,7 +84,9 @@ async function trainingExamples(): Promise<{ examples: CallerExample[]; counts: 
       const items = synthesize(c.entries, {
         seed: seed++,
         perTool: Math.max(1, Math.round(c.perTool / 3)),
-        multiCallShare: 0.3,
+        multiCallShare: Number(args["multi-share"]),
+        maxCalls: Number(args["max-calls"]),
+        sameToolShare: Number(args["same-share"]),
         declineShare: 0.2,
         distractors,
       });
@@ -111,7 +120,7 @@ async function build(): Promise<void> {
     lr: Number(args.lr),
     seed: 1,
     tokenizerVocab: 1536,
-    maxTokens: 768,
+    maxTokens: Number(args["max-tokens"]),
     ...(args.hidden || args.layers ? { config: sizeOverride() } : {}),
     ...(args["max-seconds"] ? { maxSeconds: Number(args["max-seconds"]) } : {}),
     ...(args["init-from"] ? { initFrom: args["init-from"] } : {}),

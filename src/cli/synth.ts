@@ -9,6 +9,7 @@ import { synthQueries, synthTrajectories } from "../synth/outputs.ts";
 import {
   DEFAULT_DECLINE_SHARE,
   DEFAULT_DISTRACTORS,
+  DEFAULT_MAX_CALLS,
   DEFAULT_MULTI_CALL_SHARE,
   synthesizeWithReport,
 } from "../synth/synthesize.ts";
@@ -23,6 +24,7 @@ interface SynthCliOptions {
   seed: string;
   multiCallShare: string;
   declineShare: string;
+  maxCalls: string;
   distractors: string;
   heldOut: string;
   json?: boolean;
@@ -76,6 +78,11 @@ export function register(program: Command): void {
       String(DEFAULT_MULTI_CALL_SHARE),
     )
     .option(
+      "--max-calls <n>",
+      "most calls a multi-call question holds (2 to 8; above 2 each draws 2 to n)",
+      String(DEFAULT_MAX_CALLS),
+    )
+    .option(
       "--decline-share <x>",
       "questions no tool answers, as a share of the one-call ones",
       String(DEFAULT_DECLINE_SHARE),
@@ -95,6 +102,12 @@ export function register(program: Command): void {
         const multiCallShare = shareOption(opts.multiCallShare, "--multi-call-share");
         const declineShare = shareOption(opts.declineShare, "--decline-share");
         const distractors = integerOption(opts.distractors, "--distractors", 0);
+        const maxCalls = integerOption(opts.maxCalls, "--max-calls", 2);
+        if (maxCalls > 8)
+          throw new ToolgenError(
+            "invalid_option",
+            `--max-calls must be a whole number from 2 to 8, got ${maxCalls}`,
+          );
         const heldOutShare = shareOption(opts.heldOut, "--held-out");
         if (existsSync(opts.out) && !statSync(opts.out).isDirectory())
           throw new ToolgenError("invalid_option", `--out ${opts.out} is a file, not a folder`);
@@ -104,6 +117,7 @@ export function register(program: Command): void {
           seed,
           perTool: perTool ?? autoPerTool(catalog.length),
           multiCallShare,
+          maxCalls,
           declineShare,
           distractors,
         });
@@ -122,13 +136,14 @@ export function register(program: Command): void {
           heldOut: heldOut.length,
           oneCall: items.filter((i) => i.calls.length === 1).length,
           twoCall: items.filter((i) => i.calls.length === 2).length,
+          moreCalls: items.filter((i) => i.calls.length > 2).length,
           decline: items.filter((i) => i.calls.length === 0).length,
           seconds: (Date.now() - started) / 1000,
         };
         if (opts.json) process.stdout.write(JSON.stringify(summary) + "\n");
         else {
           process.stdout.write(
-            `${summary.questions} questions for ${summary.tools} tools (${summary.oneCall} one-call, ${summary.twoCall} two-call, ${summary.decline} decline; ${summary.unusable} tools with no valid call) in ${summary.seconds.toFixed(1)} s\n` +
+            `${summary.questions} questions for ${summary.tools} tools (${summary.oneCall} one-call, ${summary.twoCall} two-call, ${summary.moreCalls > 0 ? `${summary.moreCalls} with 3 or more calls, ` : ""}${summary.decline} decline; ${summary.unusable} tools with no valid call) in ${summary.seconds.toFixed(1)} s\n` +
               `${summary.train} for training in ${opts.out}/questions.jsonl, trajectories.jsonl, queries.jsonl; ${summary.heldOut} held out in held-out.jsonl, held-out-queries.jsonl\n`,
           );
           if (unusable.length > 0)

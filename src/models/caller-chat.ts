@@ -19,6 +19,7 @@ import {
   callerPrompt,
   callerSchema,
   DEFAULT_PROMPT_LIMITS,
+  offeredDistinctCalls,
   parseCallerReply,
   type CallerCall,
   type CallerPromptLimits,
@@ -145,9 +146,7 @@ export class CallerChatModel implements ChatModel {
       session.dispose();
     }
     const text = tok.decode(ids);
-    const offered = new Set(tools.map((t) => t.function.name));
-    // free decoding may name a function that was not offered: such a call is not made
-    const calls = (parseCallerReply(text) ?? []).filter((c) => offered.has(c.name));
+    const calls = offeredDistinctCalls(parseCallerReply(text) ?? [], tools);
     return { calls, text, promptTokens: promptIds.length, ids };
   }
 

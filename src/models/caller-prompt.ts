@@ -32,7 +32,7 @@ export const DEFAULT_PROMPT_LIMITS: CallerPromptLimits = {
   parameterDescription: 70,
   parameters: 10,
   enumValues: 8,
-  question: 400,
+  question: 1200,
 };
 
 /** At most `n` characters, cut where a word ends. */
@@ -127,4 +127,19 @@ export function parseCallerReply(text: string): CallerCall[] | undefined {
     calls.push({ name: (c as { name: string }).name, arguments: args });
   }
   return calls;
+}
+
+/**
+ * The calls that are made: those naming an offered function (free decoding may name another), each distinct call
+ * once (a reply that repeats a call word for word asks for it once: a small model's runaway list).
+ */
+export function offeredDistinctCalls(calls: readonly CallerCall[], tools: readonly ToolJson[]): CallerCall[] {
+  const offered = new Set(tools.map((t) => t.function.name));
+  const seen = new Set<string>();
+  return calls.filter((c) => {
+    const key = JSON.stringify([c.name, c.arguments]);
+    if (!offered.has(c.name) || seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }

@@ -14,10 +14,13 @@ import {
 import { SynthRng } from "./rng.ts";
 import type { SynthCall, SynthItem, SynthOptions } from "./types.ts";
 import { drawProperties } from "./values.ts";
+import { nameWords } from "./words.ts";
 
 export const DEFAULT_MULTI_CALL_SHARE = 0.15;
 export const DEFAULT_DECLINE_SHARE = 0.1;
 export const DEFAULT_DISTRACTORS = 3;
+export const DEFAULT_MAX_CALLS = 2;
+export const DEFAULT_SAME_TOOL_SHARE = 0.35;
 /** Draws per question before a tool is given up on (its schema admits no value the generator can write). */
 const TRIES = 8;
 
@@ -37,12 +40,15 @@ function checkOptions(o: SynthOptions): void {
   for (const [name, v] of [
     ["multiCallShare", o.multiCallShare],
     ["declineShare", o.declineShare],
+    ["sameToolShare", o.sameToolShare],
   ] as const) {
     if (v !== undefined && !(Number.isFinite(v) && v >= 0 && v <= 1))
       bad(`${name} must be a number in [0, 1], got ${v}`);
   }
   if (o.distractors !== undefined && !(Number.isInteger(o.distractors) && o.distractors >= 0))
     bad(`distractors must be a whole number ≥ 0, got ${o.distractors}`);
+  if (o.maxCalls !== undefined && !(Number.isInteger(o.maxCalls) && o.maxCalls >= 2 && o.maxCalls <= 8))
+    bad(`maxCalls must be a whole number from 2 to 8, got ${o.maxCalls}`);
 }
 
 /** A call for `entry` with its arguments' texts; undefined when no drawn call validates. */
@@ -54,6 +60,117 @@ function drawCall(entry: CatalogEntry, rng: SynthRng) {
     return { call: { name: entry.id, arguments: drawn.value } satisfies SynthCall, parts: drawn.parts };
   }
   return undefined;
+}
+
+type Drawn = NonNullable<ReturnType<typeof drawCall>>;
+const sameCall = (a: SynthCall, b: SynthCall) => JSON.stringify(a) === JSON.stringify(b);
+
+/** Two calls (the generator's original form, kept draw for draw): the same tool again, or a second tool. */
+function twoCalls(
+  usable: readonly CatalogEntry[],
+  rng: SynthRng,
+): { segments: Segment[]; calls: SynthCall[] } | undefined {
+  const first = usable[rng.int(usable.length)]!;
+  const a = drawCall(first, rng);
+  if (a === undefined) return undefined;
+  const opening = withoutTrailingStop(requestSegments(toolPhrase(first, rng), a.parts, rng));
+  const again = rng.chance(DEFAULT_SAME_TOOL_SHARE) && a.parts.some((p) => p.text !== "");
+  if (again) {
+    const b = drawCall(first, rng);
+    if (b === undefined || sameCall(b.call, a.call)) return undefined;
+    const clauses = argumentClauses(b.parts, rng);
+    if (clauses.length === 0) return undefined;
+    return { segments: [...opening, { text: rng.pick(AGAIN) }, ...clauses], calls: [a.call, b.call] };
+  }
+  const second = usable[rng.int(usable.length)]!;
+  const b = drawCall(second, rng);
+  if (b === undefined || sameCall(b.call, a.call)) return undefined;
+  const follow = requestSegments(toolPhrase(second, rng), b.parts, rng, true);
+  return { segments: [...opening, { text: rng.pick(JOINERS) }, ...follow], calls: [a.call, b.call] };
+}
+
+/** "v1, v2 and v3": the values of one parameter, listed. */
+function listed(texts: readonly string[], rng: SynthRng): Segment[] {
+  const out: Segment[] = [];
+  texts.forEach((text, i) => {
+    if (i > 0) out.push({ text: i === texts.length - 1 ? rng.pick([" and ", ", and ", ", "]) : ", " });
+    out.push({ text, value: true });
+  });
+  return out;
+}
+
+/**
+ * `count` calls (2 or more): the same tool `count` times — each call's values in full, or one parameter's values
+ * listed ("for X, Y and Z", the other arguments shared) — or a run of tools (repeats allowed), joined.
+ */
+function manyCalls(
+  usable: readonly CatalogEntry[],
+  count: number,
+  rng: SynthRng,
+  options: SynthOptions,
+): { segments: Segment[]; calls: SynthCall[] } | undefined {
+  const first = usable[rng.int(usable.length)]!;
+  const a = drawCall(first, rng);
+  if (a === undefined) return undefined;
+  const shown = a.parts.filter((p) => p.text !== "");
+  if (rng.chance(options.sameToolShare ?? DEFAULT_SAME_TOOL_SHARE) && shown.length > 0) {
+    const others: Drawn[] = [];
+    for (let i = 1; i < count; i++) {
+      const b = drawCall(first, rng);
+      if (b === undefined) return undefined;
+      others.push(b);
+    }
+    if (rng.chance(0.5)) {
+      // one parameter varies: its values listed in one clause, the rest said once
+      const varied = rng.pick(shown);
+      const calls = [a.call];
+      const texts = [varied.text];
+      for (const b of others) {
+        const part = b.parts.find((p) => p.name === varied.name);
+        if (part === undefined || part.text === "" || texts.includes(part.text)) return undefined;
+        const args = { ...a.call.arguments, [varied.name]: b.call.arguments[varied.name] };
+        const call = { name: first.id, arguments: args };
+        if (validateArguments(args, first.parameters).length > 0) return undefined;
+        // two texts of one value ("9", "nine") would make the same call twice
+        if (calls.some((c) => sameCall(c, call))) return undefined;
+        calls.push(call);
+        texts.push(part.text);
+      }
+      const rest = a.parts.filter((p) => p !== varied);
+      const phrase = toolPhrase(first, rng);
+      const head = withoutTrailingStop(requestSegments(phrase, rest, rng));
+      const words = nameWords(varied.name);
+      const list = listed(texts, rng);
+      const tail: Segment[] = rng.pick([
+        [{ text: ` for ${words} ` }, ...list],
+        [{ text: ` with ${words} ` }, ...list],
+        [{ text: ` for each ${words} of ` }, ...list],
+        [{ text: `, ${words}: ` }, ...list],
+      ]);
+      return { segments: [...head, ...tail], calls };
+    }
+    const calls = [a.call];
+    const segments = withoutTrailingStop(requestSegments(toolPhrase(first, rng), a.parts, rng));
+    for (const b of others) {
+      if (calls.some((c) => sameCall(c, b.call))) return undefined;
+      const clauses = argumentClauses(b.parts, rng);
+      if (clauses.length === 0) return undefined;
+      segments.push({ text: rng.pick(AGAIN) }, ...clauses);
+      calls.push(b.call);
+    }
+    return { segments, calls };
+  }
+  const calls = [a.call];
+  const segments = withoutTrailingStop(requestSegments(toolPhrase(first, rng), a.parts, rng));
+  for (let i = 1; i < count; i++) {
+    const next = usable[rng.int(usable.length)]!;
+    const b = drawCall(next, rng);
+    if (b === undefined || calls.some((c) => sameCall(c, b.call))) return undefined;
+    const follow = withoutTrailingStop(requestSegments(toolPhrase(next, rng), b.parts, rng, true));
+    segments.push({ text: rng.pick(JOINERS) }, ...follow);
+    calls.push(b.call);
+  }
+  return { segments, calls };
 }
 
 function normalize(question: string): string {
@@ -137,33 +254,14 @@ export function synthesizeWithReport(catalog: readonly CatalogEntry[], options: 
   }
   const single = items.length;
 
-  // Two-call questions: the same tool again with other values, or a second tool.
+  // Multi-call questions: the same tool again with other values, or other tools; two calls each unless
+  // maxCalls allows more (then 2 to maxCalls, drawn evenly).
   const multi = Math.round(single * (options.multiCallShare ?? DEFAULT_MULTI_CALL_SHARE));
+  const maxCalls = options.maxCalls ?? DEFAULT_MAX_CALLS;
   for (let made = 0, tries = 0; made < multi && usable.length > 0 && tries < multi * TRIES; tries++) {
-    const first = usable[rng.int(usable.length)]!;
-    const a = drawCall(first, rng);
-    if (a === undefined) continue;
-    const opening = withoutTrailingStop(requestSegments(toolPhrase(first, rng), a.parts, rng));
-    const again = rng.chance(0.35) && a.parts.some((p) => p.text !== "");
-    let segments: Segment[];
-    let calls: SynthCall[];
-    if (again) {
-      const b = drawCall(first, rng);
-      if (b === undefined || JSON.stringify(b.call) === JSON.stringify(a.call)) continue;
-      const clauses = argumentClauses(b.parts, rng);
-      if (clauses.length === 0) continue;
-      segments = [...opening, { text: rng.pick(AGAIN) }, ...clauses];
-      calls = [a.call, b.call];
-    } else {
-      const second = usable[rng.int(usable.length)]!;
-      const b = drawCall(second, rng);
-      if (b === undefined || JSON.stringify(b.call) === JSON.stringify(a.call)) continue;
-      const follow = requestSegments(toolPhrase(second, rng), b.parts, rng, true);
-      const joiner = rng.pick(JOINERS);
-      segments = [...opening, { text: joiner }, ...follow];
-      calls = [a.call, b.call];
-    }
-    if (add(styled(segments, rng), calls)) made++;
+    const drawn =
+      maxCalls === 2 ? twoCalls(usable, rng) : manyCalls(usable, 2 + rng.int(maxCalls - 1), rng, options);
+    if (drawn !== undefined && add(styled(drawn.segments, rng), drawn.calls)) made++;
   }
 
   // Decline questions: everyday requests that name no tool of the catalog.

@@ -23,6 +23,10 @@ export interface SynthOptions {
   perTool: number;
   /** Two-call questions as a share of the single-call ones (default 0.15). */
   multiCallShare?: number;
+  /** Most calls a multi-call question holds (default 2; above 2, each draws 2 to maxCalls). */
+  maxCalls?: number;
+  /** Multi-call questions that call one tool again with other values, as a share (default 0.35). */
+  sameToolShare?: number;
   /** Decline questions as a share of the single-call ones (default 0.1). */
   declineShare?: number;
   /** Catalog tools offered besides the called ones (default 3; fewer when the catalog is small). */

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CallerChatModel } from "../../src/models/caller-chat.ts";
-import { callerPrompt, callerReply, parseCallerReply } from "../../src/models/caller-prompt.ts";
+import { callerPrompt, callerReply, offeredDistinctCalls, parseCallerReply } from "../../src/models/caller-prompt.ts";
 import { resolveModel } from "../../src/models/resolve.ts";
 import { validateArguments } from "../../src/tools/validate.ts";
 import { callerExamples, functionName } from "../../src/train/caller-data.ts";
@@ -60,6 +60,18 @@ describe("the function caller's prompt and reply", () => {
     expect(parseCallerReply(text)).toEqual([{ name: "translate_text", arguments: { text: "hi", target: "fr" } }]);
     expect(parseCallerReply("[]")).toEqual([]);
     expect(parseCallerReply("[{")).toBeUndefined();
+  });
+
+  it("makes each distinct call once and only calls to offered functions", () => {
+    const oslo = { name: "get_weather", arguments: { city: "Oslo" } };
+    const rome = { name: "get_weather", arguments: { city: "Rome" } };
+    const other = { name: "book_flight", arguments: {} };
+    expect(offeredDistinctCalls([oslo, rome, { ...oslo }, other, rome], [WEATHER])).toEqual([oslo, rome]);
+  });
+
+  it("keeps a long question whole up to the default limit (1,200 characters)", () => {
+    const long = "word ".repeat(200).trim();
+    expect(callerPrompt([WEATHER], long)).toContain(`${long}<|calls|>`);
   });
 
   it("offers StableToolBench-style ids under function names", () => {

@@ -51,6 +51,18 @@ describe("toolgen synth", () => {
     expect(loadQueries(join(out, "held-out-queries.jsonl"), catalog).length).toBeGreaterThan(0);
   });
 
+  it("--max-calls 4: questions with three and four calls too", async () => {
+    const out = join(dir, "out-many");
+    const args = ["synth", "--catalog", catalogFile, "--out", out, "--per-tool", "10", "--max-calls", "4"];
+    const r = await runCli([...args, "--multi-call-share", "0.5", "--json"]);
+    expect(r.code).toBe(0);
+    const summary = JSON.parse(r.stdout) as Record<string, number>;
+    expect(summary.moreCalls).toBeGreaterThan(0);
+    const all = [...lines(join(out, "questions.jsonl")), ...lines(join(out, "held-out.jsonl"))];
+    expect(all.filter((q) => (q.calls as unknown[]).length > 2)).toHaveLength(summary.moreCalls);
+    expect(all.every((q) => (q.calls as unknown[]).length <= 4)).toBe(true);
+  });
+
   it("--per-tool auto: about 2,000 questions for a small catalog, at least 4 per tool for a large one", () => {
     expect(autoPerTool(5)).toBe(400);
     expect(autoPerTool(85)).toBe(24);
@@ -77,6 +89,8 @@ describe("toolgen synth", () => {
       ["--multi-call-share", "x"],
       ["--held-out", "-0.1"],
       ["--seed", "-1"],
+      ["--max-calls", "1"],
+      ["--max-calls", "9"],
     ]) {
       const r = await runCli(["synth", "--catalog", catalogFile, "--out", out, ...args]);
       expect(r.code).not.toBe(0);

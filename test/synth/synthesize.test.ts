@@ -217,6 +217,43 @@ describe.skipIf(!metatool)("synthesize on MetaTool (descriptions only, no parame
   }, 60_000);
 });
 
+describe("synthesize with maxCalls above 2", () => {
+  const catalog = fixtureCatalog();
+  const items = synthesize(catalog, {
+    seed: 5,
+    perTool: 20,
+    multiCallShare: 0.6,
+    maxCalls: 4,
+    sameToolShare: 0.6,
+    declineShare: 0.1,
+    distractors: 2,
+  });
+  const multi = items.filter((i) => i.calls.length > 1);
+
+  it("writes questions with 2, 3 and 4 calls, never more and never the same call twice", () => {
+    for (const n of [2, 3, 4]) expect(multi.filter((i) => i.calls.length === n).length).toBeGreaterThan(5);
+    expect(items.every((i) => i.calls.length <= 4)).toBe(true);
+    for (const i of multi) expect(new Set(i.calls.map((c) => JSON.stringify(c))).size).toBe(i.calls.length);
+  });
+
+  it("calls one tool several times with other values, and several tools in a row", () => {
+    const same = multi.filter((i) => i.calls.length > 2 && new Set(i.calls.map((c) => c.name)).size === 1);
+    const mixed = multi.filter((i) => i.calls.length > 2 && new Set(i.calls.map((c) => c.name)).size > 1);
+    expect(same.length).toBeGreaterThan(5);
+    expect(mixed.length).toBeGreaterThan(5);
+  });
+
+  it("keeps every call valid and every value in its question", () => {
+    expect(invalidCalls(items, catalog)).toEqual([]);
+    expect(valuesNotShown(items)).toEqual([]);
+  });
+
+  it("rejects a maxCalls outside 2-8", () => {
+    expect(() => synthesize(catalog, { seed: 1, perTool: 1, maxCalls: 1 })).toThrow(/maxCalls/);
+    expect(() => synthesize(catalog, { seed: 1, perTool: 1, maxCalls: 9 })).toThrow(/maxCalls/);
+  });
+});
+
 describe("examplesIn", () => {
   it("reads a description's examples and quoted words, not the text between apostrophes", () => {
     expect(examplesIn("The city, e.g. San Francisco, CA")).toEqual(["San Francisco"]);
