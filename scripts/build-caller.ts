@@ -12,7 +12,7 @@
  * with 2 to N calls; default 2), --multi-share X (multi-call questions per one-call one; default 0.3), --same-share X
  * (the share of multi-call questions that call one tool again; default 0.35), --max-tokens N (longer samples are
  * left out; the training rows' length; default 768), --bfcl DIR, --modes copy,schema,none, --categories a,b (a
- * quick look: printed, not recorded as a result).
+ * quick look: printed, not recorded as a result), --result NAME (bench/results/NAME.json; default bfcl-caller).
  */
 import { readFileSync } from "node:fs";
 import { loadavg } from "node:os";
@@ -49,6 +49,7 @@ const { values: args } = parseArgs({
     bfcl: { type: "string", default: "../shared/data/bfcl" },
     modes: { type: "string", default: "copy,copy+english,schema,none" },
     categories: { type: "string" },
+    result: { type: "string", default: "bfcl-caller" },
   },
 });
 
@@ -204,15 +205,20 @@ async function evaluate(): Promise<void> {
     runs[mode] = figures;
   }
   if (categories) return;
-  writeBenchResult("bfcl-caller", `npx tsx scripts/build-caller.ts --eval --modes ${modes.join(",")}`, {
-    model: args.out,
-    data: args.bfcl,
-    note:
-      "BFCL non-live is dev for the function caller: never trained on (synth questions over StableToolBench, MetaTool and the demo's tools), no wording tuned to it. " +
-      "Modes: copy = reply schema + copy constraint under neutralPolicy (the default, `--model builtin:models/caller`); copy+english = the same with englishPolicy (English number words, dates, pointing words, property-name rules); schema = reply schema alone; none = free decoding, parsed after (model alone; unparseable replies count as no call, which scores irrelevance as declined).",
-    training: manifest.training,
-    runs,
-  });
+  const command = `npx tsx scripts/build-caller.ts --eval --out ${args.out} --modes ${modes.join(",")}`;
+  writeBenchResult(
+    args.result!,
+    `${command}${args.result === "bfcl-caller" ? "" : ` --result ${args.result}`}`,
+    {
+      model: args.out,
+      data: args.bfcl,
+      note:
+        "BFCL non-live is dev for the function caller: never trained on (synth questions over StableToolBench, MetaTool and the demo's tools), no wording tuned to it. " +
+        "Modes: copy = reply schema + copy constraint under neutralPolicy (the default, `--model builtin:models/caller`); copy+english = the same with englishPolicy (English number words, dates, pointing words, property-name rules); schema = reply schema alone; none = free decoding, parsed after (model alone; unparseable replies count as no call, which scores irrelevance as declined).",
+      training: manifest.training,
+      runs,
+    },
+  );
 }
 
 function countKinds(report: BfclReport): Record<string, number> {

@@ -88,9 +88,19 @@ export const MAX_CALLS = 6;
 /**
  * The reply's schema: a list of at most MAX_CALLS calls, each `{"name", "parameters"}` of an offered function
  * (the name from a trie of the offered names, the arguments under that function's schema); `[]` declines.
+ * A call's arguments are its function's documented parameters only: the constraint already keeps an object
+ * with properties to those, but reads one with none as a free map, so a function that documents no parameter
+ * (and does not ask for other keys with `additionalProperties`) takes exactly `{}` — the prompt shows no
+ * parameter and training replies hold none (such a function otherwise drew made-up keys, some repeated).
  */
 export function callerSchema(tools: readonly ToolJson[]): JsonSchema {
-  return { type: "array", items: toolCallSchema(tools), maxItems: MAX_CALLS };
+  const documented = tools.map((t): ToolJson => {
+    const p = t.function.parameters;
+    const none = Object.keys(p.properties ?? {}).length === 0 && (p.required ?? []).length === 0;
+    if (!none || (p.additionalProperties !== undefined && p.additionalProperties !== false)) return t;
+    return { ...t, function: { ...t.function, parameters: { type: "object", properties: {}, const: {} } } };
+  });
+  return { type: "array", items: toolCallSchema(documented), maxItems: MAX_CALLS };
 }
 
 export interface CallerCall {

@@ -131,6 +131,30 @@ describe("the function caller (builtin:DIR with caller.json)", () => {
     for (const ex of FIXTURE) checkCalls(ex.tools, ex.question, (model as CallerChatModel).calls(ex.tools, ex.question).calls);
   });
 
+  it("writes only documented parameters, also for a function whose schema declares none", () => {
+    const bare: ToolJson = {
+      type: "function",
+      function: { name: "video.convert", description: "hls => mp4 converter", parameters: { type: "object", properties: {} } },
+    };
+    const search: ToolJson = {
+      type: "function",
+      function: {
+        name: "places.search",
+        description: "Search places by country code and page.",
+        parameters: { type: "object", properties: { country_code: { type: "string" }, page: { type: "string" } } },
+      },
+    };
+    const q = "convert hls to mp4, then search places with country code gogomol, id stolabair, page 3 and q Maistam";
+    for (const model of [CallerChatModel.load(dir), CallerChatModel.load("models/caller")])
+      for (const tools of [[bare], [bare, search], [search, bare]]) {
+        const r = model.calls(tools, q);
+        for (const c of r.calls) {
+          const documented = Object.keys(tools.find((t) => t.function.name === c.name)!.function.parameters.properties ?? {});
+          expect(Object.keys(c.arguments).filter((k) => !documented.includes(k))).toEqual([]);
+        }
+      }
+  });
+
   it("with the schema alone or no constraint, still makes only offered calls", () => {
     for (const constraint of ["schema", "none"] as const) {
       const model = CallerChatModel.load(dir, { constraint });
