@@ -19,13 +19,22 @@ import {
   MAX_CANDIDATES,
   SPLIT_SEED,
   TUNING_BUDGET,
+  VECTOR_PROBE,
   meanOf,
   perQuery,
   tuneBm25,
   type DataSet,
   type Search,
 } from "./lib/tool-disjoint.ts";
-import { ASSOCIATIONS_FILE, WEIGHTS_FILE, buildRanker, rankerFile, weightsText } from "./train-ranker.ts";
+import {
+  ASSOCIATIONS_FILE,
+  VECTORS_FILE,
+  WEIGHTS_FILE,
+  buildRanker,
+  rankerFile,
+  vectorsText,
+  weightsText,
+} from "./train-ranker.ts";
 import type { CatalogEntry } from "../src/catalog/catalog.ts";
 import { loadCatalog, loadQueries } from "../src/catalog/load.ts";
 import { quantile } from "../src/eval/metrics.ts";
@@ -145,14 +154,20 @@ function quality(): Record<string, unknown> {
   const reproduced = {
     weights: shippedWeights === weightsText(rankerFile(build.ranker)),
     associations: shippedAssociations === JSON.stringify(build.associations) + "\n",
+    vectors: readFileSync(VECTORS_FILE, "utf8") === vectorsText(build.vectors),
   };
   const bm25 = tuneBm25(sets);
-  const { model, associations } = shippedRanker();
+  const { model, associations, vectors } = shippedRanker();
   const systems = (set: DataSet, i: number): [string, Search][] => {
     const plainBm25 = new Bm25Retriever(set.catalog);
     const tunedBm25 = new Bm25Retriever(set.catalog, bm25.best.config);
     const bm25f = new Bm25fRetriever(plain[i], build.bm25f.best.config);
-    const ranker = new RankerRetriever(new FieldIndex(set.catalog, { associations }), model);
+    const ranker = new RankerRetriever(
+      new FieldIndex(set.catalog, { associations }),
+      model,
+      undefined,
+      vectors,
+    );
     return [
       ["bm25 (shipped defaults)", (q, k) => plainBm25.searchSync(q, { k })],
       ["bm25 (tuned on dev)", (q, k) => tunedBm25.searchSync(q, { k })],
@@ -236,6 +251,11 @@ function quality(): Record<string, unknown> {
       bm25f: { tried: build.bm25f.tried, chosen: build.bm25f.best },
       term_associations: { tried: build.associationSearch.tried, chosen: build.associationSearch.best },
       ranker_first_stage: { tried: build.firstStage.tried, chosen: build.firstStage.best },
+      word_vectors: {
+        probe_ranker: VECTOR_PROBE,
+        tried: build.vectorSearch.tried,
+        chosen: build.vectorSearch.best,
+      },
       ranker: { max_candidates: MAX_CANDIDATES, tried: build.ranker.tried, chosen: build.ranker.best },
     },
     shipped_files_reproduced: reproduced,

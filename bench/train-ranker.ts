@@ -17,6 +17,7 @@ import {
   learnFrom,
   metaTool,
   selectRanker,
+  selectVectors,
   stableToolBench,
   tuneAssociations,
   tuneBm25f,
@@ -26,11 +27,13 @@ import {
 import { FieldIndex } from "../src/retrieval/bm25f.ts";
 import type { RankerModel } from "../src/retrieval/ranker.ts";
 import type { TermAssociations } from "../src/retrieval/term-associations.ts";
+import { wordVectorsFile, type WordVectors } from "../src/retrieval/word-vectors.ts";
 
 export const WEIGHTS_FILE = fileURLToPath(new URL("../src/retrieval/ranker-weights.json", import.meta.url));
 export const ASSOCIATIONS_FILE = fileURLToPath(
   new URL("../src/retrieval/ranker-associations.json", import.meta.url),
 );
+export const VECTORS_FILE = fileURLToPath(new URL("../src/retrieval/ranker-vectors.json", import.meta.url));
 
 export interface RankerBuild {
   sets: DataSet[];
@@ -41,11 +44,18 @@ export interface RankerBuild {
   bm25f: ReturnType<typeof tuneBm25f>;
   associationSearch: ReturnType<typeof tuneAssociations>;
   firstStage: ReturnType<typeof tuneFirstStage>;
+  vectorSearch: ReturnType<typeof selectVectors>;
+  vectors: WordVectors;
   ranker: ReturnType<typeof selectRanker>;
 }
 
 const DATA =
   "../shared/data: metatool/tools.json + queries.csv; stabletoolbench/apis.json + G1_*.json (G2 held out)";
+
+/** The vectors file as written (int8 in base64; the numbers rounded so a rebuild gives the same bytes). */
+export function vectorsText(vectors: WordVectors): string {
+  return JSON.stringify(wordVectorsFile(vectors)) + "\n";
+}
 
 /** The whole dev-only pipeline; deterministic (the seeds above), so a rebuild gives the same files. */
 export function buildRanker(): RankerBuild {
@@ -68,16 +78,43 @@ export function buildRanker(): RankerBuild {
   );
   const expanded = sets.map((s) => new FieldIndex(s.catalog, { associations }));
   const firstStage = tuneFirstStage(sets, expanded, bm25f.best.config);
-  const fit = crossFit(sets, plain, chosen);
-  const ranker = selectRanker(sets, fit, expanded, firstStage.best.config, (config) => ({
+  const vectorSearch = selectVectors(
+    sets,
+    plain,
+    crossFit(sets, plain, chosen),
+    expanded,
+    firstStage.best.config,
+    {
+      command: "npx tsx bench/train-ranker.ts",
+      data: DATA,
+      learnt_from:
+        "every tool document of both catalogs (test tools' documents included) and the train tools' queries " +
+        "(split seed 41); no dev or test query",
+    },
+  );
+  const { vectors, fit } = vectorSearch;
+  const ranker = selectRanker(sets, fit, expanded, firstStage.best.config, vectors, (config) => ({
     command: "npx tsx bench/train-ranker.ts",
     data: DATA,
     split: Object.fromEntries(sets.map((s) => [s.name, s.split])),
     seeds: { split: SPLIT_SEED, bm25f_search: SEARCH_SEED, training: TRAIN_SEED },
-    trained_on: "train tools' queries only; BM25F and this configuration chosen by mean dev NDCG@5",
+    trained_on:
+      "train tools' queries only; BM25F, the word vectors and this configuration chosen by mean dev NDCG@5",
+    vectors: vectorSearch.best.config,
     config,
   }));
-  return { sets, plain, expanded, associations, bm25f, associationSearch, firstStage, ranker };
+  return {
+    sets,
+    plain,
+    expanded,
+    associations,
+    bm25f,
+    associationSearch,
+    firstStage,
+    vectorSearch,
+    vectors,
+    ranker,
+  };
 }
 
 /** The selected model with its dev figures in the header. */
@@ -91,12 +128,14 @@ export function weightsText(model: RankerModel): string {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const { bm25f, associationSearch, firstStage, ranker, associations } = buildRanker();
+  const { bm25f, associationSearch, firstStage, vectorSearch, vectors, ranker, associations } = buildRanker();
   writeFileSync(WEIGHTS_FILE, weightsText(rankerFile(ranker)));
   writeFileSync(ASSOCIATIONS_FILE, JSON.stringify(associations) + "\n");
+  writeFileSync(VECTORS_FILE, vectorsText(vectors));
   process.stdout.write(
     `BM25F: ${JSON.stringify(bm25f.best)}\nassociations: ${JSON.stringify(associationSearch.best)}\n` +
       `first stage: ${JSON.stringify(firstStage.best)}\n` +
-      `ranker: ${JSON.stringify(ranker.best)}\nwrote ${WEIGHTS_FILE} and ${ASSOCIATIONS_FILE}\n`,
+      `vectors: ${JSON.stringify(vectorSearch.tried)}\n` +
+      `ranker: ${JSON.stringify(ranker.best)}\nwrote ${WEIGHTS_FILE}, ${ASSOCIATIONS_FILE} and ${VECTORS_FILE}\n`,
   );
 }

@@ -1,10 +1,12 @@
 import { INDEX_FIELDS, type FieldIndex } from "./bm25f.ts";
+import { SOFT_FEATURES, type SoftIndex } from "./soft-match.ts";
 
 /**
  * Tool-agnostic features of a (query, candidate) pair: nothing in them names a tool, so a ranker trained on the
  * queries of some tools applies to tools no query named. Per-field scores come from the candidate's own schema
  * fields (tool-fields.ts); the rest say how much of the query the tool covers and how much of the tool's name the
- * query says.
+ * query says; the soft-match features (soft-match.ts) how close the query's words are to the tool's in learnt
+ * word vectors, for a tool that says what the query asks in other words.
  */
 export const RANKER_FEATURES = [
   "bm25f_relative",
@@ -19,6 +21,7 @@ export const RANKER_FEATURES = [
   "params_recall",
   "params_matched",
   "description_length_log",
+  ...SOFT_FEATURES,
 ] as const;
 export type RankerFeature = (typeof RANKER_FEATURES)[number];
 
@@ -43,13 +46,19 @@ function recall(terms: readonly string[] | undefined, query: ReadonlySet<string>
 /**
  * One feature row per candidate (in the candidates' order, which is their first-stage rank), in
  * `RANKER_FEATURES` order. Per-field and whole-document scores are BM25 sums over the query's distinct terms,
- * divided by the query's total idf so that long and short queries share a scale.
+ * divided by the query's total idf so that long and short queries share a scale. Without `soft` (no word vectors)
+ * the soft-match features are 0.
  */
 export function rankerFeatures(
   index: FieldIndex,
   queryTerms: readonly string[],
   candidates: readonly Candidate[],
+  soft?: SoftIndex,
 ): Float64Array[] {
+  const softRows = soft?.features(
+    queryTerms,
+    candidates.map((c) => c.doc),
+  );
   const query = [...new Set(queryTerms)];
   const querySet = new Set(query);
   const idf = query.map((t) => index.idf(t));
@@ -103,7 +112,8 @@ export function rankerFeatures(
     row[i++] = recall(index.distinct[toolF]?.[doc], querySet);
     row[i++] = recall(paramTerms, querySet);
     row[i++] = Math.log1p(paramsMatched);
-    row[i] = Math.log1p(index.lengths[descriptionF][doc]);
+    row[i++] = Math.log1p(index.lengths[descriptionF][doc]);
+    if (softRows !== undefined) row.set(softRows[rank], i);
     return row;
   });
 }

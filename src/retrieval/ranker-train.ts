@@ -20,6 +20,8 @@ export interface RankerTrainOptions {
   /** A seeded uniform [0, 1) source: initial weights and batch order. */
   rand: () => number;
   candidates: number;
+  /** Candidates added from the word vectors (0: none). */
+  dense?: number;
   bm25f: Bm25fParams;
   header: Record<string, unknown>;
 }
@@ -126,6 +128,7 @@ export function trainRanker(groups: readonly RankerGroup[], o: RankerTrainOption
     header: o.header,
     features: [...RANKER_FEATURES],
     candidates: o.candidates,
+    ...(o.dense ? { dense: o.dense } : {}),
     bm25f: o.bm25f,
     mean: mean.map(round),
     scale: scale.map(round),

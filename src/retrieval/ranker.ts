@@ -2,8 +2,10 @@ import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { CatalogEntry } from "../catalog/catalog.ts";
 import { Bm25fRetriever, FieldIndex, type Bm25fParams } from "./bm25f.ts";
-import { RANKER_FEATURES, rankerFeatures } from "./ranker-features.ts";
+import { RANKER_FEATURES, rankerFeatures, type Candidate } from "./ranker-features.ts";
+import { SoftIndex } from "./soft-match.ts";
 import type { TermAssociations } from "./term-associations.ts";
+import { readWordVectors, type WordVectors, type WordVectorsFile } from "./word-vectors.ts";
 import type { RetrievalHit, Retriever, SearchOptions } from "./retriever.ts";
 import { ToolgenError } from "../errors.ts";
 
@@ -17,6 +19,8 @@ export interface RankerModel {
   features: string[];
   /** How many first-stage (BM25F) hits are re-scored. */
   candidates: number;
+  /** How many more candidates come from the word vectors (the documents nearest the query; 0 or absent: none). */
+  dense?: number;
   bm25f: Bm25fParams;
   mean: number[];
   scale: number[];
@@ -60,6 +64,7 @@ export function checkRankerModel(model: RankerModel, where: string): RankerModel
 
 export const RANKER_WEIGHTS_FILE = "ranker-weights.json";
 export const RANKER_ASSOCIATIONS_FILE = "ranker-associations.json";
+export const RANKER_VECTORS_FILE = "ranker-vectors.json";
 
 /**
  * A shipped file, read next to this module (src/retrieval, or dist/retrieval when built), else from the package's
@@ -76,17 +81,61 @@ function readShipped(name: string): { file: string; data: unknown } {
   return { file, data: JSON.parse(readFileSync(file, "utf8")) };
 }
 
-let shipped: { model: RankerModel; associations: TermAssociations } | undefined;
+export interface ShippedRanker {
+  model: RankerModel;
+  associations: TermAssociations;
+  vectors: WordVectors;
+}
 
-/** The shipped ranker: its weights and the term associations its first stage expands documents with. */
-export function shippedRanker(): { model: RankerModel; associations: TermAssociations } {
+let shipped: ShippedRanker | undefined;
+
+/**
+ * The shipped ranker: its weights, the term associations its first stage expands documents with, and the word
+ * vectors of its soft-match features.
+ */
+export function shippedRanker(): ShippedRanker {
   if (shipped) return shipped;
   const weights = readShipped(RANKER_WEIGHTS_FILE);
   const associations = readShipped(RANKER_ASSOCIATIONS_FILE).data as TermAssociations;
   if (typeof associations?.table !== "object" || associations.table === null)
     throw new ToolgenError("invalid_input", `${RANKER_ASSOCIATIONS_FILE}: no association table`);
-  shipped = { model: checkRankerModel(weights.data as RankerModel, weights.file), associations };
+  const vectorsFile = readShipped(RANKER_VECTORS_FILE).data as WordVectorsFile;
+  if (!Array.isArray(vectorsFile?.words) || typeof vectorsFile.int8 !== "string" || !(vectorsFile.dims > 0))
+    throw new ToolgenError("invalid_input", `${RANKER_VECTORS_FILE}: not a word-vector file`);
+  shipped = {
+    model: checkRankerModel(weights.data as RankerModel, weights.file),
+    associations,
+    vectors: readWordVectors(vectorsFile),
+  };
   return shipped;
+}
+
+const softIndexes = new WeakMap<FieldIndex, WeakMap<WordVectors, SoftIndex>>();
+
+/** The soft-match index of a field index under some vectors, built once (the bench scores many models on one). */
+export function softIndexOf(index: FieldIndex, vectors: WordVectors): SoftIndex {
+  let byVectors = softIndexes.get(index);
+  if (byVectors === undefined) softIndexes.set(index, (byVectors = new WeakMap()));
+  let soft = byVectors.get(vectors);
+  if (soft === undefined) byVectors.set(vectors, (soft = new SoftIndex(index, vectors)));
+  return soft;
+}
+
+/**
+ * The candidates a model re-scores: BM25F's best hits (`head`), then up to `dense` more that the word vectors
+ * place nearest the query (first-stage score 0), so a tool that shares no word with the query can be reached.
+ */
+export function withDenseCandidates(
+  head: readonly Candidate[],
+  soft: SoftIndex | undefined,
+  terms: readonly string[],
+  dense: number,
+): Candidate[] {
+  const out = [...head];
+  if (soft === undefined || dense <= 0) return out;
+  const have = new Set(head.map((h) => h.doc));
+  for (const { doc } of soft.nearest(terms, dense)) if (!have.has(doc)) out.push({ doc, score: 0 });
+  return out;
 }
 
 /**
@@ -97,23 +146,27 @@ export class RankerRetriever implements Retriever {
   readonly name = "ranker";
   readonly first: Bm25fRetriever;
   readonly model: RankerModel;
+  /** The soft-match index (undefined without word vectors: its features are 0 and no dense candidates come). */
+  readonly soft: SoftIndex | undefined;
 
   /**
    * Over a catalog (its documents expanded with `associations`, the shipped ones by default) or over a prepared
-   * FieldIndex (the bench reuses one across configurations).
+   * FieldIndex (the bench reuses one across configurations). A given model uses the given `vectors` only.
    */
   constructor(
     entries: readonly CatalogEntry[] | FieldIndex,
     model?: RankerModel,
     associations?: TermAssociations,
+    vectors?: WordVectors,
   ) {
-    const ranker = model === undefined ? shippedRanker() : { model, associations };
+    const ranker = model === undefined ? shippedRanker() : { model, associations, vectors };
     this.model = ranker.model;
     const index =
       entries instanceof FieldIndex
         ? entries
         : new FieldIndex(entries, { associations: associations ?? ranker.associations });
     this.first = new Bm25fRetriever(index, this.model.bm25f);
+    this.soft = ranker.vectors === undefined ? undefined : softIndexOf(index, ranker.vectors);
   }
 
   get size(): number {
@@ -124,15 +177,20 @@ export class RankerRetriever implements Retriever {
     const k = Math.max(0, Math.floor(options.k ?? 10));
     const { index } = this.first;
     const terms = index.queryTerms(query);
-    const hits = this.first.searchDocs(terms, Math.max(k, this.model.candidates));
-    const head = hits.slice(0, this.model.candidates);
-    const rows = rankerFeatures(index, terms, head);
+    const { candidates } = this.model;
+    const hits = this.first.searchDocs(terms, Math.max(k, candidates));
+    const head = withDenseCandidates(hits.slice(0, candidates), this.soft, terms, this.model.dense ?? 0);
+    const rows = rankerFeatures(index, terms, head, this.soft);
     const rescored = head
       .map((hit, rank) => ({ doc: hit.doc, score: rankerScore(this.model, rows[rank]), rank }))
       .sort((a, c) => c.score - a.score || a.rank - c.rank);
     // Hits past the re-scored head stay below it: their score is the lowest head score minus their BM25F gap.
     const floor = rescored.length > 0 ? rescored[rescored.length - 1].score : 0;
-    const tail = hits.slice(this.model.candidates).map((h, i) => ({ doc: h.doc, score: floor - 1 - i }));
+    const inHead = new Set(head.map((h) => h.doc));
+    const tail = hits
+      .slice(candidates)
+      .filter((h) => !inHead.has(h.doc))
+      .map((h, i) => ({ doc: h.doc, score: floor - 1 - i }));
     return [...rescored, ...tail].slice(0, k).map(({ doc, score }) => ({ id: index.ids[doc], score }));
   }
 
