@@ -12,7 +12,8 @@
  * with 2 to N calls; default 2), --multi-share X (multi-call questions per one-call one; default 0.3), --same-share X
  * (the share of multi-call questions that call one tool again; default 0.35), --max-tokens N (longer samples are
  * left out; the training rows' length; default 768), --bfcl DIR, --modes copy,schema,none, --categories a,b (a
- * quick look: printed, not recorded as a result), --result NAME (bench/results/NAME.json; default bfcl-caller).
+ * quick look: printed, not recorded as a result), --synth-check (exact match on new synth questions of the
+ * training kind, by number of calls; printed), --result NAME (bench/results/NAME.json; default bfcl-caller).
  */
 import { readFileSync } from "node:fs";
 import { loadavg } from "node:os";
@@ -50,6 +51,7 @@ const { values: args } = parseArgs({
     modes: { type: "string", default: "copy,copy+english,schema,none" },
     categories: { type: "string" },
     result: { type: "string", default: "bfcl-caller" },
+    "synth-check": { type: "boolean", default: false },
   },
 });
 
@@ -227,4 +229,35 @@ function countKinds(report: BfclReport): Record<string, number> {
   return kinds;
 }
 
-await (args.eval ? evaluate() : build());
+/**
+ * --synth-check: the model on questions of its own kind — synth questions (seed 999, not a training seed) over
+ * every 50th StableToolBench API (tools it was trained on, new questions), one-call and 2-4-call ones, no
+ * distractors — scored by exact match (same calls, any order) and by how many calls it made. Not BFCL: it
+ * tells a model that has not learnt its own task from one that has and meets other wording on BFCL.
+ */
+async function synthCheck(): Promise<void> {
+  const catalog = loadCatalog("../shared/data/stabletoolbench/apis.json").filter((_, i) => i % 50 === 7);
+  const items = synthesize(catalog, {
+    seed: 999,
+    perTool: 2,
+    multiCallShare: 1,
+    maxCalls: 4,
+    declineShare: 0,
+    distractors: 0,
+  });
+  const examples = callerExamples(items, catalog);
+  const model = CallerChatModel.load(args.out!);
+  const key = (calls: { name: string; arguments: unknown }[]) =>
+    JSON.stringify(calls.map((c) => JSON.stringify([c.name, c.arguments])).sort());
+  const byCount: Record<string, { items: number; exact: number; madeCalls: Record<string, number> }> = {};
+  for (const e of examples) {
+    const r = model.calls(e.tools, e.question);
+    const group = (byCount[`${e.calls.length}_calls`] ??= { items: 0, exact: 0, madeCalls: {} });
+    group.items++;
+    if (key(r.calls) === key(e.calls)) group.exact++;
+    group.madeCalls[r.calls.length] = (group.madeCalls[r.calls.length] ?? 0) + 1;
+  }
+  process.stdout.write(JSON.stringify({ model: args.out, items: examples.length, byCount }) + "\n");
+}
+
+await (args["synth-check"] ? synthCheck() : args.eval ? evaluate() : build());
