@@ -52,6 +52,7 @@ const { values: args } = parseArgs({
     categories: { type: "string" },
     result: { type: "string", default: "bfcl-caller" },
     "synth-check": { type: "boolean", default: false },
+    "continue-bias": { type: "string" },
   },
 });
 
@@ -150,6 +151,11 @@ function sizeOverride(): Record<string, number> {
   };
 }
 
+/** --continue-bias X: the caller's "another call?" bias (src/models/caller-count-bias.ts) for this run. */
+function continueBias(): CallerOptions {
+  return args["continue-bias"] === undefined ? {} : { continueBias: Number(args["continue-bias"]) };
+}
+
 /** Times each generate call (the per-item latency BFCL's run sees). */
 function timed(model: ChatModel, times: number[]): ChatModel {
   return {
@@ -186,7 +192,7 @@ async function evaluate(): Promise<void> {
   for (const mode of modes) {
     const times: number[] = [];
     const load = loadavg()[0];
-    const model = timed(CallerChatModel.load(args.out!, optionsOf[mode]), times);
+    const model = timed(CallerChatModel.load(args.out!, { ...optionsOf[mode], ...continueBias() }), times);
     const report: BfclReport = await evaluateBfclModel(args.bfcl!, model, {
       maxConsecutiveErrors: 0,
       onProgress: (done, total) => {
@@ -246,18 +252,46 @@ async function synthCheck(): Promise<void> {
     distractors: 0,
   });
   const examples = callerExamples(items, catalog);
-  const model = CallerChatModel.load(args.out!);
+  const model = CallerChatModel.load(args.out!, continueBias());
   const key = (calls: { name: string; arguments: unknown }[]) =>
     JSON.stringify(calls.map((c) => JSON.stringify([c.name, c.arguments])).sort());
-  const byCount: Record<string, { items: number; exact: number; madeCalls: Record<string, number> }> = {};
+  const byCount: Record<
+    string,
+    { items: number; exact: number; countRight: number; madeCalls: Record<string, number> }
+  > = {};
   for (const e of examples) {
     const r = model.calls(e.tools, e.question);
-    const group = (byCount[`${e.calls.length}_calls`] ??= { items: 0, exact: 0, madeCalls: {} });
+    const group = (byCount[`${e.calls.length}_calls`] ??= {
+      items: 0,
+      exact: 0,
+      countRight: 0,
+      madeCalls: {},
+    });
     group.items++;
+    if (r.calls.length === e.calls.length) group.countRight++;
     if (key(r.calls) === key(e.calls)) group.exact++;
     group.madeCalls[r.calls.length] = (group.madeCalls[r.calls.length] ?? 0) + 1;
   }
-  process.stdout.write(JSON.stringify({ model: args.out, items: examples.length, byCount }) + "\n");
+  // the count decision, one-call and multi-call questions weighted alike
+  const share = (gs: (typeof byCount)[string][]) =>
+    gs.reduce((n, g) => n + g.countRight, 0) /
+    Math.max(
+      1,
+      gs.reduce((n, g) => n + g.items, 0),
+    );
+  const multi = Object.entries(byCount)
+    .filter(([k]) => k !== "1_calls")
+    .map(([, g]) => g);
+  const balancedCount = (share(byCount["1_calls"] ? [byCount["1_calls"]] : []) + share(multi)) / 2;
+  process.stdout.write(
+    JSON.stringify({
+      model: args.out,
+      continueBias: model.continueBias,
+      items: examples.length,
+      balancedCount,
+      byCount,
+    }) + "\n",
+  );
 }
 
 await (args["synth-check"] ? synthCheck() : args.eval ? evaluate() : build());

@@ -14,6 +14,7 @@ import { Rng } from "../nn/rng.ts";
 import type { ToolCall, ToolJson } from "../tools/types.ts";
 import { ToolgenError } from "../errors.ts";
 import { BuiltinTokenModel } from "./builtin.ts";
+import { withContinueBias } from "./caller-count-bias.ts";
 import {
   CALLER_END,
   callerPrompt,
@@ -35,6 +36,8 @@ export interface CallerManifest {
   limits: CallerPromptLimits;
   /** How it was trained (catalogs, items, steps, seconds): for the record, not read at load. */
   training?: Record<string, unknown>;
+  /** Decoding settings chosen after training (caller-count-bias.ts), with what they were chosen on. */
+  decoding?: { continueBias?: number; chosenOn?: string };
 }
 
 /**
@@ -51,6 +54,11 @@ export interface CallerOptions {
    * default `neutralPolicy` (no English word lists, no rules keyed to property names); `englishPolicy` adds them.
    */
   policy?: LanguagePolicy;
+  /**
+   * Added to the logits of the tokens that start another call once a call is complete (caller-count-bias.ts);
+   * default the folder's `decoding.continueBias`, else 0.
+   */
+  continueBias?: number;
 }
 
 export function isCallerFolder(dir: string): boolean {
@@ -92,6 +100,8 @@ export class CallerChatModel implements ChatModel {
   readonly id: string;
   readonly constraint: CallerConstraint;
   readonly policy: LanguagePolicy;
+  readonly continueBias: number;
+  private tokenTexts: string[] | undefined;
 
   constructor(
     readonly tokens: BuiltinTokenModel,
@@ -101,6 +111,7 @@ export class CallerChatModel implements ChatModel {
     this.id = tokens.id;
     this.constraint = options.constraint ?? "copy";
     this.policy = options.policy ?? neutralPolicy;
+    this.continueBias = options.continueBias ?? manifest.decoding?.continueBias ?? 0;
     if (tokens.tokenizer.tokenToId(CALLER_END) === undefined)
       throw new ToolgenError("invalid_input", `${tokens.id}: the tokenizer has no ${CALLER_END} token`);
   }
@@ -134,7 +145,8 @@ export class CallerChatModel implements ChatModel {
           vocabSize: this.tokens.vocabSize,
           ...copy,
         });
-        ids = decodeConstrained(session, promptIds, constraint, {
+        const source = this.continueBias === 0 ? session : withContinueBias(session, this.texts(), this.continueBias);
+        ids = decodeConstrained(source, promptIds, constraint, {
           maxTokens,
           temperature: o.temperature ?? 0,
           topP: o.topP,
@@ -148,6 +160,12 @@ export class CallerChatModel implements ChatModel {
     const text = tok.decode(ids);
     const calls = offeredDistinctCalls(parseCallerReply(text) ?? [], tools);
     return { calls, text, promptTokens: promptIds.length, ids };
+  }
+
+  /** Each token's text (the continue bias reads them). */
+  private texts(): string[] {
+    const tok = this.tokens.tokenizer;
+    return (this.tokenTexts ??= Array.from({ length: this.tokens.vocabSize }, (_, id) => tok.decode([id])));
   }
 
   private free(session: InferenceSession, prompt: number[], endId: number, maxTokens: number, o: GenerateOptions): number[] {
