@@ -13,7 +13,8 @@
  * (the share of multi-call questions that call one tool again; default 0.35), --max-tokens N (longer samples are
  * left out; the training rows' length; default 768), --bfcl DIR, --modes copy,schema,none, --categories a,b (a
  * quick look: printed, not recorded as a result), --synth-check (exact match on new synth questions of the
- * training kind, by number of calls; printed), --result NAME (bench/results/NAME.json; default bfcl-caller).
+ * training kind, by number of calls; printed), --skip-forced-names (no loss on the function-name tokens the
+ * decoder forces), --result NAME (bench/results/NAME.json; default bfcl-caller).
  */
 import { readFileSync } from "node:fs";
 import { loadavg } from "node:os";
@@ -53,6 +54,7 @@ const { values: args } = parseArgs({
     result: { type: "string", default: "bfcl-caller" },
     "synth-check": { type: "boolean", default: false },
     "continue-bias": { type: "string" },
+    "skip-forced-names": { type: "boolean", default: false },
   },
 });
 
@@ -128,6 +130,7 @@ async function build(): Promise<void> {
     ...(args.hidden || args.layers ? { config: sizeOverride() } : {}),
     ...(args["max-seconds"] ? { maxSeconds: Number(args["max-seconds"]) } : {}),
     ...(args["init-from"] ? { initFrom: args["init-from"] } : {}),
+    ...(args["skip-forced-names"] ? { skipForcedNames: true } : {}),
     training: {
       command: `npx tsx scripts/build-caller.ts ${process.argv.slice(2).join(" ")}`,
       catalogs: counts,

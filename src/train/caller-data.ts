@@ -81,19 +81,69 @@ export function exampleTexts(e: CallerExample, limits: CallerPromptLimits = DEFA
   return [callerPrompt(e.tools, e.question, limits), callerReply(e.tools, e.calls)];
 }
 
-/** A training sample: the prompt (not predicted), then the reply and <|end|> (predicted). */
+/**
+ * The character ranges of a reply's function names that the decoder writes by itself: from where the name's
+ * prefix is no other offered name's prefix to the name's end (the offered-name trie leaves one way on).
+ */
+export function forcedNameRanges(
+  tools: readonly ToolJson[],
+  calls: readonly CallerCall[],
+): [number, number][] {
+  const names = tools.map((t) => t.function.name);
+  const reply = callerReply(tools, calls);
+  const ranges: [number, number][] = [];
+  // callerReply is JSON.stringify of the list: "[" + calls joined by "," + "]", each call starting {"name":"…
+  let at = 1;
+  for (const call of JSON.parse(reply) as { name: string }[]) {
+    const text = JSON.stringify(call);
+    const quoted = JSON.stringify(call.name);
+    const start = at + '{"name":'.length + 1;
+    let unique = 0;
+    while (
+      unique < call.name.length &&
+      names.some((n) => n !== call.name && n.startsWith(call.name.slice(0, unique)))
+    )
+      unique++;
+    // escapes make the quoted name longer than the name: such names are left to the loss
+    if (quoted.length === call.name.length + 2 && unique < call.name.length)
+      ranges.push([start + unique, start + call.name.length]);
+    at += text.length + 1;
+  }
+  return ranges;
+}
+
+/**
+ * A training sample: the prompt (not predicted), then the reply and <|end|> (predicted). `skipForcedNames`:
+ * a reply token wholly inside a function name's forced part (forcedNameRanges) is not predicted either — the
+ * decoder writes it, so the model need not learn to copy it.
+ */
 export function callerSample(
   tokenizer: Tokenizer,
   e: CallerExample,
   limits: CallerPromptLimits = DEFAULT_PROMPT_LIMITS,
+  options: { skipForcedNames?: boolean } = {},
 ): Sample {
   const prompt = tokenizer.encode(callerPrompt(e.tools, e.question, limits));
   const end = tokenizer.tokenToId(CALLER_END);
   if (end === undefined) throw new ToolgenError("invalid_input", `the tokenizer has no ${CALLER_END} token`);
-  const reply = [...tokenizer.encode(callerReply(e.tools, e.calls), { special: false }), end];
+  const replyText = callerReply(e.tools, e.calls);
+  const replyIds = tokenizer.encode(replyText, { special: false });
+  const reply = [...replyIds, end];
   const ids = [...prompt, ...reply];
   const lossMask = new Uint8Array(ids.length);
   lossMask.fill(1, prompt.length);
+  if (options.skipForcedNames) {
+    const texts = replyIds.map((id) => tokenizer.decode([id]));
+    // token texts line up with the reply's characters unless a token splits a character (then no skipping)
+    if (texts.join("") === replyText) {
+      const ranges = forcedNameRanges(e.tools, e.calls);
+      let at = 0;
+      texts.forEach((t, i) => {
+        if (ranges.some(([a, b]) => at >= a && at + t.length <= b)) lossMask[prompt.length + i] = 0;
+        at += t.length;
+      });
+    }
+  }
   return { ids, lossMask };
 }
 

@@ -51,6 +51,8 @@ export interface CallerTrainOptions {
   limits?: CallerPromptLimits;
   /** Recorded in caller.json. */
   training?: Record<string, unknown>;
+  /** No loss on the function-name tokens the decoder forces (caller-data.ts, callerSample). Default false. */
+  skipForcedNames?: boolean;
   log?: (line: string) => void;
   /** Tokenizer training reads at most this many examples (drawn evenly). */
   tokenizerExamples?: number;
@@ -91,7 +93,9 @@ export async function trainCaller(o: CallerTrainOptions): Promise<CallerTrainRes
   const start = o.initFrom === undefined ? fresh(o, limits) : fromFolder(o.initFrom, o.seed);
   const tokenizer = start.tokenizer;
   log(`tokenizer: ${tokenizer.vocabSize} tokens (${((performance.now() - started) / 1000).toFixed(0)} s)`);
-  const all = o.examples.map((e) => callerSample(tokenizer, e, limits));
+  const all = o.examples.map((e) =>
+    callerSample(tokenizer, e, limits, { skipForcedNames: o.skipForcedNames ?? false }),
+  );
   const samples = all.filter((s) => s.ids.length <= o.maxTokens);
   // a fixed shuffle: the trainer draws batches by (seed, step) from this order
   const rng = new Rng(o.seed);
@@ -156,6 +160,7 @@ export async function trainCaller(o: CallerTrainOptions): Promise<CallerTrainRes
       stepsDone,
       ...(o.maxSeconds !== undefined ? { maxSeconds: o.maxSeconds } : {}),
       ...(o.initFrom !== undefined ? { initFrom: o.initFrom } : {}),
+      ...(o.skipForcedNames ? { skipForcedNames: true } : {}),
       batchSize: o.batchSize,
       lr: o.lr,
       seed: o.seed,

@@ -6,8 +6,9 @@ import { CallerChatModel } from "../../src/models/caller-chat.ts";
 import { callerPrompt, callerReply, offeredDistinctCalls, parseCallerReply } from "../../src/models/caller-prompt.ts";
 import { resolveModel } from "../../src/models/resolve.ts";
 import { validateArguments } from "../../src/tools/validate.ts";
-import { callerExamples, functionName } from "../../src/train/caller-data.ts";
+import { callerExamples, callerSample, forcedNameRanges, functionName } from "../../src/train/caller-data.ts";
 import { trainCaller } from "../../src/train/caller-train.ts";
+import { Tokenizer } from "../../src/nn/tokenizer/index.ts";
 import type { ToolJson } from "../../src/tools/types.ts";
 import { ADD, FIXTURE, TRANSLATE, WEATHER } from "./caller-fixture.ts";
 
@@ -72,6 +73,29 @@ describe("the function caller's prompt and reply", () => {
   it("keeps a long question whole up to the default limit (1,200 characters)", () => {
     const long = "word ".repeat(200).trim();
     expect(callerPrompt([WEATHER], long)).toContain(`${long}<|calls|>`);
+  });
+
+  it("finds the part of each function name the decoder forces, and can leave it out of the loss", () => {
+    const calls = [
+      { name: "get_weather", arguments: { city: "Oslo" } },
+      { name: "math.add", arguments: { a: 1, b: 2 } },
+    ];
+    const reply = callerReply([WEATHER, ADD], calls);
+    // with get_weather and math.add offered, the first letter decides: the rest of each name is forced
+    const ranges = forcedNameRanges([WEATHER, ADD], calls);
+    expect(ranges.map(([a, b]) => reply.slice(a, b))).toEqual(["et_weather", "ath.add"]);
+    // alone, a name is forced from its first letter; next to a longer name with its prefix, not at all
+    expect(forcedNameRanges([ADD], [calls[1]!]).map(([a, b]) => callerReply([ADD], [calls[1]!]).slice(a, b))).toEqual(["math.add"]);
+    const longer = { ...ADD, function: { ...ADD.function, name: "math.add_all" } };
+    expect(forcedNameRanges([ADD, longer], [calls[1]!])).toEqual([]);
+    const tok = Tokenizer.train([reply], 300, { specialTokens: ["<|pad|>", "<|tools|>", "<|question|>", "<|calls|>", "<|end|>"] });
+    const ex = { tools: [WEATHER, ADD], question: "weather in Oslo and 1 plus 2", calls };
+    const all = callerSample(tok, ex);
+    const skipped = callerSample(tok, ex, undefined, { skipForcedNames: true });
+    expect(skipped.ids).toEqual(all.ids);
+    const predicted = (s: typeof all) => s.lossMask!.reduce((n, v) => n + v, 0);
+    expect(predicted(skipped)).toBeLessThan(predicted(all));
+    expect(predicted(skipped)).toBeGreaterThan(0);
   });
 
   it("offers StableToolBench-style ids under function names", () => {
