@@ -217,6 +217,8 @@ export function normaliseSchema(schema: JsonSchema | boolean | undefined, root?:
     const required = new Set(s.required ?? []);
     if (props.length === 0 && required.size === 0) {
       const extra = s.additionalProperties;
+      // No listed keys and no others allowed: the only value is `{}` (a free map would invent keys).
+      if (extra === false) return { kind: "object", properties: [] };
       return { kind: "map", values: typeof extra === "object" ? walk(extra, `${where}/*`) : { kind: "any" } };
     }
     const properties: PropertyNode[] = props.map(([key, sub]) => ({

@@ -128,3 +128,17 @@ describe("orderLikeSchema", () => {
     expect(JsonSchemaAutomaton.fromSchema(schema).accepts(JSON.stringify(args))).toBe(false);
   });
 });
+
+describe("JsonSchemaAutomaton on objects without listed properties", () => {
+  it("takes only {} when no property is listed and additionalProperties is false", () => {
+    const closed: JsonSchema = { type: "object", properties: {}, additionalProperties: false };
+    expect(accepts(closed, "{}")).toBe(true);
+    expect(accepts(closed, '{"page":1}')).toBe(false);
+  });
+
+  it("still reads an object without listed properties and without that flag as a free map", () => {
+    const open: JsonSchema = { type: "object", properties: {} };
+    expect(accepts(open, "{}")).toBe(true);
+    expect(accepts(open, '{"page":1}')).toBe(true);
+  });
+});
