@@ -17,6 +17,10 @@
  *   largest tools (FinanceTool, ResearchHelper, HousePurchasingTool) while a few small ones lost. 20 nearest
  *   documents lifted MetaTool dev recall of the candidates from 89.2 to 96.3 %. 128 dimensions were not tried: a
  *   50,000 × 64 scan already costs about 4 ms on a loaded core.
+ * - after the shipped ranker's one test scoring (bench/results/retrieval.json of d224783), dev only
+ *   (/tmp script, not kept): the chosen configuration retrained with other training weights reproduced 53.94 /
+ *   83.98 with the sets weighing alike and gave 55.35 / 79.77 (each query alike) and 54.45 / 82.20 (MetaTool's
+ *   queries 3×): neither beats the dev mean, so nothing changed and test was not scored again.
  */
 import { join } from "node:path";
 import type { CatalogEntry, LabelledQuery } from "../../src/catalog/catalog.ts";
