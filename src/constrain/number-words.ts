@@ -4,34 +4,12 @@
  * what the demo's candidate builder reads back from the words its generator writes.
  */
 
-/** English words for 0 to 19, by value. */
-export const ONES = [
-  "zero",
-  "one",
-  "two",
-  "three",
-  "four",
-  "five",
-  "six",
-  "seven",
-  "eight",
-  "nine",
-  "ten",
-  "eleven",
-  "twelve",
-  "thirteen",
-  "fourteen",
-  "fifteen",
-  "sixteen",
-  "seventeen",
-  "eighteen",
-  "nineteen",
-];
-/** English words for the tens, by tens digit ("" below twenty). */
-export const TENS = ["", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"];
+import { ONES, TENS } from "../text/english-numbers.ts";
 
-const SMALL = new Map(ONES.map((w, i) => [w, i]));
-const TENS_BY_WORD = new Map(TENS.flatMap((w, i) => (w ? [[w, 10 * i] as const] : [])));
+export { ONES, TENS };
+
+const SMALL = new Map<string, number>(ONES.map((w, i) => [w, i]));
+const TENS_BY_WORD = new Map<string, number>(TENS.flatMap((w, i) => (w ? [[w, 10 * i] as const] : [])));
 
 /** Whole numbers written in words ("twenty-five", "three hundred and twelve", "two thousand"). */
 export function numberWordsIn(text: string): number[] {

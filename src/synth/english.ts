@@ -4,49 +4,7 @@
  * and a short list of verbs that tell a description's verb phrase ("Get the …") from a noun phrase
  * ("Weather forecast for …"). A generator for another language replaces this file.
  */
-export const ONES = [
-  "zero",
-  "one",
-  "two",
-  "three",
-  "four",
-  "five",
-  "six",
-  "seven",
-  "eight",
-  "nine",
-  "ten",
-  "eleven",
-  "twelve",
-  "thirteen",
-  "fourteen",
-  "fifteen",
-  "sixteen",
-  "seventeen",
-  "eighteen",
-  "nineteen",
-] as const;
-export const TENS = [
-  "",
-  "",
-  "twenty",
-  "thirty",
-  "forty",
-  "fifty",
-  "sixty",
-  "seventy",
-  "eighty",
-  "ninety",
-] as const;
-
-/** English words for a whole number 0 to 999 ("twenty-five", "three hundred and twelve"); else undefined. */
-export function numberWords(n: number, hyphen = "-"): string | undefined {
-  if (!Number.isInteger(n) || n < 0 || n > 999) return undefined;
-  if (n < 20) return ONES[n];
-  if (n < 100) return TENS[Math.floor(n / 10)]! + (n % 10 ? hyphen + ONES[n % 10]! : "");
-  const rest = n % 100;
-  return `${ONES[Math.floor(n / 100)]!} hundred${rest ? ` and ${numberWords(rest, hyphen)!}` : ""}`;
-}
+export { ONES, TENS, numberWords } from "../text/english-numbers.ts";
 
 export const MONTHS = [
   "January",
