@@ -1,11 +1,14 @@
 /**
- * Rebuilds src/retrieval/ranker-weights.json, the ranker that `toolgen retrieve`, `toolgen serve mcp` and
- * `toolgen eval retrieval` use by default: `npx tsx bench/train-ranker.ts` (about a minute on 2 cores).
+ * Rebuilds src/retrieval/ranker-weights.json, ranker-associations.json and ranker-vectors.json, the ranker that
+ * `toolgen retrieve`, `toolgen serve mcp` and `toolgen eval retrieval` use by default:
+ * `npx tsx bench/train-ranker.ts` (5 min wall and CPU on 2 shared cores; progress on stderr).
  *
  * Data: ../shared/data MetaTool (tools.json, queries.csv) and StableToolBench (apis.json, G1/G2), split by tool
  * (bench/lib/tool-disjoint.ts, seed 41). BM25F's parameters are chosen on dev among 48 seeded configurations; the
- * ranker is trained on the train tools' queries only, its configuration chosen on dev among 8. No test query
- * (MetaTool test tools, StableToolBench G2) is read. The file's header records all of this.
+ * word vectors learn from every tool document and the train tools' queries, their setting chosen on dev among 3;
+ * the ranker is trained on the train tools' queries only, its configuration chosen on dev among 8. No dev or test
+ * query is learnt from, and no test query (MetaTool test tools, StableToolBench G2) is read. The files' headers
+ * record all of this.
  */
 import { writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
