@@ -30,6 +30,7 @@ import { synthesize } from "../src/synth/index.ts";
 import { callerExamples, mismatchedDeclines, type CallerExample } from "../src/train/caller-data.ts";
 import { trainCaller } from "../src/train/caller-train.ts";
 import { writeBenchResult } from "../bench/lib/result.ts";
+import { callerCheckSet } from "./caller-check-set.ts";
 
 const { values: args } = parseArgs({
   options: {
@@ -245,16 +246,7 @@ function countKinds(report: BfclReport): Record<string, number> {
  * tells a model that has not learnt its own task from one that has and meets other wording on BFCL.
  */
 async function synthCheck(): Promise<void> {
-  const catalog = loadCatalog("../shared/data/stabletoolbench/apis.json").filter((_, i) => i % 50 === 7);
-  const items = synthesize(catalog, {
-    seed: 999,
-    perTool: 2,
-    multiCallShare: 1,
-    maxCalls: 4,
-    declineShare: 0,
-    distractors: 0,
-  });
-  const examples = callerExamples(items, catalog);
+  const examples = callerCheckSet();
   const model = CallerChatModel.load(args.out!, continueBias());
   const key = (calls: { name: string; arguments: unknown }[]) =>
     JSON.stringify(calls.map((c) => JSON.stringify([c.name, c.arguments])).sort());

@@ -8,12 +8,10 @@
  *   npx tsx scripts/caller-loss-check.ts --out models/caller
  */
 import { parseArgs } from "node:util";
-import { loadCatalog } from "../src/catalog/load.ts";
 import { CALLER_END, callerPrompt, callerReply } from "../src/models/caller-prompt.ts";
 import { CallerChatModel } from "../src/models/caller-chat.ts";
 import { InferenceSession } from "../src/nn/infer/session.ts";
-import { synthesize } from "../src/synth/index.ts";
-import { callerExamples } from "../src/train/caller-data.ts";
+import { callerCheckSet } from "./caller-check-set.ts";
 
 const { values: args } = parseArgs({ options: { out: { type: "string", default: "models/caller" } } });
 
@@ -65,16 +63,7 @@ function characterKinds(reply: string): Kind[] {
 
 const PRIORITY: Kind[] = ["continue", "end", "name", "key", "string", "number", "literal", "structure"];
 
-const catalog = loadCatalog("../shared/data/stabletoolbench/apis.json").filter((_, i) => i % 50 === 7);
-const items = synthesize(catalog, {
-  seed: 999,
-  perTool: 2,
-  multiCallShare: 1,
-  maxCalls: 4,
-  declineShare: 0,
-  distractors: 0,
-});
-const examples = callerExamples(items, catalog);
+const examples = callerCheckSet();
 const caller = CallerChatModel.load(args.out!);
 const tok = caller.tokens.tokenizer;
 const endId = tok.tokenToId(CALLER_END)!;
