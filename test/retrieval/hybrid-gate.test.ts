@@ -11,6 +11,7 @@ import {
   gateCalibration,
   gateConfidence,
   gatedFuse,
+  neverToolGen,
   signTestP,
 } from "../../src/retrieval/hybrid-gate.ts";
 import type { RetrievalHit, Retriever } from "../../src/retrieval/retriever.ts";
@@ -84,5 +85,41 @@ describe("gated hybrid (ToolGen's confidence decides)", () => {
     expect(readGate(join(dir, "none"))).toBeUndefined();
     writeFileSync(join(dir, GATE_FILE), JSON.stringify({ feature: "vibes", threshold: 1, lowWeight: 0 }));
     expect(() => readGate(dir)).toThrow(/toolgen-gate\.json: expected/);
+  });
+});
+
+describe("gated hybrid whose gate chose BM25 alone", () => {
+  const gate = { feature: "top-prob" as const, threshold: Infinity, lowWeight: 0 };
+  const counting = (h: RetrievalHit[]) => {
+    const r = { calls: 0, name: "toolgen", search: async () => (r.calls++, h) };
+    return r;
+  };
+  const fixed = (name: string, h: RetrievalHit[]): Retriever => ({ name, search: async () => h });
+
+  it("does not run ToolGen when BM25 fills the k asked for, and answers what the fusion answers", async () => {
+    const tg = hits(["a", "b", "c"], [5, 1, 0]);
+    const bm25 = hits(["x", "y", "z"], [3, 2, 1]);
+    const toolgen = counting(tg);
+    const r = new GatedHybridRetriever(toolgen, fixed("bm25", bm25), gate);
+    expect(await r.search("q", { k: 2 })).toEqual(gatedFuse(tg, bm25, gate, 2));
+    expect(toolgen.calls).toBe(0);
+  });
+
+  it("still asks ToolGen to top up a BM25 list shorter than k", async () => {
+    const tg = hits(["a", "b", "c"], [5, 1, 0]);
+    const bm25 = hits(["x"], [3]);
+    const toolgen = counting(tg);
+    const r = new GatedHybridRetriever(toolgen, fixed("bm25", bm25), gate);
+    const out = await r.search("q", { k: 3 });
+    expect(out).toEqual(gatedFuse(tg, bm25, gate, 3));
+    expect(out.map((h) => h.id)).toEqual(["x", "a", "b"]);
+    expect(toolgen.calls).toBe(1);
+  });
+
+  it("is recognised only where no confidence can reach the threshold", () => {
+    expect(neverToolGen(gate)).toBe(true);
+    expect(neverToolGen({ ...gate, lowWeight: 0.5 })).toBe(false);
+    expect(neverToolGen({ ...gate, feature: "margin" })).toBe(false);
+    expect(neverToolGen({ ...gate, threshold: 0.9 })).toBe(false);
   });
 });
