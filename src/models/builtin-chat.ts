@@ -7,6 +7,7 @@ import { InferenceSession } from "../nn/infer/session.ts";
 import { Rng } from "../nn/rng.ts";
 import { BuiltinTokenModel } from "./builtin.ts";
 import { CallerChatModel, isCallerFolder } from "./caller-chat.ts";
+import { callerKind, FactoredCallerModel } from "./caller-factored.ts";
 import type { ToolJson } from "../tools/types.ts";
 import type {
   ChatModel,
@@ -225,8 +226,9 @@ export function resolveBuiltin(rest: string, _options: unknown, spec: string): C
   if (rest === "")
     throw new ToolgenError("model_spec", `model spec ${JSON.stringify(spec)} names no folder; expected builtin:DIR`);
   try {
-    // a folder with caller.json is a general function caller (caller-chat.ts)
-    if (isCallerFolder(rest)) return CallerChatModel.load(rest);
+    // a folder with caller.json is a general function caller: the factored one (caller-factored.ts) when its
+    // kind says so, else the language-model caller (caller-chat.ts)
+    if (isCallerFolder(rest)) return callerKind(rest) === "factored" ? FactoredCallerModel.load(rest) : CallerChatModel.load(rest);
     return BuiltinChatModel.load(rest);
   } catch (error) {
     throw new ToolgenError("model_spec", `model spec ${JSON.stringify(spec)}: ${(error as Error).message}`, { cause: error });

@@ -1,0 +1,199 @@
+/**
+ * Builds the factored function caller (src/models/caller-factored.ts) from `toolgen synth` questions over
+ * catalogs that are not BFCL's (StableToolBench, MetaTool, the demo's tools), and measures it on BFCL
+ * non-live (dev: never trained on; thresholds chosen on held-out synth questions).
+ *
+ * Usage:
+ *   npx tsx scripts/build-factored-caller.ts --out DIR           train and write DIR (caller.json + factored.json)
+ *   npx tsx scripts/build-factored-caller.ts --eval --out DIR    BFCL dev, the full model and each ablation, into
+ *                                                                bench/results/bfcl-caller-factored.json
+ * Options: --per-tool N (synth questions per tool and distractor setting; default 4), --stb-every K, --max-calls N
+ * (default 3), --multi-share X (default 0.3), --modes full,gate-off,... , --categories a,b (a quick look:
+ * printed, not recorded), --bfcl DIR, --result NAME.
+ */
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { loadavg } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import type { CatalogEntry } from "../src/catalog/catalog.ts";
+import { loadCatalog } from "../src/catalog/load.ts";
+import { demoCatalog } from "../src/demo/catalog.ts";
+import { evaluateBfclModel, type BfclReport } from "../src/eval/bfcl.ts";
+import { FACTORED_WEIGHTS, FactoredCallerModel } from "../src/models/caller-factored.ts";
+import type { DecideOptions } from "../src/models/factored/decide.ts";
+import type { ChatModel } from "../src/models/model.ts";
+import { synthesize } from "../src/synth/index.ts";
+import { callerExamples, mismatchedDeclines, type CallerExample } from "../src/train/caller-data.ts";
+import { trainFactored } from "../src/train/factored-train.ts";
+import { writeBenchResult } from "../bench/lib/result.ts";
+
+const { values: args } = parseArgs({
+  options: {
+    out: { type: "string", default: ".cache/caller-factored" },
+    "per-tool": { type: "string", default: "4" },
+    "stb-every": { type: "string", default: "1" },
+    "max-calls": { type: "string", default: "3" },
+    "multi-share": { type: "string", default: "0.3" },
+    "arg-examples": { type: "string", default: "8000" },
+    "fn-examples": { type: "string", default: "6000" },
+    "cue-drop": { type: "string", default: "0.5" },
+    eval: { type: "boolean", default: false },
+    bfcl: { type: "string", default: "../shared/data/bfcl" },
+    modes: { type: "string", default: "full,gate-off,assigner-order,chooser-cover,parallel-off" },
+    categories: { type: "string" },
+    result: { type: "string", default: "bfcl-caller-factored" },
+  },
+});
+
+async function catalogs(): Promise<{ name: string; entries: CatalogEntry[]; perTool: number }[]> {
+  const perTool = Number(args["per-tool"]);
+  const stbEvery = Number(args["stb-every"]);
+  return [
+    {
+      name: "stabletoolbench",
+      entries: loadCatalog("../shared/data/stabletoolbench/apis.json").filter((_, i) => i % stbEvery === 0),
+      perTool,
+    },
+    { name: "metatool", entries: loadCatalog("../shared/data/metatool/tools.json"), perTool: perTool * 3 },
+    { name: "demo", entries: await demoCatalog(), perTool: perTool * 6 },
+  ];
+}
+
+/** Questions with 0, 1 and 3 distractors, multi-call and decline questions (the LM caller's mix). */
+async function trainingExamples(): Promise<{ examples: CallerExample[]; counts: Record<string, number> }> {
+  const examples: CallerExample[] = [];
+  const counts: Record<string, number> = {};
+  let seed = 1;
+  for (const c of await catalogs()) {
+    const perCatalog: CallerExample[] = [];
+    for (const distractors of [0, 1, 3]) {
+      const items = synthesize(c.entries, {
+        seed: seed++,
+        perTool: Math.max(1, Math.round(c.perTool / 3)),
+        multiCallShare: Number(args["multi-share"]),
+        maxCalls: Number(args["max-calls"]),
+        declineShare: 0.2,
+        distractors,
+      });
+      const ex = callerExamples(items, c.entries).filter((e) => e.tools.length > 0);
+      counts[`${c.name}/d${distractors}`] = ex.length;
+      perCatalog.push(...ex);
+    }
+    const declines = mismatchedDeclines(perCatalog, 0.2, seed++);
+    counts[`${c.name}/declines`] = declines.length;
+    // interleaved so that the every-10th dev split holds each catalog
+    examples.push(...perCatalog, ...declines);
+  }
+  return { examples, counts };
+}
+
+async function build(): Promise<void> {
+  const started = Date.now();
+  const { examples, counts } = await trainingExamples();
+  process.stderr.write(`examples: ${examples.length} ${JSON.stringify(counts)}\n`);
+  const file = trainFactored(examples, {
+    argumentExamples: Number(args["arg-examples"]),
+    functionExamples: Number(args["fn-examples"]),
+    cueDropShare: Number(args["cue-drop"]),
+  });
+  file.training = {
+    command: `npx tsx scripts/build-factored-caller.ts ${process.argv.slice(2).join(" ")}`,
+    catalogs: counts,
+    ...file.training,
+    wallSeconds: Math.round((Date.now() - started) / 1000),
+  };
+  const out = args.out!;
+  mkdirSync(out, { recursive: true });
+  const write = (name: string, text: string) => {
+    writeFileSync(join(out, `${name}.tmp`), text);
+    renameSync(join(out, `${name}.tmp`), join(out, name));
+  };
+  write(FACTORED_WEIGHTS, JSON.stringify(file) + "\n");
+  write(
+    "caller.json",
+    JSON.stringify(
+      { kind: "factored", version: 1, weights: FACTORED_WEIGHTS, training: file.training },
+      null,
+      2,
+    ) + "\n",
+  );
+  process.stdout.write(JSON.stringify(file.training) + "\n");
+}
+
+function timed(model: ChatModel, times: number[]): ChatModel {
+  return {
+    id: model.id,
+    stream: model.stream.bind(model),
+    generate: async (messages, options) => {
+      const t = performance.now();
+      try {
+        return await model.generate(messages, options);
+      } finally {
+        times.push(performance.now() - t);
+      }
+    },
+  };
+}
+
+const quantile = (xs: number[], q: number): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return Math.round((s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? 0) * 100) / 100;
+};
+
+/** The full model and each learnt part replaced by its simplest baseline. */
+const MODES: Record<string, DecideOptions> = {
+  full: {},
+  "gate-off": { gate: false },
+  "assigner-order": { assigner: "order" },
+  "chooser-cover": { chooser: "cover" },
+  "parallel-off": { parallel: false },
+};
+
+function countKinds(report: BfclReport): Record<string, number> {
+  const kinds: Record<string, number> = {};
+  for (const f of report.failures) kinds[f.errorType ?? "?"] = (kinds[f.errorType ?? "?"] ?? 0) + 1;
+  return kinds;
+}
+
+async function evaluate(): Promise<void> {
+  const modes = args.modes!.split(",");
+  for (const m of modes)
+    if (!MODES[m]) throw new Error(`unknown mode ${m} (have ${Object.keys(MODES).join(", ")})`);
+  const categories = args.categories?.split(",");
+  const runs: Record<string, unknown> = {};
+  for (const mode of modes) {
+    const times: number[] = [];
+    const load = loadavg()[0];
+    const model = timed(FactoredCallerModel.load(args.out!, MODES[mode]), times);
+    const report = await evaluateBfclModel(args.bfcl!, model, { maxConsecutiveErrors: 0, categories });
+    const figures = {
+      options: MODES[mode],
+      by_category: Object.fromEntries(Object.entries(report.by_category).map(([k, v]) => [k, v.accuracy])),
+      bfcl_v4: report.bfcl_v4,
+      all_items: { accuracy: report.accuracy, correct: report.correct, total: report.total },
+      latency_ms: { p50: quantile(times, 0.5), p95: quantile(times, 0.95), items: times.length },
+      load_before: load,
+      load_after: loadavg()[0],
+      failure_kinds: countKinds(report),
+    };
+    process.stderr.write(
+      `${mode}: ${JSON.stringify({ by_category: figures.by_category, p50: figures.latency_ms.p50 })}\n`,
+    );
+    runs[mode] = figures;
+  }
+  if (categories) return;
+  const manifest = JSON.parse(readFileSync(join(args.out!, "caller.json"), "utf8")) as { training?: unknown };
+  writeBenchResult(
+    args.result!,
+    `npx tsx scripts/build-factored-caller.ts --eval --out ${args.out} --modes ${modes.join(",")}`,
+    {
+      model: args.out,
+      data: args.bfcl,
+      note: "BFCL non-live is dev for the function caller: never trained on (synth questions over StableToolBench, MetaTool and the demo's tools); thresholds chosen on held-out synth questions. Modes: full = the factored caller; gate-off = always call the best function; assigner-order = each parameter takes its family's next candidate in question order (required ones only); chooser-cover = the function whose text covers most of the question, gated; parallel-off = one call per function.",
+      training: manifest.training,
+      runs,
+    },
+  );
+}
+
+await (args.eval ? evaluate() : build());

@@ -1,0 +1,192 @@
+/**
+ * The values a question offers a parameter, by the parameter's schema: numbers it states in digits, quoted
+ * text, spans of 1 to MAX_SPAN words, enum members, true and false, and lists (runs of numbers, quoted texts or
+ * capitalised names joined by commas or by a joiner word learnt from training questions). The caller's
+ * learned scorer (arguments.ts) chooses among them; nothing here decides.
+ */
+import type { JsonSchema } from "../../tools/types.ts";
+import type { QToken } from "./text.ts";
+
+export const MAX_SPAN = 6;
+
+export type Family = "span" | "number" | "enum" | "bool" | "list";
+export const FAMILIES: readonly Family[] = ["span", "number", "enum", "bool", "list"];
+
+export interface Candidate {
+  family: Family;
+  value: unknown;
+  /** Token range [start, end) in the question; enum and bool candidates have none (-1). */
+  start: number;
+  end: number;
+  quoted: boolean;
+  /** For lists: each item's token range (two items never overlap another call's). */
+  items?: [number, number][];
+}
+
+/** What a parameter takes, read from its schema. */
+export interface ParamKind {
+  type: "string" | "integer" | "number" | "boolean" | "array" | "object" | "any";
+  enumValues?: unknown[];
+  itemType?: ParamKind["type"];
+}
+
+export function paramKind(schema: JsonSchema | undefined): ParamKind {
+  const s = (schema ?? {}) as JsonSchema & { items?: JsonSchema; enum?: unknown[] };
+  const t0 = Array.isArray(s.type) ? s.type.find((t) => t !== "null") : s.type;
+  const enumValues = Array.isArray(s.enum) ? s.enum.filter((v) => v !== null) : undefined;
+  const type = (
+    ["string", "integer", "number", "boolean", "array", "object"].includes(String(t0)) ? t0 : "any"
+  ) as ParamKind["type"];
+  const kind: ParamKind = { type };
+  if (enumValues && enumValues.length > 0) kind.enumValues = enumValues;
+  if (type === "array") {
+    const items = (Array.isArray(s.items) ? s.items[0] : s.items) as JsonSchema | undefined;
+    const k = paramKind(items);
+    kind.itemType = k.type;
+    if (k.enumValues) kind.enumValues = k.enumValues;
+  }
+  return kind;
+}
+
+/** Quoted texts of the question as token ranges (whole tokens between the quote marks) and their raw text. */
+export interface Quoted {
+  start: number;
+  end: number;
+  text: string;
+}
+
+const OPEN = `"'\`\u201c\u2018`;
+const CLOSE_OF: Record<string, string> = { '"': '"', "'": "'", "`": "`", "\u201c": "\u201d", "\u2018": "\u2019" };
+
+export function quotedSpans(question: string, tokens: readonly QToken[]): Quoted[] {
+  const out: Quoted[] = [];
+  for (let i = 0; i < question.length; i++) {
+    const q = question[i]!;
+    if (!OPEN.includes(q)) continue;
+    if (i > 0 && /[\p{L}\p{N}]/u.test(question[i - 1]!)) continue;
+    const close = CLOSE_OF[q]!;
+    let j = question.indexOf(close, i + 1);
+    while (j !== -1 && j + 1 < question.length && /[\p{L}\p{N}]/u.test(question[j + 1]!))
+      j = question.indexOf(close, j + 1);
+    if (j === -1 || j === i + 1) continue;
+    const start = tokens.findIndex((t) => t.start > i);
+    let end = start;
+    while (end < tokens.length && tokens[end]!.end <= j) end++;
+    if (start !== -1 && end > start) out.push({ start, end, text: question.slice(i + 1, j) });
+    i = j;
+  }
+  return out;
+}
+
+export interface QuestionView {
+  question: string;
+  tokens: QToken[];
+  quoted: Quoted[];
+  /** Lower-cased words learnt to join list items (from training questions). */
+  joiners: ReadonlySet<string>;
+}
+
+const spanText = (v: QuestionView, s: number, e: number): string =>
+  v.question.slice(v.tokens[s]!.start, v.tokens[e - 1]!.end);
+
+/** The candidates for a parameter of kind `k`. */
+export function candidatesFor(v: QuestionView, k: ParamKind): Candidate[] {
+  if (k.type === "boolean")
+    return [true, false].map((value) => ({ family: "bool", value, start: -1, end: -1, quoted: false }));
+  if (k.enumValues && k.type !== "array")
+    return k.enumValues.map((value) => ({ family: "enum", value, start: -1, end: -1, quoted: false }));
+  if (k.type === "integer" || k.type === "number") return numbers(v, k.type === "integer");
+  if (k.type === "array") return lists(v, k);
+  if (k.type === "object") return [];
+  return spans(v);
+}
+
+function numbers(v: QuestionView, integer: boolean): Candidate[] {
+  const out: Candidate[] = [];
+  v.tokens.forEach((t, i) => {
+    if (t.kind !== "number" || t.value === undefined || !Number.isFinite(t.value)) return;
+    if (integer && !Number.isInteger(t.value)) return;
+    // digits right after "^" are an exponent (m/s^2), not a value
+    if (i > 0 && v.tokens[i - 1]!.text === "^" && v.tokens[i - 1]!.end === t.start) return;
+    out.push({ family: "number", value: t.value, start: i, end: i + 1, quoted: false });
+  });
+  return out;
+}
+
+function spans(v: QuestionView): Candidate[] {
+  const out: Candidate[] = [];
+  const seen = new Set<string>();
+  for (const q of v.quoted) {
+    out.push({ family: "span", value: q.text, start: q.start, end: q.end, quoted: true });
+    seen.add(`${q.start}:${q.end}`);
+  }
+  const n = v.tokens.length;
+  for (let s = 0; s < n; s++) {
+    if (v.tokens[s]!.kind === "punct") continue;
+    for (let e = s + 1; e <= Math.min(n, s + MAX_SPAN); e++) {
+      if (v.tokens[e - 1]!.kind === "punct") break;
+      if (seen.has(`${s}:${e}`)) continue;
+      out.push({ family: "span", value: spanText(v, s, e), start: s, end: e, quoted: false });
+    }
+  }
+  return out;
+}
+
+/** Item ranges of the question: numbers, quoted texts, runs of capitalised words (with numbers after them). */
+function itemRanges(v: QuestionView, itemType: ParamKind["type"] | undefined): [number, number][] {
+  if (itemType === "integer" || itemType === "number")
+    return v.tokens.flatMap((t, i) => (t.kind === "number" ? [[i, i + 1] as [number, number]] : []));
+  const out: [number, number][] = v.quoted.map((q) => [q.start, q.end]);
+  const inQuote = (i: number) => v.quoted.some((q) => i >= q.start - 1 && i <= q.end);
+  for (let i = 0; i < v.tokens.length; i++) {
+    if (inQuote(i) || !v.tokens[i]!.capital) continue;
+    let e = i + 1;
+    while (e < v.tokens.length && !inQuote(e) && (v.tokens[e]!.capital || v.tokens[e]!.kind === "number")) e++;
+    out.push([i, e]);
+    i = e - 1;
+  }
+  return out.sort((a, b) => a[0] - b[0]);
+}
+
+/** Are the tokens between two items only commas and learnt joiner words? */
+function joined(v: QuestionView, from: number, to: number): boolean {
+  if (to - from > 3) return false;
+  for (let i = from; i < to; i++) {
+    const t = v.tokens[i]!;
+    if (t.text !== "," && !v.joiners.has(t.lower)) return false;
+  }
+  return true;
+}
+
+function lists(v: QuestionView, k: ParamKind): Candidate[] {
+  const numeric = k.itemType === "integer" || k.itemType === "number";
+  const ranges = itemRanges(v, k.itemType).filter(
+    ([s]) => !numeric || k.itemType !== "integer" || Number.isInteger(v.tokens[s]!.value),
+  );
+  const value = (r: [number, number]): unknown => {
+    if (numeric) return v.tokens[r[0]]!.value;
+    const q = v.quoted.find((x) => x.start === r[0] && x.end === r[1]);
+    return q ? q.text : spanText(v, r[0], r[1]);
+  };
+  const out: Candidate[] = [];
+  const push = (items: [number, number][]) =>
+    out.push({
+      family: "list",
+      value: items.map(value),
+      start: items[0]![0],
+      end: items[items.length - 1]![1],
+      quoted: items.some((r) => v.quoted.some((q) => q.start === r[0])),
+      items,
+    });
+  // every run of joined items, and each item alone
+  for (let a = 0; a < ranges.length; a++) {
+    push([ranges[a]!]);
+    let b = a;
+    while (b + 1 < ranges.length && joined(v, ranges[b]![1], ranges[b + 1]![0])) {
+      b++;
+      push(ranges.slice(a, b + 1));
+    }
+  }
+  if (numeric && ranges.length > 1) push(ranges);
+  return out;
+}

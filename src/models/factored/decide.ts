@@ -1,0 +1,254 @@
+/**
+ * The factored caller's decision: which offered functions to call (a learnt yes/no per function over
+ * functionFeatures, the gate: none above `callThreshold` declines), and each call's arguments (a learnt
+ * softmax per parameter over its candidates and "leave it out", then a joint assignment that spends no
+ * question span twice). Several calls of one function when some parameters hold several strong values that do
+ * not overlap (a learnt yes/no per further value, `more`, over how strong it is beside the first, whether the
+ * two are joined by commas or learnt joiner words, whether another parameter wants it); the values are paired
+ * in the order the question states them, a parameter with one value repeating it.
+ */
+import type { ToolJson } from "../../tools/types.ts";
+import type { Candidate } from "./candidates.ts";
+import {
+  functionFeatures,
+  functionView,
+  nullFeatures,
+  pairFeatures,
+  questionView,
+  relativeFeatures,
+  type FunctionView,
+  type ParamInfo,
+  type WordStats,
+} from "./features.ts";
+import { dot, sigmoid, softmax } from "./linear.ts";
+import { FAMILIES } from "./candidates.ts";
+
+export interface FactoredWeights {
+  /** One weight vector per candidate family (FAMILIES order), then the "leave it out" one. */
+  argument: number[][];
+  function: number[];
+  callThreshold: number;
+  /** "Another value of this parameter, for another call?" (a logistic over moreFeatures). */
+  more: number[];
+  moreThreshold: number;
+  /** Most calls of one function in one reply. */
+  maxCalls: number;
+}
+
+export interface DecideOptions {
+  /** Ablations: "order" fills each parameter with its family's candidates in question order. */
+  assigner?: "learned" | "order";
+  /** false: always call the best function (no decline). */
+  gate?: boolean;
+  /** "learned" (default) or "cover": the function whose text covers most of the question, one call. */
+  chooser?: "learned" | "cover";
+  /** false: one call per function. */
+  parallel?: boolean;
+}
+
+export interface ScoredParam {
+  info: ParamInfo;
+  probs: number[];
+  pNull: number;
+}
+
+export interface ScoredFunction {
+  view: FunctionView;
+  params: ScoredParam[];
+  features: Float32Array;
+}
+
+export const NULL_BLOCK = FAMILIES.length;
+export const blockOf = (c: Candidate): number => FAMILIES.indexOf(c.family);
+
+export function scoreParams(f: FunctionView, w: readonly number[][]): ScoredParam[] {
+  return f.params.map((p) => {
+    const scores = p.candidates.map((c) => dot(w[blockOf(c)]!, pairFeatures(f, p, c)));
+    scores.push(dot(w[NULL_BLOCK]!, nullFeatures(f, p)));
+    const probs = softmax(scores);
+    const pNull = probs.pop()!;
+    return { info: p, probs, pNull };
+  });
+}
+
+export function scoreFunctions(
+  tools: readonly ToolJson[],
+  question: string,
+  w: FactoredWeights,
+  stats: WordStats,
+  joiners: ReadonlySet<string>,
+): ScoredFunction[] {
+  const view = questionView(question, joiners);
+  const scored = tools.map((tool) => {
+    const f = functionView(tool, view, stats);
+    const params = scoreParams(f, w.argument);
+    const required = params.filter((p) => p.info.required);
+    const fill = required.length === 0 ? 1 : required.reduce((a, p) => a + (1 - p.pNull), 0) / required.length;
+    const share = required.length === 0 ? 1 : required.filter((p) => p.info.candidates.length > 0).length / required.length;
+    return { view: f, params, raw: functionFeatures(f, fill, share) };
+  });
+  const rel = relativeFeatures(scored.map((s) => s.raw));
+  return scored.map((s, i) => ({ view: s.view, params: s.params, features: rel[i]! }));
+}
+
+const overlaps = (a: [number, number], b: [number, number]) => a[0] < b[1] && b[0] < a[1];
+
+function rangesOf(c: Candidate): [number, number][] {
+  if (c.start < 0) return [];
+  return c.items ?? [[c.start, c.end]];
+}
+
+export interface Picked {
+  param: ScoredParam;
+  values: Candidate[];
+}
+
+/** The joint assignment: parameters in order of confidence, each its best candidate whose span is still free. */
+export function assignLearned(
+  f: FunctionView,
+  params: readonly ScoredParam[],
+  more: { weights: number[]; threshold: number } | undefined,
+): Picked[] {
+  const used: [number, number][] = [];
+  const free = (c: Candidate) => rangesOf(c).every((r) => used.every((u) => !overlaps(r, u)));
+  const order = [...params].sort((a, b) => Math.max(0, ...b.probs) - Math.max(0, ...a.probs));
+  const picked: Picked[] = [];
+  for (const p of order) {
+    const ranked = p.probs.map((pr, i) => ({ pr, c: p.info.candidates[i]! })).sort((a, b) => b.pr - a.pr);
+    const best = ranked.find((r) => free(r.c));
+    if (!best) continue;
+    if (!p.info.required && p.pNull >= best.pr) continue;
+    used.push(...rangesOf(best.c));
+    picked.push({ param: p, values: [best.c] });
+  }
+  if (more === undefined) return picked;
+  // more values of the same parameters: free, not overlapping one another, and the learnt "more" says yes
+  for (const pk of picked) {
+    const c0 = pk.values[0]!;
+    if (c0.start < 0) continue;
+    const ranked = pk.param.probs
+      .map((pr, i) => ({ pr, c: pk.param.info.candidates[i]! }))
+      .filter((r) => r.c !== c0 && r.pr >= MORE_FLOOR)
+      .sort((a, b) => b.pr - a.pr);
+    for (const r of ranked) {
+      if (!free(r.c) || pk.values.some((v) => JSON.stringify(v.value) === JSON.stringify(r.c.value))) continue;
+      const x = moreFeatures(f, params, pk.param, pk.values, r.c);
+      if (sigmoid(dot(more.weights, x)) < more.threshold) continue;
+      used.push(...rangesOf(r.c));
+      pk.values.push(r.c);
+    }
+    pk.values.sort((a, b) => a.start - b.start);
+  }
+  return picked;
+}
+
+/** Candidates below this chance are never a further value (keeps the "more" model's work small). */
+export const MORE_FLOOR = 0.001;
+export const MORE_DIM = 11;
+
+/** Are two token ranges joined only by commas and learnt joiner words (at most 3 tokens between)? */
+function joinedRanges(f: FunctionView, a: [number, number], b: [number, number]): boolean {
+  const [x, y] = a[0] < b[0] ? [a, b] : [b, a];
+  if (y[0] < x[1] || y[0] - x[1] > 3) return false;
+  for (let i = x[1]; i < y[0]; i++) {
+    const t = f.view.tokens[i]!;
+    if (t.text !== "," && !f.view.joiners.has(t.lower)) return false;
+  }
+  return true;
+}
+
+/** Features of `c` as a further value of `p`, whose values so far are `values` (the first the best). */
+export function moreFeatures(
+  f: FunctionView,
+  params: readonly ScoredParam[],
+  p: ScoredParam,
+  values: readonly Candidate[],
+  c: Candidate,
+): Float32Array {
+  const x = new Float32Array(MORE_DIM);
+  const c0 = values[0]!;
+  const p0 = p.probs[p.info.candidates.indexOf(c0)]!;
+  const pc = p.probs[p.info.candidates.indexOf(c)]!;
+  x[0] = 1;
+  x[1] = pc / Math.max(1e-9, p0);
+  x[2] = pc;
+  x[3] = values.some((v) => rangesOf(v).some((r) => rangesOf(c).some((s) => joinedRanges(f, r, s)))) ? 1 : 0;
+  const pf = pairFeatures(f, p.info, c);
+  x[4] = Math.max(pf[2]!, pf[3]!);
+  let other = 0;
+  for (const q of params) {
+    if (q === p) continue;
+    q.info.candidates.forEach((d, i) => {
+      if (rangesOf(d).some((r) => rangesOf(c).some((k) => overlaps(r, k)))) other = Math.max(other, q.probs[i]!);
+    });
+  }
+  x[5] = other;
+  x[6] = c.end - c.start === c0.end - c0.start ? 1 : 0;
+  x[7] = c.quoted === c0.quoted ? 1 : 0;
+  x[8] = c.family === "number" ? 1 : 0;
+  x[9] = Math.abs(c.start - c0.start) / Math.max(1, f.view.tokens.length);
+  x[10] = pf[16]! === pairFeatures(f, p.info, c0)[16]! ? 1 : 0;
+  return x;
+}
+
+/** The ablation baseline: each parameter takes the next unused candidate of its family in question order. */
+function assignByOrder(params: readonly ScoredParam[]): Picked[] {
+  const used: [number, number][] = [];
+  const picked: Picked[] = [];
+  for (const p of params) {
+    const c = p.info.candidates
+      .filter((c) => rangesOf(c).every((r) => used.every((u) => !overlaps(r, u))))
+      .sort((a, b) => a.start - b.start || a.end - b.end)[0];
+    if (!c || !p.info.required) continue;
+    used.push(...rangesOf(c));
+    picked.push({ param: p, values: [c] });
+  }
+  return picked;
+}
+
+/** The calls of one function from its picked values (several when a parameter holds several). */
+export function callsOf(name: string, picked: readonly Picked[], maxCalls: number): { name: string; arguments: Record<string, unknown> }[] {
+  const n = Math.min(maxCalls, Math.max(1, ...picked.map((p) => p.values.length)));
+  const calls = [];
+  for (let i = 0; i < n; i++) {
+    const args: Record<string, unknown> = {};
+    for (const p of picked) args[p.param.info.name] = p.values[Math.min(i, p.values.length - 1)]!.value;
+    calls.push({ name, arguments: args });
+  }
+  return calls;
+}
+
+export function argumentsOf(s: ScoredFunction, w: FactoredWeights, o: DecideOptions = {}): { name: string; arguments: Record<string, unknown> }[] {
+  const picked =
+    o.assigner === "order"
+      ? assignByOrder(s.params)
+      : assignLearned(s.view, s.params, o.parallel === false ? undefined : { weights: w.more, threshold: w.moreThreshold });
+  return callsOf(s.view.tool.function.name, picked, o.parallel === false ? 1 : w.maxCalls);
+}
+
+export const callProbability = (s: ScoredFunction, w: FactoredWeights): number => sigmoid(dot(w.function, s.features));
+
+/** The functions to call, in the order offered; empty to decline. */
+export function chooseFunctions(scored: readonly ScoredFunction[], w: FactoredWeights, o: DecideOptions = {}): ScoredFunction[] {
+  if (scored.length === 0) return [];
+  if (o.chooser === "cover") {
+    const best = scored.reduce((a, b) => (b.features[1]! > a.features[1]! ? b : a));
+    return o.gate === false || callProbability(best, w) >= w.callThreshold ? [best] : [];
+  }
+  const p = scored.map((s) => callProbability(s, w));
+  const chosen = scored.filter((_, i) => p[i]! >= w.callThreshold);
+  if (chosen.length > 0 || o.gate !== false) return chosen;
+  return [scored[p.indexOf(Math.max(...p))]!];
+}
+
+export function decide(
+  tools: readonly ToolJson[],
+  question: string,
+  w: FactoredWeights,
+  stats: WordStats,
+  joiners: ReadonlySet<string>,
+  o: DecideOptions = {},
+): { name: string; arguments: Record<string, unknown> }[] {
+  const scored = scoreFunctions(tools, question, w, stats, joiners);
+  return chooseFunctions(scored, w, o).flatMap((s) => argumentsOf(s, w, o));
+}

@@ -1,0 +1,292 @@
+/**
+ * Tool-agnostic features of the factored caller: (parameter, candidate value) pairs, "leave it out" for a
+ * parameter, and (function, question) pairs. They read the schema (types, required, enum, default), the words of
+ * names and descriptions compared to the question's words by stem, where a candidate sits and how common its
+ * words are in questions (a statistic learnt from training questions, `WordStats`), never particular words.
+ */
+import type { JsonSchema, ToolJson } from "../../tools/types.ts";
+import { candidatesFor, paramKind, quotedSpans, type Candidate, type ParamKind, type QuestionView } from "./candidates.ts";
+import { nameWords, stemOf, textStems, tokenize } from "./text.ts";
+
+/** How common each word stem is in questions, 0 (never seen) to 1 (in every question). */
+export type WordStats = ReadonlyMap<string, number>;
+
+export interface ParamInfo {
+  name: string;
+  schema: JsonSchema;
+  kind: ParamKind;
+  required: boolean;
+  hasDefault: boolean;
+  nameStems: Set<string>;
+  descStems: Set<string>;
+  /** Position among the function's parameters of the same family, 0..1 (0.5 when alone). */
+  order: number;
+  candidates: Candidate[];
+}
+
+export interface FunctionView {
+  tool: ToolJson;
+  view: QuestionView;
+  params: ParamInfo[];
+  toolStems: Set<string>;
+  /** The stems of every parameter's name and description. */
+  docStems: Set<string>;
+  stats: WordStats;
+}
+
+const familyOf = (k: ParamKind): string =>
+  k.type === "boolean" ? "bool" : k.enumValues && k.type !== "array" ? "enum" : k.type === "integer" || k.type === "number" ? "number" : k.type === "array" ? "list" : "span";
+
+export function questionView(question: string, joiners: ReadonlySet<string>): QuestionView {
+  const tokens = tokenize(question);
+  return { question, tokens, quoted: quotedSpans(question, tokens), joiners };
+}
+
+export function functionView(tool: ToolJson, view: QuestionView, stats: WordStats): FunctionView {
+  const schema = (tool.function.parameters ?? {}) as JsonSchema & { properties?: Record<string, JsonSchema>; required?: string[] };
+  const props = schema.properties ?? {};
+  const required = new Set(Array.isArray(schema.required) ? schema.required : []);
+  const names = Object.keys(props);
+  const fam = names.map((n) => familyOf(paramKind(props[n])));
+  const params = names.map((name, i): ParamInfo => {
+    const s = props[name] ?? {};
+    const kind = paramKind(s);
+    const same = fam.map((f, j) => (f === fam[i] ? j : -1)).filter((j) => j >= 0);
+    const at = same.indexOf(i);
+    return {
+      name,
+      schema: s,
+      kind,
+      required: required.has(name),
+      hasDefault: "default" in s,
+      nameStems: new Set(nameWords(name).map(stemOf)),
+      descStems: new Set(textStems(typeof s.description === "string" ? s.description : "")),
+      order: same.length < 2 ? 0.5 : at / (same.length - 1),
+      candidates: candidatesFor(view, kind),
+    };
+  });
+  const toolStems = new Set([
+    ...nameWords(tool.function.name).map(stemOf),
+    ...textStems(tool.function.description ?? ""),
+  ]);
+  const docStems = new Set(params.flatMap((p) => [...p.nameStems, ...p.descStems]));
+  return { tool, view, params, toolStems, docStems, stats };
+}
+
+export const PAIR_DIM = 40;
+export const NULL_DIM = 10;
+export const FUNCTION_DIM = 12;
+
+const DECAY = [1, 0.6, 0.35];
+const rarity = (stats: WordStats, stem: string): number => 1 - (stats.get(stem) ?? 0);
+
+/** Strongest match of `stems` among the 3 tokens before (dir -1) or after (dir +1) a range, decayed by distance. */
+function windowMatch(f: FunctionView, stems: Set<string>, from: number, dir: 1 | -1, idf: boolean): number {
+  let best = 0;
+  const t = f.view.tokens;
+  for (let d = 0, i = from; d < 3 && i >= 0 && i < t.length; d++, i += dir) {
+    const s = t[i]!.stem;
+    if (s !== "" && stems.has(s)) best = Math.max(best, DECAY[d]! * (idf ? rarity(f.stats, s) : 1));
+  }
+  return best;
+}
+
+/** 1/(1+distance) to the nearest token outside [s, e) whose stem is in `stems`; 0 if none. */
+function nearest(f: FunctionView, stems: Set<string>, s: number, e: number): number {
+  let best = 0;
+  f.view.tokens.forEach((t, i) => {
+    if ((i >= s && i < e) || !stems.has(t.stem) || t.stem === "") return;
+    const d = i < s ? s - i : i - e + 1;
+    best = Math.max(best, 1 / d);
+  });
+  return best;
+}
+
+function otherNames(f: FunctionView, p: ParamInfo): Set<string> {
+  const out = new Set<string>();
+  for (const q of f.params) if (q !== p) for (const s of q.nameStems) if (!p.nameStems.has(s)) out.add(s);
+  return out;
+}
+
+const norm = (s: string) => s.toLowerCase().replace(/[_\-\s]+/g, " ").trim();
+
+/** Where each maximal run of capitalised words starts. */
+function capitalRuns(f: FunctionView): number[] {
+  const t = f.view.tokens;
+  return t.flatMap((k, i) => (k.capital && !t[i - 1]?.capital ? [i] : []));
+}
+
+/** The place of the number at token `i` among the question's numbers, 0..1 (0.5 when it is the only one). */
+function numberRank(f: FunctionView, i: number): number {
+  const at = f.view.tokens.map((t, k) => (t.kind === "number" ? k : -1)).filter((k) => k >= 0);
+  return at.length < 2 ? 0.5 : at.indexOf(i) / (at.length - 1);
+}
+
+/** Features of value `c` for parameter `p` (one weight vector per candidate family reads them). */
+export function pairFeatures(f: FunctionView, p: ParamInfo, c: Candidate): Float32Array {
+  const x = new Float32Array(PAIR_DIM);
+  const t = f.view.tokens;
+  const n = Math.max(1, t.length);
+  x[0] = 1;
+  x[1] = p.required ? 1 : 0;
+  if (c.start >= 0) {
+    const others = otherNames(f, p);
+    x[2] = windowMatch(f, p.nameStems, c.start - 1, -1, false);
+    x[3] = windowMatch(f, p.nameStems, c.end, 1, false);
+    x[4] = windowMatch(f, p.descStems, c.start - 1, -1, true);
+    x[5] = windowMatch(f, p.descStems, c.end, 1, true);
+    x[6] = nearest(f, p.nameStems, c.start, c.end);
+    x[7] = nearest(f, p.descStems, c.start, c.end);
+    x[8] = nearest(f, others, c.start, c.end);
+    x[9] = windowMatch(f, others, c.start - 1, -1, false);
+    const inside = t.slice(c.start, c.end).filter((k) => k.kind !== "punct");
+    const len = Math.max(1, inside.length);
+    x[10] = inside.filter((k) => p.nameStems.has(k.stem)).length / len;
+    x[11] = inside.filter((k) => f.toolStems.has(k.stem)).length / len;
+    x[12] = len === 1 ? 1 : 0;
+    x[13] = len === 2 ? 1 : 0;
+    x[14] = len >= 3 ? len / 6 : 0;
+    x[15] = c.quoted ? 1 : 0;
+    x[16] = inside.filter((k) => k.capital).length / len;
+    x[17] = inside.some((k) => /[_/\\]|[a-z][A-Z]|\.\w/.test(k.text)) ? 1 : 0;
+    const common = inside.map((k) => f.stats.get(k.stem) ?? 0);
+    x[18] = common.reduce((a, b) => a + b, 0) / len;
+    x[19] = common[0] ?? 0;
+    x[20] = common[common.length - 1] ?? 0;
+    x[21] = inside.filter((k) => k.kind === "number").length / len;
+    const before = t[c.start - 1];
+    const after = t[c.end];
+    x[22] = !before || before.kind === "punct" ? 1 : 0;
+    x[23] = !after || after.kind === "punct" ? 1 : 0;
+    x[24] = 1 - Math.abs(p.order - c.start / n);
+    x[25] = c.family === "number" ? 1 - Math.abs(p.order - numberRank(f, c.start)) : c.start / n;
+  }
+  if (c.family === "number") {
+    const v = c.value as number;
+    x[26] = v < 0 ? 1 : 0;
+    x[27] = Math.min(1, Math.log10(1 + Math.abs(v)) / 6);
+    x[28] = Number.isInteger(v) ? 1 : 0;
+  }
+  if (c.family === "enum") {
+    const v = norm(String(c.value));
+    const q = norm(f.view.question);
+    x[26] = v !== "" && q.includes(v) ? 1 : 0;
+    const stems = nameWords(String(c.value)).map(stemOf);
+    const qs = new Set(t.map((k) => k.stem));
+    x[27] = stems.length === 0 ? 0 : stems.filter((s) => qs.has(s)).length / stems.length;
+    x[28] = p.kind.enumValues?.[0] === c.value ? 1 : 0;
+    x[29] = "default" in p.schema && p.schema.default === c.value ? 1 : 0;
+  }
+  if (c.family === "bool") {
+    const lit = String(c.value);
+    const opp = String(!c.value);
+    x[26] = c.value ? 1 : 0;
+    x[27] = t.some((k) => k.lower === lit) ? 1 : 0;
+    x[28] = t.some((k) => k.lower === opp) ? 1 : 0;
+    const qs = new Set(t.map((k) => k.stem));
+    const cover = p.nameStems.size === 0 ? 0 : [...p.nameStems].filter((s) => qs.has(s)).length / p.nameStems.size;
+    x[29] = c.value ? cover : 0;
+    x[30] = "default" in p.schema && p.schema.default === c.value ? 1 : 0;
+  }
+  if (c.family === "list") {
+    const k = c.items?.length ?? 1;
+    x[26] = k === 1 ? 1 : 0;
+    x[27] = Math.min(1, k / 5);
+    x[28] = c.items && c.items.length > 1 && c.start === 0 && c.end === t.length ? 1 : 0;
+  }
+  x[31] = p.kind.type === "any" ? 1 : 0;
+  x[32] = p.kind.type === "string" && c.family === "span" && c.start >= 0 && t[c.start]!.kind === "number" ? 1 : 0;
+  x[33] = p.hasDefault ? 1 : 0;
+  if (c.start >= 0) {
+    const inside = t.slice(c.start, c.end).filter((k) => k.kind !== "punct");
+    const len = Math.max(1, inside.length);
+    x[34] = inside.filter((k) => f.docStems.has(k.stem)).length / len;
+    const cap = (i: number) => t[i]?.capital === true || (t[i]?.kind === "number" && t[i - 1]?.capital === true);
+    const allCap = inside.length > 0 && t.slice(c.start, c.end).every((_, k) => cap(c.start + k));
+    x[35] = allCap && !cap(c.start - 1) && !cap(c.end) ? 1 : 0;
+    x[36] = (cap(c.start) && cap(c.start - 1)) || (cap(c.end - 1) && cap(c.end)) ? 1 : 0;
+    if (x[35] === 1) {
+      const runs = capitalRuns(f);
+      x[37] = 1 - Math.abs(p.order - (runs.length < 2 ? 0.5 : runs.indexOf(c.start) / (runs.length - 1)));
+    }
+    x[38] = Math.max(0, ...inside.map((k) => f.stats.get(k.stem) ?? 0));
+    x[39] = t[c.start - 1]?.kind === "number" ? 1 : 0;
+  }
+  return x;
+}
+
+/** Features of leaving parameter `p` out. */
+export function nullFeatures(f: FunctionView, p: ParamInfo): Float32Array {
+  const x = new Float32Array(NULL_DIM);
+  const qs = new Set(f.view.tokens.map((k) => k.stem));
+  x[0] = 1;
+  x[1] = p.required ? 1 : 0;
+  x[2] = p.hasDefault ? 1 : 0;
+  const fam = familyOf(p.kind);
+  x[3] = fam === "bool" ? 1 : 0;
+  x[4] = fam === "enum" ? 1 : 0;
+  x[5] = fam === "number" ? 1 : 0;
+  x[6] = fam === "list" ? 1 : 0;
+  x[7] = p.nameStems.size === 0 ? 0 : [...p.nameStems].filter((s) => qs.has(s)).length / p.nameStems.size;
+  x[8] = p.candidates.length === 0 ? 1 : 0;
+  x[9] = p.kind.type === "object" ? 1 : 0;
+  return x;
+}
+
+/**
+ * Features of calling `f` for the question: how much of the question its text covers (weighted by rarity) and
+ * the other way round, its name's words in the question, how fillable its required parameters are (`fill`:
+ * the argument scorer's mean chance that a required parameter gets a value), and the same compared with the
+ * best offered function (`best`: its raw features).
+ */
+export function functionFeatures(f: FunctionView, fill: number, requiredShare: number): Float32Array {
+  const x = new Float32Array(FUNCTION_DIM);
+  const q = f.view.tokens.filter((k) => k.kind === "word" && k.stem !== "");
+  const allStems = new Set(f.toolStems);
+  for (const p of f.params) {
+    for (const s of p.nameStems) allStems.add(s);
+    for (const s of p.descStems) allStems.add(s);
+  }
+  let w = 0;
+  let hit = 0;
+  let hitName = 0;
+  for (const k of q) {
+    const r = rarity(f.stats, k.stem);
+    w += r;
+    if (allStems.has(k.stem)) hit += r;
+    if (f.toolStems.has(k.stem)) hitName += r;
+  }
+  const nameStems = nameWords(f.tool.function.name).map(stemOf);
+  const qs = new Set(q.map((k) => k.stem));
+  const descStems = [...new Set(textStems(f.tool.function.description ?? ""))];
+  let dw = 0;
+  let dh = 0;
+  for (const s of descStems) {
+    const r = rarity(f.stats, s);
+    dw += r;
+    if (qs.has(s)) dh += r;
+  }
+  x[0] = 1;
+  x[1] = w === 0 ? 0 : hit / w;
+  x[2] = w === 0 ? 0 : hitName / w;
+  x[3] = nameStems.length === 0 ? 0 : nameStems.filter((s) => qs.has(s)).length / nameStems.length;
+  x[4] = dw === 0 ? 0 : dh / dw;
+  x[5] = fill;
+  x[6] = requiredShare;
+  x[7] = Math.min(1, f.params.filter((p) => p.required).length / 5);
+  x[8] = Math.min(1, hit / 4);
+  x[9] = Math.min(1, dh / 4);
+  return x;
+}
+
+/** Adds, to each function's features, their difference from the best offered (the last two slots). */
+export function relativeFeatures(xs: Float32Array[]): Float32Array[] {
+  const best1 = Math.max(...xs.map((x) => x[1]!));
+  const best4 = Math.max(...xs.map((x) => x[4]!));
+  return xs.map((x) => {
+    const y = Float32Array.from(x);
+    y[10] = x[1]! - best1;
+    y[11] = x[4]! - best4;
+    return y;
+  });
+}

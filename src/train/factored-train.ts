@@ -1,0 +1,332 @@
+/**
+ * Trains the factored function caller (src/models/caller-factored.ts) on labelled questions (caller examples
+ * from `toolgen synth`): word rarity and list joiners counted on the training questions, the argument scorer
+ * (a softmax per parameter over its candidates and "leave it out", on one-call questions whose gold values are
+ * among the candidates), then the per-function call model (a logistic: is this offered function called?), then
+ * the call threshold and the parallel ratio chosen on a held-out share of the same synth questions (never BFCL).
+ */
+import type { FactoredModelFile } from "../models/caller-factored.ts";
+import { FAMILIES } from "../models/factored/candidates.ts";
+import {
+  argumentsOf,
+  assignLearned,
+  blockOf,
+  callProbability,
+  MORE_DIM,
+  MORE_FLOOR,
+  moreFeatures,
+  NULL_BLOCK,
+  scoreFunctions,
+  scoreParams,
+  type FactoredWeights,
+} from "../models/factored/decide.ts";
+import {
+  FUNCTION_DIM,
+  functionView,
+  NULL_DIM,
+  nullFeatures,
+  PAIR_DIM,
+  pairFeatures,
+  questionView,
+} from "../models/factored/features.ts";
+import { trainLogistic, trainSoftmax, type SoftmaxGroup } from "../models/factored/linear.ts";
+import { nameWords, stemOf, tokenize } from "../models/factored/text.ts";
+import { Rng } from "../nn/rng.ts";
+import type { CallerExample } from "./caller-data.ts";
+
+export interface FactoredTrainOptions {
+  seed?: number;
+  /** Most one-call questions the argument scorer trains on (default 8000). */
+  argumentExamples?: number;
+  /** Most questions the call model trains on (default 6000). */
+  functionExamples?: number;
+  /** Most wrong candidates kept per parameter (default 40). */
+  negatives?: number;
+  epochs?: number;
+  /** Share of the argument scorer's questions added again without name cues (default 0.5). */
+  cueDropShare?: number;
+  /** Every k-th example is held out to choose the thresholds (default 10). */
+  devEvery?: number;
+}
+
+const norm = (v: unknown): unknown => {
+  if (typeof v === "string") return v.trim().toLowerCase().replace(/\s+/g, " ");
+  if (Array.isArray(v)) return v.map(norm);
+  if (v !== null && typeof v === "object")
+    return Object.fromEntries(
+      Object.entries(v)
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([k, x]) => [k, norm(x)]),
+    );
+  return v;
+};
+
+/** Do two argument values agree (strings without case or extra spaces, numbers by value, lists item by item)? */
+export function sameValue(a: unknown, b: unknown): boolean {
+  return JSON.stringify(norm(a)) === JSON.stringify(norm(b));
+}
+
+/** A reply's calls as one comparable key (order of calls and of keys ignored). */
+export function callsKey(calls: readonly { name: string; arguments: Record<string, unknown> }[]): string {
+  return JSON.stringify(calls.map((c) => JSON.stringify([c.name, norm(c.arguments)])).sort());
+}
+
+/** How common each stem is: log(1 + questions holding it) / log(1 + questions); stems in fewer than 2 left out. */
+export function wordStats(questions: readonly string[]): Map<string, number> {
+  const df = new Map<string, number>();
+  for (const q of questions)
+    for (const s of new Set(tokenize(q).map((t) => t.stem))) if (s !== "") df.set(s, (df.get(s) ?? 0) + 1);
+  const out = new Map<string, number>();
+  const z = Math.log(1 + questions.length);
+  for (const [s, n] of df) if (n >= 2) out.set(s, Math.round((Math.log(1 + n) / z) * 1000) / 1000);
+  return out;
+}
+
+/** Words found between the items of list values in the questions (at least `minShare` of the lists). */
+export function learnJoiners(examples: readonly CallerExample[], minShare = 0.02): string[] {
+  const counts = new Map<string, number>();
+  let found = 0;
+  for (const e of examples) {
+    const lower = e.question.toLowerCase();
+    const across: Record<string, unknown[]> = {};
+    if (e.calls.length > 1 && e.calls.every((c) => c.name === e.calls[0]!.name))
+      for (const c of e.calls) for (const [k, v] of Object.entries(c.arguments)) (across[k] ??= []).push(v);
+    const lists = [
+      ...e.calls.flatMap((c) => Object.values(c.arguments)),
+      ...Object.values(across).filter((vs) => new Set(vs.map((v) => JSON.stringify(v))).size === vs.length),
+    ];
+    for (const v of lists) {
+      if (
+        !Array.isArray(v) ||
+        v.length < 2 ||
+        !v.every((x) => typeof x === "string" || typeof x === "number")
+      )
+        continue;
+      let at = 0;
+      const spots: [number, number][] = [];
+      for (const item of v) {
+        const i = lower.indexOf(String(item).toLowerCase(), at);
+        if (i < 0) break;
+        spots.push([i, i + String(item).length]);
+        at = i + String(item).length;
+      }
+      if (spots.length !== v.length) continue;
+      found++;
+      const seen = new Set<string>();
+      for (let k = 1; k < spots.length; k++) {
+        const gap = tokenize(e.question.slice(spots[k - 1]![1], spots[k]![0]));
+        if (gap.length > 3) continue; // joined items sit close
+        for (const t of gap) if (t.kind === "word") seen.add(t.lower);
+      }
+      for (const w of seen) counts.set(w, (counts.get(w) ?? 0) + 1);
+    }
+  }
+  return [...counts]
+    .filter(([, n]) => n >= Math.max(3, minShare * found))
+    .map(([w]) => w)
+    .sort();
+}
+
+/**
+ * The question without the words of its function's parameter names (outside the values): synth questions
+ * put a value after its parameter's name ("city Paris"), which people seldom do; without that cue the scorer
+ * learns what else tells a value (its place, rarity, capitals, quotes, the description's words).
+ */
+export function withoutNameCues(e: CallerExample): CallerExample {
+  const call = e.calls[0];
+  const tool = call && e.tools.find((t) => t.function.name === call.name);
+  if (!call || !tool) return e;
+  const props = Object.keys(((tool.function.parameters ?? {}) as { properties?: object }).properties ?? {});
+  const stems = new Set(props.flatMap((p) => nameWords(p).map(stemOf)));
+  const protect: [number, number][] = [];
+  const lower = e.question.toLowerCase();
+  for (const v of Object.values(call.arguments))
+    for (const item of Array.isArray(v) ? v : [v]) {
+      if (typeof item !== "string" && typeof item !== "number") continue;
+      const i = lower.indexOf(String(item).toLowerCase());
+      if (i >= 0) protect.push([i, i + String(item).length]);
+    }
+  let out = "";
+  let at = 0;
+  for (const t of tokenize(e.question)) {
+    if (t.kind !== "word" || !stems.has(t.stem) || protect.some(([a, b]) => t.start < b && a < t.end))
+      continue;
+    out += e.question.slice(at, t.start);
+    at = t.end;
+    while (at < e.question.length && e.question[at] === " ") at++;
+  }
+  out += e.question.slice(at);
+  return { ...e, question: out.trim() };
+}
+
+function argumentGroups(
+  examples: readonly CallerExample[],
+  stats: Map<string, number>,
+  joiners: Set<string>,
+  negatives: number,
+  rng: Rng,
+): SoftmaxGroup[] {
+  const groups: SoftmaxGroup[] = [];
+  for (const e of examples) {
+    if (e.calls.length !== 1) continue;
+    const call = e.calls[0]!;
+    const tool = e.tools.find((t) => t.function.name === call.name);
+    if (!tool) continue;
+    const f = functionView(tool, questionView(e.question, joiners), stats);
+    for (const p of f.params) {
+      const gold = call.arguments[p.name];
+      const matches =
+        gold === undefined ? [] : p.candidates.flatMap((c, i) => (sameValue(c.value, gold) ? [i] : []));
+      if (gold !== undefined && matches.length === 0) continue;
+      const others = p.candidates.map((_, i) => i).filter((i) => !matches.includes(i));
+      for (let i = others.length - 1; i > 0; i--) {
+        const j = rng.int(i + 1);
+        [others[i], others[j]] = [others[j]!, others[i]!];
+      }
+      const keep = [...matches, ...others.slice(0, negatives)];
+      const items = keep.map((i) => ({
+        block: blockOf(p.candidates[i]!),
+        x: pairFeatures(f, p, p.candidates[i]!),
+      }));
+      items.push({ block: NULL_BLOCK, x: nullFeatures(f, p) });
+      groups.push({ items, gold: gold === undefined ? [items.length - 1] : matches.map((_, k) => k) });
+    }
+  }
+  return groups;
+}
+
+/**
+ * Rows of the "more" model: on questions that call one function (once or several times), each candidate
+ * beside a parameter's first value (when that one is right) is a further value (1) when the calls hold it too.
+ */
+function moreExamples(
+  examples: readonly CallerExample[],
+  w: FactoredWeights,
+  stats: Map<string, number>,
+  joiners: Set<string>,
+): { x: Float32Array; y: number }[] {
+  const rows: { x: Float32Array; y: number }[] = [];
+  for (const e of examples) {
+    const name = e.calls[0]?.name;
+    if (name === undefined || e.calls.some((c) => c.name !== name)) continue;
+    const tool = e.tools.find((t) => t.function.name === name);
+    if (!tool) continue;
+    const f = functionView(tool, questionView(e.question, joiners), stats);
+    const params = scoreParams(f, w.argument);
+    const picked = assignLearned(f, params, undefined);
+    const taken = picked.flatMap((pk) => pk.values);
+    for (const pk of picked) {
+      const c0 = pk.values[0]!;
+      if (c0.start < 0) continue;
+      const golds = e.calls.map((c) => c.arguments[pk.param.info.name]).filter((v) => v !== undefined);
+      if (!golds.some((g) => sameValue(g, c0.value))) continue;
+      pk.param.probs.forEach((pr, i) => {
+        const c = pk.param.info.candidates[i]!;
+        if (pr < MORE_FLOOR || c === c0) return;
+        if (taken.some((t) => t.start < c.end && c.start < t.end)) return;
+        if (JSON.stringify(c.value) === JSON.stringify(c0.value)) return;
+        const y = golds.some((g) => sameValue(g, c.value)) && !sameValue(c.value, c0.value) ? 1 : 0;
+        rows.push({ x: moreFeatures(f, params, pk.param, [c0], c), y });
+      });
+    }
+  }
+  return rows;
+}
+
+/** Exact-match share on examples: declines, one-call and multi-call questions weighted alike. */
+function balancedExact(results: readonly { calls: number; right: boolean }[]): number {
+  const groups = [0, 1, 2].map((g) => results.filter((r) => Math.min(2, r.calls) === g));
+  const shares = groups.filter((g) => g.length > 0).map((g) => g.filter((r) => r.right).length / g.length);
+  return shares.reduce((a, b) => a + b, 0) / Math.max(1, shares.length);
+}
+
+export function trainFactored(
+  all: readonly CallerExample[],
+  o: FactoredTrainOptions = {},
+): FactoredModelFile {
+  const seed = o.seed ?? 1;
+  const rng = new Rng(seed);
+  const devEvery = o.devEvery ?? 10;
+  const train = all.filter((_, i) => i % devEvery !== 0);
+  const dev = all.filter((_, i) => i % devEvery === 0);
+  const shuffled = [...train];
+  for (let i = shuffled.length - 1; i > 0; i--) {
+    const j = rng.int(i + 1);
+    [shuffled[i], shuffled[j]] = [shuffled[j]!, shuffled[i]!];
+  }
+  // rarity over the questions and the offered functions' descriptions (words every description uses are not values)
+  const descriptions = [...new Set(train.flatMap((e) => e.tools.map((t) => t.function.description ?? "")))];
+  const stats = wordStats([...train.map((e) => e.question), ...descriptions]);
+  const joiners = new Set(learnJoiners(train));
+  const started = Date.now();
+  const oneCall = shuffled.filter((e) => e.calls.length === 1).slice(0, o.argumentExamples ?? 8000);
+  // half of them again without their parameter-name cues (withoutNameCues)
+  const cueShare = o.cueDropShare ?? 0.5;
+  oneCall.push(...oneCall.filter((_, i) => i % 100 < cueShare * 100).map(withoutNameCues));
+  const groups = argumentGroups(oneCall, stats, joiners, o.negatives ?? 40, rng);
+  const dims = [...FAMILIES.map(() => PAIR_DIM), NULL_DIM];
+  const arg = trainSoftmax(groups, dims, { epochs: o.epochs ?? 4, lr: 0.1, l2: 1e-5, seed });
+  const weights: FactoredWeights = {
+    argument: arg.weights,
+    function: new Array(FUNCTION_DIM).fill(0),
+    callThreshold: 0.5,
+    more: new Array(MORE_DIM).fill(0),
+    moreThreshold: 0.5,
+    maxCalls: 6,
+  };
+  const moreRows = moreExamples(shuffled.slice(0, o.functionExamples ?? 6000), weights, stats, joiners);
+  const moreFit = trainLogistic(moreRows, MORE_DIM, { epochs: o.epochs ?? 4, lr: 0.1, l2: 1e-5, seed });
+  weights.more = moreFit.weights;
+  const rows: { x: Float32Array; y: number }[] = [];
+  for (const e of shuffled.slice(0, o.functionExamples ?? 6000)) {
+    const called = new Set(e.calls.map((c) => c.name));
+    for (const s of scoreFunctions(e.tools, e.question, weights, stats, joiners))
+      rows.push({ x: s.features, y: called.has(s.view.tool.function.name) ? 1 : 0 });
+  }
+  const fn = trainLogistic(rows, FUNCTION_DIM, { epochs: o.epochs ?? 4, lr: 0.1, l2: 1e-5, seed });
+  weights.function = fn.weights;
+  // thresholds on the held-out synth questions
+  const scoredDev = dev.map((e) => {
+    const scored = scoreFunctions(e.tools, e.question, weights, stats, joiners);
+    return { e, scored, p: scored.map((s) => callProbability(s, weights)) };
+  });
+  const ratios = [0.3, 0.5, 0.7, 0.8, 0.9, 0.95, 2];
+  const thresholds = [0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8];
+  const grid: { threshold: number; ratio: number; score: number }[] = [];
+  const argsByRatio = ratios.map((ratio) =>
+    scoredDev.map((d) => d.scored.map((s) => argumentsOf(s, { ...weights, moreThreshold: ratio }))),
+  );
+  for (const [ri, ratio] of ratios.entries())
+    for (const threshold of thresholds) {
+      const results = scoredDev.map((d, k) => {
+        const calls = d.scored.flatMap((_, i) => (d.p[i]! >= threshold ? argsByRatio[ri]![k]![i]! : []));
+        return { calls: d.e.calls.length, right: callsKey(calls) === callsKey(d.e.calls) };
+      });
+      grid.push({ threshold, ratio, score: Math.round(balancedExact(results) * 10000) / 100 });
+    }
+  const best = grid.reduce((a, b) => (b.score > a.score ? b : a));
+  weights.callThreshold = best.threshold;
+  weights.moreThreshold = best.ratio;
+  return {
+    kind: "factored",
+    version: 1,
+    weights,
+    words: Object.fromEntries([...stats].sort(([a], [b]) => a.localeCompare(b))),
+    joiners: [...joiners],
+    training: {
+      examples: all.length,
+      train: train.length,
+      dev: dev.length,
+      argumentGroups: groups.length,
+      argumentLoss: Math.round(arg.loss * 1e4) / 1e4,
+      moreRows: moreRows.length,
+      morePositives: moreRows.filter((r) => r.y === 1).length,
+      moreLoss: Math.round(moreFit.loss * 1e4) / 1e4,
+      functionRows: rows.length,
+      functionLoss: Math.round(fn.loss * 1e4) / 1e4,
+      devGrid: grid,
+      chosen: best,
+      seconds: Math.round((Date.now() - started) / 1000),
+    },
+  };
+}

@@ -1,0 +1,65 @@
+import { describe, expect, it } from "vitest";
+import type { CatalogEntry } from "../../src/catalog/catalog.ts";
+import { FactoredCallerModel } from "../../src/models/caller-factored.ts";
+import { candidatesFor, paramKind } from "../../src/models/factored/candidates.ts";
+import { assignLearned, type ScoredParam } from "../../src/models/factored/decide.ts";
+import { functionView, questionView } from "../../src/models/factored/features.ts";
+import { tokenize } from "../../src/models/factored/text.ts";
+import { synthesize } from "../../src/synth/index.ts";
+import { callerExamples } from "../../src/train/caller-data.ts";
+import { callsKey, trainFactored, withoutNameCues } from "../../src/train/factored-train.ts";
+import type { JsonSchema, ToolJson } from "../../src/tools/types.ts";
+
+const entry = (id: string, description: string, properties: Record<string, JsonSchema>, required: string[]): CatalogEntry => ({
+  id,
+  tool: id,
+  api: "",
+  description,
+  parameters: { type: "object", properties, required },
+  doc: {},
+});
+
+const catalog: CatalogEntry[] = [
+  entry("get_forecast", "Weather forecast for a city over some days.", { city: { type: "string", description: "The city" }, days: { type: "integer", description: "How many days" } }, ["city", "days"]),
+  entry("convert_currency", "Convert an amount of money from one currency to another.", { amount: { type: "number", description: "The amount" }, target: { type: "string", enum: ["USD", "EUR", "JPY"], description: "Target currency" } }, ["amount", "target"]),
+  entry("count_words", "Count the words of a text.", { text: { type: "string", description: "The text to count" } }, ["text"]),
+  entry("book_table", "Book a table at a restaurant.", { restaurant: { type: "string", description: "Restaurant name" }, people: { type: "integer", description: "Number of guests" }, outdoor: { type: "boolean", description: "Sit outside" } }, ["restaurant", "people"]),
+];
+
+describe("factored caller parts", () => {
+  it("reads numbers with units, exponents and signs, and quoted text", () => {
+    const t = tokenize("mix 100g at -2 and 1e-9, then 'data-active' m/s^2");
+    expect(t.filter((k) => k.kind === "number").map((k) => k.value)).toEqual([100, -2, 1e-9, 2]);
+    const v = questionView("mix 100g at -2 and 1e-9, then 'data-active' m/s^2", new Set());
+    expect(v.quoted.map((q) => q.text)).toEqual(["data-active"]);
+    // the exponent of m/s^2 is no value
+    expect(candidatesFor(v, paramKind({ type: "integer" })).map((c) => c.value)).toEqual([100, -2]);
+  });
+
+  it("never gives one span of the question to two parameters", () => {
+    const tool: ToolJson = { type: "function", function: { name: "f", description: "", parameters: { type: "object", properties: { a: { type: "integer" }, b: { type: "integer" } }, required: ["a", "b"] } } };
+    const f = functionView(tool, questionView("use 4 and 5", new Set()), new Map());
+    // both parameters prefer the first number most
+    const params: ScoredParam[] = f.params.map((info) => ({ info, probs: [0.9, 0.1], pNull: 0 }));
+    const picked = assignLearned(f, params, undefined);
+    const values = picked.map((p) => p.values[0]!.value);
+    expect(values.sort()).toEqual([4, 5]);
+  });
+
+  it("drops parameter-name cues but keeps the values", () => {
+    const e = { tools: [{ type: "function" as const, function: { name: "get_forecast", description: "", parameters: catalog[0]!.parameters } }], question: "forecast for city Paris for 3 days", calls: [{ name: "get_forecast", arguments: { city: "Paris", days: 3 } }] };
+    expect(withoutNameCues(e).question).toBe("forecast for Paris for 3");
+  });
+
+  it("learns from synth questions to fill held-out ones", () => {
+    const train = callerExamples(synthesize(catalog, { seed: 1, perTool: 120, declineShare: 0.2, distractors: 1, multiCallShare: 0.2 }), catalog);
+    const file = trainFactored(train, { epochs: 3 });
+    const model = new FactoredCallerModel(file);
+    const held = callerExamples(synthesize(catalog, { seed: 77, perTool: 15, declineShare: 0, distractors: 1, multiCallShare: 0 }), catalog);
+    const right = held.filter((e) => callsKey(model.calls(e.tools, e.question)) === callsKey(e.calls)).length;
+    expect(right / held.length).toBeGreaterThan(0.6);
+    // a question with values the training never drew
+    const tools = catalog.map((c) => ({ type: "function" as const, function: { name: c.id, description: c.description, parameters: c.parameters } }));
+    expect(model.calls(tools, "what is the weather forecast in Zorbalin for 6 days?")).toEqual([{ name: "get_forecast", arguments: { city: "Zorbalin", days: 6 } }]);
+  }, 60_000);
+});
