@@ -16,6 +16,7 @@ import { loadavg } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import type { CatalogEntry } from "../src/catalog/catalog.ts";
+import type { JsonSchema } from "../src/tools/types.ts";
 import { loadCatalog } from "../src/catalog/load.ts";
 import { demoCatalog } from "../src/demo/catalog.ts";
 import { evaluateBfclModel, type BfclReport } from "../src/eval/bfcl.ts";
@@ -48,15 +49,44 @@ const { values: args } = parseArgs({
 async function catalogs(): Promise<{ name: string; entries: CatalogEntry[]; perTool: number }[]> {
   const perTool = Number(args["per-tool"]);
   const stbEvery = Number(args["stb-every"]);
+  const stb = loadCatalog("../shared/data/stabletoolbench/apis.json").filter((_, i) => i % stbEvery === 0);
   return [
-    {
-      name: "stabletoolbench",
-      entries: loadCatalog("../shared/data/stabletoolbench/apis.json").filter((_, i) => i % stbEvery === 0),
-      perTool,
-    },
+    { name: "stabletoolbench", entries: stb, perTool },
     { name: "metatool", entries: loadCatalog("../shared/data/metatool/tools.json"), perTool: perTool * 3 },
     { name: "demo", entries: await demoCatalog(), perTool: perTool * 6 },
+    { name: "lists", entries: listVariants(stb.filter((_, i) => i % 4 === 1)), perTool },
   ];
+}
+
+/**
+ * The catalogs hold almost no list parameters (StableToolBench 5 of 4,523, MetaTool none): these variants of
+ * their tools take a list where the tool takes one plain value (the first string or number parameter that has
+ * no enum), so that synth writes lists ("a, b and c") and the scorer meets them. A schema transformation, the
+ * same for any catalog.
+ */
+function listVariants(entries: readonly CatalogEntry[]): CatalogEntry[] {
+  const out: CatalogEntry[] = [];
+  for (const e of entries) {
+    const props = (e.parameters.properties ?? {}) as Record<string, JsonSchema>;
+    const key = Object.keys(props).find(
+      (k) => ["string", "integer", "number"].includes(String(props[k]!.type)) && !props[k]!.enum,
+    );
+    if (key === undefined) continue;
+    const item = props[key]!;
+    out.push({
+      ...e,
+      id: `${e.id}_list`,
+      api: e.api === "" ? e.api : `${e.api} list`,
+      parameters: {
+        ...e.parameters,
+        properties: {
+          ...props,
+          [key]: { type: "array", items: { type: item.type }, description: item.description },
+        },
+      },
+    });
+  }
+  return out;
 }
 
 /** Questions with 0, 1 and 3 distractors, multi-call and decline questions (the LM caller's mix). */

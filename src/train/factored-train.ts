@@ -32,6 +32,7 @@ import {
 import { trainLogistic, trainSoftmax, type SoftmaxGroup } from "../models/factored/linear.ts";
 import { nameWords, stemOf, tokenize } from "../models/factored/text.ts";
 import { Rng } from "../nn/rng.ts";
+import type { JsonSchema, ToolJson } from "../tools/types.ts";
 import type { CallerExample } from "./caller-data.ts";
 
 export interface FactoredTrainOptions {
@@ -196,6 +197,52 @@ function argumentGroups(
 }
 
 /**
+ * One-call questions whose call holds a list of plain values, turned into questions that call a function once
+ * per item: the list parameter made a plain one ("prices for AAPL, MSFT and GOOG" with `symbols: [...]` becomes
+ * three calls with `symbol`). Values joined in a question are then learnt as values of several calls.
+ */
+export function listsAsCalls(examples: readonly CallerExample[]): CallerExample[] {
+  const out: CallerExample[] = [];
+  for (const e of examples) {
+    if (e.calls.length !== 1) continue;
+    const call = e.calls[0]!;
+    const tool = e.tools.find((t) => t.function.name === call.name);
+    const schema = tool?.function.parameters as { properties?: Record<string, JsonSchema> } | undefined;
+    if (!tool || !schema?.properties) continue;
+    const entry = Object.entries(call.arguments).find(
+      ([k, v]) =>
+        Array.isArray(v) &&
+        v.length >= 2 &&
+        v.every((x) => typeof x === "string" || typeof x === "number") &&
+        !Array.isArray(schema.properties![k]?.items) &&
+        typeof schema.properties![k]?.items === "object",
+    );
+    if (!entry) continue;
+    const [key, items] = entry as [string, unknown[]];
+    const itemSchema = schema.properties[key]!.items as JsonSchema;
+    const plain: ToolJson = {
+      ...tool,
+      function: {
+        ...tool.function,
+        parameters: {
+          ...schema,
+          properties: {
+            ...schema.properties,
+            [key]: { ...itemSchema, description: schema.properties[key]!.description },
+          },
+        } as ToolJson["function"]["parameters"],
+      },
+    };
+    out.push({
+      tools: e.tools.map((t) => (t === tool ? plain : t)),
+      question: e.question,
+      calls: items.map((item) => ({ name: call.name, arguments: { ...call.arguments, [key]: item } })),
+    });
+  }
+  return out;
+}
+
+/**
  * Rows of the "more" model: on questions that call one function (once or several times), each candidate
  * beside a parameter's first value (when that one is right) is a further value (1) when the calls hold it too.
  */
@@ -274,7 +321,12 @@ export function trainFactored(
     moreThreshold: 0.5,
     maxCalls: 6,
   };
-  const moreRows = moreExamples(shuffled.slice(0, o.functionExamples ?? 6000), weights, stats, joiners);
+  const moreRows = moreExamples(
+    [...shuffled.slice(0, o.functionExamples ?? 6000), ...listsAsCalls(train)],
+    weights,
+    stats,
+    joiners,
+  );
   const moreFit = trainLogistic(moreRows, MORE_DIM, { epochs: o.epochs ?? 4, lr: 0.1, l2: 1e-5, seed });
   weights.more = moreFit.weights;
   const rows: { x: Float32Array; y: number }[] = [];
@@ -286,7 +338,7 @@ export function trainFactored(
   const fn = trainLogistic(rows, FUNCTION_DIM, { epochs: o.epochs ?? 4, lr: 0.1, l2: 1e-5, seed });
   weights.function = fn.weights;
   // thresholds on the held-out synth questions
-  const scoredDev = dev.map((e) => {
+  const scoredDev = [...dev, ...listsAsCalls(dev)].map((e) => {
     const scored = scoreFunctions(e.tools, e.question, weights, stats, joiners);
     return { e, scored, p: scored.map((s) => callProbability(s, weights)) };
   });
@@ -321,6 +373,7 @@ export function trainFactored(
       argumentLoss: Math.round(arg.loss * 1e4) / 1e4,
       moreRows: moreRows.length,
       morePositives: moreRows.filter((r) => r.y === 1).length,
+      listsAsCalls: listsAsCalls(train).length,
       moreLoss: Math.round(moreFit.loss * 1e4) / 1e4,
       functionRows: rows.length,
       functionLoss: Math.round(fn.loss * 1e4) / 1e4,

@@ -21,6 +21,7 @@ import {
   type WordStats,
 } from "./features.ts";
 import { dot, sigmoid, softmax } from "./linear.ts";
+import { nameWords, stemOf } from "./text.ts";
 import { FAMILIES } from "./candidates.ts";
 
 export interface FactoredWeights {
@@ -44,6 +45,8 @@ export interface DecideOptions {
   chooser?: "learned" | "cover";
   /** false: one call per function. */
   parallel?: boolean;
+  /** false: with several functions called, every function may take any span (no spanOwners). */
+  segment?: boolean;
 }
 
 export interface ScoredParam {
@@ -108,9 +111,10 @@ export function assignLearned(
   f: FunctionView,
   params: readonly ScoredParam[],
   more: { weights: number[]; threshold: number } | undefined,
+  allowed: (c: Candidate) => boolean = () => true,
 ): Picked[] {
   const used: [number, number][] = [];
-  const free = (c: Candidate) => rangesOf(c).every((r) => used.every((u) => !overlaps(r, u)));
+  const free = (c: Candidate) => allowed(c) && rangesOf(c).every((r) => used.every((u) => !overlaps(r, u)));
   const order = [...params].sort((a, b) => Math.max(0, ...b.probs) - Math.max(0, ...a.probs));
   const picked: Picked[] = [];
   for (const p of order) {
@@ -133,7 +137,9 @@ export function assignLearned(
     for (const r of ranked) {
       if (!free(r.c) || pk.values.some((v) => JSON.stringify(v.value) === JSON.stringify(r.c.value))) continue;
       const x = moreFeatures(f, params, pk.param, pk.values, r.c);
-      if (sigmoid(dot(more.weights, x)) < more.threshold) continue;
+      // a further value goes to the parameter that wants it most (x[5]: another parameter's chance for it)
+      // and needs evidence of its own: joined to a value already taken, or its parameter's name beside it
+      if (x[5]! > r.pr || (x[3] === 0 && x[4] === 0) || sigmoid(dot(more.weights, x)) < more.threshold) continue;
       used.push(...rangesOf(r.c));
       pk.values.push(r.c);
     }
@@ -157,6 +163,13 @@ function joinedRanges(f: FunctionView, a: [number, number], b: [number, number])
   return true;
 }
 
+/** Do two ranges sit in the same frame: the same word right after both, or right before both ("20 minutes and 15 minutes")? */
+function sameFrame(f: FunctionView, a: [number, number], b: [number, number]): boolean {
+  const t = f.view.tokens;
+  const same = (i: number, j: number) => t[i] !== undefined && t[j] !== undefined && t[i]!.kind === "word" && t[i]!.lower === t[j]!.lower;
+  return same(a[1], b[1]) || same(a[0] - 1, b[0] - 1);
+}
+
 /** Features of `c` as a further value of `p`, whose values so far are `values` (the first the best). */
 export function moreFeatures(
   f: FunctionView,
@@ -172,7 +185,7 @@ export function moreFeatures(
   x[0] = 1;
   x[1] = pc / Math.max(1e-9, p0);
   x[2] = pc;
-  x[3] = values.some((v) => rangesOf(v).some((r) => rangesOf(c).some((s) => joinedRanges(f, r, s)))) ? 1 : 0;
+  x[3] = values.some((v) => rangesOf(v).some((r) => rangesOf(c).some((s) => joinedRanges(f, r, s) || sameFrame(f, r, s)))) ? 1 : 0;
   const pf = pairFeatures(f, p.info, c);
   x[4] = Math.max(pf[2]!, pf[3]!);
   let other = 0;
@@ -218,11 +231,17 @@ export function callsOf(name: string, picked: readonly Picked[], maxCalls: numbe
   return calls;
 }
 
-export function argumentsOf(s: ScoredFunction, w: FactoredWeights, o: DecideOptions = {}): { name: string; arguments: Record<string, unknown> }[] {
-  const picked =
-    o.assigner === "order"
-      ? assignByOrder(s.params)
-      : assignLearned(s.view, s.params, o.parallel === false ? undefined : { weights: w.more, threshold: w.moreThreshold });
+export function argumentsOf(
+  s: ScoredFunction,
+  w: FactoredWeights,
+  o: DecideOptions = {},
+  allowed?: (c: Candidate) => boolean,
+): { name: string; arguments: Record<string, unknown> }[] {
+  const more = o.parallel === false ? undefined : { weights: w.more, threshold: w.moreThreshold };
+  let picked = o.assigner === "order" ? assignByOrder(s.params) : assignLearned(s.view, s.params, more, allowed);
+  // the span owner left a required parameter without a value: assign without it
+  if (allowed && o.assigner !== "order" && s.params.some((p) => p.info.required && p.info.candidates.length > 0 && !picked.some((k) => k.param === p)))
+    picked = assignLearned(s.view, s.params, more);
   return callsOf(s.view.tool.function.name, picked, o.parallel === false ? 1 : w.maxCalls);
 }
 
@@ -250,5 +269,26 @@ export function decide(
   o: DecideOptions = {},
 ): { name: string; arguments: Record<string, unknown> }[] {
   const scored = scoreFunctions(tools, question, w, stats, joiners);
-  return chooseFunctions(scored, w, o).flatMap((s) => argumentsOf(s, w, o));
+  const chosen = chooseFunctions(scored, w, o);
+  const owner = chosen.length > 1 && o.segment !== false ? spanOwners(chosen) : undefined;
+  return chosen.flatMap((s, i) => argumentsOf(s, w, o, owner && ((c) => c.start < 0 || owner[c.start] === i)));
+}
+
+/**
+ * With several functions called, which one each token's values belong to: the question read as one segment per
+ * function, each from the first mention of the function's own name words (those no other chosen function's
+ * name has) to the next function's; -1 for every token when some function's name is not mentioned.
+ */
+export function spanOwners(chosen: readonly ScoredFunction[]): number[] {
+  const tokens = chosen[0]!.view.view.tokens;
+  const names = chosen.map((s) => new Set(nameWords(s.view.tool.function.name).map(stemOf)));
+  const own = names.map((n, i) => new Set([...n].filter((x) => names.every((m, j) => j === i || !m.has(x)))));
+  const first = own.map((o) => tokens.findIndex((t) => o.has(t.stem)));
+  if (first.some((at) => at < 0)) return tokens.map(() => -1);
+  const order = first.map((at, i) => ({ at, i })).sort((a, b) => a.at - b.at);
+  return tokens.map((_, k) => {
+    let owner = order[0]!.i;
+    for (const o of order) if (o.at <= k) owner = o.i;
+    return owner;
+  });
 }
