@@ -152,10 +152,10 @@ export function assignLearned(
 export const MORE_FLOOR = 0.001;
 export const MORE_DIM = 11;
 
-/** Are two token ranges joined only by commas and learnt joiner words (at most 3 tokens between)? */
+/** Are two token ranges joined only by commas and learnt joiner words (1 to 3 tokens between)? */
 function joinedRanges(f: FunctionView, a: [number, number], b: [number, number]): boolean {
   const [x, y] = a[0] < b[0] ? [a, b] : [b, a];
-  if (y[0] < x[1] || y[0] - x[1] > 3) return false;
+  if (y[0] <= x[1] || y[0] - x[1] > 3) return false;
   for (let i = x[1]; i < y[0]; i++) {
     const t = f.view.tokens[i]!;
     if (t.text !== "," && !f.view.joiners.has(t.lower)) return false;
