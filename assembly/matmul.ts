@@ -259,16 +259,86 @@ export function gemm(
     rowsAxpy(c, ldc, a, rsa, csa, b, rsb, M, N, K, accumulate);
     return;
   }
+  blocked(c, ldc, a, rsa, csa, b, rsb, csb, M, N, K, accumulate, scratch, 0);
+}
+
+/** Blocks of B that packWholeB packs one at a time: NC-column blocks × KC-deep blocks. */
+export function packBlocks(K: i32, N: i32): i32 {
+  return ((N + NC - 1) / NC) * ((K + KC - 1) / KC);
+}
+
+/** Bytes of B(K × N) packed whole: every block gemm would pack, its NR-column strips padded. */
+export function packedBBytes(K: i32, N: i32): i32 {
+  return K * ((N + NR - 1) / NR) * NR * 4;
+}
+
+/** Floats before block (jc, pc) of a wholly packed B: column blocks first, depth blocks inside. */
+function packedOffset(K: i32, jc: i32, pc: i32, nc: i32): usize {
+  return <usize>(jc * K + pc * (((nc + NR - 1) / NR) * NR));
+}
+
+/**
+ * Packs block `block` (of packBlocks) of B into `packed`, where gemmPacked reads it: B packed once per product and
+ * shared by every thread's rows, instead of each chunk packing all of B again.
+ */
+export function packBBlock(b: usize, rsb: i32, csb: i32, K: i32, N: i32, block: i32, packed: usize): void {
+  const kBlocks = (K + KC - 1) / KC;
+  const jc = (block / kBlocks) * NC;
+  const pc = (block % kBlocks) * KC;
+  const nc = min(NC, N - jc);
+  packB(b, rsb, csb, pc, min(KC, K - pc), jc, nc, packed + packedOffset(K, jc, pc, nc) * 4);
+}
+
+/**
+ * gemm on a B packed whole (packBBlock), for M ≥ SMALL_M rows: the same blocks and micro-kernel calls, so the
+ * same bits as gemm over the same rows, and as the unsplit product.
+ */
+export function gemmPacked(
+  c: usize,
+  ldc: i32,
+  a: usize,
+  rsa: i32,
+  csa: i32,
+  packed: usize,
+  M: i32,
+  N: i32,
+  K: i32,
+  accumulate: i32,
+  scratch: usize,
+): void {
+  if (M <= 0 || N <= 0 || K <= 0) return;
+  blocked(c, ldc, a, rsa, csa, 0, 0, 0, M, N, K, accumulate, scratch, packed);
+}
+
+// The packed path: B packed per (jc, pc) block into the scratch, or read from `packed` (B packed whole) when != 0.
+function blocked(
+  c: usize,
+  ldc: i32,
+  a: usize,
+  rsa: i32,
+  csa: i32,
+  b: usize,
+  rsb: i32,
+  csb: i32,
+  M: i32,
+  N: i32,
+  K: i32,
+  accumulate: i32,
+  scratch: usize,
+  packed: usize,
+): void {
   const packedA = scratch;
-  const packedB = packedA + <usize>(MC * KC) * 16;
-  const tmp = packedB + <usize>(KC * NC) * 4;
+  const ownB = packedA + <usize>(MC * KC) * 16;
+  const tmp = ownB + <usize>(KC * NC) * 4;
   const ldcBytes = <usize>ldc * 4;
   for (let jc = 0; jc < N; jc += NC) {
     const nc = min(NC, N - jc);
     for (let pc = 0; pc < K; pc += KC) {
       const kc = min(KC, K - pc);
       const add = accumulate || pc > 0 ? 1 : 0;
-      packB(b, rsb, csb, pc, kc, jc, nc, packedB);
+      let packedB = ownB;
+      if (packed) packedB = packed + packedOffset(K, jc, pc, nc) * 4;
+      else packB(b, rsb, csb, pc, kc, jc, nc, packedB);
       for (let ic = 0; ic < M; ic += MC) {
         const mc = min(MC, M - ic);
         packA(a, rsa, csa, ic, mc, pc, kc, packedA);

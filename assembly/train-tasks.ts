@@ -2,7 +2,7 @@
 // mirrors the numbers). Arguments are i32 slots (f32 as their bits, f64 as two slots, low word first). Slices
 // are fixed by the problem's size, never by the thread count, so every thread count computes the same items.
 import { adamw } from "./elementwise";
-import { gemm } from "./matmul";
+import { gemm, gemmPacked, packBBlock } from "./matmul";
 import { arg, argd, argf } from "./args";
 import {
   averageInto,
@@ -28,6 +28,8 @@ const AVERAGE: i32 = 16;
 const SUM_PARTIALS: i32 = 17;
 const GEMM_SPLIT_K: i32 = 18;
 const GEMM_BATCH: i32 = 19;
+/** Bytes of one GEMM_BATCH table entry (20 i32: kernels/wasm-gemm.ts writes them). */
+const ENTRY: usize = 80;
 
 function ptr(args: usize, i: i32): usize {
   return <usize>arg(args, i);
@@ -129,13 +131,28 @@ export function runTrainTask(kind: i32, i: i32, args: usize, scratch: usize): vo
       min(arg(args, 3), e0 + arg(args, 4)),
     );
   } else if (kind == GEMM_BATCH) {
-    // args: table, entries. Each entry 16 i32: the gemm's c, ldc, a, rsa, csa, b, rsb, csb, M, N, K,
-    // accumulate, then split by rows (1) or columns (0), chunk size, first item, items. Item i is one chunk of
-    // the entry whose items hold i (entries write distinct outputs, so any order is the same).
-    let t = ptr(args, 0);
-    const lastEntry = t + <usize>(arg(args, 1) - 1) * 64;
-    while (t < lastEntry && i >= load<i32>(t, 56) + load<i32>(t, 60)) t += 64;
-    const start = (i - load<i32>(t, 56)) * load<i32>(t, 52);
+    // args: table, entries, pack items. Each entry ENTRY bytes: the gemm's c, ldc, a, rsa, csa, b, rsb, csb, M,
+    // N, K, accumulate, then split by rows (1) or columns (0), chunk size, first chunk, chunks, then B packed
+    // whole at (0: each chunk packs its own), its first pack item, pack items, pack items done. Items below
+    // the pack items pack one block of an entry's B each; the rest are chunks, item i chunk i − pack items of
+    // the entry whose chunks hold it (entries write distinct outputs, so any order is the same). Items are
+    // claimed in order, so a chunk waits at most for pack items other threads are running.
+    const table = ptr(args, 0);
+    const lastEntry = table + <usize>(arg(args, 1) - 1) * ENTRY;
+    const packItems = arg(args, 2);
+    let t = table;
+    if (i < packItems) {
+      while (t < lastEntry && i >= load<i32>(t, 68) + load<i32>(t, 72)) t += ENTRY;
+      const K = load<i32>(t, 40);
+      const N = load<i32>(t, 36);
+      const b = <usize>load<i32>(t, 20);
+      packBBlock(b, load<i32>(t, 24), load<i32>(t, 28), K, N, i - load<i32>(t, 68), <usize>load<i32>(t, 64));
+      atomic.add<i32>(t + 76, 1);
+      return;
+    }
+    const item = i - packItems;
+    while (t < lastEntry && item >= load<i32>(t, 56) + load<i32>(t, 60)) t += ENTRY;
+    const start = (item - load<i32>(t, 56)) * load<i32>(t, 52);
     const byRows = load<i32>(t, 48) == 1;
     let c = <usize>load<i32>(t);
     const ldc = load<i32>(t, 4);
@@ -143,8 +160,9 @@ export function runTrainTask(kind: i32, i: i32, args: usize, scratch: usize): vo
     let b = <usize>load<i32>(t, 20);
     let M = load<i32>(t, 32);
     let N = load<i32>(t, 36);
+    const K = load<i32>(t, 40);
     // the entry's last chunk takes all that is left (control.mjs chunkCount: never fewer than 4 rows)
-    const last = i == load<i32>(t, 56) + load<i32>(t, 60) - 1;
+    const last = item == load<i32>(t, 56) + load<i32>(t, 60) - 1;
     if (byRows) {
       M = last ? M - start : load<i32>(t, 52);
       c += <usize>(start * ldc) * 4;
@@ -156,9 +174,15 @@ export function runTrainTask(kind: i32, i: i32, args: usize, scratch: usize): vo
     }
     const rsa = load<i32>(t, 12);
     const csa = load<i32>(t, 16);
-    const rsb = load<i32>(t, 24);
-    const csb = load<i32>(t, 28);
-    gemm(c, ldc, a, rsa, csa, b, rsb, csb, M, N, load<i32>(t, 40), load<i32>(t, 44), scratch);
+    const packed = <usize>load<i32>(t, 64);
+    if (packed != 0 && byRows) {
+      const packs = load<i32>(t, 72);
+      // spin: the packing threads are running (their items were claimed before this one)
+      while (atomic.load<i32>(t + 76) < packs) continue;
+      gemmPacked(c, ldc, a, rsa, csa, packed, M, N, K, load<i32>(t, 44), scratch);
+      return;
+    }
+    gemm(c, ldc, a, rsa, csa, b, load<i32>(t, 24), load<i32>(t, 28), M, N, K, load<i32>(t, 44), scratch);
   } else if (kind == GEMM_SPLIT_K) {
     // args: c, ldc, a, rsa, csa, b, rsb, csb, M, N, K, accumulate, partials, K per block, rows per block,
     // row blocks. Block (kb, rb): rows of block rb over depths kb·kc..; kb 0 into C (accumulating as asked),

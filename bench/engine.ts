@@ -313,6 +313,9 @@ async function main(): Promise<void> {
     stage_matmul_gflops: stage2?.matmul_gflops ?? null,
     train_efficiency_cpu: stage2?.train_efficiency_cpu ?? null,
     train_efficiency_1thread: stage1?.train_efficiency ?? null,
+    // the step against the engine's own 1-thread GEMM rate × threads (lib/engine-threads.ts own_gemm_efficiency)
+    own_gemm_efficiency: stage1 && stage2 ? round(stage2.stage_gflops / (2 * stage1.matmul_gflops), 3) : null,
+    own_gemm_efficiency_1thread: stage1 ? round(stage1.stage_gflops / stage1.matmul_gflops, 3) : null,
     train_efficiency_cpu_1thread: stage1?.train_efficiency_cpu ?? null,
     stage_setup: STAGE_SETUP(STAGE_STEPS),
     stage_by_threads: byThreads,

@@ -87,6 +87,17 @@ export function stageByThreads(counts: number[], rounds: number, quick: boolean)
         round(Number(r.stage_gflops) / Number(r.stage_gflops_cpu), 2),
       ]),
     ),
+    // stage GFLOPS over threads × the engine's own 1-thread GEMM GFLOPS on the stage's shapes (the 1-thread run's
+    // matmul_gflops): how near the step comes to its own kernels scaled perfectly. train_efficiency compares with
+    // OpenBLAS, whose 256/512-bit FMA the 128-bit wasm SIMD (no FMA) cannot issue; this figure leaves that out.
+    own_gemm_efficiency: Object.fromEntries(
+      Object.entries(best).map(([t, r]) => [
+        t,
+        one && Number(one.matmul_gflops) > 0
+          ? round(Number(r.stage_gflops) / (Number(t) * Number(one.matmul_gflops)), 3)
+          : null,
+      ]),
+    ),
     serial_fraction: serial ?? null,
     serial_fraction_note:
       "share of a 1-thread step spent outside jobs large enough for the pool (kernel timing: JS glue, batching, " +

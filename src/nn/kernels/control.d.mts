@@ -34,6 +34,7 @@ export declare const TASK: Readonly<{
 }>;
 
 export declare const SPIN: number;
+export declare const SPIN_MS: number;
 
 export declare const CLOSED: number;
 

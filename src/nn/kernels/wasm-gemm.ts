@@ -8,6 +8,8 @@ import type { MatmulCall } from "./api.ts";
 type Shape = MatmulCall["shape"];
 /** Most GEMMs in one pooled batch. */
 const BATCH = 8;
+/** i32 cells of a GEMM_BATCH table entry (assembly/train-tasks.ts ENTRY). */
+const ENTRY = 20;
 
 /** Target multiply-adds per chunk of a parallel matmul. */
 const CHUNK_WORK = 1 << 21;
@@ -16,7 +18,13 @@ const KC = 256;
 
 export interface GemmContext {
   heap: SharedHeap;
-  wasm: { gemm: Gemm; runTask?: (kind: number, item: number, args: number, scratch: number) => void };
+  wasm: {
+    gemm: Gemm;
+    runTask?: (kind: number, item: number, args: number, scratch: number) => void;
+    /** Blocks and bytes of B packed whole (assembly/matmul.ts); absent from older modules: no shared packing. */
+    packBlocks?: (K: number, N: number) => number;
+    packedBBytes?: (K: number, N: number) => number;
+  };
   pool: ThreadPool | undefined;
   threads: number;
   mainScratch: number;
@@ -33,24 +41,135 @@ export interface GemmContext {
  */
 export function gemmKernel(ctx: GemmContext) {
   const { heap, wasm, pool, threads, mainScratch, recorder, threshold, minChunk } = ctx;
-  // The K-split gemm's partial products, grown on demand and kept; the table of a batch of GEMMs.
+  // The K-split gemm's partial products, and the B operands packed whole, grown on demand and kept; the table
+  // of a pooled job's GEMMs.
   let partials = { addr: 0, bytes: 0 };
-  const table = heap.allocBytes(BATCH * 64);
+  let packedB = { addr: 0, bytes: 0 };
+  const table = heap.allocBytes(BATCH * ENTRY * 4);
+  let tableView = new Int32Array(heap.memory.buffer, table, BATCH * ENTRY);
+  const canPack = !!wasm.packBlocks && !!wasm.packedBBytes && !!wasm.runTask;
+  // The products of the job being built (reused: no allocation per job).
+  const parts: Part[] = Array.from({ length: BATCH }, () => ({
+    cells: new Array<number>(14).fill(0),
+    count: 0,
+    packs: 0,
+    packBytes: 0,
+    chunkWork: 0,
+  }));
+  const order: Part[] = [];
+  const jobArgs = [0, 0, 0];
 
-  /** How a pooled gemm is cut: by rows or columns of the output, chunks of `size`, `count` of them. */
+  interface Part {
+    /** The table entry's first 14 cells: c, ldc, a, rsa, csa, b, rsb, csb, M, N, K, accumulate, byRows, size. */
+    cells: number[];
+    count: number;
+    /** Blocks of B packed by the job's first items (0: each chunk packs its own) and their bytes. */
+    packs: number;
+    packBytes: number;
+    /** Multiply-adds of one chunk: larger chunks are claimed first, so the last claims are the small ones. */
+    chunkWork: number;
+  }
+
+  /** Fills parts[n] for a pooled product (cut over the pool's threads); returns n + 1. */
+  function addPart(
+    n: number,
+    shape: Shape,
+    c: number,
+    pa: number,
+    pb: number,
+    M: number,
+    K: number,
+    N: number,
+    acc: number,
+  ): number {
+    const { rsa, csa, rsb, csb } = strides(shape, M, K, N);
+    const { byRows, size, count, packed } = cut(M, N, K);
+    const p = parts[n]!;
+    const cells = p.cells;
+    cells[0] = c;
+    cells[1] = N;
+    cells[2] = pa;
+    cells[3] = rsa;
+    cells[4] = csa;
+    cells[5] = pb;
+    cells[6] = rsb;
+    cells[7] = csb;
+    cells[8] = M;
+    cells[9] = N;
+    cells[10] = K;
+    cells[11] = acc;
+    cells[12] = byRows ? 1 : 0;
+    cells[13] = size;
+    p.count = count;
+    p.packs = packed ? wasm.packBlocks!(K, N) : 0;
+    p.packBytes = packed ? Math.ceil(wasm.packedBBytes!(K, N) / 16) * 16 : 0;
+    p.chunkWork = size * (byRows ? N : M) * K;
+    return n + 1;
+  }
+
+  /**
+   * Runs parts[0..n) as one pool job (assembly/train-tasks.ts GEMM_BATCH): first the blocks of each shared B
+   * to pack, then every chunk, larger chunks first. Each chunk computes what the unsplit product computes for
+   * its rows (columns), so the bits do not depend on the cut nor on the thread that ran it.
+   */
+  function job(n: number): void {
+    order.length = 0;
+    let bytes = 0;
+    for (let i = 0; i < n; i++) {
+      order.push(parts[i]!);
+      bytes += parts[i]!.packBytes;
+    }
+    order.sort((x, y) => y.chunkWork - x.chunkWork);
+    if (bytes > packedB.bytes) {
+      if (packedB.bytes > 0) heap.freeBytes(packedB.addr);
+      packedB = { addr: heap.allocBytes(bytes), bytes };
+    }
+    if (tableView.buffer !== heap.memory.buffer)
+      tableView = new Int32Array(heap.memory.buffer, table, BATCH * ENTRY);
+    let items = 0;
+    let packItems = 0;
+    let at = packedB.addr;
+    for (let e = 0; e < n; e++) {
+      const p = order[e]!;
+      const o = e * ENTRY;
+      for (let j = 0; j < 14; j++) tableView[o + j] = p.cells[j]!;
+      tableView[o + 14] = items;
+      tableView[o + 15] = p.count;
+      tableView[o + 16] = p.packs > 0 ? at : 0;
+      tableView[o + 17] = packItems;
+      tableView[o + 18] = p.packs;
+      tableView[o + 19] = 0;
+      items += p.count;
+      packItems += p.packs;
+      at += p.packBytes;
+    }
+    jobArgs[0] = table;
+    jobArgs[1] = n;
+    jobArgs[2] = packItems;
+    pool!.runTasks(wasm, TASK.GEMM_BATCH, jobArgs, packItems + items, mainScratch);
+  }
+
+  /**
+   * How a pooled gemm is cut: by rows or columns of the output, chunks of `size`, `count` of them; `packed`:
+   * its row chunks share one packing of B (packed once by the job's first items) instead of each packing it.
+   */
   function cut(M: number, N: number, K: number) {
     const byRows = M >= N || N < 16;
     const extent = byRows ? M : N;
-    // Chunks of about CHUNK_WORK each (2 to 8 per thread): enough for the threads to balance on a busy
-    // machine, few enough that re-packing the shared operand per chunk stays cheap.
-    const want = Math.max(2, Math.min(8 * threads, Math.round((M * N * K) / CHUNK_WORK)));
+    // Chunks of about CHUNK_WORK each (1 to 8 per thread): enough for the threads to balance on a busy machine.
+    const want = Math.max(2, threads, Math.min(8 * threads, Math.round((M * N * K) / CHUNK_WORK)));
     const unit = byRows ? 4 : 8; // the micro-tile, so chunk edges fall on tile edges
+    const even = Math.ceil(extent / want / unit) * unit;
+    if (byRows && canPack && Math.ceil(extent / even) > 1) {
+      // B is packed once for all chunks, so a chunk costs only its own rows: no floor on its size.
+      const count = chunkCount(extent, even);
+      return { byRows, extent, size: even, count, packed: count > 1 };
+    }
     // Every chunk packs the whole shared operand (K × the other extent): a chunk of fewer than `minChunk`
-    // rows (columns) would spend a large share of its time re-packing it (the weight gradients' shapes,
-    // 128 × tokens × 128, would be cut into 12-row chunks). At least one chunk per thread all the same.
+    // rows (columns) would spend a large share of its time re-packing it. At least one chunk per thread.
     const floor = Math.min(minChunk, Math.ceil(extent / threads / unit) * unit);
-    const size = Math.max(floor, Math.ceil(extent / want / unit) * unit);
-    return { byRows, extent, size, count: chunkCount(extent, size) };
+    const size = Math.max(floor, even);
+    return { byRows, extent, size, count: chunkCount(extent, size), packed: false };
   }
 
   /** A(i,p) = a[i*rsa + p*csa], B(p,j) = b[p*rsb + j*csb] for each shape. */
@@ -73,34 +192,28 @@ export function gemmKernel(ctx: GemmContext) {
     const each = () =>
       list.forEach((m) => run(m.shape, m.out, m.a, m.b, m.M, m.K, m.N, m.accumulate ?? false));
     if (!pool || !pool.ready || !wasm.runTask || list.length < 2 || list.length > BATCH) return each();
-    const rows: number[][] = [];
     const batched: MatmulCall[] = [];
     const alone: MatmulCall[] = []; // split over their depth: a job of their own
-    let items = 0;
     for (const m of list) {
       checkOperands(m.shape, m.out, m.a, m.b, m.M, m.K, m.N);
       const { M, K, N } = m;
-      const [c, pa, pb] = [heap.addressOf(m.out), heap.addressOf(m.a), heap.addressOf(m.b)];
       const eligible = M * N * K >= threshold && (M >= 8 || N >= 16);
-      const { byRows, extent, size, count } = cut(M, N, K);
-      const depth = m.shape === "AtB" && splitK(M, K, extent);
-      if (c < 0 || pa < 0 || pb < 0 || !eligible || M === 0 || N === 0) return each();
-      if (depth) {
-        alone.push(m);
-        continue;
-      }
-      batched.push(m);
-      const { rsa, csa, rsb, csb } = strides(m.shape, M, K, N);
-      const acc = m.accumulate ? 1 : 0;
-      rows.push([c, N, pa, rsa, csa, pb, rsb, csb, M, N, K, acc, byRows ? 1 : 0, size, items, count]);
-      items += count;
+      const inHeap = heap.addressOf(m.out) >= 0 && heap.addressOf(m.a) >= 0 && heap.addressOf(m.b) >= 0;
+      if (!inHeap || !eligible || M === 0 || N === 0) return each();
+      const { extent, packed } = cut(M, N, K);
+      if (m.shape === "AtB" && !packed && splitK(M, K, extent)) alone.push(m);
+      else batched.push(m);
     }
     const one = (m: MatmulCall) => run(m.shape, m.out, m.a, m.b, m.M, m.K, m.N, m.accumulate ?? false);
     alone.forEach(one);
     if (batched.length < 2) return batched.forEach(one);
     const t0 = recorder.start();
-    new Int32Array(heap.memory.buffer, table, rows.length * 16).set(rows.flat());
-    pool.runTasks(wasm, TASK.GEMM_BATCH, [table, rows.length], items, mainScratch);
+    let n = 0;
+    for (const m of batched) {
+      const [c, pa, pb] = [heap.addressOf(m.out), heap.addressOf(m.a), heap.addressOf(m.b)];
+      n = addPart(n, m.shape, c, pa, pb, m.M, m.K, m.N, m.accumulate ? 1 : 0);
+    }
+    job(n);
     const works = batched.map((m) => m.M * m.N * m.K);
     const total = works.reduce((a, b) => a + b, 0);
     batched.forEach((m, i) => recorder.stopGemm(m.shape, t0, true, true, works[i]! / total));
@@ -147,9 +260,11 @@ export function gemmKernel(ctx: GemmContext) {
       }
       const { rsa, csa, rsb, csb } = strides(shape, M, K, N);
       const acc = accumulate ? 1 : 0;
-      const { byRows, extent, size, count } = cut(M, N, K);
-      if (shared && shape === "AtB" && splitK(M, K, extent)) {
+      const { byRows, extent, size, count, packed } = cut(M, N, K);
+      if (shared && shape === "AtB" && !packed && splitK(M, K, extent)) {
         splitDepth(c, pa, pb, M, K, N, acc);
+      } else if (shared && wasm.runTask) {
+        job(addPart(0, shape, c, pa, pb, M, K, N, acc));
       } else if (shared) {
         pool!.run(wasm, [c, N, pa, rsa, csa, pb, rsb, csb, M, N, K, acc], byRows, size, count, mainScratch);
       } else {
@@ -164,8 +279,8 @@ export function gemmKernel(ctx: GemmContext) {
 
   /**
    * Whether a weight gradient dyᵀ·x (AtB, depth K = tokens) is better split over its depth: when splitting its
-   * `extent` output rows (columns) would leave a thread fewer than `minChunk` of them, each re-packing all K
-   * tokens of the other operand.
+   * `extent` output columns would leave a thread fewer than `minChunk` of them, each re-packing all K tokens of
+   * the other operand (row chunks share one packing instead, cut()).
    */
   function splitK(M: number, K: number, extent: number): boolean {
     return K >= 2 * KC && M >= 8 && extent < minChunk * threads;
