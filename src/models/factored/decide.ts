@@ -10,6 +10,7 @@
 import type { ToolJson } from "../../tools/types.ts";
 import type { Candidate } from "./candidates.ts";
 import {
+  coveredTokens,
   functionFeatures,
   functionView,
   nullFeatures,
@@ -90,7 +91,10 @@ export function scoreFunctions(
     const share = required.length === 0 ? 1 : required.filter((p) => p.info.candidates.length > 0).length / required.length;
     return { view: f, params, raw: functionFeatures(f, fill, share) };
   });
-  const rel = relativeFeatures(scored.map((s) => s.raw));
+  const rel = relativeFeatures(
+    scored.map((s) => s.raw),
+    scored.map((s) => coveredTokens(s.view)),
+  );
   return scored.map((s, i) => ({ view: s.view, params: s.params, features: rel[i]! }));
 }
 

@@ -75,7 +75,7 @@ export function functionView(tool: ToolJson, view: QuestionView, stats: WordStat
 
 export const PAIR_DIM = 40;
 export const NULL_DIM = 10;
-export const FUNCTION_DIM = 12;
+export const FUNCTION_DIM = 14;
 
 const DECAY = [1, 0.6, 0.35];
 const rarity = (stats: WordStats, stem: string): number => 1 - (stats.get(stem) ?? 0);
@@ -279,12 +279,45 @@ export function functionFeatures(f: FunctionView, fill: number, requiredShare: n
   return x;
 }
 
-/** Adds, to each function's features, their difference from the best offered (the last two slots). */
-export function relativeFeatures(xs: Float32Array[]): Float32Array[] {
+/** The question's word tokens a function's documentation covers (index → rarity). */
+export function coveredTokens(f: FunctionView): Map<number, number> {
+  const all = new Set(f.toolStems);
+  for (const s of f.docStems) all.add(s);
+  const out = new Map<number, number>();
+  f.view.tokens.forEach((k, i) => {
+    if (k.kind === "word" && k.stem !== "" && all.has(k.stem)) out.set(i, rarity(f.stats, k.stem));
+  });
+  return out;
+}
+
+/**
+ * Adds, to each function's features, their difference from the best offered, whether it is the best, and how
+ * much of the question it covers that the best other function does not (a second function called explains
+ * another part of the question; a distractor repeats the best one's).
+ */
+export function relativeFeatures(xs: Float32Array[], covered: readonly Map<number, number>[] = []): Float32Array[] {
   const best1 = Math.max(...xs.map((x) => x[1]!));
   const best4 = Math.max(...xs.map((x) => x[4]!));
-  return xs.map((x) => {
+  const top = xs.findIndex((x) => x[1] === best1);
+  return xs.map((x, i) => {
     const y = Float32Array.from(x);
+    // with one function offered there is no rival: both slots stay 0
+    y[13] = i === top && xs.length > 1 ? 1 : 0;
+    const mine = covered[i];
+    if (mine && mine.size > 0 && xs.length > 1) {
+      let rival = -1;
+      xs.forEach((z, j) => {
+        if (j !== i && (rival < 0 || z[1]! > xs[rival]![1]!)) rival = j;
+      });
+      const theirs = rival >= 0 ? covered[rival]! : new Map<number, number>();
+      let all = 0;
+      let own = 0;
+      for (const [k, r] of mine) {
+        all += r;
+        if (!theirs.has(k)) own += r;
+      }
+      y[12] = all === 0 ? 0 : own / all;
+    }
     y[10] = x[1]! - best1;
     y[11] = x[4]! - best4;
     return y;
