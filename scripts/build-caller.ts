@@ -3,7 +3,8 @@
  * and measures it on BFCL non-live (dev only: never trained on, no wording tuned to it).
  *
  * Usage:
- *   npm run caller:model                      train and write models/caller (15.4 min of training on 2 cores)
+ *   npm run caller:lm-model                   train and write models/caller-lm (15.4 min of training on 2 cores;
+ *                                             models/caller is the factored caller now: build-factored-caller.ts)
  *   npx tsx scripts/build-caller.ts --eval    BFCL dev with the committed folder, each constraint in turn
  *                                             (copy, schema, none), into bench/results/bfcl-caller.json
  * Modes: copy (neutral policy, the default), copy+english, schema, none.
@@ -34,7 +35,7 @@ import { callerCheckSet } from "./caller-check-set.ts";
 
 const { values: args } = parseArgs({
   options: {
-    out: { type: "string", default: "models/caller" },
+    out: { type: "string", default: "models/caller-lm" },
     steps: { type: "string", default: "4900" },
     "per-tool": { type: "string", default: "4" },
     hidden: { type: "string" },

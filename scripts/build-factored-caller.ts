@@ -4,6 +4,7 @@
  * non-live (dev: never trained on; thresholds chosen on held-out synth questions).
  *
  * Usage:
+ *   npm run caller:model                                         train and write models/caller (about 1 min on 2 cores)
  *   npx tsx scripts/build-factored-caller.ts --out DIR           train and write DIR (caller.json + factored.json)
  *   npx tsx scripts/build-factored-caller.ts --eval --out DIR    BFCL dev, the full model and each ablation, into
  *                                                                bench/results/bfcl-caller-factored.json
@@ -40,7 +41,7 @@ const { values: args } = parseArgs({
     "cue-drop": { type: "string", default: "0.5" },
     eval: { type: "boolean", default: false },
     bfcl: { type: "string", default: "../shared/data/bfcl" },
-    modes: { type: "string", default: "full,gate-off,assigner-order,chooser-cover,parallel-off" },
+    modes: { type: "string", default: "full,gate-off,assigner-order,chooser-cover,parallel-off,segment-off" },
     categories: { type: "string" },
     result: { type: "string", default: "bfcl-caller-factored" },
   },
@@ -177,6 +178,7 @@ const MODES: Record<string, DecideOptions> = {
   "assigner-order": { assigner: "order" },
   "chooser-cover": { chooser: "cover" },
   "parallel-off": { parallel: false },
+  "segment-off": { segment: false },
 };
 
 function countKinds(report: BfclReport): Record<string, number> {
@@ -219,7 +221,7 @@ async function evaluate(): Promise<void> {
     {
       model: args.out,
       data: args.bfcl,
-      note: "BFCL non-live is dev for the function caller: never trained on (synth questions over StableToolBench, MetaTool and the demo's tools); thresholds chosen on held-out synth questions. Modes: full = the factored caller; gate-off = always call the best function; assigner-order = each parameter takes its family's next candidate in question order (required ones only); chooser-cover = the function whose text covers most of the question, gated; parallel-off = one call per function.",
+      note: "BFCL non-live is dev for the function caller: never trained on (synth questions over StableToolBench, MetaTool and the demo's tools); thresholds chosen on held-out synth questions. Modes: full = the factored caller; gate-off = always call the best function; assigner-order = each parameter takes its family's next candidate in question order (required ones only); chooser-cover = the function whose text covers most of the question, gated; parallel-off = one call per function; segment-off = with several functions called, each may take any span of the question.",
       training: manifest.training,
       runs,
     },

@@ -5,7 +5,7 @@
  * the list's structure, a function name, a parameter key, a string value, a number, a boolean or null, and the
  * tokens that end the list or start another call (where the choice "another call or done" is made).
  *
- *   npx tsx scripts/caller-loss-check.ts --out models/caller
+ *   npx tsx scripts/caller-loss-check.ts --out models/caller-lm
  */
 import { parseArgs } from "node:util";
 import { CALLER_END, callerPrompt, callerReply } from "../src/models/caller-prompt.ts";
@@ -13,7 +13,7 @@ import { CallerChatModel } from "../src/models/caller-chat.ts";
 import { InferenceSession } from "../src/nn/infer/session.ts";
 import { callerCheckSet } from "./caller-check-set.ts";
 
-const { values: args } = parseArgs({ options: { out: { type: "string", default: "models/caller" } } });
+const { values: args } = parseArgs({ options: { out: { type: "string", default: "models/caller-lm" } } });
 
 type Kind = "structure" | "name" | "key" | "string" | "number" | "literal" | "continue" | "end";
 

@@ -46,6 +46,8 @@ export interface FactoredTrainOptions {
   epochs?: number;
   /** Share of the argument scorer's questions added again without name cues (default 0.5). */
   cueDropShare?: number;
+  /** Share of the argument scorer's questions added again with names after values (default 0.3). */
+  nameAfterShare?: number;
   /** Every k-th example is held out to choose the thresholds (default 10). */
   devEvery?: number;
 }
@@ -158,6 +160,28 @@ export function withoutNameCues(e: CallerExample): CallerExample {
   }
   out += e.question.slice(at);
   return { ...e, question: out.trim() };
+}
+
+const escape = (t: string) => t.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/**
+ * The question with each "<parameter name words> <value>" turned into "<value> <parameter name words>": synth
+ * writes a parameter's name before its value, people write it on either side ("180 hits and 600 at-bats").
+ */
+export function nameAfterValue(e: CallerExample): CallerExample {
+  const call = e.calls[0];
+  if (!call) return e;
+  let q = e.question;
+  for (const [name, v] of Object.entries(call.arguments)) {
+    if (typeof v !== "string" && typeof v !== "number") continue;
+    const words = nameWords(name).join(" ");
+    const pattern = new RegExp(
+      `\\b${escape(words).replace(/ /g, "[\\s_-]+")}\\s*[:=]?\\s*(${escape(String(v))})(?![\\p{L}\\p{N}])`,
+      "iu",
+    );
+    q = q.replace(pattern, (_, value: string) => `${value} ${words}`);
+  }
+  return q === e.question ? e : { ...e, question: q };
 }
 
 function argumentGroups(
@@ -309,7 +333,14 @@ export function trainFactored(
   const oneCall = shuffled.filter((e) => e.calls.length === 1).slice(0, o.argumentExamples ?? 8000);
   // half of them again without their parameter-name cues (withoutNameCues)
   const cueShare = o.cueDropShare ?? 0.5;
-  oneCall.push(...oneCall.filter((_, i) => i % 100 < cueShare * 100).map(withoutNameCues));
+  const plain = [...oneCall];
+  oneCall.push(...plain.filter((_, i) => i % 100 < cueShare * 100).map(withoutNameCues));
+  // and a share with each parameter's name after its value (nameAfterValue)
+  for (const [i, e] of plain.entries()) {
+    if (i % 100 < 100 - (o.nameAfterShare ?? 0.3) * 100) continue;
+    const moved = nameAfterValue(e);
+    if (moved !== e) oneCall.push(moved);
+  }
   const groups = argumentGroups(oneCall, stats, joiners, o.negatives ?? 40, rng);
   const dims = [...FAMILIES.map(() => PAIR_DIM), NULL_DIM];
   const arg = trainSoftmax(groups, dims, { epochs: o.epochs ?? 4, lr: 0.1, l2: 1e-5, seed });

@@ -149,8 +149,8 @@ describe("the function caller (builtin:DIR with caller.json)", () => {
       }
   });
 
-  it("the committed models/caller loads through builtin: and makes only offered, valid calls", async () => {
-    const model = await resolveModel("builtin:models/caller");
+  it("the committed models/caller-lm loads through builtin: and makes only offered, valid calls", async () => {
+    const model = await resolveModel("builtin:models/caller-lm");
     expect(model).toBeInstanceOf(CallerChatModel);
     for (const ex of FIXTURE) checkCalls(ex.tools, ex.question, (model as CallerChatModel).calls(ex.tools, ex.question).calls);
   });
@@ -169,7 +169,7 @@ describe("the function caller (builtin:DIR with caller.json)", () => {
       },
     };
     const q = "convert hls to mp4, then search places with country code gogomol, id stolabair, page 3 and q Maistam";
-    for (const model of [CallerChatModel.load(dir), CallerChatModel.load("models/caller")])
+    for (const model of [CallerChatModel.load(dir), CallerChatModel.load("models/caller-lm")])
       for (const tools of [[bare], [bare, search], [search, bare]]) {
         const r = model.calls(tools, q);
         for (const c of r.calls) {

@@ -63,3 +63,16 @@ describe("factored caller parts", () => {
     expect(model.calls(tools, "what is the weather forecast in Zorbalin for 6 days?")).toEqual([{ name: "get_forecast", arguments: { city: "Zorbalin", days: 6 } }]);
   }, 60_000);
 });
+
+describe("the committed models/caller", () => {
+  it("loads through builtin: as the factored caller, calls an offered function and declines an unrelated question", async () => {
+    const { resolveModel } = await import("../../src/models/resolve.ts");
+    const model = await resolveModel("builtin:models/caller");
+    expect(model).toBeInstanceOf(FactoredCallerModel);
+    const tools = catalog.slice(0, 2).map((c) => ({ type: "function" as const, function: { name: c.id, description: c.description, parameters: c.parameters } }));
+    const r = await model.generate([{ role: "user", content: "Convert 250 dollars to EUR" }], { tools });
+    expect(r.message.tool_calls?.map((c) => [c.function.name, c.function.arguments])).toEqual([["convert_currency", { amount: 250, target: "EUR" }]]);
+    const none = await model.generate([{ role: "user", content: "Who painted the Mona Lisa?" }], { tools: [tools[0]!] });
+    expect(none.message.tool_calls).toBeUndefined();
+  });
+});
