@@ -3,7 +3,8 @@
  *
  * 1. Tool-disjoint quality (bench/lib/tool-disjoint.ts): MetaTool split by tool (seed 41; test = 50 tools no
  *    training query names) and StableToolBench G1 → G2 (G2's tools are in no training or dev query). BM25 and
- *    BM25F each try 48 configurations on dev; the ranker's first stage 18 more and the ranker 8; every one is
+ *    BM25F each try 48 configurations on dev; the ranker's first stage 18 more and the ranker 8 (its feature set
+ *    chosen on dev before, bench/lib/feature-set-trials.ts); every one is
  *    listed with its dev NDCG@5 and only dev selects. Test: NDCG@1/3/5 of BM25 (shipped defaults and tuned),
  *    BM25F and the ranker, with paired tests against BM25 (randomisation on NDCG@5, McNemar on top-1) and Holm's
  *    correction over all of them. The shipped ranker files must be what this run trains (checked).
@@ -14,9 +15,11 @@
 import { readFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
+import { FEATURE_SET_TRIALS } from "./lib/feature-set-trials.ts";
 import { writeBenchResult } from "./lib/result.ts";
 import {
   MAX_CANDIDATES,
+  SHIPPED_FEATURE_SET,
   SPLIT_SEED,
   TUNING_BUDGET,
   VECTOR_PROBE,
@@ -255,6 +258,11 @@ function quality(): Record<string, unknown> {
         probe_ranker: VECTOR_PROBE,
         tried: build.vectorSearch.tried,
         chosen: build.vectorSearch.best,
+      },
+      ranker_feature_sets: {
+        how: "npx tsx bench/ranker-feature-sets.ts (dev only, before the rebuild; bench/lib/feature-set-trials.ts)",
+        tried: FEATURE_SET_TRIALS,
+        chosen: SHIPPED_FEATURE_SET,
       },
       ranker: { max_candidates: MAX_CANDIDATES, tried: build.ranker.tried, chosen: build.ranker.best },
     },

@@ -21,6 +21,9 @@
  *   (/tmp script, not kept): the chosen configuration retrained with other training weights reproduced 53.94 /
  *   83.98 with the sets weighing alike and gave 55.35 / 79.77 (each query alike) and 54.45 / 82.20 (MetaTool's
  *   queries 3×): neither beats the dev mean, so nothing changed and test was not scored again.
+ * - issue 41's new features (query likelihood, per-field soft matching and coverage, phrases, prefix matching):
+ *   30 feature sets and settings tried on dev by bench/ranker-feature-sets.ts, listed with their figures in
+ *   feature-set-trials.ts (and the result file); the chosen set, SHIPPED_FEATURE_SET, is then searched as before.
  */
 import { join } from "node:path";
 import type { CatalogEntry, LabelledQuery } from "../../src/catalog/catalog.ts";
@@ -30,7 +33,7 @@ import { dropRepeats, mulberry32, seededShuffle } from "../../src/eval/split.ts"
 import { splitByTool, toolLeaks, toolOf } from "../../src/eval/split-tools.ts";
 import { Bm25Retriever, type Bm25Options } from "../../src/retrieval/bm25.ts";
 import { Bm25fRetriever, FieldIndex, type Bm25fParams } from "../../src/retrieval/bm25f.ts";
-import { rankerFeatures } from "../../src/retrieval/ranker-features.ts";
+import { RANKER_FEATURES, rankerFeatures, type RankerFeature } from "../../src/retrieval/ranker-features.ts";
 import { trainRanker, type RankerGroup } from "../../src/retrieval/ranker-train.ts";
 import {
   RankerRetriever,
@@ -507,7 +510,40 @@ export function rankerGroups(
   return groups;
 }
 
+/**
+ * The feature sets a ranker may read (src/retrieval/ranker-features.ts): `base` the 21 features of the ranker
+ * shipped before issue 41's query likelihood and per-field soft matching, then each new group added alone, then all.
+ */
+const NEW_GROUPS = {
+  ql: /^ql_/,
+  soft_fields: /^soft_(name|tool|description|params|paramText)$/,
+  cover: /^cover_/,
+  bigram: /^bigram_/,
+  prefix: /^prefix_/,
+};
+const withGroups = (...groups: (keyof typeof NEW_GROUPS)[]): RankerFeature[] =>
+  RANKER_FEATURES.filter((f) =>
+    Object.entries(NEW_GROUPS).every(
+      ([g, re]) => !re.test(f) || groups.includes(g as keyof typeof NEW_GROUPS),
+    ),
+  );
+export const FEATURE_SETS = {
+  base: withGroups(),
+  ql: withGroups("ql"),
+  soft_fields: withGroups("soft_fields"),
+  cover: withGroups("cover"),
+  bigram: withGroups("bigram"),
+  ql_bigram: withGroups("ql", "bigram"),
+  prefix: withGroups("prefix"),
+  ql_prefix: withGroups("ql", "prefix"),
+  ql_bigram_prefix: withGroups("ql", "bigram", "prefix"),
+  all: [...RANKER_FEATURES],
+} satisfies Record<string, RankerFeature[]>;
+export type FeatureSetName = keyof typeof FEATURE_SETS;
+
 export interface RankerConfig {
+  /** The feature set read (absent: `base`, the ranker before issue 41's new features). */
+  features?: FeatureSetName;
   hidden: number;
   l2: number;
   candidates: number;
@@ -518,15 +554,29 @@ export interface RankerConfig {
 }
 
 /**
- * 8 configurations: linear or 8 tanh units × two L2 strengths × no or 30 candidates from the word vectors, over
- * BM25F's 100 (30 BM25F candidates, tried before the word vectors came, were never chosen).
+ * The feature set the ranker reads, chosen on dev by bench/ranker-feature-sets.ts (FEATURE_SET_TRIALS lists every
+ * set and setting tried there): the base features, query likelihood and prefix matching.
+ */
+export const SHIPPED_FEATURE_SET: FeatureSetName = "ql_prefix";
+
+/**
+ * 8 configurations over SHIPPED_FEATURE_SET: linear or 8 tanh units × two L2 strengths × no or 30 candidates from
+ * the word vectors, over BM25F's 100 (30 BM25F candidates, tried before the word vectors came, were never chosen).
  */
 export function rankerConfigs(): RankerConfig[] {
   const out: RankerConfig[] = [];
   for (const hidden of [0, 8])
     for (const l2 of [1e-4, 1e-2])
       for (const dense of [0, 30])
-        out.push({ hidden, l2, candidates: 100, dense, epochs: 20, learningRate: 0.01 });
+        out.push({
+          features: SHIPPED_FEATURE_SET,
+          hidden,
+          l2,
+          candidates: 100,
+          dense,
+          epochs: 20,
+          learningRate: 0.01,
+        });
   return out;
 }
 
@@ -571,6 +621,7 @@ export function trainOn(
     dense: config.dense,
     bm25f,
     header,
+    features: FEATURE_SETS[config.features ?? "base"],
   });
 }
 
@@ -611,6 +662,7 @@ export function selectRanker(
 
 /** The ranker configuration each word-vector setting is scored with (then the ranker's own search follows). */
 export const VECTOR_PROBE: RankerConfig = {
+  features: SHIPPED_FEATURE_SET,
   hidden: 0,
   l2: 1e-2,
   candidates: 100,

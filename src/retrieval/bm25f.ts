@@ -35,6 +35,9 @@ export const BM25F_DEFAULTS: Bm25fParams = {
 /** Fields short enough to keep each document's distinct terms for (the ranker's name and parameter matches). */
 const SHORT_FIELDS: ReadonlySet<string> = new Set<ToolField>(["name", "tool", "params"]);
 
+/** Fields whose word order is kept (short texts where a two-word phrase says much: "air quality"). */
+const SEQUENCE_FIELDS: ReadonlySet<string> = new Set<ToolField>(["name", "tool", "description"]);
+
 export interface FieldIndexOptions {
   /** Tokenizer for documents and queries. Default: Porter stemming, English stopwords dropped. */
   tokenizer?: TokenizeOptions;
@@ -119,6 +122,12 @@ export class FieldIndex {
 
   /** Whether the expansion field was built (from term associations). */
   readonly expanded: boolean;
+  /**
+   * Each document's name, tool and description as term numbers in order (-1 between fields), in compressed rows:
+   * document d's are `sequence[sequenceStarts[d] .. sequenceStarts[d + 1])` (the ranker's phrase matches).
+   */
+  readonly sequenceStarts: Int32Array;
+  readonly sequence: Int32Array;
 
   constructor(entries: readonly CatalogEntry[], options: FieldIndexOptions = {}) {
     this.tokenizer = options.tokenizer ?? { stem: true, stopwords: ENGLISH_STOPWORDS };
@@ -164,6 +173,19 @@ export class FieldIndex {
     const prepared: PreparedTerm[] = [];
     const local: number[] = [];
     let stamp = 0;
+    const sequenceStarts = new Int32Array(n + 1);
+    let sequence = new Int32Array(1024);
+    let sequenceLength = 0;
+    const append = (tokens: Int32Array): void => {
+      while (sequenceLength + tokens.length + 1 > sequence.length) {
+        const wider = new Int32Array(sequence.length * 2);
+        wider.set(sequence);
+        sequence = wider;
+      }
+      sequence.set(tokens, sequenceLength);
+      sequenceLength += tokens.length;
+      sequence[sequenceLength++] = -1;
+    };
     entries.forEach((entry, doc) => {
       const texts = toolFields(entry);
       seen.length = 0;
@@ -175,6 +197,7 @@ export class FieldIndex {
       TOOL_FIELDS.forEach((field, f) => {
         const tokens = textTerms(texts[field], termNumber);
         this.lengths[f][doc] = tokens.length;
+        if (SEQUENCE_FIELDS.has(field)) append(tokens);
         stamp++;
         local.length = 0;
         for (const t of tokens) {
@@ -209,7 +232,10 @@ export class FieldIndex {
         });
       }
       for (const t of seen) df[t]++;
+      sequenceStarts[doc + 1] = sequenceLength;
     });
+    this.sequenceStarts = sequenceStarts;
+    this.sequence = sequence.slice(0, sequenceLength);
     const termCount = this.termList.length;
     this.averages = this.lengths.map((l) => (n === 0 ? 0 : l.reduce((a, c) => a + c, 0) / n));
     this.postings = lists.map((list) => list.rows(termCount));

@@ -1,5 +1,5 @@
 import type { RankerModel } from "./ranker.ts";
-import { RANKER_FEATURES } from "./ranker-features.ts";
+import { RANKER_FEATURES, type RankerFeature } from "./ranker-features.ts";
 import type { Bm25fParams } from "./bm25f.ts";
 
 /** One training query: the feature rows of its candidates and which of them are relevant. */
@@ -24,6 +24,8 @@ export interface RankerTrainOptions {
   dense?: number;
   bm25f: Bm25fParams;
   header: Record<string, unknown>;
+  /** The features the model reads (default: all of RANKER_FEATURES); rows hold every feature. */
+  features?: readonly RankerFeature[];
 }
 
 /**
@@ -32,20 +34,26 @@ export interface RankerTrainOptions {
  * queries, L2 on the weights. Hand-written: the model is a few hundred numbers.
  */
 export function trainRanker(groups: readonly RankerGroup[], o: RankerTrainOptions): RankerModel {
-  const d = RANKER_FEATURES.length;
+  const features = o.features ?? RANKER_FEATURES;
+  const at = features.map((f) => RANKER_FEATURES.indexOf(f));
+  const d = features.length;
   const mean = new Array<number>(d).fill(0);
   const scale = new Array<number>(d).fill(0);
   let count = 0;
-  for (const g of groups)
+  const projected = groups.map((g) => ({
+    ...g,
+    rows: g.rows.map((r) => Float64Array.from(at, (i) => r[i])),
+  }));
+  for (const g of projected)
     for (const row of g.rows) {
       count++;
       for (let i = 0; i < d; i++) mean[i] += row[i];
     }
   for (let i = 0; i < d; i++) mean[i] /= Math.max(1, count);
-  for (const g of groups)
+  for (const g of projected)
     for (const row of g.rows) for (let i = 0; i < d; i++) scale[i] += (row[i] - mean[i]) ** 2;
   for (let i = 0; i < d; i++) scale[i] = Math.sqrt(scale[i] / Math.max(1, count)) || 1;
-  const data = groups.map((g) => ({
+  const data = projected.map((g) => ({
     x: g.rows.map((r) => r.map((v, i) => (v - mean[i]) / scale[i])),
     y: g.relevant,
     weight: g.weight,
@@ -126,7 +134,7 @@ export function trainRanker(groups: readonly RankerGroup[], o: RankerTrainOption
   const round = (x: number): number => Number(x.toPrecision(6));
   const base = {
     header: o.header,
-    features: [...RANKER_FEATURES],
+    features: [...features],
     candidates: o.candidates,
     ...(o.dense ? { dense: o.dense } : {}),
     bm25f: o.bm25f,

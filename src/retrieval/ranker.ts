@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { CatalogEntry } from "../catalog/catalog.ts";
 import { Bm25fRetriever, FieldIndex, type Bm25fParams } from "./bm25f.ts";
-import { RANKER_FEATURES, rankerFeatures, type Candidate } from "./ranker-features.ts";
+import { FEATURE_NUMBER, RANKER_FEATURES, rankerFeatures, type Candidate } from "./ranker-features.ts";
 import { SoftIndex } from "./soft-match.ts";
 import type { TermAssociations } from "./term-associations.ts";
 import { readWordVectors, type WordVectors, type WordVectorsFile } from "./word-vectors.ts";
@@ -10,7 +10,7 @@ import type { RetrievalHit, Retriever, SearchOptions } from "./retriever.ts";
 import { ToolgenError } from "../errors.ts";
 
 /**
- * A small scoring model over `RANKER_FEATURES`: standardise, then a linear layer, or a tanh hidden layer and a
+ * A small scoring model over some of `RANKER_FEATURES` (those `features` names, in that order): standardise, then a linear layer, or a tanh hidden layer and a
  * linear output. Its file (ranker-weights.json, a few kilobytes) ships with the package; `bench/train-ranker.ts`
  * rebuilds it and records how in `header`.
  */
@@ -29,9 +29,19 @@ export interface RankerModel {
   bias: number;
 }
 
-/** The model's score of one feature row (higher is better). */
+const columnsOf = new WeakMap<RankerModel, number[]>();
+
+/** Where each of the model's features sits in a `rankerFeatures` row (a model reads a subset of them). */
+function columns(model: RankerModel): number[] {
+  let c = columnsOf.get(model);
+  if (c === undefined) columnsOf.set(model, (c = model.features.map((f) => FEATURE_NUMBER.get(f) ?? -1)));
+  return c;
+}
+
+/** The model's score of one `rankerFeatures` row (higher is better). */
 export function rankerScore(model: RankerModel, row: ArrayLike<number>): number {
-  const x = model.mean.map((m, i) => (row[i] - m) / model.scale[i]);
+  const at = columns(model);
+  const x = model.mean.map((m, i) => (row[at[i]] - m) / model.scale[i]);
   const input = model.hidden
     ? model.hidden.weights.map((w, j) => Math.tanh(dot(w, x) + model.hidden!.bias[j]))
     : x;
@@ -44,20 +54,22 @@ function dot(a: readonly number[], b: readonly number[]): number {
   return s;
 }
 
-/** Refuses a file whose features are not this build's (a model over other features would score nonsense). */
+/** Refuses a file that reads a feature this build lacks (a model over other features would score nonsense). */
 export function checkRankerModel(model: RankerModel, where: string): RankerModel {
   const expected = RANKER_FEATURES.join(",");
-  const inputs = model.hidden ? model.hidden.weights.length : model.features.length;
+  const inputs = model.hidden ? model.hidden.weights.length : model.features?.length;
   if (
-    model.features?.join(",") !== expected ||
-    model.mean?.length !== RANKER_FEATURES.length ||
-    model.scale?.length !== RANKER_FEATURES.length ||
+    !Array.isArray(model.features) ||
+    model.features.length === 0 ||
+    !model.features.every((f) => FEATURE_NUMBER.has(f)) ||
+    model.mean?.length !== model.features.length ||
+    model.scale?.length !== model.features.length ||
     model.weights?.length !== inputs ||
     !(model.candidates >= 1)
   )
     throw new ToolgenError(
       "invalid_input",
-      `${where}: not a ranker model for this version's features (${RANKER_FEATURES.length}: ${expected})`,
+      `${where}: not a ranker model over this version's features (a subset of ${expected})`,
     );
   return model;
 }
