@@ -4,7 +4,8 @@
  * ToolGen retrieval stage at the tiny preset on MetaTool (packed as training packs it), its GFLOPS next to
  * OpenBLAS's on the stage's own GEMM shapes (`train_efficiency`), on 1 and 2 threads (`stage_by_threads`: the
  * speed-up, where a step's time goes, its serial fraction and Amdahl's projection to more threads).
- *   npm run bench:engine [-- --quick] [-- --threads 1,2,4,8,16]
+ *   npm run bench:engine [-- --quick] [-- --threads 1,2,4,8,16] [-- --rounds 2]
+ * (--rounds: how many times each thread count runs the stage, taking turns; the fastest round counts)
  */
 import { spawnSync } from "node:child_process";
 import { loadavg } from "node:os";
@@ -280,6 +281,10 @@ async function main(): Promise<void> {
   }
   const i = process.argv.indexOf("--threads");
   const threadCounts = i >= 0 ? process.argv[i + 1]!.split(",").map(Number) : [1, 2];
+  const r = process.argv.indexOf("--rounds");
+  const rounds = r >= 0 ? Number(process.argv[r + 1]) : quick ? 1 : 2;
+  if (!(Number.isInteger(rounds) && rounds > 0)) throw new Error("--rounds must be a positive integer");
+
   const loadStart = loadavg().map((x) => round(x, 2));
   const list = cases();
   const fast: Record<string, number> = {};
@@ -298,12 +303,13 @@ async function main(): Promise<void> {
   const ref = np ? byGroup(list, np.results, "linear") : geomean(Object.values(js));
   const tiny = await trainTokensPerSecond("tiny", 8, quick ? 3 : 4);
   const small = await trainTokensPerSecond("small", 4, 3);
-  const byThreads = files ? stageByThreads(threadCounts, quick ? 1 : 2, quick) : null;
+  const byThreads = files ? stageByThreads(threadCounts, rounds, quick) : null;
   type Stage = Awaited<ReturnType<typeof stageFigures>>;
   const runs = byThreads as Record<string, unknown> | null;
   const stage2 = (runs?.["2"] ?? null) as Stage | null;
   const stage1 = (runs?.["1"] ?? null) as Stage | null;
-  writeBenchResult("engine", `npm run bench:engine${quick ? " -- --quick" : ""}`, {
+  const given = process.argv.slice(2);
+  writeBenchResult("engine", `npm run bench:engine${given.length ? ` -- ${given.join(" ")}` : ""}`, {
     load_average_start: loadStart,
     train_efficiency: stage2?.train_efficiency ?? null,
     stage_tokens_per_s: stage2?.stage_tokens_per_s ?? null,
