@@ -16,7 +16,9 @@ import { readFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
 import { FEATURE_SET_TRIALS } from "./lib/feature-set-trials.ts";
+import { indexMemoryBytes, type BuilderName } from "./lib/index-memory.ts";
 import { writeBenchResult } from "./lib/result.ts";
+import { synthesize } from "./lib/synthetic-catalog.ts";
 import {
   MAX_CANDIDATES,
   SHIPPED_FEATURE_SET,
@@ -43,7 +45,6 @@ import { loadCatalog, loadQueries } from "../src/catalog/load.ts";
 import { quantile } from "../src/eval/metrics.ts";
 import { holm, pairedTop1 } from "../src/eval/paired.ts";
 import { pairedRandomization } from "../src/eval/paired-randomization.ts";
-import { mulberry32 } from "../src/eval/split.ts";
 import { Bm25Retriever } from "../src/retrieval/bm25.ts";
 import { Bm25fRetriever, FieldIndex } from "../src/retrieval/bm25f.ts";
 import { RankerRetriever, shippedRanker } from "../src/retrieval/ranker.ts";
@@ -54,31 +55,6 @@ const DIR = join(SHARED_DATA, "stabletoolbench");
 const SYNTHETIC_SIZE = 50_000;
 const ROUNDS = 3;
 
-function gc(): void {
-  (globalThis as { gc?: () => void }).gc?.();
-}
-
-/** Copies of the catalog with seeded word drops, so each copy has its own (realistic) text and id. */
-function synthesize(base: readonly CatalogEntry[], size: number): CatalogEntry[] {
-  const rand = mulberry32(47);
-  const out: CatalogEntry[] = [];
-  for (let copy = 0; out.length < size; copy++) {
-    for (const entry of base) {
-      if (out.length >= size) break;
-      const words = entry.description.split(/\s+/).filter(() => copy === 0 || rand() > 0.2);
-      const tool = copy === 0 ? entry.tool : `${entry.tool} v${copy}`;
-      out.push({
-        ...entry,
-        id: `${tool}&&${entry.api}`,
-        tool,
-        description: words.join(" "),
-        doc: { ...(entry.doc as object), tool_name: tool, api_description: words.join(" ") },
-      });
-    }
-  }
-  return out;
-}
-
 interface Searcher {
   searchSync(query: string, options: { k: number }): RetrievalHit[];
 }
@@ -87,20 +63,17 @@ const round3 = (x: number): number => Math.round(x * 1000) / 1000;
 const pct = (x: number): number => Math.round(x * 10000) / 100;
 
 function measure(
-  retriever: string,
+  retriever: BuilderName,
   name: string,
   catalog: readonly CatalogEntry[],
   queries: readonly string[],
   build: (catalog: readonly CatalogEntry[]) => Searcher,
 ): Record<string, unknown> {
-  gc();
-  const memory = (): number => process.memoryUsage().heapUsed + process.memoryUsage().arrayBuffers;
-  const before = memory();
   const start = performance.now();
   const index = build(catalog);
   const buildMs = performance.now() - start;
-  gc();
-  const indexBytes = memory() - before;
+  // In a fresh process: garbage of this one (the quality part's) cannot be collected between the two readings.
+  const indexBytes = indexMemoryBytes(retriever, catalog.length);
   for (const q of queries) index.searchSync(q, { k: 5 }); // warm-up
   const times: number[] = [];
   for (let round = 0; round < ROUNDS; round++) {
@@ -129,7 +102,7 @@ function latency(): Record<string, unknown>[] {
   const files = ["G1_instruction", "G1_category", "G1_tool", "G2_instruction", "G2_category"];
   const queries = files.flatMap((f) => loadQueries(join(DIR, `${f}.json`), base)).map((q) => q.query);
   const large = synthesize(base, SYNTHETIC_SIZE);
-  const builders: [string, (c: readonly CatalogEntry[]) => Searcher][] = [
+  const builders: [BuilderName, (c: readonly CatalogEntry[]) => Searcher][] = [
     ["bm25", (c) => new Bm25Retriever(c)],
     ["bm25f", (c) => new Bm25fRetriever(c)],
     ["ranker", (c) => new RankerRetriever(c)],
@@ -283,6 +256,9 @@ try {
     // The machine is shared (2 cores); the 1-minute load average says how contended the run was.
     load_average_1m: [loadavg()[0], "before", loadBefore],
     gc_exposed: typeof (globalThis as { gc?: unknown }).gc === "function",
+    index_memory:
+      "heap + array buffers an index holds, measured in a fresh process per (retriever, catalog) after forced " +
+      "collections repeated until the heap stops falling (bench/lib/index-memory.ts)",
     bm25: { k1: 1.2, b: 0.9, stem: true, stopwords: "english", document: "toolgen", k: 5 },
     results,
     goal_p50_ms: { ranker_at_2479: 5, ranker_at_50000: 20 },
