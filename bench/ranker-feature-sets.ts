@@ -4,7 +4,8 @@
  * It reuses the shipped first stage, associations and word vectors (the deterministic output of
  * bench/train-ranker.ts, so the same as a rebuild gives), cross-fits as the rebuild does, trains each feature
  * set with the shipped ranker's configuration (or every ranker configuration with `all-configs`, or other settings
- * with `l2=0.03,0.1`, `hidden=4,8`, `dense=0,30`) and prints mean
+ * with `l2=0.03,0.1`, `hidden=4,8`, `dense=0,30`, `synth=0,0.5` (synthetic questions over the train tools, their
+ * share of each set's weight), `normalize=none,both` (features also standardised per query)) and prints mean
  * dev NDCG@5 per set. No test query is read.
  */
 import {
@@ -33,21 +34,34 @@ const fit = withFoldVectors(sets, plain, crossFit(sets, plain, assocOptions), he
 const base = { ...header.config };
 const names = (process.argv[2] ?? Object.keys(FEATURE_SETS).join(",")).split(",") as FeatureSetName[];
 /** `key=a,b`: the values to try for one setting (absent: the shipped ranker's). */
-const values = (key: "l2" | "hidden" | "dense"): number[] => {
-  const arg = process.argv.find((a) => a.startsWith(`${key}=`));
-  return arg === undefined
-    ? [base[key]]
-    : arg
-        .slice(key.length + 1)
-        .split(",")
-        .map(Number);
-};
+const listed = (key: string): string[] | undefined =>
+  process.argv
+    .find((a) => a.startsWith(`${key}=`))
+    ?.slice(key.length + 1)
+    .split(",");
+const values = (key: "l2" | "hidden" | "dense" | "synth"): number[] =>
+  listed(key)?.map(Number) ?? [base[key] ?? 0];
+const normalizations = (listed("normalize") ?? [base.normalize ?? "none"]).map((n) =>
+  n === "both" ? ("both" as const) : undefined,
+);
 const configs: RankerConfig[] = process.argv.includes("all-configs")
   ? names.flatMap((features) => rankerConfigs().map((c) => ({ ...c, features })))
   : names.flatMap((features) =>
       values("hidden").flatMap((hidden) =>
         values("dense").flatMap((dense) =>
-          values("l2").map((l2) => ({ ...base, hidden, dense, l2, features })),
+          values("synth").flatMap((synth) =>
+            normalizations.flatMap((normalize) =>
+              values("l2").map((l2) => ({
+                ...base,
+                hidden,
+                dense,
+                l2,
+                features,
+                ...(synth > 0 ? { synth } : {}),
+                ...(normalize ? { normalize } : {}),
+              })),
+            ),
+          ),
         ),
       ),
     );

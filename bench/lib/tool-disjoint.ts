@@ -57,6 +57,7 @@ import {
   type TermAssociations,
 } from "../../src/retrieval/term-associations.ts";
 import type { RetrievalHit } from "../../src/retrieval/retriever.ts";
+import { synthesize, synthQueries } from "../../src/synth/index.ts";
 import { SHARED_DATA } from "../../test/helpers/shared-data.ts";
 
 export const SPLIT_SEED = 41;
@@ -551,6 +552,13 @@ export interface RankerConfig {
   dense: number;
   epochs: number;
   learningRate: number;
+  /** "both": the model also reads each feature standardised over the query's candidates (absent: not). */
+  normalize?: "both";
+  /**
+   * Questions `toolgen synth` writes from the train tools' schemas, as extra training queries: their share of
+   * each set's weight against its real train queries (absent or 0: none). Never over dev or test tools.
+   */
+  synth?: number;
 }
 
 /**
@@ -580,26 +588,56 @@ export function rankerConfigs(): RankerConfig[] {
   return out;
 }
 
-/** The training groups of every set's train queries (cross-fitted), each set weighing alike. */
+/** Synthetic questions per catalog entry of a train tool (MetaTool has one entry per tool, StableToolBench many). */
+const SYNTH_PER_ENTRY = { metatool: 10, stabletoolbench: 3 } as Record<string, number>;
+
+/**
+ * Fold k's synthetic training queries of one set: `toolgen synth` single-call questions (seed TRAIN_SEED) over the
+ * catalog entries of the train tools in fold k (so, as for the real queries, fold k's features come from
+ * associations learnt without its tools).
+ */
+export function synthFoldQueries(set: DataSet, foldQueries: readonly LabelledQuery[]): LabelledQuery[] {
+  const tools = new Set(foldQueries.flatMap((q) => q.relevant.map(toolOf)));
+  const entries = set.catalog.filter((e) => tools.has(toolOf(e.id)));
+  const items = synthesize(entries, {
+    seed: TRAIN_SEED,
+    perTool: SYNTH_PER_ENTRY[set.name] ?? 3,
+    multiCallShare: 0,
+    declineShare: 0,
+  });
+  return synthQueries(items);
+}
+
+/**
+ * The training groups of every set's train queries (cross-fitted), each set weighing alike; with `synth` > 0,
+ * synthetic questions over the train tools weigh that share of each set's weight beside them.
+ */
 export function trainingGroups(
   sets: readonly DataSet[],
   fit: CrossFit,
   firstStage: Bm25fParams,
   candidates: number,
   dense = 0,
+  synth = 0,
 ): RankerGroup[] {
-  return sets.flatMap((_, i) => {
-    const g = [0, 1].flatMap((k) =>
-      rankerGroups(
-        fit.indexes[k][i],
-        new Bm25fRetriever(fit.indexes[k][i], firstStage),
-        fit.queries[k][i],
-        candidates,
-        fit.vectors === undefined ? undefined : softIndexOf(fit.indexes[k][i], fit.vectors[k]),
-        dense,
-      ),
-    );
-    return g.map((x) => ({ ...x, weight: 1 / g.length }));
+  return sets.flatMap((set, i) => {
+    const groupsOf = (queries: (k: number) => readonly LabelledQuery[]): RankerGroup[] =>
+      [0, 1].flatMap((k) =>
+        rankerGroups(
+          fit.indexes[k][i],
+          new Bm25fRetriever(fit.indexes[k][i], firstStage),
+          queries(k),
+          candidates,
+          fit.vectors === undefined ? undefined : softIndexOf(fit.indexes[k][i], fit.vectors[k]),
+          dense,
+        ),
+      );
+    const g = groupsOf((k) => fit.queries[k][i]);
+    const real = g.map((x) => ({ ...x, weight: 1 / g.length }));
+    if (!(synth > 0)) return real;
+    const extra = groupsOf((k) => synthFoldQueries(set, fit.queries[k][i]));
+    progress(`${set.name}: ${extra.length} synthetic training queries beside ${g.length}`);
+    return [...real, ...extra.map((x) => ({ ...x, weight: synth / extra.length }))];
   });
 }
 
@@ -622,6 +660,7 @@ export function trainOn(
     bm25f,
     header,
     features: FEATURE_SETS[config.features ?? "base"],
+    ...(config.normalize ? { normalize: config.normalize } : {}),
   });
 }
 
@@ -644,10 +683,13 @@ export function selectRanker(
   const models = new Map<RankerConfig, RankerModel>();
   const groups = new Map<string, RankerGroup[]>();
   const { tried, best } = select(configs, (config) => {
-    const key = `${config.candidates}/${config.dense}`;
+    const key = `${config.candidates}/${config.dense}/${config.synth ?? 0}`;
     let g = groups.get(key);
     if (g === undefined)
-      groups.set(key, (g = trainingGroups(sets, fit, bm25f, config.candidates, config.dense)));
+      groups.set(
+        key,
+        (g = trainingGroups(sets, fit, bm25f, config.candidates, config.dense, config.synth ?? 0)),
+      );
     const model = trainOn(g, bm25f, config, header(config));
     models.set(config, model);
     const dev = devScore((set) => {

@@ -1,4 +1,4 @@
-import type { RankerModel } from "./ranker.ts";
+import { queryStandardised, type RankerModel } from "./ranker.ts";
 import { RANKER_FEATURES, type RankerFeature } from "./ranker-features.ts";
 import type { Bm25fParams } from "./bm25f.ts";
 
@@ -26,6 +26,8 @@ export interface RankerTrainOptions {
   header: Record<string, unknown>;
   /** The features the model reads (default: all of RANKER_FEATURES); rows hold every feature. */
   features?: readonly RankerFeature[];
+  /** "both": the features and their copies standardised over each query's candidates (RankerModel.normalize). */
+  normalize?: "both";
 }
 
 /**
@@ -36,14 +38,23 @@ export interface RankerTrainOptions {
 export function trainRanker(groups: readonly RankerGroup[], o: RankerTrainOptions): RankerModel {
   const features = o.features ?? RANKER_FEATURES;
   const at = features.map((f) => RANKER_FEATURES.indexOf(f));
-  const d = features.length;
+  const both = o.normalize === "both";
+  const d = features.length * (both ? 2 : 1);
   const mean = new Array<number>(d).fill(0);
   const scale = new Array<number>(d).fill(0);
   let count = 0;
-  const projected = groups.map((g) => ({
-    ...g,
-    rows: g.rows.map((r) => Float64Array.from(at, (i) => r[i])),
-  }));
+  const projected = groups.map((g) => {
+    const relative = both ? queryStandardised(g.rows, at) : undefined;
+    return {
+      ...g,
+      rows: g.rows.map((r, c) => {
+        const x = new Float64Array(d);
+        at.forEach((column, i) => (x[i] = r[column]));
+        if (relative) x.set(relative[c], at.length);
+        return x;
+      }),
+    };
+  });
   for (const g of projected)
     for (const row of g.rows) {
       count++;
@@ -141,6 +152,7 @@ export function trainRanker(groups: readonly RankerGroup[], o: RankerTrainOption
     mean: mean.map(round),
     scale: scale.map(round),
     bias: 0,
+    ...(both ? { normalize: "both" as const } : {}),
   };
   if (h === 0) return { ...base, weights: [...theta].map(round) };
   return {

@@ -27,6 +27,31 @@ export interface RankerModel {
   hidden?: { weights: number[][]; bias: number[] };
   weights: number[];
   bias: number;
+  /**
+   * "both": the inputs are the features, then each feature standardised over the query's candidates
+   * (`queryStandardised`), so a weight reads where a tool stands among this query's candidates whatever the
+   * catalog's scale; `mean` and `scale` then hold twice as many numbers. Absent: the features alone.
+   */
+  normalize?: "both";
+}
+
+/**
+ * Each column of a query's candidate rows standardised over those candidates (0 where a column does not vary):
+ * the learnt weights then read a candidate's place among the query's candidates, not the catalog's scale.
+ */
+export function queryStandardised(rows: readonly ArrayLike<number>[], at: readonly number[]): Float64Array[] {
+  const n = rows.length;
+  const out = rows.map(() => new Float64Array(at.length));
+  at.forEach((column, i) => {
+    let mean = 0;
+    for (const r of rows) mean += r[column];
+    mean /= Math.max(1, n);
+    let variance = 0;
+    for (const r of rows) variance += (r[column] - mean) ** 2;
+    const sd = Math.sqrt(variance / Math.max(1, n));
+    rows.forEach((r, c) => (out[c][i] = sd > 1e-12 ? (r[column] - mean) / sd : 0));
+  });
+  return out;
 }
 
 const columnsOf = new WeakMap<RankerModel, number[]>();
@@ -38,14 +63,25 @@ function columns(model: RankerModel): number[] {
   return c;
 }
 
-/** The model's score of one `rankerFeatures` row (higher is better). */
-export function rankerScore(model: RankerModel, row: ArrayLike<number>): number {
+/** The model's inputs for a query's candidate rows: the model's columns, then their query-standardised copies. */
+export function rankerInputs(model: RankerModel, rows: readonly ArrayLike<number>[]): Float64Array[] {
   const at = columns(model);
-  const x = model.mean.map((m, i) => (row[at[i]] - m) / model.scale[i]);
-  const input = model.hidden
+  const relative = model.normalize === "both" ? queryStandardised(rows, at) : undefined;
+  return rows.map((row, c) => {
+    const x = new Float64Array(at.length * (relative ? 2 : 1));
+    at.forEach((column, i) => (x[i] = row[column]));
+    if (relative) x.set(relative[c], at.length);
+    return x;
+  });
+}
+
+/** The model's score of one row of `rankerInputs` (higher is better). */
+export function rankerScore(model: RankerModel, input: ArrayLike<number>): number {
+  const x = model.mean.map((m, i) => (input[i] - m) / model.scale[i]);
+  const layer = model.hidden
     ? model.hidden.weights.map((w, j) => Math.tanh(dot(w, x) + model.hidden!.bias[j]))
     : x;
-  return dot(model.weights, input) + model.bias;
+  return dot(model.weights, layer) + model.bias;
 }
 
 function dot(a: readonly number[], b: readonly number[]): number {
@@ -57,13 +93,15 @@ function dot(a: readonly number[], b: readonly number[]): number {
 /** Refuses a file that reads a feature this build lacks (a model over other features would score nonsense). */
 export function checkRankerModel(model: RankerModel, where: string): RankerModel {
   const expected = RANKER_FEATURES.join(",");
-  const inputs = model.hidden ? model.hidden.weights.length : model.features?.length;
+  const width = (model.features?.length ?? 0) * (model.normalize === "both" ? 2 : 1);
+  const inputs = model.hidden ? model.hidden.weights.length : width;
   if (
     !Array.isArray(model.features) ||
     model.features.length === 0 ||
     !model.features.every((f) => FEATURE_NUMBER.has(f)) ||
-    model.mean?.length !== model.features.length ||
-    model.scale?.length !== model.features.length ||
+    (model.normalize !== undefined && model.normalize !== "both") ||
+    model.mean?.length !== width ||
+    model.scale?.length !== width ||
     model.weights?.length !== inputs ||
     !(model.candidates >= 1)
   )
@@ -192,9 +230,9 @@ export class RankerRetriever implements Retriever {
     const { candidates } = this.model;
     const hits = this.first.searchDocs(terms, Math.max(k, candidates));
     const head = withDenseCandidates(hits.slice(0, candidates), this.soft, terms, this.model.dense ?? 0);
-    const rows = rankerFeatures(index, terms, head, this.soft);
+    const inputs = rankerInputs(this.model, rankerFeatures(index, terms, head, this.soft));
     const rescored = head
-      .map((hit, rank) => ({ doc: hit.doc, score: rankerScore(this.model, rows[rank]), rank }))
+      .map((hit, rank) => ({ doc: hit.doc, score: rankerScore(this.model, inputs[rank]), rank }))
       .sort((a, c) => c.score - a.score || a.rank - c.rank);
     // Hits past the re-scored head stay below it: their score is the lowest head score minus their BM25F gap.
     const floor = rescored.length > 0 ? rescored[rescored.length - 1].score : 0;

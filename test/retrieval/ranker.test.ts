@@ -7,6 +7,7 @@ import { trainRanker, type RankerGroup } from "../../src/retrieval/ranker-train.
 import {
   checkRankerModel,
   RankerRetriever,
+  rankerInputs,
   rankerScore,
   shippedRanker,
   type RankerModel,
@@ -44,12 +45,9 @@ describe("the shipped ranker", () => {
     expect(Object.keys(associations.table).length).toBeGreaterThan(100);
     expect(vectors.rows.size).toBeGreaterThan(1000);
     expect(vectors.data.length).toBe(vectors.rows.size * vectors.dims);
-    // A row one standard deviation above the training mean in every feature the model reads.
-    const row = new Float64Array(RANKER_FEATURES.length);
-    model.features.forEach((f, i) => {
-      row[(RANKER_FEATURES as readonly string[]).indexOf(f)] = model.mean[i] + model.scale[i];
-    });
-    expect(rankerScore(model, row)).toBeCloseTo(KNOWN_SCORE, 9);
+    // An input one standard deviation above the training mean in every input the model reads.
+    const input = model.mean.map((m, i) => m + model.scale[i]);
+    expect(rankerScore(model, input)).toBeCloseTo(KNOWN_SCORE, 9);
   });
 
   it("shares BM25F's shipped parameters, its expansion field aside", () => {
@@ -117,9 +115,15 @@ describe("ranker", () => {
       return { rows, relevant: rows.map((_, c) => c === relevantAt), weight: 1 };
     };
     const train = Array.from({ length: 200 }, group);
-    for (const hidden of [0, 4]) {
+    for (const [hidden, normalize] of [
+      [0, undefined],
+      [4, undefined],
+      [0, "both"],
+      [4, "both"],
+    ] as const) {
       const model = trainRanker(train, {
         hidden,
+        normalize,
         epochs: 10,
         learningRate: 0.05,
         l2: 1e-4,
@@ -131,10 +135,13 @@ describe("ranker", () => {
       });
       const held = Array.from({ length: 50 }, group);
       const right = held.filter((g) => {
-        const scores = g.rows.map((r) => rankerScore(model, r));
+        const scores = rankerInputs(model, g.rows).map((x) => rankerScore(model, x));
         return g.relevant[scores.indexOf(Math.max(...scores))];
       }).length;
       expect(right).toBeGreaterThanOrEqual(45);
+      // With query-standardised copies the model reads twice as many inputs, and its file says so.
+      expect(checkRankerModel(model, "trained").mean).toHaveLength(normalize ? 2 * d : d);
+      expect(model.normalize).toBe(normalize);
     }
   });
 });
