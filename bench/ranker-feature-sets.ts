@@ -5,7 +5,8 @@
  * bench/train-ranker.ts, so the same as a rebuild gives), cross-fits as the rebuild does, trains each feature
  * set with the shipped ranker's configuration (or every ranker configuration with `all-configs`, or other settings
  * with `l2=0.03,0.1`, `hidden=4,8`, `dense=0,30`, `synth=0,0.5` (synthetic questions over the train tools, their
- * share of each set's weight), `normalize=none,both` (features also standardised per query)) and prints mean
+ * share of each set's weight), `normalize=none,both` (features also standardised per query), `interact=none,
+ * query_terms_log` (features also times the query's length)) and prints mean
  * dev NDCG@5 per set. No test query is read.
  */
 import {
@@ -22,6 +23,7 @@ import {
   type VectorConfig,
 } from "./lib/tool-disjoint.ts";
 import { FieldIndex } from "../src/retrieval/bm25f.ts";
+import type { RankerFeature } from "../src/retrieval/ranker-features.ts";
 import { shippedRanker } from "../src/retrieval/ranker.ts";
 
 const { model, associations, vectors } = shippedRanker();
@@ -41,6 +43,9 @@ const listed = (key: string): string[] | undefined =>
     .split(",");
 const values = (key: "l2" | "hidden" | "dense" | "synth"): number[] =>
   listed(key)?.map(Number) ?? [base[key] ?? 0];
+const interactions = (listed("interact") ?? [base.interact ?? "none"]).map((f) =>
+  f === "none" ? undefined : (f as RankerFeature),
+);
 const normalizations = (listed("normalize") ?? [base.normalize ?? "none"]).map((n) =>
   n === "both" ? ("both" as const) : undefined,
 );
@@ -51,15 +56,18 @@ const configs: RankerConfig[] = process.argv.includes("all-configs")
         values("dense").flatMap((dense) =>
           values("synth").flatMap((synth) =>
             normalizations.flatMap((normalize) =>
-              values("l2").map((l2) => ({
-                ...base,
-                hidden,
-                dense,
-                l2,
-                features,
-                ...(synth > 0 ? { synth } : {}),
-                ...(normalize ? { normalize } : {}),
-              })),
+              interactions.flatMap((interact) =>
+                values("l2").map((l2) => ({
+                  ...base,
+                  hidden,
+                  dense,
+                  l2,
+                  features,
+                  ...(synth > 0 ? { synth } : {}),
+                  ...(normalize ? { normalize } : {}),
+                  ...(interact ? { interact } : {}),
+                })),
+              ),
             ),
           ),
         ),

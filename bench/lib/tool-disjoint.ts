@@ -521,6 +521,7 @@ const NEW_GROUPS = {
   cover: /^cover_/,
   bigram: /^bigram_/,
   prefix: /^prefix_/,
+  query: /^query_/,
 };
 const withGroups = (...groups: (keyof typeof NEW_GROUPS)[]): RankerFeature[] =>
   RANKER_FEATURES.filter((f) =>
@@ -538,6 +539,7 @@ export const FEATURE_SETS = {
   prefix: withGroups("prefix"),
   ql_prefix: withGroups("ql", "prefix"),
   ql_bigram_prefix: withGroups("ql", "bigram", "prefix"),
+  ql_prefix_query: withGroups("ql", "prefix", "query"),
   all: [...RANKER_FEATURES],
 } satisfies Record<string, RankerFeature[]>;
 export type FeatureSetName = keyof typeof FEATURE_SETS;
@@ -554,6 +556,8 @@ export interface RankerConfig {
   learningRate: number;
   /** "both": the model also reads each feature standardised over the query's candidates (absent: not). */
   normalize?: "both";
+  /** A feature the model's inputs are also multiplied by (RankerModel.interact; absent: none). */
+  interact?: RankerFeature;
   /**
    * Questions `toolgen synth` writes from the train tools' schemas, as extra training queries: their share of
    * each set's weight against its real train queries (absent or 0: none). Never over dev or test tools.
@@ -661,6 +665,7 @@ export function trainOn(
     header,
     features: FEATURE_SETS[config.features ?? "base"],
     ...(config.normalize ? { normalize: config.normalize } : {}),
+    ...(config.interact ? { interact: config.interact } : {}),
   });
 }
 

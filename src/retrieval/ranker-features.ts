@@ -12,7 +12,8 @@ const CORE_FIELDS = ["name", "tool", "description"] as const;
  * Tool-agnostic features of a (query, candidate) pair: nothing in them names a tool, so a ranker trained on the
  * queries of some tools applies to tools no query named. Per-field scores come from the candidate's own schema
  * fields (tool-fields.ts); the rest say how much of the query the tool covers and how much of the tool's name the
- * query says; the soft-match features (soft-match.ts) how close the query's words are to the tool's in learnt
+ * query says; `query_terms_log` the query's length (the same for every candidate: a linear model gains nothing
+ * from it alone, but a model may weigh the other features by it, RankerModel.interact); the soft-match features (soft-match.ts) how close the query's words are to the tool's in learnt
  * word vectors, for a tool that says what the query asks in other words, over the whole document and per field;
  * `cover_<field>` the idf-weighted share of the query one field says; `ql_*` the query's likelihood under the
  * tool's own unigram language model (query-likelihood.ts), learnt from its schema text alone, so a tool no query
@@ -39,6 +40,7 @@ export const RANKER_FEATURES = [
   "bigram_match",
   "prefix_cover",
   "prefix_gap",
+  "query_terms_log",
 ] as const;
 export type RankerFeature = (typeof RANKER_FEATURES)[number];
 
@@ -202,7 +204,8 @@ export function rankerFeatures(
       if (!exact && relative) byPrefix += weights[q];
     });
     row[i++] = said / weightTotal;
-    row[i] = byPrefix / weightTotal;
+    row[i++] = byPrefix / weightTotal;
+    row[i] = Math.log1p(query.length);
     return row;
   });
 }

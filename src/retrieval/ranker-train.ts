@@ -1,4 +1,4 @@
-import { queryStandardised, type RankerModel } from "./ranker.ts";
+import { inputWidth, rankerInputs, type RankerModel } from "./ranker.ts";
 import { RANKER_FEATURES, type RankerFeature } from "./ranker-features.ts";
 import type { Bm25fParams } from "./bm25f.ts";
 
@@ -28,6 +28,8 @@ export interface RankerTrainOptions {
   features?: readonly RankerFeature[];
   /** "both": the features and their copies standardised over each query's candidates (RankerModel.normalize). */
   normalize?: "both";
+  /** A feature the inputs are also multiplied by (RankerModel.interact). */
+  interact?: RankerFeature;
 }
 
 /**
@@ -37,24 +39,16 @@ export interface RankerTrainOptions {
  */
 export function trainRanker(groups: readonly RankerGroup[], o: RankerTrainOptions): RankerModel {
   const features = o.features ?? RANKER_FEATURES;
-  const at = features.map((f) => RANKER_FEATURES.indexOf(f));
-  const both = o.normalize === "both";
-  const d = features.length * (both ? 2 : 1);
+  const shape = {
+    features: [...features],
+    ...(o.normalize ? { normalize: o.normalize } : {}),
+    ...(o.interact ? { interact: o.interact } : {}),
+  };
+  const d = inputWidth(shape);
   const mean = new Array<number>(d).fill(0);
   const scale = new Array<number>(d).fill(0);
   let count = 0;
-  const projected = groups.map((g) => {
-    const relative = both ? queryStandardised(g.rows, at) : undefined;
-    return {
-      ...g,
-      rows: g.rows.map((r, c) => {
-        const x = new Float64Array(d);
-        at.forEach((column, i) => (x[i] = r[column]));
-        if (relative) x.set(relative[c], at.length);
-        return x;
-      }),
-    };
-  });
+  const projected = groups.map((g) => ({ ...g, rows: rankerInputs(shape, g.rows) }));
   for (const g of projected)
     for (const row of g.rows) {
       count++;
@@ -152,7 +146,8 @@ export function trainRanker(groups: readonly RankerGroup[], o: RankerTrainOption
     mean: mean.map(round),
     scale: scale.map(round),
     bias: 0,
-    ...(both ? { normalize: "both" as const } : {}),
+    ...(o.normalize ? { normalize: o.normalize } : {}),
+    ...(o.interact ? { interact: o.interact } : {}),
   };
   if (h === 0) return { ...base, weights: [...theta].map(round) };
   return {

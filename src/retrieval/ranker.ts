@@ -33,6 +33,18 @@ export interface RankerModel {
    * catalog's scale; `mean` and `scale` then hold twice as many numbers. Absent: the features alone.
    */
   normalize?: "both";
+  /**
+   * A feature (one of `RANKER_FEATURES`, e.g. the query's length) that the inputs are also multiplied by: after the
+   * inputs above come the model's features times its value, so one linear model weighs the features differently
+   * for short and long queries. Absent: no such inputs.
+   */
+  interact?: string;
+}
+
+/** How many inputs a model reads: its features, their query-standardised copies, their products with `interact`. */
+export function inputWidth(model: Pick<RankerModel, "features" | "normalize" | "interact">): number {
+  const d = model.features?.length ?? 0;
+  return d * (1 + (model.normalize === "both" ? 1 : 0) + (model.interact !== undefined ? 1 : 0));
 }
 
 /**
@@ -54,23 +66,27 @@ export function queryStandardised(rows: readonly ArrayLike<number>[], at: readon
   return out;
 }
 
-const columnsOf = new WeakMap<RankerModel, number[]>();
-
-/** Where each of the model's features sits in a `rankerFeatures` row (a model reads a subset of them). */
-function columns(model: RankerModel): number[] {
-  let c = columnsOf.get(model);
-  if (c === undefined) columnsOf.set(model, (c = model.features.map((f) => FEATURE_NUMBER.get(f) ?? -1)));
-  return c;
-}
-
-/** The model's inputs for a query's candidate rows: the model's columns, then their query-standardised copies. */
-export function rankerInputs(model: RankerModel, rows: readonly ArrayLike<number>[]): Float64Array[] {
-  const at = columns(model);
+/**
+ * The model's inputs for a query's candidate rows: the model's features, then (as the model asks) their
+ * query-standardised copies and their products with the `interact` feature.
+ */
+export function rankerInputs(
+  model: Pick<RankerModel, "features" | "normalize" | "interact">,
+  rows: readonly ArrayLike<number>[],
+): Float64Array[] {
+  const at = model.features.map((f) => FEATURE_NUMBER.get(f) ?? -1);
   const relative = model.normalize === "both" ? queryStandardised(rows, at) : undefined;
+  const by = model.interact === undefined ? -1 : (FEATURE_NUMBER.get(model.interact) ?? -1);
+  const width = inputWidth(model);
   return rows.map((row, c) => {
-    const x = new Float64Array(at.length * (relative ? 2 : 1));
+    const x = new Float64Array(width);
     at.forEach((column, i) => (x[i] = row[column]));
-    if (relative) x.set(relative[c], at.length);
+    let next = at.length;
+    if (relative) {
+      x.set(relative[c], next);
+      next += at.length;
+    }
+    if (by >= 0) at.forEach((column, i) => (x[next + i] = row[column] * row[by]));
     return x;
   });
 }
@@ -93,13 +109,14 @@ function dot(a: readonly number[], b: readonly number[]): number {
 /** Refuses a file that reads a feature this build lacks (a model over other features would score nonsense). */
 export function checkRankerModel(model: RankerModel, where: string): RankerModel {
   const expected = RANKER_FEATURES.join(",");
-  const width = (model.features?.length ?? 0) * (model.normalize === "both" ? 2 : 1);
+  const width = inputWidth(model);
   const inputs = model.hidden ? model.hidden.weights.length : width;
   if (
     !Array.isArray(model.features) ||
     model.features.length === 0 ||
     !model.features.every((f) => FEATURE_NUMBER.has(f)) ||
     (model.normalize !== undefined && model.normalize !== "both") ||
+    (model.interact !== undefined && !FEATURE_NUMBER.has(model.interact)) ||
     model.mean?.length !== width ||
     model.scale?.length !== width ||
     model.weights?.length !== inputs ||

@@ -144,6 +144,50 @@ describe("ranker", () => {
       expect(model.normalize).toBe(normalize);
     }
   });
+
+  it("weighs features by the query's length when asked (interact), which one linear model alone cannot", () => {
+    const rand = mulberry32(9);
+    const short = RANKER_FEATURES.indexOf("name_recall");
+    const long = RANKER_FEATURES.indexOf("params_recall");
+    const length = RANKER_FEATURES.indexOf("query_terms_log");
+    // Short queries: the relevant candidate leads on name_recall and trails on params_recall; long ones the reverse.
+    const group = (): RankerGroup => {
+      const isLong = rand() < 0.5;
+      const relevantAt = Math.floor(rand() * 5);
+      const rows = Array.from({ length: 5 }, (_, c) => {
+        const row = Float64Array.from({ length: d }, () => rand());
+        const hit = c === relevantAt;
+        row[short] = hit === !isLong ? 0.8 + 0.2 * rand() : 0.6 * rand();
+        row[long] = hit === isLong ? 0.8 + 0.2 * rand() : 0.6 * rand();
+        row[length] = isLong ? Math.log1p(30) : Math.log1p(4);
+        return row;
+      });
+      return { rows, relevant: rows.map((_, c) => c === relevantAt), weight: 1 };
+    };
+    const train = Array.from({ length: 300 }, group);
+    const held = Array.from({ length: 100 }, group);
+    const right = (interact?: "query_terms_log"): number => {
+      const model = trainRanker(train, {
+        hidden: 0,
+        interact,
+        epochs: 20,
+        learningRate: 0.05,
+        l2: 1e-4,
+        batch: 16,
+        rand: mulberry32(1),
+        candidates: 5,
+        bm25f: BM25F_DEFAULTS,
+        header: {},
+      });
+      expect(checkRankerModel(model, "trained").mean).toHaveLength(interact ? 2 * d : d);
+      return held.filter((g) => {
+        const scores = rankerInputs(model, g.rows).map((x) => rankerScore(model, x));
+        return g.relevant[scores.indexOf(Math.max(...scores))];
+      }).length;
+    };
+    expect(right()).toBeLessThan(80);
+    expect(right("query_terms_log")).toBeGreaterThanOrEqual(90);
+  });
 });
 
 /** rankerScore of the shipped model on the row above; changes only when the weights file is rebuilt. */
