@@ -103,6 +103,39 @@ export function adamw(
   c1: f32,
   c2: f32,
 ): void {
+  adamwScaled(p, g, m, v, n, lr, beta1, beta2, eps, wd, c1, c2, 1.0);
+}
+
+/** g·k in f64 rounded once to f32, four lanes: what train.ts scaleInPlace stores (gradient clipping). */
+function scaled4(gv: v128, k: v128): v128 {
+  const lo = f32x4.demote_f64x2_zero(f64x2.mul(f64x2.promote_low_f32x4(gv), k));
+  const hi = f32x4.demote_f64x2_zero(
+    f64x2.mul(f64x2.promote_low_f32x4(v128.shuffle<f32>(gv, gv, 2, 3, 2, 3)), k),
+  );
+  return v128.shuffle<f32>(lo, hi, 0, 1, 4, 5);
+}
+
+/**
+ * adamw() reading each gradient as g·gscale (f64, rounded once to f32): the same bits as scaling g in place
+ * first (gradient clipping, train.ts scaleInPlace) without another pass over the gradients. g is not written.
+ */
+export function adamwScaled(
+  p: usize,
+  g: usize,
+  m: usize,
+  v: usize,
+  n: i32,
+  lr: f32,
+  beta1: f32,
+  beta2: f32,
+  eps: f32,
+  wd: f32,
+  c1: f32,
+  c2: f32,
+  gscale: f64,
+): void {
+  const scale = gscale != 1.0;
+  const kv = f64x2.splat(gscale);
   const b1 = f32x4.splat(beta1);
   const b2 = f32x4.splat(beta2);
   const a1 = f32x4.splat(1 - beta1);
@@ -115,7 +148,8 @@ export function adamw(
   let i = 0;
   for (; i + 4 <= n; i += 4) {
     const o = <usize>i * 4;
-    const gv = v128.load(g + o);
+    const graw = v128.load(g + o);
+    const gv = scale ? scaled4(graw, kv) : graw;
     const mv = f32x4.add(f32x4.mul(b1, v128.load(m + o)), f32x4.mul(a1, gv));
     const vv = f32x4.add(f32x4.mul(b2, v128.load(v + o)), f32x4.mul(f32x4.mul(a2, gv), gv));
     v128.store(m + o, mv);
@@ -126,7 +160,7 @@ export function adamw(
   }
   for (; i < n; i++) {
     const o = <usize>i * 4;
-    const gi = load<f32>(g + o);
+    const gi = scale ? <f32>(<f64>load<f32>(g + o) * gscale) : load<f32>(g + o);
     const mi = beta1 * load<f32>(m + o) + (1 - beta1) * gi;
     const vi = beta2 * load<f32>(v + o) + (1 - beta2) * gi * gi;
     store<f32>(m + o, mi);

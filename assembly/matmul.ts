@@ -358,7 +358,14 @@ function blocked(
   }
 }
 
-export { swigluForward, swigluBackward, adamw, rmsnormForward, rmsnormBackward } from "./elementwise";
+export {
+  swigluForward,
+  swigluBackward,
+  adamw,
+  adamwScaled,
+  rmsnormForward,
+  rmsnormBackward,
+} from "./elementwise";
 export { attentionForward, attentionBackward } from "./attention";
 export { runTask } from "./tasks";
 export { addInto } from "./train";

@@ -1,7 +1,7 @@
 // The training step's pool tasks (tasks.ts runTask hands kinds ≥ FIRST_TRAIN_TASK here; kernels/control.mjs
 // mirrors the numbers). Arguments are i32 slots (f32 as their bits, f64 as two slots, low word first). Slices
 // are fixed by the problem's size, never by the thread count, so every thread count computes the same items.
-import { adamw } from "./elementwise";
+import { adamwScaled } from "./elementwise";
 import { gemm, gemmPacked, packBBlock } from "./matmul";
 import { arg, argd, argf } from "./args";
 import {
@@ -74,7 +74,8 @@ export function runTrainTask(kind: i32, i: i32, args: usize, scratch: usize): vo
       store<f64>(ptr(args, 2) + <usize>r * 8, crossEntropyRow(row, V, target, argd(args, 4)));
     }
   } else if (kind == ADAMW) {
-    // args: p, g, m, v, table of (offset, length, decayed) in floats, lr, beta1, beta2, eps, wd, c1, c2
+    // args: p, g, m, v, table of (offset, length, decayed) in floats, lr, beta1, beta2, eps, wd, c1, c2,
+    // gradient scale (f64: clipping folded in, adamwScaled)
     const t = ptr(args, 4) + <usize>(i * 12);
     const o = <usize>load<i32>(t) * 4;
     const n = load<i32>(t, 4);
@@ -84,7 +85,22 @@ export function runTrainTask(kind: i32, i: i32, args: usize, scratch: usize): vo
     const g = ptr(args, 1) + o;
     const m = ptr(args, 2) + o;
     const v = ptr(args, 3) + o;
-    adamw(p, g, m, v, n, lr, argf(args, 6), argf(args, 7), argf(args, 8), wd, argf(args, 10), argf(args, 11));
+    const k = argd(args, 12);
+    adamwScaled(
+      p,
+      g,
+      m,
+      v,
+      n,
+      lr,
+      argf(args, 6),
+      argf(args, 7),
+      argf(args, 8),
+      wd,
+      argf(args, 10),
+      argf(args, 11),
+      k,
+    );
   } else if (kind == SUM_SQUARES) {
     // args: x, n, chunk, partial sums (f64 per item)
     const s = slice(i, arg(args, 2));

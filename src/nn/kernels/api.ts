@@ -186,7 +186,8 @@ export interface MatmulKernels {
    * absent or return false/undefined, having written nothing):
    * crossEntropy: layers/cross-entropy.ts crossEntropyInPlace (returns the summed loss);
    * adamwSlices: one AdamW step over the flat buffers, `slices` holding (offset, length, decayed) triples in
-   * floats, `o.wd` applied to the decayed ones (train/adamw.ts);
+   * floats, `o.wd` applied to the decayed ones (train/adamw.ts), each gradient read as g·`o.gradScale` (f64,
+   * rounded once to f32: what `scale` would have written; g itself is left as it is);
    * sumSquares, scale: Σ x² in f64 and x ← x·k (gradient clipping); fillZero: x ← 0;
    * embeddingForward: x[t] = emb[tokens[t]]; embeddingBackward: dEmb[tokens[t]] += dx[t], tokens in order;
    * averageInto: avg += (p − avg)/count (weight averaging).
@@ -204,7 +205,16 @@ export interface MatmulKernels {
     m: Float32Array,
     v: Float32Array,
     slices: Int32Array,
-    o: { lr: number; beta1: number; beta2: number; eps: number; wd: number; c1: number; c2: number },
+    o: {
+      lr: number;
+      beta1: number;
+      beta2: number;
+      eps: number;
+      wd: number;
+      c1: number;
+      c2: number;
+      gradScale?: number;
+    },
   ): boolean;
   sumSquares?(x: Float32Array): number | undefined;
   scale?(x: Float32Array, k: number): boolean;

@@ -14,6 +14,8 @@ export interface TaskRunner {
   tasks(kind: number, args: ArrayLike<number>, count: number, eligible: boolean): void;
   /** Heap addresses of arrays holding at least n floats each, or undefined if one lies outside the heap. */
   addresses(n: number, arrays: Float32Array[]): number[] | undefined;
+  /** The module's ADAMW task reads a gradient scale (modules built before it ignore it: then scale first). */
+  readonly scaledAdamw: boolean;
 }
 
 type TrainOps = Required<
@@ -128,10 +130,11 @@ export function trainingOps(run: TaskRunner, threads: number): TrainOps {
     },
     adamwSlices(p, g, m, v, slices, o) {
       const a = run.addresses(p.length, [p, g, m, v]);
-      if (!a) return false;
+      if (!a || ((o.gradScale ?? 1) !== 1 && !run.scaledAdamw)) return false;
       const table = keep.ints("adamw", slices);
       const hyper = [o.lr, o.beta1, o.beta2, o.eps, o.wd, o.c1, o.c2].map(f32Arg);
-      run.tasks(TASK.ADAMW, [...a, table, ...hyper], slices.length / 3, p.length >= POOL_FLOATS);
+      const args = [...a, table, ...hyper, ...f64Args(o.gradScale ?? 1)];
+      run.tasks(TASK.ADAMW, args, slices.length / 3, p.length >= POOL_FLOATS);
       return true;
     },
     sumSquares(x) {

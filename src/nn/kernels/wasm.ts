@@ -70,6 +70,8 @@ interface GemmExports {
   /** Absent from modules built before the pooled tasks (assembly/tasks.ts): then everything stays serial. */
   runTask?(kind: number, item: number, args: number, scratch: number): void;
   addInto?(out: number, x: number, y: number, n: number): void;
+  /** Present in modules whose ADAMW task takes the gradient clipping scale (assembly/elementwise.ts). */
+  adamwScaled?(...args: number[]): void;
 }
 
 /** Longest sequence the pooled attention backward takes (assembly/tasks.ts ATTENTION_MAX_L). */
@@ -195,7 +197,7 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
   const gemms = gemmKernel({ heap, wasm, pool, threads, mainScratch, recorder, threshold, minChunk });
   const run = gemms.run;
 
-  const runner: TaskRunner = { heap, tasks, addresses };
+  const runner: TaskRunner = { heap, tasks, addresses, scaledAdamw: !!wasm.adamwScaled };
 
   /** Heap addresses of arrays holding at least n floats each, or undefined if one lies outside the heap. */
   function addresses(n: number, arrays: Float32Array[]): number[] | undefined {

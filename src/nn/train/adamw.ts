@@ -51,15 +51,21 @@ export class AdamW {
     this.slices = Int32Array.from(slices);
   }
 
-  update(grads: ParamSet, lr: number): void {
+  /**
+   * One update. `gradScale` (gradient clipping, gradNormScale): the gradients are read as g·gradScale, with the
+   * bits that scaling them in place first gives; the fast kernels do it inside the update (grads then keep
+   * their unscaled values), the other paths scale grads in place first.
+   */
+  update(grads: ParamSet, lr: number, gradScale = 1): void {
     const { beta1, beta2, eps, weightDecay } = this.options;
     this.step++;
     const c1 = 1 / (1 - Math.pow(beta1, this.step));
     const c2 = 1 / (1 - Math.pow(beta2, this.step));
     const k = kernels();
-    const all = { lr, beta1, beta2, eps, wd: lr * weightDecay, c1, c2 };
+    const all = { lr, beta1, beta2, eps, wd: lr * weightDecay, c1, c2, gradScale };
     const [p, g, m, v] = [this.params.flat, grads.flat, this.m.flat, this.v.flat];
     if (k.adamwSlices?.(p, g, m, v, this.slices, all)) return;
+    if (gradScale !== 1) scaleGrads(g, gradScale);
     if (k.adamw) {
       // The fast kernels, one call per tensor (weight decay on matrices only). The tensors are views of the
       // same four buffers, so the kernels take all of them or (plain arrays) refuse the first one.
@@ -97,20 +103,30 @@ export function accumulateAverage(optimizer: AdamW): void {
 
 /** Scales the gradients so their global L2 norm is at most `maxNorm`; returns the norm before clipping. */
 export function clipGradNorm(grads: ParamSet, maxNorm: number): number {
+  const { norm, scale } = gradNormScale(grads, maxNorm);
+  if (scale !== 1) scaleGrads(grads.flat, scale);
+  return norm;
+}
+
+/**
+ * The gradients' global L2 norm and the factor clipping to `maxNorm` multiplies them by (1: none), without
+ * scaling them: AdamW.update(grads, lr, scale) applies it as it reads them (one pass over the gradients less).
+ */
+export function gradNormScale(grads: ParamSet, maxNorm: number): { norm: number; scale: number } {
   const g = grads.flat;
-  const kernel = kernels();
   // The kernels sum fixed slices in slice order (the same bits on any thread count); this loop in index order.
-  let ss = kernel.sumSquares?.(g);
+  let ss = kernels().sumSquares?.(g);
   if (ss === undefined) {
     ss = 0;
     for (let i = 0; i < g.length; i++) ss += g[i] * g[i];
   }
   const norm = Math.sqrt(ss);
-  if (maxNorm > 0 && norm > maxNorm) {
-    const k = maxNorm / (norm + 1e-6);
-    if (!kernel.scale?.(g, k)) for (let i = 0; i < g.length; i++) g[i] *= k;
-  }
-  return norm;
+  return { norm, scale: maxNorm > 0 && norm > maxNorm ? maxNorm / (norm + 1e-6) : 1 };
+}
+
+/** g ← g·k (f64 product rounded to f32, as the kernels' scale). */
+function scaleGrads(g: Float32Array, k: number): void {
+  if (!kernels().scale?.(g, k)) for (let i = 0; i < g.length; i++) g[i] *= k;
 }
 
 /**

@@ -4,7 +4,7 @@ import {
   ADAMW_DEFAULTS,
   AdamW,
   accumulateAverage,
-  clipGradNorm,
+  gradNormScale,
   cosineLr,
   type AdamWOptions,
 } from "./adamw.ts";
@@ -152,9 +152,10 @@ export async function train(model: Llama, data: TrainData, o: TrainOptions): Pro
           "model_failure",
           `loss became ${loss} at step ${step + 1}; lower the learning rate`,
         );
-      const gradNorm = clipGradNorm(grads, o.clip ?? 1);
+      // clipping is applied inside the update (AdamW.update's gradScale): the same bits as clipping first
+      const { norm: gradNorm, scale } = gradNormScale(grads, o.clip ?? 1);
       const lr = cosineLr(step, o.steps, o.lr, o.warmupFraction ?? 0.03, o.minLrRatio ?? 0.1);
-      optimizer.update(grads, lr);
+      optimizer.update(grads, lr, scale);
       if (optimizer.step > averageAfter) accumulateAverage(optimizer);
       losses.push(loss);
       tokensSeen += tokens;
