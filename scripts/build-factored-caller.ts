@@ -39,6 +39,7 @@ const { values: args } = parseArgs({
     "arg-examples": { type: "string", default: "8000" },
     "fn-examples": { type: "string", default: "6000" },
     "cue-drop": { type: "string", default: "0.5" },
+    identifiers: { type: "string", default: "0" },
     eval: { type: "boolean", default: false },
     bfcl: { type: "string", default: "../shared/data/bfcl" },
     modes: { type: "string", default: "full,gate-off,assigner-order,chooser-cover,parallel-off,segment-off" },
@@ -126,6 +127,7 @@ async function build(): Promise<void> {
     argumentExamples: Number(args["arg-examples"]),
     functionExamples: Number(args["fn-examples"]),
     cueDropShare: Number(args["cue-drop"]),
+    identifierShare: Number(args.identifiers),
   });
   file.training = {
     command: `npx tsx scripts/build-factored-caller.ts ${process.argv.slice(2).join(" ")}`,
@@ -170,6 +172,40 @@ const quantile = (xs: number[], q: number): number => {
   const s = [...xs].sort((a, b) => a - b);
   return Math.round((s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? 0) * 100) / 100;
 };
+
+/**
+ * Every earlier configuration looked at on BFCL dev while the caller was developed (subsets of categories,
+ * `--categories`, code states in the commit log of 2026-12-03): recorded with the final run, as the project
+ * records every configuration scored. simple_python / multiple / irrelevance / parallel / parallel_multiple.
+ */
+const DEVELOPMENT_PROBES = [
+  ["first version, every 10th StableToolBench API, 3 per tool", 22.25, 18.5, 72.92, 11.5, null],
+  ["numbers with units, exponents; the 'another value' model", 21, 16.5, 73.33, 8.5, null],
+  ["learnt joiners; a value never twice", 27.75, 22.5, 73.33, 12.5, null],
+  ["all catalogs, 4 per tool", 26, 19.5, 74.58, 9.5, null],
+  ["+ questions without name cues", 25.5, 18.5, 74.58, 0, null],
+  ["+ capital-run, documentation-word features (simple_java 31 through the CLI)", 30.5, 24.5, 74.58, 0, 4.5],
+  ["+ list-parameter catalog variants", 30.25, 26.5, 79.58, 10.5, 2.5],
+  ["+ a further value goes to the parameter that wants it most", 30.5, 27, 79.58, 17, 2.5],
+  ["+ spans split by function mentions (last mention)", null, null, null, null, 5.5],
+  ["spans split by first mention", null, null, null, null, 6.5],
+  ["probe: parallel off", 34, 31.5, null, 0, 8],
+  ["probe: further-value threshold 0.85 (not chosen by it)", 31.5, 28.5, null, 17, 7.5],
+  ["probe: further-value threshold 0.95 (not chosen by it)", 33, 30, null, 14.5, 8],
+  ["+ further values need evidence (joined or name beside)", 32.25, 30.5, 79.58, 7.5, 8.5],
+  ["+ 'the same word beside both' counts as evidence", 32, 30.5, 79.58, 14.5, 8],
+  ["adjacent spans are not joined", 31, 27, 79.58, 14, 8],
+  ["+ best-offered and complementary-coverage features", 31.75, 31, 70.42, 14, 8.5],
+  ["those two features 0 with one function offered", 29.5, 30, 83.75, 14, 8.5],
+  ["+ questions with names after values (the committed model)", 29.25, 29.5, 87.08, 15.5, 8.5],
+].map(([what, simple_python, multiple, irrelevance, parallel, parallel_multiple]) => ({
+  what,
+  simple_python,
+  multiple,
+  irrelevance,
+  parallel,
+  parallel_multiple,
+}));
 
 /** The full model and each learnt part replaced by its simplest baseline. */
 const MODES: Record<string, DecideOptions> = {
@@ -224,6 +260,7 @@ async function evaluate(): Promise<void> {
       note: "BFCL non-live is dev for the function caller: never trained on (synth questions over StableToolBench, MetaTool and the demo's tools); thresholds chosen on held-out synth questions. Modes: full = the factored caller; gate-off = always call the best function; assigner-order = each parameter takes its family's next candidate in question order (required ones only); chooser-cover = the function whose text covers most of the question, gated; parallel-off = one call per function; segment-off = with several functions called, each may take any span of the question.",
       training: manifest.training,
       runs,
+      development_probes: DEVELOPMENT_PROBES,
     },
   );
 }

@@ -48,6 +48,8 @@ export interface FactoredTrainOptions {
   cueDropShare?: number;
   /** Share of the argument scorer's questions added again with names after values (default 0.3). */
   nameAfterShare?: number;
+  /** Share of the argument scorer's questions added again with string values as identifiers (default 0). */
+  identifierShare?: number;
   /** Every k-th example is held out to choose the thresholds (default 10). */
   devEvery?: number;
 }
@@ -182,6 +184,32 @@ export function nameAfterValue(e: CallerExample): CallerExample {
     q = q.replace(pattern, (_, value: string) => `${value} ${words}`);
   }
   return q === e.question ? e : { ...e, question: q };
+}
+
+/**
+ * The question with its string values written as code identifiers ("drasin toke" → `drasinToke`, every other one
+ * in backticks), in the question and in the call: synth's made-up values are words, while calls into code take
+ * variable names.
+ */
+export function identifierValues(e: CallerExample, seed: number): CallerExample {
+  const call = e.calls[0];
+  if (!call) return e;
+  let q = e.question;
+  const args: Record<string, unknown> = { ...call.arguments };
+  let n = seed;
+  for (const [name, v] of Object.entries(call.arguments)) {
+    if (typeof v !== "string" || !/^[\p{L}][\p{L}\p{N} ]*$/u.test(v)) continue;
+    const i = q.indexOf(v);
+    if (i < 0) continue;
+    const words = v.split(" ");
+    const id = words
+      .map((w, k) => (k === 0 ? w[0]!.toLowerCase() + w.slice(1) : w[0]!.toUpperCase() + w.slice(1)))
+      .join("");
+    const written = n++ % 2 === 0 ? `\`${id}\`` : id;
+    q = q.slice(0, i) + written + q.slice(i + v.length);
+    args[name] = id;
+  }
+  return q === e.question ? e : { ...e, question: q, calls: [{ ...call, arguments: args }] };
 }
 
 function argumentGroups(
@@ -335,6 +363,12 @@ export function trainFactored(
   const cueShare = o.cueDropShare ?? 0.5;
   const plain = [...oneCall];
   oneCall.push(...plain.filter((_, i) => i % 100 < cueShare * 100).map(withoutNameCues));
+  // and a share with string values as code identifiers (identifierValues)
+  for (const [i, e] of plain.entries()) {
+    if (i % 100 >= (o.identifierShare ?? 0) * 100) continue;
+    const coded = identifierValues(e, i);
+    if (coded !== e) oneCall.push(coded);
+  }
   // and a share with each parameter's name after its value (nameAfterValue)
   for (const [i, e] of plain.entries()) {
     if (i % 100 < 100 - (o.nameAfterShare ?? 0.3) * 100) continue;
