@@ -118,7 +118,15 @@ export function assignLearned(
   allowed: (c: Candidate) => boolean = () => true,
 ): Picked[] {
   const used: [number, number][] = [];
-  const free = (c: Candidate) => allowed(c) && rangesOf(c).every((r) => used.every((u) => !overlaps(r, u)));
+  // a span made only of the function's own name words names the function, not a value (any catalog's
+  // function names are its documentation, whatever the language)
+  const own = new Set(nameWords(f.tool.function.name).map(stemOf));
+  const namesFunction = (c: Candidate) =>
+    c.family === "span" &&
+    !c.quoted &&
+    f.view.tokens.slice(c.start, c.end).every((k) => k.kind === "punct" || own.has(k.stem));
+  const free = (c: Candidate) =>
+    allowed(c) && !namesFunction(c) && rangesOf(c).every((r) => used.every((u) => !overlaps(r, u)));
   const order = [...params].sort((a, b) => Math.max(0, ...b.probs) - Math.max(0, ...a.probs));
   const picked: Picked[] = [];
   for (const p of order) {
@@ -138,14 +146,21 @@ export function assignLearned(
       .map((pr, i) => ({ pr, c: pk.param.info.candidates[i]! }))
       .filter((r) => r.c !== c0 && r.pr >= MORE_FLOOR)
       .sort((a, b) => b.pr - a.pr);
-    for (const r of ranked) {
-      if (!free(r.c) || pk.values.some((v) => JSON.stringify(v.value) === JSON.stringify(r.c.value))) continue;
-      const x = moreFeatures(f, params, pk.param, pk.values, r.c);
-      // a further value goes to the parameter that wants it most (x[5]: another parameter's chance for it)
-      // and needs evidence of its own: joined to a value already taken, or its parameter's name beside it
-      if (x[5]! > r.pr || (x[3] === 0 && x[4] === 0) || sigmoid(dot(more.weights, x)) < more.threshold) continue;
-      used.push(...rangesOf(r.c));
-      pk.values.push(r.c);
+    // passes until none adds a value: a value joined only to one taken later in the same pass gets its turn
+    for (let added = true; added; ) {
+      added = false;
+      for (const r of ranked) {
+        // a further value is written as the first is (both quoted or neither): a list keeps one form
+        if (!free(r.c) || r.c.quoted !== c0.quoted) continue;
+        if (pk.values.some((v) => JSON.stringify(v.value) === JSON.stringify(r.c.value))) continue;
+        const x = moreFeatures(f, params, pk.param, pk.values, r.c);
+        // a further value goes to the parameter that wants it most (x[5]: another parameter's chance for it)
+        // and needs evidence of its own: joined to a value already taken, or its parameter's name beside it
+        if (x[5]! > r.pr || (x[3] === 0 && x[4] === 0) || sigmoid(dot(more.weights, x)) < more.threshold) continue;
+        used.push(...rangesOf(r.c));
+        pk.values.push(r.c);
+        added = true;
+      }
     }
     pk.values.sort((a, b) => a.start - b.start);
   }
