@@ -42,7 +42,10 @@ const { values: args } = parseArgs({
     identifiers: { type: "string", default: "0" },
     eval: { type: "boolean", default: false },
     bfcl: { type: "string", default: "../shared/data/bfcl" },
-    modes: { type: "string", default: "full,gate-off,assigner-order,chooser-cover,parallel-off,segment-off" },
+    modes: {
+      type: "string",
+      default: "full,gate-off,assigner-order,chooser-cover,parallel-off,segment-off,mention-off",
+    },
     categories: { type: "string" },
     result: { type: "string", default: "bfcl-caller-factored" },
   },
@@ -211,6 +214,14 @@ const DEVELOPMENT_PROBES = [
   ["probe: call threshold 0.6 (java 30, js 12; not chosen by it)", 30, 29.5, 83.75, 17.5, 8.5],
   ["+ no span of function-name words is any value (java 30, js 12)", 29.75, 30, 87.08, 17, 8.5],
   ["rebuilt, passes only, identifierValues share 0.2 (java 28, js 10)", 28, 27, 87.08, 15, 8.5],
+  [
+    "+ several past the gate: those whose own name words are mentioned, else the best",
+    29.75,
+    32.5,
+    87.08,
+    17,
+    8.5,
+  ],
 ].map(([what, simple_python, multiple, irrelevance, parallel, parallel_multiple]) => ({
   what,
   simple_python,
@@ -228,6 +239,7 @@ const MODES: Record<string, DecideOptions> = {
   "chooser-cover": { chooser: "cover" },
   "parallel-off": { parallel: false },
   "segment-off": { segment: false },
+  "mention-off": { mention: false },
 };
 
 function countKinds(report: BfclReport): Record<string, number> {
@@ -270,7 +282,7 @@ async function evaluate(): Promise<void> {
     {
       model: args.out,
       data: args.bfcl,
-      note: "BFCL non-live is dev for the function caller: never trained on (synth questions over StableToolBench, MetaTool and the demo's tools); thresholds chosen on held-out synth questions. Modes: full = the factored caller; gate-off = always call the best function; assigner-order = each parameter takes its family's next candidate in question order (required ones only); chooser-cover = the function whose text covers most of the question, gated; parallel-off = one call per function; segment-off = with several functions called, each may take any span of the question.",
+      note: "BFCL non-live is dev for the function caller: never trained on (synth questions over StableToolBench, MetaTool and the demo's tools); thresholds chosen on held-out synth questions. Modes: full = the factored caller; gate-off = always call the best function; assigner-order = each parameter takes its family's next candidate in question order (required ones only); chooser-cover = the function whose text covers most of the question, gated; parallel-off = one call per function; segment-off = with several functions called, each may take any span of the question; mention-off = every function past the gate is called, whether the question mentions its own name words or not.",
       training: manifest.training,
       runs,
       development_probes: DEVELOPMENT_PROBES,

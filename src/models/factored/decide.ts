@@ -46,6 +46,8 @@ export interface DecideOptions {
   chooser?: "learned" | "cover";
   /** false: one call per function. */
   parallel?: boolean;
+  /** false: every function that passes the gate is called, its name mentioned or not. */
+  mention?: boolean;
   /** false: with several functions called, every function may take any span (no spanOwners). */
   segment?: boolean;
 }
@@ -274,7 +276,14 @@ export function chooseFunctions(scored: readonly ScoredFunction[], w: FactoredWe
     return o.gate === false || callProbability(best, w) >= w.callThreshold ? [best] : [];
   }
   const p = scored.map((s) => callProbability(s, w));
-  const chosen = scored.filter((_, i) => p[i]! >= w.callThreshold);
+  let chosen = scored.filter((_, i) => p[i]! >= w.callThreshold);
+  // several pass: those whose own name words the question mentions, else the most likely alone (a question
+  // that names none of them asks for one call, not for every function that could serve it)
+  if (chosen.length > 1 && o.mention !== false) {
+    const said = mentioned(chosen);
+    const named = chosen.filter((_, i) => said[i]);
+    chosen = named.length > 0 ? named : [chosen.reduce((a, b) => (p[scored.indexOf(b)]! > p[scored.indexOf(a)]! ? b : a))];
+  }
   if (chosen.length > 0 || o.gate !== false) return chosen;
   return [scored[p.indexOf(Math.max(...p))]!];
 }
@@ -310,4 +319,12 @@ export function spanOwners(chosen: readonly ScoredFunction[]): number[] {
     for (const o of order) if (o.at <= k) owner = o.i;
     return owner;
   });
+}
+
+/** Whether each function's own name words (those no other of them has) appear in the question. */
+export function mentioned(chosen: readonly ScoredFunction[]): boolean[] {
+  const tokens = chosen[0]!.view.view.tokens;
+  const names = chosen.map((s) => new Set(nameWords(s.view.tool.function.name).map(stemOf)));
+  const own = names.map((n, i) => new Set([...n].filter((x) => names.every((m, j) => j === i || !m.has(x)))));
+  return own.map((o) => tokens.some((t) => o.has(t.stem)));
 }
