@@ -222,6 +222,7 @@ const DEVELOPMENT_PROBES = [
     17,
     8.5,
   ],
+  ["+ list candidates: items alone and whole joined runs only (java 31, js 14)", 30, 32.5, 87.08, 17, 8.5],
 ].map(([what, simple_python, multiple, irrelevance, parallel, parallel_multiple]) => ({
   what,
   simple_python,

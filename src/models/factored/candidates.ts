@@ -178,14 +178,13 @@ function lists(v: QuestionView, k: ParamKind): Candidate[] {
       quoted: items.some((r) => v.quoted.some((q) => q.start === r[0])),
       items,
     });
-  // every run of joined items, and each item alone
+  // each item alone, and each whole run of joined items: a list the question states is not cut in parts
   for (let a = 0; a < ranges.length; a++) {
     push([ranges[a]!]);
+    if (a > 0 && joined(v, ranges[a - 1]![1], ranges[a]![0])) continue;
     let b = a;
-    while (b + 1 < ranges.length && joined(v, ranges[b]![1], ranges[b + 1]![0])) {
-      b++;
-      push(ranges.slice(a, b + 1));
-    }
+    while (b + 1 < ranges.length && joined(v, ranges[b]![1], ranges[b + 1]![0])) b++;
+    if (b > a) push(ranges.slice(a, b + 1));
   }
   if (numeric && ranges.length > 1) push(ranges);
   return out;
