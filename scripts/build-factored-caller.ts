@@ -223,6 +223,7 @@ const DEVELOPMENT_PROBES = [
     8.5,
   ],
   ["+ list candidates: items alone and whole joined runs only (java 31, js 14)", 30, 32.5, 87.08, 17, 8.5],
+  ["+ a further span has capitals as the first has or not (java 31, js 14)", 31, 34.5, 87.08, 16.5, 9],
 ].map(([what, simple_python, multiple, irrelevance, parallel, parallel_multiple]) => ({
   what,
   simple_python,

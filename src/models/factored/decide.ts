@@ -152,8 +152,10 @@ export function assignLearned(
     for (let added = true; added; ) {
       added = false;
       for (const r of ranked) {
-        // a further value is written as the first is (both quoted or neither): a list keeps one form
+        // a further value is written as the first is (both quoted or neither, both with capitals or neither):
+        // a list keeps one form
         if (!free(r.c) || r.c.quoted !== c0.quoted) continue;
+        if (r.c.family === "span" && capitalised(f, r.c) !== capitalised(f, c0)) continue;
         if (pk.values.some((v) => JSON.stringify(v.value) === JSON.stringify(r.c.value))) continue;
         const x = moreFeatures(f, params, pk.param, pk.values, r.c);
         // a further value goes to the parameter that wants it most (x[5]: another parameter's chance for it)
@@ -328,3 +330,7 @@ export function mentioned(chosen: readonly ScoredFunction[]): boolean[] {
   const own = names.map((n, i) => new Set([...n].filter((x) => names.every((m, j) => j === i || !m.has(x)))));
   return own.map((o) => tokens.some((t) => o.has(t.stem)));
 }
+
+/** Does a span hold a word that starts with a capital letter? */
+const capitalised = (f: FunctionView, c: Candidate): boolean =>
+  c.start >= 0 && f.view.tokens.slice(c.start, c.end).some((k) => k.capital || /^\p{Lu}/u.test(k.text));
