@@ -44,7 +44,7 @@ const { values: args } = parseArgs({
     bfcl: { type: "string", default: "../shared/data/bfcl" },
     modes: {
       type: "string",
-      default: "full,gate-off,assigner-order,chooser-cover,parallel-off,segment-off,mention-off",
+      default: "full,gate-off,assigner-order,chooser-cover,parallel-off,segment-off,mention-off,fill-off",
     },
     categories: { type: "string" },
     result: { type: "string", default: "bfcl-caller-factored" },
@@ -224,6 +224,16 @@ const DEVELOPMENT_PROBES = [
   ],
   ["+ list candidates: items alone and whole joined runs only (java 31, js 14)", 30, 32.5, 87.08, 17, 8.5],
   ["+ a further span has capitals as the first has or not (java 31, js 14)", 31, 34.5, 87.08, 16.5, 9],
+  [
+    "+ with several calls set, one-value parameters fill up without evidence (java 31, js 14)",
+    31,
+    34.5,
+    87.08,
+    17.5,
+    9,
+  ],
+  ["probe: that fill without the learnt 'more' either, chance floor 0.05", 31, 34.5, 87.08, 17.5, 9],
+  ["probe: that fill without the learnt 'more' either, chance floor 0.2", 31, 34.5, 87.08, 17, 9],
 ].map(([what, simple_python, multiple, irrelevance, parallel, parallel_multiple]) => ({
   what,
   simple_python,
@@ -242,6 +252,7 @@ const MODES: Record<string, DecideOptions> = {
   "parallel-off": { parallel: false },
   "segment-off": { segment: false },
   "mention-off": { mention: false },
+  "fill-off": { fill: false },
 };
 
 function countKinds(report: BfclReport): Record<string, number> {
@@ -284,7 +295,7 @@ async function evaluate(): Promise<void> {
     {
       model: args.out,
       data: args.bfcl,
-      note: "BFCL non-live is dev for the function caller: never trained on (synth questions over StableToolBench, MetaTool and the demo's tools); thresholds chosen on held-out synth questions. Modes: full = the factored caller; gate-off = always call the best function; assigner-order = each parameter takes its family's next candidate in question order (required ones only); chooser-cover = the function whose text covers most of the question, gated; parallel-off = one call per function; segment-off = with several functions called, each may take any span of the question; mention-off = every function past the gate is called, whether the question mentions its own name words or not.",
+      note: "BFCL non-live is dev for the function caller: never trained on (synth questions over StableToolBench, MetaTool and the demo's tools); thresholds chosen on held-out synth questions. Modes: full = the factored caller; gate-off = always call the best function; assigner-order = each parameter takes its family's next candidate in question order (required ones only); chooser-cover = the function whose text covers most of the question, gated; parallel-off = one call per function; segment-off = with several functions called, each may take any span of the question; mention-off = every function past the gate is called, whether the question mentions its own name words or not; fill-off = with several calls, a parameter with one value takes further ones only with evidence (joined, same frame, name beside).",
       training: manifest.training,
       runs,
       development_probes: DEVELOPMENT_PROBES,

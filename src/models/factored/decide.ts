@@ -46,6 +46,8 @@ export interface DecideOptions {
   chooser?: "learned" | "cover";
   /** false: one call per function. */
   parallel?: boolean;
+  /** false: a parameter with one value takes further ones only with evidence, as the first parameter does. */
+  fill?: boolean;
   /** false: every function that passes the gate is called, its name mentioned or not. */
   mention?: boolean;
   /** false: with several functions called, every function may take any span (no spanOwners). */
@@ -116,7 +118,7 @@ export interface Picked {
 export function assignLearned(
   f: FunctionView,
   params: readonly ScoredParam[],
-  more: { weights: number[]; threshold: number } | undefined,
+  more: { weights: number[]; threshold: number; fill?: boolean } | undefined,
   allowed: (c: Candidate) => boolean = () => true,
 ): Picked[] {
   const used: [number, number][] = [];
@@ -167,6 +169,30 @@ export function assignLearned(
       }
     }
     pk.values.sort((a, b) => a.start - b.start);
+  }
+  // once some parameter holds several values the number of calls is set: a parameter with one value takes
+  // further ones up to that number without the evidence asked above (the learnt "more" still says yes)
+  const n = Math.max(1, ...picked.map((pk) => pk.values.length));
+  if (n > 1 && more.fill !== false) {
+    for (const pk of picked) {
+      const c0 = pk.values[0]!;
+      if (c0.start < 0 || pk.values.length > 1) continue;
+      const ranked = pk.param.probs
+        .map((pr, i) => ({ pr, c: pk.param.info.candidates[i]! }))
+        .filter((r) => r.c !== c0 && r.pr >= MORE_FLOOR)
+        .sort((a, b) => b.pr - a.pr);
+      for (const r of ranked) {
+        if (pk.values.length >= n) break;
+        if (!free(r.c) || r.c.quoted !== c0.quoted) continue;
+        if (r.c.family === "span" && capitalised(f, r.c) !== capitalised(f, c0)) continue;
+        if (pk.values.some((v) => JSON.stringify(v.value) === JSON.stringify(r.c.value))) continue;
+        const x = moreFeatures(f, params, pk.param, pk.values, r.c);
+        if (x[5]! > r.pr || sigmoid(dot(more.weights, x)) < more.threshold) continue;
+        used.push(...rangesOf(r.c));
+        pk.values.push(r.c);
+      }
+      pk.values.sort((a, b) => a.start - b.start);
+    }
   }
   return picked;
 }
@@ -260,7 +286,8 @@ export function argumentsOf(
   o: DecideOptions = {},
   allowed?: (c: Candidate) => boolean,
 ): { name: string; arguments: Record<string, unknown> }[] {
-  const more = o.parallel === false ? undefined : { weights: w.more, threshold: w.moreThreshold };
+  const more =
+    o.parallel === false ? undefined : { weights: w.more, threshold: w.moreThreshold, fill: o.fill !== false };
   let picked = o.assigner === "order" ? assignByOrder(s.params) : assignLearned(s.view, s.params, more, allowed);
   // the span owner left a required parameter without a value: assign without it
   if (allowed && o.assigner !== "order" && s.params.some((p) => p.info.required && p.info.candidates.length > 0 && !picked.some((k) => k.param === p)))
