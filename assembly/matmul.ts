@@ -368,4 +368,5 @@ export {
 } from "./elementwise";
 export { attentionForward, attentionBackward } from "./attention";
 export { runTask } from "./tasks";
+export { gemmBatchEntryBytes } from "./train-tasks";
 export { addInto } from "./train";

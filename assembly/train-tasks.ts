@@ -28,8 +28,13 @@ const AVERAGE: i32 = 16;
 const SUM_PARTIALS: i32 = 17;
 const GEMM_SPLIT_K: i32 = 18;
 const GEMM_BATCH: i32 = 19;
-/** Bytes of one GEMM_BATCH table entry (20 i32: kernels/wasm-gemm.ts writes them). */
-const ENTRY: usize = 80;
+/** Bytes of one GEMM_BATCH table entry (24 i32: kernels/wasm-gemm.ts writes them). */
+const ENTRY: usize = 96;
+
+/** ENTRY, for the caller to check that it writes the table this module reads. */
+export function gemmBatchEntryBytes(): i32 {
+  return <i32>ENTRY;
+}
 
 function ptr(args: usize, i: i32): usize {
   return <usize>arg(args, i);
@@ -148,11 +153,13 @@ export function runTrainTask(kind: i32, i: i32, args: usize, scratch: usize): vo
     );
   } else if (kind == GEMM_BATCH) {
     // args: table, entries, pack items. Each entry ENTRY bytes: the gemm's c, ldc, a, rsa, csa, b, rsb, csb, M,
-    // N, K, accumulate, then split by rows (1) or columns (0), chunk size, first chunk, chunks, then B packed
-    // whole at (0: each chunk packs its own), its first pack item, pack items, pack items done. Items below
-    // the pack items pack one block of an entry's B each; the rest are chunks, item i chunk i − pack items of
-    // the entry whose chunks hold it (entries write distinct outputs, so any order is the same). Items are
-    // claimed in order, so a chunk waits at most for pack items other threads are running.
+    // N, K, accumulate, then split by rows (1) or columns (0), chunk size, first item, chunks, then B packed
+    // whole at (0: each chunk packs its own), first pack item, pack items, pack items done, then the gemm's
+    // chunk number of the entry's first chunk, the gemm's chunks, the address of its pack items done (in its
+    // entry that packs), its pack items. A gemm has one entry per home range of the job (kernels/control.mjs)
+    // with chunks in it. Items below the pack items pack one block of a B each; the rest are chunks, item i
+    // chunk i − pack items of the entry whose chunks hold it (entries write distinct outputs, so any order is
+    // the same). Pack items are claimed before any chunk, so a chunk waits at most for packing in progress.
     const table = ptr(args, 0);
     const lastEntry = table + <usize>(arg(args, 1) - 1) * ENTRY;
     const packItems = arg(args, 2);
@@ -168,7 +175,8 @@ export function runTrainTask(kind: i32, i: i32, args: usize, scratch: usize): vo
     }
     const item = i - packItems;
     while (t < lastEntry && item >= load<i32>(t, 56) + load<i32>(t, 60)) t += ENTRY;
-    const start = (item - load<i32>(t, 56)) * load<i32>(t, 52);
+    const chunk = load<i32>(t, 80) + item - load<i32>(t, 56);
+    const start = chunk * load<i32>(t, 52);
     const byRows = load<i32>(t, 48) == 1;
     let c = <usize>load<i32>(t);
     const ldc = load<i32>(t, 4);
@@ -177,8 +185,8 @@ export function runTrainTask(kind: i32, i: i32, args: usize, scratch: usize): vo
     let M = load<i32>(t, 32);
     let N = load<i32>(t, 36);
     const K = load<i32>(t, 40);
-    // the entry's last chunk takes all that is left (control.mjs chunkCount: never fewer than 4 rows)
-    const last = item == load<i32>(t, 56) + load<i32>(t, 60) - 1;
+    // the gemm's last chunk takes all that is left (control.mjs chunkCount: never fewer than 4 rows)
+    const last = chunk == load<i32>(t, 84) - 1;
     if (byRows) {
       M = last ? M - start : load<i32>(t, 52);
       c += <usize>(start * ldc) * 4;
@@ -192,9 +200,10 @@ export function runTrainTask(kind: i32, i: i32, args: usize, scratch: usize): vo
     const csa = load<i32>(t, 16);
     const packed = <usize>load<i32>(t, 64);
     if (packed != 0 && byRows) {
-      const packs = load<i32>(t, 72);
+      const packs = load<i32>(t, 92);
+      const done = <usize>load<i32>(t, 88);
       // spin: the packing threads are running (their items were claimed before this one)
-      while (atomic.load<i32>(t + 76) < packs) continue;
+      while (atomic.load<i32>(done) < packs) continue;
       gemmPacked(c, ldc, a, rsa, csa, packed, M, N, K, load<i32>(t, 44), scratch);
       return;
     }

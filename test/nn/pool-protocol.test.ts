@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CTL, publishJob, runChunks } from "../../src/nn/kernels/control.mjs";
+import { CTL, evenBounds, publishJob, runChunks } from "../../src/nn/kernels/control.mjs";
 
 // The interleaving a busy machine allows: a helper reads NEXT of a finished job, stalls, and resumes while the
 // caller is half-way through publishing the next job (its chunk count and arguments stored, its NEXT not yet).
@@ -22,5 +22,39 @@ describe("thread-pool job protocol", () => {
     runChunks(ctl, exports, 0, second);
     expect(ran).toEqual([0, 1, 2, 3, 4]);
     expect(Atomics.load(ctl, CTL.COMPLETED)).toBe(5);
+  });
+
+  it("home ranges: the shared items first, then the thread's own range, then the others' in turn", () => {
+    const ctl = new Int32Array(new SharedArrayBuffer(CTL.SIZE * 4));
+    const ran: number[] = [];
+    const exports = { gemm: () => {}, runTask: (_kind: number, item: number) => void ran.push(item) };
+    // 2 items for every thread first (a GEMM's packing), then homes 2..4 and 5..8
+    const seq = publishJob(ctl, 19, 9, () => {}, 2, [2, 5, 9]);
+    runChunks(ctl, exports, 0, seq, 1); // thread 1 alone: its home, then thread 0's
+    expect(ran).toEqual([0, 1, 5, 6, 7, 8, 2, 3, 4]);
+    ran.length = 0;
+    const again = publishJob(ctl, 19, 9, () => {}, 2, [2, 5, 9]);
+    runChunks(ctl, exports, 0, again, 0);
+    expect(ran).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(evenBounds([0, 0, 0, 0], 3, 0, 8)).toEqual([0, 2, 5, 8]);
+  });
+
+  it("a helper still on a finished job with home ranges claims nothing of the next one", () => {
+    const ctl = new Int32Array(new SharedArrayBuffer(CTL.SIZE * 4));
+    const ran: number[] = [];
+    const exports = { gemm: () => {}, runTask: (_kind: number, item: number) => void ran.push(item) };
+    const first = publishJob(ctl, 9, 4, () => {}, 2, [0, 2, 4]);
+    runChunks(ctl, exports, 0, first, 0);
+    expect(ran).toEqual([0, 1, 2, 3]);
+    ran.length = 0;
+    Atomics.store(ctl, CTL.COMPLETED, 4);
+    // the stalled helper runs while the next job (other ranges, no prefix) is half-published, then after it
+    const second = publishJob(ctl, 10, 6, () => runChunks(ctl, exports, 0, first, 1), 2, [0, 3, 6]);
+    expect(ran).toEqual([]);
+    runChunks(ctl, exports, 0, first, 1);
+    expect(ran).toEqual([]);
+    runChunks(ctl, exports, 0, second, 1);
+    expect(ran).toEqual([3, 4, 5, 0, 1, 2]);
+    expect(Atomics.load(ctl, CTL.COMPLETED)).toBe(6);
   });
 });

@@ -8,8 +8,13 @@ export declare const CTL: Readonly<{
   KIND: number;
   ARGS: number;
   TASK_ARGS: number;
+  HOMES: number;
+  BOUNDS: number;
+  HOME_NEXT: number;
   SIZE: number;
 }>;
+
+export declare const MAX_HOMES: number;
 
 export declare const TASK: Readonly<{
   ATTENTION_FORWARD: number;
@@ -43,7 +48,11 @@ export declare function publishJob(
   kind: number,
   chunks: number,
   writeArgs: () => void,
+  homes?: number,
+  bounds?: ArrayLike<number>,
 ): number;
+
+export declare function evenBounds(bounds: number[], homes: number, first: number, chunks: number): number[];
 
 export declare function chunkCount(extent: number, size: number): number;
 
@@ -57,4 +66,10 @@ export interface PoolExports {
   runTask?: (kind: number, item: number, args: number, scratch: number) => void;
 }
 
-export declare function runChunks(ctl: Int32Array, exports: PoolExports, scratch: number, seq: number): void;
+export declare function runChunks(
+  ctl: Int32Array,
+  exports: PoolExports,
+  scratch: number,
+  seq: number,
+  self?: number,
+): void;

@@ -1,5 +1,13 @@
 import { Worker } from "node:worker_threads";
-import { CTL, publishJob, runChunks, waitChange, type PoolExports } from "./control.mjs";
+import {
+  CTL,
+  evenBounds,
+  MAX_HOMES,
+  publishJob,
+  runChunks,
+  waitChange,
+  type PoolExports,
+} from "./control.mjs";
 import type { WasmMemory, WasmModule } from "./webassembly.ts";
 
 /** gemm's first 12 arguments: c, ldc, a, rsa, csa, b, rsb, csb, M, N, K, accumulate. */
@@ -15,6 +23,9 @@ export class ThreadPool {
   private readonly ctl: Int32Array;
   private readonly workers: Worker[] = [];
   private broken = false;
+  /** Home ranges of a job (control.mjs): one per thread, the caller's first. */
+  readonly homes: number;
+  private readonly bounds: number[];
 
   /**
    * One helper per entry of `scratch` (each helper's packing buffer). `startDelayMs`: each helper waits this long
@@ -22,9 +33,12 @@ export class ThreadPool {
    */
   constructor(module: WasmModule, memory: WasmMemory, ctlAddr: number, scratch: number[], startDelayMs = 0) {
     this.ctl = new Int32Array(memory.buffer, ctlAddr, CTL.SIZE);
-    for (const s of scratch) {
+    this.homes = Math.min(MAX_HOMES, scratch.length + 1);
+    this.bounds = new Array<number>(this.homes + 1).fill(0);
+    for (const [i, s] of scratch.entries()) {
       const worker = new Worker(new URL("./worker.mjs", import.meta.url), {
-        workerData: { module, memory, ctlAddr, scratch: s, startDelayMs },
+        // self: the helper's home range (the caller's is 0)
+        workerData: { module, memory, ctlAddr, scratch: s, startDelayMs, self: i + 1 },
         // The worker is plain JS and needs none of the parent's flags (some, like --input-type, break it).
         execArgv: [],
       });
@@ -63,7 +77,8 @@ export class ThreadPool {
 
   /**
    * Runs items 0..count−1 of task `kind` (assembly/tasks.ts) on this thread and the helpers; `args` are the
-   * task's arguments, already in i32 form (f32 values as their bits).
+   * task's arguments, already in i32 form (f32 values as their bits). Thread h takes the h-th of `homes`
+   * equal shares of the items first; `bounds` (homes + 1 edges, control.mjs publishJob) sets other shares.
    */
   runTasks(
     exports: PoolExports,
@@ -71,11 +86,21 @@ export class ThreadPool {
     args: ArrayLike<number>,
     count: number,
     scratch: number,
+    bounds?: ArrayLike<number>,
   ): void {
     const ctl = this.ctl;
-    this.start(exports, kind, count, scratch, () => {
-      for (let i = 0; i < args.length; i++) Atomics.store(ctl, CTL.TASK_ARGS + i, args[i]!);
-    });
+    const edges = bounds ?? evenBounds(this.bounds, this.homes, 0, count);
+    this.start(
+      exports,
+      kind,
+      count,
+      scratch,
+      () => {
+        for (let i = 0; i < args.length; i++) Atomics.store(ctl, CTL.TASK_ARGS + i, args[i]!);
+      },
+      this.homes,
+      edges,
+    );
   }
 
   private start(
@@ -84,9 +109,11 @@ export class ThreadPool {
     chunks: number,
     scratch: number,
     writeArgs: () => void,
+    homes = 0,
+    bounds?: ArrayLike<number>,
   ): void {
     const ctl = this.ctl;
-    const seq = publishJob(ctl, kind, chunks, writeArgs);
+    const seq = publishJob(ctl, kind, chunks, writeArgs, homes, bounds);
     runChunks(ctl, exports, scratch, seq);
     for (;;) {
       const done = Atomics.load(ctl, CTL.COMPLETED);

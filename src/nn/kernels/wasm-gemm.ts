@@ -9,7 +9,7 @@ type Shape = MatmulCall["shape"];
 /** Most GEMMs in one pooled batch. */
 const BATCH = 8;
 /** i32 cells of a GEMM_BATCH table entry (assembly/train-tasks.ts ENTRY). */
-const ENTRY = 20;
+const ENTRY = 24;
 
 /** Target multiply-adds per chunk of a parallel matmul. */
 const CHUNK_WORK = 1 << 21;
@@ -24,6 +24,8 @@ export interface GemmContext {
     /** Blocks and bytes of B packed whole (assembly/matmul.ts); absent from older modules: no shared packing. */
     packBlocks?: (K: number, N: number) => number;
     packedBBytes?: (K: number, N: number) => number;
+    /** Bytes of a GEMM_BATCH table entry the module reads; absent from modules built before home ranges. */
+    gemmBatchEntryBytes?: () => number;
   };
   pool: ThreadPool | undefined;
   threads: number;
@@ -45,9 +47,16 @@ export function gemmKernel(ctx: GemmContext) {
   // of a pooled job's GEMMs.
   let partials = { addr: 0, bytes: 0 };
   let packedB = { addr: 0, bytes: 0 };
-  const table = heap.allocBytes(BATCH * ENTRY * 4);
-  let tableView = new Int32Array(heap.memory.buffer, table, BATCH * ENTRY);
-  const canPack = !!wasm.packBlocks && !!wasm.packedBBytes && !!wasm.runTask;
+  // One table entry per (GEMM, home range) with chunks: each thread's share of each product.
+  const homes = pool?.homes ?? 1;
+  const cells = BATCH * homes * ENTRY;
+  const table = heap.allocBytes(cells * 4);
+  let tableView = new Int32Array(heap.memory.buffer, table, cells);
+  const bounds = new Array<number>(homes + 1).fill(0);
+  // GEMM_BATCH jobs only with a module that reads this table layout (a stale build/kernels.wasm splits each
+  // product in its own job of plain row or column chunks instead)
+  const batches = !!wasm.runTask && wasm.gemmBatchEntryBytes?.() === ENTRY * 4;
+  const canPack = !!wasm.packBlocks && !!wasm.packedBBytes && batches;
   // The products of the job being built (reused: no allocation per job).
   const parts: Part[] = Array.from({ length: BATCH }, () => ({
     cells: new Array<number>(14).fill(0),
@@ -68,6 +77,9 @@ export function gemmKernel(ctx: GemmContext) {
     packBytes: number;
     /** Multiply-adds of one chunk: larger chunks are claimed first, so the last claims are the small ones. */
     chunkWork: number;
+    /** Set by job(): where its packed B lies, its first table entry. */
+    packAt?: number;
+    entry?: number;
   }
 
   /** Fills parts[n] for a pooled product (cut over the pool's threads); returns n + 1. */
@@ -109,8 +121,10 @@ export function gemmKernel(ctx: GemmContext) {
 
   /**
    * Runs parts[0..n) as one pool job (assembly/train-tasks.ts GEMM_BATCH): first the blocks of each shared B
-   * to pack, then every chunk, larger chunks first. Each chunk computes what the unsplit product computes for
-   * its rows (columns), so the bits do not depend on the cut nor on the thread that ran it.
+   * to pack (any thread), then the chunks, in one home range per thread (control.mjs): home h holds the h-th
+   * share of every product's chunks (its rows), larger chunks first, so a thread computes the same rows of the
+   * activations from one job to the next. Each chunk computes what the unsplit product computes for its rows
+   * (columns), so the bits do not depend on the cut nor on the thread that ran it.
    */
   function job(n: number): void {
     order.length = 0;
@@ -124,29 +138,53 @@ export function gemmKernel(ctx: GemmContext) {
       if (packedB.bytes > 0) heap.freeBytes(packedB.addr);
       packedB = { addr: heap.allocBytes(bytes), bytes };
     }
-    if (tableView.buffer !== heap.memory.buffer)
-      tableView = new Int32Array(heap.memory.buffer, table, BATCH * ENTRY);
-    let items = 0;
-    let packItems = 0;
+    if (tableView.buffer !== heap.memory.buffer) tableView = new Int32Array(heap.memory.buffer, table, cells);
+    // where each product's packed B lies (0: none)
     let at = packedB.addr;
+    let packBase = 0;
     for (let e = 0; e < n; e++) {
       const p = order[e]!;
-      const o = e * ENTRY;
-      for (let j = 0; j < 14; j++) tableView[o + j] = p.cells[j]!;
-      tableView[o + 14] = items;
-      tableView[o + 15] = p.count;
-      tableView[o + 16] = p.packs > 0 ? at : 0;
-      tableView[o + 17] = packItems;
-      tableView[o + 18] = p.packs;
-      tableView[o + 19] = 0;
-      items += p.count;
-      packItems += p.packs;
+      p.packAt = p.packs > 0 ? at : 0;
+      p.entry = -1;
       at += p.packBytes;
+      packBase += p.packs;
     }
+    // home h: the h-th share of each product's chunks; the product's first entry in the table packs its B (its
+    // pack items numbered in table order, as the kernel looks them up), the others wait for that entry's count
+    let items = 0;
+    let entries = 0;
+    let packItems = 0;
+    for (let h = 0; h < homes; h++) {
+      bounds[h] = packBase + items;
+      for (let e = 0; e < n; e++) {
+        const p = order[e]!;
+        const c0 = Math.floor((p.count * h) / homes);
+        const c1 = Math.floor((p.count * (h + 1)) / homes);
+        if (c1 === c0) continue;
+        const o = entries * ENTRY;
+        const first = p.entry! < 0;
+        if (first) p.entry = entries;
+        for (let j = 0; j < 14; j++) tableView[o + j] = p.cells[j]!;
+        tableView[o + 14] = items;
+        tableView[o + 15] = c1 - c0;
+        tableView[o + 16] = p.packAt!;
+        tableView[o + 17] = packItems;
+        tableView[o + 18] = first ? p.packs : 0;
+        tableView[o + 19] = 0;
+        tableView[o + 20] = c0;
+        tableView[o + 21] = p.count;
+        tableView[o + 22] = table + (p.entry! * ENTRY + 19) * 4;
+        tableView[o + 23] = p.packs;
+        if (first) packItems += p.packs;
+        items += c1 - c0;
+        entries++;
+      }
+    }
+    bounds[homes] = packBase + items;
     jobArgs[0] = table;
-    jobArgs[1] = n;
-    jobArgs[2] = packItems;
-    pool!.runTasks(wasm, TASK.GEMM_BATCH, jobArgs, packItems + items, mainScratch);
+    jobArgs[1] = entries;
+    jobArgs[2] = packBase;
+    pool!.runTasks(wasm, TASK.GEMM_BATCH, jobArgs, packBase + items, mainScratch, bounds);
   }
 
   /**
@@ -191,7 +229,7 @@ export function gemmKernel(ctx: GemmContext) {
   function many(list: readonly MatmulCall[]): void {
     const each = () =>
       list.forEach((m) => run(m.shape, m.out, m.a, m.b, m.M, m.K, m.N, m.accumulate ?? false));
-    if (!pool || !pool.ready || !wasm.runTask || list.length < 2 || list.length > BATCH) return each();
+    if (!pool || !pool.ready || !batches || list.length < 2 || list.length > BATCH) return each();
     const batched: MatmulCall[] = [];
     const alone: MatmulCall[] = []; // split over their depth: a job of their own
     for (const m of list) {
@@ -263,7 +301,7 @@ export function gemmKernel(ctx: GemmContext) {
       const { byRows, extent, size, count, packed } = cut(M, N, K);
       if (shared && shape === "AtB" && !packed && splitK(M, K, extent)) {
         splitDepth(c, pa, pb, M, K, N, acc);
-      } else if (shared && wasm.runTask) {
+      } else if (shared && batches) {
         job(addPart(0, shape, c, pa, pb, M, K, N, acc));
       } else if (shared) {
         pool!.run(wasm, [c, N, pa, rsa, csa, pb, rsb, csb, M, N, K, acc], byRows, size, count, mainScratch);

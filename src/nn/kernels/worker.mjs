@@ -4,7 +4,7 @@
 import { workerData } from "node:worker_threads";
 import { CTL, runChunks, waitChange } from "./control.mjs";
 
-const { module, memory, ctlAddr, scratch, startDelayMs } = workerData;
+const { module, memory, ctlAddr, scratch, startDelayMs, self } = workerData;
 // A helper told to start late (tests) sleeps before it counts itself ready.
 if (startDelayMs > 0) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, startDelayMs);
 const { exports } = new WebAssembly.Instance(module, { env: { memory } });
@@ -18,5 +18,5 @@ for (;;) {
   if (seq === seen) continue;
   seen = seq;
   if (Atomics.load(ctl, CTL.STOP) !== 0) break;
-  runChunks(ctl, exports, scratch, seq);
+  runChunks(ctl, exports, scratch, seq, self);
 }
