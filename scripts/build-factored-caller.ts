@@ -235,6 +235,14 @@ const DEVELOPMENT_PROBES = [
   ["probe: that fill without the learnt 'more' either, chance floor 0.05", 31, 34.5, 87.08, 17.5, 9],
   ["probe: that fill without the learnt 'more' either, chance floor 0.2", 31, 34.5, 87.08, 17, 9],
   ["rebuilt with all of the above (the committed model: java 30, js 16)", 31, 35, 87.08, 17, 9],
+  [
+    "probe, not kept: a further span is 'same length' when both are whole capitalised runs",
+    31,
+    35,
+    87.08,
+    17,
+    9,
+  ],
 ].map(([what, simple_python, multiple, irrelevance, parallel, parallel_multiple]) => ({
   what,
   simple_python,
