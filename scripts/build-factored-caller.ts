@@ -9,7 +9,7 @@
  *   npx tsx scripts/build-factored-caller.ts --eval --out DIR    BFCL dev, the full model and each ablation, into
  *                                                                bench/results/bfcl-caller-factored.json
  * Options: --per-tool N (synth questions per tool and distractor setting; default 4), --stb-every K, --max-calls N
- * (default 3), --multi-share X (default 0.3), --modes full,gate-off,... , --categories a,b (a quick look:
+ * (default 3), --multi-share X (default 0.3), --catalog-values X (default 0: off; see value-pool.ts), --modes full,gate-off,... , --categories a,b (a quick look:
  * printed, not recorded), --bfcl DIR, --result NAME.
  */
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
@@ -25,6 +25,7 @@ import { FACTORED_WEIGHTS, FactoredCallerModel } from "../src/models/caller-fact
 import type { DecideOptions } from "../src/models/factored/decide.ts";
 import type { ChatModel } from "../src/models/model.ts";
 import { synthesize } from "../src/synth/index.ts";
+import { catalogValuePool } from "../src/synth/catalog-values.ts";
 import { callerExamples, mismatchedDeclines, type CallerExample } from "../src/train/caller-data.ts";
 import { trainFactored } from "../src/train/factored-train.ts";
 import { writeBenchResult } from "../bench/lib/result.ts";
@@ -40,6 +41,7 @@ const { values: args } = parseArgs({
     "fn-examples": { type: "string", default: "6000" },
     "cue-drop": { type: "string", default: "0.5" },
     identifiers: { type: "string", default: "0" },
+    "catalog-values": { type: "string", default: "0" },
     eval: { type: "boolean", default: false },
     bfcl: { type: "string", default: "../shared/data/bfcl" },
     modes: {
@@ -99,7 +101,20 @@ async function trainingExamples(): Promise<{ examples: CallerExample[]; counts: 
   const examples: CallerExample[] = [];
   const counts: Record<string, number> = {};
   let seed = 1;
-  for (const c of await catalogs()) {
+  const all = await catalogs();
+  // --catalog-values X: string parameters without values of their own take, with chance X, a real value the
+  // training catalogs give for another parameter of a shared name word (src/synth/value-pool.ts); 0 = made-up only
+  const share = Number(args["catalog-values"]);
+  const valuePool =
+    share > 0
+      ? catalogValuePool(
+          all.map((c) => c.entries),
+          share,
+        )
+      : undefined;
+  if (valuePool)
+    process.stderr.write(`value pool: ${valuePool.all.length} values, ${valuePool.byWord.size} words\n`);
+  for (const c of all) {
     const perCatalog: CallerExample[] = [];
     for (const distractors of [0, 1, 3]) {
       const items = synthesize(c.entries, {
@@ -109,6 +124,7 @@ async function trainingExamples(): Promise<{ examples: CallerExample[]; counts: 
         maxCalls: Number(args["max-calls"]),
         declineShare: 0.2,
         distractors,
+        valuePool,
       });
       const ex = callerExamples(items, c.entries).filter((e) => e.tools.length > 0);
       counts[`${c.name}/d${distractors}`] = ex.length;

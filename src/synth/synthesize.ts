@@ -13,6 +13,7 @@ import {
 } from "./phrase.ts";
 import { SynthRng } from "./rng.ts";
 import type { SynthCall, SynthItem, SynthOptions } from "./types.ts";
+import type { ValuePool } from "./value-pool.ts";
 import { drawProperties } from "./values.ts";
 import { nameWords } from "./words.ts";
 
@@ -52,9 +53,9 @@ function checkOptions(o: SynthOptions): void {
 }
 
 /** A call for `entry` with its arguments' texts; undefined when no drawn call validates. */
-function drawCall(entry: CatalogEntry, rng: SynthRng) {
+function drawCall(entry: CatalogEntry, rng: SynthRng, pool?: ValuePool) {
   for (let i = 0; i < TRIES; i++) {
-    const drawn = drawProperties(entry.parameters, rng);
+    const drawn = drawProperties(entry.parameters, rng, 0, pool);
     if (drawn === undefined) continue;
     if (validateArguments(drawn.value, entry.parameters).length > 0) continue;
     return { call: { name: entry.id, arguments: drawn.value } satisfies SynthCall, parts: drawn.parts };
@@ -69,21 +70,22 @@ const sameCall = (a: SynthCall, b: SynthCall) => JSON.stringify(a) === JSON.stri
 function twoCalls(
   usable: readonly CatalogEntry[],
   rng: SynthRng,
+  pool?: ValuePool,
 ): { segments: Segment[]; calls: SynthCall[] } | undefined {
   const first = usable[rng.int(usable.length)]!;
-  const a = drawCall(first, rng);
+  const a = drawCall(first, rng, pool);
   if (a === undefined) return undefined;
   const opening = withoutTrailingStop(requestSegments(toolPhrase(first, rng), a.parts, rng));
   const again = rng.chance(DEFAULT_SAME_TOOL_SHARE) && a.parts.some((p) => p.text !== "");
   if (again) {
-    const b = drawCall(first, rng);
+    const b = drawCall(first, rng, pool);
     if (b === undefined || sameCall(b.call, a.call)) return undefined;
     const clauses = argumentClauses(b.parts, rng);
     if (clauses.length === 0) return undefined;
     return { segments: [...opening, { text: rng.pick(AGAIN) }, ...clauses], calls: [a.call, b.call] };
   }
   const second = usable[rng.int(usable.length)]!;
-  const b = drawCall(second, rng);
+  const b = drawCall(second, rng, pool);
   if (b === undefined || sameCall(b.call, a.call)) return undefined;
   const follow = requestSegments(toolPhrase(second, rng), b.parts, rng, true);
   return { segments: [...opening, { text: rng.pick(JOINERS) }, ...follow], calls: [a.call, b.call] };
@@ -110,13 +112,13 @@ function manyCalls(
   options: SynthOptions,
 ): { segments: Segment[]; calls: SynthCall[] } | undefined {
   const first = usable[rng.int(usable.length)]!;
-  const a = drawCall(first, rng);
+  const a = drawCall(first, rng, options.valuePool);
   if (a === undefined) return undefined;
   const shown = a.parts.filter((p) => p.text !== "");
   if (rng.chance(options.sameToolShare ?? DEFAULT_SAME_TOOL_SHARE) && shown.length > 0) {
     const others: Drawn[] = [];
     for (let i = 1; i < count; i++) {
-      const b = drawCall(first, rng);
+      const b = drawCall(first, rng, options.valuePool);
       if (b === undefined) return undefined;
       others.push(b);
     }
@@ -164,7 +166,7 @@ function manyCalls(
   const segments = withoutTrailingStop(requestSegments(toolPhrase(first, rng), a.parts, rng));
   for (let i = 1; i < count; i++) {
     const next = usable[rng.int(usable.length)]!;
-    const b = drawCall(next, rng);
+    const b = drawCall(next, rng, options.valuePool);
     if (b === undefined || calls.some((c) => sameCall(c, b.call))) return undefined;
     const follow = withoutTrailingStop(requestSegments(toolPhrase(next, rng), b.parts, rng, true));
     segments.push({ text: rng.pick(JOINERS) }, ...follow);
@@ -244,7 +246,7 @@ export function synthesizeWithReport(catalog: readonly CatalogEntry[], options: 
   for (const entry of catalog) {
     let made = 0;
     for (let tries = 0; made < options.perTool && tries < options.perTool * TRIES; tries++) {
-      const drawn = drawCall(entry, rng);
+      const drawn = drawCall(entry, rng, options.valuePool);
       if (drawn === undefined) break;
       const segments = styled(requestSegments(toolPhrase(entry, rng), drawn.parts, rng), rng);
       if (add(segments, [drawn.call])) made++;
@@ -260,7 +262,9 @@ export function synthesizeWithReport(catalog: readonly CatalogEntry[], options: 
   const maxCalls = options.maxCalls ?? DEFAULT_MAX_CALLS;
   for (let made = 0, tries = 0; made < multi && usable.length > 0 && tries < multi * TRIES; tries++) {
     const drawn =
-      maxCalls === 2 ? twoCalls(usable, rng) : manyCalls(usable, 2 + rng.int(maxCalls - 1), rng, options);
+      maxCalls === 2
+        ? twoCalls(usable, rng, options.valuePool)
+        : manyCalls(usable, 2 + rng.int(maxCalls - 1), rng, options);
     if (drawn !== undefined && add(styled(drawn.segments, rng), drawn.calls)) made++;
   }
 

@@ -1,3 +1,5 @@
+import type { ValuePool } from "./value-pool.ts";
+
 /**
  * What `synthesize` produces: labelled questions for any catalog, written from each tool's JSON Schema and text
  * alone. A call's `name` is the catalog entry's id (`CatalogEntry.id`: `tool&&api` for ToolBench-style catalogs,
@@ -31,6 +33,8 @@ export interface SynthOptions {
   declineShare?: number;
   /** Catalog tools offered besides the called ones (default 3; fewer when the catalog is small). */
   distractors?: number;
+  /** Real values from the catalogs' own schemas for string parameters without values of their own (off unless given). */
+  valuePool?: ValuePool;
 }
 
 /** A ToolGen agent-stage trajectory, the JSON shape `toolgen train --trajectories` reads (train/datasets.ts). */

@@ -4,12 +4,20 @@ import { isPlainObject } from "../plain-object.ts";
 import { MONTHS, numberWords } from "./english.ts";
 import { madeUpText, madeUpWord } from "./made-up.ts";
 import type { SynthRng } from "./rng.ts";
+import type { ValuePool } from "./value-pool.ts";
+import { pooledValue } from "./value-pool.ts";
 import { nameWords } from "./words.ts";
 
 /** A value drawn for a schema and how the question writes it (`text` is empty when nothing is written). */
 export interface DrawnValue {
   value: unknown;
   text: string;
+}
+
+/** What a draw knows beyond the schema: the catalog's value pool (optional) and the parameter's name. */
+export interface DrawContext {
+  pool?: ValuePool;
+  name?: string;
 }
 
 /** Optional properties of a drawn object each appear with this chance (at most three of them). */
@@ -162,7 +170,7 @@ function drawDescribedFormat(description: string | undefined, rng: SynthRng): Dr
   return undefined;
 }
 
-function drawString(schema: JsonSchema, rng: SynthRng): DrawnValue | undefined {
+function drawString(schema: JsonSchema, rng: SynthRng, ctx: DrawContext): DrawnValue | undefined {
   if (typeof schema.format === "string") {
     const formatted = drawFormatted(schema.format, rng);
     if (formatted && valid(formatted.value, schema)) return formatted;
@@ -174,7 +182,7 @@ function drawString(schema: JsonSchema, rng: SynthRng): DrawnValue | undefined {
     const value =
       candidates.length > 0 && (rng.chance(0.4) || schema.pattern !== undefined)
         ? rng.pick(candidates)
-        : madeUpText(rng);
+        : ((ctx.pool && pooledValue(ctx.pool, ctx.name ?? "", rng)) ?? madeUpText(rng));
     if (valid(value, schema)) return { value, text: maybeQuoted(value, rng) };
   }
   return undefined;
@@ -223,7 +231,12 @@ function listText(texts: string[], rng: SynthRng): string {
     : shown.join(", ");
 }
 
-function drawArray(schema: JsonSchema, rng: SynthRng, depth: number): DrawnValue | undefined {
+function drawArray(
+  schema: JsonSchema,
+  rng: SynthRng,
+  depth: number,
+  ctx: DrawContext,
+): DrawnValue | undefined {
   const itemSchema: JsonSchema = Array.isArray(schema.items) ? (schema.items[0] ?? {}) : (schema.items ?? {});
   const min = typeof schema.minItems === "number" ? schema.minItems : 1;
   const max = Math.max(min, Math.min(typeof schema.maxItems === "number" ? schema.maxItems : 3, min + 2));
@@ -231,7 +244,7 @@ function drawArray(schema: JsonSchema, rng: SynthRng, depth: number): DrawnValue
   const values: unknown[] = [];
   const texts: string[] = [];
   for (let tries = 0; values.length < n && tries < n * TRIES; tries++) {
-    const item = drawValue(itemSchema, rng, depth + 1);
+    const item = drawValue(itemSchema, rng, depth + 1, ctx);
     if (item === undefined) return undefined;
     if (values.some((v) => JSON.stringify(v) === JSON.stringify(item.value))) continue;
     values.push(item.value);
@@ -245,6 +258,7 @@ export function drawProperties(
   schema: JsonSchema,
   rng: SynthRng,
   depth = 0,
+  pool?: ValuePool,
 ):
   | { value: Record<string, unknown>; parts: { name: string; schema: JsonSchema; text: string }[] }
   | undefined {
@@ -260,7 +274,7 @@ export function drawProperties(
   const parts: { name: string; schema: JsonSchema; text: string }[] = [];
   for (const name of Object.keys(properties)) {
     if (!required.has(name) && !optional.includes(name)) continue;
-    const drawn = drawValue(properties[name] ?? {}, rng, depth + 1);
+    const drawn = drawValue(properties[name] ?? {}, rng, depth + 1, { pool, name });
     if (drawn === undefined) {
       if (required.has(name)) return undefined;
       continue;
@@ -272,8 +286,13 @@ export function drawProperties(
   return { value, parts };
 }
 
-function drawObject(schema: JsonSchema, rng: SynthRng, depth: number): DrawnValue | undefined {
-  const drawn = drawProperties(schema, rng, depth);
+function drawObject(
+  schema: JsonSchema,
+  rng: SynthRng,
+  depth: number,
+  ctx: DrawContext,
+): DrawnValue | undefined {
+  const drawn = drawProperties(schema, rng, depth, ctx.pool);
   if (drawn === undefined || !valid(drawn.value, schema)) return undefined;
   const text = drawn.parts
     .filter((p) => p.text !== "")
@@ -283,7 +302,12 @@ function drawObject(schema: JsonSchema, rng: SynthRng, depth: number): DrawnValu
 }
 
 /** A value for `schema` and its text in a question, or undefined when none can be drawn that validates. */
-export function drawValue(schema: JsonSchema, rng: SynthRng, depth = 0): DrawnValue | undefined {
+export function drawValue(
+  schema: JsonSchema,
+  rng: SynthRng,
+  depth = 0,
+  ctx: DrawContext = {},
+): DrawnValue | undefined {
   if (depth > 4) return undefined;
   if ("const" in schema) return { value: schema.const, text: String(schema.const) };
   const members = Array.isArray(schema.enum) ? schema.enum.filter((v) => v !== null) : [];
@@ -295,7 +319,7 @@ export function drawValue(schema: JsonSchema, rng: SynthRng, depth = 0): DrawnVa
   if (Array.isArray(branches) && branches.length > 0) {
     for (const branch of rng.shuffle(branches)) {
       if (branch.type === "null") continue;
-      const drawn = drawValue(branch, rng, depth);
+      const drawn = drawValue(branch, rng, depth, ctx);
       if (drawn && valid(drawn.value, schema)) return drawn;
     }
     return undefined;
@@ -311,12 +335,12 @@ export function drawValue(schema: JsonSchema, rng: SynthRng, depth = 0): DrawnVa
       return { value, text: rng.chance(0.6) ? String(value) : value ? "yes" : "no" };
     }
     case "array":
-      return drawArray(schema, rng, depth);
+      return drawArray(schema, rng, depth, ctx);
     case "object":
-      return drawObject(schema, rng, depth);
+      return drawObject(schema, rng, depth, ctx);
     case "null":
       return undefined;
     default:
-      return drawString(schema, rng);
+      return drawString(schema, rng, ctx);
   }
 }
