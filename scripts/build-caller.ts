@@ -26,11 +26,11 @@ import { demoCatalog } from "../src/demo/catalog.ts";
 import { evaluateBfclModel, type BfclReport } from "../src/eval/bfcl.ts";
 import { englishPolicy } from "../src/constrain/index.ts";
 import { CallerChatModel, type CallerOptions } from "../src/models/caller-chat.ts";
-import type { ChatModel } from "../src/models/model.ts";
 import { synthesize } from "../src/synth/index.ts";
 import { callerExamples, mismatchedDeclines, type CallerExample } from "../src/train/caller-data.ts";
 import { trainCaller } from "../src/train/caller-train.ts";
 import { writeBenchResult } from "../bench/lib/result.ts";
+import { quantile, timed } from "./timed-model.ts";
 import { callerCheckSet } from "./caller-check-set.ts";
 
 const { values: args } = parseArgs({
@@ -162,26 +162,6 @@ function continueBias(): CallerOptions {
 }
 
 /** Times each generate call (the per-item latency BFCL's run sees). */
-function timed(model: ChatModel, times: number[]): ChatModel {
-  return {
-    id: model.id,
-    stream: model.stream.bind(model),
-    generate: async (messages, options) => {
-      const t = performance.now();
-      try {
-        return await model.generate(messages, options);
-      } finally {
-        times.push(performance.now() - t);
-      }
-    },
-  };
-}
-
-const quantile = (xs: number[], q: number): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return Math.round(s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? 0);
-};
-
 async function evaluate(): Promise<void> {
   const modes = args.modes!.split(",");
   const optionsOf: Record<string, CallerOptions> = {

@@ -24,12 +24,12 @@ import { demoCatalog } from "../src/demo/catalog.ts";
 import { evaluateBfclModel, type BfclReport } from "../src/eval/bfcl.ts";
 import { FACTORED_WEIGHTS, FactoredCallerModel } from "../src/models/caller-factored.ts";
 import type { DecideOptions } from "../src/models/factored/decide.ts";
-import type { ChatModel } from "../src/models/model.ts";
 import { synthesize } from "../src/synth/index.ts";
 import { catalogValuePool } from "../src/synth/catalog-values.ts";
 import { callerExamples, mismatchedDeclines, type CallerExample } from "../src/train/caller-data.ts";
 import { trainFactored } from "../src/train/factored-train.ts";
 import { writeBenchResult } from "../bench/lib/result.ts";
+import { quantile, timed } from "./timed-model.ts";
 
 const { values: args } = parseArgs({
   options: {
@@ -174,26 +174,6 @@ async function build(): Promise<void> {
   process.stdout.write(JSON.stringify(file.training) + "\n");
 }
 
-function timed(model: ChatModel, times: number[]): ChatModel {
-  return {
-    id: model.id,
-    stream: model.stream.bind(model),
-    generate: async (messages, options) => {
-      const t = performance.now();
-      try {
-        return await model.generate(messages, options);
-      } finally {
-        times.push(performance.now() - t);
-      }
-    },
-  };
-}
-
-const quantile = (xs: number[], q: number): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return Math.round((s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? 0) * 100) / 100;
-};
-
 /**
  * Every earlier configuration looked at on BFCL dev while the caller was developed (subsets of categories,
  * `--categories`, code states in the commit log of 2026-12-03): recorded with the final run, as the project
@@ -313,7 +293,7 @@ async function evaluate(): Promise<void> {
       by_category: Object.fromEntries(Object.entries(report.by_category).map(([k, v]) => [k, v.accuracy])),
       bfcl_v4: report.bfcl_v4,
       all_items: { accuracy: report.accuracy, correct: report.correct, total: report.total },
-      latency_ms: { p50: quantile(times, 0.5), p95: quantile(times, 0.95), items: times.length },
+      latency_ms: { p50: quantile(times, 0.5, 2), p95: quantile(times, 0.95, 2), items: times.length },
       load_before: load,
       load_after: loadavg()[0],
       failure_kinds: countKinds(report),

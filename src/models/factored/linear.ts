@@ -36,6 +36,14 @@ export function softmax(scores: number[]): number[] {
   return e.map((v) => v / z);
 }
 
+/** Fisher–Yates from the back, one draw per place: the epoch order both trainers use. */
+function shuffleInPlace(order: number[], rng: Rng): void {
+  for (let i = order.length - 1; i > 0; i--) {
+    const j = Math.floor(rng.next() * (i + 1));
+    [order[i], order[j]] = [order[j]!, order[i]!];
+  }
+}
+
 /** Weight blocks `dims[b]` wide, trained on `groups`; returns them and the mean loss of the last epoch. */
 export function trainSoftmax(
   groups: readonly SoftmaxGroup[],
@@ -48,10 +56,7 @@ export function trainSoftmax(
   const order = groups.map((_, i) => i);
   let loss = 0;
   for (let epoch = 0; epoch < o.epochs; epoch++) {
-    for (let i = order.length - 1; i > 0; i--) {
-      const j = Math.floor(rng.next() * (i + 1));
-      [order[i], order[j]] = [order[j]!, order[i]!];
-    }
+    shuffleInPlace(order, rng);
     loss = 0;
     for (const gi of order) {
       const g = groups[gi]!;
@@ -96,10 +101,7 @@ export function trainLogistic(
   const order = rows.map((_, i) => i);
   let loss = 0;
   for (let epoch = 0; epoch < o.epochs; epoch++) {
-    for (let i = order.length - 1; i > 0; i--) {
-      const j = Math.floor(rng.next() * (i + 1));
-      [order[i], order[j]] = [order[j]!, order[i]!];
-    }
+    shuffleInPlace(order, rng);
     loss = 0;
     for (const ri of order) {
       const r = rows[ri]!;
