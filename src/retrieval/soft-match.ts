@@ -143,15 +143,22 @@ export class SoftIndex {
     return c;
   }
 
-  /** The `k` documents whose centroids are closest to the query's (a candidate source beside BM25F). */
+  /**
+   * The `k` documents whose centroids are closest to the query's (a candidate source beside BM25F); only those
+   * with a positive cosine, and none for a query without a word the vectors know: a document no nearer than
+   * chance is not a candidate, and a query in unknown words has no neighbours.
+   */
   nearest(terms: readonly string[], k: number): { doc: number; score: number }[] {
     const q = this.queryCentroid(terms);
+    if (q.every((v) => v === 0)) return [];
     const n = this.index.size;
     if (this.scan.length !== n)
       [this.scan, this.all] = [new Float64Array(n), Int32Array.from({ length: n }, (_, d) => d)];
     const { dims, centroids, scan: scores, all } = this;
     for (let d = 0; d < n; d++) scores[d] = dot(q, 0, centroids, d * dims, dims);
-    return topKDocs(scores, all, n, k).map((doc) => ({ doc, score: scores[doc] }));
+    return topKDocs(scores, all, n, k)
+      .map((doc) => ({ doc, score: scores[doc] }))
+      .filter(({ score }) => score > 0);
   }
 
   /**
