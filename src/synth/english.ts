@@ -90,3 +90,25 @@ export const DESCRIPTION_OPENINGS: readonly RegExp[] = [
   /^\w+ (?:endpoint|api|method|function|tool|route) (?:can be used to|is used to|will|that|which|lets you|allows you to) /i,
   /^(?:used to|allows you to|allows users to|lets you|helps you|helps to|you can|it|endpoint to|api to|will) /i,
 ];
+
+/**
+ * Words that put a value in a sentence without naming its parameter ("in Lisbon", "from 2 to 5", "of Apple"):
+ * how people write most values (plainPhrasing).
+ */
+export const VALUE_PREPOSITIONS = [
+  "in",
+  "at",
+  "from",
+  "to",
+  "on",
+  "of",
+  "for",
+  "about",
+  "by",
+  "near",
+  "under",
+  "between",
+];
+/** The generator's own words around a parameter's name in a clause ("with city …", "where city is …"). */
+export const CLAUSE_LEADS = ["with", "where", "setting", "using", "a", "the"];
+export const CLAUSE_LINKS = ["is", "to", "of", "as"];

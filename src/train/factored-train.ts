@@ -50,6 +50,14 @@ export interface FactoredTrainOptions {
   nameAfterShare?: number;
   /** Share of the argument scorer's questions added again with string values as identifiers (default 0). */
   identifierShare?: number;
+  /** Share of the argument scorer's questions added again with a fraction written as a percent (default 0.2). */
+  percentShare?: number;
+  /** Share of the argument scorer's questions added again with true flags said by name alone (default 0.3). */
+  flagShare?: number;
+  /** Word rarity counted on questions without their values (default true; withoutValues). */
+  statsWithoutValues?: boolean;
+  /** Word rarity counted on parameter descriptions too (default true). */
+  statsFromParameters?: boolean;
   /** Every k-th example is held out to choose the thresholds (default 10). */
   devEvery?: number;
 }
@@ -84,6 +92,37 @@ export function wordStats(questions: readonly string[]): Map<string, number> {
   const out = new Map<string, number>();
   const z = Math.log(1 + questions.length);
   for (const [s, n] of df) if (n >= 2) out.set(s, Math.round((Math.log(1 + n) / z) * 1000) / 1000);
+  return out;
+}
+
+/**
+ * The question with its calls' values cut out: word rarity then tells the words written around values (which
+ * a value seldom is) from the rest; counted with the values in, a real value the catalogs give often ("New
+ * York") reads as common and a made-up one as rare, and the scorer learns to take rare words.
+ */
+export function withoutValues(e: CallerExample): string {
+  let q = e.question;
+  const texts = e.calls
+    .flatMap((c) => Object.values(c.arguments))
+    .flatMap((v) => (Array.isArray(v) ? v : [v]))
+    .filter((v) => typeof v === "string" || typeof v === "number")
+    .map(String)
+    .filter((t) => t !== "")
+    .sort((a, b) => b.length - a.length);
+  for (const t of texts) {
+    const i = q.toLowerCase().indexOf(t.toLowerCase());
+    if (i >= 0) q = `${q.slice(0, i)} ${q.slice(i + t.length)}`;
+  }
+  return q;
+}
+
+/** A function's description, and with `parameters` each parameter's description (the words documentation uses). */
+function documentation(t: ToolJson, parameters: boolean): string[] {
+  const out = [t.function.description ?? ""];
+  if (!parameters) return out;
+  const props =
+    ((t.function.parameters ?? {}) as { properties?: Record<string, JsonSchema> }).properties ?? {};
+  for (const p of Object.values(props)) if (typeof p?.description === "string") out.push(p.description);
   return out;
 }
 
@@ -210,6 +249,48 @@ export function identifierValues(e: CallerExample, seed: number): CallerExample 
     args[name] = id;
   }
   return q === e.question ? e : { ...e, question: q, calls: [{ ...call, arguments: args }] };
+}
+
+/**
+ * The question with one value of a parameter of type number written as a percent ("5%") and its call holding
+ * the fraction (0.05): synth draws numbers of 0.5 and more, while rates and shares are asked for as percents.
+ */
+export function percentValues(e: CallerExample, seed: number): CallerExample {
+  const call = e.calls[0];
+  const tool = call && e.tools.find((t) => t.function.name === call.name);
+  const props = ((tool?.function.parameters ?? {}) as { properties?: Record<string, JsonSchema> }).properties;
+  if (!call || !props) return e;
+  for (const [name, v] of Object.entries(call.arguments)) {
+    const type = props[name]?.type;
+    if (typeof v !== "number" || (Array.isArray(type) ? !type.includes("number") : type !== "number"))
+      continue;
+    const at = new RegExp(`(?<![\\d.,])${escape(String(v))}(?![\\d%]|[.,]\\d)`).exec(e.question);
+    if (!at) continue;
+    const whole = 1 + (seed % 40);
+    const pct = seed % 5 === 0 ? whole + 0.5 : whole;
+    const question = e.question.slice(0, at.index) + `${pct}%` + e.question.slice(at.index + at[0].length);
+    const args = { ...call.arguments, [name]: Number((pct / 100).toPrecision(12)) };
+    return { ...e, question, calls: [{ ...call, arguments: args }] };
+  }
+  return e;
+}
+
+/**
+ * The question with each true boolean said by its parameter's name alone ("… with overwrite true" → "… with
+ * overwrite"): synth writes the literal, people ask for a flag by naming it ("include the owners").
+ */
+export function mentionedBooleans(e: CallerExample): CallerExample {
+  const call = e.calls[0];
+  if (!call) return e;
+  let q = e.question;
+  for (const [name, v] of Object.entries(call.arguments)) {
+    if (v !== true) continue;
+    const words = escape(nameWords(name).join(" ")).replace(/ /g, "[\\s_-]+");
+    if (words === "" || !new RegExp(`\\b${words}\\b`, "iu").test(q)) continue;
+    // the literal as synth writes it (JSON's), quoted or not; a question that says the flag otherwise is left
+    q = q.replace(new RegExp(`\\s*["'\u201c]?\\b${String(v)}\\b["'\u201d]?`, "i"), "");
+  }
+  return q === e.question ? e : { ...e, question: q };
 }
 
 function argumentGroups(
@@ -354,8 +435,11 @@ export function trainFactored(
     [shuffled[i], shuffled[j]] = [shuffled[j]!, shuffled[i]!];
   }
   // rarity over the questions and the offered functions' descriptions (words every description uses are not values)
-  const descriptions = [...new Set(train.flatMap((e) => e.tools.map((t) => t.function.description ?? "")))];
-  const stats = wordStats([...train.map((e) => e.question), ...descriptions]);
+  const descriptions = [
+    ...new Set(train.flatMap((e) => e.tools.flatMap((t) => documentation(t, o.statsFromParameters ?? true)))),
+  ];
+  const questions = train.map((e) => ((o.statsWithoutValues ?? true) ? withoutValues(e) : e.question));
+  const stats = wordStats([...questions, ...descriptions]);
   const joiners = new Set(learnJoiners(train));
   const started = Date.now();
   const oneCall = shuffled.filter((e) => e.calls.length === 1).slice(0, o.argumentExamples ?? 8000);
@@ -374,6 +458,18 @@ export function trainFactored(
     if (i % 100 < 100 - (o.nameAfterShare ?? 0.3) * 100) continue;
     const moved = nameAfterValue(e);
     if (moved !== e) oneCall.push(moved);
+  }
+  // and a share with true flags said by name alone (mentionedBooleans)
+  for (const [i, e] of plain.entries()) {
+    if ((i + 30) % 100 >= (o.flagShare ?? 0.3) * 100) continue;
+    const flags = mentionedBooleans(e);
+    if (flags !== e) oneCall.push(flags);
+  }
+  // and a share with a number written as a percent (percentValues)
+  for (const [i, e] of plain.entries()) {
+    if ((i + 50) % 100 >= (o.percentShare ?? 0.2) * 100) continue; // its own band: [50, 70) of each 100
+    const pct = percentValues(e, i);
+    if (pct !== e) oneCall.push(pct);
   }
   const groups = argumentGroups(oneCall, stats, joiners, o.negatives ?? 40, rng);
   const dims = [...FAMILIES.map(() => PAIR_DIM), NULL_DIM];

@@ -21,6 +21,8 @@ export interface Candidate {
   quoted: boolean;
   /** For lists: each item's token range (two items never overlap another call's). */
   items?: [number, number][];
+  /** A number written with "%" read as a fraction (5% → 0.05); the scorer learns when that reading is meant. */
+  fraction?: boolean;
 }
 
 /** What a parameter takes, read from its schema. */
@@ -109,8 +111,17 @@ function numbers(v: QuestionView, integer: boolean): Candidate[] {
     // digits right after "^" are an exponent (m/s^2), not a value
     if (i > 0 && v.tokens[i - 1]!.text === "^" && v.tokens[i - 1]!.end === t.start) return;
     out.push({ family: "number", value: t.value, start: i, end: i + 1, quoted: false });
+    // "5%" also offers 0.05 to a parameter that takes fractions (a whole-number one cannot hold it)
+    if (!integer && percentAfter(v, i))
+      out.push({ family: "number", value: Number((t.value / 100).toPrecision(12)), start: i, end: i + 1, quoted: false, fraction: true });
   });
   return out;
+}
+
+/** Is the number at token `i` written with a "%" right after it? */
+export function percentAfter(v: QuestionView, i: number): boolean {
+  const next = v.tokens[i + 1];
+  return next !== undefined && next.text === "%" && next.start === v.tokens[i]!.end;
 }
 
 function spans(v: QuestionView): Candidate[] {

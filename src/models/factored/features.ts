@@ -5,7 +5,7 @@
  * words are in questions (a statistic learnt from training questions, `WordStats`), never particular words.
  */
 import type { JsonSchema, ToolJson } from "../../tools/types.ts";
-import { candidatesFor, paramKind, quotedSpans, type Candidate, type ParamKind, type QuestionView } from "./candidates.ts";
+import { candidatesFor, paramKind, percentAfter, quotedSpans, type Candidate, type ParamKind, type QuestionView } from "./candidates.ts";
 import { nameWords, stemOf, textStems, tokenize } from "./text.ts";
 
 /** How common each word stem is in questions, 0 (never seen) to 1 (in every question). */
@@ -73,7 +73,7 @@ export function functionView(tool: ToolJson, view: QuestionView, stats: WordStat
   return { tool, view, params, toolStems, docStems, stats };
 }
 
-export const PAIR_DIM = 40;
+export const PAIR_DIM = 44;
 export const NULL_DIM = 10;
 export const FUNCTION_DIM = 14;
 
@@ -211,6 +211,15 @@ export function pairFeatures(f: FunctionView, p: ParamInfo, c: Candidate): Float
     }
     x[38] = Math.max(0, ...inside.map((k) => f.stats.get(k.stem) ?? 0));
     x[39] = t[c.start - 1]?.kind === "number" ? 1 : 0;
+    // another parameter's name words inside the span: that parameter's cue, not this one's value
+    const others = otherNames(f, p);
+    x[40] = inside.filter((k) => others.has(k.stem)).length / len;
+    // part of a quoted text, not all of it: a quoted value is quoted whole
+    x[41] = !c.quoted && f.view.quoted.some((q) => q.start <= c.start && c.end <= q.end && (q.start < c.start || c.end < q.end)) ? 1 : 0;
+  }
+  if (c.family === "number") {
+    x[42] = c.fraction ? 1 : 0;
+    x[43] = !c.fraction && percentAfter(f.view, c.start) ? 1 : 0;
   }
   return x;
 }

@@ -20,6 +20,8 @@ export interface QToken {
 const TOKEN =
   /-?\d+(?:,\d{3})*(?:\.\d+)?(?:[eE]-?\d+)?(?![\d_])|[/~]?[\p{L}\p{N}_](?:[\p{L}\p{N}_'\-./@:]*[\p{L}\p{N}_])?|[^\s]/gu;
 
+const IDENTIFIER = /\p{Ll}\p{Lu}|[\p{L}\p{N}]_[\p{L}\p{N}]/u;
+
 export const stemOf = (word: string): string => word.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "").slice(0, 5);
 
 export function tokenize(text: string): QToken[] {
@@ -44,7 +46,10 @@ export function tokenize(text: string): QToken[] {
 }
 
 function mk(t: string, start: number, kind: QToken["kind"], capital: boolean): QToken {
-  const token: QToken = { text: t, lower: t.toLowerCase(), stem: stemOf(t), start, end: start + t.length, kind, capital };
+  // a code identifier ("searchHitParser", "max_results") is one name, not the word it starts with: its stem is
+  // all of it, so that it matches no documentation word by its first letters alone
+  const stem = IDENTIFIER.test(t) ? t.toLowerCase() : stemOf(t);
+  const token: QToken = { text: t, lower: t.toLowerCase(), stem, start, end: start + t.length, kind, capital };
   if (kind === "number") token.value = Number(t.replace(/,/g, ""));
   return token;
 }
