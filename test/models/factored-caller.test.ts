@@ -7,7 +7,7 @@ import { functionView, questionView } from "../../src/models/factored/features.t
 import { tokenize } from "../../src/models/factored/text.ts";
 import { synthesize } from "../../src/synth/index.ts";
 import { callerExamples } from "../../src/train/caller-data.ts";
-import { callsKey, trainFactored, withoutNameCues } from "../../src/train/factored-train.ts";
+import { callsKey, mentionedBooleans, percentValues, trainFactored, withoutNameCues, withoutValues } from "../../src/train/factored-train.ts";
 import type { JsonSchema, ToolJson } from "../../src/tools/types.ts";
 
 const entry = (id: string, description: string, properties: Record<string, JsonSchema>, required: string[]): CatalogEntry => ({
@@ -44,6 +44,26 @@ describe("factored caller parts", () => {
     const picked = assignLearned(f, params, undefined);
     const values = picked.map((p) => p.values[0]!.value);
     expect(values.sort()).toEqual([4, 5]);
+  });
+
+  it("offers a percent as a fraction only to a parameter that takes fractions", () => {
+    const v = questionView("at a rate of 5% over 10 years", new Set());
+    expect(candidatesFor(v, paramKind({ type: "number" })).map((c) => c.value)).toEqual([5, 0.05, 10]);
+    expect(candidatesFor(v, paramKind({ type: "integer" })).map((c) => c.value)).toEqual([5, 10]);
+  });
+
+  it("stems a code identifier as a whole, a plain word by its first letters", () => {
+    expect(tokenize("use searchHitParser and max_results for searching").map((t) => t.stem)).toEqual(["use", "searchhitparser", "and", "max_results", "for", "searc"]);
+  });
+
+  it("writes training copies: a number as a percent, a true flag by its name alone, a question without its values", () => {
+    const tools: ToolJson[] = [{ type: "function", function: { name: "grow", description: "", parameters: { type: "object", properties: { rate: { type: "number" }, verbose: { type: "boolean" }, city: { type: "string" } } } } }];
+    const e = { tools, question: "grow with rate 2.5, verbose true and city Lima", calls: [{ name: "grow", arguments: { rate: 2.5, verbose: true, city: "Lima" } }] };
+    const p = percentValues(e, 7);
+    expect(p.question).toBe("grow with rate 8%, verbose true and city Lima");
+    expect(p.calls[0]!.arguments.rate).toBe(0.08);
+    expect(mentionedBooleans(e).question).toBe("grow with rate 2.5, verbose and city Lima");
+    expect(withoutValues(e).replace(/\s+/g, " ")).toBe("grow with rate , verbose true and city ");
   });
 
   it("drops parameter-name cues but keeps the values", () => {
