@@ -48,7 +48,7 @@ const { values: args } = parseArgs({
     identifiers: { type: "string", default: "0" },
     percents: { type: "string", default: "0.2" },
     plain: { type: "string", default: "0" },
-    flags: { type: "string", default: "0.3" },
+    flags: { type: "string", default: "1" },
     "stats-values": { type: "boolean", default: false },
     "stats-tools-only": { type: "boolean", default: false },
     "catalog-values": { type: "string", default: "1" },
@@ -56,7 +56,8 @@ const { values: args } = parseArgs({
     bfcl: { type: "string", default: "../shared/data/bfcl" },
     modes: {
       type: "string",
-      default: "full,gate-off,assigner-order,chooser-cover,parallel-off,segment-off,mention-off,fill-off",
+      default:
+        "full,gate-off,assigner-order,chooser-cover,parallel-off,segment-off,mention-off,fill-off,fractions-off",
     },
     categories: { type: "string" },
     result: { type: "string", default: "bfcl-caller-factored" },
@@ -340,6 +341,25 @@ const DEVELOPMENT_PROBES = [
     18,
     7.5,
   ],
+  [
+    "that model (5e6c287), decoding only: quoted list items joined across their quote marks (java 41, js 36)",
+    33.5,
+    35,
+    83.33,
+    18,
+    7.5,
+  ],
+  ["+ rebuilt with it (java 41, js 36)", 33.75, 34.5, 83.33, 18.5, 7.5],
+  [
+    "+ every one-call question with a true flag gets its flag-by-name copy (--flags 1; chosen; java 42, js 38)",
+    33.75,
+    36,
+    83.33,
+    18.5,
+    8,
+  ],
+  ["probe: --cue-drop 1 (java 43, js 34)", 34.5, 35.5, 83.33, 18, 7.5],
+  ["probe: --percents 0.5 (java 42, js 38)", 34, 35, 83.33, 18.5, 8],
 ].map(([what, simple_python, multiple, irrelevance, parallel, parallel_multiple]) => ({
   what,
   simple_python,
@@ -359,6 +379,7 @@ const MODES: Record<string, DecideOptions> = {
   "segment-off": { segment: false },
   "mention-off": { mention: false },
   "fill-off": { fill: false },
+  "fractions-off": { fractions: false },
 };
 
 function countKinds(report: BfclReport): Record<string, number> {
@@ -401,7 +422,7 @@ async function evaluate(): Promise<void> {
     {
       model: args.out,
       data: args.bfcl,
-      note: "BFCL non-live is dev for the function caller: never trained on (synth questions over StableToolBench, MetaTool and the demo's tools); thresholds chosen on held-out synth questions. Modes: full = the factored caller; gate-off = always call the best function; assigner-order = each parameter takes its family's next candidate in question order (required ones only); chooser-cover = the function whose text covers most of the question, gated; parallel-off = one call per function; segment-off = with several functions called, each may take any span of the question; mention-off = every function past the gate is called, whether the question mentions its own name words or not; fill-off = with several calls, a parameter with one value takes further ones only with evidence (joined, same frame, name beside).",
+      note: "BFCL non-live is dev for the function caller: never trained on (synth questions over StableToolBench, MetaTool and the demo's tools); thresholds chosen on held-out synth questions. Modes: full = the factored caller; gate-off = always call the best function; assigner-order = each parameter takes its family's next candidate in question order (required ones only); chooser-cover = the function whose text covers most of the question, gated; parallel-off = one call per function; segment-off = with several functions called, each may take any span of the question; mention-off = every function past the gate is called, whether the question mentions its own name words or not; fill-off = with several calls, a parameter with one value takes further ones only with evidence (joined, same frame, name beside); fractions-off = a number written '5%' is offered as 5 only, never as 0.05.",
       training: manifest.training,
       runs,
       development_probes: DEVELOPMENT_PROBES,

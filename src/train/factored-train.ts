@@ -52,7 +52,7 @@ export interface FactoredTrainOptions {
   identifierShare?: number;
   /** Share of the argument scorer's questions added again with a fraction written as a percent (default 0.2). */
   percentShare?: number;
-  /** Share of the argument scorer's questions added again with true flags said by name alone (default 0.3). */
+  /** Share of the argument scorer's questions added again with true flags said by name alone (default 1). */
   flagShare?: number;
   /** Word rarity counted on questions without their values (default true; withoutValues). */
   statsWithoutValues?: boolean;
@@ -461,7 +461,7 @@ export function trainFactored(
   }
   // and a share with true flags said by name alone (mentionedBooleans)
   for (const [i, e] of plain.entries()) {
-    if ((i + 30) % 100 >= (o.flagShare ?? 0.3) * 100) continue;
+    if ((i + 30) % 100 >= (o.flagShare ?? 1) * 100) continue;
     const flags = mentionedBooleans(e);
     if (flags !== e) oneCall.push(flags);
   }

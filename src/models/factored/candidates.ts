@@ -86,6 +86,8 @@ export interface QuestionView {
   quoted: Quoted[];
   /** Lower-cased words learnt to join list items (from training questions). */
   joiners: ReadonlySet<string>;
+  /** false: "5%" offers only 5 (the ablation of percent fractions). */
+  fractions?: boolean;
 }
 
 const spanText = (v: QuestionView, s: number, e: number): string =>
@@ -112,7 +114,7 @@ function numbers(v: QuestionView, integer: boolean): Candidate[] {
     if (i > 0 && v.tokens[i - 1]!.text === "^" && v.tokens[i - 1]!.end === t.start) return;
     out.push({ family: "number", value: t.value, start: i, end: i + 1, quoted: false });
     // "5%" also offers 0.05 to a parameter that takes fractions (a whole-number one cannot hold it)
-    if (!integer && percentAfter(v, i))
+    if (!integer && v.fractions !== false && percentAfter(v, i))
       out.push({ family: "number", value: Number((t.value / 100).toPrecision(12)), start: i, end: i + 1, quoted: false, fraction: true });
   });
   return out;
@@ -159,15 +161,14 @@ function itemRanges(v: QuestionView, itemType: ParamKind["type"] | undefined): [
   return out.sort((a, b) => a[0] - b[0]);
 }
 
-/** Are the tokens between two items only commas and learnt joiner words? */
+/** Are the tokens between two items only commas and learnt joiner words (the quote marks of quoted items aside)? */
 function joined(v: QuestionView, from: number, to: number): boolean {
-  if (to - from > 3) return false;
-  for (let i = from; i < to; i++) {
-    const t = v.tokens[i]!;
-    if (t.text !== "," && !v.joiners.has(t.lower)) return false;
-  }
-  return true;
+  const between = v.tokens.slice(from, to).filter((t) => !QUOTE_MARKS.includes(t.text));
+  if (between.length > 3) return false;
+  return between.every((t) => t.text === "," || v.joiners.has(t.lower));
 }
+
+const QUOTE_MARKS = [...OPEN, ...Object.values(CLOSE_OF)];
 
 function lists(v: QuestionView, k: ParamKind): Candidate[] {
   const numeric = k.itemType === "integer" || k.itemType === "number";

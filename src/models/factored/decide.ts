@@ -52,6 +52,8 @@ export interface DecideOptions {
   mention?: boolean;
   /** false: with several functions called, every function may take any span (no spanOwners). */
   segment?: boolean;
+  /** false: a number written "5%" is offered as 5 only, never as the fraction 0.05. */
+  fractions?: boolean;
 }
 
 export interface ScoredParam {
@@ -85,8 +87,9 @@ export function scoreFunctions(
   w: FactoredWeights,
   stats: WordStats,
   joiners: ReadonlySet<string>,
+  o: DecideOptions = {},
 ): ScoredFunction[] {
-  const view = questionView(question, joiners);
+  const view = questionView(question, joiners, o.fractions !== false);
   const scored = tools.map((tool) => {
     const f = functionView(tool, view, stats);
     const params = scoreParams(f, w.argument);
@@ -325,7 +328,7 @@ export function decide(
   joiners: ReadonlySet<string>,
   o: DecideOptions = {},
 ): { name: string; arguments: Record<string, unknown> }[] {
-  const scored = scoreFunctions(tools, question, w, stats, joiners);
+  const scored = scoreFunctions(tools, question, w, stats, joiners, o);
   const chosen = chooseFunctions(scored, w, o);
   const owner = chosen.length > 1 && o.segment !== false ? spanOwners(chosen) : undefined;
   return chosen.flatMap((s, i) => argumentsOf(s, w, o, owner && ((c) => c.start < 0 || owner[c.start] === i)));

@@ -37,9 +37,9 @@ export interface FunctionView {
 const familyOf = (k: ParamKind): string =>
   k.type === "boolean" ? "bool" : k.enumValues && k.type !== "array" ? "enum" : k.type === "integer" || k.type === "number" ? "number" : k.type === "array" ? "list" : "span";
 
-export function questionView(question: string, joiners: ReadonlySet<string>): QuestionView {
+export function questionView(question: string, joiners: ReadonlySet<string>, fractions = true): QuestionView {
   const tokens = tokenize(question);
-  return { question, tokens, quoted: quotedSpans(question, tokens), joiners };
+  return { question, tokens, quoted: quotedSpans(question, tokens), joiners, fractions };
 }
 
 export function functionView(tool: ToolJson, view: QuestionView, stats: WordStats): FunctionView {
