@@ -8,7 +8,8 @@
  *   npx tsx scripts/build-factored-caller.ts --out DIR           train and write DIR (caller.json + factored.json)
  *   npx tsx scripts/build-factored-caller.ts --eval --out DIR    BFCL dev, the full model and each ablation, into
  *                                                                bench/results/bfcl-caller-factored.json
- * Options: --per-tool N (synth questions per tool and distractor setting; default 4), --stb-every K, --max-calls N
+ * Options: --per-tool N (synth questions per tool and distractor setting; default 6), --arg-examples N (one-call
+ * questions the argument scorer trains on; default 16000), --stb-every K, --max-calls N
  * (default 3), --multi-share X (default 0.3), --percents X / --flags X (shares of one-call questions added again
  * with a number as a percent / true flags said by name; 0.2 / 0.3), --plain X (with values put by prepositions;
  * default 0, a probe), --stats-values / --stats-tools-only (word rarity as before; probes), --catalog-values X (default 1, chosen on BFCL dev; 0 = made-up
@@ -38,11 +39,11 @@ import { quantile, timed } from "./timed-model.ts";
 const { values: args } = parseArgs({
   options: {
     out: { type: "string", default: ".cache/caller-factored" },
-    "per-tool": { type: "string", default: "4" },
+    "per-tool": { type: "string", default: "6" },
     "stb-every": { type: "string", default: "1" },
     "max-calls": { type: "string", default: "3" },
     "multi-share": { type: "string", default: "0.3" },
-    "arg-examples": { type: "string", default: "8000" },
+    "arg-examples": { type: "string", default: "16000" },
     "fn-examples": { type: "string", default: "6000" },
     "cue-drop": { type: "string", default: "0.5" },
     identifiers: { type: "string", default: "0" },
@@ -360,6 +361,24 @@ const DEVELOPMENT_PROBES = [
   ],
   ["probe: --cue-drop 1 (java 43, js 34)", 34.5, 35.5, 83.33, 18, 7.5],
   ["probe: --percents 0.5 (java 42, js 38)", 34, 35, 83.33, 18.5, 8],
+  [
+    "probe, not kept: first values by a joint beam over parameters, not greedily (rebuilt; java 42, js 38)",
+    33.5,
+    34.5,
+    83.33,
+    18.5,
+    8.5,
+  ],
+  ["probe: --arg-examples 16000 (java 43, js 38)", 34.5, 35.5, 83.33, 18.5, 8],
+  [
+    "--arg-examples 16000 --per-tool 6 (chosen, the committed model; java 43, js 38)",
+    36.5,
+    38,
+    83.75,
+    17.5,
+    9,
+  ],
+  ["probe: --arg-examples 24000 --per-tool 8 (java 43, js 38)", 34.75, 35, 84.58, 17, 7.5],
 ].map(([what, simple_python, multiple, irrelevance, parallel, parallel_multiple]) => ({
   what,
   simple_python,
