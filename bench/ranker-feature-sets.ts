@@ -6,7 +6,8 @@
  * set with the shipped ranker's configuration (or every ranker configuration with `all-configs`, or other settings
  * with `l2=0.03,0.1`, `hidden=4,8`, `dense=0,30`, `synth=0,0.5` (synthetic questions over the train tools, their
  * share of each set's weight), `normalize=none,both` (features also standardised per query), `interact=none,
- * query_terms_log` (features also times the query's length)) and prints mean
+ * query_terms_log` (features also times the query's length), `seeds=1,5` (an ensemble of that many seeds' models,
+ * scores averaged; the seeds' models are trained once and shared)) and prints mean
  * dev NDCG@5 per set. No test query is read.
  */
 import {
@@ -41,8 +42,8 @@ const listed = (key: string): string[] | undefined =>
     .find((a) => a.startsWith(`${key}=`))
     ?.slice(key.length + 1)
     .split(",");
-const values = (key: "l2" | "hidden" | "dense" | "synth"): number[] =>
-  listed(key)?.map(Number) ?? [base[key] ?? 0];
+const values = (key: "l2" | "hidden" | "dense" | "synth" | "seeds"): number[] =>
+  listed(key)?.map(Number) ?? [base[key] ?? (key === "seeds" ? 1 : 0)];
 const interactions = (listed("interact") ?? [base.interact ?? "none"]).map((f) =>
   f === "none" ? undefined : (f as RankerFeature),
 );
@@ -57,16 +58,19 @@ const configs: RankerConfig[] = process.argv.includes("all-configs")
           values("synth").flatMap((synth) =>
             normalizations.flatMap((normalize) =>
               interactions.flatMap((interact) =>
-                values("l2").map((l2) => ({
-                  ...base,
-                  hidden,
-                  dense,
-                  l2,
-                  features,
-                  ...(synth > 0 ? { synth } : {}),
-                  ...(normalize ? { normalize } : {}),
-                  ...(interact ? { interact } : {}),
-                })),
+                values("seeds").flatMap((seeds) =>
+                  values("l2").map((l2) => ({
+                    ...base,
+                    hidden,
+                    dense,
+                    l2,
+                    features,
+                    ...(synth > 0 ? { synth } : {}),
+                    ...(normalize ? { normalize } : {}),
+                    ...(interact ? { interact } : {}),
+                    ...(seeds > 1 ? { seeds } : {}),
+                  })),
+                ),
               ),
             ),
           ),

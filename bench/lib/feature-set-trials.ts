@@ -28,6 +28,15 @@
  * most: synth 0.5 gave 56.50 / 82.14 (mean 69.32, the best mean of all runs; StableToolBench dev 1.56 below the
  * shipped 83.70, MetaTool 2.02 above), so the rebuild trains every ranker configuration with synth 0.5
  * (SHIPPED_SYNTH in tool-disjoint.ts) and searches its usual 8 settings.
+ *
+ * Run 12 (2026-12-05 01:39-01:53 UTC, under the single-thread lock, load 1.8-4.5, log /tmp/coord/h41b-dev4.log;
+ * after the test scoring of e8fbfa1 and the positive-cosine rule of 169d007, so selection stays on dev):
+ * `npx tsx bench/ranker-feature-sets.ts ql_prefix hidden=8,16 seeds=1,3,5`, ensembles of models trained from seeds
+ * 41, 42, ... whose scores are averaged (RankerConfig.seeds), to even out where one seed's tanh units land: the
+ * shipped setting retrained from seed 41 alone gave 56.94 / 79.17 (the shipped file, trained before 169d007, still
+ * scores 56.50 / 82.14 on dev), so one seed's StableToolBench dev figure moves by ~3 points. Chosen: 16 units, 3
+ * seeds, 57.45 / 82.16 (mean 69.80, the best of all runs; both sets at or above the shipped file's), so the rebuild
+ * searches linear and 16 units (SHIPPED_SEEDS = 3 averaged for the best with hidden units).
  */
 export const FEATURE_SET_TRIALS = [
   { run: 1, features: "base", hidden: 0, l2: 0.01, dense: 0, dev_ndcg5: [53.94, 83.98], dev_mean: 68.96 },
@@ -368,4 +377,24 @@ export const FEATURE_SET_TRIALS = [
     dev_ndcg5: [56.5, 82.14],
     dev_mean: 69.32,
   },
+  ...(
+    [
+      [8, 1, [56.94, 79.17], 68.05],
+      [8, 3, [55.83, 80.73], 68.28],
+      [8, 5, [56.49, 81.14], 68.82],
+      [16, 1, [57.24, 81.47], 69.35],
+      [16, 3, [57.45, 82.16], 69.8],
+      [16, 5, [57.24, 81.71], 69.47],
+    ] as const
+  ).map(([hidden, seeds, dev_ndcg5, dev_mean]) => ({
+    run: 12,
+    features: "ql_prefix",
+    hidden,
+    l2: 0.01,
+    dense: 30,
+    synth: 0.5,
+    seeds,
+    dev_ndcg5,
+    dev_mean,
+  })),
 ] as const;

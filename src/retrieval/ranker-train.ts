@@ -1,4 +1,4 @@
-import { inputWidth, rankerInputs, type RankerModel } from "./ranker.ts";
+import { inputWidth, rankerInputs, type RankerMember, type RankerModel } from "./ranker.ts";
 import { RANKER_FEATURES, type RankerFeature } from "./ranker-features.ts";
 import type { Bm25fParams } from "./bm25f.ts";
 
@@ -158,4 +158,28 @@ export function trainRanker(groups: readonly RankerGroup[], o: RankerTrainOption
     },
     weights: [...theta.slice(h * d + h)].map(round),
   };
+}
+
+/**
+ * One model whose score is the mean of the given ones' (`RankerModel.members`): they must be trained on the same
+ * groups with the same options but the seed, so they share the features and the standardisation (`mean`, `scale`).
+ */
+export function asEnsemble(models: readonly RankerModel[]): RankerModel {
+  const [first, ...rest] = models;
+  if (first === undefined) throw new Error("asEnsemble: no model");
+  const same = (a: number[], b: number[]): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
+  for (const m of rest)
+    if (
+      !same(m.mean, first.mean) ||
+      !same(m.scale, first.scale) ||
+      m.features.join() !== first.features.join()
+    )
+      throw new Error("asEnsemble: the models do not share their inputs");
+  if (rest.length === 0) return first;
+  const members = rest.map((m): RankerMember => ({
+    ...(m.hidden ? { hidden: m.hidden } : {}),
+    weights: m.weights,
+    bias: m.bias,
+  }));
+  return { ...first, members };
 }

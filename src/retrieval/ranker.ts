@@ -39,6 +39,19 @@ export interface RankerModel {
    * for short and long queries. Absent: no such inputs.
    */
   interact?: string;
+  /**
+   * Further models over the same standardised inputs (the same architecture, trained from other seeds); the score
+   * is the mean of this model's and theirs, which evens out where one seed's tanh units happened to land. Absent:
+   * this model alone.
+   */
+  members?: RankerMember[];
+}
+
+/** One further model of an ensemble: its layers only (it shares the features, `mean` and `scale`). */
+export interface RankerMember {
+  hidden?: { weights: number[][]; bias: number[] };
+  weights: number[];
+  bias: number;
 }
 
 /** How many inputs a model reads: its features, their query-standardised copies, their products with `interact`. */
@@ -94,10 +107,17 @@ export function rankerInputs(
 /** The model's score of one row of `rankerInputs` (higher is better). */
 export function rankerScore(model: RankerModel, input: ArrayLike<number>): number {
   const x = model.mean.map((m, i) => (input[i] - m) / model.scale[i]);
-  const layer = model.hidden
-    ? model.hidden.weights.map((w, j) => Math.tanh(dot(w, x) + model.hidden!.bias[j]))
+  const members = model.members ?? [];
+  let sum = memberScore(model, x);
+  for (const member of members) sum += memberScore(member, x);
+  return sum / (1 + members.length);
+}
+
+function memberScore(member: RankerMember, x: readonly number[]): number {
+  const layer = member.hidden
+    ? member.hidden.weights.map((w, j) => Math.tanh(dot(w, x) + member.hidden!.bias[j]))
     : x;
-  return dot(model.weights, layer) + model.bias;
+  return dot(member.weights, layer) + member.bias;
 }
 
 function dot(a: readonly number[], b: readonly number[]): number {
@@ -111,6 +131,9 @@ export function checkRankerModel(model: RankerModel, where: string): RankerModel
   const expected = RANKER_FEATURES.join(",");
   const width = inputWidth(model);
   const inputs = model.hidden ? model.hidden.weights.length : width;
+  const memberFits = (m: RankerMember): boolean =>
+    (m.hidden ? m.hidden.weights.length : width) === m.weights?.length &&
+    (m.hidden?.weights.every((w) => w.length === width) ?? true);
   if (
     !Array.isArray(model.features) ||
     model.features.length === 0 ||
@@ -120,6 +143,7 @@ export function checkRankerModel(model: RankerModel, where: string): RankerModel
     model.mean?.length !== width ||
     model.scale?.length !== width ||
     model.weights?.length !== inputs ||
+    (model.members !== undefined && !(Array.isArray(model.members) && model.members.every(memberFits))) ||
     !(model.candidates >= 1)
   )
     throw new ToolgenError(

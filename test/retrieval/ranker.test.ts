@@ -3,7 +3,7 @@ import type { CatalogEntry } from "../../src/catalog/catalog.ts";
 import { BM25F_DEFAULTS } from "../../src/retrieval/bm25f.ts";
 import { createRetriever, DEFAULT_RETRIEVER } from "../../src/retrieval/create.ts";
 import { RANKER_FEATURES } from "../../src/retrieval/ranker-features.ts";
-import { trainRanker, type RankerGroup } from "../../src/retrieval/ranker-train.ts";
+import { asEnsemble, trainRanker, type RankerGroup } from "../../src/retrieval/ranker-train.ts";
 import {
   checkRankerModel,
   RankerRetriever,
@@ -190,5 +190,44 @@ describe("ranker", () => {
   });
 });
 
+describe("ranker ensembles", () => {
+  const rand = mulberry32(3);
+  const groups = Array.from({ length: 40 }, (): RankerGroup => {
+    const rows = Array.from({ length: 4 }, () => Float64Array.from({ length: d }, () => rand()));
+    return { rows, relevant: [true, false, false, false], weight: 1 };
+  });
+  const options = {
+    hidden: 3,
+    epochs: 2,
+    learningRate: 0.05,
+    l2: 1e-4,
+    batch: 8,
+    candidates: 4,
+    bm25f: BM25F_DEFAULTS,
+    header: {},
+  };
+  const models = [1, 2, 3].map((seed) => trainRanker(groups, { ...options, rand: mulberry32(seed) }));
+
+  it("scores the mean of its members' scores, and its file is checked like one model's", () => {
+    const ensemble = checkRankerModel(asEnsemble(models), "ensemble");
+    expect(ensemble.members).toHaveLength(2);
+    for (const row of rankerInputs(ensemble, groups[0].rows)) {
+      const mean = models.reduce((s, m) => s + rankerScore(m, row), 0) / models.length;
+      expect(rankerScore(ensemble, row)).toBeCloseTo(mean, 12);
+      // The members differ (other seeds), so the mean is not any one model's score.
+      expect(new Set(models.map((m) => rankerScore(m, row).toFixed(9))).size).toBe(3);
+    }
+    expect(asEnsemble([models[0]])).toBe(models[0]);
+  });
+
+  it("refuses members of another shape, and models trained on other inputs", () => {
+    const ensemble = asEnsemble(models);
+    const bad = { ...ensemble, members: [{ ...ensemble.members![0], weights: [1] }] };
+    expect(() => checkRankerModel(bad, "x.json")).toThrow(/not a ranker model/);
+    const other = trainRanker(groups.slice(0, 20), { ...options, rand: mulberry32(4) });
+    expect(() => asEnsemble([models[0], other])).toThrow(/share/);
+  });
+});
+
 /** rankerScore of the shipped model on the row above; changes only when the weights file is rebuilt. */
-const KNOWN_SCORE = -0.1204491251;
+const KNOWN_SCORE = -0.6152988206;
