@@ -11,10 +11,11 @@
  * Options: --per-tool N (synth questions per tool and distractor setting; default 4), --stb-every K, --max-calls N
  * (default 3), --multi-share X (default 0.3), --paired-share X (same-function multi-call questions written as
  * groups of varied values, src/synth; default 0), --more-cue-drop 0|1 (the "more" model also learns from
- * same-function multi-call questions without name cues; default 1), --call-threshold X|synth (default 0.4, chosen
- * on BFCL dev; synth = chosen on held-out synth questions), --catalog-values X (default 1, chosen on BFCL dev; 0 = made-up
- * values only; see src/synth/value-pool.ts), --modes full,gate-off,... , --categories a,b (a quick look: printed,
- * not recorded), --bfcl DIR, --result NAME.
+ * same-function multi-call questions without name cues; default 1), --unseen-rows 0|1|2 (default 1: the "more"
+ * model's rows only from questions the argument scorer was not trained on; 2: the call model's too),
+ * --call-threshold X|synth (default 0.4, chosen on BFCL dev; synth = chosen on held-out synth questions),
+ * --catalog-values X (default 1, chosen on BFCL dev; 0 = made-up values only; see src/synth/value-pool.ts),
+ * --modes full,gate-off,... , --categories a,b (a quick look: printed, not recorded), --bfcl DIR, --result NAME.
  */
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
@@ -49,12 +50,13 @@ const { values: args } = parseArgs({
     "catalog-values": { type: "string", default: "1" },
     "call-threshold": { type: "string", default: "0.4" },
     "more-cue-drop": { type: "string", default: "1" },
-    "unseen-rows": { type: "string", default: "0" },
+    "unseen-rows": { type: "string", default: "1" },
     eval: { type: "boolean", default: false },
     bfcl: { type: "string", default: "../shared/data/bfcl" },
     modes: {
       type: "string",
-      default: "full,gate-off,assigner-order,chooser-cover,parallel-off,segment-off,mention-off,fill-off",
+      default:
+        "full,gate-off,assigner-order,chooser-cover,parallel-off,segment-off,mention-off,fill-off,commas-off",
     },
     categories: { type: "string" },
     result: { type: "string", default: "bfcl-caller-factored" },
@@ -312,6 +314,90 @@ const DEVELOPMENT_PROBES = [
   ["probe: --more-cue-drop 1 --paired-share 1 (java 34, js 28)", 30.75, 32, 83.33, 17.5, 9],
   ["probe: --more-cue-drop 1, call threshold 0.45 (java 36, js 28)", 33, 34, 78.75, 17.5, 8.5],
   ["--more-cue-drop 1, call threshold 0.4 (chosen; java 36, js 28)", 33.75, 34.5, 77.08, 17.5, 8.5],
+  [
+    "probe: + 'more' features joined by a joiner word / by a comma alone / same frame (java 36, js 28)",
+    33.75,
+    34.5,
+    77.08,
+    17,
+    8.5,
+  ],
+  [
+    "probe, decoding: a value joined to another parameter's value of its kind is never a further value here",
+    33.75,
+    34.5,
+    77.08,
+    17.5,
+    8.5,
+  ],
+  [
+    "probe: 'more' rows only from questions the argument scorer did not see (--unseen-rows 1; java 36, js 28)",
+    33.75,
+    34.5,
+    77.08,
+    18,
+    8.5,
+  ],
+  ["probe: the call model's rows too (--unseen-rows 2; java 35, js 28)", 32.5, 33, 81.67, 18, 8.5],
+  [
+    "probe, decoding: a further value without evidence when 'more' >= 0.95, on the --unseen-rows 1 model (java 35, js 28)",
+    33.25,
+    34,
+    77.08,
+    19,
+    8,
+  ],
+  ["probe, decoding: the same at 0.99 (java 36, js 28)", 33.75, 34, 77.08, 18, 8.5],
+  [
+    "probe, decoding: several past the gate, two or more of them named: all called (on the --unseen-rows 1 model)",
+    33.75,
+    34.5,
+    77.08,
+    18,
+    8,
+  ],
+  [
+    "probe: synth paired groups 0.3 (--paired-share 0.3; java 36, js 28; synth chose the parallel ratio 0.9)",
+    31.5,
+    34,
+    77.08,
+    14.5,
+    8,
+  ],
+  [
+    "+ two values joined by a comma alone are no list unless a joiner word goes on (java 36, js 28)",
+    34.5,
+    35,
+    77.08,
+    17.5,
+    8.5,
+  ],
+  [
+    "probe, decoding: then no name-beside evidence for a further value (java 36, js 28)",
+    34.75,
+    35,
+    77.08,
+    17,
+    8.5,
+  ],
+  [
+    "probe: 'more' features joined x (same capitals, same length, number, capitalised alike), rebuilt (java 36, js 28)",
+    34.75,
+    35,
+    77.08,
+    16,
+    8.5,
+  ],
+  ["probe: the committed weights with the parallel ratio 0.7 (java 36, js 28)", 34.5, 35, 77.08, 18, 8.5],
+  ["probe: the committed weights with the parallel ratio 0.9 (java 36, js 28)", 34.5, 35.5, 77.08, 14.5, 8.5],
+  [
+    "+ 'more' rows only from questions the argument scorer did not see (--unseen-rows 1; java 36, js 28)",
+    34.5,
+    35,
+    77.08,
+    18,
+    8.5,
+  ],
 ].map(([what, simple_python, multiple, irrelevance, parallel, parallel_multiple]) => ({
   what,
   simple_python,
@@ -331,6 +417,7 @@ const MODES: Record<string, DecideOptions> = {
   "segment-off": { segment: false },
   "mention-off": { mention: false },
   "fill-off": { fill: false },
+  "commas-off": { commas: false },
 };
 
 function countKinds(report: BfclReport): Record<string, number> {
@@ -373,7 +460,7 @@ async function evaluate(): Promise<void> {
     {
       model: args.out,
       data: args.bfcl,
-      note: "BFCL non-live is dev for the function caller: never trained on (synth questions over StableToolBench, MetaTool and the demo's tools); the call threshold (0.4) chosen on this dev set (DEVELOPMENT_PROBES), the parallel ratio on held-out synth questions. Modes: full = the factored caller; gate-off = always call the best function; assigner-order = each parameter takes its family's next candidate in question order (required ones only); chooser-cover = the function whose text covers most of the question, gated; parallel-off = one call per function; segment-off = with several functions called, each may take any span of the question; mention-off = every function past the gate is called, whether the question mentions its own name words or not; fill-off = with several calls, a parameter with one value takes further ones only with evidence (joined, same frame, name beside).",
+      note: "BFCL non-live is dev for the function caller: never trained on (synth questions over StableToolBench, MetaTool and the demo's tools); the call threshold (0.4) chosen on this dev set (DEVELOPMENT_PROBES), the parallel ratio on held-out synth questions. Modes: full = the factored caller; gate-off = always call the best function; assigner-order = each parameter takes its family's next candidate in question order (required ones only); chooser-cover = the function whose text covers most of the question, gated; parallel-off = one call per function; segment-off = with several functions called, each may take any span of the question; mention-off = every function past the gate is called, whether the question mentions its own name words or not; fill-off = with several calls, a parameter with one value takes further ones only with evidence (joined, same frame, name beside); commas-off = two values joined by a comma alone count as a list of two.",
       training: manifest.training,
       runs,
       development_probes: DEVELOPMENT_PROBES,

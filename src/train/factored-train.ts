@@ -52,8 +52,9 @@ export interface FactoredTrainOptions {
   identifierShare?: number;
   /** Train the "more" model on same-function multi-call questions again without name cues too (default false). */
   moreCueDrop?: boolean;
-  /** Train the "more" model (and with unseenCallRows the call model) on questions the argument scorer was not trained on. */
+  /** Train the "more" model on questions the argument scorer was not trained on (default false). */
   unseenRows?: boolean;
+  /** The call model too (default false). */
   unseenCallRows?: boolean;
   /** The call threshold, when given, instead of the one chosen on the held-out synth questions. */
   callThreshold?: number;
