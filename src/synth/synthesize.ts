@@ -42,6 +42,7 @@ function checkOptions(o: SynthOptions): void {
     ["multiCallShare", o.multiCallShare],
     ["declineShare", o.declineShare],
     ["sameToolShare", o.sameToolShare],
+    ["pairedShare", o.pairedShare],
   ] as const) {
     if (v !== undefined && !(Number.isFinite(v) && v >= 0 && v <= 1))
       bad(`${name} must be a number in [0, 1], got ${v}`);
@@ -122,7 +123,10 @@ function manyCalls(
       if (b === undefined) return undefined;
       others.push(b);
     }
-    if (rng.chance(0.5)) {
+    const form = rng.next();
+    if (form >= 0.5 && form < 0.5 + 0.5 * (options.pairedShare ?? 0) && shown.length >= 2)
+      return pairedGroups(first, a, others, shown, rng);
+    if (form < 0.5) {
       // one parameter varies: its values listed in one clause, the rest said once
       const varied = rng.pick(shown);
       const calls = [a.call];
@@ -172,6 +176,57 @@ function manyCalls(
     segments.push({ text: rng.pick(JOINERS) }, ...follow);
     calls.push(b.call);
   }
+  return { segments, calls };
+}
+
+/**
+ * Several parameters vary together, the rest said once: the request with the shared values, then each call's
+ * varied values as one group, the groups listed ("size 3000 in location New York, and 4000 Los Angeles"). Later
+ * groups often drop the parameters' names, as people do once the first group has set the pattern.
+ */
+function pairedGroups(
+  first: CatalogEntry,
+  a: Drawn,
+  others: readonly Drawn[],
+  shown: readonly Drawn["parts"][number][],
+  rng: SynthRng,
+): { segments: Segment[]; calls: SynthCall[] } | undefined {
+  const varied = rng.shuffle(shown).slice(0, 2 + rng.int(Math.min(3, shown.length) - 1));
+  const calls = [a.call];
+  const rows = [varied.map((p) => p.text)];
+  for (const b of others) {
+    const args = { ...a.call.arguments };
+    const texts: string[] = [];
+    for (const v of varied) {
+      const part = b.parts.find((p) => p.name === v.name);
+      if (part === undefined || part.text === "") return undefined;
+      args[v.name] = b.call.arguments[v.name];
+      texts.push(part.text);
+    }
+    // every varied value differs from call to call, so that each group tells its call
+    if (rows.some((r) => r.some((t, j) => t === texts[j]))) return undefined;
+    const call = { name: first.id, arguments: args };
+    if (validateArguments(args, first.parameters).length > 0 || calls.some((c) => sameCall(c, call)))
+      return undefined;
+    calls.push(call);
+    rows.push(texts);
+  }
+  const rest = a.parts.filter((p) => !varied.includes(p));
+  const segments = withoutTrailingStop(requestSegments(toolPhrase(first, rng), rest, rng));
+  segments.push({ text: rest.some((p) => p.text !== "") ? rng.pick([", ", " and ", " "]) : " " });
+  const named = rng.chance(0.5);
+  const between = rng.pick([" ", ", ", " with ", " for "]);
+  rows.forEach((texts, i) => {
+    if (i > 0) segments.push({ text: i === rows.length - 1 ? rng.pick([" and ", ", and ", "; "]) : ", " });
+    texts.forEach((text, j) => {
+      if (j > 0) segments.push({ text: between });
+      const words = nameWords(varied[j]!.name);
+      const form = i === 0 || named ? rng.int(3) : 2;
+      if (form === 0) segments.push({ text: `${words} ` }, { text, value: true });
+      else if (form === 1) segments.push({ text, value: true }, { text: ` ${words}` });
+      else segments.push({ text, value: true });
+    });
+  });
   return { segments, calls };
 }
 

@@ -29,6 +29,11 @@ export interface SynthOptions {
   maxCalls?: number;
   /** Multi-call questions that call one tool again with other values, as a share (default 0.35). */
   sameToolShare?: number;
+  /**
+   * Of the same-tool multi-call questions not written as one listed parameter, the share written as groups of
+   * several varied values, one group per call (default 0: each call's clauses in full).
+   */
+  pairedShare?: number;
   /** Decline questions as a share of the single-call ones (default 0.1). */
   declineShare?: number;
   /** Catalog tools offered besides the called ones (default 3; fewer when the catalog is small). */

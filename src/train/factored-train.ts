@@ -58,6 +58,14 @@ export interface FactoredTrainOptions {
   statsWithoutValues?: boolean;
   /** Word rarity counted on parameter descriptions too (default true). */
   statsFromParameters?: boolean;
+  /** Train the "more" model on same-function multi-call questions again without name cues too (default false). */
+  moreCueDrop?: boolean;
+  /** Train the "more" model on questions the argument scorer was not trained on (default false). */
+  unseenRows?: boolean;
+  /** The call model too (default false). */
+  unseenCallRows?: boolean;
+  /** The call threshold, when given, instead of the one chosen on the held-out synth questions. */
+  callThreshold?: number;
   /** Every k-th example is held out to choose the thresholds (default 10). */
   devEvery?: number;
 }
@@ -184,7 +192,7 @@ export function withoutNameCues(e: CallerExample): CallerExample {
   const stems = new Set(props.flatMap((p) => nameWords(p).map(stemOf)));
   const protect: [number, number][] = [];
   const lower = e.question.toLowerCase();
-  for (const v of Object.values(call.arguments))
+  for (const v of e.calls.flatMap((c) => Object.values(c.arguments)))
     for (const item of Array.isArray(v) ? v : [v]) {
       if (typeof item !== "string" && typeof item !== "number") continue;
       const i = lower.indexOf(String(item).toLowerCase());
@@ -482,8 +490,17 @@ export function trainFactored(
     moreThreshold: 0.5,
     maxCalls: 6,
   };
+  // same-function multi-call questions again without name cues: a further value is then told by how it is
+  // written beside the first (joined, the same frame), as people write several values, not by its name
+  const sameCalls = (e: CallerExample) =>
+    e.calls.length > 1 && e.calls.every((c) => c.name === e.calls[0]!.name);
+  const moreCueDrop = (o.moreCueDrop ?? false) ? shuffled.filter(sameCalls).map(withoutNameCues) : [];
+  // the "more" and call models read the argument scorer's chances: trained on questions the scorer did not see,
+  // they meet chances as spread out as on new questions, not the scorer's sure answers on its own data
+  const seen = new Set(plain);
+  const rowSource = o.unseenRows ? shuffled.filter((e) => !seen.has(e)) : shuffled;
   const moreRows = moreExamples(
-    [...shuffled.slice(0, o.functionExamples ?? 6000), ...listsAsCalls(train)],
+    [...rowSource.slice(0, o.functionExamples ?? 6000), ...listsAsCalls(train), ...moreCueDrop],
     weights,
     stats,
     joiners,
@@ -491,7 +508,7 @@ export function trainFactored(
   const moreFit = trainLogistic(moreRows, MORE_DIM, { epochs: o.epochs ?? 4, lr: 0.1, l2: 1e-5, seed });
   weights.more = moreFit.weights;
   const rows: { x: Float32Array; y: number }[] = [];
-  for (const e of shuffled.slice(0, o.functionExamples ?? 6000)) {
+  for (const e of (o.unseenCallRows ? rowSource : shuffled).slice(0, o.functionExamples ?? 6000)) {
     const called = new Set(e.calls.map((c) => c.name));
     for (const s of scoreFunctions(e.tools, e.question, weights, stats, joiners))
       rows.push({ x: s.features, y: called.has(s.view.tool.function.name) ? 1 : 0 });
@@ -505,6 +522,8 @@ export function trainFactored(
   });
   const ratios = [0.3, 0.5, 0.7, 0.8, 0.9, 0.95, 2];
   const thresholds = [0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8];
+  if (o.callThreshold !== undefined && !thresholds.includes(o.callThreshold))
+    thresholds.push(o.callThreshold);
   const grid: { threshold: number; ratio: number; score: number }[] = [];
   const argsByRatio = ratios.map((ratio) =>
     scoredDev.map((d) => d.scored.map((s) => argumentsOf(s, { ...weights, moreThreshold: ratio }))),
@@ -517,7 +536,10 @@ export function trainFactored(
       });
       grid.push({ threshold, ratio, score: Math.round(balancedExact(results) * 10000) / 100 });
     }
-  const best = grid.reduce((a, b) => (b.score > a.score ? b : a));
+  const fixed = o.callThreshold;
+  const best = grid
+    .filter((g) => fixed === undefined || g.threshold === fixed)
+    .reduce((a, b) => (b.score > a.score ? b : a), { threshold: fixed ?? 0, ratio: 0.9, score: -1 });
   weights.callThreshold = best.threshold;
   weights.moreThreshold = best.ratio;
   return {

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { CatalogEntry } from "../../src/catalog/catalog.ts";
 import { FactoredCallerModel } from "../../src/models/caller-factored.ts";
 import { candidatesFor, paramKind } from "../../src/models/factored/candidates.ts";
-import { assignLearned, type ScoredParam } from "../../src/models/factored/decide.ts";
+import { assignLearned, MORE_DIM, type ScoredParam } from "../../src/models/factored/decide.ts";
 import { functionView, questionView } from "../../src/models/factored/features.ts";
 import { tokenize } from "../../src/models/factored/text.ts";
 import { synthesize } from "../../src/synth/index.ts";
@@ -64,6 +64,22 @@ describe("factored caller parts", () => {
     expect(p.calls[0]!.arguments.rate).toBe(0.08);
     expect(mentionedBooleans(e).question).toBe("grow with rate 2.5, verbose and city Lima");
     expect(withoutValues(e).replace(/\s+/g, " ")).toBe("grow with rate , verbose true and city ");
+  });
+
+  it("reads two values joined by a comma alone as one value in two parts, unless a joiner word lists them", () => {
+    const tool: ToolJson = { type: "function", function: { name: "f", description: "", parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] } } };
+    const yes = { weights: [10, ...new Array<number>(MORE_DIM - 1).fill(0)], threshold: 0.5 };
+    const values = (question: string, commas?: boolean) => {
+      const f = functionView(tool, questionView(question, new Set(["and"])), new Map());
+      const info = f.params[0]!;
+      // the scorer likes the first city most, the second next
+      const probs = info.candidates.map((c) => (c.value === "Miami" ? 0.5 : ["Florida", "Boston", "Paris"].includes(String(c.value)) ? 0.3 : 0.001));
+      return assignLearned(f, [{ info, probs, pNull: 0 }], { ...yes, commas })[0]!.values.map((c) => c.value);
+    };
+    expect(values("weather in Miami, Florida today")).toEqual(["Miami"]);
+    expect(values("weather in Miami, Florida today", false)).toEqual(["Miami", "Florida"]);
+    expect(values("weather in Miami and Boston today")).toEqual(["Miami", "Boston"]);
+    expect(values("weather in Miami, Boston and Paris today")).toEqual(["Miami", "Boston", "Paris"]);
   });
 
   it("drops parameter-name cues but keeps the values", () => {

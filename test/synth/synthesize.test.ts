@@ -254,6 +254,42 @@ describe("synthesize with maxCalls above 2", () => {
   });
 });
 
+describe("synthesize with pairedShare", () => {
+  const catalog = fixtureCatalog();
+  const options = {
+    seed: 7,
+    perTool: 20,
+    multiCallShare: 0.6,
+    maxCalls: 3,
+    sameToolShare: 1,
+    distractors: 1,
+  };
+  const paired = synthesize(catalog, { ...options, pairedShare: 1 });
+  // calls of one function in which two or more parameters take another value from call to call, the rest shared
+  const groups = (items: readonly SynthItem[]) =>
+    items.filter((i) => {
+      if (i.calls.length < 2 || new Set(i.calls.map((c) => c.name)).size > 1) return false;
+      const keys = Object.keys(i.calls[0]!.arguments);
+      const same = (k: string) =>
+        i.calls.every((c) => JSON.stringify(c.arguments[k]) === JSON.stringify(i.calls[0]!.arguments[k]));
+      return keys.filter((k) => !same(k)).length >= 2 && keys.some(same);
+    });
+
+  it("writes calls of one function whose values vary in groups, each valid and shown", () => {
+    expect(groups(paired).length).toBeGreaterThan(groups(synthesize(catalog, options)).length);
+    expect(invalidCalls(paired, catalog)).toEqual([]);
+    expect(valuesNotShown(paired)).toEqual([]);
+  });
+
+  it("is off by default: the same items as without the option", () => {
+    expect(synthesize(catalog, { ...options, pairedShare: 0 })).toEqual(synthesize(catalog, options));
+  });
+
+  it("rejects a pairedShare outside [0, 1]", () => {
+    expect(() => synthesize(catalog, { ...options, pairedShare: 2 })).toThrow(/pairedShare/);
+  });
+});
+
 describe("examplesIn", () => {
   it("reads a description's examples and quoted words, not the text between apostrophes", () => {
     expect(examplesIn("The city, e.g. San Francisco, CA")).toEqual(["San Francisco"]);

@@ -48,6 +48,8 @@ export interface DecideOptions {
   parallel?: boolean;
   /** false: a parameter with one value takes further ones only with evidence, as the first parameter does. */
   fill?: boolean;
+  /** false: two values joined by a comma alone count as a list (else only when a joiner word goes on with it). */
+  commas?: boolean;
   /** false: every function that passes the gate is called, its name mentioned or not. */
   mention?: boolean;
   /** false: with several functions called, every function may take any span (no spanOwners). */
@@ -121,7 +123,7 @@ export interface Picked {
 export function assignLearned(
   f: FunctionView,
   params: readonly ScoredParam[],
-  more: { weights: number[]; threshold: number; fill?: boolean } | undefined,
+  more: { weights: number[]; threshold: number; fill?: boolean; commas?: boolean } | undefined,
   allowed: (c: Candidate) => boolean = () => true,
 ): Picked[] {
   const used: [number, number][] = [];
@@ -165,7 +167,8 @@ export function assignLearned(
         const x = moreFeatures(f, params, pk.param, pk.values, r.c);
         // a further value goes to the parameter that wants it most (x[5]: another parameter's chance for it)
         // and needs evidence of its own: joined to a value already taken, or its parameter's name beside it
-        if (x[5]! > r.pr || (x[3] === 0 && x[4] === 0) || sigmoid(dot(more.weights, x)) < more.threshold) continue;
+        const joined = x[3] === 1 && (more.commas === false || !commaPairOnly(f, pk.values, r.c));
+        if (x[5]! > r.pr || (!joined && x[4] === 0) || sigmoid(dot(more.weights, x)) < more.threshold) continue;
         used.push(...rangesOf(r.c));
         pk.values.push(r.c);
         added = true;
@@ -212,6 +215,27 @@ function joinedRanges(f: FunctionView, a: [number, number], b: [number, number])
     const t = f.view.tokens[i]!;
     if (t.text !== "," && !f.view.joiners.has(t.lower)) return false;
   }
+  return true;
+}
+
+/**
+ * Is `c` joined to the values taken only as the second half of "A, B": a comma alone between, no learnt joiner
+ * word going on after it ("A, B and C") and not the same frame? Such a pair is as often one value written in two
+ * parts (a place and its region) as a list of two, which people join with a joiner word.
+ */
+function commaPairOnly(f: FunctionView, values: readonly Candidate[], c: Candidate): boolean {
+  const t = f.view.tokens;
+  for (const v of values)
+    for (const r of rangesOf(v))
+      for (const s of rangesOf(c)) {
+        if (sameFrame(f, r, s)) return false;
+        if (!joinedRanges(f, r, s)) continue;
+        const [x, y] = r[0] < s[0] ? [r, s] : [s, r];
+        if (t.slice(x[1], y[0]).some((k) => f.view.joiners.has(k.lower))) return false;
+        let i = y[1];
+        while (t[i]?.text === ",") i++;
+        if (t[i] !== undefined && f.view.joiners.has(t[i]!.lower)) return false;
+      }
   return true;
 }
 
@@ -290,7 +314,9 @@ export function argumentsOf(
   allowed?: (c: Candidate) => boolean,
 ): { name: string; arguments: Record<string, unknown> }[] {
   const more =
-    o.parallel === false ? undefined : { weights: w.more, threshold: w.moreThreshold, fill: o.fill !== false };
+    o.parallel === false
+      ? undefined
+      : { weights: w.more, threshold: w.moreThreshold, fill: o.fill !== false, commas: o.commas !== false };
   let picked = o.assigner === "order" ? assignByOrder(s.params) : assignLearned(s.view, s.params, more, allowed);
   // the span owner left a required parameter without a value: assign without it
   if (allowed && o.assigner !== "order" && s.params.some((p) => p.info.required && p.info.candidates.length > 0 && !picked.some((k) => k.param === p)))
