@@ -82,6 +82,26 @@ describe("factored caller parts", () => {
     expect(values("weather in Miami, Boston and Paris today")).toEqual(["Miami", "Boston", "Paris"]);
   });
 
+  it("takes a further value in a near frame of a taken one, and lets the learnt 'more' weigh another parameter's claim", () => {
+    const tool: ToolJson = { type: "function", function: { name: "f", description: "", parameters: { type: "object", properties: { city: { type: "string" }, region: { type: "string" } }, required: ["city"] } } };
+    const yes = { weights: [10, ...new Array<number>(MORE_DIM - 1).fill(0)], threshold: 0.5 };
+    const values = (question: string, o: { frames?: boolean; preferOther?: boolean } = {}) => {
+      const f = functionView(tool, questionView(question, new Set(["and"])), new Map());
+      const scored = f.params.map((info) => ({
+        info,
+        // the city likes Lima most, Quito next; the region wants Quito a little more than the city does
+        probs: info.candidates.map((c) => (c.value === "Lima" ? (info.name === "city" ? 0.6 : 0) : c.value === "Quito" ? (info.name === "city" ? 0.2 : 0.25) : 0)),
+        pNull: info.name === "city" ? 0 : 0.9,
+      }));
+      return assignLearned(f, scored, { ...yes, ...o }).find((p) => p.param.info.name === "city")!.values.map((c) => c.value);
+    };
+    // "in location Lima" and "one in Quito": no joiner, no same word right beside both, but "in" within two words
+    const q = "a house in location Lima, and another one in Quito";
+    expect(values(q)).toEqual(["Lima", "Quito"]);
+    expect(values(q, { frames: false })).toEqual(["Lima"]);
+    expect(values(q, { preferOther: true })).toEqual(["Lima"]);
+  });
+
   it("drops parameter-name cues but keeps the values", () => {
     const e = { tools: [{ type: "function" as const, function: { name: "get_forecast", description: "", parameters: catalog[0]!.parameters } }], question: "forecast for city Paris for 3 days", calls: [{ name: "get_forecast", arguments: { city: "Paris", days: 3 } }] };
     expect(withoutNameCues(e).question).toBe("forecast for Paris for 3");

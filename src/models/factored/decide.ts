@@ -56,6 +56,13 @@ export interface DecideOptions {
   segment?: boolean;
   /** false: a number written "5%" is offered as 5 only, never as the fraction 0.05. */
   fractions?: boolean;
+  /** false: a further value in a near frame of a taken one (nearFrame) is no evidence by that alone. */
+  frames?: boolean;
+  /**
+   * true: a further value goes only to a parameter that wants it at least as much as every other parameter does
+   * (a hard rule; by default that chance is only one of the learnt "more" model's features, x[5]).
+   */
+  preferOther?: boolean;
 }
 
 export interface ScoredParam {
@@ -119,11 +126,21 @@ export interface Picked {
   values: Candidate[];
 }
 
+/** The learnt "more" model and the decoding choices around it (DecideOptions). */
+export interface MoreOptions {
+  weights: number[];
+  threshold: number;
+  fill?: boolean;
+  commas?: boolean;
+  frames?: boolean;
+  preferOther?: boolean;
+}
+
 /** The joint assignment: parameters in order of confidence, each its best candidate whose span is still free. */
 export function assignLearned(
   f: FunctionView,
   params: readonly ScoredParam[],
-  more: { weights: number[]; threshold: number; fill?: boolean; commas?: boolean } | undefined,
+  more: MoreOptions | undefined,
   allowed: (c: Candidate) => boolean = () => true,
 ): Picked[] {
   const used: [number, number][] = [];
@@ -165,10 +182,13 @@ export function assignLearned(
         if (r.c.family === "span" && capitalised(f, r.c) !== capitalised(f, c0)) continue;
         if (pk.values.some((v) => JSON.stringify(v.value) === JSON.stringify(r.c.value))) continue;
         const x = moreFeatures(f, params, pk.param, pk.values, r.c);
-        // a further value goes to the parameter that wants it most (x[5]: another parameter's chance for it)
-        // and needs evidence of its own: joined to a value already taken, or its parameter's name beside it
+        // a further value needs evidence of its own: joined to a value already taken, its parameter's name
+        // beside it, or a near frame of a taken value ("3000 sq ft in New York and 4000 sq ft in Los Angeles");
+        // whether another parameter wants it more (x[5]) the learnt "more" weighs (preferOther: a hard rule)
         const joined = x[3] === 1 && (more.commas === false || !commaPairOnly(f, pk.values, r.c));
-        if (x[5]! > r.pr || (!joined && x[4] === 0) || sigmoid(dot(more.weights, x)) < more.threshold) continue;
+        const framed = more.frames !== false && x[11] === 1;
+        if (more.preferOther === true && x[5]! > r.pr) continue;
+        if ((!joined && !framed && x[4] === 0) || sigmoid(dot(more.weights, x)) < more.threshold) continue;
         used.push(...rangesOf(r.c));
         pk.values.push(r.c);
         added = true;
@@ -193,7 +213,7 @@ export function assignLearned(
         if (r.c.family === "span" && capitalised(f, r.c) !== capitalised(f, c0)) continue;
         if (pk.values.some((v) => JSON.stringify(v.value) === JSON.stringify(r.c.value))) continue;
         const x = moreFeatures(f, params, pk.param, pk.values, r.c);
-        if (x[5]! > r.pr || sigmoid(dot(more.weights, x)) < more.threshold) continue;
+        if ((more.preferOther === true && x[5]! > r.pr) || sigmoid(dot(more.weights, x)) < more.threshold) continue;
         used.push(...rangesOf(r.c));
         pk.values.push(r.c);
       }
@@ -205,7 +225,10 @@ export function assignLearned(
 
 /** Candidates below this chance are never a further value (keeps the "more" model's work small). */
 export const MORE_FLOOR = 0.001;
-export const MORE_DIM = 11;
+export const MORE_DIM = 12;
+
+/** How many words on each side of a value nearFrame looks at. */
+const FRAME_WIDTH = 2;
 
 /** Are two token ranges joined only by commas and learnt joiner words (1 to 3 tokens between)? */
 function joinedRanges(f: FunctionView, a: [number, number], b: [number, number]): boolean {
@@ -246,6 +269,27 @@ function sameFrame(f: FunctionView, a: [number, number], b: [number, number]): b
   return same(a[1], b[1]) || same(a[0] - 1, b[0] - 1);
 }
 
+/**
+ * Do two ranges sit in a near frame: a word (not a value's own, not either range) among the FRAME_WIDTH words
+ * before both, or among the FRAME_WIDTH words after both ("in location New York and 4000 sq ft in Los Angeles")?
+ * A looser sameFrame: people repeat the words around a value when they ask for it again with another value.
+ */
+function nearFrame(f: FunctionView, a: [number, number], b: [number, number]): boolean {
+  const t = f.view.tokens;
+  const inside = (i: number) => (i >= a[0] && i < a[1]) || (i >= b[0] && i < b[1]);
+  const words = (from: number, to: number) => {
+    const out = new Set<string>();
+    for (let i = Math.max(0, from); i < Math.min(t.length, to); i++)
+      if (!inside(i) && t[i]!.kind === "word") out.add(t[i]!.stem);
+    return out;
+  };
+  const share = (x: Set<string>, y: Set<string>) => [...x].some((w) => y.has(w));
+  return (
+    share(words(a[0] - FRAME_WIDTH, a[0]), words(b[0] - FRAME_WIDTH, b[0])) ||
+    share(words(a[1], a[1] + FRAME_WIDTH), words(b[1], b[1] + FRAME_WIDTH))
+  );
+}
+
 /** Features of `c` as a further value of `p`, whose values so far are `values` (the first the best). */
 export function moreFeatures(
   f: FunctionView,
@@ -277,6 +321,7 @@ export function moreFeatures(
   x[8] = c.family === "number" ? 1 : 0;
   x[9] = Math.abs(c.start - c0.start) / Math.max(1, f.view.tokens.length);
   x[10] = pf[16]! === pairFeatures(f, p.info, c0)[16]! ? 1 : 0;
+  x[11] = values.some((v) => rangesOf(v).some((r) => rangesOf(c).some((s) => nearFrame(f, r, s)))) ? 1 : 0;
   return x;
 }
 
@@ -316,7 +361,14 @@ export function argumentsOf(
   const more =
     o.parallel === false
       ? undefined
-      : { weights: w.more, threshold: w.moreThreshold, fill: o.fill !== false, commas: o.commas !== false };
+      : {
+          weights: w.more,
+          threshold: w.moreThreshold,
+          fill: o.fill !== false,
+          commas: o.commas !== false,
+          frames: o.frames !== false,
+          preferOther: o.preferOther === true,
+        };
   let picked = o.assigner === "order" ? assignByOrder(s.params) : assignLearned(s.view, s.params, more, allowed);
   // the span owner left a required parameter without a value: assign without it
   if (allowed && o.assigner !== "order" && s.params.some((p) => p.info.required && p.info.candidates.length > 0 && !picked.some((k) => k.param === p)))

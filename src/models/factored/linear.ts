@@ -23,9 +23,10 @@ export interface TrainOptions {
   seed: number;
 }
 
+// a weight missing at the end (a model file from before a feature was added) counts as 0
 export const dot = (w: ArrayLike<number>, x: Float32Array): number => {
   let s = 0;
-  for (let i = 0; i < x.length; i++) s += w[i]! * x[i]!;
+  for (let i = 0; i < x.length; i++) s += (w[i] ?? 0) * x[i]!;
   return s;
 };
 
