@@ -100,6 +100,8 @@ describe("factored caller parts", () => {
     expect(values(q)).toEqual(["Lima", "Quito"]);
     expect(values(q, { frames: false })).toEqual(["Lima"]);
     expect(values(q, { preferOther: true })).toEqual(["Lima"]);
+    // side by side, the two see the same "in": no frame
+    expect(values("a house in Lima Quito")).toEqual(["Lima"]);
   });
 
   it("drops parameter-name cues but keeps the values", () => {

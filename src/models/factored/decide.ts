@@ -63,6 +63,11 @@ export interface DecideOptions {
    * (a hard rule; by default that chance is only one of the learnt "more" model's features, x[5]).
    */
   preferOther?: boolean;
+  /**
+   * With several functions called, a required parameter left without a value in its function's segment:
+   * "missing" (default) lets that parameter alone look outside the segment, "all" every parameter.
+   */
+  widen?: "missing" | "all";
 }
 
 export interface ScoredParam {
@@ -272,18 +277,20 @@ function sameFrame(f: FunctionView, a: [number, number], b: [number, number]): b
 /**
  * Do two ranges sit in a near frame: a word (not a value's own, not either range) among the FRAME_WIDTH words
  * before both, or among the FRAME_WIDTH words after both ("in location New York and 4000 sq ft in Los Angeles")?
- * A looser sameFrame: people repeat the words around a value when they ask for it again with another value.
+ * A looser sameFrame: people repeat the words around a value when they ask for it again with another value. The
+ * shared word must stand at two places: values side by side ("plasma membrane") see the same neighbours.
  */
 function nearFrame(f: FunctionView, a: [number, number], b: [number, number]): boolean {
   const t = f.view.tokens;
   const inside = (i: number) => (i >= a[0] && i < a[1]) || (i >= b[0] && i < b[1]);
   const words = (from: number, to: number) => {
-    const out = new Set<string>();
+    const out = new Map<string, number>();
     for (let i = Math.max(0, from); i < Math.min(t.length, to); i++)
-      if (!inside(i) && t[i]!.kind === "word") out.add(t[i]!.stem);
+      if (!inside(i) && t[i]!.kind === "word") out.set(t[i]!.stem, i);
     return out;
   };
-  const share = (x: Set<string>, y: Set<string>) => [...x].some((w) => y.has(w));
+  // the same word at two places: values side by side share the words around both, which is no frame
+  const share = (x: Map<string, number>, y: Map<string, number>) => [...x].some(([w, i]) => y.has(w) && y.get(w) !== i);
   return (
     share(words(a[0] - FRAME_WIDTH, a[0]), words(b[0] - FRAME_WIDTH, b[0])) ||
     share(words(a[1], a[1] + FRAME_WIDTH), words(b[1], b[1] + FRAME_WIDTH))
@@ -370,9 +377,17 @@ export function argumentsOf(
           preferOther: o.preferOther === true,
         };
   let picked = o.assigner === "order" ? assignByOrder(s.params) : assignLearned(s.view, s.params, more, allowed);
-  // the span owner left a required parameter without a value: assign without it
-  if (allowed && o.assigner !== "order" && s.params.some((p) => p.info.required && p.info.candidates.length > 0 && !picked.some((k) => k.param === p)))
-    picked = assignLearned(s.view, s.params, more);
+  // the span owner left a required parameter without a value: that parameter may take a value outside the
+  // function's segment, the others stay in it (their values there set how many calls; widen "all": every
+  // parameter looks at the whole question again)
+  const missing = s.params.filter((p) => p.info.required && p.info.candidates.length > 0 && !picked.some((k) => k.param === p));
+  if (allowed && o.assigner !== "order" && missing.length > 0) {
+    const outside = new Set(missing.flatMap((p) => p.info.candidates));
+    picked =
+      o.widen === "all"
+        ? assignLearned(s.view, s.params, more)
+        : assignLearned(s.view, s.params, more, (c) => allowed(c) || outside.has(c));
+  }
   return callsOf(s.view.tool.function.name, picked, o.parallel === false ? 1 : w.maxCalls);
 }
 
