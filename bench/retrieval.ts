@@ -12,12 +12,15 @@
  * 2. Latency: index build, memory and per-query time of BM25, BM25F and the ranker over the 2,479-API
  *    StableToolBench catalog and a 50,000-API catalog synthesised from it (seeded word drops + a variant tag per
  *    copy); queries: the 704 StableToolBench queries.
+ * 3. ToolGen, the hybrid through the CLI and the add-tools experiment are too long to run here: their figures are
+ *    copied, with each file's date and revision, from the results their own benches wrote (lib/retrieval-elsewhere.ts).
  */
 import { readFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
 import { FEATURE_SET_TRIALS } from "./lib/feature-set-trials.ts";
 import { indexMemoryBytes, type BuilderName } from "./lib/index-memory.ts";
+import { measuredElsewhere } from "./lib/retrieval-elsewhere.ts";
 import { writeBenchResult } from "./lib/result.ts";
 import { synthesize } from "./lib/synthetic-catalog.ts";
 import {
@@ -255,7 +258,7 @@ try {
     results.find((r) => r.retriever === retriever && r.apis === apis)!.p50_ms as number;
   writeBenchResult("retrieval", "npm run bench:retrieval", {
     // The machine is shared (2 cores); the 1-minute load average says how contended the run was.
-    load_average_1m: [loadavg()[0], "before", loadBefore],
+    load_average_1m: { before: loadBefore, after: loadavg()[0] },
     gc_exposed: typeof (globalThis as { gc?: unknown }).gc === "function",
     index_memory:
       "heap + array buffers an index holds, measured in a fresh process per (retriever, catalog) after forced " +
@@ -265,6 +268,8 @@ try {
     goal_p50_ms: { ranker_at_2479: 5, ranker_at_50000: 20 },
     goal_met_latency: p50("ranker", 2479) <= 5 && p50("ranker", SYNTHETIC_SIZE) <= 20,
     tool_disjoint: toolDisjoint,
+    // ToolGen, the hybrid and the add-tools experiment, as their own benches last measured them (not re-run).
+    measured_elsewhere: measuredElsewhere(join(import.meta.dirname, "results")),
   });
 } catch (error) {
   process.stderr.write(`bench:retrieval needs ../shared/data: ${(error as Error).stack}\n`);

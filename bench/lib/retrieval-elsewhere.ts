@@ -1,0 +1,50 @@
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+
+/**
+ * What bench:retrieval cannot measure in its own 14 minutes but issue 41 asks its result to report: ToolGen and
+ * the hybrid through the CLI (a ToolGen model takes 16+ minutes to train) and the add-tools experiment (about
+ * 45). Each is copied here from the result file its own bench wrote, with that file's date and git revision, so
+ * that retrieval.json says where each figure comes from and how old it is; a file that is absent is said to be.
+ */
+export const ELSEWHERE = {
+  toolgen_and_hybrid_in_domain: "hybrid-cli-metatool-default.json",
+  toolgen_and_hybrid_g2_unseen_tools: "hybrid-cli-g2-reduced.json",
+  add_tools: "add-tools.json",
+} as const;
+
+type Json = Record<string, unknown>;
+
+function summary(file: string, data: Json): Json {
+  const head = { file: `bench/results/${file}`, date: data.date, git_revision: data.git_revision };
+  if (data.name === "add-tools") {
+    const protocol = (data.protocol ?? {}) as Json;
+    return {
+      ...head,
+      epochs: protocol.epochs,
+      model: protocol.model,
+      selected: data.selected,
+      selection_note: data.selection_note,
+      goals: data.goals,
+    };
+  }
+  return {
+    ...head,
+    label: data.label,
+    train_command: data.train_command,
+    figures: data.figures,
+    hybrid_minus_better_part: data.hybrid_minus_better_part,
+  };
+}
+
+/** The summaries of ELSEWHERE's files under `resultsDir` (bench/results). */
+export function measuredElsewhere(resultsDir: string): Record<keyof typeof ELSEWHERE, Json> {
+  const out = {} as Record<keyof typeof ELSEWHERE, Json>;
+  for (const [key, file] of Object.entries(ELSEWHERE) as [keyof typeof ELSEWHERE, string][]) {
+    const path = join(resultsDir, file);
+    out[key] = existsSync(path)
+      ? summary(file, JSON.parse(readFileSync(path, "utf8")) as Json)
+      : { file: `bench/results/${file}`, absent: true };
+  }
+  return out;
+}
