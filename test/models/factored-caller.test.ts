@@ -85,7 +85,7 @@ describe("factored caller parts", () => {
   it("takes a further value in a near frame of a taken one, and lets the learnt 'more' weigh another parameter's claim", () => {
     const tool: ToolJson = { type: "function", function: { name: "f", description: "", parameters: { type: "object", properties: { city: { type: "string" }, region: { type: "string" } }, required: ["city"] } } };
     const yes = { weights: [10, ...new Array<number>(MORE_DIM - 1).fill(0)], threshold: 0.5 };
-    const values = (question: string, o: { frames?: boolean; preferOther?: boolean } = {}) => {
+    const values = (question: string, o: { frames?: boolean; preferOther?: boolean; reserved?: [number, number][] } = {}) => {
       const f = functionView(tool, questionView(question, new Set(["and"])), new Map());
       const scored = f.params.map((info) => ({
         info,
@@ -102,6 +102,9 @@ describe("factored caller parts", () => {
     expect(values(q, { preferOther: true })).toEqual(["Lima"]);
     // side by side, the two see the same "in": no frame
     expect(values("a house in Lima Quito")).toEqual(["Lima"]);
+    // a span another function called with this one took as a first value is no further value here
+    const at = questionView(q, new Set()).tokens.findIndex((t) => t.text === "Quito");
+    expect(values(q, { reserved: [[at, at + 1]] })).toEqual(["Lima"]);
   });
 
   it("drops parameter-name cues but keeps the values", () => {

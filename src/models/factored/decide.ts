@@ -63,6 +63,8 @@ export interface DecideOptions {
    * (a hard rule; by default that chance is only one of the learnt "more" model's features, x[5]).
    */
   preferOther?: boolean;
+  /** false: with several functions called, a span one takes as a first value may be a further value of another. */
+  exclusive?: boolean;
   /**
    * With several functions called, a required parameter left without a value in its function's segment:
    * "missing" (default) lets that parameter alone look outside the segment, "all" every parameter.
@@ -139,6 +141,8 @@ export interface MoreOptions {
   commas?: boolean;
   frames?: boolean;
   preferOther?: boolean;
+  /** Spans other functions called with this one took as first values: never a further value here. */
+  reserved?: readonly [number, number][];
 }
 
 /** The joint assignment: parameters in order of confidence, each its best candidate whose span is still free. */
@@ -158,6 +162,8 @@ export function assignLearned(
     f.view.tokens.slice(c.start, c.end).every((k) => k.kind === "punct" || own.has(k.stem));
   const free = (c: Candidate) =>
     allowed(c) && !namesFunction(c) && rangesOf(c).every((r) => used.every((u) => !overlaps(r, u)));
+  const further = (c: Candidate) =>
+    free(c) && rangesOf(c).every((r) => (more?.reserved ?? []).every((u) => !overlaps(r, u)));
   const order = [...params].sort((a, b) => Math.max(0, ...b.probs) - Math.max(0, ...a.probs));
   const picked: Picked[] = [];
   for (const p of order) {
@@ -183,7 +189,7 @@ export function assignLearned(
       for (const r of ranked) {
         // a further value is written as the first is (both quoted or neither, both with capitals or neither):
         // a list keeps one form
-        if (!free(r.c) || r.c.quoted !== c0.quoted) continue;
+        if (!further(r.c) || r.c.quoted !== c0.quoted) continue;
         if (r.c.family === "span" && capitalised(f, r.c) !== capitalised(f, c0)) continue;
         if (pk.values.some((v) => JSON.stringify(v.value) === JSON.stringify(r.c.value))) continue;
         const x = moreFeatures(f, params, pk.param, pk.values, r.c);
@@ -214,7 +220,7 @@ export function assignLearned(
         .sort((a, b) => b.pr - a.pr);
       for (const r of ranked) {
         if (pk.values.length >= n) break;
-        if (!free(r.c) || r.c.quoted !== c0.quoted) continue;
+        if (!further(r.c) || r.c.quoted !== c0.quoted) continue;
         if (r.c.family === "span" && capitalised(f, r.c) !== capitalised(f, c0)) continue;
         if (pk.values.some((v) => JSON.stringify(v.value) === JSON.stringify(r.c.value))) continue;
         const x = moreFeatures(f, params, pk.param, pk.values, r.c);
@@ -364,6 +370,7 @@ export function argumentsOf(
   w: FactoredWeights,
   o: DecideOptions = {},
   allowed?: (c: Candidate) => boolean,
+  reserved?: readonly [number, number][],
 ): { name: string; arguments: Record<string, unknown> }[] {
   const more =
     o.parallel === false
@@ -375,6 +382,7 @@ export function argumentsOf(
           commas: o.commas !== false,
           frames: o.frames !== false,
           preferOther: o.preferOther === true,
+          reserved,
         };
   let picked = o.assigner === "order" ? assignByOrder(s.params) : assignLearned(s.view, s.params, more, allowed);
   // the span owner left a required parameter without a value: that parameter may take a value outside the
@@ -424,7 +432,15 @@ export function decide(
   const scored = scoreFunctions(tools, question, w, stats, joiners, o);
   const chosen = chooseFunctions(scored, w, o);
   const owner = chosen.length > 1 && o.segment !== false ? spanOwners(chosen) : undefined;
-  return chosen.flatMap((s, i) => argumentsOf(s, w, o, owner && ((c) => c.start < 0 || owner[c.start] === i)));
+  const allowed = (i: number) => owner && ((c: Candidate) => c.start < 0 || owner[c.start] === i);
+  // several functions: the spans each takes as first values are spent, no other function's further values
+  const firsts =
+    chosen.length > 1 && o.exclusive !== false && o.assigner !== "order"
+      ? chosen.map((s, i) => assignLearned(s.view, s.params, undefined, allowed(i)).flatMap((k) => k.values.flatMap(rangesOf)))
+      : undefined;
+  return chosen.flatMap((s, i) =>
+    argumentsOf(s, w, o, allowed(i), firsts?.flatMap((r, j) => (j === i ? [] : r))),
+  );
 }
 
 /**
