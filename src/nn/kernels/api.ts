@@ -230,6 +230,13 @@ export interface MatmulKernels {
   ): boolean;
   averageInto?(avg: Float32Array, p: Float32Array, count: number): boolean;
   /**
+   * Optional: runs `job()` (kernel calls) and `work()` (plain JavaScript that calls no kernel), with the results
+   * of job() then work(), but runs work on the calling thread while the helpers start on job()'s first pool
+   * job, which this thread joins afterwards (after job() when none of it went to the pool). The trainer builds
+   * the next batch this way while the helpers run the AdamW update.
+   */
+  alongside?(job: () => void, work: () => void): void;
+  /**
    * Allocates a zeroed Float32Array the kernels can use without copying (for example a view into shared
    * WebAssembly memory). The engine allocates weights, gradients and activations through it.
    */

@@ -26,6 +26,8 @@ export class ThreadPool {
   /** Home ranges of a job (control.mjs): one per thread, the caller's first. */
   readonly homes: number;
   private readonly bounds: number[];
+  /** JavaScript to run on this thread while the helpers start on the next job (alongside). */
+  private pending: (() => void) | undefined;
 
   /**
    * One helper per entry of `scratch` (each helper's packing buffer). `startDelayMs`: each helper waits this long
@@ -114,16 +116,46 @@ export class ThreadPool {
   ): void {
     const ctl = this.ctl;
     const seq = publishJob(ctl, kind, chunks, writeArgs, homes, bounds);
+    const work = this.pending;
+    this.pending = undefined;
+    let failure: { error: unknown } | undefined;
+    if (work) {
+      try {
+        work();
+      } catch (error) {
+        failure = { error }; // thrown once the job is complete: its chunks must not be left half done
+      }
+    }
     runChunks(ctl, exports, scratch, seq);
     for (;;) {
       const done = Atomics.load(ctl, CTL.COMPLETED);
       if (done >= chunks) break;
       waitChange(ctl, CTL.COMPLETED, done);
     }
+    if (failure) throw failure.error;
     if (Atomics.load(ctl, CTL.FAILED) !== 0) {
       throw new Error(
         `${kind === 0 ? "matmul" : `task ${kind}`} failed in the WASM kernel (an operand out of bounds?)`,
       );
+    }
+  }
+
+  /**
+   * Runs job(), and `work` (no kernel call in it) on this thread right after job()'s first pool job is
+   * published, before this thread claims chunks of it: the helpers compute meanwhile, and this thread then
+   * takes what they left (which thread computes a chunk never changes its bits). When job() publishes no job,
+   * work runs after it.
+   */
+  alongside(job: () => void, work: () => void): void {
+    this.pending = work;
+    let done = false;
+    try {
+      job();
+      done = true;
+    } finally {
+      const left = this.pending;
+      this.pending = undefined;
+      if (done && left) left();
     }
   }
 

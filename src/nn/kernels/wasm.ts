@@ -270,6 +270,11 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
     matmulAB: (out, a, b, M, K, N, accumulate = false) => run("AB", out, a, b, M, K, N, accumulate),
     matmulAtB: (out, a, b, M, K, N, accumulate = false) => run("AtB", out, a, b, M, K, N, accumulate),
     matmulMany: gemms.many,
+    alongside(job, work) {
+      if (pool?.ready) return pool.alongside(job, work);
+      job();
+      work();
+    },
     swigluForward(a, g, u, n) {
       const p = addresses(n, [a, g, u]);
       if (!p) swigluForward(a, g, u, n);

@@ -19,6 +19,7 @@ import {
   type Sample,
 } from "./batches.ts";
 import { ToolgenError } from "../../errors.ts";
+import { kernels } from "../kernels/index.ts";
 
 /**
  * Chat-style samples (loss mask) or one token stream (packed windows, plain text). Samples are packed into one
@@ -122,7 +123,23 @@ export async function train(model: Llama, data: TrainData, o: TrainOptions): Pro
     return batch.map((s) => dropTokens(s, dropout, rng));
   }
 
+  /** Data batch `index` and the samples' own tokens in it. */
+  function dataBatch(index: number): { index: number; batch: Batch; realTokens: number } {
+    if (data.kind === "stream") {
+      const batch = packedBatch(data.tokens, o.batchSize, seqLen, o.seed, index);
+      return { index, batch, realTokens: batch.B * batch.T };
+    }
+    const samples = augmented(data.samples, index);
+    const batch =
+      data.pack === false ? paddedSamples(samples, seqLen, data.padId) : packBatch(samples, seqLen);
+    let realTokens = 0;
+    for (const s of samples) realTokens += Math.min(s.ids.length, seqLen);
+    return { index, batch, realTokens };
+  }
+
   async function loop(): Promise<TrainResult> {
+    // the batch built during the previous update (undefined at the start and after a resume)
+    let next: ReturnType<typeof dataBatch> | undefined;
     while (optimizer.step < o.steps) {
       await new Promise<void>((resolve) => setImmediate(resolve)); // let signals (Ctrl-C) and I/O run between steps
       if (o.signal?.aborted) return { optimizer, losses, stoppedEarly: true };
@@ -133,16 +150,10 @@ export async function train(model: Llama, data: TrainData, o: TrainOptions): Pro
       let realTokens = 0;
       for (let micro = 0; micro < accumulation; micro++) {
         const index = step * accumulation + micro;
-        let batch: Batch;
-        if (data.kind === "samples") {
-          const samples = augmented(data.samples, index);
-          batch =
-            data.pack === false ? paddedSamples(samples, seqLen, data.padId) : packBatch(samples, seqLen);
-          for (const s of samples) realTokens += Math.min(s.ids.length, seqLen);
-        } else {
-          batch = packedBatch(data.tokens, o.batchSize, seqLen, o.seed, index);
-          realTokens += batch.B * batch.T;
-        }
+        const made = next?.index === index ? next : dataBatch(index);
+        next = undefined;
+        const batch = made.batch;
+        realTokens += made.realTokens;
         const r = model.forwardBackward(batch, grads, { accumulate: micro > 0, lossScale: 1 / accumulation });
         loss += r.loss / accumulation;
         tokens += batch.B * batch.T;
@@ -155,7 +166,19 @@ export async function train(model: Llama, data: TrainData, o: TrainOptions): Pro
       // clipping is applied inside the update (AdamW.update's gradScale): the same bits as clipping first
       const { norm: gradNorm, scale } = gradNormScale(grads, o.clip ?? 1);
       const lr = cosineLr(step, o.steps, o.lr, o.warmupFraction ?? 0.03, o.minLrRatio ?? 0.1);
-      optimizer.update(grads, lr, scale);
+      // The next step's first batch is built while the kernel threads run the update (the same batch: it
+      // depends on its index alone); the update is the step's longest job after the matrix products.
+      const update = () => optimizer.update(grads, lr, scale);
+      const nextIndex = (step + 1) * accumulation;
+      const prepare = () => {
+        if (step + 1 < o.steps) next = dataBatch(nextIndex);
+      };
+      const k = kernels();
+      if (k.alongside) k.alongside(update, prepare);
+      else {
+        update();
+        prepare();
+      }
       if (optimizer.step > averageAfter) accumulateAverage(optimizer);
       losses.push(loss);
       tokensSeen += tokens;
