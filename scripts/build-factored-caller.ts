@@ -648,6 +648,22 @@ const DEVELOPMENT_PROBES = [
     22,
     8,
   ],
+  [
+    "+ 'more' feature: how common the span's most common word is, rebuilt (synth chose the ratio 0.9; calls right per function: sp 327 -> 336 of 400, multiple 170 -> 174, parallel 95 -> 105, pm 86 -> 94 of 200; java 44, js 40)",
+    37.75,
+    38,
+    80.42,
+    19,
+    9,
+  ],
+  [
+    "probe: that model with the ratio 0.8 (calls right: sp 327, parallel 103, pm 84; java 44, js 38)",
+    37.75,
+    37,
+    80.42,
+    23,
+    9,
+  ],
 ].map(([what, simple_python, multiple, irrelevance, parallel, parallel_multiple]) => ({
   what,
   simple_python,

@@ -236,7 +236,7 @@ export function assignLearned(
 
 /** Candidates below this chance are never a further value (keeps the "more" model's work small). */
 export const MORE_FLOOR = 0.001;
-export const MORE_DIM = 12;
+export const MORE_DIM = 13;
 
 /** How many words on each side of a value nearFrame looks at. */
 const FRAME_WIDTH = 2;
@@ -335,6 +335,8 @@ export function moreFeatures(
   x[9] = Math.abs(c.start - c0.start) / Math.max(1, f.view.tokens.length);
   x[10] = pf[16]! === pairFeatures(f, p.info, c0)[16]! ? 1 : 0;
   x[11] = values.some((v) => rangesOf(v).some((r) => rangesOf(c).some((s) => nearFrame(f, r, s)))) ? 1 : 0;
+  // how common the span's most common word is in training questions: a further value is seldom an everyday word
+  x[12] = c.family === "span" ? pf[38]! : 0;
   return x;
 }
 
