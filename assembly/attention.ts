@@ -1,8 +1,10 @@
 // Causal attention of one sequence and one head (layers/attention.ts has the definition, the block layout of
 // the probabilities and the JS version): the products go through gemm, the softmax runs in f32x4 lanes, so a
 // short packed sample costs one call instead of a dozen kernel calls and JS loops. Pointers are byte
-// addresses; q, k, v, o (and their gradients) point at the sequence's first row [L, hd]; p at its
-// probabilities, blocks of QUERY_BLOCK query rows, block r0..r1−1 a [r1 − r0, r1] matrix.
+// addresses; q, k, v, o (and their gradients) point at the sequence's first row of L rows of hd floats, `ld`
+// floats apart (hd: head-major tensors; H·hd: the head's columns inside the model's rows [N, H·hd], so no copy
+// into head-major order is needed — the gemm reads any strides with the same arithmetic, so the same bits);
+// p at its probabilities, blocks of QUERY_BLOCK query rows, block r0..r1−1 a [r1 − r0, r1] matrix.
 import { gemm } from "./matmul";
 import { exp4 } from "./elementwise";
 
@@ -54,7 +56,7 @@ function softmaxRow(s: usize, last: i32, width: i32, scale: f32): void {
   for (j = n; j < width; j++) store<f32>(s + <usize>j * 4, 0);
 }
 
-/** Forward of one (sequence, head): fills p and o [L, hd]. `scratch`: the calling thread's gemm scratch. */
+/** Forward of one (sequence, head): fills p and o. `scratch`: the calling thread's gemm scratch. */
 export function attentionForward(
   o: usize,
   p: usize,
@@ -65,6 +67,7 @@ export function attentionForward(
   hd: i32,
   scale: f32,
   scratch: usize,
+  ld: i32,
 ): void {
   let off: usize = 0;
   for (let r0 = 0; r0 < L; r0 += QUERY_BLOCK) {
@@ -72,16 +75,16 @@ export function attentionForward(
     const rows = r1 - r0;
     const pb = p + off * 4;
     // S = Q·Kᵀ (ABt), rows × r1
-    gemm(pb, r1, q + <usize>(r0 * hd) * 4, hd, 1, k, 1, hd, rows, r1, hd, 0, scratch);
+    gemm(pb, r1, q + <usize>(r0 * ld) * 4, ld, 1, k, 1, ld, rows, r1, hd, 0, scratch);
     for (let i = 0; i < rows; i++) softmaxRow(pb + <usize>(i * r1) * 4, r0 + i, r1, scale);
     // O = P·V (AB)
-    gemm(o + <usize>(r0 * hd) * 4, hd, pb, r1, 1, v, hd, 1, rows, hd, r1, 0, scratch);
+    gemm(o + <usize>(r0 * ld) * 4, ld, pb, r1, 1, v, ld, 1, rows, hd, r1, 0, scratch);
     off += <usize>(rows * r1);
   }
 }
 
 /**
- * Backward of one (sequence, head): from do_ writes dq, dk, dv [L, hd] (dk and dv overwritten). `ds` holds
+ * Backward of one (sequence, head): from do_ writes dq, dk, dv (dk and dv overwritten). `ds` holds
  * QUERY_BLOCK·L floats of scratch.
  */
 export function attentionBackward(
@@ -98,19 +101,22 @@ export function attentionBackward(
   hd: i32,
   scale: f32,
   scratch: usize,
+  ld: i32,
 ): void {
-  memory.fill(dk, 0, <usize>(L * hd) * 4);
-  memory.fill(dv, 0, <usize>(L * hd) * 4);
+  for (let r = 0; r < L; r++) {
+    memory.fill(dk + <usize>(r * ld) * 4, 0, <usize>hd * 4);
+    memory.fill(dv + <usize>(r * ld) * 4, 0, <usize>hd * 4);
+  }
   let off: usize = 0;
   for (let r0 = 0; r0 < L; r0 += QUERY_BLOCK) {
     const r1 = min(L, r0 + QUERY_BLOCK);
     const rows = r1 - r0;
     const pb = p + off * 4;
-    const dOb = do_ + <usize>(r0 * hd) * 4;
+    const dOb = do_ + <usize>(r0 * ld) * 4;
     // dP = dO·Vᵀ (ABt), rows × r1
-    gemm(ds, r1, dOb, hd, 1, v, 1, hd, rows, r1, hd, 0, scratch);
+    gemm(ds, r1, dOb, ld, 1, v, 1, ld, rows, r1, hd, 0, scratch);
     // dV += Pᵀ·dO (AtB): r1 × hd
-    gemm(dv, hd, pb, 1, r1, dOb, hd, 1, r1, hd, rows, 1, scratch);
+    gemm(dv, ld, pb, 1, r1, dOb, ld, 1, r1, hd, rows, 1, scratch);
     // softmax backward: dS = P ⊙ (dP − rowsum(P ⊙ dP)) · scale
     for (let t = 0; t < rows; t++) {
       const pr = pb + <usize>(t * r1) * 4;
@@ -140,9 +146,9 @@ export function attentionBackward(
       for (j = n; j < r1; j++) store<f32>(dr + <usize>j * 4, 0);
     }
     // dQ = dS·K (AB): rows × hd
-    gemm(dq + <usize>(r0 * hd) * 4, hd, ds, r1, 1, k, hd, 1, rows, hd, r1, 0, scratch);
+    gemm(dq + <usize>(r0 * ld) * 4, ld, ds, r1, 1, k, ld, 1, rows, hd, r1, 0, scratch);
     // dK += dSᵀ·Q (AtB): r1 × hd
-    gemm(dk, hd, ds, 1, r1, q + <usize>(r0 * hd) * 4, hd, 1, r1, hd, rows, 1, scratch);
+    gemm(dk, ld, ds, 1, r1, q + <usize>(r0 * ld) * 4, ld, 1, r1, hd, rows, 1, scratch);
     off += <usize>(rows * r1);
   }
 }

@@ -370,3 +370,4 @@ export { attentionForward, attentionBackward } from "./attention";
 export { runTask } from "./tasks";
 export { gemmBatchEntryBytes } from "./train-tasks";
 export { addInto } from "./train";
+export { ropeRows } from "./heads";

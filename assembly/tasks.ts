@@ -6,7 +6,7 @@
 import { attentionBackward, attentionForward } from "./attention";
 import { rmsnormForward, swigluBackward, swigluForward } from "./elementwise";
 import { gemmScratchBytes } from "./matmul";
-import { moveHeads } from "./heads";
+import { moveHeads, ropeRows } from "./heads";
 import { arg, argf } from "./args";
 import { runTrainTask } from "./train-tasks";
 import { addInto } from "./train";
@@ -19,6 +19,7 @@ const SWIGLU_BACKWARD: i32 = 4;
 const ADD: i32 = 5;
 const RMSNORM_FORWARD: i32 = 6;
 const MOVE_HEADS: i32 = 7;
+const ROPE_ROWS: i32 = 20;
 /** Kinds from here on are the training step's (train-tasks.ts). */
 export const FIRST_TRAIN_TASK: i32 = 8;
 
@@ -27,11 +28,23 @@ export const ATTENTION_MAX_L: i32 = 2048;
 
 /**
  * Item i of a job. Attention: one (sequence, head) from a table of (at, pAt, L) triples in floats (args:
- * the arrays' byte addresses, the table, hd, scale). Elementwise kinds: floats [i·chunk, min(n, (i+1)·chunk))
+ * the arrays' byte addresses, the table, hd, scale, the row stride ld: hd or H·hd, attention.ts). Elementwise kinds: floats [i·chunk, min(n, (i+1)·chunk))
  * (rows for RMSNorm), so a chunk boundary never changes what an element gets.
  */
 export function runTask(kind: i32, i: i32, args: usize, scratch: usize): void {
-  if (kind >= FIRST_TRAIN_TASK) {
+  if (kind == ROPE_ROWS) {
+    // args: x, y (0: none), rows, H, hd, cos, sin, positions, inverse, rows per item
+    const r0 = i * arg(args, 9);
+    const r1 = min(arg(args, 2), r0 + arg(args, 9));
+    const H = arg(args, 3);
+    const hd = arg(args, 4);
+    const cos = <usize>arg(args, 5);
+    const sin = <usize>arg(args, 6);
+    const pos = <usize>arg(args, 7);
+    const inverse = arg(args, 8);
+    ropeRows(<usize>arg(args, 0), r0, r1, H, hd, cos, sin, pos, inverse);
+    if (arg(args, 1) != 0) ropeRows(<usize>arg(args, 1), r0, r1, H, hd, cos, sin, pos, inverse);
+  } else if (kind >= FIRST_TRAIN_TASK) {
     runTrainTask(kind, i, args, scratch);
   } else if (kind == ATTENTION_FORWARD) {
     const t = <usize>arg(args, 5) + <usize>(i * 12);
@@ -43,7 +56,7 @@ export function runTask(kind: i32, i: i32, args: usize, scratch: usize): void {
     const q = <usize>arg(args, 2) + at;
     const k = <usize>arg(args, 3) + at;
     const v = <usize>arg(args, 4) + at;
-    attentionForward(o, p, q, k, v, L, arg(args, 6), argf(args, 7), scratch);
+    attentionForward(o, p, q, k, v, L, arg(args, 6), argf(args, 7), scratch, arg(args, 8));
   } else if (kind == ATTENTION_BACKWARD) {
     const t = <usize>arg(args, 8) + <usize>(i * 12);
     const at = <usize>load<i32>(t) * 4;
@@ -64,6 +77,7 @@ export function runTask(kind: i32, i: i32, args: usize, scratch: usize): void {
       arg(args, 9),
       argf(args, 10),
       scratch,
+      arg(args, 11),
     );
   } else if (kind == SWIGLU_FORWARD) {
     const n = arg(args, 3);

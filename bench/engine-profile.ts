@@ -32,7 +32,7 @@ if (!(Number.isInteger(steps) && steps > 0)) {
 const OPS: Array<[string, RegExp, RegExp]> = [
   ["attention forward", /^attentionForward$/, /layers\/attention\.ts$/],
   ["attention backward", /^attentionBackward$/, /layers\/attention\.ts$/],
-  ["split/merge heads + RoPE", /^(split|merge)Heads(With)?$/, /layers\/attention\.ts$/],
+  ["split/merge heads + RoPE", /^((split|merge)Heads(With)?|rotateRows)$/, /layers\/(attention|rope)\.ts$/],
   ["RMSNorm", /^(rmsnorm|rmsnormGrad)$/, /layers\/rmsnorm\.ts$/],
   ["SwiGLU", /^swiglu(Forward|Backward)$/, /(kernels\/wasm|layers\/swiglu)\.ts$/],
   ["residual add", /^add$/, /kernels\/wasm\.ts$/],

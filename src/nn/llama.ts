@@ -2,15 +2,13 @@ import { headDim, type LlamaConfig } from "./config.ts";
 import { kernels } from "./kernels/index.ts";
 import type { MatmulCall, MatmulKernels } from "./kernels/api.ts";
 import {
-  attentionBackward,
-  attentionForward,
+  attentionBackwardRows,
+  attentionForwardRows,
   attentionProbsSize,
-  mergeHeadsWith,
-  splitHeadsWith,
   type AttentionShape,
 } from "./layers/attention.ts";
 import { crossEntropyInPlace } from "./layers/cross-entropy.ts";
-import { ropeTable, type RopeTable } from "./layers/rope.ts";
+import { ropeTable, rotateRows, type RopeTable } from "./layers/rope.ts";
 import { rmsnorm, rmsnormGrad } from "./layers/rmsnorm.ts";
 import { swigluBackward, swigluForward } from "./layers/swiglu.ts";
 import { paramSpecs, type ParamSet } from "./params.ts";
@@ -148,23 +146,21 @@ export class Llama {
     }
     if (!k.embeddingForward?.(x0, emb, tokens, N, d))
       for (let i = 0; i < N; i++) x0.set(emb.subarray(tokens[i] * d, (tokens[i] + 1) * d), i * d);
-    const [tmp, tk, tv] = ws.rowsD;
+    const tmp = ws.rowsD[0];
     for (let l = 0; l < c.numLayers; l++) {
       const A = ws.layers[l];
       const pre = `model.layers.${l}.`;
       const next = l + 1 < c.numLayers ? ws.layers[l + 1].x : ws.xOut;
       rmsnorm(k, A.h1, A.inv1, A.x, P.get(pre + "input_layernorm.weight"), N, d, c.rmsNormEps);
+      // q, k, v stay in the rows [N, d] (the attention reads each head's columns there): one RoPE job for q
+      // and k instead of a head-major copy of each
       matmuls(k, [
-        linear(tmp, A.h1, P.get(pre + "self_attn.q_proj.weight"), N, d, d),
-        linear(tk, A.h1, P.get(pre + "self_attn.k_proj.weight"), N, d, d),
-        linear(tv, A.h1, P.get(pre + "self_attn.v_proj.weight"), N, d, d),
+        linear(A.q, A.h1, P.get(pre + "self_attn.q_proj.weight"), N, d, d),
+        linear(A.k, A.h1, P.get(pre + "self_attn.k_proj.weight"), N, d, d),
+        linear(A.v, A.h1, P.get(pre + "self_attn.v_proj.weight"), N, d, d),
       ]);
-      splitHeadsWith(k, A.q, tmp, s, this.rope, positions);
-      splitHeadsWith(k, A.k, tk, s, this.rope, positions);
-      splitHeadsWith(k, A.v, tv, s);
-      const oh = ws.headsD[0];
-      attentionForward(k, oh, A.p, A.q, A.k, A.v, s);
-      mergeHeadsWith(k, A.att, oh, s);
+      rotateRows(k, this.rope, positions, N, c.numHeads, false, A.q, A.k);
+      attentionForwardRows(k, A.att, A.p, A.q, A.k, A.v, s);
       k.matmulABt(tmp, A.att, P.get(pre + "self_attn.o_proj.weight"), N, d, d);
       if (!k.add?.(A.x2, A.x, tmp, N * d)) for (let i = 0; i < N * d; i++) A.x2[i] = A.x[i] + tmp[i];
       rmsnorm(k, A.h2, A.inv2, A.x2, P.get(pre + "post_attention_layernorm.weight"), N, d, c.rmsNormEps);
@@ -316,7 +312,7 @@ export class Llama {
     const dh = ws.rowsD[3];
     if (!k.fillZero?.(dx)) dx.fill(0);
     rmsnormGrad(k, dx, G.get("model.norm.weight"), dhF, ws.xOut, P.get("model.norm.weight"), ws.invF, N, d);
-    const [dOh, dQh, dKh, dVh] = ws.headsD;
+    const [dQ, dK, dV] = ws.headsD;
     const [da, dg, du] = ws.rowsF;
     for (let l = c.numLayers - 1; l >= 0; l--) {
       const A = ws.layers[l];
@@ -344,23 +340,18 @@ export class Llama {
         inputGrad(tmp, dx, W("self_attn.o_proj.weight"), N, d, d),
         weightGrad(dW("self_attn.o_proj.weight"), dx, A.att, d, N, d),
       ]);
-      splitHeadsWith(k, dOh, tmp, s);
-      attentionBackward(k, dQh, dKh, dVh, dOh, A.p, A.q, A.k, A.v, ws.tt, s);
-      mergeHeadsWith(k, tmp, dQh, s, this.rope, positions);
+      // dO = tmp, and dQ, dK, dV in the rows [N, d] as well; RoPE's backward on dQ and dK in one job
+      attentionBackwardRows(k, dQ, dK, dV, tmp, A.p, A.q, A.k, A.v, ws.tt, s);
+      rotateRows(k, this.rope, positions, N, c.numHeads, true, dQ, dK);
+      // dh = dQ·Wq, += dK·Wk, += dV·Wv (that order); the three weight gradients alongside the first
       matmuls(k, [
-        inputGrad(dh, tmp, W("self_attn.q_proj.weight"), N, d, d),
-        weightGrad(dW("self_attn.q_proj.weight"), tmp, A.h1, d, N, d),
+        inputGrad(dh, dQ, W("self_attn.q_proj.weight"), N, d, d),
+        weightGrad(dW("self_attn.q_proj.weight"), dQ, A.h1, d, N, d),
+        weightGrad(dW("self_attn.k_proj.weight"), dK, A.h1, d, N, d),
+        weightGrad(dW("self_attn.v_proj.weight"), dV, A.h1, d, N, d),
       ]);
-      mergeHeadsWith(k, tmp, dKh, s, this.rope, positions);
-      matmuls(k, [
-        inputGrad(dh, tmp, W("self_attn.k_proj.weight"), N, d, d, true),
-        weightGrad(dW("self_attn.k_proj.weight"), tmp, A.h1, d, N, d),
-      ]);
-      mergeHeadsWith(k, tmp, dVh, s);
-      matmuls(k, [
-        inputGrad(dh, tmp, W("self_attn.v_proj.weight"), N, d, d, true),
-        weightGrad(dW("self_attn.v_proj.weight"), tmp, A.h1, d, N, d),
-      ]);
+      k.matmulAB(dh, dK, W("self_attn.k_proj.weight"), N, d, d, true);
+      k.matmulAB(dh, dV, W("self_attn.v_proj.weight"), N, d, d, true);
       rmsnormGrad(k, dx, dW("input_layernorm.weight"), dh, A.x, W("input_layernorm.weight"), A.inv1, N, d);
     }
     const dEmb = G.get("model.embed_tokens.weight");

@@ -30,7 +30,7 @@ export interface Workspace {
   hF: Float32Array;
   // scratch
   rowsD: Float32Array[]; // 4 × [N, d]
-  headsD: Float32Array[]; // 4 × [B, H, T, hd]
+  headsD: Float32Array[]; // 3 × [N, d]: the attention's dQ, dK, dV (each head's columns in the rows)
   rowsF: Float32Array[]; // 3 × [N, f]
   tt: Float32Array; // [QUERY_BLOCK, T]: the attention backward's scratch
 }
@@ -79,7 +79,7 @@ export function allocateWorkspace(c: LlamaConfig, N: number, P: number, T: numbe
     invF: al(N),
     hF: al(N * d),
     rowsD: [al(N * d), al(N * d), al(N * d), al(N * d)],
-    headsD: [al(N * d), al(N * d), al(N * d), al(N * d)],
+    headsD: [al(N * d), al(N * d), al(N * d)],
     rowsF: [al(N * f), al(N * f), al(N * f)],
     tt: al(QUERY_BLOCK * T),
   };

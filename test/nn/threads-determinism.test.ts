@@ -102,7 +102,7 @@ describe.skipIf(!existsSync(DEFAULT_WASM_PATH))("a training run on several kerne
         "RMSNorm backward",
         "SwiGLU",
         "residual add",
-        "split/merge heads + RoPE",
+        "RoPE (q, k in their rows)",
         "cross-entropy",
         "embedding rows",
         "embedding gradient",

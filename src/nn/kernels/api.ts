@@ -128,8 +128,11 @@ export interface MatmulKernels {
   ): boolean;
   /**
    * Optional: the attention of many (sequence, head) items in one call, split across the kernel threads.
-   * `items` holds (at, pAt, L) triples as attentionForward/attentionBackward take them. Returns false, having
-   * written nothing, when it cannot take these arrays (then the engine calls the per-item versions).
+   * `items` holds (at, pAt, L) triples as attentionForward/attentionBackward take them. `ld` (default hd): floats
+   * from one row of an item to the next; H·hd reads and writes each head's columns inside the rows [B·T, H·hd]
+   * (layers/attention.ts attentionForwardRows), the same bits as on head-major copies. Returns false, having
+   * written nothing, when it cannot take these arrays or this `ld` (then the engine calls the per-item versions,
+   * or copies the rows into head-major order).
    */
   attentionForwardAll?(
     O: Float32Array,
@@ -140,6 +143,7 @@ export interface MatmulKernels {
     items: Int32Array,
     hd: number,
     scale: number,
+    ld?: number,
   ): boolean;
   attentionBackwardAll?(
     dQ: Float32Array,
@@ -153,6 +157,21 @@ export interface MatmulKernels {
     items: Int32Array,
     hd: number,
     scale: number,
+    ld?: number,
+  ): boolean;
+  /**
+   * Optional: layers/rope.ts rotateRows, RoPE in place on the first `rows` rows [rows, H·hd] of x and, when
+   * given, of y (one hand-off for q and k), with the same bits. Returns false, having written nothing, when it
+   * cannot take these arrays.
+   */
+  ropeRows?(
+    x: Float32Array,
+    y: Float32Array | undefined,
+    rope: { half: number; cos: Float32Array; sin: Float32Array },
+    positions: Int32Array,
+    rows: number,
+    H: number,
+    inverse: boolean,
   ): boolean;
   /**
    * Optional: layers/attention.ts splitHeads (merge false: rows [B·T, H·hd] → heads [B, H, T, hd], rotated by

@@ -36,6 +36,7 @@ export declare const TASK: Readonly<{
   SUM_PARTIALS: number;
   GEMM_SPLIT_K: number;
   GEMM_BATCH: number;
+  ROPE_ROWS: number;
 }>;
 
 export declare const SPIN: number;

@@ -105,6 +105,7 @@ export const TASK = Object.freeze({
   SUM_PARTIALS: 17,
   GEMM_SPLIT_K: 18,
   GEMM_BATCH: 19,
+  ROPE_ROWS: 20,
 });
 
 /**

@@ -24,6 +24,7 @@ const TASK_NAMES: Record<number, string> = {
   [TASK.ADD]: "residual add",
   [TASK.RMSNORM_FORWARD]: "RMSNorm forward",
   [TASK.MOVE_HEADS]: "split/merge heads + RoPE",
+  [TASK.ROPE_ROWS]: "RoPE (q, k in their rows)",
   [TASK.RMSNORM_BACKWARD]: "RMSNorm backward",
   [TASK.CROSS_ENTROPY]: "cross-entropy",
   [TASK.ADAMW]: "AdamW",

@@ -72,6 +72,8 @@ interface GemmExports {
   addInto?(out: number, x: number, y: number, n: number): void;
   /** Present in modules whose ADAMW task takes the gradient clipping scale (assembly/elementwise.ts). */
   adamwScaled?(...args: number[]): void;
+  /** Present in modules with the ROPE_ROWS task, whose attention takes a row stride (assembly/attention.ts). */
+  ropeRows?(...args: number[]): void;
 }
 
 /** Longest sequence the pooled attention backward takes (assembly/tasks.ts ATTENTION_MAX_L). */
@@ -227,20 +229,21 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
 
   /**
    * Heap addresses of attention operands when all lie in the heap and every item fits in them: probability
-   * arrays (isP 1) need pAt + span(L) floats, the others at + L·hd.
+   * arrays (isP 1) need pAt + span(L) floats, the others at + (L − 1)·ld + hd.
    */
   function attentionOperands(
     arrays: Float32Array[],
     isP: number[],
     items: Int32Array,
     hd: number,
+    ld: number,
   ): number[] | undefined {
     let rowsEnd = 0;
     let pEnd = 0;
     for (let i = 0; i < items.length; i += 3) {
       const L = items[i + 2]!;
       if (!(L > 0)) throw new RangeError("attention: an item has no rows");
-      rowsEnd = Math.max(rowsEnd, items[i]! + L * hd);
+      rowsEnd = Math.max(rowsEnd, items[i]! + (L - 1) * ld + hd);
       pEnd = Math.max(pEnd, items[i + 1]! + causalSpan(L));
     }
     const out: number[] = [];
@@ -252,6 +255,11 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
       out.push(addr);
     }
     return out;
+  }
+
+  /** Whether the module's attention takes row stride `ld` (modules before ROPE_ROWS read only hd). */
+  function strided(hd: number, ld: number): boolean {
+    return Number.isInteger(ld) && ld >= hd && (ld === hd || !!wasm.ropeRows);
   }
 
   const train = trainingOps(runner, threads);
@@ -342,7 +350,7 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
       const n = L * hd;
       const a = inHeap([O, P, Q, K, V], [at, pAt, at, at, at], [n, causalSpan(L), n, n, n]);
       if (!a) return false;
-      wasm.attentionForward(a[0]!, a[1]!, a[2]!, a[3]!, a[4]!, L, hd, scale, mainScratch);
+      wasm.attentionForward(a[0]!, a[1]!, a[2]!, a[3]!, a[4]!, L, hd, scale, mainScratch, hd);
       return true;
     },
     attentionBackward(dQ, dK, dV, dO, P, Q, K, V, scratch, at, pAt, L, hd, scale) {
@@ -354,22 +362,35 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
         [n, n, n, n, causalSpan(L), n, n, n, 64 * L],
       );
       if (!a) return false;
-      wasm.attentionBackward(...a, L, hd, scale, mainScratch);
+      wasm.attentionBackward(...a, L, hd, scale, mainScratch, hd);
       return true;
     },
-    attentionForwardAll(O, P, Q, K, V, items, hd, scale) {
-      if (!runTask || items.length / 3 > MAX_ITEMS) return false;
-      const a = attentionOperands([O, P, Q, K, V], [0, 1, 0, 0, 0], items, hd);
+    attentionForwardAll(O, P, Q, K, V, items, hd, scale, ld = hd) {
+      if (!runTask || items.length / 3 > MAX_ITEMS || !strided(hd, ld)) return false;
+      const a = attentionOperands([O, P, Q, K, V], [0, 1, 0, 0, 0], items, hd, ld);
       if (!a) return false;
-      tasks(TASK.ATTENTION_FORWARD, [...a, itemTable(items), hd, bits(scale)], items.length / 3, true);
+      tasks(TASK.ATTENTION_FORWARD, [...a, itemTable(items), hd, bits(scale), ld], items.length / 3, true);
       return true;
     },
-    attentionBackwardAll(dQ, dK, dV, dO, P, Q, K, V, items, hd, scale) {
-      if (!runTask || items.length / 3 > MAX_ITEMS) return false;
+    attentionBackwardAll(dQ, dK, dV, dO, P, Q, K, V, items, hd, scale, ld = hd) {
+      if (!runTask || items.length / 3 > MAX_ITEMS || !strided(hd, ld)) return false;
       for (let i = 2; i < items.length; i += 3) if (items[i]! > ATTENTION_MAX_L) return false;
-      const a = attentionOperands([dQ, dK, dV, dO, P, Q, K, V], [0, 0, 0, 0, 1, 0, 0, 0], items, hd);
+      const a = attentionOperands([dQ, dK, dV, dO, P, Q, K, V], [0, 0, 0, 0, 1, 0, 0, 0], items, hd, ld);
       if (!a) return false;
-      tasks(TASK.ATTENTION_BACKWARD, [...a, itemTable(items), hd, bits(scale)], items.length / 3, true);
+      const args = [...a, itemTable(items), hd, bits(scale), ld];
+      tasks(TASK.ATTENTION_BACKWARD, args, items.length / 3, true);
+      return true;
+    },
+    ropeRows(x, y, rope, positions, rows, H, inverse) {
+      const hd = 2 * rope.half;
+      const n = rows * H * hd;
+      const p = wasm.ropeRows ? addresses(n, y ? [x, y] : [x]) : undefined;
+      if (!p || positions.length < rows) return false;
+      const t = ropeInHeap(rope);
+      const pos = positionsInHeap(positions, rows, t.rows);
+      const { chunk, count, parallel } = chunking(rows, (y ? 2 : 1) * H * hd);
+      const args = [p[0]!, p[1] ?? 0, rows, H, hd, t.cos, t.sin, pos, inverse ? 1 : 0, chunk];
+      tasks(TASK.ROPE_ROWS, args, count, parallel);
       return true;
     },
     adamw(p, g, m, v, o) {

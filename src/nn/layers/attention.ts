@@ -175,16 +175,18 @@ export function attentionProbsSize(s: AttentionShape): number {
 }
 
 /**
- * The (sequence, head) items of a shape as (at, pAt, L) triples: the item's first row in Q, K, V, O (floats),
- * where its probabilities start, its length (MatmulKernels.attentionForwardAll).
+ * The (sequence, head) items of a shape as (at, pAt, L) triples: the item's first row in Q, K, V, O (floats;
+ * `rows`: in the rows [B·T, H·hd] rather than head-major), where its probabilities start, its length
+ * (MatmulKernels.attentionForwardAll).
  */
-export function attentionItems(seqs: AttentionSequence[], s: AttentionShape): Int32Array {
+export function attentionItems(seqs: AttentionSequence[], s: AttentionShape, rows = false): Int32Array {
   const { H, T, hd } = s;
   const items = new Int32Array(3 * H * seqs.length);
   let i = 0;
   for (const { b, t0, L, p, span } of seqs) {
     for (let h = 0; h < H; h++) {
-      items[i++] = ((b * H + h) * T + t0) * hd;
+      // head-major [B, H, T, hd], or the head's columns in the rows [B·T, H·hd]
+      items[i++] = rows ? (b * T + t0) * H * hd + h * hd : ((b * H + h) * T + t0) * hd;
       items[i++] = p + h * span;
       items[i++] = L;
     }
@@ -310,4 +312,62 @@ export function attentionBackward(
       }
     }
   }
+}
+
+/**
+ * attentionForward on the rows [B·T, H·hd] themselves (Q, K, V, O; each head its hd columns): the fast kernels
+ * read them with a row stride, so the model needs no head-major copies; kernels that cannot get them copied
+ * into head-major order and back (splitHeads, mergeHeads). The same bits either way.
+ */
+export function attentionForwardRows(
+  k: MatmulKernels,
+  O: Float32Array,
+  P: Float32Array,
+  Q: Float32Array,
+  K: Float32Array,
+  V: Float32Array,
+  s: AttentionShape,
+): void {
+  const { H, hd } = s;
+  const { seqs } = attentionSequences(s);
+  const scale = 1 / Math.sqrt(hd);
+  if (k.attentionForwardAll?.(O, P, Q, K, V, attentionItems(seqs, s, true), hd, scale, H * hd)) return;
+  const n = s.B * s.T * H * hd;
+  const [q, kk, v, o] = [0, 1, 2, 3].map(() => new Float32Array(n));
+  splitHeadsWith(k, q!, Q, s);
+  splitHeadsWith(k, kk!, K, s);
+  splitHeadsWith(k, v!, V, s);
+  attentionForward(k, o!, P, q!, kk!, v!, s);
+  mergeHeadsWith(k, O, o!, s);
+}
+
+/** attentionBackward on the rows [B·T, H·hd] (all of dQ, dK, dV, dO, Q, K, V), as attentionForwardRows. */
+export function attentionBackwardRows(
+  k: MatmulKernels,
+  dQ: Float32Array,
+  dK: Float32Array,
+  dV: Float32Array,
+  dO: Float32Array,
+  P: Float32Array,
+  Q: Float32Array,
+  K: Float32Array,
+  V: Float32Array,
+  scratch: Float32Array,
+  s: AttentionShape,
+): void {
+  const { H, hd } = s;
+  const { seqs } = attentionSequences(s);
+  const scale = 1 / Math.sqrt(hd);
+  const items = attentionItems(seqs, s, true);
+  if (k.attentionBackwardAll?.(dQ, dK, dV, dO, P, Q, K, V, items, hd, scale, H * hd)) return;
+  const n = s.B * s.T * H * hd;
+  const [dq, dk, dv, dout, q, kk, v] = [0, 1, 2, 3, 4, 5, 6].map(() => new Float32Array(n));
+  splitHeadsWith(k, dout!, dO, s);
+  splitHeadsWith(k, q!, Q, s);
+  splitHeadsWith(k, kk!, K, s);
+  splitHeadsWith(k, v!, V, s);
+  attentionBackward(k, dq!, dk!, dv!, dout!, P, q!, kk!, v!, scratch, s);
+  mergeHeadsWith(k, dQ, dq!, s);
+  mergeHeadsWith(k, dK, dk!, s);
+  mergeHeadsWith(k, dV, dv!, s);
 }

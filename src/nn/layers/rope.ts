@@ -1,4 +1,5 @@
 import { ROPE_CONVENTION } from "../config.ts";
+import type { MatmulKernels } from "../kernels/api.ts";
 
 /**
  * Rotary position embedding, Hugging Face's rotate-half convention (see `ROPE_CONVENTION` in config.ts):
@@ -48,5 +49,33 @@ export function rotate(
     const x1 = src[sOff + j + half];
     dst[dOff + j] = x0 * c - x1 * s;
     dst[dOff + j + half] = x1 * c + x0 * s;
+  }
+}
+
+/**
+ * RoPE in place on the first `rows` rows of x [rows, H·hd] (and of y when given: q and k in one call), each
+ * head's columns rotated at the row's position (by −angle with `inverse`: the backward). The attention reads q
+ * and k in these rows (layers/attention.ts attentionForwardRows), so the rotation needs no head-major copy.
+ * Through the fast kernels when they take these arrays (the same bits), else this loop.
+ */
+export function rotateRows(
+  k: MatmulKernels,
+  t: RopeTable,
+  positions: Int32Array,
+  rows: number,
+  H: number,
+  inverse: boolean,
+  x: Float32Array,
+  y?: Float32Array,
+): void {
+  if (k.ropeRows?.(x, y, t, positions, rows, H, inverse)) return;
+  const d = H * 2 * t.half;
+  for (const a of y ? [x, y] : [x]) {
+    for (let r = 0; r < rows; r++) {
+      for (let h = 0; h < H; h++) {
+        const o = r * d + h * 2 * t.half;
+        rotate(t, a, o, a, o, positions[r]!, inverse);
+      }
+    }
   }
 }
