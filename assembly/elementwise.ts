@@ -18,7 +18,10 @@ export function exp4(x: v128): v128 {
   y = f32x4.add(f32x4.mul(y, r), f32x4.splat(1.6666665459e-1));
   y = f32x4.add(f32x4.mul(y, r), f32x4.splat(5.0000001201e-1));
   y = f32x4.add(f32x4.add(f32x4.mul(f32x4.mul(y, r), r), r), f32x4.splat(1));
-  const pow2 = i32x4.shl(i32x4.add(i32x4.trunc_sat_f32x4_s(k), i32x4.splat(127)), 23);
+  // 2^k from the exponent bits: k + 127 is an integer in 1..254 (x is clamped), so k + 127 + 2^23 holds it in
+  // its low mantissa bits and the shift drops the rest — the value i32x4.trunc_sat_f32x4_s(k) + 127 gives,
+  // without the saturating conversion's fix-up instructions V8 emits around cvttps2dq.
+  const pow2 = i32x4.shl(f32x4.add(k, f32x4.splat(8388735)), 23);
   return f32x4.mul(y, pow2);
 }
 

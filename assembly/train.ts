@@ -116,8 +116,30 @@ export function crossEntropyRow(row: usize, V: i32, target: i32, scale: f64): f6
 
 /** Σ x[i]² over n floats in f64, in index order (one fixed-size slice of the gradient norm). */
 export function sumSquares(x: usize, n: i32): f64 {
-  let s: f64 = 0;
-  for (let i = 0; i < n; i++) {
+  // Eight f64 lanes (x[i] goes to lane i % 8 while 8 remain), added in a fixed order at the end: the same bits
+  // for a slice wherever it runs. One running sum waited for each add (~4 cycles a float: the gradient norm
+  // was 1.3 % of a training step, issue 40).
+  let a0 = f64x2.splat(0);
+  let a1 = f64x2.splat(0);
+  let a2 = f64x2.splat(0);
+  let a3 = f64x2.splat(0);
+  let i = 0;
+  for (; i + 8 <= n; i += 8) {
+    const p = x + <usize>i * 4;
+    const v0 = v128.load(p);
+    const v1 = v128.load(p, 16);
+    const d0 = f64x2.promote_low_f32x4(v0);
+    const d1 = f64x2.promote_low_f32x4(v128.shuffle<f32>(v0, v0, 2, 3, 2, 3));
+    const d2 = f64x2.promote_low_f32x4(v1);
+    const d3 = f64x2.promote_low_f32x4(v128.shuffle<f32>(v1, v1, 2, 3, 2, 3));
+    a0 = f64x2.add(a0, f64x2.mul(d0, d0));
+    a1 = f64x2.add(a1, f64x2.mul(d1, d1));
+    a2 = f64x2.add(a2, f64x2.mul(d2, d2));
+    a3 = f64x2.add(a3, f64x2.mul(d3, d3));
+  }
+  const t = f64x2.add(f64x2.add(a0, a1), f64x2.add(a2, a3));
+  let s: f64 = f64x2.extract_lane(t, 0) + f64x2.extract_lane(t, 1);
+  for (; i < n; i++) {
     const v = <f64>load<f32>(x + <usize>i * 4);
     s += v * v;
   }
