@@ -50,6 +50,73 @@ export function swigluForward(a: usize, g: usize, u: usize, n: i32): void {
   }
 }
 
+/**
+ * swigluForward that also keeps σ(g) in `sg` (the backward then reads it: swigluBackwardKept), the same bits
+ * for a.
+ */
+export function swigluForwardKeep(a: usize, sg: usize, g: usize, u: usize, n: i32): void {
+  let i = 0;
+  for (; i + 4 <= n; i += 4) {
+    const o = <usize>i * 4;
+    const gv = v128.load(g + o);
+    const s = sigmoid4(gv);
+    v128.store(sg + o, s);
+    v128.store(a + o, f32x4.mul(f32x4.mul(gv, s), v128.load(u + o)));
+  }
+  for (; i < n; i++) {
+    const o = <usize>i * 4;
+    const gv = load1(g + o);
+    const s = sigmoid4(gv);
+    store<f32>(sg + o, f32x4.extract_lane(s, 0));
+    store<f32>(a + o, f32x4.extract_lane(f32x4.mul(f32x4.mul(gv, s), load1(u + o)), 0));
+  }
+}
+
+/** swigluBackward reading σ(g) from `sg` (swigluForwardKeep) instead of computing it again: the same bits. */
+export function swigluBackwardKept(
+  dg: usize,
+  du: usize,
+  da: usize,
+  g: usize,
+  u: usize,
+  sg: usize,
+  n: i32,
+): void {
+  let i = 0;
+  const one = f32x4.splat(1);
+  for (; i + 4 <= n; i += 4) {
+    const o = <usize>i * 4;
+    const gv = v128.load(g + o);
+    const s = v128.load(sg + o);
+    const dav = v128.load(da + o);
+    v128.store(du + o, f32x4.mul(f32x4.mul(dav, gv), s));
+    v128.store(
+      dg + o,
+      f32x4.mul(
+        f32x4.mul(f32x4.mul(dav, v128.load(u + o)), s),
+        f32x4.add(one, f32x4.mul(gv, f32x4.sub(one, s))),
+      ),
+    );
+  }
+  for (; i < n; i++) {
+    const o = <usize>i * 4;
+    const gv = load1(g + o);
+    const s = load1(sg + o);
+    const dav = load1(da + o);
+    store<f32>(du + o, f32x4.extract_lane(f32x4.mul(f32x4.mul(dav, gv), s), 0));
+    store<f32>(
+      dg + o,
+      f32x4.extract_lane(
+        f32x4.mul(
+          f32x4.mul(f32x4.mul(dav, load1(u + o)), s),
+          f32x4.add(one, f32x4.mul(gv, f32x4.sub(one, s))),
+        ),
+        0,
+      ),
+    );
+  }
+}
+
 /** SwiGLU backward: dg = da·u·σ·(1 + g·(1 − σ)), du = da·g·σ (overwrites both). */
 export function swigluBackward(dg: usize, du: usize, da: usize, g: usize, u: usize, n: i32): void {
   let i = 0;

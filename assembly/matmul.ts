@@ -361,6 +361,8 @@ function blocked(
 export {
   swigluForward,
   swigluBackward,
+  swigluForwardKeep,
+  swigluBackwardKept,
   adamw,
   adamwScaled,
   rmsnormForward,

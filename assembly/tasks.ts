@@ -4,7 +4,13 @@
 // on the number of threads. `args` points at the job's arguments (i32 slots; f32 values stored as their
 // bits); `scratch` at the calling thread's scratchBytes() bytes.
 import { attentionBackward, attentionForward } from "./attention";
-import { rmsnormForward, swigluBackward, swigluForward } from "./elementwise";
+import {
+  rmsnormForward,
+  swigluBackward,
+  swigluBackwardKept,
+  swigluForward,
+  swigluForwardKeep,
+} from "./elementwise";
 import { gemmScratchBytes } from "./matmul";
 import { moveHeads, ropeRows } from "./heads";
 import { arg, argf } from "./args";
@@ -84,25 +90,49 @@ export function runTask(kind: i32, i: i32, args: usize, scratch: usize): void {
     const chunk = arg(args, 4);
     const s = i * chunk;
     const o = <usize>s * 4;
-    swigluForward(
-      <usize>arg(args, 0) + o,
-      <usize>arg(args, 1) + o,
-      <usize>arg(args, 2) + o,
-      min(chunk, n - s),
-    );
+    // args: a, g, u, n, chunk, σ(g) kept at (0: not kept)
+    const sg = <usize>arg(args, 5);
+    if (sg != 0)
+      swigluForwardKeep(
+        <usize>arg(args, 0) + o,
+        sg + o,
+        <usize>arg(args, 1) + o,
+        <usize>arg(args, 2) + o,
+        min(chunk, n - s),
+      );
+    else
+      swigluForward(
+        <usize>arg(args, 0) + o,
+        <usize>arg(args, 1) + o,
+        <usize>arg(args, 2) + o,
+        min(chunk, n - s),
+      );
   } else if (kind == SWIGLU_BACKWARD) {
     const n = arg(args, 5);
     const chunk = arg(args, 6);
     const s = i * chunk;
     const o = <usize>s * 4;
-    swigluBackward(
-      <usize>arg(args, 0) + o,
-      <usize>arg(args, 1) + o,
-      <usize>arg(args, 2) + o,
-      <usize>arg(args, 3) + o,
-      <usize>arg(args, 4) + o,
-      min(chunk, n - s),
-    );
+    // args: dg, du, da, g, u, n, chunk, σ(g) kept by the forward at (0: computed again)
+    const sg = <usize>arg(args, 7);
+    if (sg != 0)
+      swigluBackwardKept(
+        <usize>arg(args, 0) + o,
+        <usize>arg(args, 1) + o,
+        <usize>arg(args, 2) + o,
+        <usize>arg(args, 3) + o,
+        <usize>arg(args, 4) + o,
+        sg + o,
+        min(chunk, n - s),
+      );
+    else
+      swigluBackward(
+        <usize>arg(args, 0) + o,
+        <usize>arg(args, 1) + o,
+        <usize>arg(args, 2) + o,
+        <usize>arg(args, 3) + o,
+        <usize>arg(args, 4) + o,
+        min(chunk, n - s),
+      );
   } else if (kind == ADD) {
     const n = arg(args, 3);
     const chunk = arg(args, 4);

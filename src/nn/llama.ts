@@ -69,6 +69,8 @@ export class Llama {
   readonly rope: RopeTable;
   private readonly k: MatmulKernels = kernels();
   private store: WorkspaceStore | undefined;
+  /** Per layer: whether the last forward's SwiGLU kept σ(g) in the workspace (the backward then reads it). */
+  private readonly sgKept: boolean[] = [];
 
   constructor(
     readonly config: LlamaConfig,
@@ -168,7 +170,8 @@ export class Llama {
         linear(A.g, A.h2, P.get(pre + "mlp.gate_proj.weight"), N, d, f),
         linear(A.u, A.h2, P.get(pre + "mlp.up_proj.weight"), N, d, f),
       ]);
-      if (k.swigluForward) k.swigluForward(A.a, A.g, A.u, N * f);
+      // σ(g) kept for the backward when the kernels can (no second exponential there)
+      if (k.swigluForward) this.sgKept[l] = k.swigluForward(A.a, A.g, A.u, N * f, A.sg) === true;
       else swigluForward(A.a, A.g, A.u, N * f);
       k.matmulABt(tmp, A.a, P.get(pre + "mlp.down_proj.weight"), N, f, d);
       if (!k.add?.(next, A.x2, tmp, N * d)) for (let i = 0; i < N * d; i++) next[i] = A.x2[i] + tmp[i];
@@ -324,7 +327,7 @@ export class Llama {
         inputGrad(da, dx, W("mlp.down_proj.weight"), N, d, f),
         weightGrad(dW("mlp.down_proj.weight"), dx, A.a, d, N, f),
       ]);
-      if (k.swigluBackward) k.swigluBackward(dg, du, da, A.g, A.u, N * f);
+      if (k.swigluBackward) k.swigluBackward(dg, du, da, A.g, A.u, N * f, this.sgKept[l] ? A.sg : undefined);
       else swigluBackward(dg, du, da, A.g, A.u, N * f);
       // dh = dg·Wg, then += du·Wu (that order); the weight gradients alongside the first
       matmuls(k, [

@@ -7,7 +7,7 @@ export interface LayerActs {
   x: Float32Array; // residual input [N, d]
   inv1: Float32Array;
   h1: Float32Array;
-  q: Float32Array; // head-major, after RoPE [B, H, T, hd]
+  q: Float32Array; // [N, d] after RoPE (each head its hd columns; the attention reads them there)
   k: Float32Array;
   v: Float32Array;
   p: Float32Array; // attention probabilities, causal blocks (layers/attention.ts)
@@ -18,6 +18,7 @@ export interface LayerActs {
   g: Float32Array; // [N, f]
   u: Float32Array;
   a: Float32Array;
+  sg: Float32Array; // σ(g), kept by the forward for the SwiGLU backward (no second exp and division)
 }
 
 /** Buffers for one batch shape, reused while B and T stay the same. */
@@ -69,6 +70,7 @@ export function allocateWorkspace(c: LlamaConfig, N: number, P: number, T: numbe
       g: al(N * f),
       u: al(N * f),
       a: al(N * f),
+      sg: al(N * f),
     });
   }
   const raw: Workspace = {
@@ -117,6 +119,7 @@ export function workspaceView(
       g: cut(L.g, N * f),
       u: cut(L.u, N * f),
       a: cut(L.a, N * f),
+      sg: cut(L.sg, N * f),
     })),
     xOut: cut(r.xOut, N * d),
     invF: cut(r.invF, N),

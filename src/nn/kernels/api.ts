@@ -58,9 +58,18 @@ export interface MatmulKernels {
   matmulMany?(list: readonly MatmulCall[]): void;
   /**
    * Optional elementwise layers in the same fast code (layers/swiglu.ts has the definitions and the plain JS
-   * versions the engine uses when these are absent). Arguments as there.
+   * versions the engine uses when these are absent). Arguments as there. With `sg`, swigluForward also keeps
+   * σ(g) there as its own backward computes it and returns true (false or nothing: it did not); swigluBackward
+   * given the `sg` that call filled reads σ(g) from it instead of computing it again (the same bits, without a
+   * second exponential and division per element).
    */
-  swigluForward?(a: Float32Array, g: Float32Array, u: Float32Array, n: number): void;
+  swigluForward?(
+    a: Float32Array,
+    g: Float32Array,
+    u: Float32Array,
+    n: number,
+    sg?: Float32Array,
+  ): boolean | void;
   swigluBackward?(
     dg: Float32Array,
     du: Float32Array,
@@ -68,6 +77,7 @@ export interface MatmulKernels {
     g: Float32Array,
     u: Float32Array,
     n: number,
+    sg?: Float32Array,
   ): void;
   /**
    * Optional: RMSNorm forward and backward (layers/rmsnorm.ts has the definitions and the JS loops). Return

@@ -72,6 +72,8 @@ interface GemmExports {
   addInto?(out: number, x: number, y: number, n: number): void;
   /** Present in modules whose ADAMW task takes the gradient clipping scale (assembly/elementwise.ts). */
   adamwScaled?(...args: number[]): void;
+  /** Present in modules whose SwiGLU tasks keep and read σ(g) (assembly/elementwise.ts). */
+  swigluForwardKeep?(...args: number[]): void;
   /** Present in modules with the ROPE_ROWS task, whose attention takes a row stride (assembly/attention.ts). */
   ropeRows?(...args: number[]): void;
 }
@@ -283,22 +285,26 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
       job();
       work();
     },
-    swigluForward(a, g, u, n) {
+    swigluForward(a, g, u, n, sg) {
       const p = addresses(n, [a, g, u]);
+      // σ(g) kept only by modules that read it back (swigluBackwardKept) and when it lies in the heap
+      const keep = sg && runTask && wasm.swigluForwardKeep ? addresses(n, [sg]) : undefined;
       if (!p) swigluForward(a, g, u, n);
       else if (!runTask) wasm.swigluForward(p[0]!, p[1]!, p[2]!, n);
       else {
         const { chunk, count, parallel } = chunking(n, 1);
-        tasks(TASK.SWIGLU_FORWARD, [...p, n, chunk], count, parallel);
+        tasks(TASK.SWIGLU_FORWARD, [...p, n, chunk, p && keep ? keep[0]! : 0], count, parallel);
       }
+      return !!p && !!keep;
     },
-    swigluBackward(dg, du, da, g, u, n) {
+    swigluBackward(dg, du, da, g, u, n, sg) {
       const p = addresses(n, [dg, du, da, g, u]);
+      const kept = sg && runTask && wasm.swigluForwardKeep ? addresses(n, [sg]) : undefined;
       if (!p) swigluBackward(dg, du, da, g, u, n);
       else if (!runTask) wasm.swigluBackward(p[0]!, p[1]!, p[2]!, p[3]!, p[4]!, n);
       else {
         const { chunk, count, parallel } = chunking(n, 1);
-        tasks(TASK.SWIGLU_BACKWARD, [...p, n, chunk], count, parallel);
+        tasks(TASK.SWIGLU_BACKWARD, [...p, n, chunk, kept ? kept[0]! : 0], count, parallel);
       }
     },
     moveHeads(dst, src, s, rope, positions, merge) {
