@@ -6,7 +6,7 @@
 // into head-major order is needed — the gemm reads any strides with the same arithmetic, so the same bits);
 // p at its probabilities, blocks of QUERY_BLOCK query rows, block r0..r1−1 a [r1 − r0, r1] matrix.
 import { gemm } from "./matmul";
-import { exp4 } from "./elementwise";
+import { exp4 } from "./exp";
 
 const QUERY_BLOCK: i32 = 64;
 
