@@ -47,12 +47,14 @@ function slice(i: i32, chunk: i32): i32 {
 
 export function runTrainTask(kind: i32, i: i32, args: usize, scratch: usize): void {
   if (kind == RMSNORM_BACKWARD) {
-    // args: dx, dw, dy, x, w, inv, rows, d, row chunk, column chunk, column items (the dw part comes first)
+    // args: dx, dw, dy, x, w, inv, rows, d, row chunk, column chunk, column items. The dx part's row chunks come
+    // first, so a job's home ranges (kernels/control.mjs) give each thread the rows it wrote before; the dw
+    // part's column items (each over all rows) after them.
     const rows = arg(args, 6);
     const d = arg(args, 7);
-    const colItems = arg(args, 10);
-    if (i < colItems) {
-      const c0 = slice(i, arg(args, 9));
+    const rowItems = (rows + arg(args, 8) - 1) / arg(args, 8);
+    if (i >= rowItems) {
+      const c0 = slice(i - rowItems, arg(args, 9));
       rmsnormWeightGrad(
         ptr(args, 1),
         ptr(args, 2),
@@ -64,7 +66,7 @@ export function runTrainTask(kind: i32, i: i32, args: usize, scratch: usize): vo
         min(d, c0 + arg(args, 9)),
       );
     } else {
-      const r0 = slice(i - colItems, arg(args, 8));
+      const r0 = slice(i, arg(args, 8));
       const r1 = min(rows, r0 + arg(args, 8));
       rmsnormInputGrad(ptr(args, 0), ptr(args, 2), ptr(args, 3), ptr(args, 4), ptr(args, 5), r0, r1, d);
     }

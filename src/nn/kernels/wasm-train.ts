@@ -10,8 +10,11 @@ import type { SharedHeap } from "./shared-heap.ts";
  */
 export interface TaskRunner {
   readonly heap: SharedHeap;
-  /** Runs items 0..count−1 of task `kind`; on the pool when `eligible` (large enough) and the pool is up. */
-  tasks(kind: number, args: ArrayLike<number>, count: number, eligible: boolean): void;
+  /**
+   * Runs items 0..count−1 of task `kind`; on the pool when `eligible` (large enough) and the pool is up. The
+   * threads' home ranges share the first count − `tail` items evenly; the last `tail` go to the last home.
+   */
+  tasks(kind: number, args: ArrayLike<number>, count: number, eligible: boolean, tail?: number): void;
   /** Heap addresses of arrays holding at least n floats each, or undefined if one lies outside the heap. */
   addresses(n: number, arrays: Float32Array[]): number[] | undefined;
   /** The module's ADAMW task reads a gradient scale (modules built before it ignore it: then scale first). */
@@ -102,7 +105,8 @@ export function trainingOps(run: TaskRunner, threads: number): TrainOps {
       const colItems = Math.ceil(d / NORM_COLUMNS);
       const count = colItems + Math.ceil(rows / rowChunk);
       const args = [a[0]!, b[0]!, a[1]!, a[2]!, b[1]!, c[0]!, rows, d, rowChunk, NORM_COLUMNS, colItems];
-      run.tasks(TASK.RMSNORM_BACKWARD, args, count, n >= POOL_FLOATS);
+      // row chunks first, shared by the threads' home ranges like the rows of every job; the dw items after
+      run.tasks(TASK.RMSNORM_BACKWARD, args, count, n >= POOL_FLOATS, colItems);
       return true;
     },
     crossEntropy(logits, targets, rows, V, scale) {

@@ -4,7 +4,7 @@ import type { MatmulKernels } from "./api.ts";
 import { availableParallelism } from "node:os";
 import { ThreadPool } from "./thread-pool.ts";
 import { SharedHeap } from "./shared-heap.ts";
-import { CTL, TASK } from "./control.mjs";
+import { CTL, evenBounds, TASK } from "./control.mjs";
 import { wasmApi } from "./webassembly.ts";
 import { f32Arg, trainingOps, type TaskRunner } from "./wasm-train.ts";
 import { gemmKernel } from "./wasm-gemm.ts";
@@ -107,6 +107,8 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
     pool = new ThreadPool(module, heap.memory, ctl, helperScratch, options.helperStartDelayMs ?? 0);
   }
   const runTask = wasm.runTask;
+  // home ranges of a job with items for the last home (tasks' tail)
+  const homeBounds = new Array<number>((pool?.homes ?? 1) + 1).fill(0);
   const recorder = new KernelStatsRecorder();
   // The arguments of a task run on this thread alone (the pool keeps its own in the control block).
   const taskArgs = heap.allocBytes(16 * 4);
@@ -119,10 +121,15 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
    * Runs items 0..count−1 of a task on the pool when it is up and the job `eligible` (large enough to share),
    * else on this thread; the items are the same either way.
    */
-  function tasks(kind: number, args: ArrayLike<number>, count: number, eligible: boolean): void {
+  function tasks(kind: number, args: ArrayLike<number>, count: number, eligible: boolean, tail = 0): void {
     const t0 = recorder.start();
     const shared = !!pool && pool.ready && eligible && count > 1;
-    if (shared) {
+    if (shared && tail > 0) {
+      const homes = pool!.homes;
+      evenBounds(homeBounds, homes, 0, count - tail);
+      homeBounds[homes] = count;
+      pool!.runTasks(wasm, kind, args, count, mainScratch, homeBounds);
+    } else if (shared) {
       pool!.runTasks(wasm, kind, args, count, mainScratch);
     } else {
       if (argView.buffer !== heap.memory.buffer) argView = new Int32Array(heap.memory.buffer, taskArgs, 16);
