@@ -109,6 +109,39 @@ describe.skipIf(!existsSync(DEFAULT_WASM_PATH))("attention on the rows", () => {
     }
   });
 
+  it("follows spans rewritten in place between calls (the items of the last shape are reused only when equal)", async () => {
+    const k = createWasmKernels({ threads: 1 });
+    made.push(k);
+    const q = filled(referenceKernels, N * d, 5);
+    const kk = filled(referenceKernels, N * d, 6);
+    const v = filled(referenceKernels, N * d, 7);
+    const dO = filled(referenceKernels, N * d, 8);
+    const before = rows(k, q, kk, v, dO);
+    const spans = s.spans!;
+    const saved = spans.slice();
+    // the first row's two samples become 90 + 70 tokens (positions then restart at 90)
+    spans.set([0, 90, 90, 70]);
+    const moved = Int32Array.from(positions);
+    try {
+      for (let t = 0; t < s.T; t++) positions[t] = t < 90 ? t : t - 90;
+      const want = headMajor(k, q, kk, v, dO);
+      const got = rows(k, q, kk, v, dO);
+      for (const key of ["O", "dQ", "dK", "dV"] as const) {
+        expect(
+          got[key].findIndex((x, i) => !Object.is(x, want[key][i])),
+          key,
+        ).toBe(-1);
+        expect(
+          got[key].findIndex((x, i) => !Object.is(x, before[key][i])),
+          key,
+        ).not.toBe(-1);
+      }
+    } finally {
+      spans.set(saved);
+      positions.set(moved);
+    }
+  });
+
   it("gives the same bits on the JS fallback (head-major copies inside)", () => {
     const q = filled(referenceKernels, N * d, 1);
     const kk = filled(referenceKernels, N * d, 2);

@@ -314,6 +314,34 @@ export function attentionBackward(
   }
 }
 
+/** The last shape's row-layout items, with a copy of what they were computed from (see rowItems). */
+let lastRows: { s: AttentionShape; spans: Int32Array | undefined; items: Int32Array } | undefined;
+
+/**
+ * attentionItems(…, rows) of a shape, reused while the shape stays equal (a training step asks for them twice
+ * per layer on one batch): compared by value, spans included, so a caller that rewrites its arrays in place
+ * still gets fresh items.
+ */
+function rowItems(s: AttentionShape): Int32Array {
+  const last = lastRows;
+  if (
+    last &&
+    last.s.B === s.B &&
+    last.s.T === s.T &&
+    last.s.H === s.H &&
+    last.s.hd === s.hd &&
+    (last.spans === undefined
+      ? s.spans === undefined
+      : s.spans !== undefined &&
+        s.spans.length === last.spans.length &&
+        last.spans.every((v, i) => v === s.spans![i]))
+  )
+    return last.items;
+  const items = attentionItems(attentionSequences(s).seqs, s, true);
+  lastRows = { s: { B: s.B, H: s.H, T: s.T, hd: s.hd }, spans: s.spans?.slice(), items };
+  return items;
+}
+
 /**
  * attentionForward on the rows [B·T, H·hd] themselves (Q, K, V, O; each head its hd columns): the fast kernels
  * read them with a row stride, so the model needs no head-major copies; kernels that cannot get them copied
@@ -329,9 +357,8 @@ export function attentionForwardRows(
   s: AttentionShape,
 ): void {
   const { H, hd } = s;
-  const { seqs } = attentionSequences(s);
   const scale = 1 / Math.sqrt(hd);
-  if (k.attentionForwardAll?.(O, P, Q, K, V, attentionItems(seqs, s, true), hd, scale, H * hd)) return;
+  if (k.attentionForwardAll?.(O, P, Q, K, V, rowItems(s), hd, scale, H * hd)) return;
   const n = s.B * s.T * H * hd;
   const [q, kk, v, o] = [0, 1, 2, 3].map(() => new Float32Array(n));
   splitHeadsWith(k, q!, Q, s);
@@ -356,10 +383,8 @@ export function attentionBackwardRows(
   s: AttentionShape,
 ): void {
   const { H, hd } = s;
-  const { seqs } = attentionSequences(s);
   const scale = 1 / Math.sqrt(hd);
-  const items = attentionItems(seqs, s, true);
-  if (k.attentionBackwardAll?.(dQ, dK, dV, dO, P, Q, K, V, items, hd, scale, H * hd)) return;
+  if (k.attentionBackwardAll?.(dQ, dK, dV, dO, P, Q, K, V, rowItems(s), hd, scale, H * hd)) return;
   const n = s.B * s.T * H * hd;
   const [dq, dk, dv, dout, q, kk, v] = [0, 1, 2, 3, 4, 5, 6].map(() => new Float32Array(n));
   splitHeadsWith(k, dout!, dO, s);
