@@ -522,6 +522,7 @@ const NEW_GROUPS = {
   bigram: /^bigram_/,
   prefix: /^prefix_/,
   query: /^query_/,
+  gen: /^gen_/,
 };
 const withGroups = (...groups: (keyof typeof NEW_GROUPS)[]): RankerFeature[] =>
   RANKER_FEATURES.filter((f) =>
@@ -540,6 +541,7 @@ export const FEATURE_SETS = {
   ql_prefix: withGroups("ql", "prefix"),
   ql_bigram_prefix: withGroups("ql", "bigram", "prefix"),
   ql_prefix_query: withGroups("ql", "prefix", "query"),
+  ql_prefix_gen: withGroups("ql", "prefix", "gen"),
   all: [...RANKER_FEATURES],
 } satisfies Record<string, RankerFeature[]>;
 export type FeatureSetName = keyof typeof FEATURE_SETS;

@@ -1,4 +1,5 @@
 import { INDEX_FIELDS, type FieldIndex } from "./bm25f.ts";
+import { GENERATED_FEATURES, generatedOf } from "./generated-queries.ts";
 import { prefixIndexOf } from "./prefix-match.ts";
 import { collectionModel } from "./query-likelihood.ts";
 import { SOFT_FEATURES, type SoftIndex } from "./soft-match.ts";
@@ -18,7 +19,9 @@ const CORE_FIELDS = ["name", "tool", "description"] as const;
  * `cover_<field>` the idf-weighted share of the query one field says; `ql_*` the query's likelihood under the
  * tool's own unigram language model (query-likelihood.ts), learnt from its schema text alone, so a tool no query
  * ever named gets one; `bigram_match` the share of the query's word pairs the tool says as a phrase; `prefix_*` the
- * query's words the tool says exactly or by a prefix relative (prefix-match.ts: "crypto" for "cryptocurrencies"). A model may use any subset (its file names the features it reads).
+ * query's words the tool says exactly or by a prefix relative (prefix-match.ts: "crypto" for "cryptocurrencies"); `gen_*`
+ * how the query meets the pseudo-queries a small language model wrote for the tool from its document
+ * (generated-queries.ts; 0 when the index has none attached). A model may use any subset (its file names the features it reads).
  */
 export const RANKER_FEATURES = [
   "bm25f_relative",
@@ -41,6 +44,7 @@ export const RANKER_FEATURES = [
   "prefix_cover",
   "prefix_gap",
   "query_terms_log",
+  ...GENERATED_FEATURES,
 ] as const;
 export type RankerFeature = (typeof RANKER_FEATURES)[number];
 
@@ -138,6 +142,7 @@ export function rankerFeatures(
   const weights = idf.map((x) => (x > 0 ? x : rare));
   const weightTotal = weights.reduce((a, c) => a + c, 0) || 1;
   const coreAverage = coreF.reduce((a, f) => a + index.averages[f], 0) || 1;
+  const generated = generatedOf(index);
   return candidates.map(({ doc, score }, rank) => {
     const fields = new Float64Array(fieldCount);
     const fieldIdf = new Float64Array(fieldCount);
@@ -205,7 +210,8 @@ export function rankerFeatures(
     });
     row[i++] = said / weightTotal;
     row[i++] = byPrefix / weightTotal;
-    row[i] = Math.log1p(query.length);
+    row[i++] = Math.log1p(query.length);
+    if (generated !== undefined) row.set(generated.features(query, weights, doc), i);
     return row;
   });
 }
