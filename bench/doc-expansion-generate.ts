@@ -30,7 +30,7 @@ import type { CatalogEntry } from "../src/catalog/catalog.ts";
 import { mixSeed } from "../src/nn/train/batches.ts";
 
 /** The settings, recorded in the output. */
-export const GENERATOR = {
+export const GENERATOR_DEFAULTS = {
   preset: "tiny",
   maxPositions: 128,
   vocabSize: 2048,
@@ -217,9 +217,17 @@ const { values } = parseArgs({
     out: { type: "string", default: "/tmp/toolgen-de" },
     sets: { type: "string", default: "metatool,stabletoolbench" },
     smoke: { type: "boolean", default: false },
+    epochs: { type: "string" },
+    temperature: { type: "string" },
   },
 });
 const SMOKE = values.smoke!;
+/** The settings of this run: the defaults, with `--epochs` and `--temperature` when given (dev probes). */
+const GENERATOR = {
+  ...GENERATOR_DEFAULTS,
+  ...(values.epochs === undefined ? {} : { epochs: Number(values.epochs) }),
+  ...(values.temperature === undefined ? {} : { temperature: Number(values.temperature) }),
+};
 mkdirSync(values.out!, { recursive: true });
 const wanted = values.sets!.split(",");
 for (const set of [metaTool(), stableToolBench()])

@@ -30,6 +30,7 @@ const { values, positionals } = parseArgs({
   options: {
     generated: { type: "string", default: "/tmp/toolgen-de" },
     out: { type: "string", default: "bench/results/retrieval-generated.json" },
+    model: { type: "string", default: "bench/results/ranker-generated-model.json" },
   },
 });
 const started = new Date().toISOString();
@@ -62,8 +63,18 @@ const featureSets: FeatureSetName[] = ["ql_prefix", "ql_prefix_gen"];
 const configs: RankerConfig[] = featureSets.flatMap((features) =>
   hiddens.map((hidden) => ({ ...header.config, hidden, features })),
 );
-const { tried, best } = selectRanker(sets, fit, expanded, model.bm25f, vectors, () => ({}), configs);
+const {
+  tried,
+  best,
+  model: chosen,
+} = selectRanker(sets, fit, expanded, model.bm25f, vectors, () => ({}), configs);
 for (const t of tried) process.stdout.write(`${JSON.stringify(t)}\n`);
+// The dev-selected model, kept for its one test scoring (bench/ranker-generated-test.ts) when it reads gen_*.
+if (best.config.features === "ql_prefix_gen")
+  writeFileSync(
+    values.model!,
+    JSON.stringify({ ...chosen, header: { config: best.config, dev_ndcg5: best.dev_ndcg5 } }) + "\n",
+  );
 const revision = execSync("git rev-parse --short HEAD").toString().trim();
 writeFileSync(
   values.out!,
