@@ -68,6 +68,17 @@ export interface FactoredTrainOptions {
   callThreshold?: number;
   /** Every k-th example is held out to choose the thresholds (default 10). */
   devEvery?: number;
+  /**
+   * Pair features (features.ts pairFeatures indices) the argument scorer is not given: zero in training, so their
+   * weights stay 0 and decoding ignores them. For features that tell where synth puts values (its questions
+   * rarely go on after the last value) more than where people put them. Default none.
+   */
+  dropPairFeatures?: readonly number[];
+  /**
+   * The argument scorer trained this many times (epoch orders from different seeds) and its weights averaged:
+   * a linear score whose weights move less with the order it met the questions in (default 1).
+   */
+  argumentBags?: number;
 }
 
 const norm = (v: unknown): unknown => {
@@ -307,7 +318,12 @@ function argumentGroups(
   joiners: Set<string>,
   negatives: number,
   rng: Rng,
+  drop: readonly number[] = [],
 ): SoftmaxGroup[] {
+  const masked = (x: Float32Array): Float32Array => {
+    for (const i of drop) x[i] = 0;
+    return x;
+  };
   const groups: SoftmaxGroup[] = [];
   for (const e of examples) {
     if (e.calls.length !== 1) continue;
@@ -328,7 +344,7 @@ function argumentGroups(
       const keep = [...matches, ...others.slice(0, negatives)];
       const items = keep.map((i) => ({
         block: blockOf(p.candidates[i]!),
-        x: pairFeatures(f, p, p.candidates[i]!),
+        x: masked(pairFeatures(f, p, p.candidates[i]!)),
       }));
       items.push({ block: NULL_BLOCK, x: nullFeatures(f, p) });
       groups.push({ items, gold: gold === undefined ? [items.length - 1] : matches.map((_, k) => k) });
@@ -479,9 +495,21 @@ export function trainFactored(
     const pct = percentValues(e, i);
     if (pct !== e) oneCall.push(pct);
   }
-  const groups = argumentGroups(oneCall, stats, joiners, o.negatives ?? 40, rng);
+  const groups = argumentGroups(oneCall, stats, joiners, o.negatives ?? 40, rng, o.dropPairFeatures);
   const dims = [...FAMILIES.map(() => PAIR_DIM), NULL_DIM];
   const arg = trainSoftmax(groups, dims, { epochs: o.epochs ?? 4, lr: 0.1, l2: 1e-5, seed });
+  const bags = o.argumentBags ?? 1;
+  for (let b = 1; b < bags; b++) {
+    const more = trainSoftmax(groups, dims, {
+      epochs: o.epochs ?? 4,
+      lr: 0.1,
+      l2: 1e-5,
+      seed: seed + 1000 * b,
+    });
+    arg.weights = arg.weights.map((block, i) => block.map((v, d) => v + more.weights[i]![d]!));
+  }
+  if (bags > 1)
+    arg.weights = arg.weights.map((block) => block.map((v) => Math.round((v / bags) * 1e5) / 1e5));
   const weights: FactoredWeights = {
     argument: arg.weights,
     function: new Array(FUNCTION_DIM).fill(0),

@@ -52,6 +52,22 @@ describe("factored caller parts", () => {
     expect(candidatesFor(v, paramKind({ type: "integer" })).map((c) => c.value)).toEqual([5, 10]);
   });
 
+  it("offers a run written without spaces whole, and no span that cuts it (unless glued runs are off)", () => {
+    const q = "born 01-01-1980, docket 2022/AL2562 at 10:00AM.";
+    const strings = (glued: boolean) =>
+      candidatesFor(questionView(q, new Set(), true, glued), paramKind({ type: "string" })).map((c) => c.value);
+    const on = strings(true);
+    expect(on).toEqual(expect.arrayContaining(["01-01-1980", "2022/AL2562", "10:00AM", "born"]));
+    expect(on).not.toContain("01");
+    expect(on).not.toContain("1980");
+    expect(on).not.toContain("AL2562");
+    const off = strings(false);
+    expect(off).toContain("01");
+    expect(off).not.toContain("01-01-1980");
+    // number parameters still read the numbers inside a run
+    expect(candidatesFor(questionView(q, new Set()), paramKind({ type: "integer" })).map((c) => c.value)).toContain(1980);
+  });
+
   it("stems a code identifier as a whole, a plain word by its first letters", () => {
     expect(tokenize("use searchHitParser and max_results for searching").map((t) => t.stem)).toEqual(["use", "searchhitparser", "and", "max_results", "for", "searc"]);
   });

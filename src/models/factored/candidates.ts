@@ -1,7 +1,8 @@
 /**
  * The values a question offers a parameter, by the parameter's schema: numbers it states in digits, quoted
- * text, spans of 1 to MAX_SPAN words, enum members, true and false, and lists (runs of numbers, quoted texts or
- * capitalised names joined by commas or by a joiner word learnt from training questions). The caller's
+ * text, spans of 1 to MAX_SPAN words (a run written without spaces, "2022-04-27", whole and never cut), enum
+ * members, true and false, and lists (runs of numbers, quoted texts or capitalised names joined by commas or by
+ * a joiner word learnt from training questions). The caller's
  * learned scorer (arguments.ts) chooses among them; nothing here decides.
  */
 import type { JsonSchema } from "../../tools/types.ts";
@@ -88,6 +89,10 @@ export interface QuestionView {
   joiners: ReadonlySet<string>;
   /** false: "5%" offers only 5 (the ablation of percent fractions). */
   fractions?: boolean;
+  /** false: no glued-run spans (the ablation of gluedRuns). */
+  glued?: boolean;
+  /** gluedRuns of the question, once computed. */
+  runs?: [number, number][];
 }
 
 const spanText = (v: QuestionView, s: number, e: number): string =>
@@ -133,14 +138,44 @@ function spans(v: QuestionView): Candidate[] {
     out.push({ family: "span", value: q.text, start: q.start, end: q.end, quoted: true });
     seen.add(`${q.start}:${q.end}`);
   }
+  // a run written without spaces is offered whole, and no span cuts it ("01" of "01-01-1980")
+  const runs = v.glued === false ? [] : (v.runs ?? gluedRuns(v));
+  for (const [s, e] of runs) {
+    if (seen.has(`${s}:${e}`)) continue;
+    seen.add(`${s}:${e}`);
+    out.push({ family: "span", value: spanText(v, s, e), start: s, end: e, quoted: false });
+  }
+  const cuts = (s: number, e: number) => runs.some(([a, b]) => (a < s && s < b) || (a < e && e < b));
   const n = v.tokens.length;
   for (let s = 0; s < n; s++) {
     if (v.tokens[s]!.kind === "punct") continue;
     for (let e = s + 1; e <= Math.min(n, s + MAX_SPAN); e++) {
       if (v.tokens[e - 1]!.kind === "punct") break;
-      if (seen.has(`${s}:${e}`)) continue;
+      if (seen.has(`${s}:${e}`) || cuts(s, e)) continue;
       out.push({ family: "span", value: spanText(v, s, e), start: s, end: e, quoted: false });
     }
+  }
+  return out;
+}
+
+/**
+ * Runs of two or more tokens written with no space between them ("2022-04-27",
+ * "2022/AL2562", "10:00AM", "$20-$30"): one value as written, which word spans (they stop at punctuation) cannot
+ * offer. A run starts and ends at a word or number; sentence punctuation at its ends stays out.
+ */
+export function gluedRuns(v: QuestionView): [number, number][] {
+  const t = v.tokens;
+  const out: [number, number][] = [];
+  for (let i = 0; i < t.length; ) {
+    let e = i + 1;
+    while (e < t.length && t[e]!.start === t[e - 1]!.end) e++;
+    let s = i;
+    let end = e;
+    while (s < end && t[s]!.kind === "punct" && !"$#@~/".includes(t[s]!.text)) s++;
+    while (end > s && t[end - 1]!.kind === "punct") end--;
+    if (end - s > 1 && !t.slice(s, end).some((k) => QUOTE_MARKS.includes(k.text)))
+      out.push([s, end]);
+    i = e;
   }
   return out;
 }

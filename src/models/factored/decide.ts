@@ -56,6 +56,8 @@ export interface DecideOptions {
   segment?: boolean;
   /** false: a number written "5%" is offered as 5 only, never as the fraction 0.05. */
   fractions?: boolean;
+  /** false: no span made of tokens written without spaces between them ("2022-04-27"; candidates.ts gluedRuns). */
+  glued?: boolean;
   /** false: a further value in a near frame of a taken one (nearFrame) is no evidence by that alone. */
   frames?: boolean;
   /**
@@ -105,7 +107,7 @@ export function scoreFunctions(
   joiners: ReadonlySet<string>,
   o: DecideOptions = {},
 ): ScoredFunction[] {
-  const view = questionView(question, joiners, o.fractions !== false);
+  const view = questionView(question, joiners, o.fractions !== false, o.glued !== false);
   const scored = tools.map((tool) => {
     const f = functionView(tool, view, stats);
     const params = scoreParams(f, w.argument);

@@ -5,7 +5,7 @@
  * words are in questions (a statistic learnt from training questions, `WordStats`), never particular words.
  */
 import type { JsonSchema, ToolJson } from "../../tools/types.ts";
-import { candidatesFor, paramKind, percentAfter, quotedSpans, type Candidate, type ParamKind, type QuestionView } from "./candidates.ts";
+import { candidatesFor, gluedRuns, paramKind, percentAfter, quotedSpans, type Candidate, type ParamKind, type QuestionView } from "./candidates.ts";
 import { nameWords, stemOf, textStems, tokenize } from "./text.ts";
 
 /** How common each word stem is in questions, 0 (never seen) to 1 (in every question). */
@@ -37,9 +37,11 @@ export interface FunctionView {
 const familyOf = (k: ParamKind): string =>
   k.type === "boolean" ? "bool" : k.enumValues && k.type !== "array" ? "enum" : k.type === "integer" || k.type === "number" ? "number" : k.type === "array" ? "list" : "span";
 
-export function questionView(question: string, joiners: ReadonlySet<string>, fractions = true): QuestionView {
+export function questionView(question: string, joiners: ReadonlySet<string>, fractions = true, glued = true): QuestionView {
   const tokens = tokenize(question);
-  return { question, tokens, quoted: quotedSpans(question, tokens), joiners, fractions };
+  const view: QuestionView = { question, tokens, quoted: quotedSpans(question, tokens), joiners, fractions, glued };
+  view.runs = gluedRuns(view);
+  return view;
 }
 
 export function functionView(tool: ToolJson, view: QuestionView, stats: WordStats): FunctionView {
@@ -122,6 +124,10 @@ function numberRank(f: FunctionView, i: number): number {
   return at.length < 2 ? 0.5 : at.indexOf(i) / (at.length - 1);
 }
 
+/** Are tokens i and j (= i + 1) both there and written with no space between them? */
+const glued = (t: readonly { start: number; end: number }[], i: number, j: number): boolean =>
+  i >= 0 && j < t.length && t[i]!.end === t[j]!.start;
+
 /** Features of value `c` for parameter `p` (one weight vector per candidate family reads them). */
 export function pairFeatures(f: FunctionView, p: ParamInfo, c: Candidate): Float32Array {
   const x = new Float32Array(PAIR_DIM);
@@ -141,11 +147,14 @@ export function pairFeatures(f: FunctionView, p: ParamInfo, c: Candidate): Float
     x[9] = windowMatch(f, others, c.start - 1, -1, false);
     const inside = t.slice(c.start, c.end).filter((k) => k.kind !== "punct");
     const len = Math.max(1, inside.length);
+    // written words: a run without spaces ("2022-04-27") is one
+    let words = 1;
+    for (let i = c.start + 1; i < c.end; i++) if (!glued(t, i - 1, i)) words++;
     x[10] = inside.filter((k) => p.nameStems.has(k.stem)).length / len;
     x[11] = inside.filter((k) => f.toolStems.has(k.stem)).length / len;
-    x[12] = len === 1 ? 1 : 0;
-    x[13] = len === 2 ? 1 : 0;
-    x[14] = len >= 3 ? len / 6 : 0;
+    x[12] = words === 1 ? 1 : 0;
+    x[13] = words === 2 ? 1 : 0;
+    x[14] = words >= 3 ? words / 6 : 0;
     x[15] = c.quoted ? 1 : 0;
     x[16] = inside.filter((k) => k.capital).length / len;
     x[17] = inside.some((k) => /[_/\\]|[a-z][A-Z]|\.\w/.test(k.text)) ? 1 : 0;
