@@ -64,6 +64,11 @@ export interface AddToolsOptions {
   method?: "rows" | "all";
   /** `rows`: passes of the fit over its examples (default 10). */
   rowEpochs?: number;
+  /**
+   * `all`: fit the new rows first as `rows` does (on the frozen model, from their imprint), so that the stages
+   * start from new tools the model already tells apart instead of from a guess (default false).
+   */
+  rowsFirst?: boolean;
   /** Peak learning rate per stage (default: the rate the model's own stage was trained with). */
   lr?: Partial<Record<AddStage, number>>;
   seed?: number;
@@ -167,8 +172,8 @@ function sample<T>(items: readonly T[], n: number, seed: number): T[] {
 
 function fingerprintOf(o: AddToolsOptions, from: string, stages: AddStage[]): string {
   const h = createHash("sha256");
-  const { epochs, replay, lr, seed, imprint, method, rowEpochs } = o;
-  h.update(JSON.stringify({ from, stages, epochs, replay, lr, seed, imprint, method, rowEpochs }));
+  const { epochs, replay, lr, seed, imprint, method, rowEpochs, rowsFirst } = o;
+  h.update(JSON.stringify({ from, stages, epochs, replay, lr, seed, imprint, method, rowEpochs, rowsFirst }));
   for (const e of o.tools) h.update(`\u0000${e.id}\u0001${e.description}`);
   for (const q of o.queries ?? []) h.update(`\u0000${q.query}\u0001${q.relevant.join("\u0002")}`);
   return h.digest("hex").slice(0, 16);
@@ -286,8 +291,9 @@ export async function addToolsToModel(o: AddToolsOptions): Promise<ToolGenManife
     texts: { ...oldIndex.texts, ...Object.fromEntries(o.tools.map((t) => [t.id, toolToken(t.id)])) },
   };
   const method = o.method ?? ADD_DEFAULTS.method;
-  // `rows` imprints from the states its fit computes anyway; `all` imprints here, before its stages.
-  if (o.imprint !== false && method === "all") {
+  const fitRows = method === "rows" || o.rowsFirst === true;
+  // The rows' fit imprints from the states it computes anyway; `all` without it imprints here, before its stages.
+  if (o.imprint !== false && !fitRows) {
     const named = (id: string) =>
       (o.queries ?? []).filter((q) => q.relevant.includes(id)).map((q) => q.query);
     imprintToolRows(
@@ -315,7 +321,7 @@ export async function addToolsToModel(o: AddToolsOptions): Promise<ToolGenManife
   });
   const reports: StageReport[] = [];
   let rows: AddedTools["rows"];
-  if (method === "rows") {
+  if (fitRows) {
     // The stages' samples, new and replayed, as (prompt, tool token) examples for the frozen model's head.
     const examples = runs.flatMap((r) =>
       [...r.fresh, ...r.replayed].map((c) => ({

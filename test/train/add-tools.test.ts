@@ -126,6 +126,32 @@ describe("adding tools to a trained ToolGen model", () => {
     expect(await top1(out, entries, newQueries)).toBeGreaterThanOrEqual(0.8);
   });
 
+  it(
+    "fits the new rows before the stages when asked (method all, rowsFirst)",
+    { timeout: 60_000 },
+    async () => {
+      const out = join(dir, "rows-first");
+      const manifest = await addToolsToModel({
+        from: base,
+        out,
+        tools: newTools,
+        queries: newQueries,
+        method: "all",
+        rowsFirst: true,
+        replay: 3,
+        epochs: { memorization: 2, retrieval: 2 },
+        lr: { memorization: 2e-4, retrieval: 2e-4 },
+        progress: false,
+        log: () => {},
+      });
+      const added = manifest.added![0]!;
+      expect(added.rows?.examples).toBeGreaterThan(0);
+      expect(added.stages.map((s) => s.stage)).toEqual(["memorization", "retrieval"]);
+      expect(await top1(out, entries, oldQueries)).toBeGreaterThanOrEqual(0.9);
+      expect(await top1(out, entries, newQueries)).toBeGreaterThanOrEqual(0.8);
+    },
+  );
+
   it("refuses bad inputs with one line, before writing anything", async () => {
     const out = join(dir, "never");
     const attempt = (o: Partial<Parameters<typeof addToolsToModel>[0]>) =>
