@@ -79,6 +79,11 @@ export interface FactoredTrainOptions {
    * a linear score whose weights move less with the order it met the questions in (default 1).
    */
   argumentBags?: number;
+  /**
+   * Share of the argument scorer's questions added again with one-word string values made two words
+   * (multiWordValues; default 0): synth draws mostly one-word values, people name places and things in several.
+   */
+  multiWordShare?: number;
 }
 
 const norm = (v: unknown): unknown => {
@@ -242,6 +247,30 @@ export function nameAfterValue(e: CallerExample): CallerExample {
     q = q.replace(pattern, (_, value: string) => `${value} ${words}`);
   }
   return q === e.question ? e : { ...e, question: q };
+}
+
+/**
+ * The question with each one-word string value (letters only, said once) made two words: the value and `other`,
+ * written in the value's case ("Dastar" → "Dastar Nalul"), in the question and in the call.
+ */
+export function multiWordValues(e: CallerExample, others: readonly string[], seed: number): CallerExample {
+  const call = e.calls[0];
+  if (!call || others.length === 0) return e;
+  let q = e.question;
+  const args: Record<string, unknown> = { ...call.arguments };
+  let n = seed;
+  for (const [name, v] of Object.entries(call.arguments)) {
+    if (typeof v !== "string" || !/^\p{L}+$/u.test(v)) continue;
+    const at = [...q.matchAll(new RegExp(`(?<![\\p{L}\\p{N}])${v}(?![\\p{L}\\p{N}])`, "gu"))];
+    if (at.length !== 1) continue;
+    let w = others[n++ % others.length]!;
+    if (w.toLowerCase() === v.toLowerCase()) continue;
+    w = /^\p{Lu}/u.test(v) ? w[0]!.toUpperCase() + w.slice(1) : w.toLowerCase();
+    const i = at[0]!.index;
+    q = q.slice(0, i) + `${v} ${w}` + q.slice(i + v.length);
+    args[name] = `${v} ${w}`;
+  }
+  return q === e.question ? e : { ...e, question: q, calls: [{ ...call, arguments: args }] };
 }
 
 /**
@@ -482,6 +511,18 @@ export function trainFactored(
     if (i % 100 < 100 - (o.nameAfterShare ?? 0.3) * 100) continue;
     const moved = nameAfterValue(e);
     if (moved !== e) oneCall.push(moved);
+  }
+  // and a share with one-word string values made two words (multiWordValues), the second word another
+  // question's one-word value
+  const words = plain.flatMap((e) =>
+    Object.values(e.calls[0]!.arguments).filter(
+      (v): v is string => typeof v === "string" && /^\p{L}{3,}$/u.test(v),
+    ),
+  );
+  for (const [i, e] of plain.entries()) {
+    if ((i + 20) % 100 >= (o.multiWordShare ?? 0) * 100) continue;
+    const two = multiWordValues(e, words, i);
+    if (two !== e) oneCall.push(two);
   }
   // and a share with true flags said by name alone (mentionedBooleans)
   for (const [i, e] of plain.entries()) {

@@ -7,7 +7,7 @@ import { functionView, questionView } from "../../src/models/factored/features.t
 import { tokenize } from "../../src/models/factored/text.ts";
 import { synthesize } from "../../src/synth/index.ts";
 import { callerExamples } from "../../src/train/caller-data.ts";
-import { callsKey, mentionedBooleans, percentValues, trainFactored, withoutNameCues, withoutValues } from "../../src/train/factored-train.ts";
+import { callsKey, mentionedBooleans, multiWordValues, percentValues, trainFactored, withoutNameCues, withoutValues } from "../../src/train/factored-train.ts";
 import type { JsonSchema, ToolJson } from "../../src/tools/types.ts";
 
 const entry = (id: string, description: string, properties: Record<string, JsonSchema>, required: string[]): CatalogEntry => ({
@@ -66,6 +66,17 @@ describe("factored caller parts", () => {
     expect(off).not.toContain("01-01-1980");
     // number parameters still read the numbers inside a run
     expect(candidatesFor(questionView(q, new Set()), paramKind({ type: "integer" })).map((c) => c.value)).toContain(1980);
+  });
+
+  it("writes training copies with one-word string values made two words, in the value's case", () => {
+    const e = {
+      question: "search movies with genre Dastar and type nalul, imdb 5",
+      tools: [],
+      calls: [{ name: "f", arguments: { genre: "Dastar", type: "nalul", imdb: 5 } }],
+    } as unknown as Parameters<typeof multiWordValues>[0];
+    const two = multiWordValues(e, ["vonimais", "Stetheam"], 0);
+    expect(two.question).toBe("search movies with genre Dastar Vonimais and type nalul stetheam, imdb 5");
+    expect(two.calls[0]!.arguments).toEqual({ genre: "Dastar Vonimais", type: "nalul stetheam", imdb: 5 });
   });
 
   it("stems a code identifier as a whole, a plain word by its first letters", () => {
