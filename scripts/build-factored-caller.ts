@@ -20,8 +20,8 @@
  * on held-out synth questions), --catalog-values X (default 1, chosen on BFCL dev; 0 = made-up
  * values only; see src/synth/value-pool.ts), --drop-pair i,j (pair features the argument scorer is not given; a
  * probe), --arg-bags N (the argument scorer trained N times, weights averaged; default 1, a probe),
- * --multi-word X (share of one-call questions added again with one-word string values made two; default 0;
- * 0 / 0.3 / 0.6 in DEVELOPMENT_PROBES),
+ * --multi-word X (share of one-call questions added again with one-word string values made two; default 0.3,
+ * chosen on BFCL dev: 0 / 0.3 / 0.6 in DEVELOPMENT_PROBES),
  * --modes full,gate-off,... , --categories a,b (a quick look: printed,
  * not recorded), --bfcl DIR, --result NAME.
  */
@@ -68,7 +68,7 @@ const { values: args } = parseArgs({
     "unseen-rows": { type: "string", default: "1" },
     "drop-pair": { type: "string", default: "" },
     "arg-bags": { type: "string", default: "1" },
-    "multi-word": { type: "string", default: "0" },
+    "multi-word": { type: "string", default: "0.3" },
     eval: { type: "boolean", default: false },
     bfcl: { type: "string", default: "../shared/data/bfcl" },
     modes: {
