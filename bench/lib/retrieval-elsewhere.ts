@@ -6,11 +6,14 @@ import { join } from "node:path";
  * the hybrid through the CLI (a ToolGen model takes 16+ minutes to train) and the add-tools experiment (about
  * 45). Each is copied here from the result file its own bench wrote, with that file's date and git revision, so
  * that retrieval.json says where each figure comes from and how old it is; a file that is absent is said to be.
+ * ToolGen and the hybrid on MetaTool split by tool come from bench/toolgen-disjoint.ts (a model trained on the
+ * split's train part: 16+ minutes).
  */
 export const ELSEWHERE = {
   toolgen_and_hybrid_in_domain: "hybrid-cli-metatool-default.json",
   toolgen_and_hybrid_g2_unseen_tools: "hybrid-cli-g2-reduced.json",
   add_tools: "add-tools.json",
+  toolgen_and_hybrid_metatool_tool_disjoint: "toolgen-disjoint-metatool.json",
 } as const;
 
 type Json = Record<string, unknown>;
@@ -27,6 +30,13 @@ function summary(file: string, data: Json): Json {
       selection_note: data.selection_note,
       goals: data.goals,
     };
+  }
+  if (data.name === "toolgen-disjoint-metatool") {
+    const part = (p: unknown) => {
+      const { figures, hybrid_minus_better_part, paired_tests } = (p ?? {}) as Json;
+      return { figures, hybrid_minus_better_part, paired_tests };
+    };
+    return { ...head, train_command: data.train_command, dev: part(data.dev), test: part(data.test) };
   }
   return {
     ...head,

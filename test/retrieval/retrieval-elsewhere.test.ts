@@ -33,6 +33,12 @@ describe("measuredElsewhere", () => {
     };
     expect(out.add_tools.goals).toEqual(addTools.goals);
     expect(out.add_tools.selected).toBe(addTools.selected);
+    const disjoint = JSON.parse(
+      readFileSync(join(RESULTS, ELSEWHERE.toolgen_and_hybrid_metatool_tool_disjoint), "utf8"),
+    ) as { test: { figures: unknown } };
+    expect(out.toolgen_and_hybrid_metatool_tool_disjoint.test).toMatchObject({
+      figures: disjoint.test.figures,
+    });
   });
 
   it("says which files are absent instead of failing", () => {
