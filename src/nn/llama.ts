@@ -15,6 +15,9 @@ import { paramSpecs, type ParamSet } from "./params.ts";
 import { allocateWorkspace, workspaceView, type Workspace, type WorkspaceStore } from "./workspace.ts";
 import { ToolgenError } from "../errors.ts";
 
+/** Room a packed batch's buffers get beyond its size (Llama.workspace). */
+const PACKED_HEADROOM = 1.25;
+
 /** Independent products in one hand-off to the kernel threads when the kernels can, else one by one. */
 function matmuls(k: MatmulKernels, list: MatmulCall[]): void {
   if (k.matmulMany) return k.matmulMany(list);
@@ -92,7 +95,10 @@ export class Llama {
 
   /**
    * The activation buffers for a B×T batch: views into buffers allocated for the largest batch seen so far
-   * (they only grow), so length-bucketed batches of varying T reuse one allocation.
+   * (they only grow), so length-bucketed batches of varying T reuse one allocation. A packed batch (spans) gets
+   * PACKED_HEADROOM more than it needs: its row count changes from step to step (the retrieval stage's 32
+   * samples: 969–1,217 rows over 150 steps), and each new maximum reallocated and zeroed the ~50 MB of
+   * buffers, 17–24 ms on the 2-core machine, 8 times in those 150 steps (issue 40).
    */
   private workspace(s: AttentionShape): Workspace {
     const { B, T } = s;
@@ -100,7 +106,12 @@ export class Llama {
     const P = attentionProbsSize(s);
     let st = this.store;
     if (!st || N > st.N || P > st.P || T > st.T) {
-      const grown = { N: Math.max(N, st?.N ?? 0), P: Math.max(P, st?.P ?? 0), T: Math.max(T, st?.T ?? 0) };
+      const room = (x: number) => (s.spans ? Math.ceil(x * PACKED_HEADROOM) : x);
+      const grown = {
+        N: Math.max(room(N), st?.N ?? 0),
+        P: Math.max(room(P), st?.P ?? 0),
+        T: Math.max(room(T), st?.T ?? 0),
+      };
       this.releaseWorkspace(); // free the old buffers before allocating bigger ones
       st = this.store = allocateWorkspace(this.config, grown.N, grown.P, grown.T);
     }
@@ -253,7 +264,7 @@ export class Llama {
       );
     const ws = this.trunk(batch);
     // gather the rows that carry a loss, project them to the vocabulary
-    const { hSel, dhSel, logits } = this.headBuffers(M);
+    const { hSel, dhSel, logits } = this.headBuffers(M, !!batch.spans);
     const targets = new Int32Array(M);
     rows.forEach((r, j) => {
       hSel.set(ws.hF.subarray(r * d, (r + 1) * d), j * d);
@@ -277,11 +288,15 @@ export class Llama {
     return { loss: total / M, count: M };
   }
 
-  private headBuffers(M: number): { hSel: Float32Array; dhSel: Float32Array; logits: Float32Array } {
+  private headBuffers(
+    M: number,
+    packed: boolean,
+  ): { hSel: Float32Array; dhSel: Float32Array; logits: Float32Array } {
     const st = this.store!;
     if (!st.head || st.head.rows < M) {
       const d = this.config.hiddenSize;
-      const rows = Math.max(M, st.head?.rows ?? 0);
+      // a packed batch's rows with a target vary from step to step as well: room for more, as for the workspace
+      const rows = Math.max(packed ? Math.ceil(M * PACKED_HEADROOM) : M, st.head?.rows ?? 0);
       const a = st.arena;
       if (st.head) for (const b of [st.head.hSel, st.head.dhSel, st.head.logits]) a.release(b);
       st.head = {
