@@ -28,8 +28,8 @@ const AVERAGE: i32 = 16;
 const SUM_PARTIALS: i32 = 17;
 const GEMM_SPLIT_K: i32 = 18;
 const GEMM_BATCH: i32 = 19;
-/** Bytes of one GEMM_BATCH table entry (24 i32: kernels/wasm-gemm.ts writes them). */
-const ENTRY: usize = 96;
+/** Bytes of one GEMM_BATCH table entry (25 i32: kernels/wasm-gemm.ts writes them). */
+const ENTRY: usize = 100;
 
 /** ENTRY, for the caller to check that it writes the table this module reads. */
 export function gemmBatchEntryBytes(): i32 {
@@ -158,7 +158,8 @@ export function runTrainTask(kind: i32, i: i32, args: usize, scratch: usize): vo
     // N, K, accumulate, then split by rows (1) or columns (0), chunk size, first item, chunks, then B packed
     // whole at (0: each chunk packs its own), first pack item, pack items, pack items done, then the gemm's
     // chunk number of the entry's first chunk, the gemm's chunks, the address of its pack items done (in its
-    // entry that packs), its pack items. A gemm has one entry per home range of the job (kernels/control.mjs)
+    // entry that packs), its pack items, then the entry of the product chained to it (0: none; kernels/wasm-gemm.ts chain(): it adds
+    // into this one's output, computed on the same chunks right after them). A gemm has one entry per home range of the job (kernels/control.mjs)
     // with chunks in it. Items below the pack items pack one block of a B each; the rest are chunks, item i
     // chunk i − pack items of the entry whose chunks hold it (entries write distinct outputs, so any order is
     // the same). Pack items are claimed before any chunk, so a chunk waits at most for packing in progress.
@@ -179,37 +180,12 @@ export function runTrainTask(kind: i32, i: i32, args: usize, scratch: usize): vo
     while (t < lastEntry && item >= load<i32>(t, 56) + load<i32>(t, 60)) t += ENTRY;
     const chunk = load<i32>(t, 80) + item - load<i32>(t, 56);
     const start = chunk * load<i32>(t, 52);
-    const byRows = load<i32>(t, 48) == 1;
-    let c = <usize>load<i32>(t);
-    const ldc = load<i32>(t, 4);
-    let a = <usize>load<i32>(t, 8);
-    let b = <usize>load<i32>(t, 20);
-    let M = load<i32>(t, 32);
-    let N = load<i32>(t, 36);
-    const K = load<i32>(t, 40);
     // the gemm's last chunk takes all that is left (control.mjs chunkCount: never fewer than 4 rows)
     const last = chunk == load<i32>(t, 84) - 1;
-    if (byRows) {
-      M = last ? M - start : load<i32>(t, 52);
-      c += <usize>(start * ldc) * 4;
-      a += <usize>(start * load<i32>(t, 12)) * 4;
-    } else {
-      N = last ? N - start : load<i32>(t, 52);
-      c += <usize>start * 4;
-      b += <usize>(start * load<i32>(t, 28)) * 4;
-    }
-    const rsa = load<i32>(t, 12);
-    const csa = load<i32>(t, 16);
-    const packed = <usize>load<i32>(t, 64);
-    if (packed != 0 && byRows) {
-      const packs = load<i32>(t, 92);
-      const done = <usize>load<i32>(t, 88);
-      // spin: the packing threads are running (their items were claimed before this one)
-      while (atomic.load<i32>(done) < packs) continue;
-      gemmPacked(c, ldc, a, rsa, csa, packed, M, N, K, load<i32>(t, 44), scratch);
-      return;
-    }
-    gemm(c, ldc, a, rsa, csa, b, load<i32>(t, 24), load<i32>(t, 28), M, N, K, load<i32>(t, 44), scratch);
+    batchChunk(t, start, last, scratch);
+    // products chained to this one (entry cell 24): the same rows of each, in order, after it
+    for (let u = <usize>load<i32>(t, 96); u != 0; u = <usize>load<i32>(u, 96))
+      batchChunk(u, start, last, scratch);
   } else if (kind == GEMM_SPLIT_K) {
     // args: c, ldc, a, rsa, csa, b, rsb, csb, M, N, K, accumulate, partials, K per block, rows per block,
     // row blocks. Block (kb, rb): rows of block rb over depths kb·kc..; kb 0 into C (accumulating as asked),
@@ -247,4 +223,40 @@ export function runTrainTask(kind: i32, i: i32, args: usize, scratch: usize): vo
       scratch,
     );
   }
+}
+
+/**
+ * The chunk of GEMM_BATCH entry t (see runTrainTask) that starts at row (column) `start`; `last`: the gemm's last
+ * chunk, which takes all that is left.
+ */
+function batchChunk(t: usize, start: i32, last: bool, scratch: usize): void {
+  const byRows = load<i32>(t, 48) == 1;
+  let c = <usize>load<i32>(t);
+  const ldc = load<i32>(t, 4);
+  let a = <usize>load<i32>(t, 8);
+  let b = <usize>load<i32>(t, 20);
+  let M = load<i32>(t, 32);
+  let N = load<i32>(t, 36);
+  const K = load<i32>(t, 40);
+  if (byRows) {
+    M = last ? M - start : load<i32>(t, 52);
+    c += <usize>(start * ldc) * 4;
+    a += <usize>(start * load<i32>(t, 12)) * 4;
+  } else {
+    N = last ? N - start : load<i32>(t, 52);
+    c += <usize>start * 4;
+    b += <usize>(start * load<i32>(t, 28)) * 4;
+  }
+  const rsa = load<i32>(t, 12);
+  const csa = load<i32>(t, 16);
+  const packed = <usize>load<i32>(t, 64);
+  if (packed != 0 && byRows) {
+    const packs = load<i32>(t, 92);
+    const done = <usize>load<i32>(t, 88);
+    // spin: the packing threads are running (their items were claimed before this one)
+    while (atomic.load<i32>(done) < packs) continue;
+    gemmPacked(c, ldc, a, rsa, csa, packed, M, N, K, load<i32>(t, 44), scratch);
+    return;
+  }
+  gemm(c, ldc, a, rsa, csa, b, load<i32>(t, 24), load<i32>(t, 28), M, N, K, load<i32>(t, 44), scratch);
 }

@@ -18,7 +18,10 @@ import { ToolgenError } from "../errors.ts";
 /** Room a packed batch's buffers get beyond its size (Llama.workspace). */
 const PACKED_HEADROOM = 1.25;
 
-/** Independent products in one hand-off to the kernel threads when the kernels can, else one by one. */
+/**
+ * Products in one hand-off to the kernel threads when the kernels can, else one by one in list order (a later one
+ * may add into an earlier one's output: MatmulKernels.matmulMany).
+ */
 function matmuls(k: MatmulKernels, list: MatmulCall[]): void {
   if (k.matmulMany) return k.matmulMany(list);
   for (const m of list) k[`matmul${m.shape}`](m.out, m.a, m.b, m.M, m.K, m.N, m.accumulate);
@@ -344,13 +347,14 @@ export class Llama {
       ]);
       if (k.swigluBackward) k.swigluBackward(dg, du, da, A.g, A.u, N * f, this.sgKept[l] ? A.sg : undefined);
       else swigluBackward(dg, du, da, A.g, A.u, N * f);
-      // dh = dg·Wg, then += du·Wu (that order); the weight gradients alongside the first
+      // dh = dg·Wg, then += du·Wu (that order: the kernels run the second on the first one's row chunks); the
+      // weight gradients alongside
       matmuls(k, [
         inputGrad(dh, dg, W("mlp.gate_proj.weight"), N, f, d),
         weightGrad(dW("mlp.gate_proj.weight"), dg, A.h2, f, N, d),
         weightGrad(dW("mlp.up_proj.weight"), du, A.h2, f, N, d),
+        inputGrad(dh, du, W("mlp.up_proj.weight"), N, f, d, true),
       ]);
-      k.matmulAB(dh, du, W("mlp.up_proj.weight"), N, f, d, true);
       const normW2 = W("post_attention_layernorm.weight");
       rmsnormGrad(k, dx, dW("post_attention_layernorm.weight"), dh, A.x2, normW2, A.inv2, N, d);
       // attention: x2 = x + o_proj(attn(h1)); dx now holds dL/dx2
@@ -361,15 +365,15 @@ export class Llama {
       // dO = tmp, and dQ, dK, dV in the rows [N, d] as well; RoPE's backward on dQ and dK in one job
       attentionBackwardRows(k, dQ, dK, dV, tmp, A.p, A.q, A.k, A.v, ws.tt, s);
       rotateRows(k, this.rope, positions, N, c.numHeads, true, dQ, dK);
-      // dh = dQ·Wq, += dK·Wk, += dV·Wv (that order); the three weight gradients alongside the first
+      // dh = dQ·Wq, += dK·Wk, += dV·Wv (that order, on the same row chunks); the three weight gradients alongside
       matmuls(k, [
         inputGrad(dh, dQ, W("self_attn.q_proj.weight"), N, d, d),
         weightGrad(dW("self_attn.q_proj.weight"), dQ, A.h1, d, N, d),
         weightGrad(dW("self_attn.k_proj.weight"), dK, A.h1, d, N, d),
         weightGrad(dW("self_attn.v_proj.weight"), dV, A.h1, d, N, d),
+        inputGrad(dh, dK, W("self_attn.k_proj.weight"), N, d, d, true),
+        inputGrad(dh, dV, W("self_attn.v_proj.weight"), N, d, d, true),
       ]);
-      k.matmulAB(dh, dK, W("self_attn.k_proj.weight"), N, d, d, true);
-      k.matmulAB(dh, dV, W("self_attn.v_proj.weight"), N, d, d, true);
       rmsnormGrad(k, dx, dW("input_layernorm.weight"), dh, A.x, W("input_layernorm.weight"), A.inv1, N, d);
     }
     const dEmb = G.get("model.embed_tokens.weight");

@@ -52,8 +52,9 @@ export interface MatmulKernels {
     accumulate?: boolean,
   ): void;
   /**
-   * Optional: several independent products at once (none reads or writes another's output), as the calls one
-   * by one would compute them; kernels with threads share them in one hand-off.
+   * Optional: several products at once, as the calls one by one in list order would compute them; kernels with
+   * threads share them in one hand-off. None reads another's output; a later product may add into an earlier
+   * one's output (same `out`, `accumulate`: dh = dg·Wg, then dh += du·Wu), and then runs after it.
    */
   matmulMany?(list: readonly MatmulCall[]): void;
   /**

@@ -9,7 +9,7 @@ type Shape = MatmulCall["shape"];
 /** Most GEMMs in one pooled batch. */
 const BATCH = 8;
 /** i32 cells of a GEMM_BATCH table entry (assembly/train-tasks.ts ENTRY). */
-const ENTRY = 24;
+const ENTRY = 25;
 
 /** Target multiply-adds per chunk of a parallel matmul. */
 const CHUNK_WORK = 1 << 21;
@@ -49,7 +49,8 @@ export function gemmKernel(ctx: GemmContext) {
   let packedB = { addr: 0, bytes: 0 };
   // One table entry per (GEMM, home range) with chunks: each thread's share of each product.
   const homes = pool?.homes ?? 1;
-  const cells = BATCH * homes * ENTRY;
+  // (a chained product has one entry of its own, after the home ranges' entries)
+  const cells = BATCH * (homes + 1) * ENTRY;
   const table = heap.allocBytes(cells * 4);
   let tableView = new Int32Array(heap.memory.buffer, table, cells);
   const bounds = new Array<number>(homes + 1).fill(0);
@@ -64,6 +65,8 @@ export function gemmKernel(ctx: GemmContext) {
     packs: 0,
     packBytes: 0,
     chunkWork: 0,
+    then: undefined,
+    chained: false,
   }));
   const order: Part[] = [];
   const jobArgs = [0, 0, 0];
@@ -80,6 +83,10 @@ export function gemmKernel(ctx: GemmContext) {
     /** Set by job(): where its packed B lies, its first table entry. */
     packAt?: number;
     entry?: number;
+    /** The product that adds into this one's output next, on the same row chunks (chain()). */
+    then: Part | undefined;
+    /** Whether this product runs on another's chunks (it has no chunks of its own). */
+    chained: boolean;
   }
 
   /** Fills parts[n] for a pooled product (cut over the pool's threads); returns n + 1. */
@@ -116,7 +123,40 @@ export function gemmKernel(ctx: GemmContext) {
     p.packs = packed ? wasm.packBlocks!(K, N) : 0;
     p.packBytes = packed ? Math.ceil(wasm.packedBBytes!(K, N) / 16) * 16 : 0;
     p.chunkWork = size * (byRows ? N : M) * K;
+    p.then = undefined;
+    p.chained = false;
     return n + 1;
+  }
+
+  /**
+   * Makes parts[n − 1] run on the row chunks of parts[first] (or of the last product chained to it), after it:
+   * each chunk computes its rows of the first product, then adds the same rows of this one. Row by row that is
+   * what the two products one after the other compute, so the same bits, in one hand-off instead of two.
+   */
+  function chain(first: number, n: number): void {
+    const head = parts[first]!;
+    let p = head;
+    const q = parts[n - 1]!;
+    let depth = head.cells[10]!;
+    while (p.then) {
+      p = p.then;
+      depth += p.cells[10]!;
+    }
+    p.then = q;
+    q.chained = true;
+    depth += q.cells[10]!;
+    // the chain's chunks cut as one product of the chain's total depth (as many chunks as its work asks for)
+    const M = head.cells[8]!;
+    const N = head.cells[9]!;
+    const { size, count } = cut(M, N, depth);
+    head.cells[13] = size;
+    head.count = count;
+    head.chunkWork = size * N * depth;
+    for (let r = head.then; r; r = r.then) {
+      r.cells[12] = 1;
+      r.cells[13] = size;
+      r.count = count;
+    }
   }
 
   /**
@@ -130,7 +170,7 @@ export function gemmKernel(ctx: GemmContext) {
     order.length = 0;
     let bytes = 0;
     for (let i = 0; i < n; i++) {
-      order.push(parts[i]!);
+      if (!parts[i]!.chained) order.push(parts[i]!);
       bytes += parts[i]!.packBytes;
     }
     order.sort((x, y) => y.chunkWork - x.chunkWork);
@@ -142,42 +182,48 @@ export function gemmKernel(ctx: GemmContext) {
     // where each product's packed B lies (0: none)
     let at = packedB.addr;
     let packBase = 0;
-    for (let e = 0; e < n; e++) {
-      const p = order[e]!;
+    for (let i = 0; i < n; i++) {
+      const p = parts[i]!;
       p.packAt = p.packs > 0 ? at : 0;
       p.entry = -1;
       at += p.packBytes;
       packBase += p.packs;
     }
-    // home h: the h-th share of each product's chunks; the product's first entry in the table packs its B (its
-    // pack items numbered in table order, as the kernel looks them up), the others wait for that entry's count
+    // Chained products first, one entry each with no chunks of its own (their pack items only), so that every
+    // entry of the product before them can name theirs; then home h: the h-th share of each product's chunks.
+    // A product's first entry in the table packs its B (its pack items numbered in table order, as the kernel
+    // looks them up), the others wait for that entry's count.
     let items = 0;
     let entries = 0;
     let packItems = 0;
+    const write = (p: Part, c0: number, c1: number) => {
+      const o = entries * ENTRY;
+      const first = p.entry! < 0;
+      if (first) p.entry = entries;
+      for (let j = 0; j < 14; j++) tableView[o + j] = p.cells[j]!;
+      tableView[o + 14] = items;
+      tableView[o + 15] = c1 - c0;
+      tableView[o + 16] = p.packAt!;
+      tableView[o + 17] = packItems;
+      tableView[o + 18] = first ? p.packs : 0;
+      tableView[o + 19] = 0;
+      tableView[o + 20] = c0;
+      tableView[o + 21] = p.count;
+      tableView[o + 22] = table + (p.entry! * ENTRY + 19) * 4;
+      tableView[o + 23] = p.packs;
+      tableView[o + 24] = p.then ? table + p.then.entry! * ENTRY * 4 : 0;
+      if (first) packItems += p.packs;
+      items += c1 - c0;
+      entries++;
+    };
+    // (last in a chain first: each names the entry of the one after it)
+    for (let i = n - 1; i >= 0; i--) if (parts[i]!.chained) write(parts[i]!, 0, 0);
     for (let h = 0; h < homes; h++) {
       bounds[h] = packBase + items;
-      for (let e = 0; e < n; e++) {
-        const p = order[e]!;
+      for (const p of order) {
         const c0 = Math.floor((p.count * h) / homes);
         const c1 = Math.floor((p.count * (h + 1)) / homes);
-        if (c1 === c0) continue;
-        const o = entries * ENTRY;
-        const first = p.entry! < 0;
-        if (first) p.entry = entries;
-        for (let j = 0; j < 14; j++) tableView[o + j] = p.cells[j]!;
-        tableView[o + 14] = items;
-        tableView[o + 15] = c1 - c0;
-        tableView[o + 16] = p.packAt!;
-        tableView[o + 17] = packItems;
-        tableView[o + 18] = first ? p.packs : 0;
-        tableView[o + 19] = 0;
-        tableView[o + 20] = c0;
-        tableView[o + 21] = p.count;
-        tableView[o + 22] = table + (p.entry! * ENTRY + 19) * 4;
-        tableView[o + 23] = p.packs;
-        if (first) packItems += p.packs;
-        items += c1 - c0;
-        entries++;
+        if (c1 > c0) write(p, c0, c1);
       }
     }
     bounds[homes] = packBase + items;
@@ -230,32 +276,57 @@ export function gemmKernel(ctx: GemmContext) {
     const each = () =>
       list.forEach((m) => run(m.shape, m.out, m.a, m.b, m.M, m.K, m.N, m.accumulate ?? false));
     if (!pool || !pool.ready || !batches || list.length < 2 || list.length > BATCH) return each();
-    const batched: MatmulCall[] = [];
-    const alone: MatmulCall[] = []; // split over their depth: a job of their own
     for (const m of list) {
       checkOperands(m.shape, m.out, m.a, m.b, m.M, m.K, m.N);
       const { M, K, N } = m;
       const eligible = M * N * K >= threshold && (M >= 8 || N >= 16);
       const inHeap = heap.addressOf(m.out) >= 0 && heap.addressOf(m.a) >= 0 && heap.addressOf(m.b) >= 0;
       if (!inHeap || !eligible || M === 0 || N === 0) return each();
-      const { extent, packed } = cut(M, N, K);
-      if (m.shape === "AtB" && !packed && splitK(M, K, extent)) alone.push(m);
-      else batched.push(m);
     }
     const one = (m: MatmulCall) => run(m.shape, m.out, m.a, m.b, m.M, m.K, m.N, m.accumulate ?? false);
-    alone.forEach(one);
-    if (batched.length < 2) return batched.forEach(one);
-    const t0 = recorder.start();
+    // Each product: split over its depth (a job of its own, before the others), in the job (its own chunks, or
+    // chained to the earlier product whose output it adds into), or after the job (it adds into an earlier
+    // product's output and cannot share its row chunks), in list order
+    const batched: MatmulCall[] = [];
+    const later: MatmulCall[] = [];
     let n = 0;
-    for (const m of batched) {
-      const [c, pa, pb] = [heap.addressOf(m.out), heap.addressOf(m.a), heap.addressOf(m.b)];
-      n = addPart(n, m.shape, c, pa, pb, m.M, m.K, m.N, m.accumulate ? 1 : 0);
+    for (const m of list) {
+      const c = heap.addressOf(m.out);
+      const { extent, packed } = cut(m.M, m.N, m.K);
+      const first = batched.findIndex((x) => heap.addressOf(x.out) === c);
+      if (later.some((x) => heap.addressOf(x.out) === c)) later.push(m);
+      else if (first < 0 && m.shape === "AtB" && !packed && splitK(m.M, m.K, extent)) one(m);
+      else if (first >= 0 && !chainable(batched[first]!, parts[first]!, m)) later.push(m);
+      else {
+        n = addPart(
+          n,
+          m.shape,
+          c,
+          heap.addressOf(m.a),
+          heap.addressOf(m.b),
+          m.M,
+          m.K,
+          m.N,
+          m.accumulate ? 1 : 0,
+        );
+        batched.push(m);
+        if (first >= 0) chain(first, n);
+      }
     }
-    job(n);
-    const works = batched.map((m) => m.M * m.N * m.K);
-    const total = works.reduce((a, b) => a + b, 0);
-    batched.forEach((m, i) => recorder.stopGemm(m.shape, t0, true, true, works[i]! / total));
-    recorder.count("GEMMs in batches", batched.length);
+    if (n >= 2) {
+      const t0 = recorder.start();
+      job(n);
+      const works = batched.map((m) => m.M * m.N * m.K);
+      const total = works.reduce((a, b) => a + b, 0);
+      batched.forEach((m, i) => recorder.stopGemm(m.shape, t0, true, true, works[i]! / total));
+      recorder.count("GEMMs in batches", batched.length);
+    } else batched.forEach(one);
+    later.forEach(one);
+  }
+
+  /** Whether product m, adding into the output of product f (part p), can run on f's row chunks (chain()). */
+  function chainable(f: MatmulCall, p: Part, m: MatmulCall): boolean {
+    return !!m.accumulate && p.cells[12] === 1 && f.M === m.M && f.N === m.N;
   }
 
   // Operands outside the heap are copied into temporary heap blocks (and the output copied back).
