@@ -32,6 +32,7 @@ import { scheduleFor } from "./schedule.ts";
 import { virtualizeTools } from "./virtualize.ts";
 import { imprintToolRows } from "./imprint.ts";
 import { fitNewRows } from "./fit-new-rows.ts";
+import { anchorWeights } from "./anchor-weights.ts";
 import { toolDocument } from "../toolgen/tool-document.ts";
 import { ToolgenError } from "../errors.ts";
 
@@ -69,6 +70,16 @@ export interface AddToolsOptions {
    * start from new tools the model already tells apart instead of from a guess (default false).
    */
   rowsFirst?: boolean;
+  /**
+   * `all`: L2-SP strength λ (anchor-weights.ts): AdamW's decay pulls every matrix toward the weights the stages
+   * start from instead of toward zero (default 0: AdamW's own decay).
+   */
+  anchor?: number;
+  /**
+   * `all`: only the last `trainLayers` transformer layers, the final norm and lm_head train; the embedding and
+   * the layers below stay as they are (default: every weight trains).
+   */
+  trainLayers?: number;
   /** Peak learning rate per stage (default: the rate the model's own stage was trained with). */
   lr?: Partial<Record<AddStage, number>>;
   seed?: number;
@@ -149,6 +160,12 @@ function check(o: AddToolsOptions): Checked {
     if (m.done.some((r) => r.stage === stage) && !existsSync(dataFile(o.from, stage)))
       fail(`--from ${o.from} has no ${join("data", `${stage}.jsonl`)} to replay its tools from`);
   }
+  const anchor = o.anchor ?? 0;
+  if (!(anchor >= 0 && Number.isFinite(anchor))) fail(`anchor must be a number ≥ 0, got ${anchor}`);
+  if (o.trainLayers !== undefined && !(Number.isInteger(o.trainLayers) && o.trainLayers >= 0))
+    fail(`trainLayers must be an integer ≥ 0, got ${o.trainLayers}`);
+  if ((o.anchor !== undefined || o.trainLayers !== undefined) && (o.method ?? ADD_DEFAULTS.method) !== "all")
+    fail("anchor and trainLayers apply to method all (the rows fit trains no other weight)");
   const replay = o.replay ?? 0;
   if (!(replay >= 0 && Number.isFinite(replay))) fail(`replay must be a number ≥ 0, got ${replay}`);
   if (resolve(o.out) === resolve(o.from)) fail("--out must be a new folder, not the --from folder");
@@ -172,8 +189,13 @@ function sample<T>(items: readonly T[], n: number, seed: number): T[] {
 
 function fingerprintOf(o: AddToolsOptions, from: string, stages: AddStage[]): string {
   const h = createHash("sha256");
-  const { epochs, replay, lr, seed, imprint, method, rowEpochs, rowsFirst } = o;
-  h.update(JSON.stringify({ from, stages, epochs, replay, lr, seed, imprint, method, rowEpochs, rowsFirst }));
+  const { epochs, replay, lr, seed, imprint, method, rowEpochs, rowsFirst, anchor, trainLayers } = o;
+  h.update(
+    JSON.stringify({
+      ...{ from, stages, epochs, replay, lr, seed, imprint, method, rowEpochs, rowsFirst },
+      ...{ anchor, trainLayers },
+    }),
+  );
   for (const e of o.tools) h.update(`\u0000${e.id}\u0001${e.description}`);
   for (const q of o.queries ?? []) h.update(`\u0000${q.query}\u0001${q.relevant.join("\u0002")}`);
   return h.digest("hex").slice(0, 16);
@@ -192,6 +214,7 @@ async function trainStage(
   o: AddToolsOptions,
   m: ToolGenManifest,
   seed: number,
+  anchor: ReturnType<typeof anchorWeights> | undefined,
 ): Promise<StageReport> {
   const schedule = scheduleFor(m.preset);
   const base = m.done.find((r) => r.stage === run.stage);
@@ -234,8 +257,11 @@ async function trainStage(
         warmupFraction: schedule.warmupFraction,
         tokenDropout,
         averageLast,
+        // Anchored: decay toward the start (anchor-weights.ts) instead of AdamW's toward zero.
+        ...(o.anchor ? { adamw: { weightDecay: 0 } } : {}),
         signal: o.signal,
         onStep: (info) => {
+          anchor?.afterUpdate(info.lr);
           bar?.update(info);
           curve.push({ step: info.step, loss: info.loss });
           tokensPerSecond = info.tokensPerSecond;
@@ -246,6 +272,7 @@ async function trainStage(
   } finally {
     bar?.stop();
   }
+  anchor?.hold(); // the tail average moved the held weights too
   if (result.stoppedEarly)
     throw new ToolgenError("invalid_option", `adding tools stopped during ${run.stage}`);
   return {
@@ -283,6 +310,9 @@ export async function addToolsToModel(o: AddToolsOptions): Promise<ToolGenManife
   const started = performance.now();
   const loaded = loadCheckpoint(o.from);
   if (!loaded.tokenizer) fail(`--from ${o.from}: tokenizer.json is missing`);
+  const layers = loaded.model.config.numLayers;
+  if (o.trainLayers !== undefined && o.trainLayers > layers)
+    fail(`trainLayers ${o.trainLayers}: the model has ${layers} layers`);
   const v = virtualizeTools(loaded.model, loaded.tokenizer!, o.tools);
   const model = v.model;
   const tokenizer = v.tokenizer;
@@ -344,9 +374,18 @@ export async function addToolsToModel(o: AddToolsOptions): Promise<ToolGenManife
       `rows: loss ${fit.loss.toFixed(4)}, accuracy ${fit.accuracy.toFixed(3)}, ${fit.seconds.toFixed(1)} s`,
     );
   }
+  // Both stages are held near the weights they start from (the base model's, the new rows as fitted).
+  const anchor =
+    method === "all" && (o.anchor || o.trainLayers !== undefined)
+      ? anchorWeights(model, {
+          lambda: o.anchor ?? 0,
+          ...(o.trainLayers !== undefined ? { trainLayers: o.trainLayers } : {}),
+          newTokenIds: [...v.toolTokenIds.values()],
+        })
+      : undefined;
   for (const run of method === "all" ? runs : []) {
     log(`${run.stage}: ${run.fresh.length} new samples + ${run.replayed.length} replayed`);
-    const report = await trainStage(model, tokenizer, run, o, m, seed);
+    const report = await trainStage(model, tokenizer, run, o, m, seed, anchor);
     model.releaseWorkspace();
     reports.push(report);
     log(

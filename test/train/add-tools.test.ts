@@ -152,6 +152,49 @@ describe("adding tools to a trained ToolGen model", () => {
     },
   );
 
+  it(
+    "holds the lower layers and pulls the rest toward the base when asked (anchor, trainLayers)",
+    { timeout: 60_000 },
+    async () => {
+      const common = {
+        from: base,
+        tools: newTools,
+        queries: newQueries,
+        method: "all" as const,
+        rowsFirst: true,
+        replay: 3,
+        epochs: { memorization: 2, retrieval: 2 },
+        lr: { memorization: 1e-3, retrieval: 1e-3 },
+        progress: false,
+        log: () => {},
+      };
+      const before = loadCheckpoint(base).model;
+      // Mean absolute change of a tensor's first `n` floats (the old tokens' rows of a vocabulary matrix).
+      const drift = (after: ReturnType<typeof loadCheckpoint>["model"], name: string) => {
+        const a = before.params.get(name);
+        const b = after.params.get(name);
+        let s = 0;
+        for (let i = 0; i < a.length; i++) s += Math.abs(a[i]! - b[i]!);
+        return s / a.length;
+      };
+      const held = join(dir, "last-layer");
+      await addToolsToModel({ ...common, out: held, trainLayers: 1 });
+      const h = loadCheckpoint(held).model;
+      expect(drift(h, "model.layers.0.mlp.up_proj.weight")).toBe(0);
+      expect(drift(h, "model.embed_tokens.weight")).toBe(0);
+      expect(drift(h, "model.layers.1.mlp.up_proj.weight")).toBeGreaterThan(0);
+      const free = join(dir, "unanchored");
+      await addToolsToModel({ ...common, out: free });
+      const pulled = join(dir, "anchored");
+      await addToolsToModel({ ...common, out: pulled, anchor: 300 });
+      const [f, p] = [loadCheckpoint(free).model, loadCheckpoint(pulled).model];
+      for (const name of ["model.layers.0.self_attn.q_proj.weight", "lm_head.weight"])
+        expect(drift(p, name), name).toBeLessThan(drift(f, name) / 2);
+      expect(await top1(pulled, entries, oldQueries)).toBeGreaterThanOrEqual(0.9);
+      expect(readManifest(pulled)!.fingerprint).not.toBe(readManifest(free)!.fingerprint);
+    },
+  );
+
   it("refuses bad inputs with one line, before writing anything", async () => {
     const out = join(dir, "never");
     const attempt = (o: Partial<Parameters<typeof addToolsToModel>[0]>) =>
@@ -164,6 +207,10 @@ describe("adding tools to a trained ToolGen model", () => {
       [{ queries: [{ query: "x", relevant: ["nope&&No"] }] }, /neither added nor in the model: "nope&&No"/],
       [{ out: base }, /new folder/],
       [{ epochs: { retrieval: 0 }, queries: newQueries }, /epochs must be a positive number/],
+      [{ method: "all", anchor: -1 }, /anchor must be a number ≥ 0/],
+      [{ method: "all", trainLayers: 1.5 }, /trainLayers must be an integer/],
+      [{ method: "all", trainLayers: 3 }, /the model has 2 layers/],
+      [{ anchor: 10 }, /apply to method all/],
     ];
     for (const [o, message] of cases) {
       const error = await attempt(o).then(
