@@ -80,19 +80,41 @@ export function attentionForward(
   scale: f32,
   scratch: usize,
   ld: i32,
+  sub: i32,
 ): void {
   let off: usize = 0;
   for (let r0 = 0; r0 < L; r0 += QUERY_BLOCK) {
     const r1 = min(L, r0 + QUERY_BLOCK);
     const rows = r1 - r0;
     const pb = p + off * 4;
-    // S = Q·Kᵀ (ABt), rows × r1
-    gemm(pb, r1, q + <usize>(r0 * ld) * 4, ld, 1, k, 1, ld, rows, r1, hd, 0, scratch);
+    for (let s0 = r0; s0 < r1;) {
+      const s1 = subEnd(s0, r1, sub);
+      const sp = pb + <usize>((s0 - r0) * r1) * 4;
+      // S = Q·Kᵀ (ABt) for queries s0..s1−1 over keys 0..s1−1 (the keys after them are masked: softmaxRow zeroes
+      // those columns)
+      gemm(sp, r1, q + <usize>(s0 * ld) * 4, ld, 1, k, 1, ld, s1 - s0, s1, hd, 0, scratch);
+      s0 = s1;
+    }
     for (let i = 0; i < rows; i++) softmaxRow(pb + <usize>(i * r1) * 4, r0 + i, r1, scale);
-    // O = P·V (AB)
-    gemm(o + <usize>(r0 * ld) * 4, ld, pb, r1, 1, v, ld, 1, rows, hd, r1, 0, scratch);
+    // O = P·V (AB), each sub-block over the keys it attends to (the rest of its P rows is zero)
+    for (let s0 = r0; s0 < r1;) {
+      const s1 = subEnd(s0, r1, sub);
+      const sp = pb + <usize>((s0 - r0) * r1) * 4;
+      gemm(o + <usize>(s0 * ld) * 4, ld, sp, r1, 1, v, ld, 1, s1 - s0, hd, s1, 0, scratch);
+      s0 = s1;
+    }
     off += <usize>(rows * r1);
   }
+}
+
+/**
+ * End of the sub-block of query rows from s0 (block end r1): `sub` rows, the last one taking a remainder of fewer
+ * than 4 (gemm computes so few rows another way, with other bits); sub 0: the whole block.
+ */
+function subEnd(s0: i32, r1: i32, sub: i32): i32 {
+  if (sub <= 0) return r1;
+  const s1 = s0 + sub;
+  return s1 + 4 > r1 ? r1 : s1;
 }
 
 /**
@@ -114,6 +136,7 @@ export function attentionBackward(
   scale: f32,
   scratch: usize,
   ld: i32,
+  sub: i32,
 ): void {
   zeroRows(dk, L, hd, ld);
   zeroRows(dv, L, hd, ld);
@@ -123,10 +146,15 @@ export function attentionBackward(
     const rows = r1 - r0;
     const pb = p + off * 4;
     const dOb = do_ + <usize>(r0 * ld) * 4;
-    // dP = dO·Vᵀ (ABt), rows × r1
-    gemm(ds, r1, dOb, ld, 1, v, 1, ld, rows, r1, hd, 0, scratch);
+    // dP = dO·Vᵀ (ABt), rows × r1, each sub-block of query rows over the keys it attends to (dS is zero after)
+    for (let s0 = r0; s0 < r1;) {
+      const s1 = subEnd(s0, r1, sub);
+      const dp = ds + <usize>((s0 - r0) * r1) * 4;
+      gemm(dp, r1, do_ + <usize>(s0 * ld) * 4, ld, 1, v, 1, ld, s1 - s0, s1, hd, 0, scratch);
+      s0 = s1;
+    }
     // dV += Pᵀ·dO (AtB): r1 × hd
-    gemm(dv, ld, pb, 1, r1, dOb, ld, 1, r1, hd, rows, 1, scratch);
+    attendedBy(dv, pb, dOb, r0, r1, hd, ld, sub, scratch);
     // softmax backward: dS = P ⊙ (dP − rowsum(P ⊙ dP)) · scale
     for (let t = 0; t < rows; t++) {
       const pr = pb + <usize>(t * r1) * 4;
@@ -155,10 +183,55 @@ export function attentionBackward(
       }
       for (j = n; j < r1; j++) store<f32>(dr + <usize>j * 4, 0);
     }
-    // dQ = dS·K (AB): rows × hd
-    gemm(dq + <usize>(r0 * ld) * 4, ld, ds, r1, 1, k, ld, 1, rows, hd, r1, 0, scratch);
+    // dQ = dS·K (AB): rows × hd, each sub-block over the keys it attends to
+    for (let s0 = r0; s0 < r1;) {
+      const s1 = subEnd(s0, r1, sub);
+      const dsb = ds + <usize>((s0 - r0) * r1) * 4;
+      gemm(dq + <usize>(s0 * ld) * 4, ld, dsb, r1, 1, k, ld, 1, s1 - s0, hd, s1, 0, scratch);
+      s0 = s1;
+    }
     // dK += dSᵀ·Q (AtB): r1 × hd
-    gemm(dk, ld, ds, 1, r1, q + <usize>(r0 * ld) * 4, ld, 1, r1, hd, rows, 1, scratch);
+    attendedBy(dk, ds, q + <usize>(r0 * ld) * 4, r0, r1, hd, ld, sub, scratch);
     off += <usize>(rows * r1);
+  }
+}
+
+/**
+ * C[0..r1) += Xᵀ·Y (AtB; rows r0..r1−1 of X [rows × r1] and Y [rows, ld]) for the backward's dV (X = P) and dK
+ * (X = dS), each sub-block of keys k0..k1−1 over the queries that attend to it (from max(r0, k0): X is zero for
+ * earlier ones). The skipped products are the first of each sum and all zero; the kernel's sums start from +0,
+ * which adding zeros leaves +0, so the bits are those of the whole product.
+ */
+function attendedBy(
+  c: usize,
+  x: usize,
+  y: usize,
+  r0: i32,
+  r1: i32,
+  hd: i32,
+  ld: i32,
+  sub: i32,
+  scratch: usize,
+): void {
+  for (let k0 = 0; k0 < r1;) {
+    const k1 = subEnd(k0, r1, sub);
+    const q0 = max(r0, k0) - r0;
+    const xs = x + <usize>(q0 * r1 + k0) * 4;
+    gemm(
+      c + <usize>(k0 * ld) * 4,
+      ld,
+      xs,
+      1,
+      r1,
+      y + <usize>(q0 * ld) * 4,
+      ld,
+      1,
+      k1 - k0,
+      hd,
+      r1 - r0 - q0,
+      1,
+      scratch,
+    );
+    k0 = k1;
   }
 }

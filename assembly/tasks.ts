@@ -62,7 +62,7 @@ export function runTask(kind: i32, i: i32, args: usize, scratch: usize): void {
     const q = <usize>arg(args, 2) + at;
     const k = <usize>arg(args, 3) + at;
     const v = <usize>arg(args, 4) + at;
-    attentionForward(o, p, q, k, v, L, arg(args, 6), argf(args, 7), scratch, arg(args, 8));
+    attentionForward(o, p, q, k, v, L, arg(args, 6), argf(args, 7), scratch, arg(args, 8), arg(args, 9));
   } else if (kind == ATTENTION_BACKWARD) {
     const t = <usize>arg(args, 8) + <usize>(i * 12);
     const at = <usize>load<i32>(t) * 4;
@@ -84,6 +84,7 @@ export function runTask(kind: i32, i: i32, args: usize, scratch: usize): void {
       argf(args, 10),
       scratch,
       arg(args, 11),
+      arg(args, 12),
     );
   } else if (kind == SWIGLU_FORWARD) {
     const n = arg(args, 3);
