@@ -238,10 +238,14 @@ export function gemmKernel(ctx: GemmContext) {
    * its row chunks share one packing of B (packed once by the job's first items) instead of each packing it.
    */
   function cut(M: number, N: number, K: number) {
-    const byRows = M >= N || N < 16;
-    const extent = byRows ? M : N;
     // Chunks of about CHUNK_WORK each (1 to 8 per thread): enough for the threads to balance on a busy machine.
     const want = Math.max(2, threads, Math.min(8 * threads, Math.round((M * N * K) / CHUNK_WORK)));
+    // By rows when the output is taller than wide, and also when the rows can share one packing of B and still
+    // come 8 or more to a chunk: a column chunk packs all of A (four copies of each value, assembly/matmul.ts
+    // packA), which for the down projection's weight gradient (128 × 352 over 1,059 tokens) cost more than each
+    // row chunk reading the shared B: 2 threads 79-80 -> 83-85 GFLOPS (issue 40)
+    const byRows = M >= N || N < 16 || (canPack && M >= 8 * want);
+    const extent = byRows ? M : N;
     const unit = byRows ? 4 : 8; // the micro-tile, so chunk edges fall on tile edges
     const even = Math.ceil(extent / want / unit) * unit;
     if (byRows && canPack && Math.ceil(extent / even) > 1) {
