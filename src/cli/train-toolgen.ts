@@ -213,7 +213,8 @@ export async function runToolGenTraining(
     if (manifest.gate) {
       const g = manifest.gate;
       const parts = g.parts.map(
-        (p) => `${p.part} ${p.queries}: ToolGen ${p.toolgen}, BM25 ${p.bm25}, gate ${p.chosen}`,
+        (p) =>
+          `${p.part} ${p.queries}: ToolGen ${p.toolgen}, ${g.gate.lexical ?? "bm25"} ${p.lexical ?? p.bm25}, gate ${p.chosen}`,
       );
       process.stdout.write(`hybrid gate on the held-out dev queries (${g.metric}; ${parts.join("; ")})\n`);
     }

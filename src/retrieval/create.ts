@@ -63,7 +63,12 @@ export async function createRetriever(kind: string, options: CreateRetrieverOpti
         const toolgen = await openLocal(options.model);
         const { GatedHybridRetriever, requireGate } = await import("./hybrid-gate.ts");
         const gate = requireGate(options.model!);
-        return new GatedHybridRetriever(toolgen, new Bm25Retriever(options.catalog, options.bm25), gate);
+        // The lexical part the gate was chosen against (older gates: BM25).
+        const lexical =
+          gate.lexical === "ranker"
+            ? new RankerRetriever(options.catalog)
+            : new Bm25Retriever(options.catalog, options.bm25);
+        return new GatedHybridRetriever(toolgen, lexical, gate);
       }
       return new HybridRetriever(
         [await openGguf(options.model!), new Bm25Retriever(options.catalog, options.bm25)],

@@ -27,13 +27,27 @@ export interface GateOptions {
   /** RRF's rank offset (default 60). */
   k0?: number;
   /**
-   * The lexical part the gate was chosen with and must be used with: "bm25" (the default and, for now, the only
-   * one; a gate chosen against another lexical retriever would name it here).
+   * The lexical part the gate was chosen with and must be used with: "bm25" (absent: gates written before the
+   * ranker was a choice) or "ranker" (the default retriever; what `toolgen train` chooses against now).
    */
   lexical?: LexicalPart;
+  /**
+   * ToolGen's ranking counts only where the lexical part agrees enough: its score for ToolGen's first hit is at most
+   * this far below its own first hit's (a hit it does not list fails). A query about a tool no training query named
+   * is one where ToolGen, which can only name tools it was asked for, is sure of the wrong tool while the lexical
+   * part puts another tool well ahead; its top-hit share alone does not tell them apart. Absent: no such condition.
+   */
+  maxLexicalGap?: number;
+  /**
+   * What ToolGen gives where the gate opens: "ranking" (absent: its whole ranking, the lexical part's topping it up)
+   * or "top" (its first hit, then the lexical part's ranking without it), so one wrong trust costs one rank.
+   */
+  head?: GateHead;
 }
 
-export const LEXICAL_PARTS = ["bm25"] as const;
+export const LEXICAL_PARTS = ["bm25", "ranker"] as const;
+export const GATE_HEADS = ["ranking", "top"] as const;
+export type GateHead = (typeof GATE_HEADS)[number];
 export type LexicalPart = (typeof LEXICAL_PARTS)[number];
 
 /** The model's confidence on one query from its ranked hits (scores as logits or log-probabilities). */
@@ -65,6 +79,22 @@ export function neverToolGen(o: GateOptions): boolean {
   return o.feature === "top-prob" && o.threshold > 1 && o.lowWeight === 0;
 }
 
+/**
+ * How far below its own first hit the lexical part scores ToolGen's first hit (0 where they agree; Infinity where
+ * the lexical part does not list it or ToolGen has no hit).
+ */
+export function lexicalGap(toolgen: readonly RetrievalHit[], lexical: readonly RetrievalHit[]): number {
+  const first = toolgen[0];
+  const at = first === undefined ? -1 : lexical.findIndex((h) => h.id === first.id);
+  return at < 0 ? Infinity : lexical[0]!.score - lexical[at]!.score;
+}
+
+/** Whether the gate gives ToolGen's ranking weight 1 on this query. */
+function opens(toolgen: readonly RetrievalHit[], lexical: readonly RetrievalHit[], o: GateOptions): boolean {
+  if (gateConfidence(toolgen, o.feature) < o.threshold) return false;
+  return o.maxLexicalGap === undefined || lexicalGap(toolgen, lexical) <= o.maxLexicalGap;
+}
+
 /** Fuses one query's rankings: weighted reciprocal-rank fusion with ToolGen's weight set by the gate. */
 export function gatedFuse(
   toolgen: readonly RetrievalHit[],
@@ -72,7 +102,16 @@ export function gatedFuse(
   o: GateOptions,
   k: number,
 ): RetrievalHit[] {
-  const w = gateConfidence(toolgen, o.feature) >= o.threshold ? 1 : o.lowWeight;
+  const w = opens(toolgen, bm25, o) ? 1 : o.lowWeight;
+  if (w === 1 && o.head === "top" && toolgen.length > 0) {
+    const first = toolgen[0]!;
+    const rest = filled(
+      bm25.filter((h) => h.id !== first.id),
+      toolgen.slice(1),
+      k - 1,
+    );
+    return [{ id: first.id, score: (rest[0]?.score ?? first.score) + 1 }, ...rest];
+  }
   if (w === 1) return filled(toolgen, bm25, k);
   if (w === 0) return filled(bm25, toolgen, k);
   const k0 = o.k0 ?? 60;
@@ -186,6 +225,7 @@ export function chooseGate(
 function candidateGates(
   toolgen: readonly (readonly RetrievalHit[])[],
   grid: { lowWeights?: number[]; quantiles?: number; k0?: number },
+  lexical?: readonly (readonly RetrievalHit[])[],
 ): GateOptions[] {
   const lowWeights = grid.lowWeights ?? [0, 0.25, 0.5];
   const steps = grid.quantiles ?? 20;
@@ -212,24 +252,66 @@ function candidateGates(
     for (const threshold of thresholds)
       for (const lowWeight of lowWeights) gates.push({ feature, threshold, lowWeight, k0: grid.k0 });
   }
+  if (lexical) gates.push(...agreementGates(toolgen, lexical, steps, grid.k0));
   return gates;
 }
 
-/** One dev part's figures: its queries' mean criterion for ToolGen alone, BM25 alone and the chosen gate. */
+/** Quantiles of `values` (finite ones) at j/steps, j = 1..steps-1, without repeats. */
+function quantiles(values: readonly number[], steps: number): number[] {
+  const v = values.filter(Number.isFinite).sort((a, b) => a - b);
+  if (v.length === 0) return [];
+  return [
+    ...new Set(Array.from({ length: steps - 1 }, (_, j) => v[Math.floor(((j + 1) * v.length) / steps)]!)),
+  ];
+}
+
+/**
+ * Gates that also ask the lexical part to agree (`maxLexicalGap`): ToolGen's top-hit share at its dev quantiles (and
+ * none) × the lexical gap at its dev quantiles, each with ToolGen's whole ranking or its first hit alone on top.
+ */
+function agreementGates(
+  toolgen: readonly (readonly RetrievalHit[])[],
+  lexical: readonly (readonly RetrievalHit[])[],
+  steps: number,
+  k0: number | undefined,
+): GateOptions[] {
+  const shares = [
+    -Infinity,
+    ...quantiles(
+      toolgen.map((h) => gateConfidence(h, "top-prob")),
+      steps,
+    ),
+  ];
+  const gaps = quantiles(
+    toolgen.map((h, i) => lexicalGap(h, lexical[i]!)),
+    steps,
+  );
+  const gates: GateOptions[] = [];
+  for (const head of GATE_HEADS)
+    for (const threshold of shares)
+      for (const maxLexicalGap of gaps)
+        gates.push({ feature: "top-prob", threshold, lowWeight: 0, k0, maxLexicalGap, head });
+  return gates;
+}
+
+/** One dev part's figures: its queries' mean criterion for ToolGen alone, the lexical part alone and the gate. */
 export interface GatePartFigures {
   part: string;
   queries: number;
   toolgen: number;
-  bm25: number;
+  lexical: number;
   chosen: number;
 }
 
 /**
  * Chooses the gate on dev queries of several kinds (`toolgen train`: in-domain queries, and queries of tools that
- * no training query named), so that no kind is given up for another: the gate maximises its worst part's margin
- * over that part's better plain retriever, min_g [mean_g(gate) − max(mean_g(ToolGen), mean_g(BM25))], ties going
- * to the higher mean over all queries, then to the earlier (simpler) entry. With one part this is `chooseGate`
- * (the sign test included). `part[i]` names query i's part; empty parts are ignored.
+ * no training query named), so that no kind is given up for another: the gate maximises its worst part's ratio to
+ * that part's better plain retriever, min_g mean_g(gate) / max(mean_g(ToolGen), mean_g(lexical)) (a part where
+ * both score 0 counts 1), ties going to the higher mean over all queries, then to the earlier (simpler) entry.
+ * A ratio, not a difference, so a part where every retriever scores low weighs as much as an easy one. Besides
+ * `chooseGate`'s grid, gates that also need the lexical part's agreement (`maxLexicalGap`) are tried: ToolGen's
+ * top-hit share alone cannot tell a query about a tool it never saw asked for (it is sure of a wrong tool).
+ * With one part this is `chooseGate` (the sign test included). `part[i]` names query i's part.
  */
 export function chooseGateByParts(
   toolgen: readonly (readonly RetrievalHit[])[],
@@ -261,7 +343,7 @@ export function chooseGateByParts(
       part: name,
       queries: part.filter((p) => p === name).length,
       toolgen: meanOf(plain[0], name),
-      bm25: meanOf(plain[1], name),
+      lexical: meanOf(plain[1], name),
       chosen: meanOf(chosen, name),
     }));
   if (names.length <= 1) {
@@ -270,12 +352,12 @@ export function chooseGateByParts(
     const plain: [number[], number[]] = [perQuery(gates[0]!), perQuery(gates[1]!)];
     return { ...choice, parts: partFigures(perQuery(choice.gate), plain) };
   }
-  const runs = candidateGates(toolgen, grid).map((gate) => ({ gate, perQuery: perQuery(gate) }));
+  const runs = candidateGates(toolgen, grid, bm25).map((gate) => ({ gate, perQuery: perQuery(gate) }));
   const better = names.map((name) =>
     Math.max(meanOf(runs[0]!.perQuery, name), meanOf(runs[1]!.perQuery, name)),
   );
   const worst = (r: (typeof runs)[number]) =>
-    Math.min(...names.map((name, j) => meanOf(r.perQuery, name) - better[j]!));
+    Math.min(...names.map((name, j) => (better[j]! > 0 ? meanOf(r.perQuery, name) / better[j]! : 1)));
   let best = runs[0]!;
   for (const r of runs.slice(1)) {
     const [a, b] = [worst(r), worst(best)];
@@ -377,12 +459,14 @@ export function readGate(dir: string): GateOptions | undefined {
     !GATE_FEATURES.includes(raw.feature as GateFeature) ||
     Number.isNaN(threshold) ||
     !(lowWeight >= 0 && lowWeight <= 1) ||
-    (raw.lexical !== undefined && !LEXICAL_PARTS.includes(raw.lexical as LexicalPart))
+    (raw.lexical !== undefined && !LEXICAL_PARTS.includes(raw.lexical as LexicalPart)) ||
+    (raw.maxLexicalGap !== undefined && typeof raw.maxLexicalGap !== "number") ||
+    (raw.head !== undefined && !GATE_HEADS.includes(raw.head as GateHead))
   )
     throw new ToolgenError(
       "invalid_input",
       `${file}: expected {feature: ${GATE_FEATURES.join(" | ")}, threshold, lowWeight in [0, 1], ` +
-        `lexical?: ${LEXICAL_PARTS.join(" | ")}}`,
+        `lexical?: ${LEXICAL_PARTS.join(" | ")}, maxLexicalGap?: number, head?: ${GATE_HEADS.join(" | ")}}`,
     );
   return {
     feature: raw.feature as GateFeature,
@@ -390,5 +474,8 @@ export function readGate(dir: string): GateOptions | undefined {
     lowWeight,
     ...(typeof raw.k0 === "number" ? { k0: raw.k0 } : {}),
     ...(raw.lexical !== undefined ? { lexical: raw.lexical as LexicalPart } : {}),
+    // Older folders have neither: their gate keeps meaning what it meant (top-hit share alone, ToolGen's ranking).
+    ...(typeof raw.maxLexicalGap === "number" ? { maxLexicalGap: raw.maxLexicalGap } : {}),
+    ...(raw.head !== undefined ? { head: raw.head as GateHead } : {}),
   };
 }

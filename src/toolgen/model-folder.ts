@@ -100,11 +100,29 @@ export interface DevHoldout {
   tools: string[];
 }
 
-/** The gate chosen on the dev queries: the criterion, the gate, and per dev part ToolGen, BM25 and the gate. */
+/**
+ * The gate chosen on the dev queries: the criterion, the gate, and per dev part ToolGen, the lexical part and the
+ * gate (`lexical`; folders written before the ranker was the lexical part have `bm25` there instead).
+ */
 export interface GateReport {
   metric: string;
-  gate: { feature: string; threshold: number | string; lowWeight: number; k0?: number; lexical?: string };
-  parts: Array<{ part: string; queries: number; toolgen: number; bm25: number; chosen: number }>;
+  gate: {
+    feature: string;
+    threshold: number | string;
+    lowWeight: number;
+    k0?: number;
+    lexical?: string;
+    maxLexicalGap?: number;
+    head?: string;
+  };
+  parts: Array<{
+    part: string;
+    queries: number;
+    toolgen: number;
+    lexical?: number;
+    bm25?: number;
+    chosen: number;
+  }>;
   /** How many gates were tried. */
   tried: number;
 }

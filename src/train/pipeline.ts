@@ -446,8 +446,12 @@ export async function trainToolGen(o: ToolGenTrainOptions): Promise<ToolGenManif
     model.releaseWorkspace();
     manifest.gate = await chooseModelGate(o.out, o.catalog, held, o.dev?.gateAt ?? 5);
     writeJsonAtomic(join(o.out, MANIFEST_FILE), manifest);
+    const lexicalName = manifest.gate.gate.lexical ?? "bm25";
     const parts = manifest.gate.parts
-      .map((p) => `${p.part} ${p.queries} queries: ToolGen ${p.toolgen}, BM25 ${p.bm25}, gate ${p.chosen}`)
+      .map(
+        (p) =>
+          `${p.part} ${p.queries} queries: ToolGen ${p.toolgen}, ${lexicalName} ${p.lexical}, gate ${p.chosen}`,
+      )
       .join("; ");
     log(
       `gate: ${JSON.stringify(manifest.gate.gate)} on dev ${manifest.gate.metric} (${parts}), ` +

@@ -45,10 +45,41 @@ describe("the gate toolgen train chooses", () => {
     const choice = chooseGateByParts(toolgen, bm25, (r, i) => top1(r, gold[i]!), part, { k: 1 });
     // neither part alone does it (each loses a whole dev part); a threshold between the confidences does
     expect(choice.parts).toEqual([
-      { part: "seen", queries: 3, toolgen: 1, bm25: 0, chosen: 1 },
-      { part: "unseen", queries: 3, toolgen: 0, bm25: 1, chosen: 1 },
+      { part: "seen", queries: 3, toolgen: 1, lexical: 0, chosen: 1 },
+      { part: "unseen", queries: 3, toolgen: 0, lexical: 1, chosen: 1 },
     ]);
     expect(Number.isFinite(choice.gate.threshold)).toBe(true);
+  });
+
+  it("on a mixed seen/unseen dev where ToolGen is equally sure on both, loses to the better part on neither", () => {
+    // ToolGen is sure everywhere; on unseen-tool queries it is sure of a tool the lexical part puts far below its own
+    // first hit, so only the lexical part's agreement tells the parts apart (top-hit share alone cannot)
+    const sure = (id: string) => hits([id, "x"], [9, 0]);
+    const gold = ["s1", "s2", "s3", "u1", "u2", "u3"];
+    const toolgen = [sure("s1"), sure("s2"), sure("s3"), sure("w"), sure("w"), sure("w")];
+    const lexical = [
+      hits(["z", "s1"], [1, 0.9]),
+      hits(["z", "s2"], [1, 0.9]),
+      hits(["z", "s3"], [1, 0.9]),
+      hits(["u1", "w"], [5, 0]),
+      hits(["u2", "w"], [5, 0]),
+      hits(["u3", "w"], [5, 0]),
+    ];
+    const part = ["seen", "seen", "seen", "unseen", "unseen", "unseen"];
+    const choice = chooseGateByParts(toolgen, lexical, (r, i) => top1(r, gold[i]!), part, { k: 1 });
+    for (const p of choice.parts) expect(p.chosen).toBeGreaterThanOrEqual(Math.max(p.toolgen, p.lexical));
+    expect(choice.gate.maxLexicalGap).toBeDefined();
+  });
+
+  it("reads an older gate (no maxLexicalGap, no head) as it meant: top-hit share alone, ToolGen's ranking", () => {
+    const dir = mkdtempSync(join(tmpdir(), "toolgen-gate-old-"));
+    writeGate(dir, { feature: "top-prob", threshold: 0.9, lowWeight: 0, lexical: "bm25" }, "test");
+    const gate = readGate(dir)!;
+    expect(gate.maxLexicalGap).toBeUndefined();
+    expect(gate.head).toBeUndefined();
+    const toolgen = hits(["a", "b"], [9, 0]);
+    const lexical = hits(["c", "b"], [5, 0]);
+    expect(gatedFuse(toolgen, lexical, gate, 2).map((h) => h.id)).toEqual(["a", "b"]);
   });
 
   it("is written with its lexical part and read back; a folder without one is refused with the way out", () => {

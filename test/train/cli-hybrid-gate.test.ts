@@ -94,7 +94,7 @@ describe("toolgen train writes the hybrid's gate (CLI)", () => {
         };
         gate: {
           metric: string;
-          parts: Array<{ part: string; toolgen: number; bm25: number; chosen: number }>;
+          parts: Array<{ part: string; toolgen: number; lexical: number; chosen: number }>;
         };
       };
       // written down: 10 % of the 144 training queries; every tool has queries, so no tool is held out (auto)
@@ -114,7 +114,7 @@ describe("toolgen train writes the hybrid's gate (CLI)", () => {
       expect(existsSync(join(out, GATE_FILE))).toBe(true);
       // on dev, per part, the gate is at least the better of the two parts (it may choose either alone)
       for (const p of manifest.gate.parts)
-        expect(p.chosen).toBeGreaterThanOrEqual(Math.max(p.toolgen, p.bm25));
+        expect(p.chosen).toBeGreaterThanOrEqual(Math.max(p.toolgen, p.lexical));
 
       const ndcg5 = async (retriever: string) => {
         const r = await runCli([
