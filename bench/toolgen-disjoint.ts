@@ -22,7 +22,12 @@ import { writeBenchResult } from "./lib/result.ts";
 
 // --smoke N: the first N queries of each part, written under another name (a check of this script, not a result).
 const SMOKE = process.argv.includes("--smoke") ? Number(arg("smoke")) : undefined;
-const NAME = SMOKE ? "toolgen-disjoint-smoke" : "toolgen-disjoint-metatool";
+// --name: another result file for another model folder (e.g. the gate refit against the ranker).
+const NAME = SMOKE
+  ? "toolgen-disjoint-smoke"
+  : process.argv.includes("--name")
+    ? arg("name")
+    : "toolgen-disjoint-metatool";
 const KS = [1, 3, 5];
 
 function arg(name: string): string {
@@ -118,7 +123,7 @@ writeBenchResult(NAME, process.argv.slice(2).join(" "), {
     ranker: "createRetriever('ranker'): the shipped ranker over BM25F (the default retriever)",
     toolgen: "createRetriever('toolgen', model): the tiny ToolGen model",
     hybrid:
-      "createRetriever('hybrid', model): the gate toolgen train wrote (toolgen-gate.json) over ToolGen and BM25",
+      "createRetriever('hybrid', model): the folder's gate (toolgen-gate.json) over ToolGen and its lexical part (gate.lexical)",
   },
   model: {
     dir: model,
