@@ -39,6 +39,12 @@ describe("measuredElsewhere", () => {
     expect(out.toolgen_and_hybrid_metatool_tool_disjoint.test).toMatchObject({
       figures: disjoint.test.figures,
     });
+    const rankerGate = JSON.parse(
+      readFileSync(join(RESULTS, ELSEWHERE.toolgen_and_hybrid_metatool_tool_disjoint_ranker_gate), "utf8"),
+    ) as { test: { figures: unknown } };
+    expect(out.toolgen_and_hybrid_metatool_tool_disjoint_ranker_gate.test).toMatchObject({
+      figures: rankerGate.test.figures,
+    });
   });
 
   it("says which files are absent instead of failing", () => {
