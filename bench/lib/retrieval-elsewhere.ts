@@ -35,8 +35,8 @@ function summary(file: string, data: Json): Json {
   }
   if (typeof data.name === "string" && data.name.startsWith("toolgen-disjoint-metatool")) {
     const part = (p: unknown) => {
-      const { figures, hybrid_minus_better_part, paired_tests } = (p ?? {}) as Json;
-      return { figures, hybrid_minus_better_part, paired_tests };
+      const { figures, hybrid_lexical_part, hybrid_minus_better_part, paired_tests } = (p ?? {}) as Json;
+      return { figures, hybrid_lexical_part, hybrid_minus_better_part, paired_tests };
     };
     return { ...head, train_command: data.train_command, dev: part(data.dev), test: part(data.test) };
   }
@@ -45,6 +45,7 @@ function summary(file: string, data: Json): Json {
     label: data.label,
     train_command: data.train_command,
     figures: data.figures,
+    hybrid_lexical_part: data.hybrid_lexical_part,
     hybrid_minus_better_part: data.hybrid_minus_better_part,
   };
 }
