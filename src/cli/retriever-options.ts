@@ -1,7 +1,9 @@
+import { join } from "node:path";
 import type { CatalogEntry } from "../catalog/catalog.ts";
 import { DEFAULT_RETRIEVER, RETRIEVER_KINDS, type CreateRetrieverOptions } from "../retrieval/create.ts";
 import { DOCUMENT_FORMATS, type DocumentFormat } from "../retrieval/documents.ts";
 import { ENGLISH_STOPWORDS } from "../text/terms.ts";
+import { GATE_FILE, readGate } from "../retrieval/hybrid-gate.ts";
 import { ToolgenError } from "../errors.ts";
 import { numberOption } from "./number-options.ts";
 
@@ -44,11 +46,10 @@ export const BM25_OPTIONS = [
 
 /**
  * BM25's options given with a retriever that has no BM25 would do nothing; refused before anything runs, in one
- * line that says which retriever they apply to.
+ * line that says which retriever they apply to. That includes `--retriever hybrid` with a model folder whose gate
+ * names the ranker as its lexical part (read from the folder's toolgen-gate.json, a small file).
  */
 export function checkBm25Options(opts: RetrieverCliOptions): void {
-  const kind = retrieverKind(opts);
-  if (BM25_KINDS.includes(kind)) return;
   const given = [
     ...(opts.k1 !== undefined ? ["--k1"] : []),
     ...(opts.b !== undefined ? ["--b"] : []),
@@ -57,7 +58,16 @@ export function checkBm25Options(opts: RetrieverCliOptions): void {
     ...(opts.stopwords === false ? ["--no-stopwords"] : []),
   ];
   if (given.length === 0) return;
-  const which = opts.retriever === undefined ? `the default retriever is ${kind}` : `--retriever is ${kind}`;
+  const kind = retrieverKind(opts);
+  // A hybrid whose gate was chosen against the ranker (toolgen train since f02bffa) has no BM25 part to tune.
+  const rankerGate =
+    kind === "hybrid" && opts.model !== undefined && readGate(opts.model)?.lexical === "ranker";
+  if (BM25_KINDS.includes(kind) && !rankerGate) return;
+  const which = rankerGate
+    ? `the hybrid's lexical part is the ranker (${join(opts.model!.replace(/^builtin:/, ""), GATE_FILE)})`
+    : opts.retriever === undefined
+      ? `the default retriever is ${kind}`
+      : `--retriever is ${kind}`;
   throw new ToolgenError(
     "invalid_option",
     `${given.join(", ")} ${given.length === 1 ? "applies" : "apply"} to --retriever bm25 or hybrid (its BM25 part); ${which}`,

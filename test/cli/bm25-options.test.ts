@@ -1,6 +1,6 @@
 // BM25's options (--k1, --b, --document, --no-stem, --no-stopwords) tune bm25 and hybrid's BM25 part only; with
-// another retriever (the default ranker included) they would do nothing, so `retrieve` and `eval retrieval`
-// refuse them in one line before reading anything.
+// another retriever (the default ranker included), or a hybrid whose gate uses the ranker as its lexical part, they
+// would do nothing, so `retrieve` and `eval retrieval` refuse them in one line before reading anything.
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -79,6 +79,57 @@ describe("BM25's options with a retriever that has no BM25", () => {
         "toolgen eval retrieval: --k1 applies to --retriever bm25 or hybrid (its BM25 part); " +
         "the default retriever is ranker\n",
     });
+  });
+
+  it("are refused with --retriever hybrid when the model's gate uses the ranker as its lexical part", async () => {
+    // Only the gate file is read: the refusal comes before the catalog or the model's weights are opened.
+    const gated = (lexical?: string) => {
+      const model = mkdtempSync(join(dir, "model-"));
+      writeFileSync(
+        join(model, "toolgen-gate.json"),
+        JSON.stringify({
+          feature: "top-prob",
+          threshold: 0.5,
+          lowWeight: 0,
+          ...(lexical ? { lexical } : {}),
+        }),
+      );
+      return model;
+    };
+    const ranker = gated("ranker");
+    const refusal = (command: string, named: string) => ({
+      code: 1,
+      stdout: "",
+      stderr:
+        `toolgen ${command}: ${named} to --retriever bm25 or hybrid (its BM25 part); ` +
+        `the hybrid's lexical part is the ranker (${join(ranker, "toolgen-gate.json")})\n`,
+    });
+    const hybrid = ["--catalog", missing, "--retriever", "hybrid", "--model", ranker];
+    expect(await runCli(["retrieve", "weather", ...hybrid, "--k1", "2"])).toEqual(
+      refusal("retrieve", "--k1 applies"),
+    );
+    expect(await runCli(["eval", "retrieval", ...hybrid, "--queries", queries, "--b", "0.5"])).toEqual(
+      refusal("eval retrieval", "--b applies"),
+    );
+    // A gate chosen against BM25 (named, or an older file without `lexical`) keeps BM25's options: the command
+    // goes on and fails only on the absent catalog.
+    for (const model of [gated("bm25"), gated()]) {
+      const out = await runCli([
+        "retrieve",
+        "weather",
+        "--catalog",
+        missing,
+        "--retriever",
+        "hybrid",
+        "--model",
+        model,
+        "--k1",
+        "2",
+      ]);
+      expect(out.code).not.toBe(0);
+      expect(out.stderr).not.toMatch(/applies to/);
+      expect(out.stderr).toMatch(/absent\.json/);
+    }
   });
 
   it("apply with --retriever bm25: k1 changes the score", async () => {
