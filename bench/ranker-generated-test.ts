@@ -4,23 +4,15 @@
  * (shipped defaults, and tuned on dev as bench/retrieval.ts tunes it) on the tool-disjoint test splits, with paired
  * randomisation tests on NDCG@5 and McNemar on top-1, Holm over all of them, as bench/retrieval.ts does.
  * Refuses to run twice (a test split is scored once per model): the result file is its record.
- * `npx tsx bench/ranker-generated-test.ts [--generated DIR]`
+ * `npx tsx bench/ranker-generated-test.ts [--generated DIR] [--help]`
  */
 import { execSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import {
-  SPLIT_SEED,
-  metaTool,
-  perQuery,
-  stableToolBench,
-  tuneBm25,
-  type Search,
-} from "./lib/tool-disjoint.ts";
-import { holm, pairedTop1 } from "../src/eval/paired.ts";
-import { pairedRandomization } from "../src/eval/paired-randomization.ts";
+import { PairedTests } from "./lib/paired-tests.ts";
+import { metaTool, perQuery, stableToolBench, tuneBm25, type Search } from "./lib/tool-disjoint.ts";
 import { Bm25Retriever } from "../src/retrieval/bm25.ts";
 import { FieldIndex } from "../src/retrieval/bm25f.ts";
 import { attachGenerated } from "../src/retrieval/generated-queries.ts";
@@ -32,7 +24,15 @@ import {
 } from "../src/retrieval/ranker.ts";
 
 const OUT = "bench/results/retrieval-generated-test.json";
-const { values } = parseArgs({ options: { generated: { type: "string", default: "/tmp/toolgen-de" } } });
+const USAGE = "usage: npx tsx bench/ranker-generated-test.ts [--generated DIR] (default /tmp/toolgen-de)\n";
+const { values } = parseArgs({
+  options: { generated: { type: "string", default: "/tmp/toolgen-de" }, help: { type: "boolean" } },
+});
+// --help reads and scores nothing (the test split is scored once, by the run without it).
+if (values.help) {
+  process.stdout.write(USAGE);
+  process.exit(0);
+}
 if (existsSync(OUT)) throw new Error(`${OUT} exists: this model's test split was scored already`);
 const started = new Date().toISOString();
 const load = loadavg();
@@ -45,8 +45,7 @@ const candidate = checkRankerModel(
 const { model, associations, vectors } = shippedRanker();
 const sets = [metaTool(), stableToolBench()];
 const bm25 = tuneBm25(sets);
-const tests: Record<string, unknown>[] = [];
-const pValues: number[] = [];
+const paired = new PairedTests();
 const results = sets.map((set) => {
   const generated = new Map(
     Object.entries(
@@ -75,46 +74,10 @@ const results = sets.map((set) => {
     ["ranker + generated queries (dev-selected)", (q, k) => gen.searchSync(q, { k })],
   ];
   const scores = systems.map(([name, search]) => ({ name, ndcg: perQuery(search, set.test) }));
-  const [plain, tuned] = scores;
-  for (const system of scores.slice(2)) {
-    for (const baseline of [plain, tuned]) {
-      const r = pairedRandomization(system.ndcg[2], baseline.ndcg[2], { seed: SPLIT_SEED, rounds: 20_000 });
-      tests.push({
-        set: set.name,
-        test: "randomisation, NDCG@5",
-        system: system.name,
-        baseline: baseline.name,
-        difference_points: pct(r.difference),
-        p: r.p,
-      });
-      pValues.push(r.p);
-    }
-    const top1 = pairedTop1(
-      system.ndcg[0].map((x) => x === 1),
-      tuned.ndcg[0].map((x) => x === 1),
-    );
-    tests.push({
-      set: set.name,
-      test: "McNemar, top-1",
-      system: system.name,
-      baseline: tuned.name,
-      only_system: top1.onlyA,
-      only_baseline: top1.onlyB,
-      p: top1.p,
-    });
-    pValues.push(top1.p);
-  }
-  // The candidate against the shipped ranker (the question the rebuild would answer).
-  const r = pairedRandomization(scores[3].ndcg[2], scores[2].ndcg[2], { seed: SPLIT_SEED, rounds: 20_000 });
-  tests.push({
-    set: set.name,
-    test: "randomisation, NDCG@5",
-    system: scores[3].name,
-    baseline: scores[2].name,
-    difference_points: pct(r.difference),
-    p: r.p,
-  });
-  pValues.push(r.p);
+  // Each ranker against both BM25s (tuned last, for McNemar), then the candidate against the shipped ranker (the
+  // question the rebuild would answer).
+  paired.againstBaselines(set.name, scores.slice(2), scores.slice(0, 2));
+  paired.randomisation(set.name, scores[3], scores[2]);
   return {
     set: set.name,
     queries: set.test.length,
@@ -123,7 +86,8 @@ const results = sets.map((set) => {
     ),
   };
 });
-holm(pValues).forEach((p, i) => (tests[i].p_holm = p));
+paired.correct();
+const tests = paired.tests;
 const result = {
   what: "issue 41: the one test scoring of the dev-selected ranker with generated pseudo-queries",
   command: `npx tsx bench/ranker-generated-test.ts ${process.argv.slice(2).join(" ")}`.trim(),

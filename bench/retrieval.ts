@@ -20,13 +20,13 @@ import { loadavg } from "node:os";
 import { join } from "node:path";
 import { FEATURE_SET_TRIALS } from "./lib/feature-set-trials.ts";
 import { indexMemoryBytes, type BuilderName } from "./lib/index-memory.ts";
+import { PairedTests, type SystemScores } from "./lib/paired-tests.ts";
 import { measuredElsewhere } from "./lib/retrieval-elsewhere.ts";
 import { writeBenchResult } from "./lib/result.ts";
 import { synthesize } from "./lib/synthetic-catalog.ts";
 import {
   MAX_CANDIDATES,
   SHIPPED_FEATURE_SET,
-  SPLIT_SEED,
   TUNING_BUDGET,
   VECTOR_PROBE,
   meanOf,
@@ -47,8 +47,6 @@ import {
 import type { CatalogEntry } from "../src/catalog/catalog.ts";
 import { loadCatalog, loadQueries } from "../src/catalog/load.ts";
 import { quantile } from "../src/eval/metrics.ts";
-import { holm, pairedTop1 } from "../src/eval/paired.ts";
-import { pairedRandomization } from "../src/eval/paired-randomization.ts";
 import { Bm25Retriever } from "../src/retrieval/bm25.ts";
 import { Bm25fRetriever, FieldIndex } from "../src/retrieval/bm25f.ts";
 import { RankerRetriever, shippedRanker } from "../src/retrieval/ranker.ts";
@@ -120,11 +118,6 @@ function latency(): Record<string, unknown>[] {
   return out;
 }
 
-interface SystemScores {
-  name: string;
-  ndcg: number[][]; // [k index][query]
-}
-
 function quality(): Record<string, unknown> {
   const build = buildRanker();
   const { sets, plain } = build;
@@ -155,42 +148,13 @@ function quality(): Record<string, unknown> {
       ["ranker (shipped)", (q, k) => ranker.searchSync(q, { k })],
     ];
   };
-  const tests: Record<string, unknown>[] = [];
-  const pValues: number[] = [];
+  const paired = new PairedTests();
   const test = sets.map((set, i) => {
     const scores: SystemScores[] = systems(set, i).map(([name, search]) => ({
       name,
       ndcg: perQuery(search, set.test),
     }));
-    const baselines = scores.slice(0, 2);
-    for (const system of scores.slice(2)) {
-      for (const baseline of baselines) {
-        const r = pairedRandomization(system.ndcg[2], baseline.ndcg[2], { seed: SPLIT_SEED, rounds: 20_000 });
-        tests.push({
-          set: set.name,
-          test: "randomisation, NDCG@5",
-          system: system.name,
-          baseline: baseline.name,
-          difference_points: pct(r.difference),
-          p: r.p,
-        });
-        pValues.push(r.p);
-      }
-      const top1 = pairedTop1(
-        system.ndcg[0].map((x) => x === 1),
-        baselines[1].ndcg[0].map((x) => x === 1),
-      );
-      tests.push({
-        set: set.name,
-        test: "McNemar, top-1",
-        system: system.name,
-        baseline: baselines[1].name,
-        only_system: top1.onlyA,
-        only_baseline: top1.onlyB,
-        p: top1.p,
-      });
-      pValues.push(top1.p);
-    }
+    paired.againstBaselines(set.name, scores.slice(2), scores.slice(0, 2));
     return {
       set: set.name,
       queries: set.test.length,
@@ -206,7 +170,8 @@ function quality(): Record<string, unknown> {
       ),
     };
   });
-  holm(pValues).forEach((p, i) => (tests[i].p_holm = p));
+  paired.correct();
+  const tests = paired.tests;
   const goal = sets.map((set) => {
     const vsTuned = tests.find(
       (t) =>
