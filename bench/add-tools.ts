@@ -209,6 +209,21 @@ export const CONFIGS: Array<{ name: string; options: Partial<AddToolsOptions>; n
     options: { ...LR_QUARTER, trainLayers: 1 },
     note: TRIED_AFTER_TEST,
   },
+  // Chosen before running, after the thirteen above (the anchor kept the old tools but held the new ones back
+  // too): distillation instead, which holds what the model predicts for the old tools' replayed samples (the base
+  // model's top 8 tool tokens at temperature 2, the usual setting of learning without forgetting) and leaves the
+  // weights free to move for the new ones; at weights 0.5 and 0.9 of the soft term. And a tenth of the smallest
+  // anchor tried (25: a pull of lr·λ holds a steady push at ~0.04, the lr-quarter model moved ~0.007 a weight).
+  ...[0.5, 0.9].map((weight) => ({
+    name: `rows-first-all-sixteenth-replay-4-lr-quarter-distill-${weight}-t2`,
+    options: { ...LR_QUARTER, distill: { weight, temperature: 2, topK: 8 } },
+    note: TRIED_AFTER_TEST,
+  })),
+  {
+    name: "rows-first-all-sixteenth-replay-4-lr-quarter-anchor-25",
+    options: { ...LR_QUARTER, anchor: 25 },
+    note: TRIED_AFTER_TEST,
+  },
 ];
 
 type Part = readonly LabelledQuery[];

@@ -8,6 +8,7 @@ import {
   type AttentionShape,
 } from "./layers/attention.ts";
 import { crossEntropyInPlace } from "./layers/cross-entropy.ts";
+import { softCrossEntropyRow, type SoftTarget } from "./layers/soft-cross-entropy.ts";
 import { ropeTable, rotateRows, type RopeTable } from "./layers/rope.ts";
 import { rmsnorm, rmsnormGrad } from "./layers/rmsnorm.ts";
 import { swigluBackward, swigluForward } from "./layers/swiglu.ts";
@@ -63,6 +64,11 @@ export interface Batch {
   targets: Int32Array;
   positions: Int32Array;
   spans?: Int32Array;
+  /**
+   * Distributions to learn beside the target token at some positions (flat index → SoftTarget): those rows
+   * take the mixed loss of softCrossEntropyRow; a batch without them takes exactly the plain cross-entropy.
+   */
+  soft?: ReadonlyMap<number, SoftTarget>;
 }
 
 /**
@@ -275,9 +281,21 @@ export class Llama {
     });
     this.k.matmulABt(logits, hSel, this.lmHead, M, d, V);
     const k = this.k;
-    const total =
+    // Rows with a soft target: their logits, kept before the cross-entropy turns them into gradients.
+    const softRows: Array<{ j: number; soft: SoftTarget; z: Float32Array }> = [];
+    if (batch.soft)
+      rows.forEach((r, j) => {
+        const soft = batch.soft!.get(r);
+        if (soft) softRows.push({ j, soft, z: logits.slice(j * V, (j + 1) * V) });
+      });
+    let total =
       k.crossEntropy?.(logits, targets, M, V, lossScale / M) ??
       crossEntropyInPlace(logits, targets, M, V, lossScale / M);
+    for (const { j, soft, z } of softRows) {
+      const row = logits.subarray(j * V, (j + 1) * V);
+      const { loss, hard } = softCrossEntropyRow(z, row, targets[j]!, soft, lossScale / M);
+      total += loss - hard;
+    }
     if (grads) {
       if (!accumulate && !k.fillZero?.(grads.flat)) grads.flat.fill(0);
       this.k.matmulAB(dhSel, logits, this.lmHead, M, V, d);

@@ -33,6 +33,7 @@ import { virtualizeTools } from "./virtualize.ts";
 import { imprintToolRows } from "./imprint.ts";
 import { fitNewRows } from "./fit-new-rows.ts";
 import { anchorWeights } from "./anchor-weights.ts";
+import { distillTargets, type ToolDistribution } from "./distill-targets.ts";
 import { toolDocument } from "../toolgen/tool-document.ts";
 import { ToolgenError } from "../errors.ts";
 
@@ -80,12 +81,26 @@ export interface AddToolsOptions {
    * the layers below stay as they are (default: every weight trains).
    */
   trainLayers?: number;
+  /**
+   * `all`: distillation (learning without forgetting). Each replayed old sample is trained toward the --from
+   * model's own distribution over its tool tokens at the answer (computed once before training: softmax at
+   * `temperature`, default 1, its `topK` most likely tokens renormalised, default 8) with share `weight` in
+   * [0, 1], and toward its label with 1 − weight; the new tools' samples keep their labels alone. Unlike the
+   * anchor, it holds what the model predicts for the old tools, not its weights (default: labels alone).
+   */
+  distill?: DistillOptions;
   /** Peak learning rate per stage (default: the rate the model's own stage was trained with). */
   lr?: Partial<Record<AddStage, number>>;
   seed?: number;
   progress?: boolean;
   signal?: AbortSignal;
   log?: (line: string) => void;
+}
+
+export interface DistillOptions {
+  weight: number;
+  temperature?: number;
+  topK?: number;
 }
 
 /**
@@ -164,8 +179,18 @@ function check(o: AddToolsOptions): Checked {
   if (!(anchor >= 0 && Number.isFinite(anchor))) fail(`anchor must be a number ≥ 0, got ${anchor}`);
   if (o.trainLayers !== undefined && !(Number.isInteger(o.trainLayers) && o.trainLayers >= 0))
     fail(`trainLayers must be an integer ≥ 0, got ${o.trainLayers}`);
-  if ((o.anchor !== undefined || o.trainLayers !== undefined) && (o.method ?? ADD_DEFAULTS.method) !== "all")
-    fail("anchor and trainLayers apply to method all (the rows fit trains no other weight)");
+  if (
+    (o.anchor !== undefined || o.trainLayers !== undefined || o.distill !== undefined) &&
+    (o.method ?? ADD_DEFAULTS.method) !== "all"
+  )
+    fail("anchor, trainLayers and distill apply to method all (the rows fit trains no other weight)");
+  if (o.distill) {
+    const { weight, temperature = 1, topK = 8 } = o.distill;
+    if (!(weight >= 0 && weight <= 1)) fail(`distill weight must be in [0, 1], got ${weight}`);
+    if (!(temperature > 0 && Number.isFinite(temperature)))
+      fail(`distill temperature must be a positive number, got ${temperature}`);
+    if (!(Number.isInteger(topK) && topK >= 1)) fail(`distill topK must be an integer ≥ 1, got ${topK}`);
+  }
   const replay = o.replay ?? 0;
   if (!(replay >= 0 && Number.isFinite(replay))) fail(`replay must be a number ≥ 0, got ${replay}`);
   if (resolve(o.out) === resolve(o.from)) fail("--out must be a new folder, not the --from folder");
@@ -173,6 +198,9 @@ function check(o: AddToolsOptions): Checked {
     fail(`--out ${o.out} exists and is not empty; choose a new folder`);
   return { manifest: m, index, stages };
 }
+
+const userOf = (c: StageSample) => c.messages.find((x) => x.role === "user")!.content;
+const assistantOf = (c: StageSample) => c.messages.find((x) => x.role === "assistant")!.content.trim();
 
 const dataFile = (dir: string, stage: AddStage) => join(dir, "data", `${stage}.jsonl`);
 
@@ -189,11 +217,11 @@ function sample<T>(items: readonly T[], n: number, seed: number): T[] {
 
 function fingerprintOf(o: AddToolsOptions, from: string, stages: AddStage[]): string {
   const h = createHash("sha256");
-  const { epochs, replay, lr, seed, imprint, method, rowEpochs, rowsFirst, anchor, trainLayers } = o;
+  const { epochs, replay, lr, seed, imprint, method, rowEpochs, rowsFirst, anchor, trainLayers, distill } = o;
   h.update(
     JSON.stringify({
       ...{ from, stages, epochs, replay, lr, seed, imprint, method, rowEpochs, rowsFirst },
-      ...{ anchor, trainLayers },
+      ...{ anchor, trainLayers, distill },
     }),
   );
   for (const e of o.tools) h.update(`\u0000${e.id}\u0001${e.description}`);
@@ -205,6 +233,8 @@ interface StageRun {
   stage: AddStage;
   fresh: StageSample[];
   replayed: StageSample[];
+  /** The --from model's distribution for each replayed sample (distillation), aligned with `replayed`. */
+  soft?: ToolDistribution[];
 }
 
 async function trainStage(
@@ -226,13 +256,20 @@ async function trainStage(
   const averageLast = base?.averageLast ?? schedule.stages[run.stage].averageLast;
   const batchSize = base?.batchSize ?? schedule.batchSize;
   const format: ChatFormat = m.chatFormat ?? "chatml";
-  const samples = [...run.fresh, ...run.replayed].map((c) => {
-    const s = encodeChat(tokenizer, c.messages, {
+  const samples = [...run.fresh, ...run.replayed].map((c, i) => {
+    const e = encodeChat(tokenizer, c.messages, {
       format,
       maxContentTokens: schedule.maxContentTokens,
       maxLength: model.config.maxPositions,
     });
-    return userLoss ? withUserLoss(s) : s;
+    const s = userLoss ? withUserLoss(e) : e;
+    const soft = run.soft?.[i - run.fresh.length];
+    if (!soft || !o.distill) return s;
+    // The answer's tool token: the first trained token that is the label.
+    const label = tokenizer.tokenToId(assistantOf(c))!;
+    const at = s.ids.findIndex((id, t) => id === label && e.lossMask[t]);
+    const { weight, temperature = 1 } = o.distill;
+    return at < 1 ? s : { ...s, soft: { at, ...soft, weight, temperature } };
   });
   const steps = Math.max(1, Math.ceil((epochs * samples.length) / batchSize));
   const seqLen = Math.min(
@@ -349,14 +386,28 @@ export async function addToolsToModel(o: AddToolsOptions): Promise<ToolGenManife
     const old = existsSync(dataFile(o.from, stage)) ? readSamples(dataFile(o.from, stage)) : [];
     return { stage, fresh, replayed: sample(old, replay * fresh.length, seed * 7 + i) };
   });
+  if (o.distill && method === "all") {
+    // The --from model's own predictions, taken before anything changes it (virtualisation left its old rows).
+    const { temperature = 1, topK = 8 } = o.distill;
+    const toolIds = Object.values(oldIndex.texts).map((text) => tokenizer.tokenToId(text)!);
+    for (const run of runs) {
+      run.soft = distillTargets(model, tokenizer, run.replayed.map(userOf), toolIds, {
+        format: m.chatFormat ?? "chatml",
+        maxContentTokens: scheduleFor(m.preset).maxContentTokens,
+        temperature,
+        topK,
+      });
+    }
+    log(`distill: soft targets for ${runs.reduce((n, r) => n + r.replayed.length, 0)} replayed samples`);
+  }
   const reports: StageReport[] = [];
   let rows: AddedTools["rows"];
   if (fitRows) {
     // The stages' samples, new and replayed, as (prompt, tool token) examples for the frozen model's head.
     const examples = runs.flatMap((r) =>
       [...r.fresh, ...r.replayed].map((c) => ({
-        prompt: c.messages.find((x) => x.role === "user")!.content,
-        target: tokenizer.tokenToId(c.messages.find((x) => x.role === "assistant")!.content.trim())!,
+        prompt: userOf(c),
+        target: tokenizer.tokenToId(assistantOf(c))!,
       })),
     );
     log(`rows: fitting ${o.tools.length} new rows on ${examples.length} examples`);

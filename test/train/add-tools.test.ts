@@ -7,6 +7,7 @@ import { loadCheckpoint } from "../../src/nn/checkpoint.ts";
 import { createRetriever } from "../../src/retrieval/create.ts";
 import type { GenerativeRetriever } from "../../src/retrieval/generative.ts";
 import { addToolsToModel } from "../../src/train/add-tools.ts";
+import { distillTargets } from "../../src/train/distill-targets.ts";
 import { trainToolGen } from "../../src/train/pipeline.ts";
 import { readManifest, readToolIndex } from "../../src/toolgen/model-folder.ts";
 import { ToolgenError } from "../../src/errors.ts";
@@ -195,6 +196,57 @@ describe("adding tools to a trained ToolGen model", () => {
     },
   );
 
+  it(
+    "trains the replayed old samples toward the base model's distribution when distilling (distill)",
+    { timeout: 60_000 },
+    async () => {
+      const common = {
+        from: base,
+        tools: newTools,
+        queries: newQueries,
+        method: "all" as const,
+        replay: 3,
+        epochs: { memorization: 4, retrieval: 4 },
+        lr: { memorization: 3e-3, retrieval: 3e-3 },
+        progress: false,
+        log: () => {},
+      };
+      // A model's mean entropy over the old tool tokens after the old queries (the base model's is ~2.1 nats:
+      // this small model is unsure of them). Labels alone sharpen it; soft targets hold it near the base's.
+      const entropy = (dir: string) => {
+        const c = loadCheckpoint(dir);
+        const ids = oldTools.map((t) => c.tokenizer!.tokenToId(`<<${t.id}>>`)!);
+        const o = { format: readManifest(dir)!.chatFormat ?? "chatml", maxContentTokens: 64, temperature: 1 };
+        const ds = distillTargets(
+          c.model,
+          c.tokenizer!,
+          oldQueries.map((q) => q.query),
+          ids,
+          {
+            ...o,
+            topK: ids.length,
+          },
+        );
+        return (
+          ds.reduce((s, d) => s - d.probs.reduce((a, p) => a + (p > 0 ? p * Math.log(p) : 0), 0), 0) /
+          ds.length
+        );
+      };
+      const plain = join(dir, "undistilled");
+      await addToolsToModel({ ...common, out: plain });
+      const held = join(dir, "distilled");
+      const m = await addToolsToModel({ ...common, out: held, distill: { weight: 0.9, temperature: 2 } });
+      const [b, p, h] = [entropy(base), entropy(plain), entropy(held)];
+      expect(p).toBeLessThan(b - 0.1);
+      expect(h).toBeGreaterThan(p + 0.1);
+      expect(m.fingerprint).not.toBe(readManifest(plain)!.fingerprint);
+      // Weight 0 is the labels alone (the soft rows then compute the plain cross-entropy's gradient, in doubles).
+      const zero = join(dir, "distill-0");
+      await addToolsToModel({ ...common, out: zero, distill: { weight: 0 } });
+      expect(Math.abs(entropy(zero) - p)).toBeLessThan(1e-3);
+    },
+  );
+
   it("refuses bad inputs with one line, before writing anything", async () => {
     const out = join(dir, "never");
     const attempt = (o: Partial<Parameters<typeof addToolsToModel>[0]>) =>
@@ -211,6 +263,10 @@ describe("adding tools to a trained ToolGen model", () => {
       [{ method: "all", trainLayers: 1.5 }, /trainLayers must be an integer/],
       [{ method: "all", trainLayers: 3 }, /the model has 2 layers/],
       [{ anchor: 10 }, /apply to method all/],
+      [{ distill: { weight: 0.5 } }, /apply to method all/],
+      [{ method: "all", distill: { weight: 1.5 } }, /distill weight must be in \[0, 1\]/],
+      [{ method: "all", distill: { weight: 0.5, temperature: 0 } }, /distill temperature must be a positive/],
+      [{ method: "all", distill: { weight: 0.5, topK: 0 } }, /distill topK must be an integer/],
     ];
     for (const [o, message] of cases) {
       const error = await attempt(o).then(

@@ -1,4 +1,5 @@
 import type { Batch } from "../llama.ts";
+import type { SoftTarget } from "../layers/soft-cross-entropy.ts";
 import { Rng } from "../rng.ts";
 import { ToolgenError } from "../../errors.ts";
 
@@ -11,6 +12,13 @@ export interface Sample {
   lossMask?: ArrayLike<boolean | number>;
   /** True where token dropout may remove the token (a user's words; never specials or trained tokens). */
   droppable?: ArrayLike<boolean | number>;
+  /** A distribution to learn at one predicted token beside the token itself (distillation; none: the token). */
+  soft?: SoftTarget;
+}
+
+/** Records a sample's soft target at flat position `row` (the one predicting ids[at]) if that row has a target. */
+function placeSoft(soft: Map<number, SoftTarget>, s: Sample, row: number, targets: Int32Array): void {
+  if (s.soft && s.soft.at >= 1 && targets[row]! >= 0) soft.set(row, s.soft);
 }
 
 /** A deterministic seed for (seed, a, b): data order depends only on these, which makes resuming exact. */
@@ -32,6 +40,7 @@ export function padBatch(samples: Sample[], T: number, padId: number): Batch {
   const tokens = new Int32Array(B * T).fill(padId);
   const targets = new Int32Array(B * T).fill(-1);
   const positions = new Int32Array(B * T);
+  const soft = new Map<number, SoftTarget>();
   samples.forEach((s, b) => {
     if (s.lossMask && s.lossMask.length !== s.ids.length) {
       throw new ToolgenError(
@@ -47,8 +56,9 @@ export function padBatch(samples: Sample[], T: number, padId: number): Batch {
       if (next < Math.min(s.ids.length, T + 1) && (!s.lossMask || s.lossMask[next]))
         targets[b * T + t] = s.ids[next];
     }
+    if (s.soft && s.soft.at - 1 < n) placeSoft(soft, s, b * T + s.soft.at - 1, targets);
   });
-  return { B, T, tokens, targets, positions };
+  return { B, T, tokens, targets, positions, ...(soft.size > 0 ? { soft } : {}) };
 }
 
 /**
@@ -73,6 +83,7 @@ export function packBatch(samples: Sample[], maxLength: number): Batch {
   const targets = new Int32Array(T).fill(-1);
   const positions = new Int32Array(T);
   const spans: number[] = [];
+  const soft = new Map<number, SoftTarget>();
   let o = 0;
   samples.forEach((s, b) => {
     const n = lengths[b]!;
@@ -85,9 +96,18 @@ export function packBatch(samples: Sample[], maxLength: number): Batch {
       if (next < Math.min(s.ids.length, maxLength + 1) && (!s.lossMask || s.lossMask[next]))
         targets[o + t] = s.ids[next]!;
     }
+    if (s.soft && s.soft.at - 1 < n) placeSoft(soft, s, o + s.soft.at - 1, targets);
     o += n;
   });
-  return { B: 1, T, tokens, targets, positions, spans: Int32Array.from(spans) };
+  return {
+    B: 1,
+    T,
+    tokens,
+    targets,
+    positions,
+    spans: Int32Array.from(spans),
+    ...(soft.size > 0 ? { soft } : {}),
+  };
 }
 
 /**
@@ -163,5 +183,8 @@ export function dropTokens(sample: Sample, p: number, rng: Rng): Sample {
   }
   const out: Sample = { ids: ids.filter((_, i) => keep[i]) };
   if (lossMask) out.lossMask = Array.from(lossMask).filter((_, i) => keep[i]);
+  // The soft target follows its token to where the removals before it leave it.
+  const soft = sample.soft;
+  if (soft && keep[soft.at]) out.soft = { ...soft, at: keep.slice(0, soft.at).filter(Boolean).length };
   return out;
 }

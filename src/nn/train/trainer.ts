@@ -20,6 +20,7 @@ import {
 } from "./batches.ts";
 import { ToolgenError } from "../../errors.ts";
 import { kernels } from "../kernels/index.ts";
+import { checkSoftTarget } from "../layers/soft-cross-entropy.ts";
 
 /**
  * Chat-style samples (loss mask) or one token stream (packed windows, plain text). Samples are packed into one
@@ -227,6 +228,14 @@ function checkSamples(samples: Sample[], seqLen: number, vocabSize: number): voi
         "invalid_input",
         `sample ${i}: lossMask length ${s.lossMask.length} differs from ids length ${s.ids.length}`,
       );
+    }
+    if (s.soft) {
+      const why =
+        checkSoftTarget(s.soft, vocabSize) ??
+        (Number.isInteger(s.soft.at) && s.soft.at >= 1 && s.soft.at < s.ids.length
+          ? undefined
+          : `soft target at ${s.soft.at} outside the sample (${s.ids.length} tokens)`);
+      if (why) throw new ToolgenError("invalid_input", `sample ${i}: ${why}`);
     }
     let targets = 0;
     for (let t = 1; t < Math.min(s.ids.length, seqLen + 1); t++) if (!s.lossMask || s.lossMask[t]) targets++;
