@@ -3,7 +3,7 @@ import { loadCatalog, loadQueries } from "../catalog/load.ts";
 import { addToolsToModel, type AddStage } from "../train/add-tools.ts";
 import { CommandError } from "./run-action.ts";
 import { ToolgenError } from "../errors.ts";
-import { integerOption } from "./number-options.ts";
+import { integerOption, positiveNumberOption } from "./number-options.ts";
 
 /** The options `toolgen train --add-tools NEW.json --from DIR --out DIR2` reads. */
 export interface AddToolsCliOptions {
@@ -15,6 +15,11 @@ export interface AddToolsCliOptions {
   replay?: string;
   method?: string;
   lr?: string;
+  rowsFirst?: boolean;
+  anchor?: string;
+  trainLayers?: string;
+  distill?: string;
+  distillTemperature?: string;
   seed: string;
   progress: boolean;
   json?: boolean;
@@ -70,6 +75,42 @@ export async function runAddTools(
       "invalid_option",
       `--${opts.epochs !== undefined ? "epochs" : "lr"} applies to --method all (the default, rows, trains no stages)`,
     );
+  // The options of --method all, checked here so that a wrong one fails before anything is read or written.
+  const allOnly = (
+    [
+      ["--rows-first", opts.rowsFirst],
+      ["--anchor", opts.anchor],
+      ["--train-layers", opts.trainLayers],
+      ["--distill", opts.distill],
+    ] as const
+  ).find(([, value]) => value !== undefined);
+  if (method === "rows" && allOnly)
+    throw new ToolgenError(
+      "invalid_option",
+      `${allOnly[0]} applies to --method all (the default, rows, trains no stages)`,
+    );
+  let anchor: number | undefined;
+  if (opts.anchor !== undefined) {
+    anchor = Number(opts.anchor);
+    if (!(anchor >= 0 && Number.isFinite(anchor)))
+      throw new ToolgenError("invalid_option", `--anchor must be a number ≥ 0, got "${opts.anchor}"`);
+  }
+  const trainLayers =
+    opts.trainLayers === undefined ? undefined : integerOption(opts.trainLayers, "--train-layers", 0);
+  if (opts.distillTemperature !== undefined && opts.distill === undefined)
+    throw new ToolgenError("invalid_option", "--distill-temperature applies to --distill");
+  let distill: { weight: number; temperature?: number } | undefined;
+  if (opts.distill !== undefined) {
+    const weight = Number(opts.distill);
+    if (!(weight >= 0 && weight <= 1) || opts.distill.trim() === "")
+      throw new ToolgenError("invalid_option", `--distill must be a number in [0, 1], got "${opts.distill}"`);
+    distill = {
+      weight,
+      ...(opts.distillTemperature !== undefined
+        ? { temperature: positiveNumberOption(opts.distillTemperature, "--distill-temperature") }
+        : {}),
+    };
+  }
   const epochs = perStage("--epochs", opts.epochs);
   const lr = perStage("--lr", opts.lr);
   let replay: number | undefined;
@@ -92,6 +133,10 @@ export async function runAddTools(
     lr,
     replay,
     method,
+    ...(opts.rowsFirst ? { rowsFirst: true } : {}),
+    ...(anchor !== undefined ? { anchor } : {}),
+    ...(trainLayers !== undefined ? { trainLayers } : {}),
+    ...(distill ? { distill } : {}),
     seed,
     progress: opts.progress,
     signal,

@@ -81,6 +81,27 @@ export function register(program: Command): void {
       "--replay <n>",
       "--add-tools: old training samples replayed per new sample (default: rows 4, all 1)",
     )
+    .option(
+      "--rows-first",
+      "--add-tools --method all: fit the new rows on the frozen model before the stages",
+    )
+    .option(
+      "--anchor <lambda>",
+      "--add-tools --method all: pull every weight toward the --from model's (L2-SP strength; default 0)",
+    )
+    .option(
+      "--train-layers <n>",
+      "--add-tools --method all: train only the last N layers, the final norm and lm_head (default: all)",
+    )
+    .option(
+      "--distill <weight>",
+      "--add-tools --method all: train replayed old samples toward the --from model's own tool distribution " +
+        "with this share in [0, 1] (the rest: their labels; default: labels alone)",
+    )
+    .option(
+      "--distill-temperature <t>",
+      "--add-tools --distill: softmax temperature of the soft targets (default 1)",
+    )
     .requiredOption("--out <dir>", "checkpoint folder to write (and resume from with --resume)")
     .option(
       "--preset <name>",
@@ -165,7 +186,16 @@ const TOOLGEN_ONLY = [
 ];
 
 /** Options of --add-tools alone, and the options an addition does not read (it keeps the model's own). */
-const ADD_TOOLS_ONLY = ["from", "replay", "method"];
+const ADD_TOOLS_ONLY = [
+  "from",
+  "replay",
+  "method",
+  "rowsFirst",
+  "anchor",
+  "trainLayers",
+  "distill",
+  "distillTemperature",
+];
 const ADD_TOOLS_REFUSED = [
   ...TEXT_ONLY,
   ...TOOLGEN_ONLY.filter((name) => name !== "queries" && name !== "epochs"),

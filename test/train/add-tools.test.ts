@@ -337,4 +337,65 @@ describe("adding tools to a trained ToolGen model", () => {
     expect(idle.stderr).toMatch(/--epochs applies to --method all/);
     expect(existsSync(bad)).toBe(false);
   });
+
+  it(
+    "takes the knobs of method all as flags, and refuses bad values with one line",
+    { timeout: 30_000 },
+    async () => {
+      const tools = join(dir, "new-flags.json");
+      writeFileSync(tools, JSON.stringify(Object.fromEntries(newTools.map((e) => [e.tool, e.description]))));
+      const bad = join(dir, "cli-flags-bad");
+      const cases: Array<[string[], RegExp]> = [
+        [["--rows-first"], /--rows-first applies to --method all/],
+        [["--distill", "0.5"], /--distill applies to --method all/],
+        [["--method", "all", "--anchor", "-1"], /--anchor must be a number ≥ 0, got "-1"/],
+        [["--method", "all", "--anchor", "x"], /--anchor must be a number ≥ 0/],
+        [["--method", "all", "--train-layers", "1.5"], /--train-layers must be an integer ≥ 0/],
+        [["--method", "all", "--train-layers", "9"], /trainLayers 9: the model has 2 layers/],
+        [["--method", "all", "--distill", "2"], /--distill must be a number in \[0, 1\], got "2"/],
+        [["--method", "all", "--distill-temperature", "2"], /--distill-temperature applies to --distill/],
+        [
+          ["--method", "all", "--distill", "0.5", "--distill-temperature", "0"],
+          /--distill-temperature must be a positive number/,
+        ],
+      ];
+      for (const [flags, message] of cases) {
+        const r = await runCli(["train", "--add-tools", tools, "--from", base, "--out", bad, ...flags]);
+        expect(r.code, flags.join(" ")).not.toBe(0);
+        expect(r.stderr.trim().split("\n"), flags.join(" ")).toHaveLength(1);
+        expect(r.stderr, flags.join(" ")).toMatch(message);
+      }
+      expect(existsSync(bad)).toBe(false);
+      const out = join(dir, "cli-flags");
+      const ok = await runCli([
+        "train",
+        ...["--add-tools", tools, "--from", base, "--out", out, "--method", "all", "--epochs", "1"],
+        ...[
+          "--rows-first",
+          "--anchor",
+          "10",
+          "--train-layers",
+          "1",
+          "--distill",
+          "0.5",
+          "--distill-temperature",
+          "2",
+        ],
+        ...["--no-progress", "--json"],
+      ]);
+      expect(ok.code, ok.stderr).toBe(0);
+      expect((JSON.parse(ok.stdout) as { rows?: unknown }).rows).toBeDefined(); // --rows-first
+      // --train-layers 1: the first of the two layers is held bit for bit.
+      const name = "model.layers.0.mlp.up_proj.weight";
+      const [a, b] = [
+        loadCheckpoint(base).model.params.get(name),
+        loadCheckpoint(out).model.params.get(name),
+      ];
+      expect(
+        Buffer.from(b.buffer, b.byteOffset, b.byteLength).equals(
+          Buffer.from(a.buffer, a.byteOffset, a.byteLength),
+        ),
+      ).toBe(true);
+    },
+  );
 });
