@@ -58,6 +58,11 @@ export interface FactoredTrainOptions {
   statsWithoutValues?: boolean;
   /** Word rarity counted on parameter descriptions too (default true). */
   statsFromParameters?: boolean;
+  /**
+   * Questions people wrote (no calls, no values marked), counted into word rarity beside the synth questions:
+   * synth's templates leave every word outside them rare, and a rare word reads as a value ("feet", "week").
+   */
+  statsQuestions?: readonly string[];
   /** Train the "more" model on same-function multi-call questions again without name cues too (default false). */
   moreCueDrop?: boolean;
   /** Train the "more" model on questions the argument scorer was not trained on (default false). */
@@ -84,6 +89,12 @@ export interface FactoredTrainOptions {
    * (multiWordValues; default 0): synth draws mostly one-word values, people name places and things in several.
    */
   multiWordShare?: number;
+  /**
+   * Train with another parameter's name near a span read as a cue only when that parameter is of the span's
+   * family (features.ts otherNames), as decoding reads it (default false: training reads every other parameter's
+   * name, decoding only its family's; chosen on BFCL dev, DEVELOPMENT_PROBES: trained on, figures fell).
+   */
+  kinNames?: boolean;
 }
 
 const norm = (v: unknown): unknown => {
@@ -348,6 +359,7 @@ function argumentGroups(
   negatives: number,
   rng: Rng,
   drop: readonly number[] = [],
+  kin = false,
 ): SoftmaxGroup[] {
   const masked = (x: Float32Array): Float32Array => {
     for (const i of drop) x[i] = 0;
@@ -359,7 +371,7 @@ function argumentGroups(
     const call = e.calls[0]!;
     const tool = e.tools.find((t) => t.function.name === call.name);
     if (!tool) continue;
-    const f = functionView(tool, questionView(e.question, joiners), stats);
+    const f = functionView(tool, questionView(e.question, joiners, true, true, kin), stats);
     for (const p of f.params) {
       const gold = call.arguments[p.name];
       const matches =
@@ -437,6 +449,7 @@ function moreExamples(
   w: FactoredWeights,
   stats: Map<string, number>,
   joiners: Set<string>,
+  kin = false,
 ): { x: Float32Array; y: number }[] {
   const rows: { x: Float32Array; y: number }[] = [];
   for (const e of examples) {
@@ -444,7 +457,7 @@ function moreExamples(
     if (name === undefined || e.calls.some((c) => c.name !== name)) continue;
     const tool = e.tools.find((t) => t.function.name === name);
     if (!tool) continue;
-    const f = functionView(tool, questionView(e.question, joiners), stats);
+    const f = functionView(tool, questionView(e.question, joiners, true, true, kin), stats);
     const params = scoreParams(f, w.argument);
     const picked = assignLearned(f, params, undefined);
     const taken = picked.flatMap((pk) => pk.values);
@@ -492,7 +505,7 @@ export function trainFactored(
     ...new Set(train.flatMap((e) => e.tools.flatMap((t) => documentation(t, o.statsFromParameters ?? true)))),
   ];
   const questions = train.map((e) => ((o.statsWithoutValues ?? true) ? withoutValues(e) : e.question));
-  const stats = wordStats([...questions, ...descriptions]);
+  const stats = wordStats([...questions, ...descriptions, ...(o.statsQuestions ?? [])]);
   const joiners = new Set(learnJoiners(train));
   const started = Date.now();
   const oneCall = shuffled.filter((e) => e.calls.length === 1).slice(0, o.argumentExamples ?? 8000);
@@ -536,7 +549,9 @@ export function trainFactored(
     const pct = percentValues(e, i);
     if (pct !== e) oneCall.push(pct);
   }
-  const groups = argumentGroups(oneCall, stats, joiners, o.negatives ?? 40, rng, o.dropPairFeatures);
+  const kin = o.kinNames ?? false;
+  const view = { kinNames: kin };
+  const groups = argumentGroups(oneCall, stats, joiners, o.negatives ?? 40, rng, o.dropPairFeatures, kin);
   const dims = [...FAMILIES.map(() => PAIR_DIM), NULL_DIM];
   const arg = trainSoftmax(groups, dims, { epochs: o.epochs ?? 4, lr: 0.1, l2: 1e-5, seed });
   const bags = o.argumentBags ?? 1;
@@ -573,20 +588,21 @@ export function trainFactored(
     weights,
     stats,
     joiners,
+    kin,
   );
   const moreFit = trainLogistic(moreRows, MORE_DIM, { epochs: o.epochs ?? 4, lr: 0.1, l2: 1e-5, seed });
   weights.more = moreFit.weights;
   const rows: { x: Float32Array; y: number }[] = [];
   for (const e of (o.unseenCallRows ? rowSource : shuffled).slice(0, o.functionExamples ?? 6000)) {
     const called = new Set(e.calls.map((c) => c.name));
-    for (const s of scoreFunctions(e.tools, e.question, weights, stats, joiners))
+    for (const s of scoreFunctions(e.tools, e.question, weights, stats, joiners, view))
       rows.push({ x: s.features, y: called.has(s.view.tool.function.name) ? 1 : 0 });
   }
   const fn = trainLogistic(rows, FUNCTION_DIM, { epochs: o.epochs ?? 4, lr: 0.1, l2: 1e-5, seed });
   weights.function = fn.weights;
   // thresholds on the held-out synth questions
   const scoredDev = [...dev, ...listsAsCalls(dev)].map((e) => {
-    const scored = scoreFunctions(e.tools, e.question, weights, stats, joiners);
+    const scored = scoreFunctions(e.tools, e.question, weights, stats, joiners, view);
     return { e, scored, p: scored.map((s) => callProbability(s, weights)) };
   });
   const ratios = [0.3, 0.5, 0.7, 0.8, 0.9, 0.95, 2];

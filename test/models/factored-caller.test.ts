@@ -3,7 +3,7 @@ import type { CatalogEntry } from "../../src/catalog/catalog.ts";
 import { FactoredCallerModel } from "../../src/models/caller-factored.ts";
 import { candidatesFor, paramKind } from "../../src/models/factored/candidates.ts";
 import { assignLearned, MORE_DIM, type ScoredParam } from "../../src/models/factored/decide.ts";
-import { functionView, questionView } from "../../src/models/factored/features.ts";
+import { functionView, pairFeatures, questionView } from "../../src/models/factored/features.ts";
 import { tokenize } from "../../src/models/factored/text.ts";
 import { synthesize } from "../../src/synth/index.ts";
 import { callerExamples } from "../../src/train/caller-data.ts";
@@ -66,6 +66,31 @@ describe("factored caller parts", () => {
     expect(off).not.toContain("01-01-1980");
     // number parameters still read the numbers inside a run
     expect(candidatesFor(questionView(q, new Set()), paramKind({ type: "integer" })).map((c) => c.value)).toContain(1980);
+  });
+
+  it("counts another parameter's name as a cue only when that parameter takes values of the same family", () => {
+    const tool: ToolJson = {
+      type: "function",
+      function: {
+        name: "weather",
+        description: "",
+        parameters: {
+          type: "object",
+          properties: { location: { type: "string" }, include_humidity: { type: "boolean" }, unit: { type: "string" } },
+          required: ["location"],
+        },
+      },
+    };
+    const q = "humidity in Seattle, unit Kelvin";
+    const x9 = (kin: boolean, value: string) => {
+      const f = functionView(tool, questionView(q, new Set(), true, true, kin), new Map());
+      const p = f.params.find((k) => k.name === "location")!;
+      return pairFeatures(f, p, p.candidates.find((c) => c.value === value)!)[9];
+    };
+    // the flag's name before "Seattle" is no cue against it; the other string parameter's name before "Kelvin" is
+    expect(x9(true, "Seattle")).toBe(0);
+    expect(x9(false, "Seattle")).toBeGreaterThan(0);
+    expect(x9(true, "Kelvin")).toBeGreaterThan(0);
   });
 
   it("writes training copies with one-word string values made two words, in the value's case", () => {

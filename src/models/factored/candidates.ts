@@ -91,6 +91,8 @@ export interface QuestionView {
   fractions?: boolean;
   /** false: no glued-run spans (the ablation of gluedRuns). */
   glued?: boolean;
+  /** false: another parameter's name near a span is a cue whatever that parameter takes (features.ts otherNames). */
+  kinNames?: boolean;
   /** gluedRuns of the question, once computed. */
   runs?: [number, number][];
 }

@@ -58,6 +58,8 @@ export interface DecideOptions {
   fractions?: boolean;
   /** false: no span made of tokens written without spaces between them ("2022-04-27"; candidates.ts gluedRuns). */
   glued?: boolean;
+  /** false: another parameter's name near a span is a cue whatever that parameter takes (not only one of its family). */
+  kinNames?: boolean;
   /** false: a further value in a near frame of a taken one (nearFrame) is no evidence by that alone. */
   frames?: boolean;
   /**
@@ -107,7 +109,7 @@ export function scoreFunctions(
   joiners: ReadonlySet<string>,
   o: DecideOptions = {},
 ): ScoredFunction[] {
-  const view = questionView(question, joiners, o.fractions !== false, o.glued !== false);
+  const view = questionView(question, joiners, o.fractions !== false, o.glued !== false, o.kinNames !== false);
   const scored = tools.map((tool) => {
     const f = functionView(tool, view, stats);
     const params = scoreParams(f, w.argument);

@@ -37,9 +37,15 @@ export interface FunctionView {
 const familyOf = (k: ParamKind): string =>
   k.type === "boolean" ? "bool" : k.enumValues && k.type !== "array" ? "enum" : k.type === "integer" || k.type === "number" ? "number" : k.type === "array" ? "list" : "span";
 
-export function questionView(question: string, joiners: ReadonlySet<string>, fractions = true, glued = true): QuestionView {
+export function questionView(
+  question: string,
+  joiners: ReadonlySet<string>,
+  fractions = true,
+  glued = true,
+  kinNames = true,
+): QuestionView {
   const tokens = tokenize(question);
-  const view: QuestionView = { question, tokens, quoted: quotedSpans(question, tokens), joiners, fractions, glued };
+  const view: QuestionView = { question, tokens, quoted: quotedSpans(question, tokens), joiners, fractions, glued, kinNames };
   view.runs = gluedRuns(view);
   return view;
 }
@@ -104,9 +110,18 @@ function nearest(f: FunctionView, stems: Set<string>, s: number, e: number): num
   return best;
 }
 
+/**
+ * The name words of the other parameters that could take a value like this one's (the same family: "humidity" of
+ * a flag include_humidity is no cue for the place after it, "child" of a count is none for a name); every other
+ * parameter's with `kinNames` off.
+ */
 function otherNames(f: FunctionView, p: ParamInfo): Set<string> {
   const out = new Set<string>();
-  for (const q of f.params) if (q !== p) for (const s of q.nameStems) if (!p.nameStems.has(s)) out.add(s);
+  const fam = familyOf(p.kind);
+  for (const q of f.params) {
+    if (q === p || (f.view.kinNames !== false && familyOf(q.kind) !== fam)) continue;
+    for (const s of q.nameStems) if (!p.nameStems.has(s)) out.add(s);
+  }
   return out;
 }
 
