@@ -6,7 +6,8 @@ let chosen: MatmulKernels | undefined;
 
 /**
  * Builds the fast WebAssembly kernels, or falls back to the plain JS reference with one warning line on
- * stderr when the module is missing or cannot load. TOOLGEN_KERNELS=reference forces the reference;
+ * stderr when the module is missing or cannot load. TOOLGEN_KERNELS=reference forces the reference,
+ * TOOLGEN_KERNELS=native the opt-in native gemm (native.mjs) for the matrix products;
  * TOOLGEN_KERNEL_THREADS=n sets the number of threads (1: the calling thread alone; default: the cores, at
  * most 8).
  */
@@ -15,7 +16,8 @@ export function selectKernels(options: WasmKernelOptions = {}): MatmulKernels {
   try {
     const wanted = Number(process.env.TOOLGEN_KERNEL_THREADS);
     const threads = Number.isInteger(wanted) && wanted > 0 ? wanted : undefined;
-    return createWasmKernels({ threads, ...options });
+    const native = process.env.TOOLGEN_KERNELS === "native";
+    return createWasmKernels({ threads, native, ...options });
   } catch (err) {
     const why = err instanceof Error ? err.message : String(err);
     process.stderr.write(`toolgen: fast matmul kernels unavailable (${why}); using the slow JS reference\n`);

@@ -31,16 +31,25 @@ export class ThreadPool {
 
   /**
    * One helper per entry of `scratch` (each helper's packing buffer). `startDelayMs`: each helper waits this long
-   * before it takes jobs (tests: a run whose helpers start late must give the same bits).
+   * before it takes jobs (tests: a run whose helpers start late must give the same bits). `native`: the helpers
+   * compute gemm chunks with the native addon (native.mjs), as the caller does.
    */
-  constructor(module: WasmModule, memory: WasmMemory, ctlAddr: number, scratch: number[], startDelayMs = 0) {
+  constructor(
+    module: WasmModule,
+    memory: WasmMemory,
+    ctlAddr: number,
+    scratch: number[],
+    startDelayMs = 0,
+    native = false,
+  ) {
     this.ctl = new Int32Array(memory.buffer, ctlAddr, CTL.SIZE);
     this.homes = Math.min(MAX_HOMES, scratch.length + 1);
     this.bounds = new Array<number>(this.homes + 1).fill(0);
     for (const [i, s] of scratch.entries()) {
       const worker = new Worker(new URL("./worker.mjs", import.meta.url), {
         // self: the helper's home range (the caller's is 0)
-        workerData: { module, memory, ctlAddr, scratch: s, startDelayMs, self: i + 1 },
+        // native: gemm chunks on the native addon, as on the caller (native.mjs)
+        workerData: { module, memory, ctlAddr, scratch: s, startDelayMs, self: i + 1, native },
         // The worker is plain JS and needs none of the parent's flags (some, like --input-type, break it).
         execArgv: [],
       });

@@ -26,6 +26,8 @@ export interface GemmContext {
     packedBBytes?: (K: number, N: number) => number;
     /** Bytes of a GEMM_BATCH table entry the module reads; absent from modules built before home ranges. */
     gemmBatchEntryBytes?: () => number;
+    /** Set when gemm is the native addon's (native.mjs): its bits differ from the WebAssembly gemm's. */
+    native?: number;
   };
   pool: ThreadPool | undefined;
   threads: number;
@@ -56,7 +58,10 @@ export function gemmKernel(ctx: GemmContext) {
   const bounds = new Array<number>(homes + 1).fill(0);
   // GEMM_BATCH jobs only with a module that reads this table layout (a stale build/kernels.wasm splits each
   // product in its own job of plain row or column chunks instead)
-  const batches = !!wasm.runTask && wasm.gemmBatchEntryBytes?.() === ENTRY * 4;
+  // (not with the native gemm: GEMM_BATCH and GEMM_SPLIT_K run the WebAssembly gemm inside the module, whose
+  // bits differ from the native one's, so a product would get other bits on one thread than on several)
+  const native = wasm.native !== undefined;
+  const batches = !native && !!wasm.runTask && wasm.gemmBatchEntryBytes?.() === ENTRY * 4;
   const canPack = !!wasm.packBlocks && !!wasm.packedBBytes && batches;
   // The products of the job being built (reused: no allocation per job).
   const parts: Part[] = Array.from({ length: BATCH }, () => ({
@@ -396,7 +401,7 @@ export function gemmKernel(ctx: GemmContext) {
    * the other operand (row chunks share one packing instead, cut()).
    */
   function splitK(M: number, K: number, extent: number): boolean {
-    return K >= 2 * KC && M >= 8 && extent < minChunk * threads;
+    return !native && K >= 2 * KC && M >= 8 && extent < minChunk * threads;
   }
 
   /**

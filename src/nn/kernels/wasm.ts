@@ -12,6 +12,7 @@ import { KernelStatsRecorder, type KernelStats } from "./stats.ts";
 import { swigluBackward, swigluForward } from "../layers/swiglu.ts";
 import { causalBlocks } from "../layers/attention.ts";
 import { ToolgenError } from "../../errors.ts";
+import { loadNative, withNativeGemm } from "./native.mjs";
 
 /** Floats of one (sequence, head)'s attention probabilities (layers/attention.ts block layout). */
 function causalSpan(L: number): number {
@@ -38,6 +39,12 @@ export interface WasmKernelOptions {
    * caller computes everything alone, and the bits must not depend on when they arrive.
    */
   helperStartDelayMs?: number;
+  /**
+   * Matrix products on the native addon (native/gemm.cc, `npm run build:native`) instead of the WebAssembly gemm
+   * (TOOLGEN_KERNELS=native): opt-in and experimental, other bits than the default (still the same on any number
+   * of threads). When the addon is missing or cannot load, one warning line and the WebAssembly gemm.
+   */
+  native?: boolean;
   /**
    * Query rows per sub-block of the attention's products (default 16; 0: each 64-row query block whole): a
    * sub-block multiplies only the keys its queries attend to, skipping the masked part (the same bits).
@@ -111,14 +118,23 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
   const maxPages = Math.min(65536, Math.ceil(((options.maxHeapMiB ?? 4096) * 2 ** 20) / 65536));
   const heap = new SharedHeap(Math.min(64, maxPages), maxPages);
   const instance = new wasmApi.Instance(module, { env: { memory: heap.memory } });
-  const wasm = instance.exports as unknown as GemmExports;
+  let wasm = instance.exports as unknown as GemmExports & { native?: number };
+  if (options.native) {
+    try {
+      wasm = withNativeGemm(wasm, heap.memory, loadNative());
+    } catch (err) {
+      const why = err instanceof Error ? err.message.split("\n")[0] : String(err);
+      process.stderr.write(`toolgen: native GEMM unavailable (${why}); using the WebAssembly gemm\n`);
+    }
+  }
+  const native = wasm.native !== undefined;
   const scratchBytes = wasm.scratchBytes();
   const mainScratch = heap.allocBytes(scratchBytes);
   let pool: ThreadPool | undefined;
   if (threads > 1) {
     const helperScratch = Array.from({ length: threads - 1 }, () => heap.allocBytes(scratchBytes));
     const ctl = heap.allocBytes(CTL.SIZE * 4);
-    pool = new ThreadPool(module, heap.memory, ctl, helperScratch, options.helperStartDelayMs ?? 0);
+    pool = new ThreadPool(module, heap.memory, ctl, helperScratch, options.helperStartDelayMs ?? 0, native);
   }
   const runTask = wasm.runTask;
   // home ranges of a job with items for the last home (tasks' tail)
@@ -291,7 +307,8 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
 
   return {
     ...trainOps,
-    name: pool ? `wasm-simd-${threads}threads` : "wasm-simd",
+    // (the native gemm's name says it: benches record which kernels ran)
+    name: `${native ? `native-gemm-${wasm.native === 2 ? "avx512" : "avx2"}+` : ""}wasm-simd${pool ? `-${threads}threads` : ""}`,
     heap,
     collectStats: (stats) => recorder.collect(stats),
     get parallel() {

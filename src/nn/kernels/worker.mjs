@@ -3,11 +3,14 @@
 // chunks of it alongside the caller (control.mjs).
 import { workerData } from "node:worker_threads";
 import { CTL, runChunks, waitChange } from "./control.mjs";
+import { loadNative, withNativeGemm } from "./native.mjs";
 
-const { module, memory, ctlAddr, scratch, startDelayMs, self } = workerData;
+const { module, memory, ctlAddr, scratch, startDelayMs, self, native } = workerData;
 // A helper told to start late (tests) sleeps before it counts itself ready.
 if (startDelayMs > 0) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, startDelayMs);
-const { exports } = new WebAssembly.Instance(module, { env: { memory } });
+const instance = new WebAssembly.Instance(module, { env: { memory } });
+// (the caller loaded the addon already: it loads here too, or the worker fails and the pool is never ready)
+const exports = native ? withNativeGemm(instance.exports, memory, loadNative()) : instance.exports;
 const ctl = new Int32Array(memory.buffer, ctlAddr, CTL.SIZE);
 
 let seen = Atomics.load(ctl, CTL.SEQ);

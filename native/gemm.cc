@@ -1,0 +1,246 @@
+// Native GEMM for the engine's opt-in path (TOOLGEN_KERNELS=native, src/nn/kernels/native.mjs): the same
+// arguments as the WebAssembly gemm (assembly/matmul.ts) on the same shared heap, with a packed AVX2+FMA (or
+// AVX-512) register tile. The WebAssembly 128-bit SIMD gemm tops out at 45-46 GFLOPS per thread on the
+// development machine, where AVX-512 code reaches about twice that (issue 40).
+//
+// Bits: every output element is one chain c = fma(a(i,p), b(p,j), c) over p = 0, 1, ..., K-1, starting from C
+// (accumulate) or 0. Packing pads edge tiles with zeros and the tile's accumulators are loaded from and stored
+// to C between depth blocks (exact in fp32), so an element's bits depend neither on its place in a tile nor on
+// how the caller cut the output into chunks, nor on the vector width (AVX2 and AVX-512 tiles give the same).
+#include <node_api.h>
+#include <immintrin.h>
+
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+namespace {
+
+constexpr int MR = 6;     // rows of the register tile
+constexpr int KC = 256;   // depth block (packed panels stay in L1/L2)
+constexpr int MC = 96;    // rows of A packed at once (a multiple of MR)
+constexpr int NC = 3072;  // columns of B packed at once
+
+struct Gemm {
+  float* c;
+  int64_t ldc;
+  const float* a;
+  int64_t rsa, csa;
+  const float* b;
+  int64_t rsb, csb;
+  int M, N, K;
+  bool accumulate;
+};
+
+// Per-thread packing buffers (each JavaScript thread calls the addon on its own chunks).
+thread_local std::vector<float> packA, packB;
+
+/** Packs rows i0..i0+mc, depth p0..p0+kc of A into MR-row panels: panel[p * MR + r], zero rows past mc. */
+void packPanelsA(const Gemm& g, int i0, int mc, int p0, int kc, float* out) {
+  for (int ir = 0; ir < mc; ir += MR) {
+    int rows = mc - ir < MR ? mc - ir : MR;
+    for (int p = 0; p < kc; p++) {
+      const float* src = g.a + (int64_t)(i0 + ir) * g.rsa + (int64_t)(p0 + p) * g.csa;
+      int r = 0;
+      for (; r < rows; r++) out[p * MR + r] = src[(int64_t)r * g.rsa];
+      for (; r < MR; r++) out[p * MR + r] = 0.0f;
+    }
+    out += (int64_t)kc * MR;
+  }
+}
+
+/** Packs depth p0..p0+kc, columns j0..j0+nc of B into NR-column panels: panel[p * NR + j], zero past nc. */
+template <int NR>
+void packPanelsB(const Gemm& g, int j0, int nc, int p0, int kc, float* out) {
+  for (int jr = 0; jr < nc; jr += NR) {
+    int cols = nc - jr < NR ? nc - jr : NR;
+    if (g.csb == 1) {
+      for (int p = 0; p < kc; p++) {
+        const float* src = g.b + (int64_t)(p0 + p) * g.rsb + (j0 + jr);
+        float* dst = out + p * NR;
+        std::memcpy(dst, src, sizeof(float) * cols);
+        for (int j = cols; j < NR; j++) dst[j] = 0.0f;
+      }
+    } else {
+      for (int j = 0; j < NR; j++) {
+        if (j < cols) {
+          const float* src = g.b + (int64_t)p0 * g.rsb + (int64_t)(j0 + jr + j) * g.csb;
+          for (int p = 0; p < kc; p++) out[p * NR + j] = src[(int64_t)p * g.rsb];
+        } else {
+          for (int p = 0; p < kc; p++) out[p * NR + j] = 0.0f;
+        }
+      }
+    }
+    out += (int64_t)kc * NR;
+  }
+}
+
+/** The AVX2 tile: C[0..6, 0..16) (+)= A panel · B panel over kc, C with row stride ldc. */
+__attribute__((target("avx2,fma"))) void tileAvx2(int kc, const float* a, const float* b, float* c,
+                                                   int64_t ldc, bool load) {
+  __m256 acc[MR][2];
+  for (int r = 0; r < MR; r++) {
+    acc[r][0] = load ? _mm256_loadu_ps(c + r * ldc) : _mm256_setzero_ps();
+    acc[r][1] = load ? _mm256_loadu_ps(c + r * ldc + 8) : _mm256_setzero_ps();
+  }
+  for (int p = 0; p < kc; p++) {
+    __m256 b0 = _mm256_loadu_ps(b + p * 16);
+    __m256 b1 = _mm256_loadu_ps(b + p * 16 + 8);
+    for (int r = 0; r < MR; r++) {
+      __m256 x = _mm256_broadcast_ss(a + p * MR + r);
+      acc[r][0] = _mm256_fmadd_ps(x, b0, acc[r][0]);
+      acc[r][1] = _mm256_fmadd_ps(x, b1, acc[r][1]);
+    }
+  }
+  for (int r = 0; r < MR; r++) {
+    _mm256_storeu_ps(c + r * ldc, acc[r][0]);
+    _mm256_storeu_ps(c + r * ldc + 8, acc[r][1]);
+  }
+}
+
+/** The AVX-512 tile: C[0..6, 0..32), the same chains as the AVX2 tile. */
+__attribute__((target("avx512f"))) void tileAvx512(int kc, const float* a, const float* b, float* c,
+                                                   int64_t ldc, bool load) {
+  __m512 acc[MR][2];
+  for (int r = 0; r < MR; r++) {
+    acc[r][0] = load ? _mm512_loadu_ps(c + r * ldc) : _mm512_setzero_ps();
+    acc[r][1] = load ? _mm512_loadu_ps(c + r * ldc + 16) : _mm512_setzero_ps();
+  }
+  for (int p = 0; p < kc; p++) {
+    __m512 b0 = _mm512_loadu_ps(b + p * 32);
+    __m512 b1 = _mm512_loadu_ps(b + p * 32 + 16);
+    for (int r = 0; r < MR; r++) {
+      __m512 x = _mm512_set1_ps(a[p * MR + r]);
+      acc[r][0] = _mm512_fmadd_ps(x, b0, acc[r][0]);
+      acc[r][1] = _mm512_fmadd_ps(x, b1, acc[r][1]);
+    }
+  }
+  for (int r = 0; r < MR; r++) {
+    _mm512_storeu_ps(c + r * ldc, acc[r][0]);
+    _mm512_storeu_ps(c + r * ldc + 16, acc[r][1]);
+  }
+}
+
+using Tile = void (*)(int, const float*, const float*, float*, int64_t, bool);
+
+/** The blocked product with an NR-column tile. */
+template <int NR>
+void gemmBlocked(const Gemm& g, Tile tile) {
+  if (g.K == 0) {
+    if (!g.accumulate)
+      for (int i = 0; i < g.M; i++) std::memset(g.c + i * g.ldc, 0, sizeof(float) * g.N);
+    return;
+  }
+  int ncMax = g.N < NC ? g.N : NC;
+  int kcMax = g.K < KC ? g.K : KC;
+  packB.resize((size_t)((ncMax + NR - 1) / NR) * NR * kcMax);
+  packA.resize((size_t)MC * kcMax);
+  alignas(64) float edge[MR * NR];
+  for (int j0 = 0; j0 < g.N; j0 += NC) {
+    int nc = g.N - j0 < NC ? g.N - j0 : NC;
+    for (int p0 = 0; p0 < g.K; p0 += KC) {
+      int kc = g.K - p0 < KC ? g.K - p0 : KC;
+      bool load = g.accumulate || p0 > 0;
+      packPanelsB<NR>(g, j0, nc, p0, kc, packB.data());
+      for (int i0 = 0; i0 < g.M; i0 += MC) {
+        int mc = g.M - i0 < MC ? g.M - i0 : MC;
+        packPanelsA(g, i0, mc, p0, kc, packA.data());
+        for (int jr = 0; jr < nc; jr += NR) {
+          const float* bp = packB.data() + (int64_t)(jr / NR) * NR * kc;
+          int cols = nc - jr < NR ? nc - jr : NR;
+          for (int ir = 0; ir < mc; ir += MR) {
+            const float* ap = packA.data() + (int64_t)(ir / MR) * MR * kc;
+            int rows = mc - ir < MR ? mc - ir : MR;
+            float* c = g.c + (int64_t)(i0 + ir) * g.ldc + (j0 + jr);
+            if (rows == MR && cols == NR) {
+              tile(kc, ap, bp, c, g.ldc, load);
+            } else {
+              // an edge tile: computed in a full tile, only its part inside C copied back
+              for (int r = 0; r < MR; r++)
+                for (int j = 0; j < NR; j++)
+                  edge[r * NR + j] = load && r < rows && j < cols ? c[r * g.ldc + j] : 0.0f;
+              tile(kc, ap, bp, edge, NR, load);
+              for (int r = 0; r < rows; r++) std::memcpy(c + r * g.ldc, edge + r * NR, sizeof(float) * cols);
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+int level() {
+  __builtin_cpu_init();
+  if (__builtin_cpu_supports("avx512f")) return 2;
+  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return 1;
+  return 0;
+}
+
+const int LEVEL = level();
+
+napi_value fail(napi_env env, const char* message) {
+  napi_throw_range_error(env, nullptr, message);
+  return nullptr;
+}
+
+/**
+ * gemm(heap: Float32Array over the shared memory from byte 0, c, ldc, a, rsa, csa, b, rsb, csb, M, N, K,
+ * accumulate): c, a, b byte addresses in the heap, strides in floats (assembly/matmul.ts gemm).
+ */
+napi_value GemmCall(napi_env env, napi_callback_info info) {
+  size_t argc = 13;
+  napi_value argv[13];
+  if (napi_get_cb_info(env, info, &argc, argv, nullptr, nullptr) != napi_ok || argc < 13)
+    return fail(env, "gemm: 13 arguments expected");
+  napi_typedarray_type type;
+  size_t length = 0;
+  void* data = nullptr;
+  napi_value buffer;
+  size_t offset = 0;
+  if (napi_get_typedarray_info(env, argv[0], &type, &length, &data, &buffer, &offset) != napi_ok ||
+      type != napi_float32_array || offset != 0)
+    return fail(env, "gemm: the heap must be a Float32Array from byte 0");
+  int64_t v[12];
+  for (int i = 0; i < 12; i++)
+    if (napi_get_value_int64(env, argv[i + 1], &v[i]) != napi_ok) return fail(env, "gemm: numbers expected");
+  float* heap = static_cast<float*>(data);
+  Gemm g;
+  int64_t c = v[0], pa = v[2], pb = v[5];
+  g.ldc = v[1];
+  g.rsa = v[3];
+  g.csa = v[4];
+  g.rsb = v[6];
+  g.csb = v[7];
+  g.M = (int)v[8];
+  g.N = (int)v[9];
+  g.K = (int)v[10];
+  g.accumulate = v[11] != 0;
+  if ((c | pa | pb) & 3 || c < 0 || pa < 0 || pb < 0 || g.M < 0 || g.N < 0 || g.K < 0 || g.ldc < 0 ||
+      g.rsa < 0 || g.csa < 0 || g.rsb < 0 || g.csb < 0)
+    return fail(env, "gemm: bad addresses or sizes");
+  if (g.M == 0 || g.N == 0) return nullptr;
+  int64_t n = (int64_t)length;
+  int64_t lastC = c / 4 + (int64_t)(g.M - 1) * g.ldc + g.N - 1;
+  int64_t lastA = g.K == 0 ? 0 : pa / 4 + (int64_t)(g.M - 1) * g.rsa + (int64_t)(g.K - 1) * g.csa;
+  int64_t lastB = g.K == 0 ? 0 : pb / 4 + (int64_t)(g.K - 1) * g.rsb + (int64_t)(g.N - 1) * g.csb;
+  if (lastC >= n || lastA >= n || lastB >= n) return fail(env, "gemm: operand outside the heap");
+  g.c = heap + c / 4;
+  g.a = heap + pa / 4;
+  g.b = heap + pb / 4;
+  if (LEVEL == 2) gemmBlocked<32>(g, tileAvx512);
+  else if (LEVEL == 1) gemmBlocked<16>(g, tileAvx2);
+  else return fail(env, "gemm: this CPU has no AVX2+FMA");
+  return nullptr;
+}
+
+}  // namespace
+
+NAPI_MODULE_INIT() {
+  napi_value fn, level;
+  napi_create_function(env, "gemm", NAPI_AUTO_LENGTH, GemmCall, nullptr, &fn);
+  napi_set_named_property(env, exports, "gemm", fn);
+  // 0: unavailable (no AVX2+FMA), 1: AVX2 tiles, 2: AVX-512 tiles
+  napi_create_int32(env, LEVEL, &level);
+  napi_set_named_property(env, exports, "level", level);
+  return exports;
+}

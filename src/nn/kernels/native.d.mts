@@ -1,0 +1,15 @@
+/** Where `npm run build:native` puts the addon. */
+export const NATIVE_PATH: string;
+/** The addon: gemm on a Float32Array over the heap; level 1: AVX2 tiles, 2: AVX-512 tiles. */
+export interface NativeAddon {
+  gemm(heap: Float32Array, ...args: number[]): void;
+  level: number;
+}
+/** Loads the addon; throws when it is missing, cannot load, or the CPU lacks AVX2+FMA. */
+export function loadNative(path?: string): NativeAddon;
+/** The module's exports with gemm replaced by the addon's on `memory`'s heap. */
+export function withNativeGemm<T extends object>(
+  exports: T,
+  memory: WebAssembly.Memory,
+  addon: NativeAddon,
+): T & { gemm(...args: number[]): void; native: number };

@@ -1,0 +1,129 @@
+import { createHash } from "node:crypto";
+import { existsSync } from "node:fs";
+import { afterAll, describe, expect, it } from "vitest";
+import { presetConfig } from "../../src/nn/config.ts";
+import { emptyStats, referenceKernels, useKernels, type MatmulKernels } from "../../src/nn/kernels/index.ts";
+import { loadNative, NATIVE_PATH } from "../../src/nn/kernels/native.mjs";
+import { createWasmKernels, DEFAULT_WASM_PATH, type WasmKernels } from "../../src/nn/kernels/wasm.ts";
+import { Llama } from "../../src/nn/llama.ts";
+import { initParams } from "../../src/nn/params.ts";
+import { Rng } from "../../src/nn/rng.ts";
+import { train } from "../../src/nn/train/trainer.ts";
+
+// The opt-in native gemm (TOOLGEN_KERNELS=native, native/gemm.cc): the reference's products within 1e-4 on
+// shapes with edge tiles in every direction, and a training run with the same bits on 1, 2 and 3 threads.
+// Skipped when the addon is not built (`npm run build:native`) or the CPU lacks AVX2+FMA.
+
+function usable(): boolean {
+  if (!existsSync(DEFAULT_WASM_PATH) || !existsSync(NATIVE_PATH)) return false;
+  try {
+    loadNative();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const made: WasmKernels[] = [];
+let previous: MatmulKernels | undefined;
+
+async function nativeKernels(threads: number, parallelThreshold?: number): Promise<WasmKernels> {
+  const k = createWasmKernels({ threads, native: true, parallelThreshold, minChunk: 8 });
+  made.push(k);
+  const until = Date.now() + 20_000;
+  while (threads > 1 && !k.parallel && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+  expect(k.parallel, "helper threads did not start").toBe(threads > 1);
+  return k;
+}
+
+const random = (rng: Rng, n: number) => Float32Array.from({ length: n }, () => rng.next() * 2 - 1);
+
+describe.skipIf(!usable())("the native gemm (TOOLGEN_KERNELS=native)", () => {
+  afterAll(async () => {
+    if (previous) useKernels(previous);
+    await Promise.all(made.map((k) => k.close()));
+  });
+
+  it("names itself and computes the reference's products within 1e-4", async () => {
+    const rng = new Rng(7);
+    for (const threads of [1, 2]) {
+      const k = await nativeKernels(threads, 0);
+      expect(k.name).toMatch(/^native-gemm-avx(2|512)\+wasm-simd/);
+      // M, K, N: one element, edge tiles (not multiples of 6 rows, 16/32 columns), more than one depth block
+      for (const [M, K, N] of [
+        [1, 1, 1],
+        [5, 3, 7],
+        [37, 300, 45],
+        [64, 257, 33],
+        [13, 600, 100],
+        [100, 0, 9],
+      ] as const) {
+        for (const shape of ["AB", "ABt", "AtB"] as const) {
+          for (const accumulate of [false, true]) {
+            const a = k.alloc(M * K);
+            const b = k.alloc(K * N);
+            const out = k.alloc(M * N);
+            a.set(random(rng, M * K));
+            b.set(random(rng, K * N));
+            out.set(random(rng, M * N));
+            const want = out.slice();
+            referenceKernels[`matmul${shape}`](want, a, b, M, K, N, accumulate);
+            k[`matmul${shape}`](out, a, b, M, K, N, accumulate);
+            const scale = Math.max(1, ...want.map(Math.abs));
+            const worst = Math.max(0, ...out.map((x, i) => Math.abs(x - want[i]!)));
+            expect(worst / scale, `${shape} ${M}x${K}x${N} acc ${accumulate} ${threads}t`).toBeLessThan(1e-4);
+            k.free(a);
+            k.free(b);
+            k.free(out);
+          }
+        }
+      }
+    }
+  });
+
+  it("gives the same bits on 1, 2 and 3 threads in a training run", async () => {
+    const VOCAB = 256;
+    const config = presetConfig("tiny", VOCAB, {
+      hiddenSize: 64,
+      intermediateSize: 176,
+      numLayers: 2,
+      numHeads: 2,
+      maxPositions: 128,
+    });
+    const rng = new Rng(11);
+    const data = Array.from({ length: 48 }, () => ({
+      ids: Array.from({ length: 40 + rng.int(60) }, () => rng.int(VOCAB)),
+    }));
+    const hashes: string[] = [];
+    for (const threads of [1, 2, 3]) {
+      const k = await nativeKernels(threads, 0);
+      const before = useKernels(k);
+      previous ??= before;
+      const stats = emptyStats();
+      k.collectStats(stats);
+      const model = new Llama(config, initParams(config, 3));
+      const { losses } = await train(
+        model,
+        { kind: "samples", samples: data, padId: 0 },
+        { steps: 3, batchSize: 16, lr: 3e-3, seed: 5 },
+      );
+      k.collectStats();
+      expect(losses.every(Number.isFinite)).toBe(true);
+      // on several threads the products were cut into chunks for the pool (on one, nothing was shared)
+      for (const op of [
+        "matmul x·Wᵀ (forward)",
+        "matmul dy·W (input gradients)",
+        "matmul dyᵀ·x (weight gradients)",
+      ])
+        expect((stats.shared[op] ?? 0) > 0, `${op} on ${threads} threads`).toBe(threads > 1);
+      const flat = model.params.flat;
+      hashes.push(
+        createHash("sha256")
+          .update(Buffer.from(flat.buffer, flat.byteOffset, flat.byteLength))
+          .digest("hex") + losses.join(","),
+      );
+    }
+    expect(hashes[1]).toBe(hashes[0]);
+    expect(hashes[2]).toBe(hashes[0]);
+  });
+});
