@@ -44,7 +44,8 @@ const kernels = {
   wasm: createWasmKernels({ threads: 1 }),
   native: createWasmKernels({ threads: 1, native: true }),
 };
-if (!kernels.native.name.startsWith("native")) throw new Error("native gemm not loaded (npm run build:native)");
+if (!kernels.native.name.startsWith("native"))
+  throw new Error("native gemm not loaded (npm run build:native)");
 const names = Object.keys(kernels) as (keyof typeof kernels)[];
 
 const operands = new Map<WasmKernels, Float32Array[]>();
