@@ -185,11 +185,12 @@ napi_value fail(napi_env env, const char* message) {
 
 /**
  * gemm(heap: Float32Array over the shared memory from byte 0, c, ldc, a, rsa, csa, b, rsb, csb, M, N, K,
- * accumulate): c, a, b byte addresses in the heap, strides in floats (assembly/matmul.ts gemm).
+ * accumulate[, level]): c, a, b byte addresses in the heap, strides in floats (assembly/matmul.ts gemm).
+ * `level` (tests): the widest tiles to use, 1 for AVX2 on a CPU with AVX-512 (the same bits, the test checks).
  */
 napi_value GemmCall(napi_env env, napi_callback_info info) {
-  size_t argc = 13;
-  napi_value argv[13];
+  size_t argc = 14;
+  napi_value argv[14];
   if (napi_get_cb_info(env, info, &argc, argv, nullptr, nullptr) != napi_ok || argc < 13)
     return fail(env, "gemm: 13 arguments expected");
   napi_typedarray_type type;
@@ -227,8 +228,12 @@ napi_value GemmCall(napi_env env, napi_callback_info info) {
   g.c = heap + c / 4;
   g.a = heap + pa / 4;
   g.b = heap + pb / 4;
-  if (LEVEL == 2) gemmBlocked<32>(g, tileAvx512);
-  else if (LEVEL == 1) gemmBlocked<16>(g, tileAvx2);
+  int level = LEVEL;
+  int32_t wanted = 0;
+  if (argc > 13 && napi_get_value_int32(env, argv[13], &wanted) == napi_ok && wanted > 0 && wanted < level)
+    level = wanted;
+  if (level == 2) gemmBlocked<32>(g, tileAvx512);
+  else if (level == 1) gemmBlocked<16>(g, tileAvx2);
   else return fail(env, "gemm: this CPU has no AVX2+FMA");
   return nullptr;
 }

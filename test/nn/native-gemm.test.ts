@@ -127,3 +127,28 @@ describe.skipIf(!usable())("the native gemm (TOOLGEN_KERNELS=native)", () => {
     expect(hashes[2]).toBe(hashes[0]);
   });
 });
+
+describe.skipIf(!usable() || loadNative().level < 2)("the native gemm's AVX2 and AVX-512 tiles", () => {
+  it("give the same bits (one fma chain per element whatever the tile)", () => {
+    const addon = loadNative();
+    const rng = new Rng(3);
+    const heap = new Float32Array(new SharedArrayBuffer(4 * 400_000));
+    for (const [M, K, N] of [
+      [7, 5, 3],
+      [50, 300, 70],
+      [13, 600, 129],
+    ] as const) {
+      heap.set(random(rng, M * K + K * N + M * N));
+      // A row-major M×K at 0, B transposed (N×K) after it, C after that, accumulating
+      const [a, b, c] = [0, 4 * M * K, 4 * (M * K + K * N)];
+      const start = heap.slice(M * K + K * N, M * K + K * N + M * N);
+      const results = [2, 1].map((level) => {
+        heap.set(start, M * K + K * N);
+        addon.gemm(heap, c, N, a, K, 1, b, 1, K, M, N, K, 1, level);
+        return heap.slice(M * K + K * N, M * K + K * N + M * N);
+      });
+      expect(results[0]!.some((x, i) => x !== start[i])).toBe(true);
+      expect(Buffer.from(results[1]!.buffer).equals(Buffer.from(results[0]!.buffer))).toBe(true);
+    }
+  });
+});
