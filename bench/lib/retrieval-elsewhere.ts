@@ -12,6 +12,9 @@ import { join } from "node:path";
 export const ELSEWHERE = {
   toolgen_and_hybrid_in_domain: "hybrid-cli-metatool-default.json",
   toolgen_and_hybrid_g2_unseen_tools: "hybrid-cli-g2-reduced.json",
+  // The same two runs through the CLI with the gate toolgen train chooses against the ranker since f02bffa.
+  toolgen_and_hybrid_in_domain_ranker_gate: "hybrid-cli-metatool-ranker-gate.json",
+  toolgen_and_hybrid_g2_unseen_tools_ranker_gate: "hybrid-cli-g2-ranker-gate.json",
   add_tools: "add-tools.json",
   toolgen_and_hybrid_metatool_tool_disjoint: "toolgen-disjoint-metatool.json",
   // The same model with its gate re-chosen against the shipped ranker (the rule toolgen train follows since f02bffa).
