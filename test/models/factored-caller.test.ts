@@ -93,6 +93,38 @@ describe("factored caller parts", () => {
     expect(x9(true, "Kelvin")).toBeGreaterThan(0);
   });
 
+  it("reads the values a description names (capitalised or quoted) for text values, not for numbers", () => {
+    const tool: ToolJson = {
+      type: "function",
+      function: {
+        name: "find_show",
+        description: "",
+        parameters: {
+          type: "object",
+          properties: {
+            city: { type: "string", description: "The city, such as Boston." },
+            genre: { type: "string", description: "The genre, e.g. 'jazz'." },
+            seats: { type: "integer", description: "How many seats in the hall" },
+          },
+          required: ["city", "genre"],
+        },
+      },
+    };
+    const f = functionView(tool, questionView("jazz in Boston for 3 seats in the hall", new Set()), new Map());
+    const x = (param: string, value: unknown) => {
+      const p = f.params.find((k) => k.name === param)!;
+      return pairFeatures(f, p, p.candidates.find((c) => c.value === value)!);
+    };
+    expect(x("city", "Boston")[44]).toBe(1);
+    expect(x("city", "jazz")[44]).toBe(0);
+    expect(x("city", "jazz")[45]).toBe(1); // genre's example
+    expect(x("genre", "jazz")[44]).toBe(1);
+    expect(x("genre", "Boston")[45]).toBe(1);
+    // "hall" of the seats description stands just after "3"; the number is read as before
+    expect(x("seats", 3).slice(44)).toEqual(new Float32Array(4));
+    expect(x("city", "seats")[47]).toBeGreaterThan(0);
+  });
+
   it("writes training copies with one-word string values made two words, in the value's case", () => {
     const e = {
       question: "search movies with genre Dastar and type nalul, imdb 5",

@@ -19,6 +19,8 @@ export interface ParamInfo {
   hasDefault: boolean;
   nameStems: Set<string>;
   descStems: Set<string>;
+  /** Stems of the words the description writes as values would be: capitalised inside a sentence, or quoted. */
+  exampleStems: Set<string>;
   /** Position among the function's parameters of the same family, 0..1 (0.5 when alone). */
   order: number;
   candidates: Candidate[];
@@ -50,6 +52,14 @@ export function questionView(
   return view;
 }
 
+/** Stems of a description's capitalised (not sentence-initial) words and of its quoted texts. */
+function exampleStems(description: string): Set<string> {
+  const out = new Set<string>();
+  for (const t of tokenize(description)) if (t.capital && t.stem !== "") out.add(t.stem);
+  for (const m of description.matchAll(/['"`“‘]([^'"`”’\n]{1,40})['"`”’]/gu)) for (const s of textStems(m[1]!)) out.add(s);
+  return out;
+}
+
 export function functionView(tool: ToolJson, view: QuestionView, stats: WordStats): FunctionView {
   const schema = (tool.function.parameters ?? {}) as JsonSchema & { properties?: Record<string, JsonSchema>; required?: string[] };
   const props = schema.properties ?? {};
@@ -69,6 +79,7 @@ export function functionView(tool: ToolJson, view: QuestionView, stats: WordStat
       hasDefault: "default" in s,
       nameStems: new Set(nameWords(name).map(stemOf)),
       descStems: new Set(textStems(typeof s.description === "string" ? s.description : "")),
+      exampleStems: exampleStems(typeof s.description === "string" ? s.description : ""),
       order: same.length < 2 ? 0.5 : at / (same.length - 1),
       candidates: candidatesFor(view, kind),
     };
@@ -81,7 +92,7 @@ export function functionView(tool: ToolJson, view: QuestionView, stats: WordStat
   return { tool, view, params, toolStems, docStems, stats };
 }
 
-export const PAIR_DIM = 44;
+export const PAIR_DIM = 48;
 export const NULL_DIM = 10;
 export const FUNCTION_DIM = 14;
 
@@ -122,6 +133,14 @@ function otherNames(f: FunctionView, p: ParamInfo): Set<string> {
     if (q === p || (f.view.kinNames !== false && familyOf(q.kind) !== fam)) continue;
     for (const s of q.nameStems) if (!p.nameStems.has(s)) out.add(s);
   }
+  return out;
+}
+
+/** Stems of the other parameters' descriptions that are not in this parameter's name or description. */
+function otherDescriptions(f: FunctionView, p: ParamInfo): Set<string> {
+  const out = new Set<string>();
+  for (const q of f.params)
+    if (q !== p) for (const s of q.descStems) if (!p.descStems.has(s) && !p.nameStems.has(s)) out.add(s);
   return out;
 }
 
@@ -244,6 +263,20 @@ export function pairFeatures(f: FunctionView, p: ParamInfo, c: Candidate): Float
   if (c.family === "number") {
     x[42] = c.fraction ? 1 : 0;
     x[43] = !c.fraction && percentAfter(f.view, c.start) ? 1 : 0;
+  }
+  if (c.start >= 0 && c.family === "span") {
+    // the span's words among the values this parameter's description names (capitalised or quoted: "such as
+    // Boston", "'x'"), or only among another parameter's; and another parameter's description words around it.
+    // Text values only: read for numbers too, they cost numbers' cases on BFCL dev (DEVELOPMENT_PROBES)
+    const inside = t.slice(c.start, c.end).filter((k) => k.kind === "word" && k.stem !== "");
+    const len = Math.max(1, inside.length);
+    const theirs = new Set<string>();
+    for (const q of f.params) if (q !== p) for (const s of q.exampleStems) if (!p.exampleStems.has(s)) theirs.add(s);
+    x[44] = inside.filter((k) => p.exampleStems.has(k.stem)).length / len;
+    x[45] = inside.filter((k) => theirs.has(k.stem)).length / len;
+    const around = otherDescriptions(f, p);
+    x[46] = windowMatch(f, around, c.start - 1, -1, true);
+    x[47] = windowMatch(f, around, c.end, 1, true);
   }
   return x;
 }
