@@ -79,11 +79,22 @@ export class ThreadPool {
     scratch: number,
   ): void {
     const ctl = this.ctl;
-    this.start(exports, 0, chunks, scratch, () => {
-      for (let i = 0; i < 12; i++) Atomics.store(ctl, CTL.ARGS + i, args[i]);
-      Atomics.store(ctl, CTL.ARGS + 12, byRows ? 1 : 0);
-      Atomics.store(ctl, CTL.ARGS + 13, size);
-    });
+    // one home range of chunks per thread (control.mjs), so a thread computes the same rows from one job to
+    // the next (the native gemm's products run as such jobs, one per product)
+    const homes = Math.min(this.homes, chunks);
+    this.start(
+      exports,
+      0,
+      chunks,
+      scratch,
+      () => {
+        for (let i = 0; i < 12; i++) Atomics.store(ctl, CTL.ARGS + i, args[i]);
+        Atomics.store(ctl, CTL.ARGS + 12, byRows ? 1 : 0);
+        Atomics.store(ctl, CTL.ARGS + 13, size);
+      },
+      homes,
+      evenBounds(this.bounds, homes, 0, chunks),
+    );
   }
 
   /**
