@@ -81,6 +81,45 @@ describe.skipIf(!usable())("the native gemm (TOOLGEN_KERNELS=native)", () => {
     }
   });
 
+  it("computes a batch of products (matmulMany, chained ones too) as one by one, on 1 and 3 threads", async () => {
+    // q/k/v-like products of one input, a weight gradient with a second one adding into it (chained: same rows),
+    // and one adding into a column-split output (run after the job)
+    const [T, D, F] = [203, 40, 88];
+    const results: Buffer[] = [];
+    for (const threads of [1, 3]) {
+      const k = await nativeKernels(threads, 0);
+      const x = k.alloc(T * D);
+      const dy = k.alloc(T * F);
+      const w = k.alloc(F * D);
+      x.set(random(new Rng(1), T * D));
+      dy.set(random(new Rng(2), T * F));
+      w.set(random(new Rng(3), F * D));
+      const outs = [T * F, T * F, F * D, D * 9].map((n) => k.alloc(n));
+      const rng = new Rng(5);
+      for (const o of outs) o.set(random(rng, o.length));
+      const start = outs.map((o) => o.slice());
+      const list = [
+        { shape: "ABt", out: outs[0]!, a: x, b: w, M: T, K: D, N: F },
+        { shape: "ABt", out: outs[1]!, a: x, b: w, M: T, K: D, N: F, accumulate: true },
+        { shape: "AtB", out: outs[2]!, a: dy, b: x, M: F, K: T, N: D },
+        { shape: "AtB", out: outs[2]!, a: dy, b: x, M: F, K: T, N: D, accumulate: true },
+        { shape: "AtB", out: outs[3]!, a: x, b: dy, M: D, K: T, N: 9 },
+        { shape: "AtB", out: outs[3]!, a: x, b: dy, M: D, K: T, N: 9, accumulate: true },
+      ] as const;
+      const stats = emptyStats();
+      k.collectStats(stats);
+      k.matmulMany!(list);
+      k.collectStats();
+      expect((stats.shared["GEMMs in batches"] ?? 0) > 0).toBe(threads > 1);
+      const batched = Buffer.concat(outs.map((o) => Buffer.from(o.slice().buffer)));
+      outs.forEach((o, i) => o.set(start[i]!));
+      for (const m of list) k[`matmul${m.shape}`](m.out, m.a, m.b, m.M, m.K, m.N, "accumulate" in m);
+      expect(batched.equals(Buffer.concat(outs.map((o) => Buffer.from(o.slice().buffer))))).toBe(true);
+      results.push(batched);
+    }
+    expect(results[1]!.equals(results[0]!)).toBe(true);
+  });
+
   it("gives the same bits on 1, 2 and 3 threads in a training run", async () => {
     const VOCAB = 256;
     const config = presetConfig("tiny", VOCAB, {
@@ -116,6 +155,8 @@ describe.skipIf(!usable())("the native gemm (TOOLGEN_KERNELS=native)", () => {
         "matmul dyᵀ·x (weight gradients)",
       ])
         expect((stats.shared[op] ?? 0) > 0, `${op} on ${threads} threads`).toBe(threads > 1);
+      // a layer's products shared pool jobs (GEMM_BATCH items on the native gemm, native.mjs)
+      expect((stats.shared["GEMMs in batches"] ?? 0) > 0, `batches on ${threads} threads`).toBe(threads > 1);
       const flat = model.params.flat;
       hashes.push(
         createHash("sha256")

@@ -3,6 +3,7 @@
 // about twice the WebAssembly gemm's speed per thread (issue 40). Plain JS: the pool's workers import it too.
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
+import { TASK } from "./control.mjs";
 
 /** Where `npm run build:native` puts the addon. */
 export const NATIVE_PATH = fileURLToPath(
@@ -22,9 +23,63 @@ export function loadNative(path = NATIVE_PATH) {
  */
 export function withNativeGemm(exports, memory, addon) {
   let heap = new Float32Array(memory.buffer);
+  let cells = new Int32Array(memory.buffer);
   const gemm = (c, ldc, a, rsa, csa, b, rsb, csb, M, N, K, acc) => {
     if (heap.buffer !== memory.buffer) heap = new Float32Array(memory.buffer);
     addon.gemm(heap, c, ldc, a, rsa, csa, b, rsb, csb, M, N, K, acc);
   };
-  return { ...exports, gemm, native: addon.level };
+  // GEMM_BATCH items computed here with the addon's gemm, not inside the module (whose gemm has other bits):
+  // a layer's products (q/k/v, gate/up, weight gradients) share one pool job instead of one hand-off each
+  const runTask = (kind, i, args, scratch) => {
+    if (kind !== TASK.GEMM_BATCH) return exports.runTask(kind, i, args, scratch);
+    if (cells.buffer !== memory.buffer) cells = new Int32Array(memory.buffer);
+    batchItem(cells, gemm, args >> 2, i);
+  };
+  return { ...exports, gemm, runTask, native: addon.level };
+}
+
+/** i32 cells of a GEMM_BATCH table entry (assembly/train-tasks.ts ENTRY, kernels/wasm-gemm.ts writes them). */
+const ENTRY = 25;
+
+/**
+ * Item i of a GEMM_BATCH job (args at cell `a`: table, entries, pack items — none with the native gemm, whose
+ * products pack their own B): the chunk of the entry whose items hold it, then the same rows of each product
+ * chained to it, as assembly/train-tasks.ts runTrainTask computes them.
+ */
+function batchItem(cells, gemm, a, i) {
+  const table = cells[a] >> 2;
+  const last = table + (cells[a + 1] - 1) * ENTRY;
+  if (cells[a + 2] !== 0) throw new Error("native GEMM_BATCH: a job with pack items");
+  let t = table;
+  while (t < last && i >= cells[t + 14] + cells[t + 15]) t += ENTRY;
+  const chunk = cells[t + 20] + i - cells[t + 14];
+  const start = chunk * cells[t + 13];
+  // the product's last chunk takes all that is left (control.mjs chunkCount: never fewer than 4 rows)
+  const end = chunk === cells[t + 21] - 1;
+  batchChunk(cells, gemm, t, start, end);
+  for (let u = cells[t + 24] >> 2; u !== 0; u = cells[u + 24] >> 2) batchChunk(cells, gemm, u, start, end);
+}
+
+/** The chunk of entry t (i32 cell index) from row (column) `start`; `end`: the last, which takes the rest. */
+function batchChunk(cells, gemm, t, start, end) {
+  let c = cells[t];
+  const ldc = cells[t + 1];
+  let pa = cells[t + 2];
+  const rsa = cells[t + 3];
+  const csa = cells[t + 4];
+  let pb = cells[t + 5];
+  const rsb = cells[t + 6];
+  const csb = cells[t + 7];
+  let M = cells[t + 8];
+  let N = cells[t + 9];
+  if (cells[t + 12] === 1) {
+    M = end ? M - start : cells[t + 13];
+    c += start * ldc * 4;
+    pa += start * rsa * 4;
+  } else {
+    N = end ? N - start : cells[t + 13];
+    c += start * 4;
+    pb += start * csb * 4;
+  }
+  gemm(c, ldc, pa, rsa, csa, pb, rsb, csb, M, N, cells[t + 10], cells[t + 11]);
 }

@@ -58,11 +58,11 @@ export function gemmKernel(ctx: GemmContext) {
   const bounds = new Array<number>(homes + 1).fill(0);
   // GEMM_BATCH jobs only with a module that reads this table layout (a stale build/kernels.wasm splits each
   // product in its own job of plain row or column chunks instead)
-  // (not with the native gemm: GEMM_BATCH and GEMM_SPLIT_K run the WebAssembly gemm inside the module, whose
-  // bits differ from the native one's, so a product would get other bits on one thread than on several)
+  // (with the native gemm, GEMM_BATCH items run in JS on the addon's gemm (native.mjs), with no shared packing
+  // of B, and GEMM_SPLIT_K not at all: inside the module they use the WebAssembly gemm, whose bits differ)
   const native = wasm.native !== undefined;
-  const batches = !native && !!wasm.runTask && wasm.gemmBatchEntryBytes?.() === ENTRY * 4;
-  const canPack = !!wasm.packBlocks && !!wasm.packedBBytes && batches;
+  const batches = !!wasm.runTask && (native || wasm.gemmBatchEntryBytes?.() === ENTRY * 4);
+  const canPack = !native && !!wasm.packBlocks && !!wasm.packedBBytes && batches;
   // The products of the job being built (reused: no allocation per job).
   const parts: Part[] = Array.from({ length: BATCH }, () => ({
     cells: new Array<number>(14).fill(0),
