@@ -225,6 +225,21 @@ export const CONFIGS: Array<{ name: string; options: Partial<AddToolsOptions>; n
     options: { ...LR_QUARTER, distill: { weight: 0.5, temperature: 2, topK: 8 }, anchor: 25 },
     note: TRIED_AFTER_TEST,
   },
+  // Chosen before running, after the sixteen above (distill 0.5 at T 2 kept the old tools best but held the new
+  // ones at 60 new-dev where lr-quarter alone gets 70): the soft targets at temperature 1 (sharper targets, the soft
+  // term's gradient at its own scale instead of T² times a flatter softmax over the whole vocabulary); and the
+  // targets taken after the rows-first fit (teacher "rows": the model whose softmax already holds the new tools'
+  // fitted rows, so that an old query a new tool also answers is not trained away from it), at T 2 and T 1.
+  {
+    name: "rows-first-all-sixteenth-replay-4-lr-quarter-distill-0.5-t1",
+    options: { ...LR_QUARTER, distill: { weight: 0.5, temperature: 1, topK: 8 } },
+    note: TRIED_AFTER_TEST,
+  },
+  ...[2, 1].map((temperature) => ({
+    name: `rows-first-all-sixteenth-replay-4-lr-quarter-distill-0.5-t${temperature}-rows-teacher`,
+    options: { ...LR_QUARTER, distill: { weight: 0.5, temperature, topK: 8, teacher: "rows" as const } },
+    note: TRIED_AFTER_TEST,
+  })),
 ];
 
 type Part = readonly LabelledQuery[];
@@ -269,6 +284,10 @@ async function addPhase(names: readonly string[]): Promise<void> {
     );
     writeFileAtomic(join(out, "timing.json"), JSON.stringify(timing) + "\n");
     process.stderr.write(`${c.name}: ${JSON.stringify(timing)}\n`);
+    // Dev only (the test split is the report's, scored once): what the next configuration is chosen on.
+    const dev = await score(out, { old_dev: d.parts.old.dev, new_dev: d.parts.new.dev });
+    const n1 = (f: Figures | undefined) => (f?.["ndcg@1"] ?? NaN).toFixed(2);
+    process.stderr.write(`${c.name}: dev NDCG@1 old ${n1(dev.old_dev)} new ${n1(dev.new_dev)}\n`);
   }
 }
 

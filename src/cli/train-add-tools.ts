@@ -20,6 +20,7 @@ export interface AddToolsCliOptions {
   trainLayers?: string;
   distill?: string;
   distillTemperature?: string;
+  distillTeacher?: string;
   seed: string;
   progress: boolean;
   json?: boolean;
@@ -97,9 +98,21 @@ export async function runAddTools(
   }
   const trainLayers =
     opts.trainLayers === undefined ? undefined : integerOption(opts.trainLayers, "--train-layers", 0);
-  if (opts.distillTemperature !== undefined && opts.distill === undefined)
-    throw new ToolgenError("invalid_option", "--distill-temperature applies to --distill");
-  let distill: { weight: number; temperature?: number } | undefined;
+  for (const [flag, value] of [
+    ["--distill-temperature", opts.distillTemperature],
+    ["--distill-teacher", opts.distillTeacher],
+  ] as const)
+    if (value !== undefined && opts.distill === undefined)
+      throw new ToolgenError("invalid_option", `${flag} applies to --distill`);
+  const teacher = opts.distillTeacher;
+  if (teacher !== undefined && teacher !== "base" && teacher !== "rows")
+    throw new ToolgenError("invalid_option", `--distill-teacher must be base or rows, got "${teacher}"`);
+  if (teacher === "rows" && !opts.rowsFirst)
+    throw new ToolgenError(
+      "invalid_option",
+      "--distill-teacher rows takes its targets after the rows fit: it needs --rows-first",
+    );
+  let distill: { weight: number; temperature?: number; teacher?: "base" | "rows" } | undefined;
   if (opts.distill !== undefined) {
     const weight = Number(opts.distill);
     if (!(weight >= 0 && weight <= 1) || opts.distill.trim() === "")
@@ -109,6 +122,7 @@ export async function runAddTools(
       ...(opts.distillTemperature !== undefined
         ? { temperature: positiveNumberOption(opts.distillTemperature, "--distill-temperature") }
         : {}),
+      ...(teacher !== undefined ? { teacher } : {}),
     };
   }
   const epochs = perStage("--epochs", opts.epochs);

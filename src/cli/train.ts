@@ -102,6 +102,11 @@ export function register(program: Command): void {
       "--distill-temperature <t>",
       "--add-tools --distill: softmax temperature of the soft targets (default 1)",
     )
+    .option(
+      "--distill-teacher <model>",
+      "--add-tools --distill: base (the --from model over its own tools; default) or rows (the model after " +
+        "--rows-first's fit, over the old and new tools)",
+    )
     .requiredOption("--out <dir>", "checkpoint folder to write (and resume from with --resume)")
     .option(
       "--preset <name>",
@@ -195,6 +200,7 @@ const ADD_TOOLS_ONLY = [
   "trainLayers",
   "distill",
   "distillTemperature",
+  "distillTeacher",
 ];
 const ADD_TOOLS_REFUSED = [
   ...TEXT_ONLY,

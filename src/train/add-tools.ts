@@ -101,6 +101,13 @@ export interface DistillOptions {
   weight: number;
   temperature?: number;
   topK?: number;
+  /**
+   * Whose distribution the soft targets are: `base` (default), the --from model's over its own tool tokens,
+   * taken before anything changes; `rows`, the model after the rows-first fit (needs rowsFirst), over the old
+   * and the new tool tokens, so that an old query a new tool also answers keeps the share the fitted row earned
+   * there instead of being trained away from it (the base model's targets give every new tool nothing).
+   */
+  teacher?: "base" | "rows";
 }
 
 /**
@@ -190,6 +197,11 @@ function check(o: AddToolsOptions): Checked {
     if (!(temperature > 0 && Number.isFinite(temperature)))
       fail(`distill temperature must be a positive number, got ${temperature}`);
     if (!(Number.isInteger(topK) && topK >= 1)) fail(`distill topK must be an integer ≥ 1, got ${topK}`);
+    const teacher: string = o.distill.teacher ?? "base";
+    if (teacher !== "base" && teacher !== "rows")
+      fail(`distill teacher must be base or rows, got ${JSON.stringify(o.distill.teacher)}`);
+    if (teacher === "rows" && o.rowsFirst !== true)
+      fail("distill teacher rows takes its targets after the rows-first fit: it needs rowsFirst");
   }
   const replay = o.replay ?? 0;
   if (!(replay >= 0 && Number.isFinite(replay))) fail(`replay must be a number ≥ 0, got ${replay}`);
@@ -386,10 +398,9 @@ export async function addToolsToModel(o: AddToolsOptions): Promise<ToolGenManife
     const old = existsSync(dataFile(o.from, stage)) ? readSamples(dataFile(o.from, stage)) : [];
     return { stage, fresh, replayed: sample(old, replay * fresh.length, seed * 7 + i) };
   });
-  if (o.distill && method === "all") {
-    // The --from model's own predictions, taken before anything changes it (virtualisation left its old rows).
-    const { temperature = 1, topK = 8 } = o.distill;
-    const toolIds = Object.values(oldIndex.texts).map((text) => tokenizer.tokenToId(text)!);
+  const oldToolIds = Object.values(oldIndex.texts).map((text) => tokenizer.tokenToId(text)!);
+  const distillFrom = (toolIds: number[]) => {
+    const { temperature = 1, topK = 8 } = o.distill!;
     for (const run of runs) {
       run.soft = distillTargets(model, tokenizer, run.replayed.map(userOf), toolIds, {
         format: m.chatFormat ?? "chatml",
@@ -398,8 +409,19 @@ export async function addToolsToModel(o: AddToolsOptions): Promise<ToolGenManife
         topK,
       });
     }
-    log(`distill: soft targets for ${runs.reduce((n, r) => n + r.replayed.length, 0)} replayed samples`);
-  }
+    const targets = runs.flatMap((r) => r.soft ?? []);
+    // How much of the old queries' targets the new tools hold (none with the base model as teacher).
+    const old = new Set(oldToolIds);
+    let onNew = 0;
+    for (const t of targets) t.ids.forEach((id, k) => (onNew += old.has(id) ? 0 : t.probs[k]!));
+    log(
+      `distill: soft targets for ${targets.length} replayed samples, ` +
+        `mean mass on the new tools ${(onNew / Math.max(1, targets.length)).toFixed(4)}`,
+    );
+  };
+  const teacher = o.distill?.teacher ?? "base";
+  // The --from model's own predictions, taken before anything changes it (virtualisation left its old rows).
+  if (o.distill && method === "all" && teacher === "base") distillFrom(oldToolIds);
   const reports: StageReport[] = [];
   let rows: AddedTools["rows"];
   if (fitRows) {
@@ -425,6 +447,9 @@ export async function addToolsToModel(o: AddToolsOptions): Promise<ToolGenManife
       `rows: loss ${fit.loss.toFixed(4)}, accuracy ${fit.accuracy.toFixed(3)}, ${fit.seconds.toFixed(1)} s`,
     );
   }
+  // After the fit, over every tool token: only the new rows have changed since the --from model.
+  if (o.distill && method === "all" && teacher === "rows")
+    distillFrom([...oldToolIds, ...o.tools.map((t) => v.toolTokenIds.get(t.id)!)]);
   // Both stages are held near the weights they start from (the base model's, the new rows as fitted).
   const anchor =
     method === "all" && (o.anchor || o.trainLayers !== undefined)

@@ -247,6 +247,41 @@ describe("adding tools to a trained ToolGen model", () => {
     },
   );
 
+  it(
+    "takes the soft targets after the rows fit, over the new tools too, when the teacher is rows",
+    { timeout: 60_000 },
+    async () => {
+      const common = {
+        from: base,
+        tools: newTools,
+        queries: newQueries,
+        method: "all" as const,
+        rowsFirst: true,
+        replay: 3,
+        epochs: { memorization: 2, retrieval: 2 },
+        lr: { memorization: 3e-3, retrieval: 3e-3 },
+        progress: false,
+      };
+      const massOnNew = async (out: string, teacher: "base" | "rows") => {
+        const lines: string[] = [];
+        const m = await addToolsToModel({
+          ...common,
+          out: join(dir, out),
+          distill: { weight: 0.5, temperature: 2, teacher },
+          log: (line) => lines.push(line),
+        });
+        const line = lines.find((l) => l.startsWith("distill:"))!;
+        return { mass: Number(/mass on the new tools ([0-9.]+)/.exec(line)![1]), m };
+      };
+      const before = await massOnNew("teacher-base", "base");
+      const after = await massOnNew("teacher-rows", "rows");
+      // The base model has no new tokens to give mass to; after the fit, the new rows hold some of it.
+      expect(before.mass).toBe(0);
+      expect(after.mass).toBeGreaterThan(0.001);
+      expect(after.m.fingerprint).not.toBe(before.m.fingerprint);
+    },
+  );
+
   it("refuses bad inputs with one line, before writing anything", async () => {
     const out = join(dir, "never");
     const attempt = (o: Partial<Parameters<typeof addToolsToModel>[0]>) =>
@@ -267,6 +302,11 @@ describe("adding tools to a trained ToolGen model", () => {
       [{ method: "all", distill: { weight: 1.5 } }, /distill weight must be in \[0, 1\]/],
       [{ method: "all", distill: { weight: 0.5, temperature: 0 } }, /distill temperature must be a positive/],
       [{ method: "all", distill: { weight: 0.5, topK: 0 } }, /distill topK must be an integer/],
+      [
+        { method: "all", distill: { weight: 0.5, teacher: "x" as "rows" } },
+        /distill teacher must be base or rows/,
+      ],
+      [{ method: "all", distill: { weight: 0.5, teacher: "rows" } }, /teacher rows .* needs rowsFirst/],
     ];
     for (const [o, message] of cases) {
       const error = await attempt(o).then(
@@ -358,6 +398,15 @@ describe("adding tools to a trained ToolGen model", () => {
           ["--method", "all", "--distill", "0.5", "--distill-temperature", "0"],
           /--distill-temperature must be a positive number/,
         ],
+        [["--method", "all", "--distill-teacher", "rows"], /--distill-teacher applies to --distill/],
+        [
+          ["--method", "all", "--distill", "0.5", "--distill-teacher", "x"],
+          /--distill-teacher must be base or rows, got "x"/,
+        ],
+        [
+          ["--method", "all", "--distill", "0.5", "--distill-teacher", "rows"],
+          /--distill-teacher rows .* needs --rows-first/,
+        ],
       ];
       for (const [flags, message] of cases) {
         const r = await runCli(["train", "--add-tools", tools, "--from", base, "--out", bad, ...flags]);
@@ -380,6 +429,8 @@ describe("adding tools to a trained ToolGen model", () => {
           "0.5",
           "--distill-temperature",
           "2",
+          "--distill-teacher",
+          "rows",
         ],
         ...["--no-progress", "--json"],
       ]);
