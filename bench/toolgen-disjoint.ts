@@ -128,7 +128,8 @@ writeBenchResult(NAME, process.argv.slice(2).join(" "), {
     ranker: "createRetriever('ranker'): the shipped ranker over BM25F (the default retriever)",
     toolgen: "createRetriever('toolgen', model): the tiny ToolGen model",
     hybrid:
-      "createRetriever('hybrid', model): the folder's gate (toolgen-gate.json) over ToolGen and its lexical part (gate.lexical)",
+      "createRetriever('hybrid', model): the folder's gate (toolgen-gate.json) over ToolGen and its lexical part (gate.lexical); " +
+      "tools outside the gate file's `queried` list (when it has one) keep the lexical part's ranks",
   },
   model: {
     dir: model,

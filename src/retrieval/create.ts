@@ -61,14 +61,15 @@ export async function createRetriever(kind: string, options: CreateRetrieverOpti
       // Served and GGUF models have no folder to hold a gate: ToolGen's votes weigh 2·p(top hit) against BM25's.
       if (!isLlamaCppSpec(options.model)) {
         const toolgen = await openLocal(options.model);
-        const { GatedHybridRetriever, requireGate } = await import("./hybrid-gate.ts");
+        const { GatedHybridRetriever, readQueried, requireGate } = await import("./hybrid-gate.ts");
         const gate = requireGate(options.model!);
         // The lexical part the gate was chosen against (older gates: BM25).
         const lexical =
           gate.lexical === "ranker"
             ? new RankerRetriever(options.catalog)
             : new Bm25Retriever(options.catalog, options.bm25);
-        return new GatedHybridRetriever(toolgen, lexical, gate);
+        // Tools ToolGen has no training queries for keep the lexical part's ranks (folders from before: none).
+        return new GatedHybridRetriever(toolgen, lexical, gate, 100, readQueried(options.model!));
       }
       return new HybridRetriever(
         [await openGguf(options.model!), new Bm25Retriever(options.catalog, options.bm25)],

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { writeFileAtomic } from "../io/atomic.ts";
 import { topShare } from "./hybrid.ts";
+import { pinUnqueried } from "./hybrid-pin.ts";
 import type { RetrievalHit, Retriever, SearchOptions } from "./retriever.ts";
 import { ToolgenError } from "../errors.ts";
 
@@ -95,8 +96,24 @@ function opens(toolgen: readonly RetrievalHit[], lexical: readonly RetrievalHit[
   return o.maxLexicalGap === undefined || lexicalGap(toolgen, lexical) <= o.maxLexicalGap;
 }
 
-/** Fuses one query's rankings: weighted reciprocal-rank fusion with ToolGen's weight set by the gate. */
+/**
+ * Fuses one query's rankings: weighted reciprocal-rank fusion with ToolGen's weight set by the gate. With `queried`
+ * (the tools ToolGen was trained on queries for; absent for folders written before it was recorded), the tools
+ * outside it keep the lexical part's ranks (`pinUnqueried`).
+ */
 export function gatedFuse(
+  toolgen: readonly RetrievalHit[],
+  bm25: readonly RetrievalHit[],
+  o: GateOptions,
+  k: number,
+  queried?: ReadonlySet<string>,
+): RetrievalHit[] {
+  if (queried === undefined) return fuse(toolgen, bm25, o, k);
+  // Deep enough that the pinned places cannot leave the list short of queried tools the parts hold.
+  return pinUnqueried(fuse(toolgen, bm25, o, Math.max(k, toolgen.length + bm25.length)), bm25, k, queried);
+}
+
+function fuse(
   toolgen: readonly RetrievalHit[],
   bm25: readonly RetrievalHit[],
   o: GateOptions,
@@ -132,6 +149,8 @@ export class GatedHybridRetriever implements Retriever {
     private readonly bm25: Retriever,
     readonly gate: GateOptions,
     private readonly depth = 100,
+    /** The tools ToolGen was trained on queries for (the gate file's `queried`); absent: no pinning. */
+    private readonly queried?: ReadonlySet<string>,
   ) {
     this.name = `gated-hybrid(${toolgen.name}+${bm25.name})`;
   }
@@ -144,13 +163,13 @@ export class GatedHybridRetriever implements Retriever {
       // computed otherwise (the same result; a beam search costs 100 times a BM25 lookup).
       const b = await this.bm25.search(query, { k: depth });
       if (b.length >= k) return filled(b, [], k);
-      return gatedFuse(await this.toolgen.search(query, { k: depth }), b, this.gate, k);
+      return gatedFuse(await this.toolgen.search(query, { k: depth }), b, this.gate, k, this.queried);
     }
     const [a, b] = [
       await this.toolgen.search(query, { k: depth }),
       await this.bm25.search(query, { k: depth }),
     ];
-    return gatedFuse(a, b, this.gate, k);
+    return gatedFuse(a, b, this.gate, k, this.queried);
   }
 }
 
@@ -167,6 +186,24 @@ export interface GateChoice {
   versusBetterPart?: { gate: GateOptions; wins: number; losses: number; p: number; kept: "gate" | "part" };
 }
 
+/** What the gate choosers try, and how each gate is scored on dev. */
+export interface GateGrid {
+  /** ToolGen's shares of the votes where the gate is shut (default 0, 0.25, 0.5). */
+  lowWeights?: number[];
+  /** Thresholds at the j/quantiles quantiles of the dev confidences (default 20). */
+  quantiles?: number;
+  /** The NDCG cutoff the fusion is cut at (default 5). */
+  k?: number;
+  k0?: number;
+  /** The sign test's level for keeping a fused gate over a plain part (default 0.05). */
+  alpha?: number;
+  /**
+   * The tools ToolGen was trained on queries for: every gate is scored with the others pinned to the lexical
+   * part's ranks (`pinUnqueried`), as `--retriever hybrid` then runs it. Absent: no pinning.
+   */
+  queried?: ReadonlySet<string>;
+}
+
 /**
  * Chooses the gate on dev: for each feature, thresholds at the quantiles of the dev confidences (plus ±∞:
  * always / never ToolGen) × low weights; the best mean `score` wins, ties going to the earlier (simpler) entry.
@@ -177,7 +214,7 @@ export function chooseGate(
   toolgen: readonly (readonly RetrievalHit[])[],
   bm25: readonly (readonly RetrievalHit[])[],
   score: (ranked: string[], query: number) => number,
-  grid: { lowWeights?: number[]; quantiles?: number; k?: number; k0?: number; alpha?: number } = {},
+  grid: GateGrid = {},
 ): GateChoice {
   if (toolgen.length !== bm25.length || toolgen.length === 0)
     throw new ToolgenError(
@@ -185,10 +222,10 @@ export function chooseGate(
       `chooseGate: ${toolgen.length} ToolGen rankings and ${bm25.length} BM25 rankings`,
     );
   const k = grid.k ?? 5;
-  const perQuery = (gate: GateOptions): number[] =>
+  const perQuery = (gate: GateOptions, pinned = true): number[] =>
     toolgen.map((hits, i) =>
       score(
-        gatedFuse(hits, bm25[i]!, gate, k).map((h) => h.id),
+        gatedFuse(hits, bm25[i]!, gate, k, pinned ? grid.queried : undefined).map((h) => h.id),
         i,
       ),
     );
@@ -199,7 +236,11 @@ export function chooseGate(
   }));
   const best = tried.reduce((a, b) => (b.dev > a.dev ? b : a));
   const part = tried[1]!.dev > tried[0]!.dev ? tried[1]! : tried[0]!;
-  const parts = { toolgen: tried[0]!.dev, bm25: tried[1]!.dev };
+  // The plain parts as a user runs them alone: ToolGen without pinning (pinning leaves the lexical part as it is).
+  const parts = {
+    toolgen: grid.queried ? mean(perQuery(tried[0]!, false)) : tried[0]!.dev,
+    bm25: tried[1]!.dev,
+  };
   const strip = ({ dev: _, ...gate }: GateOptions & { dev: number }): GateOptions => gate;
   if (best === tried[0] || best === tried[1])
     return { gate: strip(best), dev: { chosen: best.dev, ...parts }, tried };
@@ -318,7 +359,7 @@ export function chooseGateByParts(
   bm25: readonly (readonly RetrievalHit[])[],
   score: (ranked: string[], query: number) => number,
   part: readonly string[],
-  grid: { lowWeights?: number[]; quantiles?: number; k?: number; k0?: number; alpha?: number } = {},
+  grid: GateGrid = {},
 ): GateChoice & { parts: GatePartFigures[] } {
   if (part.length !== toolgen.length)
     throw new ToolgenError(
@@ -327,10 +368,10 @@ export function chooseGateByParts(
     );
   const names = [...new Set(part)];
   const k = grid.k ?? 5;
-  const perQuery = (gate: GateOptions) =>
+  const perQuery = (gate: GateOptions, pinned = true) =>
     toolgen.map((hits, i) =>
       score(
-        gatedFuse(hits, bm25[i]!, gate, k).map((h) => h.id),
+        gatedFuse(hits, bm25[i]!, gate, k, pinned ? grid.queried : undefined).map((h) => h.id),
         i,
       ),
     );
@@ -349,13 +390,15 @@ export function chooseGateByParts(
   if (names.length <= 1) {
     const choice = chooseGate(toolgen, bm25, score, grid);
     const gates = candidateGates(toolgen, grid);
-    const plain: [number[], number[]] = [perQuery(gates[0]!), perQuery(gates[1]!)];
+    const plain: [number[], number[]] = [perQuery(gates[0]!, false), perQuery(gates[1]!, false)];
     return { ...choice, parts: partFigures(perQuery(choice.gate), plain) };
   }
   const runs = candidateGates(toolgen, grid, bm25).map((gate) => ({ gate, perQuery: perQuery(gate) }));
-  const better = names.map((name) =>
-    Math.max(meanOf(runs[0]!.perQuery, name), meanOf(runs[1]!.perQuery, name)),
-  );
+  // The better plain retriever of each part as a user runs it alone (ToolGen unpinned).
+  const plain: [number[], number[]] = grid.queried
+    ? [perQuery(runs[0]!.gate, false), perQuery(runs[1]!.gate, false)]
+    : [runs[0]!.perQuery, runs[1]!.perQuery];
+  const better = names.map((name) => Math.max(meanOf(plain[0], name), meanOf(plain[1], name)));
   const worst = (r: (typeof runs)[number]) =>
     Math.min(...names.map((name, j) => (better[j]! > 0 ? meanOf(r.perQuery, name) / better[j]! : 1)));
   let best = runs[0]!;
@@ -368,13 +411,15 @@ export function chooseGateByParts(
     gate: best.gate,
     dev: {
       chosen: meanOf(best.perQuery),
-      toolgen: meanOf(runs[0]!.perQuery),
-      bm25: meanOf(runs[1]!.perQuery),
+      toolgen: meanOf(plain[0]),
+      bm25: meanOf(plain[1]),
     },
     tried: runs.map((r) => ({ ...r.gate, dev: meanOf(r.perQuery) })),
-    parts: partFigures(best.perQuery, [runs[0]!.perQuery, runs[1]!.perQuery]),
+    parts: partFigures(best.perQuery, plain),
   };
 }
+
+const mean = (values: readonly number[]) => values.reduce((a, b) => a + b, 0) / Math.max(1, values.length);
 
 /** One-sided exact sign test: P(at least `wins` of wins + losses fair coin flips), from log-binomial terms. */
 export function signTestP(wins: number, losses: number): number {
@@ -446,6 +491,22 @@ export function requireGate(model: string): GateOptions {
       "queries it holds out of training (--dev-fraction, default 0.05), but this folder was trained without dev " +
       "queries or by an older version. Train it again, or use --retriever toolgen or --retriever bm25",
   );
+}
+
+/**
+ * The tools a model folder's ToolGen was trained on queries for, as `toolgen train` wrote them beside the gate
+ * (`queried` in toolgen-gate.json); the hybrid pins every other tool to the lexical part's rank (`pinUnqueried`).
+ * Undefined for a folder without a gate or with a gate written before the list was (then no tool is pinned: the
+ * hybrid behaves as it did); a malformed list is an error naming the file.
+ */
+export function readQueried(dir: string): ReadonlySet<string> | undefined {
+  const file = join(dir.replace(/^builtin:/, ""), GATE_FILE);
+  if (!existsSync(file)) return undefined;
+  const raw = (JSON.parse(readFileSync(file, "utf8")) as { queried?: unknown }).queried;
+  if (raw === undefined) return undefined;
+  if (!Array.isArray(raw) || !raw.every((id) => typeof id === "string"))
+    throw new ToolgenError("invalid_input", `${file}: queried must be a list of tool ids`);
+  return new Set(raw as string[]);
 }
 
 /** Reads a model folder's gate, or undefined when it has none; a malformed file is an error naming it. */

@@ -125,6 +125,11 @@ export interface GateReport {
   }>;
   /** How many gates were tried. */
   tried: number;
+  /**
+   * How many catalog tools the retrieval stage trained on queries for (listed as `queried` in toolgen-gate.json;
+   * the others keep the lexical part's ranks in the hybrid). Absent in folders from before.
+   */
+  queried?: number;
 }
 
 export function readJsonFile(file: string): unknown {

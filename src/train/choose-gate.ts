@@ -32,12 +32,16 @@ export function ndcgAt(ranked: readonly string[], relevant: readonly string[], k
  * dev NDCG@5 57.45 vs BM25's 44.08), and those are the queries where the hybrid must lean on it. The grid holds
  * "ToolGen alone" and "the ranker alone"; with both dev parts the gate maximises the worst part's ratio to its
  * better plain retriever (`chooseGateByParts`), with one part (every tool has queries) it is `chooseGate`'s.
+ * `queried` (the tools the retrieval stage trained on queries for) is written beside the gate, and every gate is
+ * scored as the hybrid then runs it: the other tools keep the ranker's ranks (`pinUnqueried`), so on queries about
+ * them the hybrid is never below the ranker, whatever the gate.
  */
 export async function chooseModelGate(
   dir: string,
   catalog: readonly CatalogEntry[],
   dev: { seen: readonly LabelledQuery[]; unseen: readonly LabelledQuery[] },
   k: number,
+  queried?: ReadonlySet<string>,
 ): Promise<GateReport> {
   const queries = [...dev.seen, ...dev.unseen];
   const part = [...dev.seen.map(() => "seen"), ...dev.unseen.map(() => "unseen")];
@@ -51,9 +55,7 @@ export async function chooseModelGate(
     lexical,
     (ranked, i) => ndcgAt(ranked, queries[i]!.relevant, k),
     part,
-    {
-      k,
-    },
+    { k, ...(queried ? { queried } : {}) },
   );
   const gate: GateOptions = { ...choice.gate, lexical: "ranker" };
   const report: GateReport = {
@@ -66,12 +68,23 @@ export async function chooseModelGate(
       chosen: round(p.chosen),
     })),
     tried: choice.tried.length,
+    ...(queried ? { queried: catalog.filter((e) => queried.has(e.id)).length } : {}),
   };
   writeGate(dir, gate, "toolgen train: the dev queries it held out of training (toolgen.json: dev)", {
     metric: report.metric,
     dev: report.parts,
+    // catalog order, so the same training writes the same file
+    ...(queried ? { queried: catalog.map((e) => e.id).filter((id) => queried.has(id)) } : {}),
   });
   return report;
+}
+
+/**
+ * The tools the retrieval stage trained ToolGen to name: the labels of its training queries that the model has an
+ * id for (the same pairs as data/retrieval.jsonl; labels outside the catalog are skipped there or refused).
+ */
+export function queriedTools(queries: readonly LabelledQuery[], ids: ReadonlySet<string>): Set<string> {
+  return new Set(queries.flatMap((q) => q.relevant).filter((id) => ids.has(id)));
 }
 
 const round = (x: number) => Math.round(x * 1e4) / 1e4;

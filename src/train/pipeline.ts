@@ -34,7 +34,7 @@ import { trainingCodeVersion, type CodeVersion } from "./code-version.ts";
 import { scheduleFor, type Schedule, type StageSchedule } from "./schedule.ts";
 import { toolDocument } from "../toolgen/tool-document.ts";
 import { virtualizeTools } from "./virtualize.ts";
-import { chooseModelGate } from "./choose-gate.ts";
+import { chooseModelGate, queriedTools } from "./choose-gate.ts";
 import { splitDev, type DevSplit, type DevSplitOptions } from "./dev-split.ts";
 import { ToolgenError } from "../errors.ts";
 
@@ -444,7 +444,8 @@ export async function trainToolGen(o: ToolGenTrainOptions): Promise<ToolGenManif
   if (held && !manifest.gate && manifest.done.length >= manifest.stages.length) {
     const started = performance.now();
     model.releaseWorkspace();
-    manifest.gate = await chooseModelGate(o.out, o.catalog, held, o.dev?.gateAt ?? 5);
+    const queried = queriedTools(o.queries ?? [], new Set(Object.keys(index.texts)));
+    manifest.gate = await chooseModelGate(o.out, o.catalog, held, o.dev?.gateAt ?? 5, queried);
     writeJsonAtomic(join(o.out, MANIFEST_FILE), manifest);
     const lexicalName = manifest.gate.gate.lexical ?? "bm25";
     const parts = manifest.gate.parts
