@@ -142,12 +142,29 @@ function clause(arg: ArgumentText, rng: SynthRng, alone: boolean, bare: boolean)
   return rng.pick(forms);
 }
 
-/** The arguments as clauses joined with commas and "and" ("with city X, days 3 and units metric"). */
-export function argumentClauses(args: readonly ArgumentText[], rng: SynthRng, bare = false): Segment[] {
+/**
+ * The arguments as clauses joined with commas and "and" ("with city X, days 3 and units metric"); with chance
+ * `inline` a join is a space alone ("with city X where days is 3"), so that a word follows the value before it.
+ * At `inline` 0 no draw is made: the questions are as before the option.
+ */
+export function argumentClauses(
+  args: readonly ArgumentText[],
+  rng: SynthRng,
+  bare = false,
+  inline = 0,
+): Segment[] {
   const shown = rng.shuffle(args.filter((a) => a.text !== ""));
   const out: Segment[] = [];
   shown.forEach((arg, i) => {
-    if (i > 0) out.push({ text: i === shown.length - 1 ? rng.pick([" and ", ", and ", ", "]) : ", " });
+    if (i > 0)
+      out.push({
+        text:
+          inline > 0 && rng.chance(inline)
+            ? " "
+            : i === shown.length - 1
+              ? rng.pick([" and ", ", and ", ", "])
+              : ", ",
+      });
     out.push(...clause(arg, rng, shown.length === 1, bare));
   });
   return out;
@@ -159,13 +176,31 @@ export function requestSegments(
   args: readonly ArgumentText[],
   rng: SynthRng,
   plain = false,
+  inline = 0,
 ): Segment[] {
   // the values first: "given base 10 and height 5, calculate the area of a triangle"
   if (!plain && args.some((a) => a.text !== "") && phrase.kind === "verb" && rng.chance(0.12)) {
-    const bare = argumentClauses(args, rng, true);
+    const bare = argumentClauses(args, rng, true, inline);
     return [{ text: `${rng.pick(["given", "for", "with"])} ` }, ...bare, { text: `, ${phrase.text}` }];
   }
-  const clauses = argumentClauses(args, rng);
+  // with chance `inline`, the values first and the request straight after them, no comma between ("use city X
+  // to get the weather", "for city X show me weather forecasts"): the last value is followed by words, as values
+  // inside people's sentences are, not by the question's end
+  if (inline > 0 && args.some((a) => a.text !== "") && rng.chance(inline)) {
+    const bare = argumentClauses(args, rng, true, inline);
+    return phrase.kind === "verb"
+      ? [
+          { text: `${rng.pick(["use", "using", "with", "for"])} ` },
+          ...bare,
+          { text: ` ${rng.pick(["to", "and"])} ${phrase.text}` },
+        ]
+      : [
+          { text: `${rng.pick(["for", "with"])} ` },
+          ...bare,
+          { text: ` ${rng.pick(NOUN_ASKS)} ${phrase.text}` },
+        ];
+  }
+  const clauses = argumentClauses(args, rng, false, inline);
   const tail: Segment[] = clauses.length > 0 ? [{ text: " " }, ...clauses] : [];
   if (plain || rng.chance(0.3)) {
     return phrase.kind === "verb"

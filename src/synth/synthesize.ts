@@ -42,6 +42,7 @@ function checkOptions(o: SynthOptions): void {
     ["multiCallShare", o.multiCallShare],
     ["declineShare", o.declineShare],
     ["sameToolShare", o.sameToolShare],
+    ["inlineShare", o.inlineShare],
     ["pairedShare", o.pairedShare],
   ] as const) {
     if (v !== undefined && !(Number.isFinite(v) && v >= 0 && v <= 1))
@@ -72,23 +73,24 @@ function twoCalls(
   usable: readonly CatalogEntry[],
   rng: SynthRng,
   pool?: ValuePool,
+  inline = 0,
 ): { segments: Segment[]; calls: SynthCall[] } | undefined {
   const first = usable[rng.int(usable.length)]!;
   const a = drawCall(first, rng, pool);
   if (a === undefined) return undefined;
-  const opening = withoutTrailingStop(requestSegments(toolPhrase(first, rng), a.parts, rng));
+  const opening = withoutTrailingStop(requestSegments(toolPhrase(first, rng), a.parts, rng, false, inline));
   const again = rng.chance(DEFAULT_SAME_TOOL_SHARE) && a.parts.some((p) => p.text !== "");
   if (again) {
     const b = drawCall(first, rng, pool);
     if (b === undefined || sameCall(b.call, a.call)) return undefined;
-    const clauses = argumentClauses(b.parts, rng);
+    const clauses = argumentClauses(b.parts, rng, false, inline);
     if (clauses.length === 0) return undefined;
     return { segments: [...opening, { text: rng.pick(AGAIN) }, ...clauses], calls: [a.call, b.call] };
   }
   const second = usable[rng.int(usable.length)]!;
   const b = drawCall(second, rng, pool);
   if (b === undefined || sameCall(b.call, a.call)) return undefined;
-  const follow = requestSegments(toolPhrase(second, rng), b.parts, rng, true);
+  const follow = requestSegments(toolPhrase(second, rng), b.parts, rng, true, inline);
   return { segments: [...opening, { text: rng.pick(JOINERS) }, ...follow], calls: [a.call, b.call] };
 }
 
@@ -112,6 +114,7 @@ function manyCalls(
   rng: SynthRng,
   options: SynthOptions,
 ): { segments: Segment[]; calls: SynthCall[] } | undefined {
+  const inline = options.inlineShare ?? 0;
   const first = usable[rng.int(usable.length)]!;
   const a = drawCall(first, rng, options.valuePool);
   if (a === undefined) return undefined;
@@ -125,7 +128,7 @@ function manyCalls(
     }
     const form = rng.next();
     if (form >= 0.5 && form < 0.5 + 0.5 * (options.pairedShare ?? 0) && shown.length >= 2)
-      return pairedGroups(first, a, others, shown, rng);
+      return pairedGroups(first, a, others, shown, rng, inline);
     if (form < 0.5) {
       // one parameter varies: its values listed in one clause, the rest said once
       const varied = rng.pick(shown);
@@ -144,7 +147,7 @@ function manyCalls(
       }
       const rest = a.parts.filter((p) => p !== varied);
       const phrase = toolPhrase(first, rng);
-      const head = withoutTrailingStop(requestSegments(phrase, rest, rng));
+      const head = withoutTrailingStop(requestSegments(phrase, rest, rng, false, inline));
       const words = nameWords(varied.name);
       const list = listed(texts, rng);
       const tail: Segment[] = rng.pick([
@@ -156,10 +159,12 @@ function manyCalls(
       return { segments: [...head, ...tail], calls };
     }
     const calls = [a.call];
-    const segments = withoutTrailingStop(requestSegments(toolPhrase(first, rng), a.parts, rng));
+    const segments = withoutTrailingStop(
+      requestSegments(toolPhrase(first, rng), a.parts, rng, false, inline),
+    );
     for (const b of others) {
       if (calls.some((c) => sameCall(c, b.call))) return undefined;
-      const clauses = argumentClauses(b.parts, rng);
+      const clauses = argumentClauses(b.parts, rng, false, inline);
       if (clauses.length === 0) return undefined;
       segments.push({ text: rng.pick(AGAIN) }, ...clauses);
       calls.push(b.call);
@@ -167,12 +172,12 @@ function manyCalls(
     return { segments, calls };
   }
   const calls = [a.call];
-  const segments = withoutTrailingStop(requestSegments(toolPhrase(first, rng), a.parts, rng));
+  const segments = withoutTrailingStop(requestSegments(toolPhrase(first, rng), a.parts, rng, false, inline));
   for (let i = 1; i < count; i++) {
     const next = usable[rng.int(usable.length)]!;
     const b = drawCall(next, rng, options.valuePool);
     if (b === undefined || calls.some((c) => sameCall(c, b.call))) return undefined;
-    const follow = withoutTrailingStop(requestSegments(toolPhrase(next, rng), b.parts, rng, true));
+    const follow = withoutTrailingStop(requestSegments(toolPhrase(next, rng), b.parts, rng, true, inline));
     segments.push({ text: rng.pick(JOINERS) }, ...follow);
     calls.push(b.call);
   }
@@ -190,6 +195,7 @@ function pairedGroups(
   others: readonly Drawn[],
   shown: readonly Drawn["parts"][number][],
   rng: SynthRng,
+  inline = 0,
 ): { segments: Segment[]; calls: SynthCall[] } | undefined {
   const varied = rng.shuffle(shown).slice(0, 2 + rng.int(Math.min(3, shown.length) - 1));
   const calls = [a.call];
@@ -212,7 +218,7 @@ function pairedGroups(
     rows.push(texts);
   }
   const rest = a.parts.filter((p) => !varied.includes(p));
-  const segments = withoutTrailingStop(requestSegments(toolPhrase(first, rng), rest, rng));
+  const segments = withoutTrailingStop(requestSegments(toolPhrase(first, rng), rest, rng, false, inline));
   segments.push({ text: rest.some((p) => p.text !== "") ? rng.pick([", ", " and ", " "]) : " " });
   const named = rng.chance(0.5);
   const between = rng.pick([" ", ", ", " with ", " for "]);
@@ -303,7 +309,10 @@ export function synthesizeWithReport(catalog: readonly CatalogEntry[], options: 
     for (let tries = 0; made < options.perTool && tries < options.perTool * TRIES; tries++) {
       const drawn = drawCall(entry, rng, options.valuePool);
       if (drawn === undefined) break;
-      const segments = styled(requestSegments(toolPhrase(entry, rng), drawn.parts, rng), rng);
+      const segments = styled(
+        requestSegments(toolPhrase(entry, rng), drawn.parts, rng, false, options.inlineShare ?? 0),
+        rng,
+      );
       if (add(segments, [drawn.call])) made++;
     }
     if (made === 0) unusable.add(entry.id);
@@ -318,7 +327,7 @@ export function synthesizeWithReport(catalog: readonly CatalogEntry[], options: 
   for (let made = 0, tries = 0; made < multi && usable.length > 0 && tries < multi * TRIES; tries++) {
     const drawn =
       maxCalls === 2
-        ? twoCalls(usable, rng, options.valuePool)
+        ? twoCalls(usable, rng, options.valuePool, options.inlineShare ?? 0)
         : manyCalls(usable, 2 + rng.int(maxCalls - 1), rng, options);
     if (drawn !== undefined && add(styled(drawn.segments, rng), drawn.calls)) made++;
   }

@@ -34,6 +34,13 @@ export interface SynthOptions {
    * several varied values, one group per call (default 0: each call's clauses in full).
    */
   pairedShare?: number;
+  /**
+   * Share of requests written with the values first and the request straight after them ("use city X to get
+   * the weather"), and of clause joins that are a space alone ("with city X where days is 3"): words then follow
+   * a value, as in people's questions, where synth's other forms end a value at a comma or the question's end
+   * (default 0: none, and the questions are as before the option).
+   */
+  inlineShare?: number;
   /** Decline questions as a share of the single-call ones (default 0.1). */
   declineShare?: number;
   /** Catalog tools offered besides the called ones (default 3; fewer when the catalog is small). */

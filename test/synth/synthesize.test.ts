@@ -290,6 +290,40 @@ describe("synthesize with pairedShare", () => {
   });
 });
 
+describe("synthesize with inlineShare", () => {
+  const catalog = fixtureCatalog();
+  const options = { seed: 11, perTool: 20, multiCallShare: 0.3, maxCalls: 3, distractors: 1 };
+  // the share of written values followed by a word (not by a comma, a stop or the question's end)
+  const followed = (items: readonly SynthItem[]) => {
+    let n = 0;
+    let words = 0;
+    for (const i of items)
+      for (const v of i.calls.flatMap((c) => Object.values(c.arguments))) {
+        if (typeof v !== "string" && typeof v !== "number") continue;
+        const at = i.question.indexOf(String(v));
+        if (at < 0) continue;
+        n++;
+        if (/^["'\u201d]?\s+\p{L}/u.test(i.question.slice(at + String(v).length))) words++;
+      }
+    return words / n;
+  };
+
+  it("puts words after more of the values, each call valid and shown", () => {
+    const inline = synthesize(catalog, { ...options, inlineShare: 0.5 });
+    expect(followed(inline)).toBeGreaterThan(followed(synthesize(catalog, options)) + 0.1);
+    expect(invalidCalls(inline, catalog)).toEqual([]);
+    expect(valuesNotShown(inline)).toEqual([]);
+  });
+
+  it("is off by default: the same items as without the option", () => {
+    expect(synthesize(catalog, { ...options, inlineShare: 0 })).toEqual(synthesize(catalog, options));
+  });
+
+  it("rejects an inlineShare outside [0, 1]", () => {
+    expect(() => synthesize(catalog, { ...options, inlineShare: -0.1 })).toThrow(/inlineShare/);
+  });
+});
+
 describe("examplesIn", () => {
   it("reads a description's examples and quoted words, not the text between apostrophes", () => {
     expect(examplesIn("The city, e.g. San Francisco, CA")).toEqual(["San Francisco"]);
