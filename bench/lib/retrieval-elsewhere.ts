@@ -19,6 +19,11 @@ export const ELSEWHERE = {
   toolgen_and_hybrid_metatool_tool_disjoint: "toolgen-disjoint-metatool.json",
   // The same model with its gate re-chosen against the shipped ranker (the rule toolgen train follows since f02bffa).
   toolgen_and_hybrid_metatool_tool_disjoint_ranker_gate: "toolgen-disjoint-metatool-ranker-gate.json",
+  // The three folders again with the pinned hybrid (385265e: tools without training queries keep the lexical
+  // part's ranks), gates refit on each folder's own dev.
+  toolgen_and_hybrid_in_domain_safe_gate: "hybrid-cli-metatool-safe-gate.json",
+  toolgen_and_hybrid_g2_unseen_tools_safe_gate: "hybrid-cli-g2-safe-gate.json",
+  toolgen_and_hybrid_metatool_tool_disjoint_safe_gate: "toolgen-disjoint-metatool-safe-gate.json",
 } as const;
 
 type Json = Record<string, unknown>;
