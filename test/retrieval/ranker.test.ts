@@ -233,4 +233,4 @@ describe("ranker ensembles", () => {
 });
 
 /** rankerScore of the shipped model on the row above; changes only when the weights file is rebuilt. */
-const KNOWN_SCORE = -0.6152988206;
+const KNOWN_SCORE = -0.2958716317;
