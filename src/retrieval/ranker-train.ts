@@ -41,9 +41,9 @@ export interface RankerTrainOptions {
 }
 
 /**
- * Listwise training (ListNet's top-one softmax): for each query, the cross-entropy between the softmax of the
- * candidates' scores and the relevant candidates (uniform over them), minimised with Adam on mini-batches of
- * queries, L2 on the weights. Hand-written: the model is a few hundred numbers.
+ * Training by default listwise (ListNet's top-one softmax): for each query, the cross-entropy between the softmax of
+ * the candidates' scores and the relevant candidates (uniform over them); or pairwise (`loss`); minimised with Adam
+ * on mini-batches of queries, L2 on the weights. Hand-written: the model is a few hundred numbers.
  */
 export function trainRanker(groups: readonly RankerGroup[], o: RankerTrainOptions): RankerModel {
   const features = o.features ?? RANKER_FEATURES;
