@@ -6,9 +6,9 @@
  * Data: ../shared/data MetaTool (tools.json, queries.csv) and StableToolBench (apis.json, G1/G2), split by tool
  * (bench/lib/tool-disjoint.ts, seed 41). BM25F's parameters are chosen on dev among 48 seeded configurations; the
  * word vectors learn from every tool document and the train tools' queries, their setting chosen on dev among 3;
- * the ranker is trained on the train tools' queries only, its configuration chosen on dev among 4 over the feature
+ * the ranker is trained on the train tools' queries only, its configuration chosen on dev among 5 over the feature
  * set that bench/ranker-feature-sets.ts chose on dev (SHIPPED_FEATURE_SET), then SHIPPED_SEEDS seeds of the best
- * with hidden units averaged, kept if better on dev (10 min on a loaded machine). No dev or test
+ * with hidden units averaged, kept if better on dev (19 min on a loaded machine). No dev or test
  * query is learnt from, and no test query (MetaTool test tools, StableToolBench G2) is read. The files' headers
  * record all of this.
  */

@@ -506,7 +506,12 @@ export function rankerGroups(
     const relevant = new Set(q.relevant);
     const labels = hits.map((h) => relevant.has(index.ids[h.doc]));
     if (!labels.some(Boolean)) continue;
-    groups.push({ rows: rankerFeatures(index, terms, hits, soft), relevant: labels, weight: 1 });
+    groups.push({
+      rows: rankerFeatures(index, terms, hits, soft),
+      relevant: labels,
+      weight: 1,
+      tool: toolOf(q.relevant[0]!),
+    });
   }
   return groups;
 }
@@ -570,6 +575,14 @@ export interface RankerConfig {
    * absent or 1: one model, seed TRAIN_SEED).
    */
   seeds?: number;
+  /** The training loss (RankerTrainOptions.loss; absent: ListNet). */
+  loss?: "ranknet" | "lambdarank";
+  /**
+   * A real training query weighs 1 / (its tool's training queries)^toolAlpha within its set (absent or 0: each
+   * query alike; 1: each tool alike), so the few tools with hundreds of queries do not set what the ranker learns
+   * for tools it has never seen.
+   */
+  toolAlpha?: number;
 }
 
 /**
@@ -593,26 +606,26 @@ export const SHIPPED_SYNTH = 0.5;
 export const SHIPPED_SEEDS = 3;
 
 /**
- * 4 configurations over SHIPPED_FEATURE_SET and SHIPPED_SYNTH: linear or 16 tanh units (run 12: 16 beat 8 on
- * dev) × two L2 strengths, with 30 candidates from the word vectors over BM25F's 100 (no word-vector candidates
+ * 5 configurations over SHIPPED_FEATURE_SET and SHIPPED_SYNTH: linear or 16 tanh units (run 12: 16 beat 8 on
+ * dev) × two L2 strengths, and 16 units at L2 0.01 with the LambdaRank loss (bench/results/ranker-probes-2026-12-05.json:
+ * with one seed it raised MetaTool dev 57.24 -> 59.11 and lowered StableToolBench dev 81.47 -> 79.76, the only
+ * MetaTool gain among the training changes probed), with 30 candidates from the word vectors over BM25F's 100 (no word-vector candidates
  * lost on dev in every comparison since the synthetic questions came, runs 8 and 11 and the 22acb9c rebuild;
  * 30 BM25F candidates, tried before the word vectors came, were never chosen). One seed each; selectRanker then
  * averages SHIPPED_SEEDS seeds of the best one with hidden units and keeps whichever scores better on dev.
  */
 export function rankerConfigs(): RankerConfig[] {
   const out: RankerConfig[] = [];
-  for (const hidden of [0, 16])
-    for (const l2 of [1e-4, 1e-2])
-      out.push({
-        features: SHIPPED_FEATURE_SET,
-        hidden,
-        l2,
-        candidates: 100,
-        dense: 30,
-        epochs: 20,
-        learningRate: 0.01,
-        synth: SHIPPED_SYNTH,
-      });
+  const base = {
+    features: SHIPPED_FEATURE_SET,
+    candidates: 100,
+    dense: 30,
+    epochs: 20,
+    learningRate: 0.01,
+    synth: SHIPPED_SYNTH,
+  };
+  for (const hidden of [0, 16]) for (const l2 of [1e-4, 1e-2]) out.push({ ...base, hidden, l2 });
+  out.push({ ...base, hidden: 16, l2: 1e-2, loss: "lambdarank" });
   return out;
 }
 
@@ -647,6 +660,7 @@ export function trainingGroups(
   candidates: number,
   dense = 0,
   synth = 0,
+  toolAlpha = 0,
 ): RankerGroup[] {
   return sets.flatMap((set, i) => {
     const groupsOf = (queries: (k: number) => readonly LabelledQuery[]): RankerGroup[] =>
@@ -661,12 +675,22 @@ export function trainingGroups(
         ),
       );
     const g = groupsOf((k) => fit.queries[k][i]);
-    const real = g.map((x) => ({ ...x, weight: 1 / g.length }));
+    const real = toolWeighted(g, toolAlpha);
     if (!(synth > 0)) return real;
     const extra = groupsOf((k) => synthFoldQueries(set, fit.queries[k][i]));
     progress(`${set.name}: ${extra.length} synthetic training queries beside ${g.length}`);
     return [...real, ...extra.map((x) => ({ ...x, weight: synth / extra.length }))];
   });
+}
+
+/** Groups weighing 1 / (their tool's groups)^alpha, summing to 1 (alpha 0: 1 / groups each, as before). */
+function toolWeighted(groups: readonly RankerGroup[], alpha: number): RankerGroup[] {
+  if (!(alpha > 0)) return groups.map((x) => ({ ...x, weight: 1 / groups.length }));
+  const count = new Map<string | undefined, number>();
+  for (const x of groups) count.set(x.tool, (count.get(x.tool) ?? 0) + 1);
+  const w = groups.map((x) => 1 / count.get(x.tool)! ** alpha);
+  const total = w.reduce((a, c) => a + c, 0);
+  return groups.map((x, i) => ({ ...x, weight: w[i] / total }));
 }
 
 /** Models already trained, per groups and configuration and seed (an ensemble of 5 reuses the first 3's). */
@@ -705,6 +729,7 @@ export function trainOn(
           features: FEATURE_SETS[config.features ?? "base"],
           ...(config.normalize ? { normalize: config.normalize } : {}),
           ...(config.interact ? { interact: config.interact } : {}),
+          ...(config.loss ? { loss: config.loss } : {}),
         })),
       );
     return model;
@@ -736,12 +761,20 @@ export function selectRanker(
   const models = new Map<RankerConfig, RankerModel>();
   const groups = new Map<string, RankerGroup[]>();
   const score = (config: RankerConfig): number[] => {
-    const key = `${config.candidates}/${config.dense}/${config.synth ?? 0}`;
+    const key = `${config.candidates}/${config.dense}/${config.synth ?? 0}/${config.toolAlpha ?? 0}`;
     let g = groups.get(key);
     if (g === undefined)
       groups.set(
         key,
-        (g = trainingGroups(sets, fit, bm25f, config.candidates, config.dense, config.synth ?? 0)),
+        (g = trainingGroups(
+          sets,
+          fit,
+          bm25f,
+          config.candidates,
+          config.dense,
+          config.synth ?? 0,
+          config.toolAlpha ?? 0,
+        )),
       );
     const model = trainOn(g, bm25f, config, header(config));
     models.set(config, model);

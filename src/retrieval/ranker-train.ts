@@ -8,6 +8,8 @@ export interface RankerGroup {
   relevant: boolean[];
   /** The query's weight in the loss (e.g. 1 / queries of its data set, so two sets count alike). */
   weight: number;
+  /** The tool the query names (the bench may weigh queries by their tool's share; the trainer ignores it). */
+  tool?: string;
 }
 
 export interface RankerTrainOptions {
@@ -30,12 +32,18 @@ export interface RankerTrainOptions {
   normalize?: "both";
   /** A feature the inputs are also multiplied by (RankerModel.interact). */
   interact?: RankerFeature;
+  /**
+   * The loss (default "listnet"): "ranknet" the logistic loss of every (relevant, other) pair of a query's
+   * candidates, averaged; "lambdarank" the same pairs each weighed by how much swapping them would change the
+   * query's NDCG under the current scores, so the pairs near the top count most.
+   */
+  loss?: "listnet" | "ranknet" | "lambdarank";
 }
 
 /**
- * Listwise training (ListNet's top-one softmax): for each query, the cross-entropy between the softmax of the
- * candidates' scores and the relevant candidates (uniform over them), minimised with Adam on mini-batches of
- * queries, L2 on the weights. Hand-written: the model is a few hundred numbers.
+ * Training by default listwise (ListNet's top-one softmax): for each query, the cross-entropy between the softmax of
+ * the candidates' scores and the relevant candidates (uniform over them); or pairwise (`loss`); minimised with Adam
+ * on mini-batches of queries, L2 on the weights. Hand-written: the model is a few hundred numbers.
  */
 export function trainRanker(groups: readonly RankerGroup[], o: RankerTrainOptions): RankerModel {
   const features = o.features ?? RANKER_FEATURES;
@@ -100,13 +108,10 @@ export function trainRanker(groups: readonly RankerGroup[], o: RankerTrainOption
           for (let j = 0; j < h; j++) s += theta[h * d + h + j] * hid[c][j];
           return s;
         });
-        const max = Math.max(...scores);
-        const exp = scores.map((s) => Math.exp(s - max));
-        const z = exp.reduce((a, c) => a + c, 0);
-        const relevantCount = y.filter(Boolean).length;
+        const dScores = lossGradient(o.loss ?? "listnet", scores, y, weight);
         batchWeight += weight;
         x.forEach((row, c) => {
-          const ds = weight * (exp[c] / z - (y[c] ? 1 / relevantCount : 0));
+          const ds = dScores[c];
           if (ds === 0) return;
           if (h === 0) {
             for (let i = 0; i < d; i++) grad[i] += ds * row[i];
@@ -158,6 +163,52 @@ export function trainRanker(groups: readonly RankerGroup[], o: RankerTrainOption
     },
     weights: [...theta.slice(h * d + h)].map(round),
   };
+}
+
+/**
+ * The loss's gradient with respect to each candidate's score, times the query's weight. ListNet: the softmax of the
+ * scores minus the relevant candidates' uniform distribution. RankNet / LambdaRank: for each (relevant, other)
+ * pair, the logistic loss of their score gap, over the number of pairs (LambdaRank: each pair weighed by the NDCG
+ * change of swapping the two in the current order, over the query's ideal DCG).
+ */
+function lossGradient(
+  loss: "listnet" | "ranknet" | "lambdarank",
+  scores: readonly number[],
+  y: readonly boolean[],
+  weight: number,
+): number[] {
+  const relevantCount = y.filter(Boolean).length;
+  if (loss === "listnet") {
+    const max = Math.max(...scores);
+    const exp = scores.map((s) => Math.exp(s - max));
+    const z = exp.reduce((a, c) => a + c, 0);
+    return scores.map((_, c) => weight * (exp[c] / z - (y[c] ? 1 / relevantCount : 0)));
+  }
+  const out = new Array<number>(scores.length).fill(0);
+  const others = scores.length - relevantCount;
+  if (relevantCount === 0 || others === 0) return out;
+  // Rank of each candidate under the current scores (1 = best), for LambdaRank's NDCG change.
+  const rank = new Array<number>(scores.length);
+  scores
+    .map((s, c) => ({ s, c }))
+    .sort((a, b) => b.s - a.s || a.c - b.c)
+    .forEach(({ c }, r) => (rank[c] = r + 1));
+  let ideal = 0;
+  for (let r = 1; r <= relevantCount; r++) ideal += 1 / Math.log2(1 + r);
+  const pairs = relevantCount * others;
+  for (let p = 0; p < scores.length; p++) {
+    if (!y[p]) continue;
+    for (let n = 0; n < scores.length; n++) {
+      if (y[n]) continue;
+      const sigma = 1 / (1 + Math.exp(scores[p] - scores[n]));
+      const lambda =
+        loss === "lambdarank" ? Math.abs(1 / Math.log2(1 + rank[p]) - 1 / Math.log2(1 + rank[n])) / ideal : 1;
+      const g = (weight * sigma * lambda) / (loss === "lambdarank" ? relevantCount : pairs);
+      out[p] -= g;
+      out[n] += g;
+    }
+  }
+  return out;
 }
 
 /**
