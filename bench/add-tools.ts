@@ -277,6 +277,20 @@ export const CONFIGS: Array<{ name: string; options: Partial<AddToolsOptions>; n
   // anchor-400's 45.85), on a margin of 0.09 where the same configuration at seed 1 misses by 0.14: a seed moves
   // old dev by 0.23 and new dev by 0.31, so the rule's choice between them is the seed's. Replay 2 with retrieval
   // 1.5 (run last, still before test): 78.51 / 69.54, under the threshold, so the pick stands.
+  // Chosen after the report above had scored these on test (replay 2 reached 91 % of the retraining's new-tool
+  // NDCG@1 by 0.78 points, the only configuration over 90 % within the time goal): the same at seed 2, to see
+  // whether that holds on another seed. Not a candidate for the rule's pick (its choice is made above).
+  {
+    name: "rows-first-all-sixteenth-replay-4-lr-quarter-distill-0.5-t2-replay-2-retrieval-1.5-seed-2",
+    options: {
+      ...LR_QUARTER,
+      replay: 2,
+      epochs: { ...fractionOfSchedule(16), retrieval: fractionOfSchedule(16).retrieval * 1.5 },
+      distill: { weight: 0.5, temperature: 2, topK: 8 },
+      seed: 2,
+    },
+    note: "tried after this round's test figures were seen (a seed check of replay-2-retrieval-1.5); test scored once",
+  },
 ];
 
 type Part = readonly LabelledQuery[];
