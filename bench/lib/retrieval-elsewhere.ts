@@ -24,6 +24,10 @@ export const ELSEWHERE = {
   toolgen_and_hybrid_in_domain_safe_gate: "hybrid-cli-metatool-safe-gate.json",
   toolgen_and_hybrid_g2_unseen_tools_safe_gate: "hybrid-cli-g2-safe-gate.json",
   toolgen_and_hybrid_metatool_tool_disjoint_safe_gate: "toolgen-disjoint-metatool-safe-gate.json",
+  // The same three with the LambdaRank ranker (2f09876) as the lexical part, gates refit against it.
+  toolgen_and_hybrid_in_domain_lambdarank: "hybrid-cli-metatool-lambdarank.json",
+  toolgen_and_hybrid_g2_unseen_tools_lambdarank: "hybrid-cli-g2-lambdarank.json",
+  toolgen_and_hybrid_metatool_tool_disjoint_lambdarank: "toolgen-disjoint-metatool-lambdarank.json",
 } as const;
 
 type Json = Record<string, unknown>;
