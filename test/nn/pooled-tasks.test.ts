@@ -96,6 +96,66 @@ describe.skipIf(!existsSync(DEFAULT_WASM_PATH))("pooled kernel tasks", () => {
     expect(sum[n - 1]).toBeCloseTo(Math.fround(Math.sin((n - 1) * 0.37) * 6) + Math.cos((n - 1) * 0.11), 5);
   });
 
+  it("products with row work (matmulThen): the bits of the products, then the separate calls", () => {
+    // q/k/v with RoPE on q and k, then o_proj + residual + RMSNorm; a product cut by columns (few rows) and
+    // one too small for the pool take their work on the calling thread afterwards
+    const rope = ropeTable(256, 16, 10000);
+    const cases = [
+      { rows: 1031, d: 128 },
+      { rows: 12, d: 128 },
+      { rows: 40, d: 32 },
+    ];
+    for (const { rows, d } of cases) {
+      const positions = Int32Array.from({ length: rows }, (_, i) => (i * 5) % 256);
+      const run = (k: WasmKernels, fused: boolean) => {
+        const x = wave(k.alloc(rows * d), (i) => Math.sin(i * 0.13));
+        const W = [1, 2, 3, 4].map((s) => wave(k.alloc(d * d), (i) => Math.cos(i * 0.07 + s) / 8));
+        const w = wave(k.alloc(d), (i) => 1 + i / d);
+        const [q, kk, v, y, sum, h, inv] = [1, 1, 1, 1, 1, 1, 0].map((r) => k.alloc(r ? rows * d : rows));
+        const lin = (out: Float32Array, b: Float32Array) =>
+          ({ shape: "ABt", out, a: x, b, M: rows, K: d, N: d }) as const;
+        const r = { kind: "rope", rope, positions, H: d / 16, inverse: false } as const;
+        const norm = { out: h!, inv: inv!, w, eps: 1e-5 };
+        if (fused) {
+          expect(k.matmulThen!([lin(q!, W[0]!), lin(kk!, W[1]!), lin(v!, W[2]!)], [r, r, undefined])).toBe(
+            true,
+          );
+          const res = { kind: "residual", sum: sum!, x, norm } as const;
+          expect(k.matmulThen!([lin(y!, W[3]!)], [res])).toBe(true);
+        } else {
+          k.matmulMany!([lin(q!, W[0]!), lin(kk!, W[1]!), lin(v!, W[2]!)]);
+          expect(k.ropeRows!(q!, kk!, rope, positions, rows, d / 16, false)).toBe(true);
+          k.matmulABt(y!, x, W[3]!, rows, d, d);
+          expect(k.add!(sum!, x, y!, rows * d)).toBe(true);
+          expect(k.rmsnormForward(h!, inv!, sum!, w, rows, d, 1e-5)).toBe(true);
+        }
+        return [q, kk, v, y, sum, h, inv].map((a) => Float32Array.from(a!));
+      };
+      const one = run(single, false);
+      for (const [k, fused] of [
+        [single, true],
+        [triple, true],
+        [triple, false],
+      ] as const) {
+        const got = run(k, fused);
+        for (let i = 0; i < one.length; i++) same(got[i]!, one[i]!);
+      }
+    }
+    const stats = { ms: {}, pooledMs: {}, calls: 0, shared: {} as Record<string, number> };
+    triple.collectStats(stats);
+    const rows = 1031;
+    const x = triple.alloc(rows * 64);
+    const [y, sum] = [triple.alloc(rows * 64), triple.alloc(rows * 64)];
+    const call = { shape: "ABt", out: y, a: x, b: triple.alloc(64 * 64), M: rows, K: 64, N: 64 } as const;
+    expect(triple.matmulThen!([call], [{ kind: "residual", sum, x }])).toBe(true);
+    // an output another product adds into: refused, nothing computed
+    expect(
+      triple.matmulThen!([call, { ...call, accumulate: true }], [{ kind: "residual", sum, x }, undefined]),
+    ).toBe(false);
+    triple.collectStats();
+    expect(stats.shared["row epilogues in GEMM jobs"]).toBe(1);
+  });
+
   it("splitting rows into heads and merging them back, with RoPE: the JS bits on 1 and 3 threads", () => {
     const s: AttentionShape = { B: 3, H: 4, T: 97, hd: 16 };
     const n = s.B * s.T * s.H * s.hd;

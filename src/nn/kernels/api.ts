@@ -19,6 +19,27 @@ export interface MatmulCall {
   accumulate?: boolean;
 }
 
+/**
+ * Row-local work on a product's output rows, done right after them (MatmulKernels.matmulThen). `residual`: sum =
+ * x + the product (a residual connection), then with `norm` the RMSNorm of sum into norm.out (norm.inv: 1/rms per
+ * row; layers/rmsnorm.ts); `rope`: RoPE in place on the product's rows, each of H heads (layers/rope.ts
+ * rotateRows; `inverse`: the backward).
+ */
+export type RowWork =
+  | {
+      kind: "residual";
+      sum: Float32Array;
+      x: Float32Array;
+      norm?: { out: Float32Array; inv: Float32Array; w: Float32Array; eps: number };
+    }
+  | {
+      kind: "rope";
+      rope: { half: number; cos: Float32Array; sin: Float32Array };
+      positions: Int32Array;
+      H: number;
+      inverse: boolean;
+    };
+
 export interface MatmulKernels {
   readonly name: string;
   /** out[M,N] = a[M,K] · b[N,K]ᵀ */
@@ -57,6 +78,14 @@ export interface MatmulKernels {
    * one's output (same `out`, `accumulate`: dh = dg·Wg, then dh += du·Wu), and then runs after it.
    */
   matmulMany?(list: readonly MatmulCall[]): void;
+  /**
+   * Optional: the products of `list` as matmulMany, each followed by `then[i]` on its output rows (undefined:
+   * nothing), with the bits of the products and then each RowWork's own kernel call; kernels with threads do a
+   * product's work on each row chunk right after the chunk, in the same hand-off. Returns false, having computed
+   * nothing, when it cannot (an array outside its memory, a product whose output another one adds into): the
+   * caller then runs the products and the work itself.
+   */
+  matmulThen?(list: readonly MatmulCall[], then: readonly (RowWork | undefined)[]): boolean;
   /**
    * Optional elementwise layers in the same fast code (layers/swiglu.ts has the definitions and the plain JS
    * versions the engine uses when these are absent). Arguments as there. With `sg`, swigluForward also keeps

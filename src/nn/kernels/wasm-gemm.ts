@@ -9,7 +9,7 @@ type Shape = MatmulCall["shape"];
 /** Most GEMMs in one pooled batch. */
 const BATCH = 8;
 /** i32 cells of a GEMM_BATCH table entry (assembly/train-tasks.ts ENTRY). */
-const ENTRY = 25;
+const ENTRY = 26;
 
 /** Target multiply-adds per chunk of a parallel matmul. */
 const CHUNK_WORK = 1 << 21;
@@ -28,6 +28,8 @@ export interface GemmContext {
     gemmBatchEntryBytes?: () => number;
     /** Set when gemm is the native addon's (native.mjs): its bits differ from the WebAssembly gemm's. */
     native?: number;
+    /** Rows r0..r1−1 of a row epilogue block (assembly/train-tasks.ts rowEpilogue); absent from older modules. */
+    rowEpilogue?: (block: number, r0: number, r1: number) => void;
   };
   pool: ThreadPool | undefined;
   threads: number;
@@ -72,6 +74,7 @@ export function gemmKernel(ctx: GemmContext) {
     chunkWork: 0,
     then: undefined,
     chained: false,
+    epilogue: 0,
   }));
   const order: Part[] = [];
   const jobArgs = [0, 0, 0];
@@ -92,6 +95,8 @@ export function gemmKernel(ctx: GemmContext) {
     then: Part | undefined;
     /** Whether this product runs on another's chunks (it has no chunks of its own). */
     chained: boolean;
+    /** Its row epilogue block (0: none), run by each row chunk after the chunk and its chain (run()). */
+    epilogue: number;
   }
 
   /** Fills parts[n] for a pooled product (cut over the pool's threads); returns n + 1. */
@@ -130,6 +135,7 @@ export function gemmKernel(ctx: GemmContext) {
     p.chunkWork = size * (byRows ? N : M) * K;
     p.then = undefined;
     p.chained = false;
+    p.epilogue = 0;
     return n + 1;
   }
 
@@ -178,7 +184,7 @@ export function gemmKernel(ctx: GemmContext) {
       if (!parts[i]!.chained) order.push(parts[i]!);
       bytes += parts[i]!.packBytes;
     }
-    order.sort((x, y) => y.chunkWork - x.chunkWork);
+    order.sort(largerFirst);
     if (bytes > packedB.bytes) {
       if (packedB.bytes > 0) heap.freeBytes(packedB.addr);
       packedB = { addr: heap.allocBytes(bytes), bytes };
@@ -198,29 +204,9 @@ export function gemmKernel(ctx: GemmContext) {
     // entry of the product before them can name theirs; then home h: the h-th share of each product's chunks.
     // A product's first entry in the table packs its B (its pack items numbered in table order, as the kernel
     // looks them up), the others wait for that entry's count.
-    let items = 0;
-    let entries = 0;
-    let packItems = 0;
-    const write = (p: Part, c0: number, c1: number) => {
-      const o = entries * ENTRY;
-      const first = p.entry! < 0;
-      if (first) p.entry = entries;
-      for (let j = 0; j < 14; j++) tableView[o + j] = p.cells[j]!;
-      tableView[o + 14] = items;
-      tableView[o + 15] = c1 - c0;
-      tableView[o + 16] = p.packAt!;
-      tableView[o + 17] = packItems;
-      tableView[o + 18] = first ? p.packs : 0;
-      tableView[o + 19] = 0;
-      tableView[o + 20] = c0;
-      tableView[o + 21] = p.count;
-      tableView[o + 22] = table + (p.entry! * ENTRY + 19) * 4;
-      tableView[o + 23] = p.packs;
-      tableView[o + 24] = p.then ? table + p.then.entry! * ENTRY * 4 : 0;
-      if (first) packItems += p.packs;
-      items += c1 - c0;
-      entries++;
-    };
+    items = 0;
+    entries = 0;
+    packItems = 0;
     // (last in a chain first: each names the entry of the one after it)
     for (let i = n - 1; i >= 0; i--) if (parts[i]!.chained) write(parts[i]!, 0, 0);
     for (let h = 0; h < homes; h++) {
@@ -236,6 +222,34 @@ export function gemmKernel(ctx: GemmContext) {
     jobArgs[1] = entries;
     jobArgs[2] = packBase;
     pool!.runTasks(wasm, TASK.GEMM_BATCH, jobArgs, packBase + items, mainScratch, bounds);
+  }
+
+  // The table being written by job(): its items, entries and pack items so far (no closure made per job).
+  let items = 0;
+  let entries = 0;
+  let packItems = 0;
+
+  /** Writes table entry `entries` for chunks c0..c1−1 of product p (job()). */
+  function write(p: Part, c0: number, c1: number): void {
+    const o = entries * ENTRY;
+    const first = p.entry! < 0;
+    if (first) p.entry = entries;
+    for (let j = 0; j < 14; j++) tableView[o + j] = p.cells[j]!;
+    tableView[o + 14] = items;
+    tableView[o + 15] = c1 - c0;
+    tableView[o + 16] = p.packAt!;
+    tableView[o + 17] = packItems;
+    tableView[o + 18] = first ? p.packs : 0;
+    tableView[o + 19] = 0;
+    tableView[o + 20] = c0;
+    tableView[o + 21] = p.count;
+    tableView[o + 22] = table + (p.entry! * ENTRY + 19) * 4;
+    tableView[o + 23] = p.packs;
+    tableView[o + 24] = p.then ? table + p.then.entry! * ENTRY * 4 : 0;
+    tableView[o + 25] = p.epilogue;
+    if (first) packItems += p.packs;
+    items += c1 - c0;
+    entries++;
   }
 
   /**
@@ -287,18 +301,17 @@ export function gemmKernel(ctx: GemmContext) {
    * would compute, so are its bits. Products that are small, not all in the heap, or split over their depth
    * run one by one.
    */
-  function many(list: readonly MatmulCall[]): void {
-    const each = () =>
-      list.forEach((m) => run(m.shape, m.out, m.a, m.b, m.M, m.K, m.N, m.accumulate ?? false));
-    if (!pool || !pool.ready || !batches || list.length < 2 || list.length > BATCH) return each();
+  function many(list: readonly MatmulCall[], blocks?: readonly number[]): void {
+    if (!pool || !pool.ready || !batches || list.length < 2 || list.length > BATCH) return each(list, blocks);
     for (const m of list) {
       checkOperands(m.shape, m.out, m.a, m.b, m.M, m.K, m.N);
       const { M, K, N } = m;
       const eligible = M * N * K >= threshold && (M >= 8 || N >= 16);
       const inHeap = heap.addressOf(m.out) >= 0 && heap.addressOf(m.a) >= 0 && heap.addressOf(m.b) >= 0;
-      if (!inHeap || !eligible || M === 0 || N === 0) return each();
+      if (!inHeap || !eligible || M === 0 || N === 0) return each(list, blocks);
     }
-    const one = (m: MatmulCall) => run(m.shape, m.out, m.a, m.b, m.M, m.K, m.N, m.accumulate ?? false);
+    // products whose row epilogue the job runs (row chunks); the others' run on this thread after the job
+    const fused: MatmulCall[] = [];
     // Each product: split over its depth (a job of its own, before the others), in the job (its own chunks, or
     // chained to the earlier product whose output it adds into), or after the job (it adds into an earlier
     // product's output and cannot share its row chunks), in list order
@@ -310,7 +323,8 @@ export function gemmKernel(ctx: GemmContext) {
       const { extent, packed } = cut(m.M, m.N, m.K);
       const first = batched.findIndex((x) => heap.addressOf(x.out) === c);
       if (later.some((x) => heap.addressOf(x.out) === c)) later.push(m);
-      else if (first < 0 && m.shape === "AtB" && !packed && splitK(m.M, m.K, extent)) one(m);
+      else if (first < 0 && m.shape === "AtB" && !packed && splitK(m.M, m.K, extent))
+        one(m, blocks?.[list.indexOf(m)] ?? 0);
       else if (first >= 0 && !chainable(batched[first]!, parts[first]!, m)) later.push(m);
       else {
         n = addPart(
@@ -326,17 +340,37 @@ export function gemmKernel(ctx: GemmContext) {
         );
         batched.push(m);
         if (first >= 0) chain(first, n);
+        const block = blocks?.[list.indexOf(m)] ?? 0;
+        if (block !== 0 && first < 0 && parts[n - 1]!.cells[12] === 1) {
+          parts[n - 1]!.epilogue = block;
+          fused.push(m);
+        }
       }
     }
     if (n >= 2) {
       const t0 = recorder.start();
       job(n);
+      // (epilogues of products not cut by rows: after the job, over all rows)
+      batched.forEach((m) => {
+        const block = blocks?.[list.indexOf(m)] ?? 0;
+        if (block !== 0 && !fused.includes(m)) wasm.rowEpilogue!(block, 0, m.M);
+      });
       const works = batched.map((m) => m.M * m.N * m.K);
       const total = works.reduce((a, b) => a + b, 0);
       batched.forEach((m, i) => recorder.stopGemm(m.shape, t0, true, true, works[i]! / total));
       recorder.count("GEMMs in batches", batched.length);
-    } else batched.forEach(one);
-    later.forEach(one);
+      if (fused.length > 0) recorder.count("row epilogues in GEMM jobs", fused.length);
+    } else for (const m of batched) one(m, blocks?.[list.indexOf(m)] ?? 0);
+    for (const m of later) one(m, blocks?.[list.indexOf(m)] ?? 0);
+  }
+
+  /** The products one by one, in list order, each with its row epilogue (blocks[i], 0: none). */
+  function each(list: readonly MatmulCall[], blocks?: readonly number[]): void {
+    for (let i = 0; i < list.length; i++) one(list[i]!, blocks?.[i] ?? 0);
+  }
+
+  function one(m: MatmulCall, block: number): void {
+    run(m.shape, m.out, m.a, m.b, m.M, m.K, m.N, m.accumulate ?? false, block);
   }
 
   /** Whether product m, adding into the output of product f (part p), can run on f's row chunks (chain()). */
@@ -354,6 +388,10 @@ export function gemmKernel(ctx: GemmContext) {
     return tmp;
   }
 
+  /**
+   * One product; then its row epilogue `block` (0: none; assembly/train-tasks.ts rowEpilogue): in the pooled job
+   * on each row chunk right after it, else on this thread over all rows afterwards (the same bits).
+   */
   function run(
     shape: Shape,
     out: Float32Array,
@@ -363,6 +401,7 @@ export function gemmKernel(ctx: GemmContext) {
     K: number,
     N: number,
     accumulate: boolean,
+    block = 0,
   ): void {
     checkOperands(shape, out, a, b, M, K, N);
     if (M === 0 || N === 0) return;
@@ -388,13 +427,20 @@ export function gemmKernel(ctx: GemmContext) {
       if (shared && shape === "AtB" && !packed && splitK(M, K, extent)) {
         splitDepth(c, pa, pb, M, K, N, acc);
       } else if (shared && batches) {
-        job(addPart(0, shape, c, pa, pb, M, K, N, acc));
+        const n = addPart(0, shape, c, pa, pb, M, K, N, acc);
+        if (byRows) parts[0]!.epilogue = block;
+        job(n);
+        if (byRows && block !== 0) {
+          recorder.count("row epilogues in GEMM jobs", 1);
+          block = 0;
+        }
       } else if (shared) {
         pool!.run(wasm, [c, N, pa, rsa, csa, pb, rsb, csb, M, N, K, acc], byRows, size, count, mainScratch);
       } else {
         wasm.gemm(c, N, pa, rsa, csa, pb, rsb, csb, M, N, K, acc, mainScratch);
       }
       if (heap.addressOf(out) < 0) out.set(heap.view(c, M * N));
+      if (block !== 0) wasm.rowEpilogue!(block, 0, M);
     } finally {
       for (const tmp of temps) heap.freeBytes(tmp);
     }
@@ -443,6 +489,10 @@ export function gemmKernel(ctx: GemmContext) {
   return { run, many };
 }
 
+function largerFirst(x: { chunkWork: number }, y: { chunkWork: number }): number {
+  return y.chunkWork - x.chunkWork;
+}
+
 function checkOperands(
   shape: Shape,
   out: Float32Array,
@@ -452,14 +502,20 @@ function checkOperands(
   K: number,
   N: number,
 ): void {
-  const bad = (v: number) => !Number.isInteger(v) || v < 0;
-  if (bad(M) || bad(K) || bad(N)) {
-    const [name, v] = bad(M) ? ["M", M] : bad(K) ? ["K", K] : ["N", N];
+  // (no closures here: a step makes ~100 calls, and under tsx each closure made costs a named definition)
+  if (badSize(M) || badSize(K) || badSize(N)) {
+    const [name, v] = badSize(M) ? ["M", M] : badSize(K) ? ["K", K] : ["N", N];
     throw new RangeError(`matmul${shape}: ${name} must be a non-negative integer, got ${v}`);
   }
-  const short = (name: string, array: Float32Array, length: number) =>
-    new RangeError(`matmul${shape}: ${name} has ${array.length} elements, needs ${length}`);
-  if (out.length < M * N) throw short("out", out, M * N);
-  if (a.length < M * K) throw short("a", a, M * K);
-  if (b.length < K * N) throw short("b", b, K * N);
+  if (out.length < M * N) throw short(shape, "out", out, M * N);
+  if (a.length < M * K) throw short(shape, "a", a, M * K);
+  if (b.length < K * N) throw short(shape, "b", b, K * N);
+}
+
+function badSize(v: number): boolean {
+  return !Number.isInteger(v) || v < 0;
+}
+
+function short(shape: Shape, name: string, array: Float32Array, length: number): RangeError {
+  return new RangeError(`matmul${shape}: ${name} has ${array.length} elements, needs ${length}`);
 }

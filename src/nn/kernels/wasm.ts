@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import type { MatmulKernels } from "./api.ts";
+import type { MatmulCall, MatmulKernels, RowWork } from "./api.ts";
 import { availableParallelism } from "node:os";
 import { ThreadPool } from "./thread-pool.ts";
 import { SharedHeap } from "./shared-heap.ts";
@@ -88,7 +88,12 @@ interface GemmExports {
   swigluForwardKeep?(...args: number[]): void;
   /** Present in modules with the ROPE_ROWS task, whose attention takes a row stride (assembly/attention.ts). */
   ropeRows?(...args: number[]): void;
+  /** Present in modules whose GEMM_BATCH entries carry a row epilogue (assembly/train-tasks.ts rowEpilogue). */
+  rowEpilogue?(block: number, r0: number, r1: number): void;
 }
+
+/** Row epilogue kinds and i32 cells per block (assembly/train-tasks.ts rowEpilogue). */
+const EPILOGUE = { RESIDUAL: 1, ROPE: 2, CELLS: 16 } as const;
 
 /** Longest sequence the pooled attention backward takes (assembly/tasks.ts ATTENTION_MAX_L). */
 const ATTENTION_MAX_L = 2048;
@@ -237,6 +242,58 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
 
   const gemms = gemmKernel({ heap, wasm, pool, threads, mainScratch, recorder, threshold, minChunk });
   const run = gemms.run;
+  // Row epilogue blocks of one matmulThen call (one per product at most), reused from call to call.
+  const epilogues = heap.allocBytes(8 * EPILOGUE.CELLS * 4);
+  const blockAddrs: number[] = [];
+
+  /**
+   * The row epilogue blocks of matmulThen (0 where a product has no work), or undefined when the module lacks
+   * them, an array lies outside the heap or is too short, or a product with work shares its output with another.
+   */
+  function epilogueBlocks(
+    list: readonly MatmulCall[],
+    then: readonly (RowWork | undefined)[],
+  ): number[] | undefined {
+    if (!wasm.rowEpilogue || !runTask || list.length > 8 || then.length !== list.length) return undefined;
+    let positions: Int32Array | undefined;
+    const cells: number[][] = [];
+    for (let i = 0; i < list.length; i++) {
+      const m = list[i]!;
+      const w = then[i];
+      if (!w) {
+        cells.push([]);
+        continue;
+      }
+      if (list.some((o, j) => j !== i && o.out === m.out)) return undefined;
+      const n = m.M * m.N;
+      const y = addresses(n, [m.out]);
+      if (!y) return undefined;
+      if (w.kind === "residual") {
+        const p = addresses(n, [w.sum, w.x]);
+        const norm = w.norm
+          ? inHeap([w.norm.out, w.norm.inv, w.norm.w], [0, 0, 0], [n, m.M, m.N])
+          : [0, 0, 0];
+        if (!p || !norm) return undefined;
+        cells.push([EPILOGUE.RESIDUAL, m.N, p[0]!, p[1]!, y[0]!, ...norm, bits(w.norm?.eps ?? 0)]);
+      } else {
+        const hd = 2 * w.rope.half;
+        if (w.H * hd !== m.N || hd % 2 !== 0 || w.positions.length < m.M) return undefined;
+        if (positions && positions !== w.positions) return undefined;
+        positions = w.positions;
+        const t = ropeInHeap(w.rope);
+        const pos = positionsInHeap(w.positions, m.M, t.rows);
+        cells.push([EPILOGUE.ROPE, y[0]!, w.H, hd, t.cos, t.sin, pos, w.inverse ? 1 : 0]);
+      }
+    }
+    // (written last: positionsInHeap may have grown the memory)
+    const view = new Int32Array(heap.memory.buffer, epilogues, 8 * EPILOGUE.CELLS);
+    blockAddrs.length = 0;
+    cells.forEach((c, i) => {
+      view.set(c, i * EPILOGUE.CELLS);
+      blockAddrs.push(c.length > 0 ? epilogues + i * EPILOGUE.CELLS * 4 : 0);
+    });
+    return blockAddrs;
+  }
 
   const runner: TaskRunner = { heap, tasks, addresses, scaledAdamw: !!wasm.adamwScaled };
 
@@ -317,7 +374,13 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
     matmulABt: (out, a, b, M, K, N, accumulate = false) => run("ABt", out, a, b, M, K, N, accumulate),
     matmulAB: (out, a, b, M, K, N, accumulate = false) => run("AB", out, a, b, M, K, N, accumulate),
     matmulAtB: (out, a, b, M, K, N, accumulate = false) => run("AtB", out, a, b, M, K, N, accumulate),
-    matmulMany: gemms.many,
+    matmulMany: (list) => gemms.many(list),
+    matmulThen(list, then) {
+      const blocks = epilogueBlocks(list, then);
+      if (!blocks) return false;
+      gemms.many(list, blocks);
+      return true;
+    },
     alongside(job, work) {
       if (pool?.ready) return pool.alongside(job, work);
       job();
