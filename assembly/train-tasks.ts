@@ -1,7 +1,14 @@
 // The training step's pool tasks (tasks.ts runTask hands kinds ≥ FIRST_TRAIN_TASK here; kernels/control.mjs
 // mirrors the numbers). Arguments are i32 slots (f32 as their bits, f64 as two slots, low word first). Slices
 // are fixed by the problem's size, never by the thread count, so every thread count computes the same items.
-import { adamwScaled, rmsnormForward } from "./elementwise";
+import {
+  adamwScaled,
+  rmsnormForward,
+  swigluBackward,
+  swigluBackwardKept,
+  swigluForward,
+  swigluForwardKeep,
+} from "./elementwise";
 import { ropeRows } from "./heads";
 import { gemm, gemmPacked, packBBlock } from "./matmul";
 import { arg, argd, argf } from "./args";
@@ -36,14 +43,23 @@ const ENTRY: usize = 104;
 /** Row epilogues of a GEMM_BATCH entry (rowEpilogue; kernels/wasm-gemm.ts EPILOGUE mirrors them). */
 const RESIDUAL: i32 = 1;
 const ROPE: i32 = 2;
+const SWIGLU: i32 = 3;
+const SWIGLU_BACKWARD: i32 = 4;
+
+/** The address in block cell `cell` (bytes), plus `o` bytes. */
+function at(e: usize, cell: usize, o: usize): usize {
+  return <usize>load<i32>(e + cell) + o;
+}
 
 /**
  * Rows r0..r1−1 of the work that follows a product on its rows (kernels/wasm-gemm.ts writes the block at `e`,
  * i32 cells): RESIDUAL: d, sum, x, y, then norm out (0: none), inv, w, eps bits: sum = x + y on those rows,
  * then the RMSNorm of sum into out (the residual add and the next norm of a layer); ROPE: x, H, hd, cos, sin,
- * positions, inverse: RoPE in place on those rows of x. Each is the function its own job runs on the same rows
- * (train.ts addInto, elementwise.ts rmsnormForward, heads.ts ropeRows), row by row: the same bits, computed
- * by the thread that just wrote the rows, without a hand-off of its own.
+ * positions, inverse: RoPE in place on those rows of x; SWIGLU: f, a, g, u, σ(g) kept at (0: not kept): a =
+ * silu(g)·u on those rows of [rows, f]; SWIGLU_BACKWARD: f, dg, du, da, g, u, σ(g) (0: computed again). Each is
+ * the function its own job runs on the same rows (train.ts addInto, elementwise.ts rmsnormForward and the
+ * SwiGLU ones, elementwise, every lane alike; heads.ts ropeRows), row by row: the same bits, computed by the
+ * thread that just wrote the rows, without a hand-off of its own.
  */
 export function rowEpilogue(e: usize, r0: i32, r1: i32): void {
   const kind = load<i32>(e);
@@ -57,6 +73,24 @@ export function rowEpilogue(e: usize, r0: i32, r1: i32): void {
       const inv = <usize>load<i32>(e, 24) + <usize>r0 * 4;
       rmsnormForward(out + o, inv, sum, <usize>load<i32>(e, 28), r1 - r0, d, load<f32>(e, 32));
     }
+  } else if (kind == SWIGLU || kind == SWIGLU_BACKWARD) {
+    const f = load<i32>(e, 4);
+    const o = <usize>(r0 * f) * 4;
+    const n = (r1 - r0) * f;
+    if (kind == SWIGLU) {
+      if (load<i32>(e, 20) != 0) swigluForwardKeep(at(e, 8, o), at(e, 20, o), at(e, 12, o), at(e, 16, o), n);
+      else swigluForward(at(e, 8, o), at(e, 12, o), at(e, 16, o), n);
+    } else if (load<i32>(e, 28) != 0)
+      swigluBackwardKept(
+        at(e, 8, o),
+        at(e, 12, o),
+        at(e, 16, o),
+        at(e, 20, o),
+        at(e, 24, o),
+        at(e, 28, o),
+        n,
+      );
+    else swigluBackward(at(e, 8, o), at(e, 12, o), at(e, 16, o), at(e, 20, o), at(e, 24, o), n);
   } else if (kind == ROPE) {
     ropeRows(
       <usize>load<i32>(e, 4),

@@ -228,13 +228,21 @@ export class Llama {
           rmsnorm(k, A.h2, A.inv2, A.x2, norm2.w, N, d, eps);
         },
       );
-      matmuls(k, [
-        linear(A.g, A.h2, P.get(pre + "mlp.gate_proj.weight"), N, d, f),
-        linear(A.u, A.h2, P.get(pre + "mlp.up_proj.weight"), N, d, f),
-      ]);
-      // σ(g) kept for the backward when the kernels can (no second exponential there)
-      if (k.swigluForward) this.sgKept[l] = k.swigluForward(A.a, A.g, A.u, N * f, A.sg) === true;
-      else swigluForward(A.a, A.g, A.u, N * f);
+      // gate, up, then a = silu(g)·u keeping σ(g) for the backward (no second exponential there): on each row
+      // chunk of the two products when the kernels can, else a job of its own
+      const fused = matmulsThen(
+        k,
+        [
+          linear(A.g, A.h2, P.get(pre + "mlp.gate_proj.weight"), N, d, f),
+          linear(A.u, A.h2, P.get(pre + "mlp.up_proj.weight"), N, d, f),
+        ],
+        [undefined, { kind: "swiglu", a: A.a, g: A.g, u: A.u, sg: A.sg }],
+        () => {
+          if (k.swigluForward) this.sgKept[l] = k.swigluForward(A.a, A.g, A.u, N * f, A.sg) === true;
+          else swigluForward(A.a, A.g, A.u, N * f);
+        },
+      );
+      if (fused) this.sgKept[l] = true;
       // the residual stream's next rows, then the norm after them
       const norm = normAfter(l);
       normed = matmulsThen(
@@ -407,12 +415,20 @@ export class Llama {
       const A = ws.layers[l];
       const pre = `model.layers.${l}.`;
       // MLP: out = x2 + down(silu(gate(h2)) ⊙ up(h2)); dx currently holds dL/dout
-      matmuls(k, [
-        inputGrad(da, dx, P.get(pre + "mlp.down_proj.weight"), N, d, f),
-        weightGrad(G.get(pre + "mlp.down_proj.weight"), dx, A.a, d, N, f),
-      ]);
-      if (k.swigluBackward) k.swigluBackward(dg, du, da, A.g, A.u, N * f, this.sgKept[l] ? A.sg : undefined);
-      else swigluBackward(dg, du, da, A.g, A.u, N * f);
+      // da, then dg, du from it on its row chunks when the kernels can
+      const sg = this.sgKept[l] ? A.sg : undefined;
+      matmulsThen(
+        k,
+        [
+          inputGrad(da, dx, P.get(pre + "mlp.down_proj.weight"), N, d, f),
+          weightGrad(G.get(pre + "mlp.down_proj.weight"), dx, A.a, d, N, f),
+        ],
+        [{ kind: "swigluBackward", dg, du, g: A.g, u: A.u, ...(sg ? { sg } : {}) }, undefined],
+        () => {
+          if (k.swigluBackward) k.swigluBackward(dg, du, da, A.g, A.u, N * f, sg);
+          else swigluBackward(dg, du, da, A.g, A.u, N * f);
+        },
+      );
       // dh = dg·Wg, then += du·Wu (that order: the kernels run the second on the first one's row chunks); the
       // weight gradients alongside
       matmuls(k, [

@@ -129,7 +129,25 @@ describe.skipIf(!existsSync(DEFAULT_WASM_PATH))("pooled kernel tasks", () => {
           expect(k.add!(sum!, x, y!, rows * d)).toBe(true);
           expect(k.rmsnormForward(h!, inv!, sum!, w, rows, d, 1e-5)).toBe(true);
         }
-        return [q, kk, v, y, sum, h, inv].map((a) => Float32Array.from(a!));
+        // gate, up, SwiGLU (σ(g) kept) on their rows; then its backward on the rows of da = x·W4ᵀ
+        const [g, u, a, sg, da, dg, du] = [0, 0, 0, 0, 0, 0, 0].map(() => k.alloc(rows * d));
+        const dW = k.alloc(d * d);
+        const back = [
+          lin(da!, W[3]!),
+          { shape: "AtB", out: dW, a: x, b: y!, M: d, K: rows, N: d, accumulate: true } as const,
+        ];
+        if (fused) {
+          const sw = { kind: "swiglu", a: a!, g: g!, u: u!, sg: sg! } as const;
+          expect(k.matmulThen!([lin(g!, W[0]!), lin(u!, W[1]!)], [undefined, sw])).toBe(true);
+          const bw = { kind: "swigluBackward", dg: dg!, du: du!, g: g!, u: u!, sg: sg! } as const;
+          expect(k.matmulThen!(back, [bw, undefined])).toBe(true);
+        } else {
+          k.matmulMany!([lin(g!, W[0]!), lin(u!, W[1]!)]);
+          k.swigluForward(a!, g!, u!, rows * d, sg!);
+          k.matmulMany!(back);
+          k.swigluBackward(dg!, du!, da!, g!, u!, rows * d, sg!);
+        }
+        return [q, kk, v, y, sum, h, inv, g, u, a, sg, da, dg, du, dW].map((a) => Float32Array.from(a!));
       };
       const one = run(single, false);
       for (const [k, fused] of [

@@ -23,7 +23,10 @@ export interface MatmulCall {
  * Row-local work on a product's output rows, done right after them (MatmulKernels.matmulThen). `residual`: sum =
  * x + the product (a residual connection), then with `norm` the RMSNorm of sum into norm.out (norm.inv: 1/rms per
  * row; layers/rmsnorm.ts); `rope`: RoPE in place on the product's rows, each of H heads (layers/rope.ts
- * rotateRows; `inverse`: the backward).
+ * rotateRows; `inverse`: the backward); `swiglu`, on the product whose output is u: a = silu(g)·u, where g is
+ * the output of an earlier product of the list with the same shape (the kernels compute its rows first, on the
+ * same thread), keeping σ(g) in sg (layers/swiglu.ts); `swigluBackward`, on the product whose output is da:
+ * dg, du from da, g, u (and σ(g) when kept). The work writes nothing a product of the list reads.
  */
 export type RowWork =
   | {
@@ -31,6 +34,15 @@ export type RowWork =
       sum: Float32Array;
       x: Float32Array;
       norm?: { out: Float32Array; inv: Float32Array; w: Float32Array; eps: number };
+    }
+  | { kind: "swiglu"; a: Float32Array; g: Float32Array; u: Float32Array; sg: Float32Array }
+  | {
+      kind: "swigluBackward";
+      dg: Float32Array;
+      du: Float32Array;
+      g: Float32Array;
+      u: Float32Array;
+      sg?: Float32Array;
     }
   | {
       kind: "rope";

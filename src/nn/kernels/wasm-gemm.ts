@@ -78,6 +78,8 @@ export function gemmKernel(ctx: GemmContext) {
   }));
   const order: Part[] = [];
   const jobArgs = [0, 0, 0];
+  // per product of the many() call in progress: whether the job runs its row epilogue
+  const fusedNow: boolean[] = [];
 
   interface Part {
     /** The table entry's first 14 cells: c, ldc, a, rsa, csa, b, rsb, csb, M, N, K, accumulate, byRows, size. */
@@ -301,7 +303,7 @@ export function gemmKernel(ctx: GemmContext) {
    * would compute, so are its bits. Products that are small, not all in the heap, or split over their depth
    * run one by one.
    */
-  function many(list: readonly MatmulCall[], blocks?: readonly number[]): void {
+  function many(list: readonly MatmulCall[], blocks?: readonly number[], after?: readonly number[]): void {
     if (!pool || !pool.ready || !batches || list.length < 2 || list.length > BATCH) return each(list, blocks);
     for (const m of list) {
       checkOperands(m.shape, m.out, m.a, m.b, m.M, m.K, m.N);
@@ -310,22 +312,26 @@ export function gemmKernel(ctx: GemmContext) {
       const inHeap = heap.addressOf(m.out) >= 0 && heap.addressOf(m.a) >= 0 && heap.addressOf(m.b) >= 0;
       if (!inHeap || !eligible || M === 0 || N === 0) return each(list, blocks);
     }
-    // products whose row epilogue the job runs (row chunks); the others' run on this thread after the job
-    const fused: MatmulCall[] = [];
+    // which products' row epilogues the job runs (on row chunks); the others' run on this thread at the end
+    fusedNow.length = 0;
     // Each product: split over its depth (a job of its own, before the others), in the job (its own chunks, or
-    // chained to the earlier product whose output it adds into), or after the job (it adds into an earlier
-    // product's output and cannot share its row chunks), in list order
+    // chained to the earlier product whose output it adds into, or whose rows its epilogue also reads: after[i]),
+    // or after the job (it adds into an earlier product's output and cannot share its row chunks), in list order
     const batched: MatmulCall[] = [];
     const later: MatmulCall[] = [];
     let n = 0;
-    for (const m of list) {
+    for (let i = 0; i < list.length; i++) {
+      const m = list[i]!;
+      fusedNow.push(false);
       const c = heap.addressOf(m.out);
       const { extent, packed } = cut(m.M, m.N, m.K);
-      const first = batched.findIndex((x) => heap.addressOf(x.out) === c);
+      const same = batched.findIndex((x) => heap.addressOf(x.out) === c);
+      const sibling = (after?.[i] ?? -1) >= 0 ? batched.indexOf(list[after![i]!]!) : -1;
+      const first =
+        same >= 0 ? same : sibling >= 0 && siblingFits(sibling, batched[sibling]!, m) ? sibling : -1;
       if (later.some((x) => heap.addressOf(x.out) === c)) later.push(m);
-      else if (first < 0 && m.shape === "AtB" && !packed && splitK(m.M, m.K, extent))
-        one(m, blocks?.[list.indexOf(m)] ?? 0);
-      else if (first >= 0 && !chainable(batched[first]!, parts[first]!, m)) later.push(m);
+      else if (first < 0 && m.shape === "AtB" && !packed && splitK(m.M, m.K, extent)) one(m, 0);
+      else if (same >= 0 && !chainable(batched[same]!, parts[same]!, m)) later.push(m);
       else {
         n = addPart(
           n,
@@ -340,28 +346,50 @@ export function gemmKernel(ctx: GemmContext) {
         );
         batched.push(m);
         if (first >= 0) chain(first, n);
-        const block = blocks?.[list.indexOf(m)] ?? 0;
-        if (block !== 0 && first < 0 && parts[n - 1]!.cells[12] === 1) {
-          parts[n - 1]!.epilogue = block;
-          fused.push(m);
+        // the epilogue on the chain's head (it runs once the chunk's chain is done), when cut by rows
+        const head = parts[first >= 0 ? first : n - 1]!;
+        const block = blocks?.[i] ?? 0;
+        const own = (after?.[i] ?? -1) < 0 ? first < 0 : first === sibling && sibling >= 0;
+        if (block !== 0 && own && head.epilogue === 0 && head.cells[12] === 1) {
+          head.epilogue = block;
+          fusedNow[i] = true;
         }
       }
     }
+    const t0 = recorder.start();
     if (n >= 2) {
-      const t0 = recorder.start();
       job(n);
-      // (epilogues of products not cut by rows: after the job, over all rows)
-      batched.forEach((m) => {
-        const block = blocks?.[list.indexOf(m)] ?? 0;
-        if (block !== 0 && !fused.includes(m)) wasm.rowEpilogue!(block, 0, m.M);
-      });
       const works = batched.map((m) => m.M * m.N * m.K);
       const total = works.reduce((a, b) => a + b, 0);
       batched.forEach((m, i) => recorder.stopGemm(m.shape, t0, true, true, works[i]! / total));
       recorder.count("GEMMs in batches", batched.length);
-      if (fused.length > 0) recorder.count("row epilogues in GEMM jobs", fused.length);
-    } else for (const m of batched) one(m, blocks?.[list.indexOf(m)] ?? 0);
-    for (const m of later) one(m, blocks?.[list.indexOf(m)] ?? 0);
+      const fused = fusedNow.filter(Boolean).length;
+      if (fused > 0) recorder.count("row epilogues in GEMM jobs", fused);
+    } else {
+      for (const m of batched) one(m, 0);
+      fusedNow.fill(false);
+    }
+    for (const m of later) one(m, 0);
+    // the other epilogues, over all rows, once every product is done (in list order)
+    const t1 = recorder.start();
+    let ran = false;
+    for (let i = 0; i < list.length; i++) {
+      const block = blocks?.[i] ?? 0;
+      if (block !== 0 && !fusedNow[i]) {
+        wasm.rowEpilogue!(block, 0, list[i]!.M);
+        ran = true;
+      }
+    }
+    if (ran) recorder.stopGemm(list[0]!.shape, t1, true, false);
+  }
+
+  /**
+   * Whether product m can run on the row chunks of product f (parts[k]) after them, writing its own output
+   * (row by row, what the two compute one after the other: the same bits).
+   */
+  function siblingFits(k: number, f: MatmulCall, m: MatmulCall): boolean {
+    const p = parts[k]!;
+    return p.cells[12] === 1 && !p.chained && f.M === m.M && f.N === m.N;
   }
 
   /** The products one by one, in list order, each with its row epilogue (blocks[i], 0: none). */

@@ -93,7 +93,7 @@ interface GemmExports {
 }
 
 /** Row epilogue kinds and i32 cells per block (assembly/train-tasks.ts rowEpilogue). */
-const EPILOGUE = { RESIDUAL: 1, ROPE: 2, CELLS: 16 } as const;
+const EPILOGUE = { RESIDUAL: 1, ROPE: 2, SWIGLU: 3, SWIGLU_BACKWARD: 4, CELLS: 16 } as const;
 
 /** Longest sequence the pooled attention backward takes (assembly/tasks.ts ATTENTION_MAX_L). */
 const ATTENTION_MAX_L = 2048;
@@ -245,6 +245,8 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
   // Row epilogue blocks of one matmulThen call (one per product at most), reused from call to call.
   const epilogues = heap.allocBytes(8 * EPILOGUE.CELLS * 4);
   const blockAddrs: number[] = [];
+  // per product: the earlier product whose rows its work also reads (swiglu: g), −1 none
+  const afterIndex: number[] = [];
 
   /**
    * The row epilogue blocks of matmulThen (0 where a product has no work), or undefined when the module lacks
@@ -257,9 +259,11 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
     if (!wasm.rowEpilogue || !runTask || list.length > 8 || then.length !== list.length) return undefined;
     let positions: Int32Array | undefined;
     const cells: number[][] = [];
+    afterIndex.length = 0;
     for (let i = 0; i < list.length; i++) {
       const m = list[i]!;
       const w = then[i];
+      afterIndex.push(-1);
       if (!w) {
         cells.push([]);
         continue;
@@ -275,6 +279,19 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
           : [0, 0, 0];
         if (!p || !norm) return undefined;
         cells.push([EPILOGUE.RESIDUAL, m.N, p[0]!, p[1]!, y[0]!, ...norm, bits(w.norm?.eps ?? 0)]);
+      } else if (w.kind === "swiglu") {
+        // (σ(g) kept only by modules that read it back; g: an earlier product's output of the same shape)
+        const j = list.findIndex((o) => o.out === w.g);
+        const p = addresses(n, [w.a, w.g, w.sg]);
+        if (!p || w.u !== m.out || !wasm.swigluForwardKeep || !(j >= 0 && j < i)) return undefined;
+        if (list[j]!.M !== m.M || list[j]!.N !== m.N) return undefined;
+        afterIndex[i] = j;
+        cells.push([EPILOGUE.SWIGLU, m.N, p[0]!, p[1]!, y[0]!, p[2]!]);
+      } else if (w.kind === "swigluBackward") {
+        const p = addresses(n, [w.dg, w.du, w.g, w.u]);
+        const sg = w.sg && wasm.swigluForwardKeep ? addresses(n, [w.sg]) : [0];
+        if (!p || !sg) return undefined;
+        cells.push([EPILOGUE.SWIGLU_BACKWARD, m.N, p[0]!, p[1]!, y[0]!, p[2]!, p[3]!, sg[0]!]);
       } else {
         const hd = 2 * w.rope.half;
         if (w.H * hd !== m.N || hd % 2 !== 0 || w.positions.length < m.M) return undefined;
@@ -378,7 +395,7 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
     matmulThen(list, then) {
       const blocks = epilogueBlocks(list, then);
       if (!blocks) return false;
-      gemms.many(list, blocks);
+      gemms.many(list, blocks, afterIndex);
       return true;
     },
     alongside(job, work) {
