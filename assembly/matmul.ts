@@ -372,4 +372,4 @@ export { attentionForward, attentionBackward } from "./attention";
 export { runTask } from "./tasks";
 export { gemmBatchEntryBytes, rowEpilogue } from "./train-tasks";
 export { addInto } from "./train";
-export { ropeRows } from "./heads";
+export { ropeHeadRows, ropeRows } from "./heads";

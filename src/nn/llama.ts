@@ -445,8 +445,10 @@ export class Llama {
         weightGrad(G.get(pre + "self_attn.o_proj.weight"), dx, A.att, d, N, d),
       ]);
       // dO = tmp, and dQ, dK, dV in the rows [N, d] as well; RoPE's backward on dQ and dK in one job
-      attentionBackwardRows(k, dQ, dK, dV, tmp, A.p, A.q, A.k, A.v, ws.tt, s);
-      rotateRows(k, this.rope, positions, N, c.numHeads, true, dQ, dK);
+      // (RoPE's backward on each item's rows as soon as it has them, when the kernels can)
+      const rope = { rope: this.rope, positions };
+      if (!attentionBackwardRows(k, dQ, dK, dV, tmp, A.p, A.q, A.k, A.v, ws.tt, s, rope))
+        rotateRows(k, this.rope, positions, N, c.numHeads, true, dQ, dK);
       // dh = dQ·Wq, += dK·Wk, += dV·Wv (that order, on the same row chunks); the three weight gradients alongside
       matmuls(k, [
         inputGrad(dh, dQ, P.get(pre + "self_attn.q_proj.weight"), N, d, d),

@@ -4,14 +4,16 @@ import type { MatmulKernels } from "../../src/nn/kernels/api.ts";
 import { createWasmKernels, DEFAULT_WASM_PATH, type WasmKernels } from "../../src/nn/kernels/wasm.ts";
 import {
   attentionBackward,
+  attentionBackwardRows,
   attentionForward,
+  attentionForwardRows,
   attentionProbsSize,
   QUERY_BLOCK,
   mergeHeads,
   splitHeads,
   type AttentionShape,
 } from "../../src/nn/layers/attention.ts";
-import { ropeTable } from "../../src/nn/layers/rope.ts";
+import { ropeTable, rotateRows } from "../../src/nn/layers/rope.ts";
 
 function wave(x: Float32Array, f: (i: number) => number): Float32Array {
   for (let i = 0; i < x.length; i++) x[i] = f(i);
@@ -59,6 +61,43 @@ describe.skipIf(!existsSync(DEFAULT_WASM_PATH))("pooled kernel tasks", () => {
     attentionBackward(k, dQ!, dK!, dV!, dO!, P, Q!, K!, V!, heap.alloc(QUERY_BLOCK * T), s);
     return [O, P, dQ!, dK!, dV!].map((x) => Float32Array.from(x));
   }
+
+  it("the attention backward with RoPE's backward on its items: the bits of rotateRows after it", () => {
+    // rows [B·T, H·hd] of a packed batch (lengths as above), on 1 and 3 threads
+    const lengths = [1, 3, 70, 5, 130, 2, 40, 17];
+    const T = lengths.reduce((a, b) => a + b, 0);
+    const spans = Int32Array.from(
+      lengths.flatMap((L, i) => [lengths.slice(0, i).reduce((a, b) => a + b, 0), L]),
+    );
+    const s: AttentionShape = { B: 1, H: 3, T, hd: 16, spans };
+    const rope = ropeTable(256, s.hd, 10000);
+    const positions = Int32Array.from({ length: T }, (_, i) => (i * 3) % 256);
+    const run = (k: WasmKernels, fused: boolean) => {
+      const n = s.H * T * s.hd;
+      const [Q, K, V, dO] = [1, 2, 3, 4].map((seed) => wave(k.alloc(n), (i) => Math.sin(i * 0.7 + seed)));
+      const P = k.alloc(attentionProbsSize(s));
+      const O = k.alloc(n);
+      attentionForwardRows(k, O, P, Q!, K!, V!, s);
+      const [dQ, dK, dV] = [k.alloc(n), k.alloc(n), k.alloc(n)];
+      const scratch = k.alloc(QUERY_BLOCK * T);
+      if (fused) {
+        const r = { rope, positions };
+        expect(attentionBackwardRows(k, dQ, dK, dV, dO!, P, Q!, K!, V!, scratch, s, r)).toBe(true);
+      } else {
+        expect(attentionBackwardRows(k, dQ, dK, dV, dO!, P, Q!, K!, V!, scratch, s)).toBe(false);
+        rotateRows(k, rope, positions, T, s.H, true, dQ, dK);
+      }
+      return [dQ, dK, dV].map((x) => Float32Array.from(x));
+    };
+    const one = run(single, false);
+    for (const [k, fused] of [
+      [single, true],
+      [triple, true],
+    ] as const) {
+      const got = run(k, fused);
+      for (let i = 0; i < one.length; i++) same(got[i]!, one[i]!);
+    }
+  });
 
   it("attention over all (sequence, head) items: the same bits on 1 and 3 threads and per item", () => {
     const one = attention(single, single);

@@ -184,7 +184,9 @@ export interface MatmulKernels {
    * from one row of an item to the next; H·hd reads and writes each head's columns inside the rows [B·T, H·hd]
    * (layers/attention.ts attentionForwardRows), the same bits as on head-major copies. Returns false, having
    * written nothing, when it cannot take these arrays or this `ld` (then the engine calls the per-item versions,
-   * or copies the rows into head-major order).
+   * or copies the rows into head-major order). attentionBackwardAll with `rope` (rows, ld = H·hd) also applies
+   * RoPE's backward (rotateRows, inverse) to each item's dQ and dK rows once the item has them, the same bits as
+   * rotateRows after it; it returns false, having written nothing, when it cannot.
    */
   attentionForwardAll?(
     O: Float32Array,
@@ -210,6 +212,7 @@ export interface MatmulKernels {
     hd: number,
     scale: number,
     ld?: number,
+    rope?: { rope: { half: number; cos: Float32Array; sin: Float32Array }; positions: Int32Array },
   ): boolean;
   /**
    * Optional: layers/rope.ts rotateRows, RoPE in place on the first `rows` rows [rows, H·hd] of x and, when

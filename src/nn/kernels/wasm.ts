@@ -88,6 +88,8 @@ interface GemmExports {
   swigluForwardKeep?(...args: number[]): void;
   /** Present in modules with the ROPE_ROWS task, whose attention takes a row stride (assembly/attention.ts). */
   ropeRows?(...args: number[]): void;
+  /** Present in modules whose attention backward takes RoPE's backward (assembly/tasks.ts, heads.ts). */
+  ropeHeadRows?(...args: number[]): void;
   /** Present in modules whose GEMM_BATCH entries carry a row epilogue (assembly/train-tasks.ts rowEpilogue). */
   rowEpilogue?(block: number, r0: number, r1: number): void;
 }
@@ -497,12 +499,21 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
       tasks(TASK.ATTENTION_FORWARD, args, items.length / 3, true);
       return true;
     },
-    attentionBackwardAll(dQ, dK, dV, dO, P, Q, K, V, items, hd, scale, ld = hd) {
+    attentionBackwardAll(dQ, dK, dV, dO, P, Q, K, V, items, hd, scale, ld = hd, rope) {
       if (!runTask || items.length / 3 > MAX_ITEMS || !strided(hd, ld)) return false;
       for (let i = 2; i < items.length; i += 3) if (items[i]! > ATTENTION_MAX_L) return false;
+      // RoPE on the items' rows: modules with ropeHeadRows, heads of hd = 2·half floats, positions for every row
+      if (rope && (!wasm.ropeHeadRows || rope.rope.half * 2 !== hd || ld % hd !== 0)) return false;
+      const rows = rope ? dQ.length / ld : 0;
+      if (rope && (rope.positions.length < rows || !Number.isInteger(rows))) return false;
       const a = attentionOperands([dQ, dK, dV, dO, P, Q, K, V], [0, 0, 0, 0, 1, 0, 0, 0], items, hd, ld);
       if (!a) return false;
-      const args = [...a, itemTable(items), hd, bits(scale), ld, attentionSub];
+      let ropeArgs = [0, 0, 0];
+      if (rope) {
+        const t = ropeInHeap(rope.rope);
+        ropeArgs = [t.cos, t.sin, positionsInHeap(rope.positions, rows, t.rows)];
+      }
+      const args = [...a, itemTable(items), hd, bits(scale), ld, attentionSub, ...ropeArgs];
       tasks(TASK.ATTENTION_BACKWARD, args, items.length / 3, true);
       return true;
     },
