@@ -158,10 +158,19 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
    * Runs items 0..count−1 of a task on the pool when it is up and the job `eligible` (large enough to share),
    * else on this thread; the items are the same either way.
    */
-  function tasks(kind: number, args: ArrayLike<number>, count: number, eligible: boolean, tail = 0): void {
+  function tasks(
+    kind: number,
+    args: ArrayLike<number>,
+    count: number,
+    eligible: boolean,
+    tail = 0,
+    bounds?: (homes: number) => ArrayLike<number>,
+  ): void {
     const t0 = recorder.start();
     const shared = !!pool && pool.ready && eligible && count > 1;
-    if (shared && tail > 0) {
+    if (shared && bounds) {
+      pool!.runTasks(wasm, kind, args, count, mainScratch, bounds(pool!.homes));
+    } else if (shared && tail > 0) {
       const homes = pool!.homes;
       evenBounds(homeBounds, homes, 0, count - tail);
       homeBounds[homes] = count;
@@ -222,6 +231,37 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
     const want = Math.min(4 * threads, Math.ceil((n * unit) / (ELEMENTWISE_PARALLEL / 2)));
     const chunk = Math.ceil(n / want / 4) * 4;
     return { chunk, count: Math.ceil(n / chunk), parallel };
+  }
+
+  // the attention job's home ranges (attentionHomes)
+  let homeItems: Int32Array = new Int32Array(0);
+  let homeLd = 0;
+  const attentionBounds = (homes: number): ArrayLike<number> => {
+    // Home h: the items whose rows start in the h-th share of the rows, the rows the GEMMs' home h wrote
+    // (wasm-gemm.ts job(): home h holds the h-th share of a product's row chunks) and reads next. By item count
+    // instead, a home's sequences ended anywhere in the rows: the threads read rows the other core had just
+    // written (issue 40).
+    const n = homeItems.length / 3;
+    let rows = 0;
+    for (let i = 0; i < n; i++)
+      rows = Math.max(rows, Math.floor(homeItems[3 * i]! / homeLd) + homeItems[3 * i + 2]!);
+    homeBounds[0] = 0;
+    let i = 0;
+    for (let h = 1; h < homes; h++) {
+      const edge = Math.floor((rows * h) / homes);
+      while (i < n && Math.floor(homeItems[3 * i]! / homeLd) < edge) i++;
+      homeBounds[h] = i;
+    }
+    homeBounds[homes] = n;
+    return homeBounds;
+  };
+  /** Home ranges for an attention job on rows (ld = H·hd, items in row order), or undefined (even shares). */
+  function attentionHomes(items: Int32Array, hd: number, ld: number) {
+    if (ld === hd) return undefined;
+    for (let i = 3; i < items.length; i += 3) if (items[i]! < items[i - 3]!) return undefined;
+    homeItems = items;
+    homeLd = ld;
+    return attentionBounds;
   }
 
   /** Writes the attention items (at, pAt, L per (sequence, head)) into the heap table; its address. */
@@ -496,7 +536,7 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
       const a = attentionOperands([O, P, Q, K, V], [0, 1, 0, 0, 0], items, hd, ld);
       if (!a) return false;
       const args = [...a, itemTable(items), hd, bits(scale), ld, attentionSub];
-      tasks(TASK.ATTENTION_FORWARD, args, items.length / 3, true);
+      tasks(TASK.ATTENTION_FORWARD, args, items.length / 3, true, 0, attentionHomes(items, hd, ld));
       return true;
     },
     attentionBackwardAll(dQ, dK, dV, dO, P, Q, K, V, items, hd, scale, ld = hd, rope) {
@@ -514,7 +554,7 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
         ropeArgs = [t.cos, t.sin, positionsInHeap(rope.positions, rows, t.rows)];
       }
       const args = [...a, itemTable(items), hd, bits(scale), ld, attentionSub, ...ropeArgs];
-      tasks(TASK.ATTENTION_BACKWARD, args, items.length / 3, true);
+      tasks(TASK.ATTENTION_BACKWARD, args, items.length / 3, true, 0, attentionHomes(items, hd, ld));
       return true;
     },
     ropeRows(x, y, rope, positions, rows, H, inverse) {
