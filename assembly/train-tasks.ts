@@ -45,6 +45,7 @@ const RESIDUAL: i32 = 1;
 const ROPE: i32 = 2;
 const SWIGLU: i32 = 3;
 const SWIGLU_BACKWARD: i32 = 4;
+const NORM_BACKWARD_DX: i32 = 5;
 
 /** The address in block cell `cell` (bytes), plus `o` bytes. */
 function at(e: usize, cell: usize, o: usize): usize {
@@ -58,7 +59,8 @@ function at(e: usize, cell: usize, o: usize): usize {
  * positions, inverse: RoPE in place on those rows of x; SWIGLU: f, a, g, u, σ(g) kept at (0: not kept): a =
  * silu(g)·u on those rows of [rows, f]; SWIGLU_BACKWARD: f, dg, du, da, g, u, σ(g) (0: computed again). Each is
  * the function its own job runs on the same rows (train.ts addInto, elementwise.ts rmsnormForward and the
- * SwiGLU ones, elementwise, every lane alike; heads.ts ropeRows), row by row: the same bits, computed by the
+ * SwiGLU ones, elementwise, every lane alike; heads.ts ropeRows; NORM_BACKWARD_DX: d, dx, dy, x, w, inv: the dx
+ * part of RMSNorm's backward, train.ts rmsnormInputGrad), row by row: the same bits, computed by the
  * thread that just wrote the rows, without a hand-off of its own.
  */
 export function rowEpilogue(e: usize, r0: i32, r1: i32): void {
@@ -91,6 +93,9 @@ export function rowEpilogue(e: usize, r0: i32, r1: i32): void {
         n,
       );
     else swigluBackward(at(e, 8, o), at(e, 12, o), at(e, 16, o), at(e, 20, o), at(e, 24, o), n);
+  } else if (kind == NORM_BACKWARD_DX) {
+    const d = load<i32>(e, 4);
+    rmsnormInputGrad(at(e, 8, 0), at(e, 12, 0), at(e, 16, 0), at(e, 20, 0), at(e, 24, 0), r0, r1, d);
   } else if (kind == ROPE) {
     ropeRows(
       <usize>load<i32>(e, 4),
@@ -122,9 +127,11 @@ function slice(i: i32, chunk: i32): i32 {
 
 export function runTrainTask(kind: i32, i: i32, args: usize, scratch: usize): void {
   if (kind == RMSNORM_BACKWARD) {
-    // args: dx, dw, dy, x, w, inv, rows, d, row chunk, column chunk, column items. The dx part's row chunks come
-    // first, so a job's home ranges (kernels/control.mjs) give each thread the rows it wrote before; the dw
-    // part's column items (each over all rows) after them.
+    // args: dx, dw, dy, x, w, inv, rows, d, row chunk, column chunk, column items, first item. The dx part's row
+    // chunks come first, so a job's home ranges (kernels/control.mjs) give each thread the rows it wrote before;
+    // the dw part's column items (each over all rows) after them. Item i is item i + first item (a job of the
+    // column items alone: the dx part done on the rows of the product that wrote dy, rowEpilogue).
+    i += arg(args, 11);
     const rows = arg(args, 6);
     const d = arg(args, 7);
     const rowItems = (rows + arg(args, 8) - 1) / arg(args, 8);
@@ -229,7 +236,8 @@ export function runTrainTask(kind: i32, i: i32, args: usize, scratch: usize): vo
       min(arg(args, 3), e0 + arg(args, 4)),
     );
   } else if (kind == GEMM_BATCH) {
-    // args: table, entries, pack items. Each entry ENTRY bytes: the gemm's c, ldc, a, rsa, csa, b, rsb, csb, M,
+    // args: table, entries, pack items, then a task whose items come first (kind, 0: none; its arguments' address;
+    // its items: RMSNorm's deferred weight gradient, kernels/wasm-gemm.ts defer()). Each entry ENTRY bytes: the gemm's c, ldc, a, rsa, csa, b, rsb, csb, M,
     // N, K, accumulate, then split by rows (1) or columns (0), chunk size, first item, chunks, then B packed
     // whole at (0: each chunk packs its own), first pack item, pack items, pack items done, then the gemm's
     // chunk number of the entry's first chunk, the gemm's chunks, the address of its pack items done (in its
@@ -239,6 +247,12 @@ export function runTrainTask(kind: i32, i: i32, args: usize, scratch: usize): vo
     // with chunks in it. Items below the pack items pack one block of a B each; the rest are chunks, item i
     // chunk i − pack items of the entry whose chunks hold it (entries write distinct outputs, so any order is
     // the same). Pack items are claimed before any chunk, so a chunk waits at most for packing in progress.
+    const extra = arg(args, 5);
+    if (i < extra) {
+      runTrainTask(arg(args, 3), i, ptr(args, 4), scratch);
+      return;
+    }
+    i -= extra;
     const table = ptr(args, 0);
     const lastEntry = table + <usize>(arg(args, 1) - 1) * ENTRY;
     const packItems = arg(args, 2);

@@ -14,6 +14,7 @@ import {
   type AttentionShape,
 } from "../../src/nn/layers/attention.ts";
 import { ropeTable, rotateRows } from "../../src/nn/layers/rope.ts";
+import { rmsnormGrad } from "../../src/nn/layers/rmsnorm.ts";
 
 function wave(x: Float32Array, f: (i: number) => number): Float32Array {
   for (let i = 0; i < x.length; i++) x[i] = f(i);
@@ -61,6 +62,58 @@ describe.skipIf(!existsSync(DEFAULT_WASM_PATH))("pooled kernel tasks", () => {
     attentionBackward(k, dQ!, dK!, dV!, dO!, P, Q!, K!, V!, heap.alloc(QUERY_BLOCK * T), s);
     return [O, P, dQ!, dK!, dV!].map((x) => Float32Array.from(x));
   }
+
+  it("RMSNorm's backward on a product's rows, its dw in the next GEMM job: the bits of rmsnormGrad after it", () => {
+    const rows = 1031;
+    const d = 128;
+    const run = (k: WasmKernels, fused: boolean) => {
+      const x = wave(k.alloc(rows * d), (i) => Math.sin(i * 0.13));
+      const W = wave(k.alloc(d * d), (i) => Math.cos(i * 0.07) / 8);
+      const xs = wave(k.alloc(rows * d), (i) => Math.cos(i * 0.31));
+      const inv = wave(k.alloc(rows), (i) => 0.5 + (i % 7) / 10);
+      const w = wave(k.alloc(d), (i) => 1 + i / d);
+      const [dh, dx, y] = [
+        k.alloc(rows * d),
+        wave(k.alloc(rows * d), (i) => Math.sin(i * 0.01)),
+        k.alloc(rows * d),
+      ];
+      const dw = wave(k.alloc(d), (i) => i / 100);
+      const product = { shape: "ABt", out: dh, a: x, b: W, M: rows, K: d, N: d } as const;
+      // two products into dh (the second chained to the first), then the norm's backward
+      const again = { ...product, b: x.subarray(0, d * d), accumulate: true } as const;
+      if (fused) {
+        const work = { kind: "rmsnormBackward", dx, dw, x: xs, w, inv } as const;
+        expect(k.matmulThen!([product, again], [work, undefined])).toBe(true);
+      } else {
+        k.matmulMany!([product, again]);
+        rmsnormGrad(k, dx, dw, dh, xs, w, inv, rows, d);
+      }
+      // the next product: takes the deferred dw items in its job
+      k.matmulABt(y, dx, W, rows, d, d);
+      k.flush?.();
+      return [dh, dx, dw, y].map((a) => Float32Array.from(a));
+    };
+    const one = run(single, false);
+    expect(
+      single.matmulThen!(
+        [{ shape: "ABt", out: single.alloc(4), a: single.alloc(4), b: single.alloc(4), M: 1, K: 4, N: 1 }],
+        [
+          {
+            kind: "rmsnormBackward",
+            dx: single.alloc(4),
+            dw: single.alloc(4),
+            x: single.alloc(4),
+            w: single.alloc(4),
+            inv: single.alloc(1),
+          },
+        ],
+      ),
+    ).toBe(false);
+    for (const fused of [true, false]) {
+      const got = run(triple, fused);
+      for (let i = 0; i < one.length; i++) same(got[i]!, one[i]!);
+    }
+  });
 
   it("the attention backward with RoPE's backward on its items: the bits of rotateRows after it", () => {
     // rows [B·T, H·hd] of a packed batch (lengths as above), on 1 and 3 threads
@@ -205,10 +258,10 @@ describe.skipIf(!existsSync(DEFAULT_WASM_PATH))("pooled kernel tasks", () => {
     const [y, sum] = [triple.alloc(rows * 64), triple.alloc(rows * 64)];
     const call = { shape: "ABt", out: y, a: x, b: triple.alloc(64 * 64), M: rows, K: 64, N: 64 } as const;
     expect(triple.matmulThen!([call], [{ kind: "residual", sum, x }])).toBe(true);
-    // an output another product adds into: refused, nothing computed
-    expect(
-      triple.matmulThen!([call, { ...call, accumulate: true }], [{ kind: "residual", sum, x }, undefined]),
-    ).toBe(false);
+    // an output another product overwrites, or an earlier one wrote: refused, nothing computed
+    expect(triple.matmulThen!([call, { ...call }], [{ kind: "residual", sum, x }, undefined])).toBe(false);
+    const after = { ...call, accumulate: true };
+    expect(triple.matmulThen!([call, after], [undefined, { kind: "residual", sum, x }])).toBe(false);
     triple.collectStats();
     expect(stats.shared["row epilogues in GEMM jobs"]).toBe(1);
   });

@@ -26,7 +26,9 @@ export interface MatmulCall {
  * rotateRows; `inverse`: the backward); `swiglu`, on the product whose output is u: a = silu(g)·u, where g is
  * the output of an earlier product of the list with the same shape (the kernels compute its rows first, on the
  * same thread), keeping σ(g) in sg (layers/swiglu.ts); `swigluBackward`, on the product whose output is da:
- * dg, du from da, g, u (and σ(g) when kept). The work writes nothing a product of the list reads.
+ * dg, du from da, g, u (and σ(g) when kept); `rmsnormBackward`, on the product whose output is dy: RMSNorm's
+ * backward (layers/rmsnorm.ts rmsnormGrad: dx += on the rows, dw += over all rows), dw possibly finished only
+ * by the kernels' next call (MatmulKernels.flush). The work writes nothing a product of the list reads.
  */
 export type RowWork =
   | {
@@ -36,6 +38,14 @@ export type RowWork =
       norm?: { out: Float32Array; inv: Float32Array; w: Float32Array; eps: number };
     }
   | { kind: "swiglu"; a: Float32Array; g: Float32Array; u: Float32Array; sg: Float32Array }
+  | {
+      kind: "rmsnormBackward";
+      dx: Float32Array;
+      dw: Float32Array;
+      x: Float32Array;
+      w: Float32Array;
+      inv: Float32Array;
+    }
   | {
       kind: "swigluBackward";
       dg: Float32Array;
@@ -98,6 +108,8 @@ export interface MatmulKernels {
    * caller then runs the products and the work itself.
    */
   matmulThen?(list: readonly MatmulCall[], then: readonly (RowWork | undefined)[]): boolean;
+  /** Optional: finishes work a call left for the next one (matmulThen's rmsnormBackward dw). */
+  flush?(): void;
   /**
    * Optional elementwise layers in the same fast code (layers/swiglu.ts has the definitions and the plain JS
    * versions the engine uses when these are absent). Arguments as there. With `sg`, swigluForward also keeps

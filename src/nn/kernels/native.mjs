@@ -33,7 +33,7 @@ export function withNativeGemm(exports, memory, addon) {
   const runTask = (kind, i, args, scratch) => {
     if (kind !== TASK.GEMM_BATCH) return exports.runTask(kind, i, args, scratch);
     if (cells.buffer !== memory.buffer) cells = new Int32Array(memory.buffer);
-    batchItem(cells, gemm, exports, args >> 2, i);
+    batchItem(cells, gemm, exports, args >> 2, i, scratch);
   };
   return { ...exports, gemm, runTask, native: addon.level };
 }
@@ -43,10 +43,13 @@ const ENTRY = 26;
 
 /**
  * Item i of a GEMM_BATCH job (args at cell `a`: table, entries, pack items — none with the native gemm, whose
- * products pack their own B): the chunk of the entry whose items hold it, then the same rows of each product
+ * products pack their own B —, then a deferred task's kind, arguments and items, which come first): the chunk of the entry whose items hold it, then the same rows of each product
  * chained to it, then its row epilogue, as assembly/train-tasks.ts runTrainTask computes them.
  */
-function batchItem(cells, gemm, exports, a, i) {
+function batchItem(cells, gemm, exports, a, i, scratch) {
+  // the items of a task handed to this job (kernels/wasm-gemm.ts defer()) come first, in the module
+  if (i < cells[a + 5]) return exports.runTask(cells[a + 3], i, cells[a + 4], scratch);
+  i -= cells[a + 5];
   const table = cells[a] >> 2;
   const last = table + (cells[a + 1] - 1) * ENTRY;
   if (cells[a + 2] !== 0) throw new Error("native GEMM_BATCH: a job with pack items");

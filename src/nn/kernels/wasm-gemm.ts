@@ -77,7 +77,17 @@ export function gemmKernel(ctx: GemmContext) {
     epilogue: 0,
   }));
   const order: Part[] = [];
-  const jobArgs = [0, 0, 0];
+  // GEMM_BATCH's arguments: table, entries, pack items, then the deferred task's kind, arguments, items
+  const jobArgs = [0, 0, 0, 0, 0, 0];
+  // Work handed to the next GEMM job (defer()): a task's items, its arguments in the heap (and as numbers, for a
+  // job of its own), the byte ranges it reads and writes.
+  const deferred = {
+    kind: 0,
+    addr: heap.allocBytes(16 * 4),
+    args: [] as number[],
+    count: 0,
+    ranges: [] as number[],
+  };
   // per product of the many() call in progress: whether the job runs its row epilogue
   const fusedNow: boolean[] = [];
 
@@ -220,10 +230,56 @@ export function gemmKernel(ctx: GemmContext) {
       }
     }
     bounds[homes] = packBase + items;
+    // the deferred task's items first, any thread (they write nothing the products touch: overlaps())
+    const extra = deferred.count > 0 && !overlaps(n) ? deferred.count : 0;
+    if (deferred.count > 0 && extra === 0) flush();
+    for (let h = 0; h <= homes; h++) bounds[h]! += extra;
     jobArgs[0] = table;
     jobArgs[1] = entries;
     jobArgs[2] = packBase;
-    pool!.runTasks(wasm, TASK.GEMM_BATCH, jobArgs, packBase + items, mainScratch, bounds);
+    jobArgs[3] = extra > 0 ? deferred.kind : 0;
+    jobArgs[4] = extra > 0 ? deferred.addr : 0;
+    jobArgs[5] = extra;
+    deferred.count = 0;
+    pool!.runTasks(wasm, TASK.GEMM_BATCH, jobArgs, extra + packBase + items, mainScratch, bounds);
+  }
+
+  /** Whether an output of parts[0..n) overlaps a byte range the deferred task reads or writes. */
+  function overlaps(n: number): boolean {
+    const r = deferred.ranges;
+    for (let i = 0; i < n; i++) {
+      const p = parts[i]!;
+      const c0 = p.cells[0]!;
+      const c1 = c0 + 4 * ((p.cells[8]! - 1) * p.cells[1]! + p.cells[9]!);
+      for (let j = 0; j < r.length; j += 2) if (c0 < r[j + 1]! && r[j]! < c1) return true;
+    }
+    return false;
+  }
+
+  /**
+   * Hands `count` items of task `kind` (arguments `args`) to the next GEMM job, which runs them before its
+   * products, any thread (or to a job of their own: flush()); `ranges`: the [start, end) byte ranges the task
+   * reads or writes, which no product of that job may write. RMSNorm's weight gradient goes this way, the dx
+   * part done on the row chunks of the product that wrote dy (wasm.ts matmulThen): one hand-off less.
+   */
+  function defer(kind: number, args: readonly number[], count: number, ranges: readonly number[]): void {
+    flush();
+    new Int32Array(heap.memory.buffer, deferred.addr, 16).set(args);
+    deferred.kind = kind;
+    deferred.args = args.slice();
+    deferred.count = count;
+    deferred.ranges = ranges.slice();
+  }
+
+  /** Runs deferred work now, in a job of its own (before any other kernel work). */
+  function flush(): void {
+    if (deferred.count === 0) return;
+    const count = deferred.count;
+    deferred.count = 0;
+    const t0 = recorder.start();
+    if (pool && pool.ready) pool.runTasks(wasm, deferred.kind, deferred.args, count, mainScratch);
+    else for (let i = 0; i < count; i++) wasm.runTask!(deferred.kind, i, deferred.addr, mainScratch);
+    recorder.stop(deferred.kind, t0, true, !!pool && pool.ready);
   }
 
   // The table being written by job(): its items, entries and pack items so far (no closure made per job).
@@ -331,8 +387,15 @@ export function gemmKernel(ctx: GemmContext) {
         same >= 0 ? same : sibling >= 0 && siblingFits(sibling, batched[sibling]!, m) ? sibling : -1;
       if (later.some((x) => heap.addressOf(x.out) === c)) later.push(m);
       else if (first < 0 && m.shape === "AtB" && !packed && splitK(m.M, m.K, extent)) one(m, 0);
-      else if (same >= 0 && !chainable(batched[same]!, parts[same]!, m)) later.push(m);
-      else {
+      else if (same >= 0 && !chainable(batched[same]!, parts[same]!, m)) {
+        later.push(m);
+        // (the epilogue of the product it adds into then runs after it, at the end)
+        const head = list.indexOf(batched[same]!);
+        if (fusedNow[head]) {
+          fusedNow[head] = false;
+          parts[same]!.epilogue = 0;
+        }
+      } else {
         n = addPart(
           n,
           m.shape,
@@ -392,9 +455,21 @@ export function gemmKernel(ctx: GemmContext) {
     return p.cells[12] === 1 && !p.chained && f.M === m.M && f.N === m.N;
   }
 
-  /** The products one by one, in list order, each with its row epilogue (blocks[i], 0: none). */
+  /**
+   * The products one by one, in list order, each with its row epilogue (blocks[i], 0: none): right after it, or
+   * after them all when a later product adds into its output.
+   */
   function each(list: readonly MatmulCall[], blocks?: readonly number[]): void {
-    for (let i = 0; i < list.length; i++) one(list[i]!, blocks?.[i] ?? 0);
+    let last = false;
+    for (let i = 0; i < list.length; i++) {
+      const shared = !!blocks?.[i] && list.some((o, j) => j > i && o.out === list[i]!.out);
+      last ||= shared;
+      one(list[i]!, shared ? 0 : (blocks?.[i] ?? 0));
+    }
+    for (let i = 0; last && i < list.length; i++) {
+      if (blocks?.[i] && list.some((o, j) => j > i && o.out === list[i]!.out))
+        wasm.rowEpilogue!(blocks[i]!, 0, list[i]!.M);
+    }
   }
 
   function one(m: MatmulCall, block: number): void {
@@ -452,6 +527,8 @@ export function gemmKernel(ctx: GemmContext) {
       const { rsa, csa, rsb, csb } = strides(shape, M, K, N);
       const acc = accumulate ? 1 : 0;
       const { byRows, extent, size, count, packed } = cut(M, N, K);
+      // (deferred work joins a GEMM_BATCH job, else runs first)
+      if (!(shared && batches) || (shape === "AtB" && !packed && splitK(M, K, extent))) flush();
       if (shared && shape === "AtB" && !packed && splitK(M, K, extent)) {
         splitDepth(c, pa, pb, M, K, N, acc);
       } else if (shared && batches) {
@@ -514,7 +591,7 @@ export function gemmKernel(ctx: GemmContext) {
     );
   }
 
-  return { run, many };
+  return { run, many, defer, flush };
 }
 
 function largerFirst(x: { chunkWork: number }, y: { chunkWork: number }): number {

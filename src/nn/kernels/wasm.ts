@@ -6,7 +6,7 @@ import { ThreadPool } from "./thread-pool.ts";
 import { SharedHeap } from "./shared-heap.ts";
 import { CTL, evenBounds, TASK } from "./control.mjs";
 import { wasmApi } from "./webassembly.ts";
-import { f32Arg, trainingOps, type TaskRunner } from "./wasm-train.ts";
+import { f32Arg, normBackwardJob, POOL_FLOATS, trainingOps, type TaskRunner } from "./wasm-train.ts";
 import { gemmKernel } from "./wasm-gemm.ts";
 import { KernelStatsRecorder, type KernelStats } from "./stats.ts";
 import { swigluBackward, swigluForward } from "../layers/swiglu.ts";
@@ -95,7 +95,14 @@ interface GemmExports {
 }
 
 /** Row epilogue kinds and i32 cells per block (assembly/train-tasks.ts rowEpilogue). */
-const EPILOGUE = { RESIDUAL: 1, ROPE: 2, SWIGLU: 3, SWIGLU_BACKWARD: 4, CELLS: 16 } as const;
+const EPILOGUE = {
+  RESIDUAL: 1,
+  ROPE: 2,
+  SWIGLU: 3,
+  SWIGLU_BACKWARD: 4,
+  NORM_BACKWARD_DX: 5,
+  CELLS: 16,
+} as const;
 
 /** Longest sequence the pooled attention backward takes (assembly/tasks.ts ATTENTION_MAX_L). */
 const ATTENTION_MAX_L = 2048;
@@ -166,6 +173,7 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
     tail = 0,
     bounds?: (homes: number) => ArrayLike<number>,
   ): void {
+    gemms.flush(); // work deferred to the next GEMM job runs first
     const t0 = recorder.start();
     const shared = !!pool && pool.ready && eligible && count > 1;
     if (shared && bounds) {
@@ -289,6 +297,8 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
   const blockAddrs: number[] = [];
   // per product: the earlier product whose rows its work also reads (swiglu: g), −1 none
   const afterIndex: number[] = [];
+  // RMSNorm's weight gradient of a matmulThen call, handed to the next GEMM job once the call is done
+  let normDw: { args: number[]; count: number; ranges: number[] } | undefined;
 
   /**
    * The row epilogue blocks of matmulThen (0 where a product has no work), or undefined when the module lacks
@@ -302,6 +312,7 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
     let positions: Int32Array | undefined;
     const cells: number[][] = [];
     afterIndex.length = 0;
+    normDw = undefined;
     for (let i = 0; i < list.length; i++) {
       const m = list[i]!;
       const w = then[i];
@@ -310,7 +321,9 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
         cells.push([]);
         continue;
       }
-      if (list.some((o, j) => j !== i && o.out === m.out)) return undefined;
+      // (the products that add into this one's output come after it: its work runs once they are done)
+      for (let j = 0; j < list.length; j++)
+        if (j !== i && list[j]!.out === m.out && (j < i || !list[j]!.accumulate)) return undefined;
       const n = m.M * m.N;
       const y = addresses(n, [m.out]);
       if (!y) return undefined;
@@ -321,6 +334,26 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
           : [0, 0, 0];
         if (!p || !norm) return undefined;
         cells.push([EPILOGUE.RESIDUAL, m.N, p[0]!, p[1]!, y[0]!, ...norm, bits(w.norm?.eps ?? 0)]);
+      } else if (w.kind === "rmsnormBackward") {
+        // dx on the product's rows (it wrote dy), dw deferred to the next GEMM job (with a pool; else refused)
+        const p = addresses(n, [w.dx, w.x]);
+        const q = inHeap([w.dw, w.w, w.inv], [0, 0, 0], [m.N, m.N, m.M]);
+        if (!p || !q || !pool?.ready || normDw || n < POOL_FLOATS) return undefined;
+        cells.push([EPILOGUE.NORM_BACKWARD_DX, m.N, p[0]!, y[0]!, p[1]!, q[1]!, q[2]!]);
+        const job = normBackwardJob([p[0]!, q[0]!, y[0]!, p[1]!, q[1]!, q[2]!], m.M, m.N, threads, true);
+        // (it reads dy, x, inv and writes dw)
+        const bytes = 4 * n;
+        const ranges = [
+          y[0]!,
+          y[0]! + bytes,
+          p[1]!,
+          p[1]! + bytes,
+          q[2]!,
+          q[2]! + 4 * m.M,
+          q[0]!,
+          q[0]! + 4 * m.N,
+        ];
+        normDw = { args: job.args, count: job.colItems, ranges };
       } else if (w.kind === "swiglu") {
         // (σ(g) kept only by modules that read it back; g: an earlier product's output of the same shape)
         const j = list.findIndex((o) => o.out === w.g);
@@ -437,9 +470,12 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
     matmulThen(list, then) {
       const blocks = epilogueBlocks(list, then);
       if (!blocks) return false;
+      const dw = normDw;
       gemms.many(list, blocks, afterIndex);
+      if (dw) gemms.defer(TASK.RMSNORM_BACKWARD, dw.args, dw.count, dw.ranges);
       return true;
     },
+    flush: () => gemms.flush(),
     alongside(job, work) {
       if (pool?.ready) return pool.alongside(job, work);
       job();
