@@ -69,36 +69,61 @@ export function ropeRows(
   inverse: i32,
 ): void {
   const d = H * hd;
+  for (let r = r0; r < r1; r++) {
+    const p = load<i32>(pos + ((<usize>r) << 2));
+    for (let h = 0; h < H; h++) ropeOne(x + ((<usize>(r * d + h * hd)) << 2), p, hd, cos, sin, inverse);
+  }
+}
+
+/**
+ * ropeRows on head h alone of rows r0..r1−1 of x (row stride ld floats): the attention backward rotates the
+ * dQ and dK of its (sequence, head) item as soon as the item has them (tasks.ts), the same bits.
+ */
+export function ropeHeadRows(
+  x: usize,
+  r0: i32,
+  r1: i32,
+  h: i32,
+  ld: i32,
+  hd: i32,
+  cos: usize,
+  sin: usize,
+  pos: usize,
+  inverse: i32,
+): void {
+  for (let r = r0; r < r1; r++) {
+    const p = load<i32>(pos + ((<usize>r) << 2));
+    ropeOne(x + ((<usize>(r * ld + h * hd)) << 2), p, hd, cos, sin, inverse);
+  }
+}
+
+/** One head's hd floats at `at`, rotated at position p (by −angle when `inverse` != 0). */
+function ropeOne(at: usize, p: i32, hd: i32, cos: usize, sin: usize, inverse: i32): void {
   const half = hd >> 1;
   const sign: f64 = inverse ? -1 : 1;
   const signs = f64x2.splat(sign);
-  for (let r = r0; r < r1; r++) {
-    const tab = (<usize>(load<i32>(pos + ((<usize>r) << 2)) * half)) << 2;
-    for (let h = 0; h < H; h++) {
-      const at = x + ((<usize>(r * d + h * hd)) << 2);
-      let j = 0;
-      for (; j + 2 <= half; j += 2) {
-        const o = (<usize>j) << 2;
-        const oh = (<usize>(j + half)) << 2;
-        const c = f64x2.promote_low_f32x4(v128.load64_zero(cos + tab + o));
-        const s = f64x2.mul(signs, f64x2.promote_low_f32x4(v128.load64_zero(sin + tab + o)));
-        const x0 = f64x2.promote_low_f32x4(v128.load64_zero(at + o));
-        const x1 = f64x2.promote_low_f32x4(v128.load64_zero(at + oh));
-        const y0 = f32x4.demote_f64x2_zero(f64x2.sub(f64x2.mul(x0, c), f64x2.mul(x1, s)));
-        const y1 = f32x4.demote_f64x2_zero(f64x2.add(f64x2.mul(x1, c), f64x2.mul(x0, s)));
-        v128.store64_lane(at + o, y0, 0);
-        v128.store64_lane(at + oh, y1, 0);
-      }
-      for (; j < half; j++) {
-        const o = (<usize>j) << 2;
-        const oh = (<usize>(j + half)) << 2;
-        const c = <f64>load<f32>(cos + tab + o);
-        const s = sign * <f64>load<f32>(sin + tab + o);
-        const x0 = <f64>load<f32>(at + o);
-        const x1 = <f64>load<f32>(at + oh);
-        store<f32>(at + o, <f32>(x0 * c - x1 * s));
-        store<f32>(at + oh, <f32>(x1 * c + x0 * s));
-      }
-    }
+  const tab = (<usize>(p * half)) << 2;
+  let j = 0;
+  for (; j + 2 <= half; j += 2) {
+    const o = (<usize>j) << 2;
+    const oh = (<usize>(j + half)) << 2;
+    const c = f64x2.promote_low_f32x4(v128.load64_zero(cos + tab + o));
+    const s = f64x2.mul(signs, f64x2.promote_low_f32x4(v128.load64_zero(sin + tab + o)));
+    const x0 = f64x2.promote_low_f32x4(v128.load64_zero(at + o));
+    const x1 = f64x2.promote_low_f32x4(v128.load64_zero(at + oh));
+    const y0 = f32x4.demote_f64x2_zero(f64x2.sub(f64x2.mul(x0, c), f64x2.mul(x1, s)));
+    const y1 = f32x4.demote_f64x2_zero(f64x2.add(f64x2.mul(x1, c), f64x2.mul(x0, s)));
+    v128.store64_lane(at + o, y0, 0);
+    v128.store64_lane(at + oh, y1, 0);
+  }
+  for (; j < half; j++) {
+    const o = (<usize>j) << 2;
+    const oh = (<usize>(j + half)) << 2;
+    const c = <f64>load<f32>(cos + tab + o);
+    const s = sign * <f64>load<f32>(sin + tab + o);
+    const x0 = <f64>load<f32>(at + o);
+    const x1 = <f64>load<f32>(at + oh);
+    store<f32>(at + o, <f32>(x0 * c - x1 * s));
+    store<f32>(at + oh, <f32>(x1 * c + x0 * s));
   }
 }

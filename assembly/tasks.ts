@@ -12,7 +12,7 @@ import {
   swigluForwardKeep,
 } from "./elementwise";
 import { gemmScratchBytes } from "./matmul";
-import { moveHeads, ropeRows } from "./heads";
+import { moveHeads, ropeHeadRows, ropeRows } from "./heads";
 import { arg, argf } from "./args";
 import { runTrainTask } from "./train-tasks";
 import { addInto } from "./train";
@@ -86,6 +86,19 @@ export function runTask(kind: i32, i: i32, args: usize, scratch: usize): void {
       arg(args, 11),
       arg(args, 12),
     );
+    // args 13–15: RoPE's backward on this item's dQ and dK rows (its head's columns), the cos and sin tables and
+    // the rows' positions (13 = 0: none)
+    const cos = <usize>arg(args, 13);
+    if (cos != 0) {
+      const ld = arg(args, 11);
+      const hd = arg(args, 9);
+      const r0 = load<i32>(t) / ld;
+      const h = (load<i32>(t) - r0 * ld) / hd;
+      const sin = <usize>arg(args, 14);
+      const pos = <usize>arg(args, 15);
+      ropeHeadRows(<usize>arg(args, 0), r0, r0 + L, h, ld, hd, cos, sin, pos, 1);
+      ropeHeadRows(<usize>arg(args, 1), r0, r0 + L, h, ld, hd, cos, sin, pos, 1);
+    }
   } else if (kind == SWIGLU_FORWARD) {
     const n = arg(args, 3);
     const chunk = arg(args, 4);

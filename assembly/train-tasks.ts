@@ -1,10 +1,19 @@
 // The training step's pool tasks (tasks.ts runTask hands kinds ≥ FIRST_TRAIN_TASK here; kernels/control.mjs
 // mirrors the numbers). Arguments are i32 slots (f32 as their bits, f64 as two slots, low word first). Slices
 // are fixed by the problem's size, never by the thread count, so every thread count computes the same items.
-import { adamwScaled } from "./elementwise";
+import {
+  adamwScaled,
+  rmsnormForward,
+  swigluBackward,
+  swigluBackwardKept,
+  swigluForward,
+  swigluForwardKeep,
+} from "./elementwise";
+import { ropeRows } from "./heads";
 import { gemm, gemmPacked, packBBlock } from "./matmul";
 import { arg, argd, argf } from "./args";
 import {
+  addInto,
   averageInto,
   crossEntropyRow,
   embeddingGrad,
@@ -28,8 +37,79 @@ const AVERAGE: i32 = 16;
 const SUM_PARTIALS: i32 = 17;
 const GEMM_SPLIT_K: i32 = 18;
 const GEMM_BATCH: i32 = 19;
-/** Bytes of one GEMM_BATCH table entry (25 i32: kernels/wasm-gemm.ts writes them). */
-const ENTRY: usize = 100;
+/** Bytes of one GEMM_BATCH table entry (26 i32: kernels/wasm-gemm.ts writes them). */
+const ENTRY: usize = 104;
+
+/** Row epilogues of a GEMM_BATCH entry (rowEpilogue; kernels/wasm-gemm.ts EPILOGUE mirrors them). */
+const RESIDUAL: i32 = 1;
+const ROPE: i32 = 2;
+const SWIGLU: i32 = 3;
+const SWIGLU_BACKWARD: i32 = 4;
+const NORM_BACKWARD_DX: i32 = 5;
+
+/** The address in block cell `cell` (bytes), plus `o` bytes. */
+function at(e: usize, cell: usize, o: usize): usize {
+  return <usize>load<i32>(e + cell) + o;
+}
+
+/**
+ * Rows r0..r1−1 of the work that follows a product on its rows (kernels/wasm-gemm.ts writes the block at `e`,
+ * i32 cells): RESIDUAL: d, sum, x, y, then norm out (0: none), inv, w, eps bits: sum = x + y on those rows,
+ * then the RMSNorm of sum into out (the residual add and the next norm of a layer); ROPE: x, H, hd, cos, sin,
+ * positions, inverse: RoPE in place on those rows of x; SWIGLU: f, a, g, u, σ(g) kept at (0: not kept): a =
+ * silu(g)·u on those rows of [rows, f]; SWIGLU_BACKWARD: f, dg, du, da, g, u, σ(g) (0: computed again). Each is
+ * the function its own job runs on the same rows (train.ts addInto, elementwise.ts rmsnormForward and the
+ * SwiGLU ones, elementwise, every lane alike; heads.ts ropeRows; NORM_BACKWARD_DX: d, dx, dy, x, w, inv: the dx
+ * part of RMSNorm's backward, train.ts rmsnormInputGrad), row by row: the same bits, computed by the
+ * thread that just wrote the rows, without a hand-off of its own.
+ */
+export function rowEpilogue(e: usize, r0: i32, r1: i32): void {
+  const kind = load<i32>(e);
+  if (kind == RESIDUAL) {
+    const d = load<i32>(e, 4);
+    const o = <usize>(r0 * d) * 4;
+    const sum = <usize>load<i32>(e, 8) + o;
+    addInto(sum, <usize>load<i32>(e, 12) + o, <usize>load<i32>(e, 16) + o, (r1 - r0) * d);
+    const out = <usize>load<i32>(e, 20);
+    if (out != 0) {
+      const inv = <usize>load<i32>(e, 24) + <usize>r0 * 4;
+      rmsnormForward(out + o, inv, sum, <usize>load<i32>(e, 28), r1 - r0, d, load<f32>(e, 32));
+    }
+  } else if (kind == SWIGLU || kind == SWIGLU_BACKWARD) {
+    const f = load<i32>(e, 4);
+    const o = <usize>(r0 * f) * 4;
+    const n = (r1 - r0) * f;
+    if (kind == SWIGLU) {
+      if (load<i32>(e, 20) != 0) swigluForwardKeep(at(e, 8, o), at(e, 20, o), at(e, 12, o), at(e, 16, o), n);
+      else swigluForward(at(e, 8, o), at(e, 12, o), at(e, 16, o), n);
+    } else if (load<i32>(e, 28) != 0)
+      swigluBackwardKept(
+        at(e, 8, o),
+        at(e, 12, o),
+        at(e, 16, o),
+        at(e, 20, o),
+        at(e, 24, o),
+        at(e, 28, o),
+        n,
+      );
+    else swigluBackward(at(e, 8, o), at(e, 12, o), at(e, 16, o), at(e, 20, o), at(e, 24, o), n);
+  } else if (kind == NORM_BACKWARD_DX) {
+    const d = load<i32>(e, 4);
+    rmsnormInputGrad(at(e, 8, 0), at(e, 12, 0), at(e, 16, 0), at(e, 20, 0), at(e, 24, 0), r0, r1, d);
+  } else if (kind == ROPE) {
+    ropeRows(
+      <usize>load<i32>(e, 4),
+      r0,
+      r1,
+      load<i32>(e, 8),
+      load<i32>(e, 12),
+      <usize>load<i32>(e, 16),
+      <usize>load<i32>(e, 20),
+      <usize>load<i32>(e, 24),
+      load<i32>(e, 28),
+    );
+  }
+}
 
 /** ENTRY, for the caller to check that it writes the table this module reads. */
 export function gemmBatchEntryBytes(): i32 {
@@ -47,9 +127,11 @@ function slice(i: i32, chunk: i32): i32 {
 
 export function runTrainTask(kind: i32, i: i32, args: usize, scratch: usize): void {
   if (kind == RMSNORM_BACKWARD) {
-    // args: dx, dw, dy, x, w, inv, rows, d, row chunk, column chunk, column items. The dx part's row chunks come
-    // first, so a job's home ranges (kernels/control.mjs) give each thread the rows it wrote before; the dw
-    // part's column items (each over all rows) after them.
+    // args: dx, dw, dy, x, w, inv, rows, d, row chunk, column chunk, column items, first item. The dx part's row
+    // chunks come first, so a job's home ranges (kernels/control.mjs) give each thread the rows it wrote before;
+    // the dw part's column items (each over all rows) after them. Item i is item i + first item (a job of the
+    // column items alone: the dx part done on the rows of the product that wrote dy, rowEpilogue).
+    i += arg(args, 11);
     const rows = arg(args, 6);
     const d = arg(args, 7);
     const rowItems = (rows + arg(args, 8) - 1) / arg(args, 8);
@@ -154,15 +236,23 @@ export function runTrainTask(kind: i32, i: i32, args: usize, scratch: usize): vo
       min(arg(args, 3), e0 + arg(args, 4)),
     );
   } else if (kind == GEMM_BATCH) {
-    // args: table, entries, pack items. Each entry ENTRY bytes: the gemm's c, ldc, a, rsa, csa, b, rsb, csb, M,
+    // args: table, entries, pack items, then a task whose items come first (kind, 0: none; its arguments' address;
+    // its items: RMSNorm's deferred weight gradient, kernels/wasm-gemm.ts defer()). Each entry ENTRY bytes: the gemm's c, ldc, a, rsa, csa, b, rsb, csb, M,
     // N, K, accumulate, then split by rows (1) or columns (0), chunk size, first item, chunks, then B packed
     // whole at (0: each chunk packs its own), first pack item, pack items, pack items done, then the gemm's
     // chunk number of the entry's first chunk, the gemm's chunks, the address of its pack items done (in its
     // entry that packs), its pack items, then the entry of the product chained to it (0: none; kernels/wasm-gemm.ts chain(): it adds
-    // into this one's output, computed on the same chunks right after them). A gemm has one entry per home range of the job (kernels/control.mjs)
+    // into this one's output, computed on the same chunks right after them), then its row epilogue (0: none;
+    // rowEpilogue, on the chunk's rows once it and its chained products are done). A gemm has one entry per home range of the job (kernels/control.mjs)
     // with chunks in it. Items below the pack items pack one block of a B each; the rest are chunks, item i
     // chunk i − pack items of the entry whose chunks hold it (entries write distinct outputs, so any order is
     // the same). Pack items are claimed before any chunk, so a chunk waits at most for packing in progress.
+    const extra = arg(args, 5);
+    if (i < extra) {
+      runTrainTask(arg(args, 3), i, ptr(args, 4), scratch);
+      return;
+    }
+    i -= extra;
     const table = ptr(args, 0);
     const lastEntry = table + <usize>(arg(args, 1) - 1) * ENTRY;
     const packItems = arg(args, 2);
@@ -186,6 +276,9 @@ export function runTrainTask(kind: i32, i: i32, args: usize, scratch: usize): vo
     // products chained to this one (entry cell 24): the same rows of each, in order, after it
     for (let u = <usize>load<i32>(t, 96); u != 0; u = <usize>load<i32>(u, 96))
       batchChunk(u, start, last, scratch);
+    // then the entry's row epilogue (cell 25; row chunks only): the rows this item just wrote
+    const e = <usize>load<i32>(t, 100);
+    if (e != 0) rowEpilogue(e, start, last ? load<i32>(t, 32) : start + load<i32>(t, 52));
   } else if (kind == GEMM_SPLIT_K) {
     // args: c, ldc, a, rsa, csa, b, rsb, csb, M, N, K, accumulate, partials, K per block, rows per block,
     // row blocks. Block (kb, rb): rows of block rb over depths kb·kc..; kb 0 into C (accumulating as asked),

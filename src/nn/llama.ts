@@ -1,6 +1,6 @@
 import { headDim, type LlamaConfig } from "./config.ts";
 import { kernels } from "./kernels/index.ts";
-import type { MatmulCall, MatmulKernels } from "./kernels/api.ts";
+import type { MatmulCall, MatmulKernels, RowWork } from "./kernels/api.ts";
 import {
   attentionBackwardRows,
   attentionForwardRows,
@@ -26,6 +26,63 @@ const PACKED_HEADROOM = 1.25;
 function matmuls(k: MatmulKernels, list: MatmulCall[]): void {
   if (k.matmulMany) return k.matmulMany(list);
   for (const m of list) k[`matmul${m.shape}`](m.out, m.a, m.b, m.M, m.K, m.N, m.accumulate);
+}
+
+/** A layer's parameter (or gradient) arrays by role. */
+interface LayerTensors {
+  q: Float32Array;
+  k: Float32Array;
+  v: Float32Array;
+  o: Float32Array;
+  gate: Float32Array;
+  up: Float32Array;
+  down: Float32Array;
+  norm1: Float32Array;
+  norm2: Float32Array;
+}
+
+/**
+ * Each layer's arrays of a ParamSet (its tensors are fixed views of its buffer), looked up once per set: a step
+ * looked up ~60 names built by concatenation (issue 40: JS between kernel calls is serial).
+ */
+const layerCache = new WeakMap<ParamSet, LayerTensors[]>();
+function layerTensors(P: ParamSet, layers: number): LayerTensors[] {
+  let list = layerCache.get(P);
+  if (!list || list.length !== layers) {
+    list = [];
+    for (let l = 0; l < layers; l++) {
+      const pre = `model.layers.${l}.`;
+      list.push({
+        q: P.get(pre + "self_attn.q_proj.weight"),
+        k: P.get(pre + "self_attn.k_proj.weight"),
+        v: P.get(pre + "self_attn.v_proj.weight"),
+        o: P.get(pre + "self_attn.o_proj.weight"),
+        gate: P.get(pre + "mlp.gate_proj.weight"),
+        up: P.get(pre + "mlp.up_proj.weight"),
+        down: P.get(pre + "mlp.down_proj.weight"),
+        norm1: P.get(pre + "input_layernorm.weight"),
+        norm2: P.get(pre + "post_attention_layernorm.weight"),
+      });
+    }
+    layerCache.set(P, list);
+  }
+  return list;
+}
+
+/**
+ * Products each followed by row work on its output (MatmulKernels.matmulThen) in one hand-off when the kernels
+ * can; else the products, then `otherwise()` (the same work as separate calls). Returns whether matmulThen did it.
+ */
+function matmulsThen(
+  k: MatmulKernels,
+  list: MatmulCall[],
+  then: (RowWork | undefined)[],
+  otherwise: () => void,
+): boolean {
+  if (k.matmulThen?.(list, then)) return true;
+  matmuls(k, list);
+  otherwise();
+  return false;
 }
 
 /** y = x·Wᵀ [rows, out] (a linear layer), as a MatmulCall. */
@@ -169,34 +226,70 @@ export class Llama {
     if (!k.embeddingForward?.(x0, emb, tokens, N, d))
       for (let i = 0; i < N; i++) x0.set(emb.subarray(tokens[i] * d, (tokens[i] + 1) * d), i * d);
     const tmp = ws.rowsD[0];
+    const eps = c.rmsNormEps;
+    // the RMSNorm after each residual add: the next layer's input norm, after the last layer the final one
+    const normAfter = (l: number) =>
+      l + 1 < c.numLayers
+        ? {
+            out: ws.layers[l + 1].h1,
+            inv: ws.layers[l + 1].inv1,
+            w: layers[l + 1]!.norm1,
+            eps,
+          }
+        : { out: ws.hF, inv: ws.invF, w: P.get("model.norm.weight"), eps };
+    // whether the last residual add also computed the norm after it (kernels with matmulThen)
+    let normed = false;
+    const layers = layerTensors(P, c.numLayers);
     for (let l = 0; l < c.numLayers; l++) {
       const A = ws.layers[l];
-      const pre = `model.layers.${l}.`;
+      const W = layers[l]!;
       const next = l + 1 < c.numLayers ? ws.layers[l + 1].x : ws.xOut;
-      rmsnorm(k, A.h1, A.inv1, A.x, P.get(pre + "input_layernorm.weight"), N, d, c.rmsNormEps);
-      // q, k, v stay in the rows [N, d] (the attention reads each head's columns there): one RoPE job for q
-      // and k instead of a head-major copy of each
-      matmuls(k, [
-        linear(A.q, A.h1, P.get(pre + "self_attn.q_proj.weight"), N, d, d),
-        linear(A.k, A.h1, P.get(pre + "self_attn.k_proj.weight"), N, d, d),
-        linear(A.v, A.h1, P.get(pre + "self_attn.v_proj.weight"), N, d, d),
-      ]);
-      rotateRows(k, this.rope, positions, N, c.numHeads, false, A.q, A.k);
+      if (!normed) rmsnorm(k, A.h1, A.inv1, A.x, W.norm1, N, d, eps);
+      // q, k, v stay in the rows [N, d] (the attention reads each head's columns there): RoPE on q and k in
+      // place, on each row chunk right after it (matmulThen), else one job for both
+      const rope: RowWork = { kind: "rope", rope: this.rope, positions, H: c.numHeads, inverse: false };
+      matmulsThen(
+        k,
+        [linear(A.q, A.h1, W.q, N, d, d), linear(A.k, A.h1, W.k, N, d, d), linear(A.v, A.h1, W.v, N, d, d)],
+        [rope, rope, undefined],
+        () => rotateRows(k, this.rope, positions, N, c.numHeads, false, A.q, A.k),
+      );
       attentionForwardRows(k, A.att, A.p, A.q, A.k, A.v, s);
-      k.matmulABt(tmp, A.att, P.get(pre + "self_attn.o_proj.weight"), N, d, d);
-      if (!k.add?.(A.x2, A.x, tmp, N * d)) for (let i = 0; i < N * d; i++) A.x2[i] = A.x[i] + tmp[i];
-      rmsnorm(k, A.h2, A.inv2, A.x2, P.get(pre + "post_attention_layernorm.weight"), N, d, c.rmsNormEps);
-      matmuls(k, [
-        linear(A.g, A.h2, P.get(pre + "mlp.gate_proj.weight"), N, d, f),
-        linear(A.u, A.h2, P.get(pre + "mlp.up_proj.weight"), N, d, f),
-      ]);
-      // σ(g) kept for the backward when the kernels can (no second exponential there)
-      if (k.swigluForward) this.sgKept[l] = k.swigluForward(A.a, A.g, A.u, N * f, A.sg) === true;
-      else swigluForward(A.a, A.g, A.u, N * f);
-      k.matmulABt(tmp, A.a, P.get(pre + "mlp.down_proj.weight"), N, f, d);
-      if (!k.add?.(next, A.x2, tmp, N * d)) for (let i = 0; i < N * d; i++) next[i] = A.x2[i] + tmp[i];
+      // x2 = x + o_proj(att), then h2 = its norm: on the product's row chunks when the kernels can
+      const norm2 = { out: A.h2, inv: A.inv2, w: W.norm2, eps };
+      matmulsThen(
+        k,
+        [linear(tmp, A.att, W.o, N, d, d)],
+        [{ kind: "residual", sum: A.x2, x: A.x, norm: norm2 }],
+        () => {
+          if (!k.add?.(A.x2, A.x, tmp, N * d)) for (let i = 0; i < N * d; i++) A.x2[i] = A.x[i] + tmp[i];
+          rmsnorm(k, A.h2, A.inv2, A.x2, norm2.w, N, d, eps);
+        },
+      );
+      // gate, up, then a = silu(g)·u keeping σ(g) for the backward (no second exponential there): on each row
+      // chunk of the two products when the kernels can, else a job of its own
+      const fused = matmulsThen(
+        k,
+        [linear(A.g, A.h2, W.gate, N, d, f), linear(A.u, A.h2, W.up, N, d, f)],
+        [undefined, { kind: "swiglu", a: A.a, g: A.g, u: A.u, sg: A.sg }],
+        () => {
+          if (k.swigluForward) this.sgKept[l] = k.swigluForward(A.a, A.g, A.u, N * f, A.sg) === true;
+          else swigluForward(A.a, A.g, A.u, N * f);
+        },
+      );
+      if (fused) this.sgKept[l] = true;
+      // the residual stream's next rows, then the norm after them
+      const norm = normAfter(l);
+      normed = matmulsThen(
+        k,
+        [linear(tmp, A.a, W.down, N, f, d)],
+        [{ kind: "residual", sum: next, x: A.x2, norm }],
+        () => {
+          if (!k.add?.(next, A.x2, tmp, N * d)) for (let i = 0; i < N * d; i++) next[i] = A.x2[i] + tmp[i];
+        },
+      );
     }
-    rmsnorm(k, ws.hF, ws.invF, ws.xOut, P.get("model.norm.weight"), N, d, c.rmsNormEps);
+    if (!normed) rmsnorm(k, ws.hF, ws.invF, ws.xOut, P.get("model.norm.weight"), N, d, eps);
     return ws;
   }
 
@@ -353,48 +446,63 @@ export class Llama {
     rmsnormGrad(k, dx, G.get("model.norm.weight"), dhF, ws.xOut, P.get("model.norm.weight"), ws.invF, N, d);
     const [dQ, dK, dV] = ws.headsD;
     const [da, dg, du] = ws.rowsF;
+    const layers = layerTensors(P, c.numLayers);
+    const grads = layerTensors(G, c.numLayers);
     for (let l = c.numLayers - 1; l >= 0; l--) {
       const A = ws.layers[l];
-      const pre = `model.layers.${l}.`;
-      const W = (n: string) => P.get(pre + n);
-      const dW = (n: string) => G.get(pre + n);
+      const W = layers[l]!;
+      const dW = grads[l]!;
       // MLP: out = x2 + down(silu(gate(h2)) ⊙ up(h2)); dx currently holds dL/dout
-      matmuls(k, [
-        inputGrad(da, dx, W("mlp.down_proj.weight"), N, d, f),
-        weightGrad(dW("mlp.down_proj.weight"), dx, A.a, d, N, f),
-      ]);
-      if (k.swigluBackward) k.swigluBackward(dg, du, da, A.g, A.u, N * f, this.sgKept[l] ? A.sg : undefined);
-      else swigluBackward(dg, du, da, A.g, A.u, N * f);
+      // da, then dg, du from it on its row chunks when the kernels can
+      const sg = this.sgKept[l] ? A.sg : undefined;
+      matmulsThen(
+        k,
+        [inputGrad(da, dx, W.down, N, d, f), weightGrad(dW.down, dx, A.a, d, N, f)],
+        [{ kind: "swigluBackward", dg, du, g: A.g, u: A.u, ...(sg ? { sg } : {}) }, undefined],
+        () => {
+          if (k.swigluBackward) k.swigluBackward(dg, du, da, A.g, A.u, N * f, sg);
+          else swigluBackward(dg, du, da, A.g, A.u, N * f);
+        },
+      );
       // dh = dg·Wg, then += du·Wu (that order: the kernels run the second on the first one's row chunks); the
-      // weight gradients alongside
-      matmuls(k, [
-        inputGrad(dh, dg, W("mlp.gate_proj.weight"), N, f, d),
-        weightGrad(dW("mlp.gate_proj.weight"), dg, A.h2, f, N, d),
-        weightGrad(dW("mlp.up_proj.weight"), du, A.h2, f, N, d),
-        inputGrad(dh, du, W("mlp.up_proj.weight"), N, f, d, true),
-      ]);
-      const normW2 = W("post_attention_layernorm.weight");
-      rmsnormGrad(k, dx, dW("post_attention_layernorm.weight"), dh, A.x2, normW2, A.inv2, N, d);
+      // weight gradients alongside; then the norm's backward: dx on dh's row chunks, its dw in the next job
+      const norm2: RowWork = { kind: "rmsnormBackward", dx, dw: dW.norm2, x: A.x2, w: W.norm2, inv: A.inv2 };
+      matmulsThen(
+        k,
+        [
+          inputGrad(dh, dg, W.gate, N, f, d),
+          weightGrad(dW.gate, dg, A.h2, f, N, d),
+          weightGrad(dW.up, du, A.h2, f, N, d),
+          inputGrad(dh, du, W.up, N, f, d, true),
+        ],
+        [norm2, undefined, undefined, undefined],
+        () => rmsnormGrad(k, dx, dW.norm2, dh, A.x2, W.norm2, A.inv2, N, d),
+      );
       // attention: x2 = x + o_proj(attn(h1)); dx now holds dL/dx2
-      matmuls(k, [
-        inputGrad(tmp, dx, W("self_attn.o_proj.weight"), N, d, d),
-        weightGrad(dW("self_attn.o_proj.weight"), dx, A.att, d, N, d),
-      ]);
+      matmuls(k, [inputGrad(tmp, dx, W.o, N, d, d), weightGrad(dW.o, dx, A.att, d, N, d)]);
       // dO = tmp, and dQ, dK, dV in the rows [N, d] as well; RoPE's backward on dQ and dK in one job
-      attentionBackwardRows(k, dQ, dK, dV, tmp, A.p, A.q, A.k, A.v, ws.tt, s);
-      rotateRows(k, this.rope, positions, N, c.numHeads, true, dQ, dK);
+      // (RoPE's backward on each item's rows as soon as it has them, when the kernels can)
+      const rope = { rope: this.rope, positions };
+      if (!attentionBackwardRows(k, dQ, dK, dV, tmp, A.p, A.q, A.k, A.v, ws.tt, s, rope))
+        rotateRows(k, this.rope, positions, N, c.numHeads, true, dQ, dK);
       // dh = dQ·Wq, += dK·Wk, += dV·Wv (that order, on the same row chunks); the three weight gradients alongside
-      matmuls(k, [
-        inputGrad(dh, dQ, W("self_attn.q_proj.weight"), N, d, d),
-        weightGrad(dW("self_attn.q_proj.weight"), dQ, A.h1, d, N, d),
-        weightGrad(dW("self_attn.k_proj.weight"), dK, A.h1, d, N, d),
-        weightGrad(dW("self_attn.v_proj.weight"), dV, A.h1, d, N, d),
-        inputGrad(dh, dK, W("self_attn.k_proj.weight"), N, d, d, true),
-        inputGrad(dh, dV, W("self_attn.v_proj.weight"), N, d, d, true),
-      ]);
-      rmsnormGrad(k, dx, dW("input_layernorm.weight"), dh, A.x, W("input_layernorm.weight"), A.inv1, N, d);
+      const norm1: RowWork = { kind: "rmsnormBackward", dx, dw: dW.norm1, x: A.x, w: W.norm1, inv: A.inv1 };
+      matmulsThen(
+        k,
+        [
+          inputGrad(dh, dQ, W.q, N, d, d),
+          weightGrad(dW.q, dQ, A.h1, d, N, d),
+          weightGrad(dW.k, dK, A.h1, d, N, d),
+          weightGrad(dW.v, dV, A.h1, d, N, d),
+          inputGrad(dh, dK, W.k, N, d, d, true),
+          inputGrad(dh, dV, W.v, N, d, d, true),
+        ],
+        [norm1, undefined, undefined, undefined, undefined, undefined],
+        () => rmsnormGrad(k, dx, dW.norm1, dh, A.x, W.norm1, A.inv1, N, d),
+      );
     }
     const dEmb = G.get("model.embed_tokens.weight");
+    k.flush?.(); // (the last norm's dw, when the kernels left it for their next call)
     if (k.embeddingBackward?.(dEmb, dx, tokens, N, d, c.vocabSize)) return;
     for (let i = 0; i < N; i++) {
       const o = tokens[i] * d;

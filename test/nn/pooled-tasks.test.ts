@@ -4,14 +4,17 @@ import type { MatmulKernels } from "../../src/nn/kernels/api.ts";
 import { createWasmKernels, DEFAULT_WASM_PATH, type WasmKernels } from "../../src/nn/kernels/wasm.ts";
 import {
   attentionBackward,
+  attentionBackwardRows,
   attentionForward,
+  attentionForwardRows,
   attentionProbsSize,
   QUERY_BLOCK,
   mergeHeads,
   splitHeads,
   type AttentionShape,
 } from "../../src/nn/layers/attention.ts";
-import { ropeTable } from "../../src/nn/layers/rope.ts";
+import { ropeTable, rotateRows } from "../../src/nn/layers/rope.ts";
+import { rmsnormGrad } from "../../src/nn/layers/rmsnorm.ts";
 
 function wave(x: Float32Array, f: (i: number) => number): Float32Array {
   for (let i = 0; i < x.length; i++) x[i] = f(i);
@@ -60,6 +63,95 @@ describe.skipIf(!existsSync(DEFAULT_WASM_PATH))("pooled kernel tasks", () => {
     return [O, P, dQ!, dK!, dV!].map((x) => Float32Array.from(x));
   }
 
+  it("RMSNorm's backward on a product's rows, its dw in the next GEMM job: the bits of rmsnormGrad after it", () => {
+    const rows = 1031;
+    const d = 128;
+    const run = (k: WasmKernels, fused: boolean) => {
+      const x = wave(k.alloc(rows * d), (i) => Math.sin(i * 0.13));
+      const W = wave(k.alloc(d * d), (i) => Math.cos(i * 0.07) / 8);
+      const xs = wave(k.alloc(rows * d), (i) => Math.cos(i * 0.31));
+      const inv = wave(k.alloc(rows), (i) => 0.5 + (i % 7) / 10);
+      const w = wave(k.alloc(d), (i) => 1 + i / d);
+      const [dh, dx, y] = [
+        k.alloc(rows * d),
+        wave(k.alloc(rows * d), (i) => Math.sin(i * 0.01)),
+        k.alloc(rows * d),
+      ];
+      const dw = wave(k.alloc(d), (i) => i / 100);
+      const product = { shape: "ABt", out: dh, a: x, b: W, M: rows, K: d, N: d } as const;
+      // two products into dh (the second chained to the first), then the norm's backward
+      const again = { ...product, b: x.subarray(0, d * d), accumulate: true } as const;
+      if (fused) {
+        const work = { kind: "rmsnormBackward", dx, dw, x: xs, w, inv } as const;
+        expect(k.matmulThen!([product, again], [work, undefined])).toBe(true);
+      } else {
+        k.matmulMany!([product, again]);
+        rmsnormGrad(k, dx, dw, dh, xs, w, inv, rows, d);
+      }
+      // the next product: takes the deferred dw items in its job
+      k.matmulABt(y, dx, W, rows, d, d);
+      k.flush?.();
+      return [dh, dx, dw, y].map((a) => Float32Array.from(a));
+    };
+    const one = run(single, false);
+    expect(
+      single.matmulThen!(
+        [{ shape: "ABt", out: single.alloc(4), a: single.alloc(4), b: single.alloc(4), M: 1, K: 4, N: 1 }],
+        [
+          {
+            kind: "rmsnormBackward",
+            dx: single.alloc(4),
+            dw: single.alloc(4),
+            x: single.alloc(4),
+            w: single.alloc(4),
+            inv: single.alloc(1),
+          },
+        ],
+      ),
+    ).toBe(false);
+    for (const fused of [true, false]) {
+      const got = run(triple, fused);
+      for (let i = 0; i < one.length; i++) same(got[i]!, one[i]!);
+    }
+  });
+
+  it("the attention backward with RoPE's backward on its items: the bits of rotateRows after it", () => {
+    // rows [B·T, H·hd] of a packed batch (lengths as above), on 1 and 3 threads
+    const lengths = [1, 3, 70, 5, 130, 2, 40, 17];
+    const T = lengths.reduce((a, b) => a + b, 0);
+    const spans = Int32Array.from(
+      lengths.flatMap((L, i) => [lengths.slice(0, i).reduce((a, b) => a + b, 0), L]),
+    );
+    const s: AttentionShape = { B: 1, H: 3, T, hd: 16, spans };
+    const rope = ropeTable(256, s.hd, 10000);
+    const positions = Int32Array.from({ length: T }, (_, i) => (i * 3) % 256);
+    const run = (k: WasmKernels, fused: boolean) => {
+      const n = s.H * T * s.hd;
+      const [Q, K, V, dO] = [1, 2, 3, 4].map((seed) => wave(k.alloc(n), (i) => Math.sin(i * 0.7 + seed)));
+      const P = k.alloc(attentionProbsSize(s));
+      const O = k.alloc(n);
+      attentionForwardRows(k, O, P, Q!, K!, V!, s);
+      const [dQ, dK, dV] = [k.alloc(n), k.alloc(n), k.alloc(n)];
+      const scratch = k.alloc(QUERY_BLOCK * T);
+      if (fused) {
+        const r = { rope, positions };
+        expect(attentionBackwardRows(k, dQ, dK, dV, dO!, P, Q!, K!, V!, scratch, s, r)).toBe(true);
+      } else {
+        expect(attentionBackwardRows(k, dQ, dK, dV, dO!, P, Q!, K!, V!, scratch, s)).toBe(false);
+        rotateRows(k, rope, positions, T, s.H, true, dQ, dK);
+      }
+      return [dQ, dK, dV].map((x) => Float32Array.from(x));
+    };
+    const one = run(single, false);
+    for (const [k, fused] of [
+      [single, true],
+      [triple, true],
+    ] as const) {
+      const got = run(k, fused);
+      for (let i = 0; i < one.length; i++) same(got[i]!, one[i]!);
+    }
+  });
+
   it("attention over all (sequence, head) items: the same bits on 1 and 3 threads and per item", () => {
     const one = attention(single, single);
     const three = attention(triple, triple);
@@ -94,6 +186,84 @@ describe.skipIf(!existsSync(DEFAULT_WASM_PATH))("pooled kernel tasks", () => {
     for (let i = 0; i < one.length; i++) same(three[i]!, one[i]!);
     const sum = one[3]!;
     expect(sum[n - 1]).toBeCloseTo(Math.fround(Math.sin((n - 1) * 0.37) * 6) + Math.cos((n - 1) * 0.11), 5);
+  });
+
+  it("products with row work (matmulThen): the bits of the products, then the separate calls", () => {
+    // q/k/v with RoPE on q and k, then o_proj + residual + RMSNorm; a product cut by columns (few rows) and
+    // one too small for the pool take their work on the calling thread afterwards
+    const rope = ropeTable(256, 16, 10000);
+    const cases = [
+      { rows: 1031, d: 128 },
+      { rows: 12, d: 128 },
+      { rows: 40, d: 32 },
+    ];
+    for (const { rows, d } of cases) {
+      const positions = Int32Array.from({ length: rows }, (_, i) => (i * 5) % 256);
+      const run = (k: WasmKernels, fused: boolean) => {
+        const x = wave(k.alloc(rows * d), (i) => Math.sin(i * 0.13));
+        const W = [1, 2, 3, 4].map((s) => wave(k.alloc(d * d), (i) => Math.cos(i * 0.07 + s) / 8));
+        const w = wave(k.alloc(d), (i) => 1 + i / d);
+        const [q, kk, v, y, sum, h, inv] = [1, 1, 1, 1, 1, 1, 0].map((r) => k.alloc(r ? rows * d : rows));
+        const lin = (out: Float32Array, b: Float32Array) =>
+          ({ shape: "ABt", out, a: x, b, M: rows, K: d, N: d }) as const;
+        const r = { kind: "rope", rope, positions, H: d / 16, inverse: false } as const;
+        const norm = { out: h!, inv: inv!, w, eps: 1e-5 };
+        if (fused) {
+          expect(k.matmulThen!([lin(q!, W[0]!), lin(kk!, W[1]!), lin(v!, W[2]!)], [r, r, undefined])).toBe(
+            true,
+          );
+          const res = { kind: "residual", sum: sum!, x, norm } as const;
+          expect(k.matmulThen!([lin(y!, W[3]!)], [res])).toBe(true);
+        } else {
+          k.matmulMany!([lin(q!, W[0]!), lin(kk!, W[1]!), lin(v!, W[2]!)]);
+          expect(k.ropeRows!(q!, kk!, rope, positions, rows, d / 16, false)).toBe(true);
+          k.matmulABt(y!, x, W[3]!, rows, d, d);
+          expect(k.add!(sum!, x, y!, rows * d)).toBe(true);
+          expect(k.rmsnormForward(h!, inv!, sum!, w, rows, d, 1e-5)).toBe(true);
+        }
+        // gate, up, SwiGLU (σ(g) kept) on their rows; then its backward on the rows of da = x·W4ᵀ
+        const [g, u, a, sg, da, dg, du] = [0, 0, 0, 0, 0, 0, 0].map(() => k.alloc(rows * d));
+        const dW = k.alloc(d * d);
+        const back = [
+          lin(da!, W[3]!),
+          { shape: "AtB", out: dW, a: x, b: y!, M: d, K: rows, N: d, accumulate: true } as const,
+        ];
+        if (fused) {
+          const sw = { kind: "swiglu", a: a!, g: g!, u: u!, sg: sg! } as const;
+          expect(k.matmulThen!([lin(g!, W[0]!), lin(u!, W[1]!)], [undefined, sw])).toBe(true);
+          const bw = { kind: "swigluBackward", dg: dg!, du: du!, g: g!, u: u!, sg: sg! } as const;
+          expect(k.matmulThen!(back, [bw, undefined])).toBe(true);
+        } else {
+          k.matmulMany!([lin(g!, W[0]!), lin(u!, W[1]!)]);
+          k.swigluForward(a!, g!, u!, rows * d, sg!);
+          k.matmulMany!(back);
+          k.swigluBackward(dg!, du!, da!, g!, u!, rows * d, sg!);
+        }
+        return [q, kk, v, y, sum, h, inv, g, u, a, sg, da, dg, du, dW].map((a) => Float32Array.from(a!));
+      };
+      const one = run(single, false);
+      for (const [k, fused] of [
+        [single, true],
+        [triple, true],
+        [triple, false],
+      ] as const) {
+        const got = run(k, fused);
+        for (let i = 0; i < one.length; i++) same(got[i]!, one[i]!);
+      }
+    }
+    const stats = { ms: {}, pooledMs: {}, calls: 0, shared: {} as Record<string, number> };
+    triple.collectStats(stats);
+    const rows = 1031;
+    const x = triple.alloc(rows * 64);
+    const [y, sum] = [triple.alloc(rows * 64), triple.alloc(rows * 64)];
+    const call = { shape: "ABt", out: y, a: x, b: triple.alloc(64 * 64), M: rows, K: 64, N: 64 } as const;
+    expect(triple.matmulThen!([call], [{ kind: "residual", sum, x }])).toBe(true);
+    // an output another product overwrites, or an earlier one wrote: refused, nothing computed
+    expect(triple.matmulThen!([call, { ...call }], [{ kind: "residual", sum, x }, undefined])).toBe(false);
+    const after = { ...call, accumulate: true };
+    expect(triple.matmulThen!([call, after], [undefined, { kind: "residual", sum, x }])).toBe(false);
+    triple.collectStats();
+    expect(stats.shared["row epilogues in GEMM jobs"]).toBe(1);
   });
 
   it("splitting rows into heads and merging them back, with RoPE: the JS bits on 1 and 3 threads", () => {

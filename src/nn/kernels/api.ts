@@ -19,6 +19,49 @@ export interface MatmulCall {
   accumulate?: boolean;
 }
 
+/**
+ * Row-local work on a product's output rows, done right after them (MatmulKernels.matmulThen). `residual`: sum =
+ * x + the product (a residual connection), then with `norm` the RMSNorm of sum into norm.out (norm.inv: 1/rms per
+ * row; layers/rmsnorm.ts); `rope`: RoPE in place on the product's rows, each of H heads (layers/rope.ts
+ * rotateRows; `inverse`: the backward); `swiglu`, on the product whose output is u: a = silu(g)·u, where g is
+ * the output of an earlier product of the list with the same shape (the kernels compute its rows first, on the
+ * same thread), keeping σ(g) in sg (layers/swiglu.ts); `swigluBackward`, on the product whose output is da:
+ * dg, du from da, g, u (and σ(g) when kept); `rmsnormBackward`, on the product whose output is dy: RMSNorm's
+ * backward (layers/rmsnorm.ts rmsnormGrad: dx += on the rows, dw += over all rows), dw possibly finished only
+ * by the kernels' next call (MatmulKernels.flush). The work writes nothing a product of the list reads.
+ */
+export type RowWork =
+  | {
+      kind: "residual";
+      sum: Float32Array;
+      x: Float32Array;
+      norm?: { out: Float32Array; inv: Float32Array; w: Float32Array; eps: number };
+    }
+  | { kind: "swiglu"; a: Float32Array; g: Float32Array; u: Float32Array; sg: Float32Array }
+  | {
+      kind: "rmsnormBackward";
+      dx: Float32Array;
+      dw: Float32Array;
+      x: Float32Array;
+      w: Float32Array;
+      inv: Float32Array;
+    }
+  | {
+      kind: "swigluBackward";
+      dg: Float32Array;
+      du: Float32Array;
+      g: Float32Array;
+      u: Float32Array;
+      sg?: Float32Array;
+    }
+  | {
+      kind: "rope";
+      rope: { half: number; cos: Float32Array; sin: Float32Array };
+      positions: Int32Array;
+      H: number;
+      inverse: boolean;
+    };
+
 export interface MatmulKernels {
   readonly name: string;
   /** out[M,N] = a[M,K] · b[N,K]ᵀ */
@@ -57,6 +100,16 @@ export interface MatmulKernels {
    * one's output (same `out`, `accumulate`: dh = dg·Wg, then dh += du·Wu), and then runs after it.
    */
   matmulMany?(list: readonly MatmulCall[]): void;
+  /**
+   * Optional: the products of `list` as matmulMany, each followed by `then[i]` on its output rows (undefined:
+   * nothing), with the bits of the products and then each RowWork's own kernel call; kernels with threads do a
+   * product's work on each row chunk right after the chunk, in the same hand-off. Returns false, having computed
+   * nothing, when it cannot (an array outside its memory, a product whose output another one adds into): the
+   * caller then runs the products and the work itself.
+   */
+  matmulThen?(list: readonly MatmulCall[], then: readonly (RowWork | undefined)[]): boolean;
+  /** Optional: finishes work a call left for the next one (matmulThen's rmsnormBackward dw). */
+  flush?(): void;
   /**
    * Optional elementwise layers in the same fast code (layers/swiglu.ts has the definitions and the plain JS
    * versions the engine uses when these are absent). Arguments as there. With `sg`, swigluForward also keeps
@@ -143,7 +196,9 @@ export interface MatmulKernels {
    * from one row of an item to the next; H·hd reads and writes each head's columns inside the rows [B·T, H·hd]
    * (layers/attention.ts attentionForwardRows), the same bits as on head-major copies. Returns false, having
    * written nothing, when it cannot take these arrays or this `ld` (then the engine calls the per-item versions,
-   * or copies the rows into head-major order).
+   * or copies the rows into head-major order). attentionBackwardAll with `rope` (rows, ld = H·hd) also applies
+   * RoPE's backward (rotateRows, inverse) to each item's dQ and dK rows once the item has them, the same bits as
+   * rotateRows after it; it returns false, having written nothing, when it cannot.
    */
   attentionForwardAll?(
     O: Float32Array,
@@ -169,6 +224,7 @@ export interface MatmulKernels {
     hd: number,
     scale: number,
     ld?: number,
+    rope?: { rope: { half: number; cos: Float32Array; sin: Float32Array }; positions: Int32Array },
   ): boolean;
   /**
    * Optional: layers/rope.ts rotateRows, RoPE in place on the first `rows` rows [rows, H·hd] of x and, when

@@ -33,20 +33,23 @@ export function withNativeGemm(exports, memory, addon) {
   const runTask = (kind, i, args, scratch) => {
     if (kind !== TASK.GEMM_BATCH) return exports.runTask(kind, i, args, scratch);
     if (cells.buffer !== memory.buffer) cells = new Int32Array(memory.buffer);
-    batchItem(cells, gemm, args >> 2, i);
+    batchItem(cells, gemm, exports, args >> 2, i, scratch);
   };
   return { ...exports, gemm, runTask, native: addon.level };
 }
 
 /** i32 cells of a GEMM_BATCH table entry (assembly/train-tasks.ts ENTRY, kernels/wasm-gemm.ts writes them). */
-const ENTRY = 25;
+const ENTRY = 26;
 
 /**
  * Item i of a GEMM_BATCH job (args at cell `a`: table, entries, pack items — none with the native gemm, whose
- * products pack their own B): the chunk of the entry whose items hold it, then the same rows of each product
- * chained to it, as assembly/train-tasks.ts runTrainTask computes them.
+ * products pack their own B —, then a deferred task's kind, arguments and items, which come first): the chunk of the entry whose items hold it, then the same rows of each product
+ * chained to it, then its row epilogue, as assembly/train-tasks.ts runTrainTask computes them.
  */
-function batchItem(cells, gemm, a, i) {
+function batchItem(cells, gemm, exports, a, i, scratch) {
+  // the items of a task handed to this job (kernels/wasm-gemm.ts defer()) come first, in the module
+  if (i < cells[a + 5]) return exports.runTask(cells[a + 3], i, cells[a + 4], scratch);
+  i -= cells[a + 5];
   const table = cells[a] >> 2;
   const last = table + (cells[a + 1] - 1) * ENTRY;
   if (cells[a + 2] !== 0) throw new Error("native GEMM_BATCH: a job with pack items");
@@ -58,6 +61,9 @@ function batchItem(cells, gemm, a, i) {
   const end = chunk === cells[t + 21] - 1;
   batchChunk(cells, gemm, t, start, end);
   for (let u = cells[t + 24] >> 2; u !== 0; u = cells[u + 24] >> 2) batchChunk(cells, gemm, u, start, end);
+  // then the entry's row epilogue (row chunks only), in the module: the rows this item just wrote
+  if (cells[t + 25] !== 0)
+    exports.rowEpilogue(cells[t + 25], start, end ? cells[t + 8] : start + cells[t + 13]);
 }
 
 /** The chunk of entry t (i32 cell index) from row (column) `start`; `end`: the last, which takes the rest. */

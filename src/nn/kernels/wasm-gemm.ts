@@ -9,7 +9,7 @@ type Shape = MatmulCall["shape"];
 /** Most GEMMs in one pooled batch. */
 const BATCH = 8;
 /** i32 cells of a GEMM_BATCH table entry (assembly/train-tasks.ts ENTRY). */
-const ENTRY = 25;
+const ENTRY = 26;
 
 /** Target multiply-adds per chunk of a parallel matmul. */
 const CHUNK_WORK = 1 << 21;
@@ -28,6 +28,8 @@ export interface GemmContext {
     gemmBatchEntryBytes?: () => number;
     /** Set when gemm is the native addon's (native.mjs): its bits differ from the WebAssembly gemm's. */
     native?: number;
+    /** Rows r0..r1−1 of a row epilogue block (assembly/train-tasks.ts rowEpilogue); absent from older modules. */
+    rowEpilogue?: (block: number, r0: number, r1: number) => void;
   };
   pool: ThreadPool | undefined;
   threads: number;
@@ -72,9 +74,22 @@ export function gemmKernel(ctx: GemmContext) {
     chunkWork: 0,
     then: undefined,
     chained: false,
+    epilogue: 0,
   }));
   const order: Part[] = [];
-  const jobArgs = [0, 0, 0];
+  // GEMM_BATCH's arguments: table, entries, pack items, then the deferred task's kind, arguments, items
+  const jobArgs = [0, 0, 0, 0, 0, 0];
+  // Work handed to the next GEMM job (defer()): a task's items, its arguments in the heap (and as numbers, for a
+  // job of its own), the byte ranges it reads and writes.
+  const deferred = {
+    kind: 0,
+    addr: heap.allocBytes(16 * 4),
+    args: [] as number[],
+    count: 0,
+    ranges: [] as number[],
+  };
+  // per product of the many() call in progress: whether the job runs its row epilogue
+  const fusedNow: boolean[] = [];
 
   interface Part {
     /** The table entry's first 14 cells: c, ldc, a, rsa, csa, b, rsb, csb, M, N, K, accumulate, byRows, size. */
@@ -92,6 +107,8 @@ export function gemmKernel(ctx: GemmContext) {
     then: Part | undefined;
     /** Whether this product runs on another's chunks (it has no chunks of its own). */
     chained: boolean;
+    /** Its row epilogue block (0: none), run by each row chunk after the chunk and its chain (run()). */
+    epilogue: number;
   }
 
   /** Fills parts[n] for a pooled product (cut over the pool's threads); returns n + 1. */
@@ -130,6 +147,7 @@ export function gemmKernel(ctx: GemmContext) {
     p.chunkWork = size * (byRows ? N : M) * K;
     p.then = undefined;
     p.chained = false;
+    p.epilogue = 0;
     return n + 1;
   }
 
@@ -178,7 +196,7 @@ export function gemmKernel(ctx: GemmContext) {
       if (!parts[i]!.chained) order.push(parts[i]!);
       bytes += parts[i]!.packBytes;
     }
-    order.sort((x, y) => y.chunkWork - x.chunkWork);
+    order.sort(largerFirst);
     if (bytes > packedB.bytes) {
       if (packedB.bytes > 0) heap.freeBytes(packedB.addr);
       packedB = { addr: heap.allocBytes(bytes), bytes };
@@ -198,29 +216,9 @@ export function gemmKernel(ctx: GemmContext) {
     // entry of the product before them can name theirs; then home h: the h-th share of each product's chunks.
     // A product's first entry in the table packs its B (its pack items numbered in table order, as the kernel
     // looks them up), the others wait for that entry's count.
-    let items = 0;
-    let entries = 0;
-    let packItems = 0;
-    const write = (p: Part, c0: number, c1: number) => {
-      const o = entries * ENTRY;
-      const first = p.entry! < 0;
-      if (first) p.entry = entries;
-      for (let j = 0; j < 14; j++) tableView[o + j] = p.cells[j]!;
-      tableView[o + 14] = items;
-      tableView[o + 15] = c1 - c0;
-      tableView[o + 16] = p.packAt!;
-      tableView[o + 17] = packItems;
-      tableView[o + 18] = first ? p.packs : 0;
-      tableView[o + 19] = 0;
-      tableView[o + 20] = c0;
-      tableView[o + 21] = p.count;
-      tableView[o + 22] = table + (p.entry! * ENTRY + 19) * 4;
-      tableView[o + 23] = p.packs;
-      tableView[o + 24] = p.then ? table + p.then.entry! * ENTRY * 4 : 0;
-      if (first) packItems += p.packs;
-      items += c1 - c0;
-      entries++;
-    };
+    items = 0;
+    entries = 0;
+    packItems = 0;
     // (last in a chain first: each names the entry of the one after it)
     for (let i = n - 1; i >= 0; i--) if (parts[i]!.chained) write(parts[i]!, 0, 0);
     for (let h = 0; h < homes; h++) {
@@ -232,10 +230,84 @@ export function gemmKernel(ctx: GemmContext) {
       }
     }
     bounds[homes] = packBase + items;
+    // the deferred task's items first, any thread (they write nothing the products touch: overlaps())
+    const extra = deferred.count > 0 && !overlaps(n) ? deferred.count : 0;
+    if (deferred.count > 0 && extra === 0) flush();
+    for (let h = 0; h <= homes; h++) bounds[h]! += extra;
     jobArgs[0] = table;
     jobArgs[1] = entries;
     jobArgs[2] = packBase;
-    pool!.runTasks(wasm, TASK.GEMM_BATCH, jobArgs, packBase + items, mainScratch, bounds);
+    jobArgs[3] = extra > 0 ? deferred.kind : 0;
+    jobArgs[4] = extra > 0 ? deferred.addr : 0;
+    jobArgs[5] = extra;
+    deferred.count = 0;
+    pool!.runTasks(wasm, TASK.GEMM_BATCH, jobArgs, extra + packBase + items, mainScratch, bounds);
+  }
+
+  /** Whether an output of parts[0..n) overlaps a byte range the deferred task reads or writes. */
+  function overlaps(n: number): boolean {
+    const r = deferred.ranges;
+    for (let i = 0; i < n; i++) {
+      const p = parts[i]!;
+      const c0 = p.cells[0]!;
+      const c1 = c0 + 4 * ((p.cells[8]! - 1) * p.cells[1]! + p.cells[9]!);
+      for (let j = 0; j < r.length; j += 2) if (c0 < r[j + 1]! && r[j]! < c1) return true;
+    }
+    return false;
+  }
+
+  /**
+   * Hands `count` items of task `kind` (arguments `args`) to the next GEMM job, which runs them before its
+   * products, any thread (or to a job of their own: flush()); `ranges`: the [start, end) byte ranges the task
+   * reads or writes, which no product of that job may write. RMSNorm's weight gradient goes this way, the dx
+   * part done on the row chunks of the product that wrote dy (wasm.ts matmulThen): one hand-off less.
+   */
+  function defer(kind: number, args: readonly number[], count: number, ranges: readonly number[]): void {
+    flush();
+    new Int32Array(heap.memory.buffer, deferred.addr, 16).set(args);
+    deferred.kind = kind;
+    deferred.args = args.slice();
+    deferred.count = count;
+    deferred.ranges = ranges.slice();
+  }
+
+  /** Runs deferred work now, in a job of its own (before any other kernel work). */
+  function flush(): void {
+    if (deferred.count === 0) return;
+    const count = deferred.count;
+    deferred.count = 0;
+    const t0 = recorder.start();
+    if (pool && pool.ready) pool.runTasks(wasm, deferred.kind, deferred.args, count, mainScratch);
+    else for (let i = 0; i < count; i++) wasm.runTask!(deferred.kind, i, deferred.addr, mainScratch);
+    recorder.stop(deferred.kind, t0, true, !!pool && pool.ready);
+  }
+
+  // The table being written by job(): its items, entries and pack items so far (no closure made per job).
+  let items = 0;
+  let entries = 0;
+  let packItems = 0;
+
+  /** Writes table entry `entries` for chunks c0..c1−1 of product p (job()). */
+  function write(p: Part, c0: number, c1: number): void {
+    const o = entries * ENTRY;
+    const first = p.entry! < 0;
+    if (first) p.entry = entries;
+    for (let j = 0; j < 14; j++) tableView[o + j] = p.cells[j]!;
+    tableView[o + 14] = items;
+    tableView[o + 15] = c1 - c0;
+    tableView[o + 16] = p.packAt!;
+    tableView[o + 17] = packItems;
+    tableView[o + 18] = first ? p.packs : 0;
+    tableView[o + 19] = 0;
+    tableView[o + 20] = c0;
+    tableView[o + 21] = p.count;
+    tableView[o + 22] = table + (p.entry! * ENTRY + 19) * 4;
+    tableView[o + 23] = p.packs;
+    tableView[o + 24] = p.then ? table + p.then.entry! * ENTRY * 4 : 0;
+    tableView[o + 25] = p.epilogue;
+    if (first) packItems += p.packs;
+    items += c1 - c0;
+    entries++;
   }
 
   /**
@@ -287,32 +359,43 @@ export function gemmKernel(ctx: GemmContext) {
    * would compute, so are its bits. Products that are small, not all in the heap, or split over their depth
    * run one by one.
    */
-  function many(list: readonly MatmulCall[]): void {
-    const each = () =>
-      list.forEach((m) => run(m.shape, m.out, m.a, m.b, m.M, m.K, m.N, m.accumulate ?? false));
-    if (!pool || !pool.ready || !batches || list.length < 2 || list.length > BATCH) return each();
+  function many(list: readonly MatmulCall[], blocks?: readonly number[], after?: readonly number[]): void {
+    if (!pool || !pool.ready || !batches || list.length < 2 || list.length > BATCH) return each(list, blocks);
     for (const m of list) {
       checkOperands(m.shape, m.out, m.a, m.b, m.M, m.K, m.N);
       const { M, K, N } = m;
       const eligible = M * N * K >= threshold && (M >= 8 || N >= 16);
       const inHeap = heap.addressOf(m.out) >= 0 && heap.addressOf(m.a) >= 0 && heap.addressOf(m.b) >= 0;
-      if (!inHeap || !eligible || M === 0 || N === 0) return each();
+      if (!inHeap || !eligible || M === 0 || N === 0) return each(list, blocks);
     }
-    const one = (m: MatmulCall) => run(m.shape, m.out, m.a, m.b, m.M, m.K, m.N, m.accumulate ?? false);
+    // which products' row epilogues the job runs (on row chunks); the others' run on this thread at the end
+    fusedNow.length = 0;
     // Each product: split over its depth (a job of its own, before the others), in the job (its own chunks, or
-    // chained to the earlier product whose output it adds into), or after the job (it adds into an earlier
-    // product's output and cannot share its row chunks), in list order
+    // chained to the earlier product whose output it adds into, or whose rows its epilogue also reads: after[i]),
+    // or after the job (it adds into an earlier product's output and cannot share its row chunks), in list order
     const batched: MatmulCall[] = [];
     const later: MatmulCall[] = [];
     let n = 0;
-    for (const m of list) {
+    for (let i = 0; i < list.length; i++) {
+      const m = list[i]!;
+      fusedNow.push(false);
       const c = heap.addressOf(m.out);
       const { extent, packed } = cut(m.M, m.N, m.K);
-      const first = batched.findIndex((x) => heap.addressOf(x.out) === c);
+      const same = batched.findIndex((x) => heap.addressOf(x.out) === c);
+      const sibling = (after?.[i] ?? -1) >= 0 ? batched.indexOf(list[after![i]!]!) : -1;
+      const first =
+        same >= 0 ? same : sibling >= 0 && siblingFits(sibling, batched[sibling]!, m) ? sibling : -1;
       if (later.some((x) => heap.addressOf(x.out) === c)) later.push(m);
-      else if (first < 0 && m.shape === "AtB" && !packed && splitK(m.M, m.K, extent)) one(m);
-      else if (first >= 0 && !chainable(batched[first]!, parts[first]!, m)) later.push(m);
-      else {
+      else if (first < 0 && m.shape === "AtB" && !packed && splitK(m.M, m.K, extent)) one(m, 0);
+      else if (same >= 0 && !chainable(batched[same]!, parts[same]!, m)) {
+        later.push(m);
+        // (the epilogue of the product it adds into then runs after it, at the end)
+        const head = list.indexOf(batched[same]!);
+        if (fusedNow[head]) {
+          fusedNow[head] = false;
+          parts[same]!.epilogue = 0;
+        }
+      } else {
         n = addPart(
           n,
           m.shape,
@@ -326,17 +409,71 @@ export function gemmKernel(ctx: GemmContext) {
         );
         batched.push(m);
         if (first >= 0) chain(first, n);
+        // the epilogue on the chain's head (it runs once the chunk's chain is done), when cut by rows
+        const head = parts[first >= 0 ? first : n - 1]!;
+        const block = blocks?.[i] ?? 0;
+        const own = (after?.[i] ?? -1) < 0 ? first < 0 : first === sibling && sibling >= 0;
+        if (block !== 0 && own && head.epilogue === 0 && head.cells[12] === 1) {
+          head.epilogue = block;
+          fusedNow[i] = true;
+        }
       }
     }
+    const t0 = recorder.start();
     if (n >= 2) {
-      const t0 = recorder.start();
       job(n);
       const works = batched.map((m) => m.M * m.N * m.K);
       const total = works.reduce((a, b) => a + b, 0);
       batched.forEach((m, i) => recorder.stopGemm(m.shape, t0, true, true, works[i]! / total));
       recorder.count("GEMMs in batches", batched.length);
-    } else batched.forEach(one);
-    later.forEach(one);
+      const fused = fusedNow.filter(Boolean).length;
+      if (fused > 0) recorder.count("row epilogues in GEMM jobs", fused);
+    } else {
+      for (const m of batched) one(m, 0);
+      fusedNow.fill(false);
+    }
+    for (const m of later) one(m, 0);
+    // the other epilogues, over all rows, once every product is done (in list order)
+    const t1 = recorder.start();
+    let ran = false;
+    for (let i = 0; i < list.length; i++) {
+      const block = blocks?.[i] ?? 0;
+      if (block !== 0 && !fusedNow[i]) {
+        wasm.rowEpilogue!(block, 0, list[i]!.M);
+        ran = true;
+      }
+    }
+    if (ran) recorder.stopGemm(list[0]!.shape, t1, true, false);
+  }
+
+  /**
+   * Whether product m can run on the row chunks of product f (parts[k]) after them, writing its own output
+   * (row by row, what the two compute one after the other: the same bits).
+   */
+  function siblingFits(k: number, f: MatmulCall, m: MatmulCall): boolean {
+    const p = parts[k]!;
+    return p.cells[12] === 1 && !p.chained && f.M === m.M && f.N === m.N;
+  }
+
+  /**
+   * The products one by one, in list order, each with its row epilogue (blocks[i], 0: none): right after it, or
+   * after them all when a later product adds into its output.
+   */
+  function each(list: readonly MatmulCall[], blocks?: readonly number[]): void {
+    let last = false;
+    for (let i = 0; i < list.length; i++) {
+      const shared = !!blocks?.[i] && list.some((o, j) => j > i && o.out === list[i]!.out);
+      last ||= shared;
+      one(list[i]!, shared ? 0 : (blocks?.[i] ?? 0));
+    }
+    for (let i = 0; last && i < list.length; i++) {
+      if (blocks?.[i] && list.some((o, j) => j > i && o.out === list[i]!.out))
+        wasm.rowEpilogue!(blocks[i]!, 0, list[i]!.M);
+    }
+  }
+
+  function one(m: MatmulCall, block: number): void {
+    run(m.shape, m.out, m.a, m.b, m.M, m.K, m.N, m.accumulate ?? false, block);
   }
 
   /** Whether product m, adding into the output of product f (part p), can run on f's row chunks (chain()). */
@@ -354,6 +491,10 @@ export function gemmKernel(ctx: GemmContext) {
     return tmp;
   }
 
+  /**
+   * One product; then its row epilogue `block` (0: none; assembly/train-tasks.ts rowEpilogue): in the pooled job
+   * on each row chunk right after it, else on this thread over all rows afterwards (the same bits).
+   */
   function run(
     shape: Shape,
     out: Float32Array,
@@ -363,6 +504,7 @@ export function gemmKernel(ctx: GemmContext) {
     K: number,
     N: number,
     accumulate: boolean,
+    block = 0,
   ): void {
     checkOperands(shape, out, a, b, M, K, N);
     if (M === 0 || N === 0) return;
@@ -385,16 +527,25 @@ export function gemmKernel(ctx: GemmContext) {
       const { rsa, csa, rsb, csb } = strides(shape, M, K, N);
       const acc = accumulate ? 1 : 0;
       const { byRows, extent, size, count, packed } = cut(M, N, K);
+      // (deferred work joins a GEMM_BATCH job, else runs first)
+      if (!(shared && batches) || (shape === "AtB" && !packed && splitK(M, K, extent))) flush();
       if (shared && shape === "AtB" && !packed && splitK(M, K, extent)) {
         splitDepth(c, pa, pb, M, K, N, acc);
       } else if (shared && batches) {
-        job(addPart(0, shape, c, pa, pb, M, K, N, acc));
+        const n = addPart(0, shape, c, pa, pb, M, K, N, acc);
+        if (byRows) parts[0]!.epilogue = block;
+        job(n);
+        if (byRows && block !== 0) {
+          recorder.count("row epilogues in GEMM jobs", 1);
+          block = 0;
+        }
       } else if (shared) {
         pool!.run(wasm, [c, N, pa, rsa, csa, pb, rsb, csb, M, N, K, acc], byRows, size, count, mainScratch);
       } else {
         wasm.gemm(c, N, pa, rsa, csa, pb, rsb, csb, M, N, K, acc, mainScratch);
       }
       if (heap.addressOf(out) < 0) out.set(heap.view(c, M * N));
+      if (block !== 0) wasm.rowEpilogue!(block, 0, M);
     } finally {
       for (const tmp of temps) heap.freeBytes(tmp);
     }
@@ -440,7 +591,11 @@ export function gemmKernel(ctx: GemmContext) {
     );
   }
 
-  return { run, many };
+  return { run, many, defer, flush };
+}
+
+function largerFirst(x: { chunkWork: number }, y: { chunkWork: number }): number {
+  return y.chunkWork - x.chunkWork;
 }
 
 function checkOperands(
@@ -452,14 +607,20 @@ function checkOperands(
   K: number,
   N: number,
 ): void {
-  const bad = (v: number) => !Number.isInteger(v) || v < 0;
-  if (bad(M) || bad(K) || bad(N)) {
-    const [name, v] = bad(M) ? ["M", M] : bad(K) ? ["K", K] : ["N", N];
+  // (no closures here: a step makes ~100 calls, and under tsx each closure made costs a named definition)
+  if (badSize(M) || badSize(K) || badSize(N)) {
+    const [name, v] = badSize(M) ? ["M", M] : badSize(K) ? ["K", K] : ["N", N];
     throw new RangeError(`matmul${shape}: ${name} must be a non-negative integer, got ${v}`);
   }
-  const short = (name: string, array: Float32Array, length: number) =>
-    new RangeError(`matmul${shape}: ${name} has ${array.length} elements, needs ${length}`);
-  if (out.length < M * N) throw short("out", out, M * N);
-  if (a.length < M * K) throw short("a", a, M * K);
-  if (b.length < K * N) throw short("b", b, K * N);
+  if (out.length < M * N) throw short(shape, "out", out, M * N);
+  if (a.length < M * K) throw short(shape, "a", a, M * K);
+  if (b.length < K * N) throw short(shape, "b", b, K * N);
+}
+
+function badSize(v: number): boolean {
+  return !Number.isInteger(v) || v < 0;
+}
+
+function short(shape: Shape, name: string, array: Float32Array, length: number): RangeError {
+  return new RangeError(`matmul${shape}: ${name} has ${array.length} elements, needs ${length}`);
 }

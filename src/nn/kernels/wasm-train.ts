@@ -43,6 +43,25 @@ const NORM_SLICE = 1 << 14;
 /** Columns per item of the RMSNorm weight gradient (each sums all rows of its columns in row order). */
 const NORM_COLUMNS = 16;
 
+/**
+ * The RMSNORM_BACKWARD task's arguments for addresses [dx, dw, dy, x, w, inv] (assembly/train-tasks.ts): its
+ * row items (dx) then column items (dw); `first`: the job's item 0 is item `first` (the row item count: a job
+ * of the column items alone).
+ */
+export function normBackwardJob(
+  p: readonly number[],
+  rows: number,
+  d: number,
+  threads: number,
+  columnsOnly = false,
+) {
+  const rowChunk = Math.max(8, Math.ceil(rows / (4 * threads)));
+  const colItems = Math.ceil(d / NORM_COLUMNS);
+  const rowItems = Math.ceil(rows / rowChunk);
+  const args = [...p, rows, d, rowChunk, NORM_COLUMNS, colItems, columnsOnly ? rowItems : 0];
+  return { args, colItems, count: columnsOnly ? colItems : colItems + rowItems };
+}
+
 /** Blocks of shared memory reused from call to call (grown, never shrunk): no allocation per step. */
 class Reusable {
   private blocks = new Map<string, { addr: number; bytes: number }>();
@@ -101,10 +120,12 @@ export function trainingOps(run: TaskRunner, threads: number): TrainOps {
       const b = run.addresses(d, [dw, w]);
       const c = run.addresses(rows, [inv]);
       if (!a || !b || !c) return false;
-      const rowChunk = Math.max(8, Math.ceil(rows / (4 * threads)));
-      const colItems = Math.ceil(d / NORM_COLUMNS);
-      const count = colItems + Math.ceil(rows / rowChunk);
-      const args = [a[0]!, b[0]!, a[1]!, a[2]!, b[1]!, c[0]!, rows, d, rowChunk, NORM_COLUMNS, colItems];
+      const { args, colItems, count } = normBackwardJob(
+        [a[0]!, b[0]!, a[1]!, a[2]!, b[1]!, c[0]!],
+        rows,
+        d,
+        threads,
+      );
       // row chunks first, shared by the threads' home ranges like the rows of every job; the dw items after
       run.tasks(TASK.RMSNORM_BACKWARD, args, count, n >= POOL_FLOATS, colItems);
       return true;

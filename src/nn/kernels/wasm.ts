@@ -1,12 +1,12 @@
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import type { MatmulKernels } from "./api.ts";
+import type { MatmulCall, MatmulKernels, RowWork } from "./api.ts";
 import { availableParallelism } from "node:os";
 import { ThreadPool } from "./thread-pool.ts";
 import { SharedHeap } from "./shared-heap.ts";
 import { CTL, evenBounds, TASK } from "./control.mjs";
 import { wasmApi } from "./webassembly.ts";
-import { f32Arg, trainingOps, type TaskRunner } from "./wasm-train.ts";
+import { f32Arg, normBackwardJob, POOL_FLOATS, trainingOps, type TaskRunner } from "./wasm-train.ts";
 import { gemmKernel } from "./wasm-gemm.ts";
 import { KernelStatsRecorder, type KernelStats } from "./stats.ts";
 import { swigluBackward, swigluForward } from "../layers/swiglu.ts";
@@ -88,7 +88,21 @@ interface GemmExports {
   swigluForwardKeep?(...args: number[]): void;
   /** Present in modules with the ROPE_ROWS task, whose attention takes a row stride (assembly/attention.ts). */
   ropeRows?(...args: number[]): void;
+  /** Present in modules whose attention backward takes RoPE's backward (assembly/tasks.ts, heads.ts). */
+  ropeHeadRows?(...args: number[]): void;
+  /** Present in modules whose GEMM_BATCH entries carry a row epilogue (assembly/train-tasks.ts rowEpilogue). */
+  rowEpilogue?(block: number, r0: number, r1: number): void;
 }
+
+/** Row epilogue kinds and i32 cells per block (assembly/train-tasks.ts rowEpilogue). */
+const EPILOGUE = {
+  RESIDUAL: 1,
+  ROPE: 2,
+  SWIGLU: 3,
+  SWIGLU_BACKWARD: 4,
+  NORM_BACKWARD_DX: 5,
+  CELLS: 16,
+} as const;
 
 /** Longest sequence the pooled attention backward takes (assembly/tasks.ts ATTENTION_MAX_L). */
 const ATTENTION_MAX_L = 2048;
@@ -151,10 +165,20 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
    * Runs items 0..count−1 of a task on the pool when it is up and the job `eligible` (large enough to share),
    * else on this thread; the items are the same either way.
    */
-  function tasks(kind: number, args: ArrayLike<number>, count: number, eligible: boolean, tail = 0): void {
+  function tasks(
+    kind: number,
+    args: ArrayLike<number>,
+    count: number,
+    eligible: boolean,
+    tail = 0,
+    bounds?: (homes: number) => ArrayLike<number>,
+  ): void {
+    gemms.flush(); // work deferred to the next GEMM job runs first
     const t0 = recorder.start();
     const shared = !!pool && pool.ready && eligible && count > 1;
-    if (shared && tail > 0) {
+    if (shared && bounds) {
+      pool!.runTasks(wasm, kind, args, count, mainScratch, bounds(pool!.homes));
+    } else if (shared && tail > 0) {
       const homes = pool!.homes;
       evenBounds(homeBounds, homes, 0, count - tail);
       homeBounds[homes] = count;
@@ -217,6 +241,37 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
     return { chunk, count: Math.ceil(n / chunk), parallel };
   }
 
+  // the attention job's home ranges (attentionHomes)
+  let homeItems: Int32Array = new Int32Array(0);
+  let homeLd = 0;
+  const attentionBounds = (homes: number): ArrayLike<number> => {
+    // Home h: the items whose rows start in the h-th share of the rows, the rows the GEMMs' home h wrote
+    // (wasm-gemm.ts job(): home h holds the h-th share of a product's row chunks) and reads next. By item count
+    // instead, a home's sequences ended anywhere in the rows: the threads read rows the other core had just
+    // written (issue 40).
+    const n = homeItems.length / 3;
+    let rows = 0;
+    for (let i = 0; i < n; i++)
+      rows = Math.max(rows, Math.floor(homeItems[3 * i]! / homeLd) + homeItems[3 * i + 2]!);
+    homeBounds[0] = 0;
+    let i = 0;
+    for (let h = 1; h < homes; h++) {
+      const edge = Math.floor((rows * h) / homes);
+      while (i < n && Math.floor(homeItems[3 * i]! / homeLd) < edge) i++;
+      homeBounds[h] = i;
+    }
+    homeBounds[homes] = n;
+    return homeBounds;
+  };
+  /** Home ranges for an attention job on rows (ld = H·hd, items in row order), or undefined (even shares). */
+  function attentionHomes(items: Int32Array, hd: number, ld: number) {
+    if (ld === hd) return undefined;
+    for (let i = 3; i < items.length; i += 3) if (items[i]! < items[i - 3]!) return undefined;
+    homeItems = items;
+    homeLd = ld;
+    return attentionBounds;
+  }
+
   /** Writes the attention items (at, pAt, L per (sequence, head)) into the heap table; its address. */
   function itemTable(items: Int32Array): number {
     const count = items.length / 3;
@@ -237,6 +292,100 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
 
   const gemms = gemmKernel({ heap, wasm, pool, threads, mainScratch, recorder, threshold, minChunk });
   const run = gemms.run;
+  // Row epilogue blocks of one matmulThen call (one per product at most), reused from call to call.
+  const epilogues = heap.allocBytes(8 * EPILOGUE.CELLS * 4);
+  const blockAddrs: number[] = [];
+  // per product: the earlier product whose rows its work also reads (swiglu: g), −1 none
+  const afterIndex: number[] = [];
+  // RMSNorm's weight gradient of a matmulThen call, handed to the next GEMM job once the call is done
+  let normDw: { args: number[]; count: number; ranges: number[] } | undefined;
+
+  /**
+   * The row epilogue blocks of matmulThen (0 where a product has no work), or undefined when the module lacks
+   * them, an array lies outside the heap or is too short, or a product with work shares its output with another.
+   */
+  function epilogueBlocks(
+    list: readonly MatmulCall[],
+    then: readonly (RowWork | undefined)[],
+  ): number[] | undefined {
+    if (!wasm.rowEpilogue || !runTask || list.length > 8 || then.length !== list.length) return undefined;
+    let positions: Int32Array | undefined;
+    const cells: number[][] = [];
+    afterIndex.length = 0;
+    normDw = undefined;
+    for (let i = 0; i < list.length; i++) {
+      const m = list[i]!;
+      const w = then[i];
+      afterIndex.push(-1);
+      if (!w) {
+        cells.push([]);
+        continue;
+      }
+      // (the products that add into this one's output come after it: its work runs once they are done)
+      for (let j = 0; j < list.length; j++)
+        if (j !== i && list[j]!.out === m.out && (j < i || !list[j]!.accumulate)) return undefined;
+      const n = m.M * m.N;
+      const y = addresses(n, [m.out]);
+      if (!y) return undefined;
+      if (w.kind === "residual") {
+        const p = addresses(n, [w.sum, w.x]);
+        const norm = w.norm
+          ? inHeap([w.norm.out, w.norm.inv, w.norm.w], [0, 0, 0], [n, m.M, m.N])
+          : [0, 0, 0];
+        if (!p || !norm) return undefined;
+        cells.push([EPILOGUE.RESIDUAL, m.N, p[0]!, p[1]!, y[0]!, ...norm, bits(w.norm?.eps ?? 0)]);
+      } else if (w.kind === "rmsnormBackward") {
+        // dx on the product's rows (it wrote dy), dw deferred to the next GEMM job (with a pool; else refused)
+        const p = addresses(n, [w.dx, w.x]);
+        const q = inHeap([w.dw, w.w, w.inv], [0, 0, 0], [m.N, m.N, m.M]);
+        if (!p || !q || !pool?.ready || normDw || n < POOL_FLOATS) return undefined;
+        cells.push([EPILOGUE.NORM_BACKWARD_DX, m.N, p[0]!, y[0]!, p[1]!, q[1]!, q[2]!]);
+        const job = normBackwardJob([p[0]!, q[0]!, y[0]!, p[1]!, q[1]!, q[2]!], m.M, m.N, threads, true);
+        // (it reads dy, x, inv and writes dw)
+        const bytes = 4 * n;
+        const ranges = [
+          y[0]!,
+          y[0]! + bytes,
+          p[1]!,
+          p[1]! + bytes,
+          q[2]!,
+          q[2]! + 4 * m.M,
+          q[0]!,
+          q[0]! + 4 * m.N,
+        ];
+        normDw = { args: job.args, count: job.colItems, ranges };
+      } else if (w.kind === "swiglu") {
+        // (σ(g) kept only by modules that read it back; g: an earlier product's output of the same shape)
+        const j = list.findIndex((o) => o.out === w.g);
+        const p = addresses(n, [w.a, w.g, w.sg]);
+        if (!p || w.u !== m.out || !wasm.swigluForwardKeep || !(j >= 0 && j < i)) return undefined;
+        if (list[j]!.M !== m.M || list[j]!.N !== m.N) return undefined;
+        afterIndex[i] = j;
+        cells.push([EPILOGUE.SWIGLU, m.N, p[0]!, p[1]!, y[0]!, p[2]!]);
+      } else if (w.kind === "swigluBackward") {
+        const p = addresses(n, [w.dg, w.du, w.g, w.u]);
+        const sg = w.sg && wasm.swigluForwardKeep ? addresses(n, [w.sg]) : [0];
+        if (!p || !sg) return undefined;
+        cells.push([EPILOGUE.SWIGLU_BACKWARD, m.N, p[0]!, p[1]!, y[0]!, p[2]!, p[3]!, sg[0]!]);
+      } else {
+        const hd = 2 * w.rope.half;
+        if (w.H * hd !== m.N || hd % 2 !== 0 || w.positions.length < m.M) return undefined;
+        if (positions && positions !== w.positions) return undefined;
+        positions = w.positions;
+        const t = ropeInHeap(w.rope);
+        const pos = positionsInHeap(w.positions, m.M, t.rows);
+        cells.push([EPILOGUE.ROPE, y[0]!, w.H, hd, t.cos, t.sin, pos, w.inverse ? 1 : 0]);
+      }
+    }
+    // (written last: positionsInHeap may have grown the memory)
+    const view = new Int32Array(heap.memory.buffer, epilogues, 8 * EPILOGUE.CELLS);
+    blockAddrs.length = 0;
+    cells.forEach((c, i) => {
+      view.set(c, i * EPILOGUE.CELLS);
+      blockAddrs.push(c.length > 0 ? epilogues + i * EPILOGUE.CELLS * 4 : 0);
+    });
+    return blockAddrs;
+  }
 
   const runner: TaskRunner = { heap, tasks, addresses, scaledAdamw: !!wasm.adamwScaled };
 
@@ -317,7 +466,16 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
     matmulABt: (out, a, b, M, K, N, accumulate = false) => run("ABt", out, a, b, M, K, N, accumulate),
     matmulAB: (out, a, b, M, K, N, accumulate = false) => run("AB", out, a, b, M, K, N, accumulate),
     matmulAtB: (out, a, b, M, K, N, accumulate = false) => run("AtB", out, a, b, M, K, N, accumulate),
-    matmulMany: gemms.many,
+    matmulMany: (list) => gemms.many(list),
+    matmulThen(list, then) {
+      const blocks = epilogueBlocks(list, then);
+      if (!blocks) return false;
+      const dw = normDw;
+      gemms.many(list, blocks, afterIndex);
+      if (dw) gemms.defer(TASK.RMSNORM_BACKWARD, dw.args, dw.count, dw.ranges);
+      return true;
+    },
+    flush: () => gemms.flush(),
     alongside(job, work) {
       if (pool?.ready) return pool.alongside(job, work);
       job();
@@ -414,16 +572,25 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
       const a = attentionOperands([O, P, Q, K, V], [0, 1, 0, 0, 0], items, hd, ld);
       if (!a) return false;
       const args = [...a, itemTable(items), hd, bits(scale), ld, attentionSub];
-      tasks(TASK.ATTENTION_FORWARD, args, items.length / 3, true);
+      tasks(TASK.ATTENTION_FORWARD, args, items.length / 3, true, 0, attentionHomes(items, hd, ld));
       return true;
     },
-    attentionBackwardAll(dQ, dK, dV, dO, P, Q, K, V, items, hd, scale, ld = hd) {
+    attentionBackwardAll(dQ, dK, dV, dO, P, Q, K, V, items, hd, scale, ld = hd, rope) {
       if (!runTask || items.length / 3 > MAX_ITEMS || !strided(hd, ld)) return false;
       for (let i = 2; i < items.length; i += 3) if (items[i]! > ATTENTION_MAX_L) return false;
+      // RoPE on the items' rows: modules with ropeHeadRows, heads of hd = 2·half floats, positions for every row
+      if (rope && (!wasm.ropeHeadRows || rope.rope.half * 2 !== hd || ld % hd !== 0)) return false;
+      const rows = rope ? dQ.length / ld : 0;
+      if (rope && (rope.positions.length < rows || !Number.isInteger(rows))) return false;
       const a = attentionOperands([dQ, dK, dV, dO, P, Q, K, V], [0, 0, 0, 0, 1, 0, 0, 0], items, hd, ld);
       if (!a) return false;
-      const args = [...a, itemTable(items), hd, bits(scale), ld, attentionSub];
-      tasks(TASK.ATTENTION_BACKWARD, args, items.length / 3, true);
+      let ropeArgs = [0, 0, 0];
+      if (rope) {
+        const t = ropeInHeap(rope.rope);
+        ropeArgs = [t.cos, t.sin, positionsInHeap(rope.positions, rows, t.rows)];
+      }
+      const args = [...a, itemTable(items), hd, bits(scale), ld, attentionSub, ...ropeArgs];
+      tasks(TASK.ATTENTION_BACKWARD, args, items.length / 3, true, 0, attentionHomes(items, hd, ld));
       return true;
     },
     ropeRows(x, y, rope, positions, rows, H, inverse) {

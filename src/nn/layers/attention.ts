@@ -368,7 +368,10 @@ export function attentionForwardRows(
   mergeHeadsWith(k, O, o!, s);
 }
 
-/** attentionBackward on the rows [B·T, H·hd] (all of dQ, dK, dV, dO, Q, K, V), as attentionForwardRows. */
+/**
+ * attentionBackward on the rows [B·T, H·hd] (all of dQ, dK, dV, dO, Q, K, V), as attentionForwardRows. With
+ * `rope`, the kernels may also apply RoPE's backward to dQ and dK (rotateRows, inverse): returns whether they did.
+ */
 export function attentionBackwardRows(
   k: MatmulKernels,
   dQ: Float32Array,
@@ -381,10 +384,13 @@ export function attentionBackwardRows(
   V: Float32Array,
   scratch: Float32Array,
   s: AttentionShape,
-): void {
+  rope?: { rope: { half: number; cos: Float32Array; sin: Float32Array }; positions: Int32Array },
+): boolean {
   const { H, hd } = s;
   const scale = 1 / Math.sqrt(hd);
-  if (k.attentionBackwardAll?.(dQ, dK, dV, dO, P, Q, K, V, rowItems(s), hd, scale, H * hd)) return;
+  if (rope && k.attentionBackwardAll?.(dQ, dK, dV, dO, P, Q, K, V, rowItems(s), hd, scale, H * hd, rope))
+    return true;
+  if (k.attentionBackwardAll?.(dQ, dK, dV, dO, P, Q, K, V, rowItems(s), hd, scale, H * hd)) return false;
   const n = s.B * s.T * H * hd;
   const [dq, dk, dv, dout, q, kk, v] = [0, 1, 2, 3, 4, 5, 6].map(() => new Float32Array(n));
   splitHeadsWith(k, dout!, dO, s);
@@ -395,4 +401,5 @@ export function attentionBackwardRows(
   mergeHeadsWith(k, dQ, dq!, s);
   mergeHeadsWith(k, dK, dk!, s);
   mergeHeadsWith(k, dV, dv!, s);
+  return false;
 }
