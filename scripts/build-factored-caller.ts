@@ -935,6 +935,25 @@ const DEVELOPMENT_PROBES = [
     8,
   ],
   ["probe, not kept: --name-after 0.6 (text values right 1084; java 41, js 36)", 39.75, 39, 80.42, 22, 8],
+  // 2026-12-05 20:29-20:35 UTC, issue 38 call count (parallel: fewer calls than the gold in 78 of 200 items): a
+  // 'more' feature x[13], how many other candidates of the parameter are written as its first value is (same
+  // family, quoted and capitalised alike, apart from each other, at least 0.3 of the first's chance), capped at 4
+  [
+    "+ 'more' feature x[13]: other plausible values written alike (chosen, rebuilt; sum of six 194.5 against 193; java 43, js 40)",
+    40,
+    40.5,
+    80.42,
+    23,
+    8,
+  ],
+  [
+    "the same, --seed 2 (sum of six 190.75 against 189.25 for the seed-2 weights without it; java 43, js 40)",
+    39.25,
+    38.5,
+    80.83,
+    23,
+    7,
+  ],
 ].map(([what, simple_python, multiple, irrelevance, parallel, parallel_multiple]) => ({
   what,
   simple_python,

@@ -240,7 +240,7 @@ export function assignLearned(
 
 /** Candidates below this chance are never a further value (keeps the "more" model's work small). */
 export const MORE_FLOOR = 0.001;
-export const MORE_DIM = 13;
+export const MORE_DIM = 14;
 
 /** How many words on each side of a value nearFrame looks at. */
 const FRAME_WIDTH = 2;
@@ -341,7 +341,26 @@ export function moreFeatures(
   x[11] = values.some((v) => rangesOf(v).some((r) => rangesOf(c).some((s) => nearFrame(f, r, s)))) ? 1 : 0;
   // how common the span's most common word is in training questions: a further value is seldom an everyday word
   x[12] = c.family === "span" ? pf[38]! : 0;
+  // how many other values of the first one's kind the parameter finds plausible (written alike, apart from one
+  // another and from the first): several place-like spans in one question are a list more often than not
+  x[13] = Math.min(4, plausibleAlike(f, p, c0, p0)) / 4;
   return x;
+}
+
+/** Candidates of the parameter written as c0 is, at least 0.3 of its chance, greedily apart from c0 and each other. */
+function plausibleAlike(f: FunctionView, p: ScoredParam, c0: Candidate, p0: number): number {
+  const taken: [number, number][] = [...rangesOf(c0)];
+  let n = 0;
+  const ranked = p.probs.map((pr, i) => ({ pr, c: p.info.candidates[i]! })).sort((a, b) => b.pr - a.pr);
+  for (const { pr, c } of ranked) {
+    if (pr < 0.3 * p0) break;
+    if (c === c0 || c.family !== c0.family || c.quoted !== c0.quoted) continue;
+    if (c.family === "span" && capitalised(f, c) !== capitalised(f, c0)) continue;
+    if (rangesOf(c).some((r) => taken.some((u) => overlaps(r, u)))) continue;
+    taken.push(...rangesOf(c));
+    n++;
+  }
+  return n;
 }
 
 /** The ablation baseline: each parameter takes the next unused candidate of its family in question order. */
