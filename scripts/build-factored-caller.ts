@@ -954,6 +954,14 @@ const DEVELOPMENT_PROBES = [
     23,
     7,
   ],
+  [
+    "probe, decoding, not kept: a further value needs no evidence when x[13] >= 0.5 (two or more others alike; sum of six 192 against 194.5, seed 2 188.75 against 190.75; java 43, js 38 on both)",
+    40,
+    40.5,
+    80.42,
+    23,
+    7.5,
+  ],
 ].map(([what, simple_python, multiple, irrelevance, parallel, parallel_multiple]) => ({
   what,
   simple_python,
