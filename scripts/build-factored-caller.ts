@@ -962,6 +962,22 @@ const DEVELOPMENT_PROBES = [
     23,
     7.5,
   ],
+  [
+    "probe, not kept: x[13] counting candidates at least 0.1 of the first's chance, not 0.3, rebuilt (synth chose the ratio 0.95; sum of six 188.5 against 194.5; java 43, js 40)",
+    40,
+    41,
+    80.42,
+    17,
+    7.5,
+  ],
+  [
+    "probe: the same, --seed 2 (ratio 0.9; sum of six 190 against 190.75; java 43, js 40)",
+    39.5,
+    38.5,
+    80.83,
+    22,
+    7,
+  ],
 ].map(([what, simple_python, multiple, irrelevance, parallel, parallel_multiple]) => ({
   what,
   simple_python,
