@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -8,6 +8,7 @@ import { Bm25Retriever } from "../../src/retrieval/bm25.ts";
 import { GATE_FILE } from "../../src/retrieval/hybrid-gate.ts";
 import { HYBRID_DEFAULTS, HybridRetriever } from "../../src/retrieval/hybrid.ts";
 import { openToolGenRetriever } from "../../src/retrieval/toolgen-open.ts";
+import { writeCatalogFiles } from "../helpers/catalog-files.ts";
 import { runCli } from "../helpers/run-cli.ts";
 
 // `toolgen train` holds out dev queries and writes the hybrid's gate; `--retriever hybrid` then scores at least
@@ -53,15 +54,7 @@ function writeData(dir: string) {
     const rows = queries.map((q) => `${q},tool${i}`);
     rows.forEach((r, j) => (j === (i * 3) % 8 || j === (i * 3 + 5) % 8 ? test : train).push(r));
   }
-  const files = {
-    tools: join(dir, "tools.json"),
-    train: join(dir, "train.csv"),
-    test: join(dir, "test.csv"),
-  };
-  writeFileSync(files.tools, JSON.stringify(tools));
-  writeFileSync(files.train, train.join("\n"));
-  writeFileSync(files.test, test.join("\n"));
-  return files;
+  return writeCatalogFiles(dir, tools, train, test);
 }
 
 describe("toolgen train writes the hybrid's gate (CLI)", () => {

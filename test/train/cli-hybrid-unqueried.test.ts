@@ -1,8 +1,9 @@
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { GATE_FILE, readQueried, writeGate } from "../../src/retrieval/hybrid-gate.ts";
+import { writeCatalogFiles } from "../helpers/catalog-files.ts";
 import { runCli } from "../helpers/run-cli.ts";
 
 // `toolgen train` writes, beside the gate, the tools its retrieval stage trained on queries for; `--retriever
@@ -33,15 +34,7 @@ function writeData(dir: string) {
         train.push(`${q},tool${i}`);
     else for (const q of [`${d} ${d2} today`, `look up ${d2}`, `${d} info`]) test.push(`${q},tool${i}`);
   });
-  const files = {
-    tools: join(dir, "tools.json"),
-    train: join(dir, "train.csv"),
-    test: join(dir, "test.csv"),
-  };
-  writeFileSync(files.tools, JSON.stringify(tools));
-  writeFileSync(files.train, train.join("\n"));
-  writeFileSync(files.test, test.join("\n"));
-  return files;
+  return writeCatalogFiles(dir, tools, train, test);
 }
 
 describe("the hybrid on tools no training query named (CLI)", () => {
