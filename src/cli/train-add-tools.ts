@@ -21,6 +21,7 @@ export interface AddToolsCliOptions {
   distill?: string;
   distillTemperature?: string;
   distillTeacher?: string;
+  newToolOffset?: string;
   seed: string;
   progress: boolean;
   json?: boolean;
@@ -125,6 +126,15 @@ export async function runAddTools(
       ...(teacher !== undefined ? { teacher } : {}),
     };
   }
+  let newToolOffset: number | undefined;
+  if (opts.newToolOffset !== undefined) {
+    newToolOffset = Number(opts.newToolOffset);
+    if (!Number.isFinite(newToolOffset) || opts.newToolOffset.trim() === "")
+      throw new ToolgenError(
+        "invalid_option",
+        `--new-tool-offset must be a number, got "${opts.newToolOffset}"`,
+      );
+  }
   const epochs = perStage("--epochs", opts.epochs);
   const lr = perStage("--lr", opts.lr);
   let replay: number | undefined;
@@ -151,6 +161,7 @@ export async function runAddTools(
     ...(anchor !== undefined ? { anchor } : {}),
     ...(trainLayers !== undefined ? { trainLayers } : {}),
     ...(distill ? { distill } : {}),
+    ...(newToolOffset !== undefined ? { newToolOffset } : {}),
     seed,
     progress: opts.progress,
     signal,

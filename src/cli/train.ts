@@ -107,6 +107,11 @@ export function register(program: Command): void {
       "--add-tools --distill: base (the --from model over its own tools; default) or rows (the model after " +
         "--rows-first's fit, over the old and new tools)",
     )
+    .option(
+      "--new-tool-offset <x>",
+      "--add-tools: logit offset for the added tools' tokens, applied when the model ranks tools " +
+        "(toolgen-offsets.json; negative keeps more of the old tools' ranks; default 0)",
+    )
     .requiredOption("--out <dir>", "checkpoint folder to write (and resume from with --resume)")
     .option(
       "--preset <name>",
@@ -201,6 +206,7 @@ const ADD_TOOLS_ONLY = [
   "distill",
   "distillTemperature",
   "distillTeacher",
+  "newToolOffset",
 ];
 const ADD_TOOLS_REFUSED = [
   ...TEXT_ONLY,

@@ -24,6 +24,11 @@ export interface GenerativeRetrieverOptions {
   chatFormat?: ChatFormat;
   /** The trie to decode with (default `buildIdTrie`); tests inject a broken one to see `rawOutputs` catch it. */
   trie?: TokenTrie;
+  /**
+   * Logit offsets by tool id, added to those tools' tokens before ranking (atomic ids; a model folder's
+   * toolgen-offsets.json, written by `toolgen train --add-tools --new-tool-offset`).
+   */
+  offsets?: Readonly<Record<string, number>>;
 }
 
 /** Batched next-token logits, when the backend can score many prompts in one pass (evaluation speed). */
@@ -101,6 +106,8 @@ export class GenerativeRetriever implements Retriever {
   readonly trie: TokenTrie;
   private readonly toolTokens: number[];
   private readonly idOfToken = new Map<number, string>();
+  /** Token → logit offset (options.offsets on atomic ids). */
+  private readonly tokenOffsets: Array<[number, number]> = [];
   /** Hallucinations seen in unconstrained mode: top-1 outputs that were not a catalog id. */
   readonly hallucinations: HallucinationCount = { generations: 0, invalid: 0 };
   /** Every raw output in either mode, checked against the index before any filtering. */
@@ -121,7 +128,11 @@ export class GenerativeRetriever implements Retriever {
       for (const [id, tokens] of this.trie.entries()) {
         this.toolTokens.push(tokens[0]!);
         this.idOfToken.set(tokens[0]!, id);
+        const offset = options.offsets?.[id];
+        if (offset) this.tokenOffsets.push([tokens[0]!, offset]);
       }
+    } else if (options.offsets && Object.values(options.offsets).some((x) => x !== 0)) {
+      throw new ToolgenError("invalid_option", "logit offsets apply to atomic ids only");
     }
   }
 
@@ -152,7 +163,12 @@ export class GenerativeRetriever implements Retriever {
     if (outputs.length === 0) this.rawOutputs.invalidTop1++;
   }
 
-  private rankAtomic(logits: Float32Array, k: number): RetrievalHit[] {
+  private rankAtomic(raw: Float32Array, k: number): RetrievalHit[] {
+    let logits = raw;
+    if (this.tokenOffsets.length > 0) {
+      logits = raw.slice(); // the caller's array stays the model's
+      for (const [token, offset] of this.tokenOffsets) logits[token] = logits[token]! + offset;
+    }
     const constrained = this.options.constrained !== false;
     const ranked = topTokens(logits, k, constrained ? this.toolTokens : undefined);
     this.countRaw(ranked.map((t) => ({ tokens: [t], id: this.idOfToken.get(t) })));

@@ -50,7 +50,8 @@ export function openToolGenRetriever(
   return new GenerativeRetriever(
     new BuiltinTokenModel(loaded.model, loaded.tokenizer, `builtin:${loaded.dir}`),
     index,
-    { chatFormat: loaded.chatFormat, ...options },
+    // The folder's offsets (an addition's calibration) unless the caller gives its own.
+    { chatFormat: loaded.chatFormat, ...(loaded.offsets ? { offsets: loaded.offsets } : {}), ...options },
     llamaBatchScorer(loaded.model),
   );
 }

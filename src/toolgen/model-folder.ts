@@ -17,6 +17,12 @@ import { ToolgenError } from "../errors.ts";
 export const INDEX_FILE = "toolgen-index.json";
 export const MANIFEST_FILE = "toolgen.json";
 export const TOKENIZER_CONFIG_FILE = "tokenizer_config.json";
+/**
+ * Logit offsets per tool id, added to those tools' tokens when ranking (`toolgen train --add-tools
+ * --new-tool-offset`): tools learnt in a short addition compete with the old ones on a scale the base training
+ * did not set, and one scalar chosen on dev queries moves the balance between old and new tools. Absent: none.
+ */
+export const OFFSETS_FILE = "toolgen-offsets.json";
 
 export interface StageReport {
   stage: Stage;
@@ -82,6 +88,8 @@ export interface AddedTools {
   stages: StageReport[];
   /** The fit of the new rows (`rows`): examples, final loss and accuracy over them, seconds. */
   rows?: { examples: number; loss: number; accuracy: number; seconds: number };
+  /** The logit offset written for the added tools (OFFSETS_FILE), when one was given. */
+  offset?: number;
   /** Wall seconds of the whole addition (loading, virtualisation, stages). */
   seconds: number;
 }
@@ -174,6 +182,25 @@ export function readManifest(dir: string): ToolGenManifest | undefined {
   return value;
 }
 
+/** The folder's logit offsets by tool id (OFFSETS_FILE), or undefined when it has none. */
+export function readToolOffsets(dir: string): Record<string, number> | undefined {
+  const file = join(dir, OFFSETS_FILE);
+  if (!existsSync(file)) return undefined;
+  const value = readJsonFile(file) as { format?: unknown; offsets?: unknown };
+  const offsets = value?.offsets as Record<string, unknown> | undefined;
+  if (
+    value?.format !== "toolgen-offsets/1" ||
+    typeof offsets !== "object" ||
+    offsets === null ||
+    !Object.values(offsets).every((x) => typeof x === "number" && Number.isFinite(x))
+  )
+    throw new ToolgenError(
+      "invalid_input",
+      `${file}: expected {"format": "toolgen-offsets/1", "offsets": {id: finite number}}`,
+    );
+  return offsets as Record<string, number>;
+}
+
 export interface ToolGenModel {
   dir: string;
   model: Llama;
@@ -181,6 +208,8 @@ export interface ToolGenModel {
   index: ToolIndex;
   manifest?: ToolGenManifest;
   chatFormat: ChatFormat;
+  /** Logit offsets by tool id (OFFSETS_FILE); absent when the folder has none. */
+  offsets?: Record<string, number>;
 }
 
 /** Loads a trained ToolGen folder (a `builtin:DIR` spec's prefix is accepted). */
@@ -192,5 +221,6 @@ export function loadToolGenModel(spec: string): ToolGenModel {
   const manifest = readManifest(dir);
   // A folder without a manifest (trained elsewhere) is taken to use the default Llama-3 format.
   const chatFormat = manifest ? (manifest.chatFormat ?? "chatml") : "llama3";
-  return { dir, model, tokenizer, index, manifest, chatFormat };
+  const offsets = readToolOffsets(dir);
+  return { dir, model, tokenizer, index, manifest, chatFormat, ...(offsets ? { offsets } : {}) };
 }

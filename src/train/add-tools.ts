@@ -13,6 +13,7 @@ import type { ToolIndex } from "../toolgen/ids.ts";
 import {
   readManifest,
   readToolIndex,
+  readToolOffsets,
   type AddedTools,
   type StageReport,
   type ToolGenManifest,
@@ -26,7 +27,7 @@ import {
   type StageSample,
 } from "./datasets.ts";
 import { trainingCodeVersion } from "./code-version.ts";
-import { writeJsonAtomic, writeToolGenExtras } from "./model-folder-write.ts";
+import { writeJsonAtomic, writeToolGenExtras, writeToolOffsets } from "./model-folder-write.ts";
 import { downsampleCurve, withUserLoss } from "./pipeline.ts";
 import { scheduleFor } from "./schedule.ts";
 import { virtualizeTools } from "./virtualize.ts";
@@ -89,6 +90,13 @@ export interface AddToolsOptions {
    * anchor, it holds what the model predicts for the old tools, not its weights (default: labels alone).
    */
   distill?: DistillOptions;
+  /**
+   * A logit offset for the added tools' tokens, written to the new folder's toolgen-offsets.json and added by the
+   * retriever when it ranks (default 0: none). Chosen on dev queries of old and new tools: negative keeps more of
+   * the old tools' ranks, positive more of the new ones' (bench/add-tools-calibrate.ts traces the trade).
+   * Offsets an earlier addition wrote are carried over.
+   */
+  newToolOffset?: number;
   /** Peak learning rate per stage (default: the rate the model's own stage was trained with). */
   lr?: Partial<Record<AddStage, number>>;
   seed?: number;
@@ -203,6 +211,8 @@ function check(o: AddToolsOptions): Checked {
     if (teacher === "rows" && o.rowsFirst !== true)
       fail("distill teacher rows takes its targets after the rows-first fit: it needs rowsFirst");
   }
+  if (o.newToolOffset !== undefined && !Number.isFinite(o.newToolOffset))
+    fail(`newToolOffset must be a finite number, got ${o.newToolOffset}`);
   const replay = o.replay ?? 0;
   if (!(replay >= 0 && Number.isFinite(replay))) fail(`replay must be a number ≥ 0, got ${replay}`);
   if (resolve(o.out) === resolve(o.from)) fail("--out must be a new folder, not the --from folder");
@@ -234,6 +244,8 @@ function fingerprintOf(o: AddToolsOptions, from: string, stages: AddStage[]): st
     JSON.stringify({
       ...{ from, stages, epochs, replay, lr, seed, imprint, method, rowEpochs, rowsFirst },
       ...{ anchor, trainLayers, distill },
+      // Only when given, so that the fingerprints of additions without an offset stay what they were.
+      ...(o.newToolOffset ? { newToolOffset: o.newToolOffset } : {}),
     }),
   );
   for (const e of o.tools) h.update(`\u0000${e.id}\u0001${e.description}`);
@@ -354,6 +366,7 @@ async function trainStage(
  */
 export async function addToolsToModel(o: AddToolsOptions): Promise<ToolGenManifest> {
   const { manifest: m, index: oldIndex, stages } = check(o);
+  const carried = readToolOffsets(o.from); // read (and checked) before any work
   const seed = o.seed ?? m.seed;
   const log = o.log ?? ((line: string) => process.stderr.write(line + "\n"));
   const started = performance.now();
@@ -478,6 +491,7 @@ export async function addToolsToModel(o: AddToolsOptions): Promise<ToolGenManife
     method,
     stages: reports,
     ...(rows ? { rows } : {}),
+    ...(o.newToolOffset ? { offset: o.newToolOffset } : {}),
     seconds: (performance.now() - started) / 1000,
   };
   const manifest: ToolGenManifest = {
@@ -492,6 +506,10 @@ export async function addToolsToModel(o: AddToolsOptions): Promise<ToolGenManife
   try {
     saveCheckpoint(tmp, model, { tokenizer });
     writeToolGenExtras(tmp, index, m.chatFormat ?? "chatml");
+    writeToolOffsets(tmp, {
+      ...carried,
+      ...(o.newToolOffset ? Object.fromEntries(o.tools.map((t) => [t.id, o.newToolOffset!])) : {}),
+    });
     // Old and new samples of every trained stage, so that the new folder can be added to in turn.
     for (const stage of ["memorization", "retrieval"] as const) {
       if (!existsSync(dataFile(o.from, stage))) continue;

@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import { writeFileAtomic } from "../io/atomic.ts";
 import { CHATML_TEMPLATE, CHAT_FORMATS, type ChatFormat } from "../toolgen/chat-encoding.ts";
 import type { ToolIndex } from "../toolgen/ids.ts";
-import { INDEX_FILE, TOKENIZER_CONFIG_FILE } from "../toolgen/model-folder.ts";
+import { INDEX_FILE, OFFSETS_FILE, TOKENIZER_CONFIG_FILE } from "../toolgen/model-folder.ts";
 
 /**
  * Writing the extra files of a trained ToolGen folder (their names and reading: `src/toolgen/model-folder.ts`).
@@ -29,4 +29,10 @@ export function writeToolGenExtras(dir: string, index: ToolIndex, format: ChatFo
     eos_token: spec.end,
     pad_token: spec.pad,
   });
+}
+
+/** The folder's logit offsets by tool id (read by `readToolOffsets`); nothing is written for none. */
+export function writeToolOffsets(dir: string, offsets: Readonly<Record<string, number>>): void {
+  if (Object.keys(offsets).length === 0) return;
+  writeJsonAtomic(join(dir, OFFSETS_FILE), { format: "toolgen-offsets/1", offsets });
 }
