@@ -1,6 +1,7 @@
 import { cpSync, existsSync, readFileSync, rmSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import type { LabelledQuery } from "../src/catalog/catalog.ts";
 import { writeFileAtomic } from "../src/io/atomic.ts";
 import { loadCheckpoint, saveCheckpoint } from "../src/nn/checkpoint.ts";
@@ -107,6 +108,16 @@ function baseOldDev(): number {
 
 const RESULT = new URL("./results/add-tools-calibration.json", import.meta.url);
 
+/** writeBenchResult, then each array of numbers (the curves) put on one line, so that the file stays small. */
+function writeResult(command: string, figures: Record<string, unknown>): void {
+  writeBenchResult("add-tools-calibration", command, figures);
+  const text = readFileSync(RESULT, "utf8").replace(
+    /\[\s*(-?[0-9.e+-]+(?:,\s*-?[0-9.e+-]+)*)\s*\]/g,
+    (_, xs: string) => `[${xs.split(/,\s*/).join(", ")}]`,
+  );
+  writeFileAtomic(fileURLToPath(RESULT), text);
+}
+
 async function devPhase(names: readonly string[]): Promise<void> {
   const d = addToolsData();
   if (!d) throw new Error("bench/add-tools-calibrate.ts: the MetaTool data is absent");
@@ -127,7 +138,14 @@ async function devPhase(names: readonly string[]): Promise<void> {
     const at0 = curve.find((p) => p.offset === 0)!;
     const chosen = pick(curve, floor);
     const old = (configs[c.name] ?? {}) as Record<string, unknown>;
-    configs[c.name] = { ...old, uncalibrated_dev: at0, chosen: chosen ?? null, curve };
+    configs[c.name] = {
+      ...old,
+      uncalibrated_dev: at0,
+      chosen: chosen ?? null,
+      // At the offsets of GRID, in order.
+      old_dev_curve: curve.map((p) => p.old_dev),
+      new_dev_curve: curve.map((p) => p.new_dev),
+    };
     process.stderr.write(
       `${c.name}: offset 0 → old ${at0.old_dev.toFixed(2)} new ${at0.new_dev.toFixed(2)}; ` +
         (chosen
@@ -135,11 +153,14 @@ async function devPhase(names: readonly string[]): Promise<void> {
           : `no offset keeps old dev >= ${floor.toFixed(2)}\n`),
     );
   }
-  writeBenchResult("add-tools-calibration", "npx tsx bench/add-tools-calibrate.ts dev", {
+  writeResult("npx tsx bench/add-tools-calibrate.ts dev", {
     rule:
       "per addition: the offset (grid -8..8 by 0.05) maximising new-tool dev NDCG@1 with old-tool dev NDCG@1 >= " +
-      "the base's - 1 (ties: smaller |offset|); across additions: the best new dev at its offset",
-    floor_old_dev: floor,
+      "FLOOR (ties: smaller |offset|); across additions: the best new dev at its offset. Rule A: FLOOR = the " +
+      "base's old dev - 1; rule B (added after the dev curves, before any calibrated test): the full " +
+      "retraining's old dev - 1",
+    floors: { A: floor, B: fullOldDev() - 1 },
+    offsets: GRID,
     load: loadavg(),
     configs,
   });
@@ -172,7 +193,8 @@ function blend(name: string, alpha: number): string {
 }
 
 interface Recorded {
-  curve?: CurvePoint[];
+  old_dev_curve: number[];
+  new_dev_curve: number[];
   test?: Record<string, { date: string; load: number[]; old_test: Figures; new_test: Figures }>;
 }
 
@@ -193,7 +215,12 @@ async function testPhase(names: readonly string[]): Promise<void> {
         ? join(DIR, "full")
         : join(DIR, name.startsWith("blend-") ? name : `add-${name}`);
     for (const floor of Object.values(floors)) {
-      const chosen = pick(rec.curve!, floor);
+      const curve = GRID.map((offset, i) => ({
+        offset,
+        old_dev: rec.old_dev_curve[i]!,
+        new_dev: rec.new_dev_curve[i]!,
+      }));
+      const chosen = pick(curve, floor);
       if (!chosen) continue;
       const key = String(chosen.offset);
       rec.test ??= {};
@@ -214,7 +241,7 @@ async function testPhase(names: readonly string[]): Promise<void> {
     }
   }
   const { name: _n, date: _d, machine: _m, command: _c, git_revision: _g, ...rest } = prev;
-  writeBenchResult("add-tools-calibration", "npx tsx bench/add-tools-calibrate.ts dev|test …", {
+  writeResult("npx tsx bench/add-tools-calibrate.ts dev|test …", {
     ...rest,
     floors,
     configs: prev.configs,
