@@ -49,6 +49,19 @@ async function devScores(dir: string, parts: Record<string, readonly LabelledQue
   return out;
 }
 
+/** Per query, every tool's mean score over several models' scores of the same queries. */
+function meanScores(list: readonly Scores[]): Scores {
+  const out: Scores = {};
+  for (const part of Object.keys(list[0]!)) {
+    out[part] = list[0]![part]!.map((_, i) => {
+      const sum = new Map<string, number>();
+      for (const s of list) for (const [id, x] of s[part]![i]!) sum.set(id, (sum.get(id) ?? 0) + x);
+      return [...sum].map(([id, x]): [string, number] => [id, x / list.length]).sort((a, b) => b[1] - a[1]);
+    });
+  }
+  return out;
+}
+
 /** Top-5 ids after adding `offset` to the new tools' scores (stable: equal scores keep the model's order). */
 function shifted(
   hits: ReadonlyArray<readonly [string, number]>,
@@ -132,9 +145,27 @@ async function devPhase(names: readonly string[]): Promise<void> {
     ...CONFIGS.map((c) => ({ name: c.name, dir: join(DIR, `add-${c.name}`) })),
     ...names.filter((n) => n.startsWith("blend-")).map((n) => ({ name: n, dir: join(DIR, n) })),
     { name: "full-retraining", dir: join(DIR, "full") },
-  ].filter((c) => (names.length === 0 || names.includes(c.name)) && readTiming(c.dir));
-  for (const c of folders) {
-    const curve = curveOf(await devScores(c.dir, parts), parts, isNew);
+    // mean:A,B,…: the mean of the additions' logits (an ensemble costs each addition's CPU and a forward pass each).
+    ...names
+      .filter((n) => n.startsWith("mean:"))
+      .map((n) => ({
+        name: n,
+        dir: "",
+        members: n
+          .slice(5)
+          .split(",")
+          .map((m) => join(DIR, `add-${m}`)),
+      })),
+  ].filter(
+    (c: { name: string; dir: string; members?: string[] }) =>
+      (names.length === 0 || names.includes(c.name)) &&
+      (c.members ? c.members.every((m) => readTiming(m)) : readTiming(c.dir)),
+  );
+  for (const c of folders as Array<{ name: string; dir: string; members?: string[] }>) {
+    const scores = c.members
+      ? meanScores(await Promise.all(c.members.map((m) => devScores(m, parts))))
+      : await devScores(c.dir, parts);
+    const curve = curveOf(scores, parts, isNew);
     const at0 = curve.find((p) => p.offset === 0)!;
     const chosen = pick(curve, floor);
     const old = (configs[c.name] ?? {}) as Record<string, unknown>;
