@@ -5,10 +5,10 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { CatalogEntry, LabelledQuery } from "../../src/catalog/catalog.ts";
 import { openToolGenRetriever } from "../../src/retrieval/toolgen-open.ts";
 import { addToolsToModel } from "../../src/train/add-tools.ts";
-import { trainToolGen } from "../../src/train/pipeline.ts";
 import { OFFSETS_FILE, readManifest } from "../../src/toolgen/model-folder.ts";
 import { runCli } from "../helpers/run-cli.ts";
 import { syntheticCatalog } from "../helpers/synthetic.ts";
+import { trainAddToolsBase } from "../helpers/add-tools-base.ts";
 
 const { entries, queries } = syntheticCatalog();
 const NEW = 4; // the last four tools are added later
@@ -42,24 +42,7 @@ describe("the added tools' logit offset (toolgen-offsets.json)", () => {
   const base = join(dir, "base");
   const plain = join(dir, "plain");
   beforeAll(async () => {
-    await trainToolGen({
-      catalog: oldTools,
-      queries: oldQueries,
-      out: base,
-      preset: "tiny",
-      seed: 1,
-      progress: false,
-      log: () => {},
-      schedule: {
-        tokenizerVocab: 400,
-        batchSize: 16,
-        stages: {
-          memorization: { epochs: 8 },
-          retrieval: { epochs: 20, lr: 3e-3, tokenDropout: 0, userLoss: false, averageLast: 0 },
-        },
-      },
-      config: { hiddenSize: 64, intermediateSize: 160, numLayers: 2, numHeads: 2, maxPositions: 64 },
-    });
+    await trainAddToolsBase(base, oldTools, oldQueries);
     await addToolsToModel({
       from: base,
       out: plain,

@@ -8,11 +8,11 @@ import { createRetriever } from "../../src/retrieval/create.ts";
 import type { GenerativeRetriever } from "../../src/retrieval/generative.ts";
 import { addToolsToModel } from "../../src/train/add-tools.ts";
 import { distillTargets } from "../../src/train/distill-targets.ts";
-import { trainToolGen } from "../../src/train/pipeline.ts";
 import { readManifest, readToolIndex } from "../../src/toolgen/model-folder.ts";
 import { ToolgenError } from "../../src/errors.ts";
 import { runCli } from "../helpers/run-cli.ts";
 import { syntheticCatalog } from "../helpers/synthetic.ts";
+import { trainAddToolsBase } from "../helpers/add-tools-base.ts";
 
 /** Top-1 accuracy of a model folder on queries, ranking the whole catalog. */
 async function top1(dir: string, catalog: readonly CatalogEntry[], queries: readonly LabelledQuery[]) {
@@ -36,24 +36,7 @@ describe("adding tools to a trained ToolGen model", () => {
   const dir = mkdtempSync(join(tmpdir(), "toolgen-add-"));
   const base = join(dir, "base");
   beforeAll(async () => {
-    await trainToolGen({
-      catalog: oldTools,
-      queries: oldQueries,
-      out: base,
-      preset: "tiny",
-      seed: 1,
-      progress: false,
-      log: () => {},
-      schedule: {
-        tokenizerVocab: 400,
-        batchSize: 16,
-        stages: {
-          memorization: { epochs: 8 },
-          retrieval: { epochs: 20, lr: 3e-3, tokenDropout: 0, userLoss: false, averageLast: 0 },
-        },
-      },
-      config: { hiddenSize: 64, intermediateSize: 160, numLayers: 2, numHeads: 2, maxPositions: 64 },
-    });
+    await trainAddToolsBase(base, oldTools, oldQueries);
   }, 60_000);
 
   it(
