@@ -126,13 +126,14 @@ export async function runAddTools(
       ...(teacher !== undefined ? { teacher } : {}),
     };
   }
-  let newToolOffset: number | undefined;
-  if (opts.newToolOffset !== undefined) {
+  let newToolOffset: number | "auto" | undefined;
+  if (opts.newToolOffset === "auto") newToolOffset = "auto";
+  else if (opts.newToolOffset !== undefined) {
     newToolOffset = Number(opts.newToolOffset);
     if (!Number.isFinite(newToolOffset) || opts.newToolOffset.trim() === "")
       throw new ToolgenError(
         "invalid_option",
-        `--new-tool-offset must be a number, got "${opts.newToolOffset}"`,
+        `--new-tool-offset must be a number or auto, got "${opts.newToolOffset}"`,
       );
   }
   const epochs = perStage("--epochs", opts.epochs);

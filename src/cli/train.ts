@@ -110,7 +110,8 @@ export function register(program: Command): void {
     .option(
       "--new-tool-offset <x>",
       "--add-tools: logit offset for the added tools' tokens, applied when the model ranks tools " +
-        "(toolgen-offsets.json; negative keeps more of the old tools' ranks; default 0)",
+        "(toolgen-offsets.json; negative keeps more of the old tools' ranks; default 0), or auto: chosen on " +
+        "queries held out of the addition (a fifth of those naming the new tools, and old-tool queries)",
     )
     .requiredOption("--out <dir>", "checkpoint folder to write (and resume from with --resume)")
     .option(

@@ -88,10 +88,28 @@ export interface AddedTools {
   stages: StageReport[];
   /** The fit of the new rows (`rows`): examples, final loss and accuracy over them, seconds. */
   rows?: { examples: number; loss: number; accuracy: number; seconds: number };
-  /** The logit offset written for the added tools (OFFSETS_FILE), when one was given. */
+  /** The logit offset written for the added tools (OFFSETS_FILE), when one was given or chosen. */
   offset?: number;
+  /** `--new-tool-offset auto`: how the offset was chosen on held-out dev queries (`train/choose-offset.ts`). */
+  auto?: OffsetChoice;
   /** Wall seconds of the whole addition (loading, virtualisation, stages). */
   seconds: number;
+}
+
+/** An offset chosen on dev queries the addition held out: the rule, the pick, and NDCG@1 (points) on the grid. */
+export interface OffsetChoice {
+  rule: string;
+  offset: number;
+  /** Old- and new-tool dev NDCG@1 at the chosen offset. */
+  old: number;
+  new: number;
+  /** The --from model's old-tool dev NDCG@1 (the floor is this minus the tolerance). */
+  baseOld: number;
+  /** False when no offset kept the old tools within the tolerance (the mean alone chose). */
+  floorMet: boolean;
+  /** How many dev queries of each kind; old ones from the --from folder's data/dev.jsonl or the replayed samples. */
+  dev: { old: number; new: number; oldFrom: "dev.jsonl" | "replayed" };
+  curve: { offsets: number[]; old: number[]; new: number[] };
 }
 
 /**

@@ -36,6 +36,13 @@ import { fitNewRows } from "./fit-new-rows.ts";
 import { anchorWeights } from "./anchor-weights.ts";
 import { distillTargets, type ToolDistribution } from "./distill-targets.ts";
 import { toolDocument } from "../toolgen/tool-document.ts";
+import {
+  chooseOffset,
+  holdOutForOffset,
+  offsetLine,
+  readDevQueries,
+  writeDevQueries,
+} from "./choose-offset.ts";
 import { ToolgenError } from "../errors.ts";
 
 /** The stages an addition trains (agent trajectories are not replayed: a model with an agent stage is refused). */
@@ -94,9 +101,11 @@ export interface AddToolsOptions {
    * A logit offset for the added tools' tokens, written to the new folder's toolgen-offsets.json and added by the
    * retriever when it ranks (default 0: none). Chosen on dev queries of old and new tools: negative keeps more of
    * the old tools' ranks, positive more of the new ones' (bench/add-tools-calibrate.ts traces the trade).
-   * Offsets an earlier addition wrote are carried over.
+   * `auto`: chosen here on queries held out of the addition (choose-offset.ts: OFFSET_RULE); needs queries naming
+   * at least two of the added tools' queries and old-tool queries (the --from folder's data/dev.jsonl or its
+   * retrieval samples). Offsets an earlier addition wrote are carried over.
    */
-  newToolOffset?: number;
+  newToolOffset?: number | "auto";
   /** Peak learning rate per stage (default: the rate the model's own stage was trained with). */
   lr?: Partial<Record<AddStage, number>>;
   seed?: number;
@@ -211,8 +220,20 @@ function check(o: AddToolsOptions): Checked {
     if (teacher === "rows" && o.rowsFirst !== true)
       fail("distill teacher rows takes its targets after the rows-first fit: it needs rowsFirst");
   }
-  if (o.newToolOffset !== undefined && !Number.isFinite(o.newToolOffset))
-    fail(`newToolOffset must be a finite number, got ${o.newToolOffset}`);
+  if (o.newToolOffset !== undefined && o.newToolOffset !== "auto" && !Number.isFinite(o.newToolOffset))
+    fail(`newToolOffset must be a finite number or "auto", got ${o.newToolOffset}`);
+  if (o.newToolOffset === "auto") {
+    const naming = (o.queries ?? []).filter((q) => q.relevant.some((id) => seen.has(id))).length;
+    if (naming < 2)
+      fail(
+        `--new-tool-offset auto holds out some of the added tools' queries to choose on: it needs at least 2 ` +
+          `queries naming them (--queries), got ${naming}`,
+      );
+    if (readDevQueries(o.from).length === 0 && !existsSync(dataFile(o.from, "retrieval")))
+      fail(
+        `--new-tool-offset auto needs old-tool queries: ${o.from} has neither data/dev.jsonl nor data/retrieval.jsonl`,
+      );
+  }
   const replay = o.replay ?? 0;
   if (!(replay >= 0 && Number.isFinite(replay))) fail(`replay must be a number ≥ 0, got ${replay}`);
   if (resolve(o.out) === resolve(o.from)) fail("--out must be a new folder, not the --from folder");
@@ -375,6 +396,25 @@ export async function addToolsToModel(o: AddToolsOptions): Promise<ToolGenManife
   const layers = loaded.model.config.numLayers;
   if (o.trainLayers !== undefined && o.trainLayers > layers)
     fail(`trainLayers ${o.trainLayers}: the model has ${layers} layers`);
+  const newIds = new Set(o.tools.map((t) => t.id));
+  // auto: the dev queries leave the addition here, before the imprint and the stages read any query.
+  const holdout =
+    o.newToolOffset === "auto"
+      ? holdOutForOffset(
+          o.queries ?? [],
+          newIds,
+          existsSync(dataFile(o.from, "retrieval")) ? readSamples(dataFile(o.from, "retrieval")) : [],
+          new Map(Object.entries(oldIndex.texts).map(([id, text]) => [text, id])),
+          readDevQueries(o.from),
+          seed,
+        )
+      : undefined;
+  const queries = holdout?.train ?? o.queries ?? [];
+  if (holdout)
+    log(
+      `offset auto: ${holdout.newDev.length} new-tool and ${holdout.oldDev.length} old-tool dev queries held out ` +
+        `(old from ${holdout.oldFrom === "dev.jsonl" ? `${o.from}/data/dev.jsonl` : "the replayed samples"})`,
+    );
   const v = virtualizeTools(loaded.model, loaded.tokenizer!, o.tools);
   const model = v.model;
   const tokenizer = v.tokenizer;
@@ -386,8 +426,7 @@ export async function addToolsToModel(o: AddToolsOptions): Promise<ToolGenManife
   const fitRows = method === "rows" || o.rowsFirst === true;
   // The rows' fit imprints from the states it computes anyway; `all` without it imprints here, before its stages.
   if (o.imprint !== false && !fitRows) {
-    const named = (id: string) =>
-      (o.queries ?? []).filter((q) => q.relevant.includes(id)).map((q) => q.query);
+    const named = (id: string) => queries.filter((q) => q.relevant.includes(id)).map((q) => q.query);
     imprintToolRows(
       model,
       tokenizer,
@@ -407,8 +446,13 @@ export async function addToolsToModel(o: AddToolsOptions): Promise<ToolGenManife
     const fresh =
       stage === "memorization"
         ? memorizationSamples(o.tools, index)
-        : retrievalSamples(o.queries ?? [], index).samples;
-    const old = existsSync(dataFile(o.from, stage)) ? readSamples(dataFile(o.from, stage)) : [];
+        : retrievalSamples(queries, index).samples;
+    const old =
+      stage === "retrieval" && holdout
+        ? holdout.replayable
+        : existsSync(dataFile(o.from, stage))
+          ? readSamples(dataFile(o.from, stage))
+          : [];
     return { stage, fresh, replayed: sample(old, replay * fresh.length, seed * 7 + i) };
   });
   const oldToolIds = Object.values(oldIndex.texts).map((text) => tokenizer.tokenToId(text)!);
@@ -483,7 +527,7 @@ export async function addToolsToModel(o: AddToolsOptions): Promise<ToolGenManife
   }
 
   const fingerprint = fingerprintOf(o, m.fingerprint, stages);
-  const added: AddedTools = {
+  let added: AddedTools = {
     from: m.fingerprint,
     tools: o.tools.length,
     queries: o.queries?.length ?? 0,
@@ -491,10 +535,10 @@ export async function addToolsToModel(o: AddToolsOptions): Promise<ToolGenManife
     method,
     stages: reports,
     ...(rows ? { rows } : {}),
-    ...(o.newToolOffset ? { offset: o.newToolOffset } : {}),
+    ...(typeof o.newToolOffset === "number" && o.newToolOffset ? { offset: o.newToolOffset } : {}),
     seconds: (performance.now() - started) / 1000,
   };
-  const manifest: ToolGenManifest = {
+  let manifest: ToolGenManifest = {
     ...m,
     fingerprint,
     catalogSize: m.catalogSize + o.tools.length,
@@ -506,10 +550,27 @@ export async function addToolsToModel(o: AddToolsOptions): Promise<ToolGenManife
   try {
     saveCheckpoint(tmp, model, { tokenizer });
     writeToolGenExtras(tmp, index, m.chatFormat ?? "chatml");
+    let offset = typeof o.newToolOffset === "number" ? o.newToolOffset : 0;
+    if (holdout) {
+      // Traced on the written weights, as the retriever will rank with them; the offsets file comes after.
+      const auto = await chooseOffset(tmp, o.from, carried ?? {}, newIds, holdout, m.chatFormat ?? "chatml");
+      offset = auto.offset;
+      added = {
+        ...added,
+        ...(offset ? { offset } : {}),
+        auto,
+        seconds: (performance.now() - started) / 1000,
+      };
+      manifest = { ...manifest, added: [...(m.added ?? []), added] };
+      log(offsetLine(auto));
+    }
     writeToolOffsets(tmp, {
       ...carried,
-      ...(o.newToolOffset ? Object.fromEntries(o.tools.map((t) => [t.id, o.newToolOffset!])) : {}),
+      ...(offset ? Object.fromEntries(o.tools.map((t) => [t.id, offset])) : {}),
     });
+    // The --from folder's dev queries, and the added tools' held out here: a later auto addition's old dev.
+    if (holdout || existsSync(join(o.from, "data", "dev.jsonl")))
+      writeDevQueries(tmp, o.from, holdout?.newDev ?? []);
     // Old and new samples of every trained stage, so that the new folder can be added to in turn.
     for (const stage of ["memorization", "retrieval"] as const) {
       if (!existsSync(dataFile(o.from, stage))) continue;

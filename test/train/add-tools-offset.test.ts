@@ -121,7 +121,7 @@ describe("the added tools' logit offset (toolgen-offsets.json)", () => {
     ]);
     expect(refused.code).not.toBe(0);
     expect(refused.stderr.trim().split("\n")).toHaveLength(1);
-    expect(refused.stderr).toMatch(/--new-tool-offset must be a number, got "lots"/);
+    expect(refused.stderr).toMatch(/--new-tool-offset must be a number or auto, got "lots"/);
     const wrongPlace = await runCli(["train", "--catalog", tools, "--new-tool-offset", "1", "--out", bad]);
     expect(wrongPlace.code).not.toBe(0);
     expect(wrongPlace.stderr).toMatch(/--new-tool-offset/);
