@@ -300,6 +300,19 @@ export const CONFIGS: Array<{ name: string; options: Partial<AddToolsOptions>; n
     options: { ...LR_QUARTER, seed },
     note: "tried after the calibration's dev curves were seen (a seed check of lr-quarter); test scored once",
   })),
+  // The offset chosen inside the addition (--new-tool-offset auto, src/train/choose-offset.ts) on a fifth of the
+  // new tools' train queries and a fifth of the replayed old ones, both held out of the addition: the default
+  // method and lr-quarter. Declared before either ran; the bench's own dev and test queries are not used to choose.
+  ...[
+    { name: "rows-offset-auto", options: { newToolOffset: "auto" as const } },
+    {
+      name: "rows-first-all-sixteenth-replay-4-lr-quarter-offset-auto",
+      options: { ...LR_QUARTER, newToolOffset: "auto" as const },
+    },
+  ].map((c) => ({
+    ...c,
+    note: "--new-tool-offset auto (issue 41), declared after the calibration's figures; test scored once",
+  })),
 ];
 
 type Part = readonly LabelledQuery[];
