@@ -105,7 +105,7 @@ export interface OffsetChoice {
   new: number;
   /** The --from model's old-tool dev NDCG@1 (the floor is this minus the tolerance). */
   baseOld: number;
-  /** False when no offset kept the old tools within the tolerance (the mean alone chose). */
+  /** False when no offset kept the old tools within the tolerance of baseOld (the floor came from the curve's best). */
   floorMet: boolean;
   /** How many dev queries of each kind; old ones from the --from folder's data/dev.jsonl or the replayed samples. */
   dev: { old: number; new: number; oldFrom: "dev.jsonl" | "replayed" };

@@ -22,11 +22,11 @@ const newQueries = queries
   .map((q) => ({ query: q.query, relevant: [renamed.get(q.relevant[0]!)!] }));
 const oldQueries = queries.filter((q) => !renamed.has(q.relevant[0]!));
 
-/** The rule of OFFSET_RULE, written out again: best mean of old and new among offsets keeping old ≥ base − 1. */
+/** OFFSET_RULE written out again: best mean of old and new among offsets keeping old ≥ min(base, best) − 1. */
 function expectedIndex(curve: { offsets: number[]; old: number[]; new: number[] }, baseOld: number): number {
   const all = curve.offsets.map((_, i) => i);
-  const eligible = all.filter((i) => curve.old[i]! >= baseOld - OLD_TOLERANCE - 1e-9);
-  const pool = eligible.length > 0 ? eligible : all;
+  const floor = Math.min(baseOld, Math.max(...curve.old)) - OLD_TOLERANCE;
+  const pool = all.filter((i) => curve.old[i]! >= floor - 1e-9);
   const score = (i: number) => (curve.old[i]! + curve.new[i]!) / 2;
   const best = Math.max(...pool.map(score));
   const ties = pool.filter((i) => score(i) === best);
@@ -112,9 +112,9 @@ describe("--new-tool-offset auto", () => {
     expect(pickOffset(curve, 90)).toEqual({ index: 2, floorMet: true });
     expect(expectedIndex(curve, 90)).toBe(2);
     expect(pickOffset({ ...curve, old: [90, 90, 88, 86, 84] }, 90)).toEqual({ index: 1, floorMet: true });
-    // No offset keeps the floor: the mean alone.
-    expect(pickOffset(curve, 95)).toEqual({ index: 4, floorMet: false });
-    expect(expectedIndex(curve, 95)).toBe(4);
+    // No offset keeps the old tools within 1 of 95: the floor is the best on the curve (90) - 1, as with base 90.
+    expect(pickOffset(curve, 95)).toEqual({ index: 2, floorMet: false });
+    expect(expectedIndex(curve, 95)).toBe(2);
   });
 
   it("sets old-tool dev queries apart from the replay", () => {
