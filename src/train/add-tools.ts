@@ -409,6 +409,10 @@ export async function addToolsToModel(o: AddToolsOptions): Promise<ToolGenManife
           seed,
         )
       : undefined;
+  if (holdout && holdout.oldDev.length === 0)
+    fail(
+      `--new-tool-offset auto: ${o.from} has no old-tool query to hold out (its data/retrieval.jsonl is empty)`,
+    );
   const queries = holdout?.train ?? o.queries ?? [];
   if (holdout)
     log(
