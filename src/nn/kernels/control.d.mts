@@ -6,6 +6,7 @@ export declare const CTL: Readonly<{
   FAILED: number;
   STOP: number;
   KIND: number;
+  GUIDE: number;
   ARGS: number;
   TASK_ARGS: number;
   HOMES: number;
@@ -51,7 +52,10 @@ export declare function publishJob(
   writeArgs: () => void,
   homes?: number,
   bounds?: ArrayLike<number>,
+  guide?: number,
 ): number;
+
+export declare function claimSize(left: number, guide: number): number;
 
 export declare function evenBounds(bounds: number[], homes: number, first: number, chunks: number): number[];
 
