@@ -12,6 +12,7 @@ export declare const CTL: Readonly<{
   HOMES: number;
   BOUNDS: number;
   HOME_NEXT: number;
+  SLEEPERS: number;
   SIZE: number;
 }>;
 
@@ -56,6 +57,8 @@ export declare function publishJob(
 ): number;
 
 export declare function claimSize(left: number, guide: number): number;
+
+export declare function wake(ctl: Int32Array, index: number): void;
 
 export declare function evenBounds(bounds: number[], homes: number, first: number, chunks: number): number[];
 

@@ -18,7 +18,8 @@ export const CTL = Object.freeze({
   HOMES: 40, // home ranges of the current job (0: every chunk is claimed from NEXT)
   BOUNDS: 41, // HOMES + 1 item indices: home h holds items BOUNDS[h]..BOUNDS[h+1]; items below BOUNDS[0] use NEXT
   HOME_NEXT: 41 + 33, // per home: (SEQ & 0xffff) << 16 | items of the home claimed so far
-  SIZE: 41 + 33 + 32,
+  SLEEPERS: 41 + 33 + 32, // threads asleep in Atomics.wait (waitChange): SEQ and COMPLETED are notified only then
+  SIZE: 41 + 33 + 32 + 1,
 });
 
 /**
@@ -63,7 +64,7 @@ export function publishJob(ctl, kind, chunks, writeArgs, homes = 0, bounds = und
   for (let h = 0; h < homes; h++) Atomics.store(ctl, CTL.HOME_NEXT + h, open);
   Atomics.store(ctl, CTL.NEXT, open);
   Atomics.store(ctl, CTL.SEQ, seq);
-  Atomics.notify(ctl, CTL.SEQ);
+  wake(ctl, CTL.SEQ);
   return seq;
 }
 
@@ -126,14 +127,30 @@ export const SPIN = 8000;
  */
 export const SPIN_MS = 0.3;
 
-/** Waits until ctl[index] differs from `value`: polls SPIN times, then until SPIN_MS have passed, then sleeps. */
+/**
+ * Waits until ctl[index] differs from `value`: polls SPIN times, then until SPIN_MS have passed, then sleeps,
+ * counted in SLEEPERS while it may (wake()).
+ */
 export function waitChange(ctl, index, value) {
   for (let i = 0; i < SPIN; i++) if (Atomics.load(ctl, index) !== value) return;
   const until = performance.now() + SPIN_MS;
   do {
     for (let i = 0; i < 512; i++) if (Atomics.load(ctl, index) !== value) return;
   } while (performance.now() < until);
+  Atomics.add(ctl, CTL.SLEEPERS, 1);
   Atomics.wait(ctl, index, value);
+  Atomics.sub(ctl, CTL.SLEEPERS, 1);
+}
+
+/**
+ * Wakes the threads asleep on ctl[index], which the caller has just changed; none when no thread sleeps (the
+ * usual case: they poll between a step's jobs), so the claims of a job do not each take the lock Atomics.notify
+ * takes. No wake-up is lost: a thread counts itself in SLEEPERS before Atomics.wait compares ctl[index], the
+ * caller reads SLEEPERS after it changed ctl[index] (both sequentially consistent), so either the caller sees the
+ * sleeper and notifies, or the sleeper sees the new value and does not sleep.
+ */
+export function wake(ctl, index) {
+  if (Atomics.load(ctl, CTL.SLEEPERS) > 0) Atomics.notify(ctl, index);
 }
 
 /**
@@ -193,7 +210,7 @@ function run(ctl, exports, scratch, i0, i1) {
     }
   }
   Atomics.add(ctl, CTL.COMPLETED, i1 - i0);
-  Atomics.notify(ctl, CTL.COMPLETED);
+  wake(ctl, CTL.COMPLETED);
 }
 
 /** Chunk i of a gemm job (kind 0: modules without runTask). */
