@@ -37,8 +37,8 @@ const AVERAGE: i32 = 16;
 const SUM_PARTIALS: i32 = 17;
 const GEMM_SPLIT_K: i32 = 18;
 const GEMM_BATCH: i32 = 19;
-/** Bytes of one GEMM_BATCH table entry (26 i32: kernels/wasm-gemm.ts writes them). */
-const ENTRY: usize = 104;
+/** Bytes of one GEMM_BATCH table entry (27 i32: kernels/wasm-gemm.ts writes them). */
+const ENTRY: usize = 108;
 
 /** Row epilogues of a GEMM_BATCH entry (rowEpilogue; kernels/wasm-gemm.ts EPILOGUE mirrors them). */
 const RESIDUAL: i32 = 1;
@@ -243,7 +243,8 @@ export function runTrainTask(kind: i32, i: i32, args: usize, scratch: usize): vo
     // chunk number of the entry's first chunk, the gemm's chunks, the address of its pack items done (in its
     // entry that packs), its pack items, then the entry of the product chained to it (0: none; kernels/wasm-gemm.ts chain(): it adds
     // into this one's output, computed on the same chunks right after them), then its row epilogue (0: none;
-    // rowEpilogue, on the chunk's rows once it and its chained products are done). A gemm has one entry per home range of the job (kernels/control.mjs)
+    // rowEpilogue, on the chunk's rows once it and its chained products are done), then the address of its chunks'
+    // row starts (0: chunks of the size in cell 13, the last one the rest). A gemm has one entry per home range of the job (kernels/control.mjs)
     // with chunks in it. Items below the pack items pack one block of a B each; the rest are chunks, item i
     // chunk i − pack items of the entry whose chunks hold it (entries write distinct outputs, so any order is
     // the same). Pack items are claimed before any chunk, so a chunk waits at most for packing in progress.
@@ -269,16 +270,27 @@ export function runTrainTask(kind: i32, i: i32, args: usize, scratch: usize): vo
     const item = i - packItems;
     while (t < lastEntry && item >= load<i32>(t, 56) + load<i32>(t, 60)) t += ENTRY;
     const chunk = load<i32>(t, 80) + item - load<i32>(t, 56);
-    const start = chunk * load<i32>(t, 52);
-    // the gemm's last chunk takes all that is left (control.mjs chunkCount: never fewer than 4 rows)
-    const last = chunk == load<i32>(t, 84) - 1;
-    batchChunk(t, start, last, scratch);
+    let start: i32;
+    let end: i32;
+    const starts = <usize>load<i32>(t, 104);
+    if (starts != 0) {
+      // chunks of the sizes the table at cell 26 gives (row chunks: a multiple of 4 rows each, the product's
+      // last one the rest, never fewer than 4: kernels/wasm-gemm.ts grade())
+      start = load<i32>(starts + <usize>chunk * 4);
+      end = load<i32>(starts + <usize>chunk * 4, 4);
+    } else {
+      start = chunk * load<i32>(t, 52);
+      // the gemm's last chunk takes all that is left (control.mjs chunkCount: never fewer than 4 rows)
+      const last = chunk == load<i32>(t, 84) - 1;
+      end = last ? load<i32>(t + (load<i32>(t, 48) == 1 ? 32 : 36)) : start + load<i32>(t, 52);
+    }
+    batchChunk(t, start, end - start, scratch);
     // products chained to this one (entry cell 24): the same rows of each, in order, after it
     for (let u = <usize>load<i32>(t, 96); u != 0; u = <usize>load<i32>(u, 96))
-      batchChunk(u, start, last, scratch);
+      batchChunk(u, start, end - start, scratch);
     // then the entry's row epilogue (cell 25; row chunks only): the rows this item just wrote
     const e = <usize>load<i32>(t, 100);
-    if (e != 0) rowEpilogue(e, start, last ? load<i32>(t, 32) : start + load<i32>(t, 52));
+    if (e != 0) rowEpilogue(e, start, end);
   } else if (kind == GEMM_SPLIT_K) {
     // args: c, ldc, a, rsa, csa, b, rsb, csb, M, N, K, accumulate, partials, K per block, rows per block,
     // row blocks. Block (kb, rb): rows of block rb over depths kb·kc..; kb 0 into C (accumulating as asked),
@@ -318,11 +330,8 @@ export function runTrainTask(kind: i32, i: i32, args: usize, scratch: usize): vo
   }
 }
 
-/**
- * The chunk of GEMM_BATCH entry t (see runTrainTask) that starts at row (column) `start`; `last`: the gemm's last
- * chunk, which takes all that is left.
- */
-function batchChunk(t: usize, start: i32, last: bool, scratch: usize): void {
+/** The chunk of GEMM_BATCH entry t (see runTrainTask) of `size` rows (columns) from row (column) `start`. */
+function batchChunk(t: usize, start: i32, size: i32, scratch: usize): void {
   const byRows = load<i32>(t, 48) == 1;
   let c = <usize>load<i32>(t);
   const ldc = load<i32>(t, 4);
@@ -332,11 +341,11 @@ function batchChunk(t: usize, start: i32, last: bool, scratch: usize): void {
   let N = load<i32>(t, 36);
   const K = load<i32>(t, 40);
   if (byRows) {
-    M = last ? M - start : load<i32>(t, 52);
+    M = size;
     c += <usize>(start * ldc) * 4;
     a += <usize>(start * load<i32>(t, 12)) * 4;
   } else {
-    N = last ? N - start : load<i32>(t, 52);
+    N = size;
     c += <usize>start * 4;
     b += <usize>(start * load<i32>(t, 28)) * 4;
   }

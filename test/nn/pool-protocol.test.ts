@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CTL, evenBounds, publishJob, runChunks } from "../../src/nn/kernels/control.mjs";
+import { claimSize, CTL, evenBounds, publishJob, runChunks } from "../../src/nn/kernels/control.mjs";
 
 // The interleaving a busy machine allows: a helper reads NEXT of a finished job, stalls, and resumes while the
 // caller is half-way through publishing the next job (its chunk count and arguments stored, its NEXT not yet).
@@ -56,5 +56,46 @@ describe("thread-pool job protocol", () => {
     runChunks(ctl, exports, 0, second, 1);
     expect(ran).toEqual([3, 4, 5, 0, 1, 2]);
     expect(Atomics.load(ctl, CTL.COMPLETED)).toBe(6);
+  });
+
+  it("a guided job claims several items at a time, each item once, the last ones singly", () => {
+    expect([20, 9, 4, 3, 1].map((left) => claimSize(left, 4))).toEqual([5, 2, 1, 1, 1]);
+    expect(claimSize(20, 0)).toBe(1);
+    const ctl = new Int32Array(new SharedArrayBuffer(CTL.SIZE * 4));
+    const ran: number[] = [];
+    const exports = { gemm: () => {}, runTask: (_kind: number, item: number) => void ran.push(item) };
+    // 3 shared items, then homes 3..12 and 13..22, a claim taking a quarter of what is left of its range
+    const seq = publishJob(ctl, 1, 23, () => {}, 2, [3, 13, 23], 4);
+    // (each claim adds its items to COMPLETED once)
+    const completed: number[] = [];
+    const add = Atomics.add;
+    Atomics.add = ((array: Int32Array, index: number, value: number) => {
+      if (array === ctl && index === CTL.COMPLETED) completed.push(value);
+      return add(array, index, value);
+    }) as typeof Atomics.add;
+    try {
+      runChunks(ctl, exports, 0, seq, 1);
+    } finally {
+      Atomics.add = add;
+    }
+    expect(ran).toEqual([
+      0,
+      1,
+      2,
+      ...Array.from({ length: 10 }, (_, i) => 13 + i),
+      3,
+      4,
+      5,
+      6,
+      7,
+      8,
+      9,
+      10,
+      11,
+      12,
+    ]);
+    expect(Atomics.load(ctl, CTL.COMPLETED)).toBe(23);
+    // one completion count per claim: 3 single shared items, then 2, 2, 1, 1, 1, 1, 1, 1 of each home
+    expect(completed).toEqual([1, 1, 1, 2, 2, 1, 1, 1, 1, 1, 1, 2, 2, 1, 1, 1, 1, 1, 1]);
   });
 });

@@ -109,6 +109,8 @@ describe.skipIf(!existsSync(DEFAULT_WASM_PATH))("a training run on several kerne
         "weight averaging",
         "GEMMs in batches",
         "row epilogues in GEMM jobs",
+        "B packings shared in GEMM jobs",
+        "GEMMs with graded row chunks",
       ]) {
         expect(many.shared[op] ?? 0, `${op} on ${threads} threads`).toBeGreaterThan(0);
       }

@@ -6,11 +6,13 @@ export declare const CTL: Readonly<{
   FAILED: number;
   STOP: number;
   KIND: number;
+  GUIDE: number;
   ARGS: number;
   TASK_ARGS: number;
   HOMES: number;
   BOUNDS: number;
   HOME_NEXT: number;
+  SLEEPERS: number;
   SIZE: number;
 }>;
 
@@ -51,7 +53,12 @@ export declare function publishJob(
   writeArgs: () => void,
   homes?: number,
   bounds?: ArrayLike<number>,
+  guide?: number,
 ): number;
+
+export declare function claimSize(left: number, guide: number): number;
+
+export declare function wake(ctl: Int32Array, index: number): void;
 
 export declare function evenBounds(bounds: number[], homes: number, first: number, chunks: number): number[];
 

@@ -12,12 +12,14 @@ export const CTL = Object.freeze({
   FAILED: 4, // 1 if a chunk of the current job threw
   STOP: 5, // 1 asks the helper to exit
   KIND: 6, // 0: a gemm; otherwise the task kind runTask computes (assembly/tasks.ts)
+  GUIDE: 7, // 0 or 1: one item a claim; g > 1: a claim takes 1/g of what is left of its range (at least one)
   ARGS: 8, // gemm's first 12 arguments, then: split by rows (1) or columns (0), chunk size, chunk count
   TASK_ARGS: 24, // a task's arguments (i32 slots, f32 as bits): runTask reads them in place
   HOMES: 40, // home ranges of the current job (0: every chunk is claimed from NEXT)
   BOUNDS: 41, // HOMES + 1 item indices: home h holds items BOUNDS[h]..BOUNDS[h+1]; items below BOUNDS[0] use NEXT
   HOME_NEXT: 41 + 33, // per home: (SEQ & 0xffff) << 16 | items of the home claimed so far
-  SIZE: 41 + 33 + 32,
+  SLEEPERS: 41 + 33 + 32, // threads asleep in Atomics.wait (waitChange): SEQ and COMPLETED are notified only then
+  SIZE: 41 + 33 + 32 + 1,
 });
 
 /**
@@ -43,12 +45,14 @@ export const CLOSED = 0xffff;
  * new job; returns its number. `homes`: 0 (every chunk from NEXT) or the number of home ranges, `bounds` their
  * homes + 1 edges (bounds[0]: the chunks before it are claimed from NEXT by every thread first, bounds[homes]
  * = chunks). Which thread runs a chunk never changes what it computes: homes only make it the same thread.
+ * `guide` (GUIDE): how many items a claim takes.
  */
-export function publishJob(ctl, kind, chunks, writeArgs, homes = 0, bounds = undefined) {
+export function publishJob(ctl, kind, chunks, writeArgs, homes = 0, bounds = undefined, guide = 0) {
   Atomics.store(ctl, CTL.NEXT, CLOSED);
   const before = Atomics.load(ctl, CTL.HOMES);
   for (let h = 0; h < before; h++) Atomics.store(ctl, CTL.HOME_NEXT + h, CLOSED);
   Atomics.store(ctl, CTL.KIND, kind);
+  Atomics.store(ctl, CTL.GUIDE, guide);
   Atomics.store(ctl, CTL.ARGS + 14, chunks);
   Atomics.store(ctl, CTL.COMPLETED, 0);
   Atomics.store(ctl, CTL.FAILED, 0);
@@ -60,7 +64,7 @@ export function publishJob(ctl, kind, chunks, writeArgs, homes = 0, bounds = und
   for (let h = 0; h < homes; h++) Atomics.store(ctl, CTL.HOME_NEXT + h, open);
   Atomics.store(ctl, CTL.NEXT, open);
   Atomics.store(ctl, CTL.SEQ, seq);
-  Atomics.notify(ctl, CTL.SEQ);
+  wake(ctl, CTL.SEQ);
   return seq;
 }
 
@@ -123,14 +127,40 @@ export const SPIN = 8000;
  */
 export const SPIN_MS = 0.3;
 
-/** Waits until ctl[index] differs from `value`: polls SPIN times, then until SPIN_MS have passed, then sleeps. */
+/**
+ * Waits until ctl[index] differs from `value`: polls SPIN times, then until SPIN_MS have passed, then sleeps,
+ * counted in SLEEPERS while it may (wake()).
+ */
 export function waitChange(ctl, index, value) {
   for (let i = 0; i < SPIN; i++) if (Atomics.load(ctl, index) !== value) return;
   const until = performance.now() + SPIN_MS;
   do {
     for (let i = 0; i < 512; i++) if (Atomics.load(ctl, index) !== value) return;
   } while (performance.now() < until);
+  Atomics.add(ctl, CTL.SLEEPERS, 1);
   Atomics.wait(ctl, index, value);
+  Atomics.sub(ctl, CTL.SLEEPERS, 1);
+}
+
+/**
+ * Wakes the threads asleep on ctl[index], which the caller has just changed; none when no thread sleeps (the
+ * usual case: they poll between a step's jobs), so the claims of a job do not each take the lock Atomics.notify
+ * takes. No wake-up is lost: a thread counts itself in SLEEPERS before Atomics.wait compares ctl[index], the
+ * caller reads SLEEPERS after it changed ctl[index] (both sequentially consistent), so either the caller sees the
+ * sleeper and notifies, or the sleeper sees the new value and does not sleep.
+ */
+export function wake(ctl, index) {
+  if (Atomics.load(ctl, CTL.SLEEPERS) > 0) Atomics.notify(ctl, index);
+}
+
+/**
+ * Items a claim takes when `left` items of its range are unclaimed: one, or with a guide g > 1 (GUIDE) 1/g of
+ * them: a job of many small items (attention's (sequence, head) pairs, the gradient norm's slices) pays the
+ * claim and completion counters once per claim instead of once per item, and its last claims are still single
+ * items, so the threads end together. Which thread computes an item never changes its bits.
+ */
+export function claimSize(left, guide) {
+  return guide > 1 ? Math.max(1, Math.floor(left / guide)) : 1;
 }
 
 /**
@@ -147,9 +177,10 @@ export function runChunks(ctl, exports, scratch, seq, self = 0) {
     const homes = Atomics.load(ctl, CTL.HOMES);
     const end = homes > 0 ? Atomics.load(ctl, CTL.BOUNDS) : Atomics.load(ctl, CTL.ARGS + 14);
     if (i >= end) break;
-    if (Atomics.compareExchange(ctl, CTL.NEXT, next, next + 1) !== next) continue;
+    const take = claimSize(end - i, Atomics.load(ctl, CTL.GUIDE));
+    if (Atomics.compareExchange(ctl, CTL.NEXT, next, next + take) !== next) continue;
     // The job cannot change while it has an unclaimed chunk, so its arguments (read in run) belong to it.
-    run(ctl, exports, scratch, i);
+    run(ctl, exports, scratch, i, i + take);
   }
   const homes = Math.min(MAX_HOMES, Atomics.load(ctl, CTL.HOMES));
   for (let k = 0; k < homes; k++) {
@@ -158,24 +189,28 @@ export function runChunks(ctl, exports, scratch, seq, self = 0) {
       const next = Atomics.load(ctl, CTL.HOME_NEXT + h);
       if (next >>> 16 !== tag) return; // the job is over (closed, or a later one)
       const i = Atomics.load(ctl, CTL.BOUNDS + h) + (next & 0xffff);
-      if (i >= Atomics.load(ctl, CTL.BOUNDS + h + 1)) break;
-      if (Atomics.compareExchange(ctl, CTL.HOME_NEXT + h, next, next + 1) !== next) continue;
-      run(ctl, exports, scratch, i);
+      const end = Atomics.load(ctl, CTL.BOUNDS + h + 1);
+      if (i >= end) break;
+      const take = claimSize(end - i, Atomics.load(ctl, CTL.GUIDE));
+      if (Atomics.compareExchange(ctl, CTL.HOME_NEXT + h, next, next + take) !== next) continue;
+      run(ctl, exports, scratch, i, i + take);
     }
   }
 }
 
-/** Computes chunk i of the current job and counts it completed. */
-function run(ctl, exports, scratch, i) {
+/** Computes chunks i0..i1−1 of the current job and counts them completed. */
+function run(ctl, exports, scratch, i0, i1) {
   const kind = Atomics.load(ctl, CTL.KIND);
-  try {
-    if (kind !== 0) exports.runTask(kind, i, ctl.byteOffset + CTL.TASK_ARGS * 4, scratch);
-    else gemmChunk(ctl, exports, scratch, i);
-  } catch {
-    Atomics.store(ctl, CTL.FAILED, 1);
+  for (let i = i0; i < i1; i++) {
+    try {
+      if (kind !== 0) exports.runTask(kind, i, ctl.byteOffset + CTL.TASK_ARGS * 4, scratch);
+      else gemmChunk(ctl, exports, scratch, i);
+    } catch {
+      Atomics.store(ctl, CTL.FAILED, 1);
+    }
   }
-  Atomics.add(ctl, CTL.COMPLETED, 1);
-  Atomics.notify(ctl, CTL.COMPLETED);
+  Atomics.add(ctl, CTL.COMPLETED, i1 - i0);
+  wake(ctl, CTL.COMPLETED);
 }
 
 /** Chunk i of a gemm job (kind 0: modules without runTask). */

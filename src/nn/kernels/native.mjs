@@ -39,7 +39,7 @@ export function withNativeGemm(exports, memory, addon) {
 }
 
 /** i32 cells of a GEMM_BATCH table entry (assembly/train-tasks.ts ENTRY, kernels/wasm-gemm.ts writes them). */
-const ENTRY = 26;
+const ENTRY = 27;
 
 /**
  * Item i of a GEMM_BATCH job (args at cell `a`: table, entries, pack items — none with the native gemm, whose

@@ -101,6 +101,7 @@ export class ThreadPool {
    * Runs items 0..count−1 of task `kind` (assembly/tasks.ts) on this thread and the helpers; `args` are the
    * task's arguments, already in i32 form (f32 values as their bits). Thread h takes the h-th of `homes`
    * equal shares of the items first; `bounds` (homes + 1 edges, control.mjs publishJob) sets other shares.
+   * `guide` > 1: a claim takes several items (control.mjs claimSize), for jobs of many small items.
    */
   runTasks(
     exports: PoolExports,
@@ -109,6 +110,7 @@ export class ThreadPool {
     count: number,
     scratch: number,
     bounds?: ArrayLike<number>,
+    guide = 0,
   ): void {
     const ctl = this.ctl;
     const edges = bounds ?? evenBounds(this.bounds, this.homes, 0, count);
@@ -122,6 +124,7 @@ export class ThreadPool {
       },
       this.homes,
       edges,
+      guide,
     );
   }
 
@@ -133,9 +136,10 @@ export class ThreadPool {
     writeArgs: () => void,
     homes = 0,
     bounds?: ArrayLike<number>,
+    guide = 0,
   ): void {
     const ctl = this.ctl;
-    const seq = publishJob(ctl, kind, chunks, writeArgs, homes, bounds);
+    const seq = publishJob(ctl, kind, chunks, writeArgs, homes, bounds, guide);
     const work = this.pending;
     this.pending = undefined;
     let failure: { error: unknown } | undefined;

@@ -9,8 +9,14 @@ type Shape = MatmulCall["shape"];
 /** Most GEMMs in one pooled batch. */
 const BATCH = 8;
 /** i32 cells of a GEMM_BATCH table entry (assembly/train-tasks.ts ENTRY). */
-const ENTRY = 26;
+const ENTRY = 27;
+/** Row starts the graded chunks of one job may take (grade()): BATCH products of at most this many / BATCH. */
+const STARTS = BATCH * 160;
+/** Fewest rows in a home's last row chunk that grade() cuts into three. */
+const GRADE_ROWS = 32;
 
+/** Fewest rows of a row chunk over a B packed once per job (cut()), while each thread still gets one. */
+const PACKED_ROWS = 32;
 /** Target multiply-adds per chunk of a parallel matmul. */
 const CHUNK_WORK = 1 << 21;
 /** assembly/matmul.ts KC: a gemm split over its depth at these block edges sums exactly as the unsplit one. */
@@ -57,6 +63,10 @@ export function gemmKernel(ctx: GemmContext) {
   const cells = BATCH * (homes + 1) * ENTRY;
   const table = heap.allocBytes(cells * 4);
   let tableView = new Int32Array(heap.memory.buffer, table, cells);
+  // the row starts of graded products' chunks (grade())
+  const startsAddr = heap.allocBytes(STARTS * 4);
+  let startsView = new Int32Array(heap.memory.buffer, startsAddr, STARTS);
+  let startsUsed = 0;
   const bounds = new Array<number>(homes + 1).fill(0);
   // GEMM_BATCH jobs only with a module that reads this table layout (a stale build/kernels.wasm splits each
   // product in its own job of plain row or column chunks instead)
@@ -75,6 +85,9 @@ export function gemmKernel(ctx: GemmContext) {
     then: undefined,
     chained: false,
     epilogue: 0,
+    startsAt: 0,
+    graded: 0,
+    homeChunks: new Array<number>(homes + 1).fill(0),
   }));
   const order: Part[] = [];
   // GEMM_BATCH's arguments: table, entries, pack items, then the deferred task's kind, arguments, items
@@ -103,12 +116,22 @@ export function gemmKernel(ctx: GemmContext) {
     /** Set by job(): where its packed B lies, its first table entry. */
     packAt?: number;
     entry?: number;
+    /**
+     * Set by job(): the earlier product of the job that packs the same B (same operand, strides and shape), whose
+     * packing this one reads instead of packing it again (the three weight gradients of q, k, v all read h1).
+     */
+    packedBy?: Part;
     /** The product that adds into this one's output next, on the same row chunks (chain()). */
     then: Part | undefined;
     /** Whether this product runs on another's chunks (it has no chunks of its own). */
     chained: boolean;
     /** Its row epilogue block (0: none), run by each row chunk after the chunk and its chain (run()). */
     epilogue: number;
+    /** Set by job(): the address of its chunks' row starts (0: `count` chunks of cells[13] rows; grade()). */
+    startsAt: number;
+    /** With startsAt: its chunks, and home h's first chunk (homeChunks[homes]: graded). */
+    graded: number;
+    homeChunks: number[];
   }
 
   /** Fills parts[n] for a pooled product (cut over the pool's threads); returns n + 1. */
@@ -197,18 +220,41 @@ export function gemmKernel(ctx: GemmContext) {
       bytes += parts[i]!.packBytes;
     }
     order.sort(largerFirst);
+    // a product whose B an earlier one of the job packs already reads that packing (the same floats)
+    for (let i = 0; i < n; i++) {
+      const p = parts[i]!;
+      p.packedBy = undefined;
+      for (let j = 0; j < i && p.packs > 0; j++) {
+        const q = parts[j]!;
+        if (q.packs > 0 && !q.packedBy && samePackedB(p.cells, q.cells)) {
+          p.packedBy = q;
+          bytes -= p.packBytes;
+          recorder.count("B packings shared in GEMM jobs", 1);
+          break;
+        }
+      }
+    }
     if (bytes > packedB.bytes) {
       if (packedB.bytes > 0) heap.freeBytes(packedB.addr);
       packedB = { addr: heap.allocBytes(bytes), bytes };
     }
-    if (tableView.buffer !== heap.memory.buffer) tableView = new Int32Array(heap.memory.buffer, table, cells);
+    if (tableView.buffer !== heap.memory.buffer) {
+      tableView = new Int32Array(heap.memory.buffer, table, cells);
+      startsView = new Int32Array(heap.memory.buffer, startsAddr, STARTS);
+    }
+    startsUsed = 0;
+    for (const p of order) grade(p);
     // where each product's packed B lies (0: none)
     let at = packedB.addr;
     let packBase = 0;
     for (let i = 0; i < n; i++) {
       const p = parts[i]!;
-      p.packAt = p.packs > 0 ? at : 0;
       p.entry = -1;
+      if (p.packedBy) {
+        p.packAt = p.packedBy.packAt;
+        continue;
+      }
+      p.packAt = p.packs > 0 ? at : 0;
       at += p.packBytes;
       packBase += p.packs;
     }
@@ -224,12 +270,17 @@ export function gemmKernel(ctx: GemmContext) {
     for (let h = 0; h < homes; h++) {
       bounds[h] = packBase + items;
       for (const p of order) {
-        const c0 = Math.floor((p.count * h) / homes);
-        const c1 = Math.floor((p.count * (h + 1)) / homes);
+        const c0 = p.startsAt !== 0 ? p.homeChunks[h]! : Math.floor((p.count * h) / homes);
+        const c1 = p.startsAt !== 0 ? p.homeChunks[h + 1]! : Math.floor((p.count * (h + 1)) / homes);
         if (c1 > c0) write(p, c0, c1);
       }
     }
     bounds[homes] = packBase + items;
+    // the entries of products reading another's packing wait for that product's pack items (its first entry's)
+    for (let e = 0; e < entries; e++) {
+      const owner = sharers[e];
+      if (owner) tableView[e * ENTRY + 22] = table + (owner.entry! * ENTRY + 19) * 4;
+    }
     // the deferred task's items first, any thread (they write nothing the products touch: overlaps())
     const extra = deferred.count > 0 && !overlaps(n) ? deferred.count : 0;
     if (deferred.count > 0 && extra === 0) flush();
@@ -282,16 +333,59 @@ export function gemmKernel(ctx: GemmContext) {
     recorder.stop(deferred.kind, t0, true, !!pool && pool.ready);
   }
 
-  // The table being written by job(): its items, entries and pack items so far (no closure made per job).
+  // The table being written by job(): its items, entries and pack items so far (no closure made per job), and
+  // per entry the product whose packing of B it reads (undefined: its own).
+  const sharers: (Part | undefined)[] = new Array<Part | undefined>(BATCH * (homes + 1)).fill(undefined);
   let items = 0;
   let entries = 0;
   let packItems = 0;
 
+  /**
+   * Cuts the last row chunk of each home range of product p (and of the products chained to it) in three, about
+   * a half and two quarters, when it has GRADE_ROWS rows or more, writing the chunks' row starts for the kernel
+   * (p.startsAt): a thread that finishes its home early helps with the other's last, small chunks, so the two
+   * end the job closer together. Only row chunks over a B packed once for the job (a chunk costs its rows alone),
+   * and never a chunk of fewer than 4 rows nor an edge off the 4-row tiles: the unsplit product's bits.
+   */
+  function grade(p: Part): void {
+    p.startsAt = 0;
+    if (native || homes < 2 || p.cells[12] !== 1 || (p.packs === 0 && !p.packedBy)) return;
+    const need = p.count + 2 * homes + 1;
+    if (startsUsed + need > STARTS) return;
+    const M = p.cells[8]!;
+    const size = p.cells[13]!;
+    const at = startsUsed;
+    let k = 0;
+    for (let h = 0; h < homes; h++) {
+      const c0 = Math.floor((p.count * h) / homes);
+      const c1 = Math.floor((p.count * (h + 1)) / homes);
+      p.homeChunks[h] = k;
+      for (let c = c0; c < c1; c++) {
+        const r0 = c * size;
+        const r1 = c === p.count - 1 ? M : r0 + size;
+        startsView[at + k++] = r0;
+        if (c === c1 - 1 && r1 - r0 >= GRADE_ROWS) {
+          const a = r0 + Math.floor((r1 - r0) / 8) * 4;
+          startsView[at + k++] = a;
+          startsView[at + k++] = a + Math.floor((r1 - a) / 8) * 4;
+        }
+      }
+    }
+    p.homeChunks[homes] = k;
+    startsView[at + k] = M;
+    p.graded = k;
+    p.startsAt = startsAddr + at * 4;
+    startsUsed += k + 1;
+    if (k > p.count) recorder.count("GEMMs with graded row chunks", 1);
+  }
+
   /** Writes table entry `entries` for chunks c0..c1−1 of product p (job()). */
   function write(p: Part, c0: number, c1: number): void {
     const o = entries * ENTRY;
-    const first = p.entry! < 0;
-    if (first) p.entry = entries;
+    // (a product reading another's packing packs nothing: it counts as an entry that is not its first)
+    const first = p.entry! < 0 && !p.packedBy;
+    if (p.entry! < 0) p.entry = entries;
+    sharers[entries] = p.packedBy;
     for (let j = 0; j < 14; j++) tableView[o + j] = p.cells[j]!;
     tableView[o + 14] = items;
     tableView[o + 15] = c1 - c0;
@@ -300,11 +394,12 @@ export function gemmKernel(ctx: GemmContext) {
     tableView[o + 18] = first ? p.packs : 0;
     tableView[o + 19] = 0;
     tableView[o + 20] = c0;
-    tableView[o + 21] = p.count;
-    tableView[o + 22] = table + (p.entry! * ENTRY + 19) * 4;
+    tableView[o + 21] = p.startsAt !== 0 ? p.graded : p.count;
+    tableView[o + 22] = table + (p.entry! * ENTRY + 19) * 4; // (job() points a sharer's at its owner's)
     tableView[o + 23] = p.packs;
     tableView[o + 24] = p.then ? table + p.then.entry! * ENTRY * 4 : 0;
     tableView[o + 25] = p.epilogue;
+    tableView[o + 26] = p.chained ? 0 : p.startsAt;
     if (first) packItems += p.packs;
     items += c1 - c0;
     entries++;
@@ -332,9 +427,13 @@ export function gemmKernel(ctx: GemmContext) {
     }
     const even = Math.ceil(extent / want / unit) * unit;
     if (byRows && canPack && Math.ceil(extent / even) > 1) {
-      // B is packed once for all chunks, so a chunk costs only its own rows: no floor on its size.
-      const count = chunkCount(extent, even);
-      return { byRows, extent, size: even, count, packed: count > 1 };
+      // B is packed once for all chunks, so a chunk does not pack it again; but it reads all of it (K × N) for
+      // its rows, so a chunk gets PACKED_ROWS rows or more (while each thread still gets one): the weight
+      // gradients' 8-16-row chunks (dyᵀ·x over 1,059 tokens) read B once per 8 rows, and scaled 1.71x on 2
+      // threads against 1.85-1.96x for the products cut into 68-136-row chunks (issue 40)
+      const size = Math.max(even, Math.min(PACKED_ROWS, Math.ceil(extent / threads / unit) * unit));
+      const count = chunkCount(extent, size);
+      return { byRows, extent, size, count, packed: count > 1 };
     }
     // Every chunk packs the whole shared operand (K × the other extent): a chunk of fewer than `minChunk`
     // rows (columns) would spend a large share of its time re-packing it. At least one chunk per thread.
@@ -592,6 +691,11 @@ export function gemmKernel(ctx: GemmContext) {
   }
 
   return { run, many, defer, flush };
+}
+
+/** Whether two table entries' B operands pack to the same floats: the same address, strides, depth and width. */
+function samePackedB(p: readonly number[], q: readonly number[]): boolean {
+  return p[5] === q[5] && p[6] === q[6] && p[7] === q[7] && p[9] === q[9] && p[10] === q[10];
 }
 
 function largerFirst(x: { chunkWork: number }, y: { chunkWork: number }): number {

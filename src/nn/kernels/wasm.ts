@@ -114,6 +114,14 @@ const MAX_ITEMS = 0xffff;
  * backward 20–30 % less with 8 or 16 than with whole blocks (issue 40); 16 makes fewer calls on long samples.
  */
 const ATTENTION_SUB_ROWS = 16;
+/**
+ * A task job with at least this many items per home range claims them several at a time: a claim takes
+ * 1/CLAIM_GUIDE of what is left of its range (control.mjs claimSize). Attention's 128 (sequence, head) items
+ * of 5-10 us each on the retrieval stage paid the shared claim and completion counters, whose cache lines
+ * the two cores pass back and forth, once per item (issue 40).
+ */
+const SMALL_ITEMS = 8;
+const CLAIM_GUIDE = 4;
 /** Elementwise work below this many floats stays on the calling thread (waking a helper costs more). */
 const ELEMENTWISE_PARALLEL = 1 << 15;
 
@@ -176,15 +184,17 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
     gemms.flush(); // work deferred to the next GEMM job runs first
     const t0 = recorder.start();
     const shared = !!pool && pool.ready && eligible && count > 1;
+    // many small items (attention's (sequence, head) pairs, the norm's slices): several a claim (control.mjs)
+    const guide = shared && count >= SMALL_ITEMS * pool!.homes ? CLAIM_GUIDE : 0;
     if (shared && bounds) {
-      pool!.runTasks(wasm, kind, args, count, mainScratch, bounds(pool!.homes));
+      pool!.runTasks(wasm, kind, args, count, mainScratch, bounds(pool!.homes), guide);
     } else if (shared && tail > 0) {
       const homes = pool!.homes;
       evenBounds(homeBounds, homes, 0, count - tail);
       homeBounds[homes] = count;
-      pool!.runTasks(wasm, kind, args, count, mainScratch, homeBounds);
+      pool!.runTasks(wasm, kind, args, count, mainScratch, homeBounds, guide);
     } else if (shared) {
-      pool!.runTasks(wasm, kind, args, count, mainScratch);
+      pool!.runTasks(wasm, kind, args, count, mainScratch, undefined, guide);
     } else {
       if (argView.buffer !== heap.memory.buffer) argView = new Int32Array(heap.memory.buffer, taskArgs, 16);
       for (let i = 0; i < args.length; i++) argView[i] = args[i]!;
