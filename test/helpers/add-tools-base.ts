@@ -1,5 +1,6 @@
 import type { CatalogEntry, LabelledQuery } from "../../src/catalog/catalog.ts";
 import { trainToolGen } from "../../src/train/pipeline.ts";
+import { tinyToolGenOptions } from "./tiny-toolgen.ts";
 
 /**
  * The small ToolGen model the add-tools tests add to: two layers of 64, a 400-token vocabulary, a retrieval stage
@@ -14,18 +15,6 @@ export async function trainAddToolsBase(
     catalog,
     queries,
     out,
-    preset: "tiny",
-    seed: 1,
-    progress: false,
-    log: () => {},
-    schedule: {
-      tokenizerVocab: 400,
-      batchSize: 16,
-      stages: {
-        memorization: { epochs: 8 },
-        retrieval: { epochs: 20, lr: 3e-3, tokenDropout: 0, userLoss: false, averageLast: 0 },
-      },
-    },
-    config: { hiddenSize: 64, intermediateSize: 160, numLayers: 2, numHeads: 2, maxPositions: 64 },
+    ...tinyToolGenOptions({ averageLast: 0 }),
   });
 }

@@ -16,6 +16,7 @@ import type { Retriever } from "../../src/retrieval/retriever.ts";
 import { trainToolGen } from "../../src/train/pipeline.ts";
 import { runCli } from "../helpers/run-cli.ts";
 import { syntheticCatalog } from "../helpers/synthetic.ts";
+import { tinyToolGenOptions } from "../helpers/tiny-toolgen.ts";
 
 const available = await llamaCppAvailable();
 if (!available)
@@ -38,20 +39,8 @@ describe.skipIf(!available)("ToolGen model: TS engine and llama.cpp side by side
       catalog: entries,
       queries,
       out: dir,
-      preset: "tiny",
-      seed: 1,
-      progress: false,
-      log: () => {},
-      schedule: {
-        tokenizerVocab: 400,
-        batchSize: 16,
-        stages: {
-          memorization: { epochs: 8 },
-          retrieval: { epochs: 20, lr: 3e-3, tokenDropout: 0, userLoss: false },
-        }, // scored on its own training queries: no dropout, no query loss
-      },
       // Room for the agent's prompts; positions only cost memory, not training time.
-      config: { hiddenSize: 64, intermediateSize: 160, numLayers: 2, numHeads: 2, maxPositions: 4096 },
+      ...tinyToolGenOptions({ maxPositions: 4096 }),
     });
     expect((performance.now() - started) / 1000).toBeLessThan(60);
     gguf = join(dir, "model.gguf");

@@ -6,6 +6,7 @@ import { createRetriever } from "../../src/retrieval/create.ts";
 import type { GenerativeRetriever } from "../../src/retrieval/generative.ts";
 import { trainToolGen } from "../../src/train/pipeline.ts";
 import { syntheticCatalog } from "../helpers/synthetic.ts";
+import { tinyToolGenOptions } from "../helpers/tiny-toolgen.ts";
 
 describe("toolgen training pipeline", () => {
   it(
@@ -19,19 +20,7 @@ describe("toolgen training pipeline", () => {
         catalog: entries,
         queries,
         out,
-        preset: "tiny",
-        seed: 1,
-        progress: false,
-        log: () => {},
-        schedule: {
-          tokenizerVocab: 400,
-          batchSize: 16,
-          stages: {
-            memorization: { epochs: 8 },
-            retrieval: { epochs: 20, lr: 3e-3, tokenDropout: 0, userLoss: false },
-          }, // scored on its own training queries: no dropout, no query loss
-        },
-        config: { hiddenSize: 64, intermediateSize: 160, numLayers: 2, numHeads: 2, maxPositions: 64 },
+        ...tinyToolGenOptions(),
       });
       const seconds = (performance.now() - started) / 1000;
       expect(manifest.done.map((r) => r.stage)).toEqual(["memorization", "retrieval"]);
