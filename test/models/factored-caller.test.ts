@@ -36,6 +36,35 @@ describe("factored caller parts", () => {
     expect(candidatesFor(v, paramKind({ type: "integer" })).map((c) => c.value)).toEqual([100, -2]);
   });
 
+  it("offers an array of enum members the members the question mentions, each alone and all together", () => {
+    const kind = paramKind({ type: "array", items: { type: "string", enum: ["Tennis Court", "tolls", "Wi-Fi", "A", "Picnic Area"] } });
+    const v = questionView("a park with a tennis court, free Wi-Fi and no toll roads", new Set());
+    const values = candidatesFor(v, kind).map((c) => c.value);
+    // the whole list first (the scorer reads every list of members alike), then each member; "a" is not "A"
+    expect(values).toEqual([["Tennis Court", "Wi-Fi", "tolls"], ["Tennis Court"], ["Wi-Fi"], ["tolls"]]);
+    expect(candidatesFor({ ...v, enumLists: false }, kind).every((c) => !c.members)).toBe(true);
+    // scored as one enum member is: the enum weights, its mention as evidence
+    const tool: ToolJson = { type: "function", function: { name: "find_park", description: "", parameters: { type: "object", properties: { amenities: { type: "array", items: { type: "string", enum: ["Tennis Court", "Patio"] } } } } } };
+    const f = functionView(tool, questionView("a park with a tennis court", new Set()), new Map());
+    const [tennis] = f.params[0]!.candidates;
+    expect(tennis!.value).toEqual(["Tennis Court"]);
+    const x = pairFeatures(f, f.params[0]!, tennis!);
+    expect([x[26], x[27]]).toEqual([1, 1]);
+  });
+
+  it("gives a list parameter one variable's name, not a list of one name (unless variables are off)", () => {
+    const kind = paramKind({ type: "array", items: { type: "string" } });
+    const v = questionView("sort the items myItemList and the array 'shapeStatements' with 'Bob' and 'Ann'", new Set(["and"]));
+    const values = candidatesFor(v, kind).map((c) => c.value);
+    expect(values).toContain("myItemList");
+    expect(values).toContain("shapeStatements");
+    expect(values).not.toContainEqual(["shapeStatements"]);
+    expect(values).toContainEqual(["Bob", "Ann"]);
+    const off = candidatesFor({ ...v, variables: false }, kind).map((c) => c.value);
+    expect(off).toContainEqual(["shapeStatements"]);
+    expect(off).not.toContain("myItemList");
+  });
+
   it("never gives one span of the question to two parameters", () => {
     const tool: ToolJson = { type: "function", function: { name: "f", description: "", parameters: { type: "object", properties: { a: { type: "integer" }, b: { type: "integer" } }, required: ["a", "b"] } } };
     const f = functionView(tool, questionView("use 4 and 5", new Set()), new Map());

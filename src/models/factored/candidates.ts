@@ -6,6 +6,7 @@
  * learned scorer (arguments.ts) chooses among them; nothing here decides.
  */
 import type { JsonSchema } from "../../tools/types.ts";
+import { memberMentions } from "./enum-lists.ts";
 import type { QToken } from "./text.ts";
 
 export const MAX_SPAN = 6;
@@ -22,6 +23,8 @@ export interface Candidate {
   quoted: boolean;
   /** For lists: each item's token range (two items never overlap another call's). */
   items?: [number, number][];
+  /** A list of enum members (enum-lists.ts), not of the question's own words. */
+  members?: boolean;
   /** A number written with "%" read as a fraction (5% → 0.05); the scorer learns when that reading is meant. */
   fraction?: boolean;
 }
@@ -93,6 +96,10 @@ export interface QuestionView {
   glued?: boolean;
   /** false: another parameter's name near a span is a cue whatever that parameter takes (features.ts otherNames). */
   kinNames?: boolean;
+  /** false: an array of enum members takes lists of the question's words, as any array does (enum-lists.ts). */
+  enumLists?: boolean;
+  /** false: a list parameter is never given one variable's name in place of a list (candidates.ts variables). */
+  variables?: boolean;
   /** gluedRuns of the question, once computed. */
   runs?: [number, number][];
 }
@@ -107,7 +114,7 @@ export function candidatesFor(v: QuestionView, k: ParamKind): Candidate[] {
   if (k.enumValues && k.type !== "array")
     return k.enumValues.map((value) => ({ family: "enum", value, start: -1, end: -1, quoted: false }));
   if (k.type === "integer" || k.type === "number") return numbers(v, k.type === "integer");
-  if (k.type === "array") return lists(v, k);
+  if (k.type === "array") return k.enumValues && v.enumLists !== false ? memberLists(v, k.enumValues) : lists(v, k);
   if (k.type === "object") return [];
   return spans(v);
 }
@@ -236,5 +243,48 @@ function lists(v: QuestionView, k: ParamKind): Candidate[] {
     if (b > a) push(ranges.slice(a, b + 1));
   }
   if (numeric && ranges.length > 1) push(ranges);
+  if (!numeric && v.variables !== false) out.push(...variables(v, out));
+  return out;
+}
+
+/**
+ * An array of enum members: the members the question mentions (enum-lists.ts), all of them together (no two on
+ * the same words; the longer mention keeps its place), then each alone. Values are the members as the schema
+ * writes them: a run of capitalised words or a quoted text would be no member. The scorer reads a list of members
+ * as it reads one member (features.ts memberFeatures), so on a tie the whole list, first, wins.
+ */
+function memberLists(v: QuestionView, members: readonly unknown[]): Candidate[] {
+  const found = memberMentions(v.tokens, members);
+  const list = (xs: typeof found): Candidate => ({
+    family: "list",
+    value: xs.map((x) => x.member),
+    start: xs[0]!.range[0],
+    end: Math.max(...xs.map((x) => x.range[1])),
+    quoted: false,
+    items: xs.map((x) => x.range),
+    members: true,
+  });
+  const apart: typeof found = [];
+  for (const x of found) if (apart.every((y) => x.range[0] >= y.range[1] || y.range[0] >= x.range[1])) apart.push(x);
+  return [...(apart.length > 1 ? [list(apart)] : []), ...found.map((x) => list([x]))];
+}
+
+/** A code identifier with a capital inside ("myItemList"): a variable's name, not a word. */
+const CAMEL = /^\p{Ll}[\p{L}\p{N}]*\p{Lu}[\p{L}\p{N}]*$/u;
+
+/**
+ * A list parameter given one variable's name ("sort the items myItemList", "the array 'shapeStatements'"): the
+ * variable holds the list, so the value is the name itself, not a list of one name. Offered for each camelCase
+ * token, in place of the one-item list of it; the scorer reads it as that one-item list.
+ */
+function variables(v: QuestionView, lists: Candidate[]): Candidate[] {
+  const out: Candidate[] = [];
+  v.tokens.forEach((t, i) => {
+    if (t.kind !== "word" || !CAMEL.test(t.text)) return;
+    const q = v.quoted.find((x) => x.start === i && x.end === i + 1);
+    const at = lists.findIndex((c) => c.items?.length === 1 && c.start === (q?.start ?? i) && c.end === (q?.end ?? i + 1));
+    if (at >= 0) lists.splice(at, 1);
+    out.push({ family: "list", value: t.text, start: i, end: i + 1, quoted: q !== undefined, items: [[i, i + 1]] });
+  });
   return out;
 }

@@ -60,6 +60,10 @@ export interface DecideOptions {
   glued?: boolean;
   /** false: another parameter's name near a span is a cue whatever that parameter takes (not only one of its family). */
   kinNames?: boolean;
+  /** false: an array of enum members takes lists of the question's words, as any array does (enum-lists.ts). */
+  enumLists?: boolean;
+  /** false: a list parameter is never given one variable's name in place of a list (candidates.ts variables). */
+  variables?: boolean;
   /** false: a further value in a near frame of a taken one (nearFrame) is no evidence by that alone. */
   frames?: boolean;
   /**
@@ -89,7 +93,8 @@ export interface ScoredFunction {
 }
 
 export const NULL_BLOCK = FAMILIES.length;
-export const blockOf = (c: Candidate): number => FAMILIES.indexOf(c.family);
+// a list of enum members is scored by the enum weights (features.ts memberFeatures): it is several choices of one
+export const blockOf = (c: Candidate): number => FAMILIES.indexOf(c.members ? "enum" : c.family);
 
 export function scoreParams(f: FunctionView, w: readonly number[][]): ScoredParam[] {
   return f.params.map((p) => {
@@ -110,6 +115,8 @@ export function scoreFunctions(
   o: DecideOptions = {},
 ): ScoredFunction[] {
   const view = questionView(question, joiners, o.fractions !== false, o.glued !== false, o.kinNames !== false);
+  if (o.enumLists === false) view.enumLists = false;
+  if (o.variables === false) view.variables = false;
   const scored = tools.map((tool) => {
     const f = functionView(tool, view, stats);
     const params = scoreParams(f, w.argument);

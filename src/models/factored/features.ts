@@ -220,6 +220,7 @@ export function pairFeatures(f: FunctionView, p: ParamInfo, c: Candidate): Float
     x[28] = p.kind.enumValues?.[0] === c.value ? 1 : 0;
     x[29] = "default" in p.schema && p.schema.default === c.value ? 1 : 0;
   }
+  if (c.family === "list" && c.members) memberFeatures(f, p, c, x);
   if (c.family === "bool") {
     const lit = String(c.value);
     const opp = String(!c.value);
@@ -231,7 +232,7 @@ export function pairFeatures(f: FunctionView, p: ParamInfo, c: Candidate): Float
     x[29] = c.value ? cover : 0;
     x[30] = "default" in p.schema && p.schema.default === c.value ? 1 : 0;
   }
-  if (c.family === "list") {
+  if (c.family === "list" && !c.members) {
     const k = c.items?.length ?? 1;
     x[26] = k === 1 ? 1 : 0;
     x[27] = Math.min(1, k / 5);
@@ -279,6 +280,29 @@ export function pairFeatures(f: FunctionView, p: ParamInfo, c: Candidate): Float
     x[47] = windowMatch(f, around, c.end, 1, true);
   }
   return x;
+}
+
+/**
+ * A list of enum members (enum-lists.ts) read as the enum scorer reads one member (decide.ts blockOf gives it the
+ * enum weights): x[26] the share of members written whole in the question, x[27] the mean share of their words
+ * there, x[29] the schema's default. One member's evidence, not the words around a list of the question's own.
+ */
+function memberFeatures(f: FunctionView, p: ParamInfo, c: Candidate, x: Float32Array): void {
+  const members = c.value as unknown[];
+  const q = norm(f.view.question);
+  const qs = new Set(f.view.tokens.map((k) => k.stem));
+  let whole = 0;
+  let words = 0;
+  for (const m of members) {
+    const v = norm(String(m));
+    if (v !== "" && q.includes(v)) whole++;
+    const stems = nameWords(String(m)).map(stemOf);
+    words += stems.length === 0 ? 0 : stems.filter((s) => qs.has(s)).length / stems.length;
+  }
+  x[26] = whole / Math.max(1, members.length);
+  x[27] = words / Math.max(1, members.length);
+  x[28] = 0;
+  x[29] = "default" in p.schema && JSON.stringify(p.schema.default) === JSON.stringify(members) ? 1 : 0;
 }
 
 /** Features of leaving parameter `p` out. */
