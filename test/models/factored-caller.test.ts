@@ -65,6 +65,19 @@ describe("factored caller parts", () => {
     expect(off).not.toContain("myItemList");
   });
 
+  it("reads a bracketed list literal as a list, when no other candidate gives it", () => {
+    const nums = paramKind({ type: "array", items: { type: "number" } });
+    const v = questionView("cash flows [200,300,400,500] and the table [ [10, 20], [30, 40] ]", new Set());
+    const values = candidatesFor(v, nums).map((c) => c.value);
+    expect(values).toContainEqual([200, 300, 400, 500]);
+    expect(values).toContainEqual([[10, 20], [30, 40]]);
+    expect(candidatesFor({ ...v, literals: false }, nums).map((c) => c.value)).not.toContainEqual([200, 300, 400, 500]);
+    const mixed = questionView("decode the list `['userID', 42, 'isActive', true]`", new Set());
+    expect(candidatesFor(mixed, paramKind({ type: "array" })).map((c) => c.value)).toContainEqual(["userID", 42, "isActive", true]);
+    // items of another type than the parameter's are no list of it
+    expect(candidatesFor(mixed, nums).map((c) => c.value)).not.toContainEqual(["userID", 42, "isActive", true]);
+  });
+
   it("never gives one span of the question to two parameters", () => {
     const tool: ToolJson = { type: "function", function: { name: "f", description: "", parameters: { type: "object", properties: { a: { type: "integer" }, b: { type: "integer" } }, required: ["a", "b"] } } };
     const f = functionView(tool, questionView("use 4 and 5", new Set()), new Map());

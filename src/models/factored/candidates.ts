@@ -100,6 +100,8 @@ export interface QuestionView {
   enumLists?: boolean;
   /** false: a list parameter is never given one variable's name in place of a list (candidates.ts variables). */
   variables?: boolean;
+  /** false: no list read from a bracketed literal of the question (candidates.ts literals). */
+  literals?: boolean;
   /** gluedRuns of the question, once computed. */
   runs?: [number, number][];
 }
@@ -244,7 +246,55 @@ function lists(v: QuestionView, k: ParamKind): Candidate[] {
   }
   if (numeric && ranges.length > 1) push(ranges);
   if (!numeric && v.variables !== false) out.push(...variables(v, out));
+  if (v.literals !== false) out.push(...literals(v, k, out));
   return out;
+}
+
+/**
+ * Lists the question writes as literals ("[200,300,400,500]", "[ [10, 20], [30, 40] ]", "['userID', 42, true]"):
+ * the bracketed text read as JSON (single quotes read as double ones), one candidate over its whole range, when
+ * it gives a list no other candidate gives (a number run with commas reads as one number, "200,300"; nested and
+ * mixed lists have no items of their own). Its items must be of the parameter's item type.
+ */
+function literals(v: QuestionView, k: ParamKind, others: readonly Candidate[]): Candidate[] {
+  const out: Candidate[] = [];
+  const text = v.question;
+  for (let i = text.indexOf("["); i >= 0; i = text.indexOf("[", i + 1)) {
+    let depth = 0;
+    let j = i;
+    for (; j < text.length; j++) {
+      if (text[j] === "[") depth++;
+      else if (text[j] === "]" && --depth === 0) break;
+    }
+    if (j >= text.length) break;
+    const parsed = readLiteral(text.slice(i, j + 1));
+    if (!Array.isArray(parsed) || parsed.length === 0) continue;
+    const numeric = k.itemType === "integer" || k.itemType === "number";
+    const fits = (x: unknown): boolean =>
+      Array.isArray(x) ? x.every(fits) : numeric ? typeof x === "number" && (k.itemType !== "integer" || Number.isInteger(x)) : true;
+    if (!parsed.every(fits)) continue;
+    const same = JSON.stringify(parsed);
+    if (others.some((c) => JSON.stringify(c.value) === same) || out.some((c) => JSON.stringify(c.value) === same)) continue;
+    const start = v.tokens.findIndex((t) => t.start >= i);
+    let end = start;
+    while (end < v.tokens.length && v.tokens[end]!.end <= j + 1) end++;
+    if (start < 0 || end <= start) continue;
+    out.push({ family: "list", value: parsed, start, end, quoted: false, items: [[start, end]] });
+  }
+  return out;
+}
+
+/** A bracketed literal as JSON: single quotes as double ones, True / False / None as JSON's; undefined if not JSON. */
+function readLiteral(text: string): unknown {
+  const json = (text.includes('"') ? text : text.replace(/'/g, '"'))
+    .replace(/\bTrue\b/g, "true")
+    .replace(/\bFalse\b/g, "false")
+    .replace(/\bNone\b/g, "null");
+  try {
+    return JSON.parse(json);
+  } catch {
+    return undefined;
+  }
 }
 
 /**

@@ -64,6 +64,8 @@ export interface DecideOptions {
   enumLists?: boolean;
   /** false: a list parameter is never given one variable's name in place of a list (candidates.ts variables). */
   variables?: boolean;
+  /** false: no list read from a bracketed literal of the question (candidates.ts literals). */
+  literals?: boolean;
   /** false: a further value in a near frame of a taken one (nearFrame) is no evidence by that alone. */
   frames?: boolean;
   /**
@@ -117,6 +119,7 @@ export function scoreFunctions(
   const view = questionView(question, joiners, o.fractions !== false, o.glued !== false, o.kinNames !== false);
   if (o.enumLists === false) view.enumLists = false;
   if (o.variables === false) view.variables = false;
+  if (o.literals === false) view.literals = false;
   const scored = tools.map((tool) => {
     const f = functionView(tool, view, stats);
     const params = scoreParams(f, w.argument);

@@ -233,7 +233,8 @@ export function pairFeatures(f: FunctionView, p: ParamInfo, c: Candidate): Float
     x[30] = "default" in p.schema && p.schema.default === c.value ? 1 : 0;
   }
   if (c.family === "list" && !c.members) {
-    const k = c.items?.length ?? 1;
+    // a literal's items share one range (candidates.ts literals): count its values
+    const k = Array.isArray(c.value) ? c.value.length : (c.items?.length ?? 1);
     x[26] = k === 1 ? 1 : 0;
     x[27] = Math.min(1, k / 5);
     x[28] = c.items && c.items.length > 1 && c.start === 0 && c.end === t.length ? 1 : 0;
