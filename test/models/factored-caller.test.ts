@@ -78,6 +78,16 @@ describe("factored caller parts", () => {
     expect(candidatesFor(mixed, nums).map((c) => c.value)).not.toContainEqual(["userID", 42, "isActive", true]);
   });
 
+  it("reads a parameter's name past a symbol written onto the value ('$3000'), unless symbols are off", () => {
+    const tool: ToolJson = { type: "function", function: { name: "cagr", description: "", parameters: { type: "object", properties: { final_value: { type: "integer" } } } } };
+    const q = "final value of $3000 in 4 years";
+    const on = functionView(tool, questionView(q, new Set()), new Map());
+    const c = on.params[0]!.candidates.find((k) => k.value === 3000)!;
+    expect(pairFeatures(on, on.params[0]!, c)[2]).toBeCloseTo(0.6);
+    const off = functionView(tool, { ...questionView(q, new Set()), symbols: false }, new Map());
+    expect(pairFeatures(off, off.params[0]!, c)[2]).toBeCloseTo(0.35);
+  });
+
   it("never gives one span of the question to two parameters", () => {
     const tool: ToolJson = { type: "function", function: { name: "f", description: "", parameters: { type: "object", properties: { a: { type: "integer" }, b: { type: "integer" } }, required: ["a", "b"] } } };
     const f = functionView(tool, questionView("use 4 and 5", new Set()), new Map());

@@ -100,6 +100,8 @@ export interface QuestionView {
   enumLists?: boolean;
   /** false: a list parameter is never given one variable's name in place of a list (candidates.ts variables). */
   variables?: boolean;
+  /** false: a symbol written onto a value ("$3000") counts as a word between the value and its name (features.ts). */
+  symbols?: boolean;
   /** false: no list read from a bracketed literal of the question (candidates.ts literals). */
   literals?: boolean;
   /** gluedRuns of the question, once computed. */

@@ -66,6 +66,8 @@ export interface DecideOptions {
   variables?: boolean;
   /** false: no list read from a bracketed literal of the question (candidates.ts literals). */
   literals?: boolean;
+  /** false: a symbol written onto a value ("$3000") counts as a word between the value and its name (features.ts). */
+  symbols?: boolean;
   /** false: a further value in a near frame of a taken one (nearFrame) is no evidence by that alone. */
   frames?: boolean;
   /**
@@ -120,6 +122,7 @@ export function scoreFunctions(
   if (o.enumLists === false) view.enumLists = false;
   if (o.variables === false) view.variables = false;
   if (o.literals === false) view.literals = false;
+  if (o.symbols === false) view.symbols = false;
   const scored = tools.map((tool) => {
     const f = functionView(tool, view, stats);
     const params = scoreParams(f, w.argument);

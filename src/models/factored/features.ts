@@ -103,6 +103,11 @@ const rarity = (stats: WordStats, stem: string): number => 1 - (stats.get(stem) 
 function windowMatch(f: FunctionView, stems: Set<string>, from: number, dir: 1 | -1, idf: boolean): number {
   let best = 0;
   const t = f.view.tokens;
+  // a symbol written onto the value ("$3000", "5%", "'Paris'") is how the value is written, not a word between it
+  // and its name: the window starts past it
+  if (f.view.symbols !== false)
+    while (from >= 0 && from < t.length && t[from]!.kind === "punct" && glued(t, Math.min(from, from - dir), Math.max(from, from - dir)))
+      from += dir;
   for (let d = 0, i = from; d < 3 && i >= 0 && i < t.length; d++, i += dir) {
     const s = t[i]!.stem;
     if (s !== "" && stems.has(s)) best = Math.max(best, DECAY[d]! * (idf ? rarity(f.stats, s) : 1));
