@@ -88,6 +88,16 @@ describe("factored caller parts", () => {
     expect(pairFeatures(off, off.params[0]!, c)[2]).toBeCloseTo(0.35);
   });
 
+  it("reads a code identifier a description writes as a type's name, not as a value it names (unless typeNames is off)", () => {
+    const tool: ToolJson = { type: "function", function: { name: "format", description: "", parameters: { type: "object", properties: { toAppendTo: { description: "The StringBuilder to which the ID is appended, such as Boston" } } } } };
+    const q = "append it to the StringBuilder `logBuilder` in Boston";
+    const on = functionView(tool, questionView(q, new Set()), new Map());
+    const at = (f: typeof on, text: string) => pairFeatures(f, f.params[0]!, f.params[0]!.candidates.find((c) => c.value === text)!)[44];
+    expect([at(on, "StringBuilder"), at(on, "Boston")]).toEqual([0, 1]);
+    const off = functionView(tool, { ...questionView(q, new Set()), typeNames: false }, new Map());
+    expect([at(off, "StringBuilder"), at(off, "Boston")]).toEqual([1, 1]);
+  });
+
   it("never gives one span of the question to two parameters", () => {
     const tool: ToolJson = { type: "function", function: { name: "f", description: "", parameters: { type: "object", properties: { a: { type: "integer" }, b: { type: "integer" } }, required: ["a", "b"] } } };
     const f = functionView(tool, questionView("use 4 and 5", new Set()), new Map());

@@ -102,6 +102,8 @@ export interface QuestionView {
   variables?: boolean;
   /** false: a symbol written onto a value ("$3000") counts as a word between the value and its name (features.ts). */
   symbols?: boolean;
+  /** false: a code identifier a parameter's description writes ("StringBuilder") counts among the values it names. */
+  typeNames?: boolean;
   /** false: no list read from a bracketed literal of the question (candidates.ts literals). */
   literals?: boolean;
   /** gluedRuns of the question, once computed. */

@@ -68,6 +68,8 @@ export interface DecideOptions {
   literals?: boolean;
   /** false: a symbol written onto a value ("$3000") counts as a word between the value and its name (features.ts). */
   symbols?: boolean;
+  /** false: a code identifier a parameter's description writes ("StringBuilder") counts among the values it names. */
+  typeNames?: boolean;
   /** false: a further value in a near frame of a taken one (nearFrame) is no evidence by that alone. */
   frames?: boolean;
   /**
@@ -123,6 +125,7 @@ export function scoreFunctions(
   if (o.variables === false) view.variables = false;
   if (o.literals === false) view.literals = false;
   if (o.symbols === false) view.symbols = false;
+  if (o.typeNames === false) view.typeNames = false;
   const scored = tools.map((tool) => {
     const f = functionView(tool, view, stats);
     const params = scoreParams(f, w.argument);

@@ -52,10 +52,18 @@ export function questionView(
   return view;
 }
 
-/** Stems of a description's capitalised (not sentence-initial) words and of its quoted texts. */
-function exampleStems(description: string): Set<string> {
+const CODE_NAME = /\p{Ll}\p{Lu}/u;
+
+/**
+ * Stems of a description's capitalised (not sentence-initial) words and of its quoted texts; with `typeNames`, not
+ * of its unquoted code identifiers.
+ */
+function exampleStems(description: string, typeNames = true): Set<string> {
   const out = new Set<string>();
-  for (const t of tokenize(description)) if (t.capital && t.stem !== "") out.add(t.stem);
+  // a code identifier with a capital inside ("StringBuilder", "LogEvent") names a type or an API the parameter is
+  // of, not a value it takes: "the StringBuilder `logBuilder`" asks for logBuilder (quoted, it still counts)
+  for (const t of tokenize(description))
+    if (t.capital && t.stem !== "" && !(typeNames && CODE_NAME.test(t.text))) out.add(t.stem);
   for (const m of description.matchAll(/['"`“‘]([^'"`”’\n]{1,40})['"`”’]/gu)) for (const s of textStems(m[1]!)) out.add(s);
   return out;
 }
@@ -79,7 +87,7 @@ export function functionView(tool: ToolJson, view: QuestionView, stats: WordStat
       hasDefault: "default" in s,
       nameStems: new Set(nameWords(name).map(stemOf)),
       descStems: new Set(textStems(typeof s.description === "string" ? s.description : "")),
-      exampleStems: exampleStems(typeof s.description === "string" ? s.description : ""),
+      exampleStems: exampleStems(typeof s.description === "string" ? s.description : "", view.typeNames !== false),
       order: same.length < 2 ? 0.5 : at / (same.length - 1),
       candidates: candidatesFor(view, kind),
     };
