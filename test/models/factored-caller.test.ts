@@ -65,6 +65,12 @@ describe("factored caller parts", () => {
     expect(off).not.toContain("myItemList");
   });
 
+  it("gives an object parameter a variable's name the question writes (unless variables are off)", () => {
+    const v = questionView("analyze a JSON payload `responseData` for Bob", new Set());
+    expect(candidatesFor(v, paramKind({ type: "object" })).map((c) => [c.value, c.quoted])).toEqual([["responseData", true]]);
+    expect(candidatesFor({ ...v, variables: false }, paramKind({ type: "object" }))).toEqual([]);
+  });
+
   it("reads a bracketed list literal as a list, when no other candidate gives it", () => {
     const nums = paramKind({ type: "array", items: { type: "number" } });
     const v = questionView("cash flows [200,300,400,500] and the table [ [10, 20], [30, 40] ]", new Set());

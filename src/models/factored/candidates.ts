@@ -121,7 +121,7 @@ export function candidatesFor(v: QuestionView, k: ParamKind): Candidate[] {
     return k.enumValues.map((value) => ({ family: "enum", value, start: -1, end: -1, quoted: false }));
   if (k.type === "integer" || k.type === "number") return numbers(v, k.type === "integer");
   if (k.type === "array") return k.enumValues && v.enumLists !== false ? memberLists(v, k.enumValues) : lists(v, k);
-  if (k.type === "object") return [];
+  if (k.type === "object") return v.variables !== false ? objectVariables(v) : [];
   return spans(v);
 }
 
@@ -325,6 +325,19 @@ function memberLists(v: QuestionView, members: readonly unknown[]): Candidate[] 
 
 /** A code identifier with a capital inside ("myItemList"): a variable's name, not a word. */
 const CAMEL = /^\p{Ll}[\p{L}\p{N}]*\p{Lu}[\p{L}\p{N}]*$/u;
+
+/**
+ * An object parameter given one variable's name ("a JSON payload `responseData`", "a filtered source map
+ * `docFields`"): each camelCase token, quoted or not, as a text value the scorer reads as any span. The question
+ * writes no object otherwise.
+ */
+function objectVariables(v: QuestionView): Candidate[] {
+  return v.tokens.flatMap((t, i) => {
+    if (t.kind !== "word" || !CAMEL.test(t.text)) return [];
+    const quoted = v.quoted.some((x) => x.start === i && x.end === i + 1);
+    return [{ family: "span" as const, value: t.text, start: i, end: i + 1, quoted }];
+  });
+}
 
 /**
  * A list parameter given one variable's name ("sort the items myItemList", "the array 'shapeStatements'"): the
