@@ -1056,6 +1056,25 @@ const DEVELOPMENT_PROBES = [
     9.5,
   ],
   ["the same, --seed 2 weights (sum 221 against 190.75; java 56, js 52)", 42.5, 40.5, 80.83, 22, 8],
+  // 2026-12-05 22:00-22:15 UTC, h38a: rebuilt with those (training reads the symbols and type names too)
+  [
+    "rebuilt at bfadbef (symbols and type names read in training as in decoding; against those decodings on the old weights: 220 against 222.5; java 53, js 52)",
+    42.5,
+    40.5,
+    80.42,
+    22.5,
+    9.5,
+  ],
+  ["the same, --seed 2 (223.25 against 221; java 54, js 52)", 43.75, 42, 80.83, 22.5, 9],
+  [
+    "probe, not kept: synth clauses 'a <parameter> named <value>', 'the <parameter> called <value>', 'with <parameter> set to <value>' as three more drawn forms (the 'named' picks 3 -> 0, but the synth draws moved; sum 215.75 against 220; java 53, js 50)",
+    41.75,
+    40,
+    80.83,
+    23,
+    8,
+  ],
+  ["probe: the same, --seed 2 (219.25 against 223.25; java 53, js 50)", 42.75, 40.5, 80.83, 23.5, 9.5],
 ].map(([what, simple_python, multiple, irrelevance, parallel, parallel_multiple]) => ({
   what,
   simple_python,
