@@ -1108,6 +1108,15 @@ const DEVELOPMENT_PROBES = [
     22.5,
     9.5,
   ],
+  [
+    "probe, not kept: a flag's value true reads its description's words in the question, rarity-weighted (x[34] of the flag block), rebuilt (sum 222 against 220; java 53, js 54)",
+    42.5,
+    40.5,
+    80.42,
+    22.5,
+    9.5,
+  ],
+  ["probe: the same, --seed 2 (221.25 against 223.25; java 54, js 50)", 43.75, 42, 80.83, 22.5, 9],
 ].map(([what, simple_python, multiple, irrelevance, parallel, parallel_multiple]) => ({
   what,
   simple_python,
