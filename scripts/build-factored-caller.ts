@@ -1002,6 +1002,8 @@ const MODES: Record<string, DecideOptions> = {
   "mention-off": { mention: false },
   "fill-off": { fill: false },
   "fractions-off": { fractions: false },
+  "weak-stay": { widenWeak: Infinity },
+  "enum-places-off": { enumPlaces: false },
   "commas-off": { commas: false },
   "frames-off": { frames: false },
   "prefer-other": { preferOther: true },
@@ -1017,8 +1019,17 @@ function countKinds(report: BfclReport): Record<string, number> {
   return kinds;
 }
 
+/** Ablations of the call count's decoding (2026-12-05, issue 38), run with the default modes. */
+const CALL_COUNT_MODES: Record<string, string> = {
+  "weak-stay":
+    "with several functions called, a parameter keeps its value in its function's segment however much likelier a value outside it is (DecideOptions.widenWeak Infinity; before 2026-12-05 22:00 UTC)",
+  "enum-places-off":
+    "an enum parameter never takes several members: a member has no place in the question, so it is never a further value (before 2026-12-05 22:00 UTC; the 'more' model trains with places either way)",
+};
+
 async function evaluate(): Promise<void> {
-  const modes = args.modes!.split(",");
+  const given = process.argv.some((a) => a === "--modes" || a.startsWith("--modes="));
+  const modes = [...new Set([...args.modes!.split(","), ...(given ? [] : Object.keys(CALL_COUNT_MODES))])];
   for (const m of modes)
     if (!MODES[m]) throw new Error(`unknown mode ${m} (have ${Object.keys(MODES).join(", ")})`);
   const categories = args.categories?.split(",");
@@ -1055,6 +1066,7 @@ async function evaluate(): Promise<void> {
       training: manifest.training,
       runs,
       development_probes: DEVELOPMENT_PROBES,
+      call_count_modes: CALL_COUNT_MODES,
     },
   );
 }

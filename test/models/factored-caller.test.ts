@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { CatalogEntry } from "../../src/catalog/catalog.ts";
 import { FactoredCallerModel } from "../../src/models/caller-factored.ts";
 import { candidatesFor, paramKind } from "../../src/models/factored/candidates.ts";
-import { assignLearned, callsOf, MORE_DIM, placesOf, type ScoredParam } from "../../src/models/factored/decide.ts";
+import { argumentsOf, assignLearned, callsOf, MORE_DIM, placesOf, type ScoredParam } from "../../src/models/factored/decide.ts";
 import { functionView, pairFeatures, questionView } from "../../src/models/factored/features.ts";
 import { tokenize } from "../../src/models/factored/text.ts";
 import { synthesize } from "../../src/synth/index.ts";
@@ -225,6 +225,23 @@ describe("factored caller parts", () => {
     expect(calls(lists, false)).toEqual([{ team: "Lakers", season: 2018 }, { team: "Bulls", season: 2020 }]);
     // values that take turns pair in order, cross or not
     expect(calls("Lakers in 2018 and Bulls in 2020", true)).toEqual([{ team: "Lakers", season: 2018 }, { team: "Bulls", season: 2020 }]);
+  });
+
+  it("lets a parameter take a value outside its function's segment when that one is far likelier (widenWeak)", () => {
+    const tool: ToolJson = { type: "function", function: { name: "coverage", description: "", parameters: { type: "object", properties: { company: { type: "string" } }, required: ["company"] } } };
+    const f = functionView(tool, questionView("the sales growth of XYZ and the coverage ratio for the same duration", new Set(["and"])), new Map());
+    const info = f.params[0]!;
+    const probs = info.candidates.map((c) => (c.value === "XYZ" ? 0.8 : c.value === "duration" ? 0.05 : 0));
+    const scored = { view: f, params: [{ info, probs, pNull: 0 }], features: new Float32Array(0) };
+    const w = { argument: [], function: [], callThreshold: 0.5, more: new Array<number>(MORE_DIM).fill(0), moreThreshold: 0.9, maxCalls: 6 };
+    // this function's segment starts at its name word "coverage"
+    const from = f.view.tokens.findIndex((t) => t.lower === "coverage");
+    const allowed = (c: { start: number }) => c.start < 0 || c.start >= from;
+    const company = (widenWeak?: number) => argumentsOf(scored, w, { widenWeak }, allowed)[0]!.arguments.company;
+    expect(company()).toBe("XYZ");
+    expect(company(Infinity)).toBe("duration");
+    // 0.8 is under 20 times 0.05: the value in the segment stays
+    expect(company(20)).toBe("duration");
   });
 
   it("drops parameter-name cues but keeps the values", () => {

@@ -76,6 +76,12 @@ export interface DecideOptions {
   widen?: "missing" | "all";
   /** true: parameters whose several values stand as separate lists take every combination (separateLists). */
   cross?: boolean;
+  /**
+   * With several functions called, a parameter whose value in its function's segment has under 1/widenWeak the
+   * chance of its best value outside the segment may take that one (default 8, chosen on BFCL dev: 4 / 8 / 16 /
+   * 100; Infinity: never, as before 2026-12-05 22:00).
+   */
+  widenWeak?: number;
   /** false: an enum parameter never takes several members (enum members have no place in the question). */
   enumPlaces?: boolean;
 }
@@ -272,7 +278,7 @@ export function assignLearned(
 
 /** Candidates below this chance are never a further value (keeps the "more" model's work small). */
 export const MORE_FLOOR = 0.001;
-export const MORE_DIM = 16;
+export const MORE_DIM = 14;
 
 /** How many words on each side of a value nearFrame looks at. */
 const FRAME_WIDTH = 2;
@@ -380,11 +386,6 @@ export function moreFeatures(
   // how many other values of the first one's kind the parameter finds plausible (written alike, apart from one
   // another and from the first): several place-like spans in one question are a list more often than not
   x[13] = Math.min(4, plausibleAlike(f, p, c0, p0, enums)) / 4;
-  // the chance beside the first's on a log scale (a list's later items often get a small share of the scorer's
-  // chance, 0.04 beside 0.5), alone and when the two are joined: joined, a small share still makes a list
-  const logRatio = Math.max(-1, Math.min(1, Math.log(Math.max(1e-4, pc) / Math.max(1e-4, p0)) / Math.log(1e4)));
-  x[14] = logRatio;
-  x[15] = x[3] === 1 ? 1 + logRatio : 0;
   return x;
 }
 
@@ -486,6 +487,19 @@ export function argumentsOf(
   // function's segment, the others stay in it (their values there set how many calls; widen "all": every
   // parameter looks at the whole question again)
   const missing = s.params.filter((p) => p.info.required && p.info.candidates.length > 0 && !picked.some((k) => k.param === p));
+  // a parameter whose value in the segment has under 1/widenWeak the chance of its best value outside it looks
+  // outside too: a value several functions share is said once, in the first function's part ("the sales growth
+  // for company XYZ and the interest coverage for the same years")
+  const weak = o.widenWeak ?? WIDEN_WEAK;
+  if (allowed && Number.isFinite(weak)) {
+    for (const p of s.params) {
+      const pk = picked.find((k) => k.param === p);
+      if (!pk || missing.includes(p)) continue;
+      const inside = p.probs[p.info.candidates.indexOf(pk.values[0]!)] ?? 0;
+      const out = Math.max(0, ...p.probs.filter((_, i) => !allowed(p.info.candidates[i]!)));
+      if (out > weak * inside) missing.push(p);
+    }
+  }
   if (allowed && o.assigner !== "order" && missing.length > 0) {
     const outside = new Set(missing.flatMap((p) => p.info.candidates));
     picked =
@@ -495,6 +509,9 @@ export function argumentsOf(
   }
   return callsOf(s.view.tool.function.name, picked, o.parallel === false ? 1 : w.maxCalls, o.cross === true);
 }
+
+/** DecideOptions.widenWeak's default. */
+export const WIDEN_WEAK = 8;
 
 export const callProbability = (s: ScoredFunction, w: FactoredWeights): number => sigmoid(dot(w.function, s.features));
 
