@@ -975,6 +975,16 @@ const DEVELOPMENT_PROBES = [
     8,
   ],
   [
+    "probe, not kept: synth's multi-call questions of 2 to 4 calls (--max-calls 4; default 3) with enum places (rebuilt g1; every synth question drawn anew; sum 187.5 against 197; java 42, js 40; the seed-2 run cancelled)",
+    37.5,
+    37.5,
+    81.67,
+    23.5,
+    7,
+  ],
+  // probe, decoding, not kept: 'joined' (x[3]) also through a run of the parameter's candidates each joined to the
+  // next ('New York, Los Angeles, London and Tokyo', Tokyo taken), on the e1 and e2 weights: no item moves
+  [
     'probe, decoding, not kept: quote marks and brackets between two values do not keep them from being joined (\'"A" and "B"\'; e1 weights: javascript 40 -> 38, a gold that takes either vertex; seed 2 parallel 24 -> 24.5, javascript 40 -> 38)',
     40,
     41,
