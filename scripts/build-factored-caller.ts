@@ -982,6 +982,16 @@ const DEVELOPMENT_PROBES = [
     23.5,
     7,
   ],
+  [
+    "probe, not kept: synth runs of several tools in which a tool lists several values of one parameter (--listed-tools 0.5) and the 'more' model's rows from several-function questions, each function in its segment (--more-several 1), with enum places and widenWeak 8 (rebuilt h1; sum 196 against 198 for e1 with widenWeak; java 43, js 38; the seed-2 run cancelled)",
+    39.5,
+    42,
+    80.42,
+    24,
+    9.5,
+  ],
+  // probe, decoding, not kept: several number parameters' values written as one joined run ('3 and 4, 5 and 12')
+  // dealt to them in turn when the run divides evenly: e1 weights parallel 25 -> 25.5, e2 24 -> 24 (nothing else)
   // probe, decoding, not kept: 'joined' (x[3]) also through a run of the parameter's candidates each joined to the
   // next ('New York, Los Angeles, London and Tokyo', Tokyo taken), on the e1 and e2 weights: no item moves
   [
