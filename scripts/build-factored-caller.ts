@@ -998,6 +998,14 @@ const DEVELOPMENT_PROBES = [
     25,
     9,
   ],
+  [
+    "probe, not kept: the 'more' model's rows also from several-function questions, each function in its segment (--more-several 1 alone; rebuilt s1: synth chose the 'more' ratio 0.95 by 63.72 against 63.68 at 0.9 (f1: 63.74 against 63.72; e1: a tie at 63.68, 0.9 taken), and at 0.95 parallel is 20.5, at 0.9 25 as now: the ratio's choice on synth dev, not the rows, moves parallel; java 43, js 40; the seed-2 run stopped)",
+    40,
+    41,
+    80.42,
+    20.5,
+    9,
+  ],
   // probe, decoding, not kept: several number parameters' values written as one joined run ('3 and 4, 5 and 12')
   // dealt to them in turn when the run divides evenly: e1 weights parallel 25 -> 25.5, e2 24 -> 24 (nothing else)
   // probe, decoding, not kept: 'joined' (x[3]) also through a run of the parameter's candidates each joined to the
