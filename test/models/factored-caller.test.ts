@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { CatalogEntry } from "../../src/catalog/catalog.ts";
 import { FactoredCallerModel } from "../../src/models/caller-factored.ts";
 import { candidatesFor, paramKind } from "../../src/models/factored/candidates.ts";
-import { assignLearned, MORE_DIM, type ScoredParam } from "../../src/models/factored/decide.ts";
+import { argumentsOf, assignLearned, callsOf, MORE_DIM, placesOf, type ScoredParam } from "../../src/models/factored/decide.ts";
 import { functionView, pairFeatures, questionView } from "../../src/models/factored/features.ts";
 import { tokenize } from "../../src/models/factored/text.ts";
 import { synthesize } from "../../src/synth/index.ts";
@@ -257,6 +257,59 @@ describe("factored caller parts", () => {
     // a span another function called with this one took as a first value is no further value here
     const at = questionView(q, new Set()).tokens.findIndex((t) => t.text === "Quito");
     expect(values(q, { reserved: [[at, at + 1]] })).toEqual(["Lima"]);
+  });
+
+  it("places an enum member where its name is written, so that several written members make several calls", () => {
+    const tool: ToolJson = { type: "function", function: { name: "f", description: "", parameters: { type: "object", properties: { period: { type: "string", enum: ["six_months", "year", "five_years"] } }, required: ["period"] } } };
+    const yes = { weights: [10, ...new Array<number>(MORE_DIM - 1).fill(0)], threshold: 0.5 };
+    const values = (question: string, enumPlaces?: boolean) => {
+      const f = functionView(tool, questionView(question, new Set(["and"])), new Map());
+      const info = f.params[0]!;
+      const probs = info.candidates.map((c) => (c.value === "year" ? 0.4 : 0.3));
+      return assignLearned(f, [{ info, probs, pNull: 0 }], { ...yes, enumPlaces })[0]!.values.map((c) => c.value);
+    };
+    const q = "rain over the last six months, the last year and the last five years";
+    // in question order, joined or in the same frame ("the last")
+    expect(values(q)).toEqual(["six_months", "year", "five_years"]);
+    expect(values(q, false)).toEqual(["year"]);
+    // a member whose name the question does not write is no further value
+    expect(values("rain over the last year and more")).toEqual(["year"]);
+    const f = functionView(tool, questionView(q, new Set()), new Map());
+    const five = f.params[0]!.candidates.find((c) => c.value === "five_years")!;
+    expect(placesOf(f, five)).toEqual([[13, 15]]);
+    expect(placesOf(f, five, false)).toEqual([]);
+  });
+
+  it("calls every combination when two parameters' values stand as separate lists (cross), else pairs them in order", () => {
+    const tool: ToolJson = { type: "function", function: { name: "f", description: "", parameters: { type: "object", properties: { team: { type: "string" }, season: { type: "integer" } }, required: ["team", "season"] } } };
+    const calls = (question: string, cross: boolean) => {
+      const f = functionView(tool, questionView(question, new Set(["and"])), new Map());
+      const [team, season] = f.params;
+      const pick = (info: typeof team, values: unknown[]) => ({ param: { info: info!, probs: [], pNull: 0 }, values: values.map((v) => info!.candidates.find((c) => c.value === v)!) });
+      return callsOf("f", [pick(team, ["Lakers", "Bulls"]), pick(season, [2018, 2020])], 6, cross).map((c) => c.arguments);
+    };
+    const lists = "Lakers and Bulls in seasons 2018 and 2020";
+    expect(calls(lists, true)).toHaveLength(4);
+    expect(calls(lists, false)).toEqual([{ team: "Lakers", season: 2018 }, { team: "Bulls", season: 2020 }]);
+    // values that take turns pair in order, cross or not
+    expect(calls("Lakers in 2018 and Bulls in 2020", true)).toEqual([{ team: "Lakers", season: 2018 }, { team: "Bulls", season: 2020 }]);
+  });
+
+  it("lets a parameter take a value outside its function's segment when that one is far likelier (widenWeak)", () => {
+    const tool: ToolJson = { type: "function", function: { name: "coverage", description: "", parameters: { type: "object", properties: { company: { type: "string" } }, required: ["company"] } } };
+    const f = functionView(tool, questionView("the sales growth of XYZ and the coverage ratio for the same duration", new Set(["and"])), new Map());
+    const info = f.params[0]!;
+    const probs = info.candidates.map((c) => (c.value === "XYZ" ? 0.8 : c.value === "duration" ? 0.05 : 0));
+    const scored = { view: f, params: [{ info, probs, pNull: 0 }], features: new Float32Array(0) };
+    const w = { argument: [], function: [], callThreshold: 0.5, more: new Array<number>(MORE_DIM).fill(0), moreThreshold: 0.9, maxCalls: 6 };
+    // this function's segment starts at its name word "coverage"
+    const from = f.view.tokens.findIndex((t) => t.lower === "coverage");
+    const allowed = (c: { start: number }) => c.start < 0 || c.start >= from;
+    const company = (widenWeak?: number) => argumentsOf(scored, w, { widenWeak }, allowed)[0]!.arguments.company;
+    expect(company()).toBe("XYZ");
+    expect(company(Infinity)).toBe("duration");
+    // 0.8 is under 20 times 0.05: the value in the segment stays
+    expect(company(20)).toBe("duration");
   });
 
   it("drops parameter-name cues but keeps the values", () => {
