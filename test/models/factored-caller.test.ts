@@ -114,6 +114,17 @@ describe("factored caller parts", () => {
     expect(values.sort()).toEqual([4, 5]);
   });
 
+  it("offers spans across one comma only to a parameter whose description writes its values so", () => {
+    const v = questionView("Find a hospital around Denver, Colorado with pediatrics.", new Set());
+    const shown = paramKind({ type: "string", description: "The city and state, e.g. Boston, MA" });
+    expect(shown.commaJoined).toBe(true);
+    expect(candidatesFor(v, shown).map((c) => c.value)).toContain("Denver, Colorado");
+    expect(candidatesFor({ ...v, commaJoined: false }, shown).map((c) => c.value)).not.toContain("Denver, Colorado");
+    const plain = paramKind({ type: "string", description: "The city of the search." });
+    expect(plain.commaJoined).toBeUndefined();
+    expect(candidatesFor(v, plain).map((c) => c.value)).not.toContain("Denver, Colorado");
+  });
+
   it("offers a percent as a fraction only to a parameter that takes fractions", () => {
     const v = questionView("at a rate of 5% over 10 years", new Set());
     expect(candidatesFor(v, paramKind({ type: "number" })).map((c) => c.value)).toEqual([5, 0.05, 10]);

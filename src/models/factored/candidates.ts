@@ -34,7 +34,15 @@ export interface ParamKind {
   type: "string" | "integer" | "number" | "boolean" | "array" | "object" | "any";
   enumValues?: unknown[];
   itemType?: ParamKind["type"];
+  /** The description writes a value with a comma inside ("e.g. Boston, MA"): spans may hold one comma. */
+  commaJoined?: boolean;
 }
+
+/**
+ * A description that writes a value joined by a comma between two capitalised words ("Boston, MA", "City,
+ * State"): a shape read from the schema's text, no word list. The scorer still chooses among the spans.
+ */
+const COMMA_VALUE = /\p{Lu}[\p{L}.]*, \p{Lu}/u;
 
 export function paramKind(schema: JsonSchema | undefined): ParamKind {
   const s = (schema ?? {}) as JsonSchema & { items?: JsonSchema; enum?: unknown[] };
@@ -44,6 +52,7 @@ export function paramKind(schema: JsonSchema | undefined): ParamKind {
     ["string", "integer", "number", "boolean", "array", "object"].includes(String(t0)) ? t0 : "any"
   ) as ParamKind["type"];
   const kind: ParamKind = { type };
+  if (type === "string" && typeof s.description === "string" && COMMA_VALUE.test(s.description)) kind.commaJoined = true;
   if (enumValues && enumValues.length > 0) kind.enumValues = enumValues;
   if (type === "array") {
     const items = (Array.isArray(s.items) ? s.items[0] : s.items) as JsonSchema | undefined;
@@ -106,6 +115,8 @@ export interface QuestionView {
   typeNames?: boolean;
   /** false: no list read from a bracketed literal of the question (candidates.ts literals). */
   literals?: boolean;
+  /** false: no span holds a comma, whatever the description writes (the ablation of commaSpans). */
+  commaJoined?: boolean;
   /** gluedRuns of the question, once computed. */
   runs?: [number, number][];
 }
@@ -122,7 +133,27 @@ export function candidatesFor(v: QuestionView, k: ParamKind): Candidate[] {
   if (k.type === "integer" || k.type === "number") return numbers(v, k.type === "integer");
   if (k.type === "array") return k.enumValues && v.enumLists !== false ? memberLists(v, k.enumValues) : lists(v, k);
   if (k.type === "object") return v.variables !== false ? objectVariables(v) : [];
-  return spans(v);
+  const out = spans(v);
+  return k.commaJoined && v.commaJoined !== false ? [...out, ...commaSpans(v)] : out;
+}
+
+/** Does a token start with a capital letter (the first word of a sentence too)? */
+const capitalWord = (t: QToken): boolean => t.kind === "word" && /^\p{Lu}/u.test(t.text);
+
+/**
+ * Spans of capitalised words on both sides of one comma ("Seattle, Washington", "New York, USA"), up to 3
+ * words a side: the values of a parameter whose description writes its values so (ParamKind.commaJoined).
+ */
+function commaSpans(v: QuestionView): Candidate[] {
+  const out: Candidate[] = [];
+  const t = v.tokens;
+  t.forEach((c, m) => {
+    if (c.text !== "," || m === 0 || m + 1 >= t.length) return;
+    for (let s = m - 1; s >= Math.max(0, m - 3) && capitalWord(t[s]!); s--)
+      for (let e = m + 2; e <= Math.min(t.length, m + 4) && capitalWord(t[e - 1]!); e++)
+        out.push({ family: "span", value: spanText(v, s, e), start: s, end: e, quoted: false });
+  });
+  return out;
 }
 
 function numbers(v: QuestionView, integer: boolean): Candidate[] {

@@ -58,6 +58,8 @@ export interface DecideOptions {
   fractions?: boolean;
   /** false: no span made of tokens written without spaces between them ("2022-04-27"; candidates.ts gluedRuns). */
   glued?: boolean;
+  /** false: no span holds a comma, even where the parameter's description writes its values so (candidates.ts commaSpans). */
+  commaSpans?: boolean;
   /** false: another parameter's name near a span is a cue whatever that parameter takes (not only one of its family). */
   kinNames?: boolean;
   /** false: an array of enum members takes lists of the question's words, as any array does (enum-lists.ts). */
@@ -112,11 +114,31 @@ export const NULL_BLOCK = FAMILIES.length;
 // a list of enum members is scored by the enum weights (features.ts memberFeatures): it is several choices of one
 export const blockOf = (c: Candidate): number => FAMILIES.indexOf(c.members ? "enum" : c.family);
 
+/**
+ * A parameter whose description writes its values with a comma inside ("Boston, MA"): a span across one comma
+ * takes the chance of the spans on its two sides too (the scorer, trained on values without commas, splits "Denver,
+ * Colorado" into two rivals), and all chances are scaled back to sum 1 (`probs` holds the null's last).
+ */
+function joinCommaParts(candidates: readonly Candidate[], probs: number[]): void {
+  const add = candidates.map((c, i) =>
+    c.family !== "span" || c.quoted || !/,/.test(String(c.value))
+      ? 0
+      : candidates.reduce(
+          (a, d, j) => (j !== i && d.family === "span" && d.start >= c.start && d.end <= c.end && !/,/.test(String(d.value)) ? a + probs[j]! : a),
+          0,
+        ),
+  );
+  add.forEach((x, i) => (probs[i] = probs[i]! + x));
+  const total = probs.reduce((a, b) => a + b, 0);
+  for (let i = 0; i < probs.length; i++) probs[i] = probs[i]! / total;
+}
+
 export function scoreParams(f: FunctionView, w: readonly number[][]): ScoredParam[] {
   return f.params.map((p) => {
     const scores = p.candidates.map((c) => dot(w[blockOf(c)]!, pairFeatures(f, p, c)));
     scores.push(dot(w[NULL_BLOCK]!, nullFeatures(f, p)));
     const probs = softmax(scores);
+    if (p.kind.commaJoined) joinCommaParts(p.candidates, probs);
     const pNull = probs.pop()!;
     return { info: p, probs, pNull };
   });
@@ -136,6 +158,7 @@ export function scoreFunctions(
   if (o.literals === false) view.literals = false;
   if (o.symbols === false) view.symbols = false;
   if (o.typeNames === false) view.typeNames = false;
+  if (o.commaSpans === false) view.commaJoined = false;
   const scored = tools.map((tool) => {
     const f = functionView(tool, view, stats);
     const params = scoreParams(f, w.argument);
