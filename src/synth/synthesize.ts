@@ -44,6 +44,7 @@ function checkOptions(o: SynthOptions): void {
     ["sameToolShare", o.sameToolShare],
     ["inlineShare", o.inlineShare],
     ["pairedShare", o.pairedShare],
+    ["listedToolShare", o.listedToolShare],
   ] as const) {
     if (v !== undefined && !(Number.isFinite(v) && v >= 0 && v <= 1))
       bad(`${name} must be a number in [0, 1], got ${v}`);
@@ -129,35 +130,7 @@ function manyCalls(
     const form = rng.next();
     if (form >= 0.5 && form < 0.5 + 0.5 * (options.pairedShare ?? 0) && shown.length >= 2)
       return pairedGroups(first, a, others, shown, rng, inline);
-    if (form < 0.5) {
-      // one parameter varies: its values listed in one clause, the rest said once
-      const varied = rng.pick(shown);
-      const calls = [a.call];
-      const texts = [varied.text];
-      for (const b of others) {
-        const part = b.parts.find((p) => p.name === varied.name);
-        if (part === undefined || part.text === "" || texts.includes(part.text)) return undefined;
-        const args = { ...a.call.arguments, [varied.name]: b.call.arguments[varied.name] };
-        const call = { name: first.id, arguments: args };
-        if (validateArguments(args, first.parameters).length > 0) return undefined;
-        // two texts of one value ("9", "nine") would make the same call twice
-        if (calls.some((c) => sameCall(c, call))) return undefined;
-        calls.push(call);
-        texts.push(part.text);
-      }
-      const rest = a.parts.filter((p) => p !== varied);
-      const phrase = toolPhrase(first, rng);
-      const head = withoutTrailingStop(requestSegments(phrase, rest, rng, false, inline));
-      const words = nameWords(varied.name);
-      const list = listed(texts, rng);
-      const tail: Segment[] = rng.pick([
-        [{ text: ` for ${words} ` }, ...list],
-        [{ text: ` with ${words} ` }, ...list],
-        [{ text: ` for each ${words} of ` }, ...list],
-        [{ text: `, ${words}: ` }, ...list],
-      ]);
-      return { segments: [...head, ...tail], calls };
-    }
+    if (form < 0.5) return listedCalls(first, a, others, shown, rng, false, inline);
     const calls = [a.call];
     const segments = withoutTrailingStop(
       requestSegments(toolPhrase(first, rng), a.parts, rng, false, inline),
@@ -171,17 +144,82 @@ function manyCalls(
     }
     return { segments, calls };
   }
-  const calls = [a.call];
-  const segments = withoutTrailingStop(requestSegments(toolPhrase(first, rng), a.parts, rng, false, inline));
-  for (let i = 1; i < count; i++) {
-    const next = usable[rng.int(usable.length)]!;
-    const b = drawCall(next, rng, options.valuePool);
-    if (b === undefined || calls.some((c) => sameCall(c, b.call))) return undefined;
-    const follow = withoutTrailingStop(requestSegments(toolPhrase(next, rng), b.parts, rng, true, inline));
-    segments.push({ text: rng.pick(JOINERS) }, ...follow);
-    calls.push(b.call);
+  // a run of tools; with chance listedToolShare a tool's clause lists several values of one parameter (one call
+  // each), as people ask one thing for several places and another thing beside it
+  const listedShare = options.listedToolShare ?? 0;
+  const calls: SynthCall[] = [];
+  const segments: Segment[] = [];
+  let entry = first;
+  let drawn: Drawn | undefined = a;
+  for (let tool = 0; calls.length < count || tool < 2; tool++) {
+    if (tool > 0) {
+      entry = usable[rng.int(usable.length)]!;
+      drawn = drawCall(entry, rng, options.valuePool);
+    }
+    if (drawn === undefined || calls.some((c) => sameCall(c, drawn!.call))) return undefined;
+    const shownHere = drawn.parts.filter((p) => p.text !== "");
+    const left = count - calls.length - (tool === 0 ? 1 : 0);
+    let part: { segments: Segment[]; calls: SynthCall[] } | undefined;
+    if (listedShare > 0 && shownHere.length > 0 && left >= 2 && rng.chance(listedShare)) {
+      const others: Drawn[] = [];
+      for (let i = 1 + rng.int(Math.min(3, left - 1)); i > 0; i--) {
+        const b = drawCall(entry, rng, options.valuePool);
+        if (b === undefined) return undefined;
+        others.push(b);
+      }
+      part = listedCalls(entry, drawn, others, shownHere, rng, tool > 0, inline);
+      if (part === undefined) return undefined;
+    } else {
+      const phrase = requestSegments(toolPhrase(entry, rng), drawn.parts, rng, tool > 0, inline);
+      part = { segments: withoutTrailingStop(phrase), calls: [drawn.call] };
+    }
+    if (part.calls.some((c) => calls.some((d) => sameCall(c, d)))) return undefined;
+    if (tool > 0) segments.push({ text: rng.pick(JOINERS) });
+    segments.push(...part.segments);
+    calls.push(...part.calls);
   }
   return { segments, calls };
+}
+
+/**
+ * One parameter varies: its values listed in one clause ("for X, Y and Z"), the rest said once; a call per value.
+ * `following`: the request goes on a question already begun (requestSegments' plain form).
+ */
+function listedCalls(
+  first: CatalogEntry,
+  a: Drawn,
+  others: readonly Drawn[],
+  shown: readonly Drawn["parts"][number][],
+  rng: SynthRng,
+  following: boolean,
+  inline = 0,
+): { segments: Segment[]; calls: SynthCall[] } | undefined {
+  const varied = rng.pick(shown);
+  const calls = [a.call];
+  const texts = [varied.text];
+  for (const b of others) {
+    const part = b.parts.find((p) => p.name === varied.name);
+    if (part === undefined || part.text === "" || texts.includes(part.text)) return undefined;
+    const args = { ...a.call.arguments, [varied.name]: b.call.arguments[varied.name] };
+    const call = { name: first.id, arguments: args };
+    if (validateArguments(args, first.parameters).length > 0) return undefined;
+    // two texts of one value ("9", "nine") would make the same call twice
+    if (calls.some((c) => sameCall(c, call))) return undefined;
+    calls.push(call);
+    texts.push(part.text);
+  }
+  const rest = a.parts.filter((p) => p !== varied);
+  const phrase = toolPhrase(first, rng);
+  const head = withoutTrailingStop(requestSegments(phrase, rest, rng, following, inline));
+  const words = nameWords(varied.name);
+  const list = listed(texts, rng);
+  const tail: Segment[] = rng.pick([
+    [{ text: ` for ${words} ` }, ...list],
+    [{ text: ` with ${words} ` }, ...list],
+    [{ text: ` for each ${words} of ` }, ...list],
+    [{ text: `, ${words}: ` }, ...list],
+  ]);
+  return { segments: [...head, ...tail], calls };
 }
 
 /**

@@ -35,6 +35,12 @@ export interface SynthOptions {
    */
   pairedShare?: number;
   /**
+   * Of the multi-call questions that run through several tools, the share of each tool's requests written with
+   * one parameter's values listed, a call per value ("the weather for Oslo and Rome, and the time in Lima"),
+   * several tools each called one or more times (default 0: each tool of a run called once, as before).
+   */
+  listedToolShare?: number;
+  /**
    * Share of requests written with the values first and the request straight after them ("use city X to get
    * the weather"), and of clause joins that are a space alone ("with city X where days is 3"): words then follow
    * a value, as in people's questions, where synth's other forms end a value at a comma or the question's end

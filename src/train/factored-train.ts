@@ -6,7 +6,7 @@
  * the call threshold and the parallel ratio chosen on a held-out share of the same synth questions (never BFCL).
  */
 import type { FactoredModelFile } from "../models/caller-factored.ts";
-import { FAMILIES } from "../models/factored/candidates.ts";
+import { FAMILIES, type Candidate } from "../models/factored/candidates.ts";
 import {
   argumentsOf,
   assignLearned,
@@ -15,14 +15,18 @@ import {
   MORE_DIM,
   MORE_FLOOR,
   moreFeatures,
+  placesOf,
   NULL_BLOCK,
   scoreFunctions,
   scoreParams,
+  spanOwners,
   type FactoredWeights,
+  type ScoredParam,
 } from "../models/factored/decide.ts";
 import {
   FUNCTION_DIM,
   functionView,
+  type FunctionView,
   NULL_DIM,
   nullFeatures,
   PAIR_DIM,
@@ -65,6 +69,11 @@ export interface FactoredTrainOptions {
   statsQuestions?: readonly string[];
   /** Train the "more" model on same-function multi-call questions again without name cues too (default false). */
   moreCueDrop?: boolean;
+  /**
+   * The "more" model also learns from questions that call several functions, each function's rows read in its
+   * own segment of the question as decoding reads them (spanOwners; default false: one-function questions only).
+   */
+  moreSeveral?: boolean;
   /** Train the "more" model on questions the argument scorer was not trained on (default false). */
   unseenRows?: boolean;
   /** The call model too (default false). */
@@ -450,31 +459,57 @@ function moreExamples(
   stats: Map<string, number>,
   joiners: Set<string>,
   kin = false,
+  severalTools = false,
 ): { x: Float32Array; y: number }[] {
   const rows: { x: Float32Array; y: number }[] = [];
   for (const e of examples) {
-    const name = e.calls[0]?.name;
-    if (name === undefined || e.calls.some((c) => c.name !== name)) continue;
-    const tool = e.tools.find((t) => t.function.name === name);
-    if (!tool) continue;
-    const f = functionView(tool, questionView(e.question, joiners, true, true, kin), stats);
-    const params = scoreParams(f, w.argument);
-    const picked = assignLearned(f, params, undefined);
-    const taken = picked.flatMap((pk) => pk.values);
-    for (const pk of picked) {
-      const c0 = pk.values[0]!;
-      if (c0.start < 0) continue;
-      const golds = e.calls.map((c) => c.arguments[pk.param.info.name]).filter((v) => v !== undefined);
-      if (!golds.some((g) => sameValue(g, c0.value))) continue;
-      pk.param.probs.forEach((pr, i) => {
-        const c = pk.param.info.candidates[i]!;
-        if (pr < MORE_FLOOR || c === c0) return;
-        if (taken.some((t) => t.start < c.end && c.start < t.end)) return;
-        if (JSON.stringify(c.value) === JSON.stringify(c0.value)) return;
-        const y = golds.some((g) => sameValue(g, c.value)) && !sameValue(c.value, c0.value) ? 1 : 0;
-        rows.push({ x: moreFeatures(f, params, pk.param, [c0], c), y });
-      });
-    }
+    const names = [...new Set(e.calls.map((c) => c.name))];
+    if (names.length === 0 || (names.length > 1 && !severalTools)) continue;
+    const tools = names.map((n) => e.tools.find((t) => t.function.name === n));
+    if (tools.some((t) => t === undefined)) continue;
+    const view = questionView(e.question, joiners, true, true, kin);
+    const scored = tools.map((tool) => {
+      const f = functionView(tool!, view, stats);
+      return { view: f, params: scoreParams(f, w.argument), features: new Float32Array(0) };
+    });
+    // several tools called: each reads its own segment of the question, as decoding does (spanOwners)
+    const owner = scored.length > 1 ? spanOwners(scored) : undefined;
+    scored.forEach((s, i) => {
+      const allowed = (c: Candidate) => owner === undefined || c.start < 0 || owner[c.start] === i;
+      const calls = e.calls.filter((c) => c.name === names[i]);
+      rows.push(...moreRowsOf(s.view, s.params, calls, allowed));
+    });
+  }
+  return rows;
+}
+
+/** moreExamples' rows for one called function (its gold `calls`), its values taken among `allowed` candidates. */
+function moreRowsOf(
+  f: FunctionView,
+  params: ScoredParam[],
+  calls: readonly { arguments: Record<string, unknown> }[],
+  allowed: (c: Candidate) => boolean,
+): { x: Float32Array; y: number }[] {
+  const rows: { x: Float32Array; y: number }[] = [];
+  const picked = assignLearned(f, params, undefined, allowed);
+  // where each value stands: its whole token range, or an enum member's written name (placesOf)
+  const where = (c: Candidate): [number, number][] => (c.start >= 0 ? [[c.start, c.end]] : placesOf(f, c));
+  const taken = picked.flatMap((pk) => pk.values.flatMap(where));
+  for (const pk of picked) {
+    const c0 = pk.values[0]!;
+    // an enum member counts where its name is written (placesOf), as decoding reads it
+    if (placesOf(f, c0).length === 0) continue;
+    const golds = calls.map((c) => c.arguments[pk.param.info.name]).filter((v) => v !== undefined);
+    if (!golds.some((g) => sameValue(g, c0.value))) continue;
+    pk.param.probs.forEach((pr, i) => {
+      const c = pk.param.info.candidates[i]!;
+      if (pr < MORE_FLOOR || c === c0 || !allowed(c)) return;
+      const at = where(c);
+      if (at.length === 0 || taken.some((t) => at.some((r) => t[0] < r[1] && r[0] < t[1]))) return;
+      if (JSON.stringify(c.value) === JSON.stringify(c0.value)) return;
+      const y = golds.some((g) => sameValue(g, c.value)) && !sameValue(c.value, c0.value) ? 1 : 0;
+      rows.push({ x: moreFeatures(f, params, pk.param, [c0], c), y });
+    });
   }
   return rows;
 }
@@ -589,6 +624,7 @@ export function trainFactored(
     stats,
     joiners,
     kin,
+    o.moreSeveral ?? false,
   );
   const moreFit = trainLogistic(moreRows, MORE_DIM, { epochs: o.epochs ?? 4, lr: 0.1, l2: 1e-5, seed });
   weights.more = moreFit.weights;

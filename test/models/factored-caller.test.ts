@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { CatalogEntry } from "../../src/catalog/catalog.ts";
 import { FactoredCallerModel } from "../../src/models/caller-factored.ts";
 import { candidatesFor, paramKind } from "../../src/models/factored/candidates.ts";
-import { assignLearned, MORE_DIM, type ScoredParam } from "../../src/models/factored/decide.ts";
+import { argumentsOf, assignLearned, callsOf, MORE_DIM, placesOf, type ScoredParam } from "../../src/models/factored/decide.ts";
 import { functionView, pairFeatures, questionView } from "../../src/models/factored/features.ts";
 import { tokenize } from "../../src/models/factored/text.ts";
 import { synthesize } from "../../src/synth/index.ts";
@@ -36,6 +36,74 @@ describe("factored caller parts", () => {
     expect(candidatesFor(v, paramKind({ type: "integer" })).map((c) => c.value)).toEqual([100, -2]);
   });
 
+  it("offers an array of enum members the members the question mentions, each alone and all together", () => {
+    const kind = paramKind({ type: "array", items: { type: "string", enum: ["Tennis Court", "tolls", "Wi-Fi", "A", "Picnic Area"] } });
+    const v = questionView("a park with a tennis court, free Wi-Fi and no toll roads", new Set());
+    const values = candidatesFor(v, kind).map((c) => c.value);
+    // the whole list first (the scorer reads every list of members alike), then each member; "a" is not "A"
+    expect(values).toEqual([["Tennis Court", "Wi-Fi", "tolls"], ["Tennis Court"], ["Wi-Fi"], ["tolls"]]);
+    expect(candidatesFor({ ...v, enumLists: false }, kind).every((c) => !c.members)).toBe(true);
+    // scored as one enum member is: the enum weights, its mention as evidence
+    const tool: ToolJson = { type: "function", function: { name: "find_park", description: "", parameters: { type: "object", properties: { amenities: { type: "array", items: { type: "string", enum: ["Tennis Court", "Patio"] } } } } } };
+    const f = functionView(tool, questionView("a park with a tennis court", new Set()), new Map());
+    const [tennis] = f.params[0]!.candidates;
+    expect(tennis!.value).toEqual(["Tennis Court"]);
+    const x = pairFeatures(f, f.params[0]!, tennis!);
+    expect([x[26], x[27]]).toEqual([1, 1]);
+  });
+
+  it("gives a list parameter one variable's name, not a list of one name (unless variables are off)", () => {
+    const kind = paramKind({ type: "array", items: { type: "string" } });
+    const v = questionView("sort the items myItemList and the array 'shapeStatements' with 'Bob' and 'Ann'", new Set(["and"]));
+    const values = candidatesFor(v, kind).map((c) => c.value);
+    expect(values).toContain("myItemList");
+    expect(values).toContain("shapeStatements");
+    expect(values).not.toContainEqual(["shapeStatements"]);
+    expect(values).toContainEqual(["Bob", "Ann"]);
+    const off = candidatesFor({ ...v, variables: false }, kind).map((c) => c.value);
+    expect(off).toContainEqual(["shapeStatements"]);
+    expect(off).not.toContain("myItemList");
+  });
+
+  it("gives an object parameter a variable's name the question writes (unless variables are off)", () => {
+    const v = questionView("analyze a JSON payload `responseData` for Bob", new Set());
+    expect(candidatesFor(v, paramKind({ type: "object" })).map((c) => [c.value, c.quoted])).toEqual([["responseData", true]]);
+    expect(candidatesFor({ ...v, variables: false }, paramKind({ type: "object" }))).toEqual([]);
+  });
+
+  it("reads a bracketed list literal as a list, when no other candidate gives it", () => {
+    const nums = paramKind({ type: "array", items: { type: "number" } });
+    const v = questionView("cash flows [200,300,400,500] and the table [ [10, 20], [30, 40] ]", new Set());
+    const values = candidatesFor(v, nums).map((c) => c.value);
+    expect(values).toContainEqual([200, 300, 400, 500]);
+    expect(values).toContainEqual([[10, 20], [30, 40]]);
+    expect(candidatesFor({ ...v, literals: false }, nums).map((c) => c.value)).not.toContainEqual([200, 300, 400, 500]);
+    const mixed = questionView("decode the list `['userID', 42, 'isActive', true]`", new Set());
+    expect(candidatesFor(mixed, paramKind({ type: "array" })).map((c) => c.value)).toContainEqual(["userID", 42, "isActive", true]);
+    // items of another type than the parameter's are no list of it
+    expect(candidatesFor(mixed, nums).map((c) => c.value)).not.toContainEqual(["userID", 42, "isActive", true]);
+  });
+
+  it("reads a parameter's name past a symbol written onto the value ('$3000'), unless symbols are off", () => {
+    const tool: ToolJson = { type: "function", function: { name: "cagr", description: "", parameters: { type: "object", properties: { final_value: { type: "integer" } } } } };
+    const q = "final value of $3000 in 4 years";
+    const on = functionView(tool, questionView(q, new Set()), new Map());
+    const c = on.params[0]!.candidates.find((k) => k.value === 3000)!;
+    expect(pairFeatures(on, on.params[0]!, c)[2]).toBeCloseTo(0.6);
+    const off = functionView(tool, { ...questionView(q, new Set()), symbols: false }, new Map());
+    expect(pairFeatures(off, off.params[0]!, c)[2]).toBeCloseTo(0.35);
+  });
+
+  it("reads a code identifier a description writes as a type's name, not as a value it names (unless typeNames is off)", () => {
+    const tool: ToolJson = { type: "function", function: { name: "format", description: "", parameters: { type: "object", properties: { toAppendTo: { description: "The StringBuilder to which the ID is appended, such as Boston" } } } } };
+    const q = "append it to the StringBuilder `logBuilder` in Boston";
+    const on = functionView(tool, questionView(q, new Set()), new Map());
+    const at = (f: typeof on, text: string) => pairFeatures(f, f.params[0]!, f.params[0]!.candidates.find((c) => c.value === text)!)[44];
+    expect([at(on, "StringBuilder"), at(on, "Boston")]).toEqual([0, 1]);
+    const off = functionView(tool, { ...questionView(q, new Set()), typeNames: false }, new Map());
+    expect([at(off, "StringBuilder"), at(off, "Boston")]).toEqual([1, 1]);
+  });
+
   it("never gives one span of the question to two parameters", () => {
     const tool: ToolJson = { type: "function", function: { name: "f", description: "", parameters: { type: "object", properties: { a: { type: "integer" }, b: { type: "integer" } }, required: ["a", "b"] } } };
     const f = functionView(tool, questionView("use 4 and 5", new Set()), new Map());
@@ -44,6 +112,17 @@ describe("factored caller parts", () => {
     const picked = assignLearned(f, params, undefined);
     const values = picked.map((p) => p.values[0]!.value);
     expect(values.sort()).toEqual([4, 5]);
+  });
+
+  it("offers spans across one comma only to a parameter whose description writes its values so", () => {
+    const v = questionView("Find a hospital around Denver, Colorado with pediatrics.", new Set());
+    const shown = paramKind({ type: "string", description: "The city and state, e.g. Boston, MA" });
+    expect(shown.commaJoined).toBe(true);
+    expect(candidatesFor(v, shown).map((c) => c.value)).toContain("Denver, Colorado");
+    expect(candidatesFor({ ...v, commaJoined: false }, shown).map((c) => c.value)).not.toContain("Denver, Colorado");
+    const plain = paramKind({ type: "string", description: "The city of the search." });
+    expect(plain.commaJoined).toBeUndefined();
+    expect(candidatesFor(v, plain).map((c) => c.value)).not.toContain("Denver, Colorado");
   });
 
   it("offers a percent as a fraction only to a parameter that takes fractions", () => {
@@ -189,6 +268,59 @@ describe("factored caller parts", () => {
     // a span another function called with this one took as a first value is no further value here
     const at = questionView(q, new Set()).tokens.findIndex((t) => t.text === "Quito");
     expect(values(q, { reserved: [[at, at + 1]] })).toEqual(["Lima"]);
+  });
+
+  it("places an enum member where its name is written, so that several written members make several calls", () => {
+    const tool: ToolJson = { type: "function", function: { name: "f", description: "", parameters: { type: "object", properties: { period: { type: "string", enum: ["six_months", "year", "five_years"] } }, required: ["period"] } } };
+    const yes = { weights: [10, ...new Array<number>(MORE_DIM - 1).fill(0)], threshold: 0.5 };
+    const values = (question: string, enumPlaces?: boolean) => {
+      const f = functionView(tool, questionView(question, new Set(["and"])), new Map());
+      const info = f.params[0]!;
+      const probs = info.candidates.map((c) => (c.value === "year" ? 0.4 : 0.3));
+      return assignLearned(f, [{ info, probs, pNull: 0 }], { ...yes, enumPlaces })[0]!.values.map((c) => c.value);
+    };
+    const q = "rain over the last six months, the last year and the last five years";
+    // in question order, joined or in the same frame ("the last")
+    expect(values(q)).toEqual(["six_months", "year", "five_years"]);
+    expect(values(q, false)).toEqual(["year"]);
+    // a member whose name the question does not write is no further value
+    expect(values("rain over the last year and more")).toEqual(["year"]);
+    const f = functionView(tool, questionView(q, new Set()), new Map());
+    const five = f.params[0]!.candidates.find((c) => c.value === "five_years")!;
+    expect(placesOf(f, five)).toEqual([[13, 15]]);
+    expect(placesOf(f, five, false)).toEqual([]);
+  });
+
+  it("calls every combination when two parameters' values stand as separate lists (cross), else pairs them in order", () => {
+    const tool: ToolJson = { type: "function", function: { name: "f", description: "", parameters: { type: "object", properties: { team: { type: "string" }, season: { type: "integer" } }, required: ["team", "season"] } } };
+    const calls = (question: string, cross: boolean) => {
+      const f = functionView(tool, questionView(question, new Set(["and"])), new Map());
+      const [team, season] = f.params;
+      const pick = (info: typeof team, values: unknown[]) => ({ param: { info: info!, probs: [], pNull: 0 }, values: values.map((v) => info!.candidates.find((c) => c.value === v)!) });
+      return callsOf("f", [pick(team, ["Lakers", "Bulls"]), pick(season, [2018, 2020])], 6, cross).map((c) => c.arguments);
+    };
+    const lists = "Lakers and Bulls in seasons 2018 and 2020";
+    expect(calls(lists, true)).toHaveLength(4);
+    expect(calls(lists, false)).toEqual([{ team: "Lakers", season: 2018 }, { team: "Bulls", season: 2020 }]);
+    // values that take turns pair in order, cross or not
+    expect(calls("Lakers in 2018 and Bulls in 2020", true)).toEqual([{ team: "Lakers", season: 2018 }, { team: "Bulls", season: 2020 }]);
+  });
+
+  it("lets a parameter take a value outside its function's segment when that one is far likelier (widenWeak)", () => {
+    const tool: ToolJson = { type: "function", function: { name: "coverage", description: "", parameters: { type: "object", properties: { company: { type: "string" } }, required: ["company"] } } };
+    const f = functionView(tool, questionView("the sales growth of XYZ and the coverage ratio for the same duration", new Set(["and"])), new Map());
+    const info = f.params[0]!;
+    const probs = info.candidates.map((c) => (c.value === "XYZ" ? 0.8 : c.value === "duration" ? 0.05 : 0));
+    const scored = { view: f, params: [{ info, probs, pNull: 0 }], features: new Float32Array(0) };
+    const w = { argument: [], function: [], callThreshold: 0.5, more: new Array<number>(MORE_DIM).fill(0), moreThreshold: 0.9, maxCalls: 6 };
+    // this function's segment starts at its name word "coverage"
+    const from = f.view.tokens.findIndex((t) => t.lower === "coverage");
+    const allowed = (c: { start: number }) => c.start < 0 || c.start >= from;
+    const company = (widenWeak?: number) => argumentsOf(scored, w, { widenWeak }, allowed)[0]!.arguments.company;
+    expect(company()).toBe("XYZ");
+    expect(company(Infinity)).toBe("duration");
+    // 0.8 is under 20 times 0.05: the value in the segment stays
+    expect(company(20)).toBe("duration");
   });
 
   it("drops parameter-name cues but keeps the values", () => {

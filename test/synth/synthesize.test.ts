@@ -290,6 +290,41 @@ describe("synthesize with pairedShare", () => {
   });
 });
 
+describe("synthesize with listedToolShare", () => {
+  const catalog = fixtureCatalog();
+  const options = {
+    seed: 5,
+    perTool: 20,
+    multiCallShare: 0.6,
+    maxCalls: 4,
+    sameToolShare: 0,
+    distractors: 1,
+  };
+  const listed = synthesize(catalog, { ...options, listedToolShare: 1 });
+  // several tools called, at least one of them more than once
+  const severalRepeated = (items: readonly SynthItem[]) =>
+    items.filter((i) => {
+      const names = i.calls.map((c) => c.name);
+      return new Set(names).size > 1 && new Set(names).size < names.length;
+    });
+
+  it("writes runs of tools in which a tool is called once per listed value, each call valid and shown", () => {
+    expect(severalRepeated(listed).length).toBeGreaterThan(
+      severalRepeated(synthesize(catalog, options)).length,
+    );
+    expect(invalidCalls(listed, catalog)).toEqual([]);
+    expect(valuesNotShown(listed)).toEqual([]);
+  });
+
+  it("is off by default: the same items as without the option", () => {
+    expect(synthesize(catalog, { ...options, listedToolShare: 0 })).toEqual(synthesize(catalog, options));
+  });
+
+  it("rejects a listedToolShare outside [0, 1]", () => {
+    expect(() => synthesize(catalog, { ...options, listedToolShare: 1.5 })).toThrow(/listedToolShare/);
+  });
+});
+
 describe("synthesize with inlineShare", () => {
   const catalog = fixtureCatalog();
   const options = { seed: 11, perTool: 20, multiCallShare: 0.3, maxCalls: 3, distractors: 1 };

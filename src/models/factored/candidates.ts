@@ -6,6 +6,7 @@
  * learned scorer (arguments.ts) chooses among them; nothing here decides.
  */
 import type { JsonSchema } from "../../tools/types.ts";
+import { memberMentions } from "./enum-lists.ts";
 import type { QToken } from "./text.ts";
 
 export const MAX_SPAN = 6;
@@ -22,6 +23,8 @@ export interface Candidate {
   quoted: boolean;
   /** For lists: each item's token range (two items never overlap another call's). */
   items?: [number, number][];
+  /** A list of enum members (enum-lists.ts), not of the question's own words. */
+  members?: boolean;
   /** A number written with "%" read as a fraction (5% → 0.05); the scorer learns when that reading is meant. */
   fraction?: boolean;
 }
@@ -31,7 +34,15 @@ export interface ParamKind {
   type: "string" | "integer" | "number" | "boolean" | "array" | "object" | "any";
   enumValues?: unknown[];
   itemType?: ParamKind["type"];
+  /** The description writes a value with a comma inside ("e.g. Boston, MA"): spans may hold one comma. */
+  commaJoined?: boolean;
 }
+
+/**
+ * A description that writes a value joined by a comma between two capitalised words ("Boston, MA", "City,
+ * State"): a shape read from the schema's text, no word list. The scorer still chooses among the spans.
+ */
+const COMMA_VALUE = /\p{Lu}[\p{L}.]*, \p{Lu}/u;
 
 export function paramKind(schema: JsonSchema | undefined): ParamKind {
   const s = (schema ?? {}) as JsonSchema & { items?: JsonSchema; enum?: unknown[] };
@@ -41,6 +52,7 @@ export function paramKind(schema: JsonSchema | undefined): ParamKind {
     ["string", "integer", "number", "boolean", "array", "object"].includes(String(t0)) ? t0 : "any"
   ) as ParamKind["type"];
   const kind: ParamKind = { type };
+  if (type === "string" && typeof s.description === "string" && COMMA_VALUE.test(s.description)) kind.commaJoined = true;
   if (enumValues && enumValues.length > 0) kind.enumValues = enumValues;
   if (type === "array") {
     const items = (Array.isArray(s.items) ? s.items[0] : s.items) as JsonSchema | undefined;
@@ -93,6 +105,18 @@ export interface QuestionView {
   glued?: boolean;
   /** false: another parameter's name near a span is a cue whatever that parameter takes (features.ts otherNames). */
   kinNames?: boolean;
+  /** false: an array of enum members takes lists of the question's words, as any array does (enum-lists.ts). */
+  enumLists?: boolean;
+  /** false: a list parameter is never given one variable's name in place of a list (candidates.ts variables). */
+  variables?: boolean;
+  /** false: a symbol written onto a value ("$3000") counts as a word between the value and its name (features.ts). */
+  symbols?: boolean;
+  /** false: a code identifier a parameter's description writes ("StringBuilder") counts among the values it names. */
+  typeNames?: boolean;
+  /** false: no list read from a bracketed literal of the question (candidates.ts literals). */
+  literals?: boolean;
+  /** false: no span holds a comma, whatever the description writes (the ablation of commaSpans). */
+  commaJoined?: boolean;
   /** gluedRuns of the question, once computed. */
   runs?: [number, number][];
 }
@@ -107,9 +131,29 @@ export function candidatesFor(v: QuestionView, k: ParamKind): Candidate[] {
   if (k.enumValues && k.type !== "array")
     return k.enumValues.map((value) => ({ family: "enum", value, start: -1, end: -1, quoted: false }));
   if (k.type === "integer" || k.type === "number") return numbers(v, k.type === "integer");
-  if (k.type === "array") return lists(v, k);
-  if (k.type === "object") return [];
-  return spans(v);
+  if (k.type === "array") return k.enumValues && v.enumLists !== false ? memberLists(v, k.enumValues) : lists(v, k);
+  if (k.type === "object") return v.variables !== false ? objectVariables(v) : [];
+  const out = spans(v);
+  return k.commaJoined && v.commaJoined !== false ? [...out, ...commaSpans(v)] : out;
+}
+
+/** Does a token start with a capital letter (the first word of a sentence too)? */
+const capitalWord = (t: QToken): boolean => t.kind === "word" && /^\p{Lu}/u.test(t.text);
+
+/**
+ * Spans of capitalised words on both sides of one comma ("Seattle, Washington", "New York, USA"), up to 3
+ * words a side: the values of a parameter whose description writes its values so (ParamKind.commaJoined).
+ */
+function commaSpans(v: QuestionView): Candidate[] {
+  const out: Candidate[] = [];
+  const t = v.tokens;
+  t.forEach((c, m) => {
+    if (c.text !== "," || m === 0 || m + 1 >= t.length) return;
+    for (let s = m - 1; s >= Math.max(0, m - 3) && capitalWord(t[s]!); s--)
+      for (let e = m + 2; e <= Math.min(t.length, m + 4) && capitalWord(t[e - 1]!); e++)
+        out.push({ family: "span", value: spanText(v, s, e), start: s, end: e, quoted: false });
+  });
+  return out;
 }
 
 function numbers(v: QuestionView, integer: boolean): Candidate[] {
@@ -236,5 +280,109 @@ function lists(v: QuestionView, k: ParamKind): Candidate[] {
     if (b > a) push(ranges.slice(a, b + 1));
   }
   if (numeric && ranges.length > 1) push(ranges);
+  if (!numeric && v.variables !== false) out.push(...variables(v, out));
+  if (v.literals !== false) out.push(...literals(v, k, out));
+  return out;
+}
+
+/**
+ * Lists the question writes as literals ("[200,300,400,500]", "[ [10, 20], [30, 40] ]", "['userID', 42, true]"):
+ * the bracketed text read as JSON (single quotes read as double ones), one candidate over its whole range, when
+ * it gives a list no other candidate gives (a number run with commas reads as one number, "200,300"; nested and
+ * mixed lists have no items of their own). Its items must be of the parameter's item type.
+ */
+function literals(v: QuestionView, k: ParamKind, others: readonly Candidate[]): Candidate[] {
+  const out: Candidate[] = [];
+  const text = v.question;
+  for (let i = text.indexOf("["); i >= 0; i = text.indexOf("[", i + 1)) {
+    let depth = 0;
+    let j = i;
+    for (; j < text.length; j++) {
+      if (text[j] === "[") depth++;
+      else if (text[j] === "]" && --depth === 0) break;
+    }
+    if (j >= text.length) break;
+    const parsed = readLiteral(text.slice(i, j + 1));
+    if (!Array.isArray(parsed) || parsed.length === 0) continue;
+    const numeric = k.itemType === "integer" || k.itemType === "number";
+    const fits = (x: unknown): boolean =>
+      Array.isArray(x) ? x.every(fits) : numeric ? typeof x === "number" && (k.itemType !== "integer" || Number.isInteger(x)) : true;
+    if (!parsed.every(fits)) continue;
+    const same = JSON.stringify(parsed);
+    if (others.some((c) => JSON.stringify(c.value) === same) || out.some((c) => JSON.stringify(c.value) === same)) continue;
+    const start = v.tokens.findIndex((t) => t.start >= i);
+    let end = start;
+    while (end < v.tokens.length && v.tokens[end]!.end <= j + 1) end++;
+    if (start < 0 || end <= start) continue;
+    out.push({ family: "list", value: parsed, start, end, quoted: false, items: [[start, end]] });
+  }
+  return out;
+}
+
+/** A bracketed literal as JSON: single quotes as double ones, True / False / None as JSON's; undefined if not JSON. */
+function readLiteral(text: string): unknown {
+  const json = (text.includes('"') ? text : text.replace(/'/g, '"'))
+    .replace(/\bTrue\b/g, "true")
+    .replace(/\bFalse\b/g, "false")
+    .replace(/\bNone\b/g, "null");
+  try {
+    return JSON.parse(json);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * An array of enum members: the members the question mentions (enum-lists.ts), all of them together (no two on
+ * the same words; the longer mention keeps its place), then each alone. Values are the members as the schema
+ * writes them: a run of capitalised words or a quoted text would be no member. The scorer reads a list of members
+ * as it reads one member (features.ts memberFeatures), so on a tie the whole list, first, wins.
+ */
+function memberLists(v: QuestionView, members: readonly unknown[]): Candidate[] {
+  const found = memberMentions(v.tokens, members);
+  const list = (xs: typeof found): Candidate => ({
+    family: "list",
+    value: xs.map((x) => x.member),
+    start: xs[0]!.range[0],
+    end: Math.max(...xs.map((x) => x.range[1])),
+    quoted: false,
+    items: xs.map((x) => x.range),
+    members: true,
+  });
+  const apart: typeof found = [];
+  for (const x of found) if (apart.every((y) => x.range[0] >= y.range[1] || y.range[0] >= x.range[1])) apart.push(x);
+  return [...(apart.length > 1 ? [list(apart)] : []), ...found.map((x) => list([x]))];
+}
+
+/** A code identifier with a capital inside ("myItemList"): a variable's name, not a word. */
+const CAMEL = /^\p{Ll}[\p{L}\p{N}]*\p{Lu}[\p{L}\p{N}]*$/u;
+
+/**
+ * An object parameter given one variable's name ("a JSON payload `responseData`", "a filtered source map
+ * `docFields`"): each camelCase token, quoted or not, as a text value the scorer reads as any span. The question
+ * writes no object otherwise.
+ */
+function objectVariables(v: QuestionView): Candidate[] {
+  return v.tokens.flatMap((t, i) => {
+    if (t.kind !== "word" || !CAMEL.test(t.text)) return [];
+    const quoted = v.quoted.some((x) => x.start === i && x.end === i + 1);
+    return [{ family: "span" as const, value: t.text, start: i, end: i + 1, quoted }];
+  });
+}
+
+/**
+ * A list parameter given one variable's name ("sort the items myItemList", "the array 'shapeStatements'"): the
+ * variable holds the list, so the value is the name itself, not a list of one name. Offered for each camelCase
+ * token, in place of the one-item list of it; the scorer reads it as that one-item list.
+ */
+function variables(v: QuestionView, lists: Candidate[]): Candidate[] {
+  const out: Candidate[] = [];
+  v.tokens.forEach((t, i) => {
+    if (t.kind !== "word" || !CAMEL.test(t.text)) return;
+    const q = v.quoted.find((x) => x.start === i && x.end === i + 1);
+    const at = lists.findIndex((c) => c.items?.length === 1 && c.start === (q?.start ?? i) && c.end === (q?.end ?? i + 1));
+    if (at >= 0) lists.splice(at, 1);
+    out.push({ family: "list", value: t.text, start: i, end: i + 1, quoted: q !== undefined, items: [[i, i + 1]] });
+  });
   return out;
 }

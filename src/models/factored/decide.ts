@@ -58,8 +58,20 @@ export interface DecideOptions {
   fractions?: boolean;
   /** false: no span made of tokens written without spaces between them ("2022-04-27"; candidates.ts gluedRuns). */
   glued?: boolean;
+  /** false: no span holds a comma, even where the parameter's description writes its values so (candidates.ts commaSpans). */
+  commaSpans?: boolean;
   /** false: another parameter's name near a span is a cue whatever that parameter takes (not only one of its family). */
   kinNames?: boolean;
+  /** false: an array of enum members takes lists of the question's words, as any array does (enum-lists.ts). */
+  enumLists?: boolean;
+  /** false: a list parameter is never given one variable's name in place of a list (candidates.ts variables). */
+  variables?: boolean;
+  /** false: no list read from a bracketed literal of the question (candidates.ts literals). */
+  literals?: boolean;
+  /** false: a symbol written onto a value ("$3000") counts as a word between the value and its name (features.ts). */
+  symbols?: boolean;
+  /** false: a code identifier a parameter's description writes ("StringBuilder") counts among the values it names. */
+  typeNames?: boolean;
   /** false: a further value in a near frame of a taken one (nearFrame) is no evidence by that alone. */
   frames?: boolean;
   /**
@@ -74,6 +86,16 @@ export interface DecideOptions {
    * "missing" (default) lets that parameter alone look outside the segment, "all" every parameter.
    */
   widen?: "missing" | "all";
+  /** true: parameters whose several values stand as separate lists take every combination (separateLists). */
+  cross?: boolean;
+  /**
+   * With several functions called, a parameter whose value in its function's segment has under 1/widenWeak the
+   * chance of its best value outside the segment may take that one (default 8, chosen on BFCL dev: 4 / 8 / 16 /
+   * 100; Infinity: never, as before 2026-12-05 22:00).
+   */
+  widenWeak?: number;
+  /** false: an enum parameter never takes several members (enum members have no place in the question). */
+  enumPlaces?: boolean;
 }
 
 export interface ScoredParam {
@@ -89,13 +111,34 @@ export interface ScoredFunction {
 }
 
 export const NULL_BLOCK = FAMILIES.length;
-export const blockOf = (c: Candidate): number => FAMILIES.indexOf(c.family);
+// a list of enum members is scored by the enum weights (features.ts memberFeatures): it is several choices of one
+export const blockOf = (c: Candidate): number => FAMILIES.indexOf(c.members ? "enum" : c.family);
+
+/**
+ * A parameter whose description writes its values with a comma inside ("Boston, MA"): a span across one comma
+ * takes the chance of the spans on its two sides too (the scorer, trained on values without commas, splits "Denver,
+ * Colorado" into two rivals), and all chances are scaled back to sum 1 (`probs` holds the null's last).
+ */
+function joinCommaParts(candidates: readonly Candidate[], probs: number[]): void {
+  const add = candidates.map((c, i) =>
+    c.family !== "span" || c.quoted || !/,/.test(String(c.value))
+      ? 0
+      : candidates.reduce(
+          (a, d, j) => (j !== i && d.family === "span" && d.start >= c.start && d.end <= c.end && !/,/.test(String(d.value)) ? a + probs[j]! : a),
+          0,
+        ),
+  );
+  add.forEach((x, i) => (probs[i] = probs[i]! + x));
+  const total = probs.reduce((a, b) => a + b, 0);
+  for (let i = 0; i < probs.length; i++) probs[i] = probs[i]! / total;
+}
 
 export function scoreParams(f: FunctionView, w: readonly number[][]): ScoredParam[] {
   return f.params.map((p) => {
     const scores = p.candidates.map((c) => dot(w[blockOf(c)]!, pairFeatures(f, p, c)));
     scores.push(dot(w[NULL_BLOCK]!, nullFeatures(f, p)));
     const probs = softmax(scores);
+    if (p.kind.commaJoined) joinCommaParts(p.candidates, probs);
     const pNull = probs.pop()!;
     return { info: p, probs, pNull };
   });
@@ -110,6 +153,12 @@ export function scoreFunctions(
   o: DecideOptions = {},
 ): ScoredFunction[] {
   const view = questionView(question, joiners, o.fractions !== false, o.glued !== false, o.kinNames !== false);
+  if (o.enumLists === false) view.enumLists = false;
+  if (o.variables === false) view.variables = false;
+  if (o.literals === false) view.literals = false;
+  if (o.symbols === false) view.symbols = false;
+  if (o.typeNames === false) view.typeNames = false;
+  if (o.commaSpans === false) view.commaJoined = false;
   const scored = tools.map((tool) => {
     const f = functionView(tool, view, stats);
     const params = scoreParams(f, w.argument);
@@ -132,6 +181,25 @@ function rangesOf(c: Candidate): [number, number][] {
   return c.items ?? [[c.start, c.end]];
 }
 
+/**
+ * Where a value is written, for the "more" model: its token ranges, or for an enum member (which the argument
+ * scorer reads without a place) the first run of question words that spell its name ("five_years" in "the last
+ * five years"). Several members written in the question are then further values like any other: joined, in a
+ * frame, in question order. Without `enums`, enum members have no place (never a further value), as before.
+ */
+export function placesOf(f: FunctionView, c: Candidate, enums = true): [number, number][] {
+  if (c.start >= 0 || c.family !== "enum" || !enums) return rangesOf(c);
+  const stems = nameWords(String(c.value)).map(stemOf);
+  if (stems.length === 0) return [];
+  const t = f.view.tokens;
+  for (let i = 0; i + stems.length <= t.length; i++)
+    if (stems.every((st, j) => t[i + j]!.stem === st)) return [[i, i + stems.length]];
+  return [];
+}
+
+/** Where a value's place starts (-1: none). */
+const placeStart = (f: FunctionView, c: Candidate, enums = true): number => placesOf(f, c, enums)[0]?.[0] ?? -1;
+
 export interface Picked {
   param: ScoredParam;
   values: Candidate[];
@@ -147,6 +215,8 @@ export interface MoreOptions {
   preferOther?: boolean;
   /** Spans other functions called with this one took as first values: never a further value here. */
   reserved?: readonly [number, number][];
+  /** false: enum members have no place, so never a further value (placesOf). */
+  enumPlaces?: boolean;
 }
 
 /** The joint assignment: parameters in order of confidence, each its best candidate whose span is still free. */
@@ -166,8 +236,10 @@ export function assignLearned(
     f.view.tokens.slice(c.start, c.end).every((k) => k.kind === "punct" || own.has(k.stem));
   const free = (c: Candidate) =>
     allowed(c) && !namesFunction(c) && rangesOf(c).every((r) => used.every((u) => !overlaps(r, u)));
+  const enums = more?.enumPlaces !== false;
   const further = (c: Candidate) =>
-    free(c) && rangesOf(c).every((r) => (more?.reserved ?? []).every((u) => !overlaps(r, u)));
+    free(c) &&
+    placesOf(f, c, enums).every((r) => used.every((u) => !overlaps(r, u)) && (more?.reserved ?? []).every((u) => !overlaps(r, u)));
   const order = [...params].sort((a, b) => Math.max(0, ...b.probs) - Math.max(0, ...a.probs));
   const picked: Picked[] = [];
   for (const p of order) {
@@ -182,7 +254,9 @@ export function assignLearned(
   // more values of the same parameters: free, not overlapping one another, and the learnt "more" says yes
   for (const pk of picked) {
     const c0 = pk.values[0]!;
-    if (c0.start < 0) continue;
+    if (placeStart(f, c0, enums) < 0) continue;
+    // an enum member's written name is spent by it (another member spelt alike, "Aa" for "AA", is not another)
+    if (c0.family === "enum") used.push(...placesOf(f, c0, enums));
     const ranked = pk.param.probs
       .map((pr, i) => ({ pr, c: pk.param.info.candidates[i]! }))
       .filter((r) => r.c !== c0 && r.pr >= MORE_FLOOR)
@@ -196,20 +270,21 @@ export function assignLearned(
         if (!further(r.c) || r.c.quoted !== c0.quoted) continue;
         if (r.c.family === "span" && capitalised(f, r.c) !== capitalised(f, c0)) continue;
         if (pk.values.some((v) => JSON.stringify(v.value) === JSON.stringify(r.c.value))) continue;
-        const x = moreFeatures(f, params, pk.param, pk.values, r.c);
+        if (placeStart(f, r.c, enums) < 0) continue;
+        const x = moreFeatures(f, params, pk.param, pk.values, r.c, enums);
         // a further value needs evidence of its own: joined to a value already taken, its parameter's name
         // beside it, or a near frame of a taken value ("3000 sq ft in New York and 4000 sq ft in Los Angeles");
         // whether another parameter wants it more (x[5]) the learnt "more" weighs (preferOther: a hard rule)
-        const joined = x[3] === 1 && (more.commas === false || !commaPairOnly(f, pk.values, r.c));
+        const joined = x[3] === 1 && (more.commas === false || !commaPairOnly(f, pk.values, r.c, enums));
         const framed = more.frames !== false && x[11] === 1;
         if (more.preferOther === true && x[5]! > r.pr) continue;
         if ((!joined && !framed && x[4] === 0) || sigmoid(dot(more.weights, x)) < more.threshold) continue;
-        used.push(...rangesOf(r.c));
+        used.push(...placesOf(f, r.c, enums));
         pk.values.push(r.c);
         added = true;
       }
     }
-    pk.values.sort((a, b) => a.start - b.start);
+    pk.values.sort((a, b) => placeStart(f, a, enums) - placeStart(f, b, enums));
   }
   // once some parameter holds several values the number of calls is set: a parameter with one value takes
   // further ones up to that number without the evidence asked above (the learnt "more" still says yes)
@@ -217,7 +292,8 @@ export function assignLearned(
   if (n > 1 && more.fill !== false) {
     for (const pk of picked) {
       const c0 = pk.values[0]!;
-      if (c0.start < 0 || pk.values.length > 1) continue;
+      if (placeStart(f, c0, enums) < 0 || pk.values.length > 1) continue;
+      if (c0.family === "enum") used.push(...placesOf(f, c0, enums));
       const ranked = pk.param.probs
         .map((pr, i) => ({ pr, c: pk.param.info.candidates[i]! }))
         .filter((r) => r.c !== c0 && r.pr >= MORE_FLOOR)
@@ -227,12 +303,13 @@ export function assignLearned(
         if (!further(r.c) || r.c.quoted !== c0.quoted) continue;
         if (r.c.family === "span" && capitalised(f, r.c) !== capitalised(f, c0)) continue;
         if (pk.values.some((v) => JSON.stringify(v.value) === JSON.stringify(r.c.value))) continue;
-        const x = moreFeatures(f, params, pk.param, pk.values, r.c);
+        if (placeStart(f, r.c, enums) < 0) continue;
+        const x = moreFeatures(f, params, pk.param, pk.values, r.c, enums);
         if ((more.preferOther === true && x[5]! > r.pr) || sigmoid(dot(more.weights, x)) < more.threshold) continue;
-        used.push(...rangesOf(r.c));
+        used.push(...placesOf(f, r.c, enums));
         pk.values.push(r.c);
       }
-      pk.values.sort((a, b) => a.start - b.start);
+      pk.values.sort((a, b) => placeStart(f, a, enums) - placeStart(f, b, enums));
     }
   }
   return picked;
@@ -261,11 +338,11 @@ function joinedRanges(f: FunctionView, a: [number, number], b: [number, number])
  * word going on after it ("A, B and C") and not the same frame? Such a pair is as often one value written in two
  * parts (a place and its region) as a list of two, which people join with a joiner word.
  */
-function commaPairOnly(f: FunctionView, values: readonly Candidate[], c: Candidate): boolean {
+function commaPairOnly(f: FunctionView, values: readonly Candidate[], c: Candidate, enums = true): boolean {
   const t = f.view.tokens;
   for (const v of values)
-    for (const r of rangesOf(v))
-      for (const s of rangesOf(c)) {
+    for (const r of placesOf(f, v, enums))
+      for (const s of placesOf(f, c, enums)) {
         if (sameFrame(f, r, s)) return false;
         if (!joinedRanges(f, r, s)) continue;
         const [x, y] = r[0] < s[0] ? [r, s] : [s, r];
@@ -314,50 +391,56 @@ export function moreFeatures(
   p: ScoredParam,
   values: readonly Candidate[],
   c: Candidate,
+  enums = true,
 ): Float32Array {
   const x = new Float32Array(MORE_DIM);
+  // token places (an enum member's written name too: placesOf); spans, numbers and lists as rangesOf
+  const at = (k: Candidate) => placesOf(f, k, enums);
   const c0 = values[0]!;
   const p0 = p.probs[p.info.candidates.indexOf(c0)]!;
   const pc = p.probs[p.info.candidates.indexOf(c)]!;
   x[0] = 1;
   x[1] = pc / Math.max(1e-9, p0);
   x[2] = pc;
-  x[3] = values.some((v) => rangesOf(v).some((r) => rangesOf(c).some((s) => joinedRanges(f, r, s) || sameFrame(f, r, s)))) ? 1 : 0;
+  x[3] = values.some((v) => at(v).some((r) => at(c).some((s) => joinedRanges(f, r, s) || sameFrame(f, r, s)))) ? 1 : 0;
   const pf = pairFeatures(f, p.info, c);
   x[4] = Math.max(pf[2]!, pf[3]!);
   let other = 0;
   for (const q of params) {
     if (q === p) continue;
     q.info.candidates.forEach((d, i) => {
-      if (rangesOf(d).some((r) => rangesOf(c).some((k) => overlaps(r, k)))) other = Math.max(other, q.probs[i]!);
+      if (rangesOf(d).some((r) => at(c).some((k) => overlaps(r, k)))) other = Math.max(other, q.probs[i]!);
     });
   }
   x[5] = other;
-  x[6] = c.end - c.start === c0.end - c0.start ? 1 : 0;
+  const [s0, sc] = [at(c0)[0] ?? [c0.start, c0.end], at(c)[0] ?? [c.start, c.end]];
+  x[6] = c.family === "enum" ? (sc[1] - sc[0] === s0[1] - s0[0] ? 1 : 0) : c.end - c.start === c0.end - c0.start ? 1 : 0;
   x[7] = c.quoted === c0.quoted ? 1 : 0;
   x[8] = c.family === "number" ? 1 : 0;
-  x[9] = Math.abs(c.start - c0.start) / Math.max(1, f.view.tokens.length);
+  x[9] = Math.abs(sc[0] - s0[0]) / Math.max(1, f.view.tokens.length);
   x[10] = pf[16]! === pairFeatures(f, p.info, c0)[16]! ? 1 : 0;
-  x[11] = values.some((v) => rangesOf(v).some((r) => rangesOf(c).some((s) => nearFrame(f, r, s)))) ? 1 : 0;
+  x[11] = values.some((v) => at(v).some((r) => at(c).some((s) => nearFrame(f, r, s)))) ? 1 : 0;
   // how common the span's most common word is in training questions: a further value is seldom an everyday word
   x[12] = c.family === "span" ? pf[38]! : 0;
   // how many other values of the first one's kind the parameter finds plausible (written alike, apart from one
   // another and from the first): several place-like spans in one question are a list more often than not
-  x[13] = Math.min(4, plausibleAlike(f, p, c0, p0)) / 4;
+  x[13] = Math.min(4, plausibleAlike(f, p, c0, p0, enums)) / 4;
   return x;
 }
 
 /** Candidates of the parameter written as c0 is, at least 0.3 of its chance, greedily apart from c0 and each other. */
-function plausibleAlike(f: FunctionView, p: ScoredParam, c0: Candidate, p0: number): number {
-  const taken: [number, number][] = [...rangesOf(c0)];
+function plausibleAlike(f: FunctionView, p: ScoredParam, c0: Candidate, p0: number, enums = true): number {
+  const taken: [number, number][] = [...placesOf(f, c0, enums)];
   let n = 0;
   const ranked = p.probs.map((pr, i) => ({ pr, c: p.info.candidates[i]! })).sort((a, b) => b.pr - a.pr);
   for (const { pr, c } of ranked) {
     if (pr < 0.3 * p0) break;
     if (c === c0 || c.family !== c0.family || c.quoted !== c0.quoted) continue;
     if (c.family === "span" && capitalised(f, c) !== capitalised(f, c0)) continue;
-    if (rangesOf(c).some((r) => taken.some((u) => overlaps(r, u)))) continue;
-    taken.push(...rangesOf(c));
+    const at = placesOf(f, c, enums);
+    if (c.family === "enum" && at.length === 0) continue;
+    if (at.some((r) => taken.some((u) => overlaps(r, u)))) continue;
+    taken.push(...at);
     n++;
   }
   return n;
@@ -378,8 +461,36 @@ function assignByOrder(params: readonly ScoredParam[]): Picked[] {
   return picked;
 }
 
+/**
+ * Do the parameters holding several values state them as separate lists, each list whole before the next begins
+ * ("Lakers and Bulls in seasons 2018 and 2020")? Then every value of one meets every value of the other (their
+ * cross product); values that take turns ("$2000 with a gain of $500, $5000 with a loss of $1000") pair in order.
+ */
+export function separateLists(picked: readonly Picked[]): boolean {
+  const lists = picked.filter((p) => p.values.length > 1).map((p) => p.values.map((v) => v.start));
+  if (lists.length < 2) return false;
+  for (let i = 0; i < lists.length; i++)
+    for (let j = i + 1; j < lists.length; j++) {
+      const [a, b] = [lists[i]!, lists[j]!];
+      if (!(Math.max(...a) < Math.min(...b) || Math.max(...b) < Math.min(...a))) return false;
+    }
+  return true;
+}
+
 /** The calls of one function from its picked values (several when a parameter holds several). */
-export function callsOf(name: string, picked: readonly Picked[], maxCalls: number): { name: string; arguments: Record<string, unknown> }[] {
+export function callsOf(
+  name: string,
+  picked: readonly Picked[],
+  maxCalls: number,
+  cross = false,
+): { name: string; arguments: Record<string, unknown> }[] {
+  if (cross && separateLists(picked)) {
+    // every combination, the first parameter's values varying slowest (question order of the lists)
+    let rows: Record<string, unknown>[] = [{}];
+    const ordered = [...picked].sort((a, b) => a.values[0]!.start - b.values[0]!.start);
+    for (const p of ordered) rows = rows.flatMap((r) => p.values.map((v) => ({ ...r, [p.param.info.name]: v.value })));
+    return rows.slice(0, maxCalls).map((args) => ({ name, arguments: args }));
+  }
   const n = Math.min(maxCalls, Math.max(1, ...picked.map((p) => p.values.length)));
   const calls = [];
   for (let i = 0; i < n; i++) {
@@ -408,12 +519,26 @@ export function argumentsOf(
           frames: o.frames !== false,
           preferOther: o.preferOther === true,
           reserved,
+          enumPlaces: o.enumPlaces !== false,
         };
   let picked = o.assigner === "order" ? assignByOrder(s.params) : assignLearned(s.view, s.params, more, allowed);
   // the span owner left a required parameter without a value: that parameter may take a value outside the
   // function's segment, the others stay in it (their values there set how many calls; widen "all": every
   // parameter looks at the whole question again)
   const missing = s.params.filter((p) => p.info.required && p.info.candidates.length > 0 && !picked.some((k) => k.param === p));
+  // a parameter whose value in the segment has under 1/widenWeak the chance of its best value outside it looks
+  // outside too: a value several functions share is said once, in the first function's part ("the sales growth
+  // for company XYZ and the interest coverage for the same years")
+  const weak = o.widenWeak ?? WIDEN_WEAK;
+  if (allowed && Number.isFinite(weak)) {
+    for (const p of s.params) {
+      const pk = picked.find((k) => k.param === p);
+      if (!pk || missing.includes(p)) continue;
+      const inside = p.probs[p.info.candidates.indexOf(pk.values[0]!)] ?? 0;
+      const out = Math.max(0, ...p.probs.filter((_, i) => !allowed(p.info.candidates[i]!)));
+      if (out > weak * inside) missing.push(p);
+    }
+  }
   if (allowed && o.assigner !== "order" && missing.length > 0) {
     const outside = new Set(missing.flatMap((p) => p.info.candidates));
     picked =
@@ -421,8 +546,11 @@ export function argumentsOf(
         ? assignLearned(s.view, s.params, more)
         : assignLearned(s.view, s.params, more, (c) => allowed(c) || outside.has(c));
   }
-  return callsOf(s.view.tool.function.name, picked, o.parallel === false ? 1 : w.maxCalls);
+  return callsOf(s.view.tool.function.name, picked, o.parallel === false ? 1 : w.maxCalls, o.cross === true);
 }
+
+/** DecideOptions.widenWeak's default. */
+export const WIDEN_WEAK = 8;
 
 export const callProbability = (s: ScoredFunction, w: FactoredWeights): number => sigmoid(dot(w.function, s.features));
 

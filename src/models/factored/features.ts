@@ -52,10 +52,18 @@ export function questionView(
   return view;
 }
 
-/** Stems of a description's capitalised (not sentence-initial) words and of its quoted texts. */
-function exampleStems(description: string): Set<string> {
+const CODE_NAME = /\p{Ll}\p{Lu}/u;
+
+/**
+ * Stems of a description's capitalised (not sentence-initial) words and of its quoted texts; with `typeNames`, not
+ * of its unquoted code identifiers.
+ */
+function exampleStems(description: string, typeNames = true): Set<string> {
   const out = new Set<string>();
-  for (const t of tokenize(description)) if (t.capital && t.stem !== "") out.add(t.stem);
+  // a code identifier with a capital inside ("StringBuilder", "LogEvent") names a type or an API the parameter is
+  // of, not a value it takes: "the StringBuilder `logBuilder`" asks for logBuilder (quoted, it still counts)
+  for (const t of tokenize(description))
+    if (t.capital && t.stem !== "" && !(typeNames && CODE_NAME.test(t.text))) out.add(t.stem);
   for (const m of description.matchAll(/['"`“‘]([^'"`”’\n]{1,40})['"`”’]/gu)) for (const s of textStems(m[1]!)) out.add(s);
   return out;
 }
@@ -79,7 +87,7 @@ export function functionView(tool: ToolJson, view: QuestionView, stats: WordStat
       hasDefault: "default" in s,
       nameStems: new Set(nameWords(name).map(stemOf)),
       descStems: new Set(textStems(typeof s.description === "string" ? s.description : "")),
-      exampleStems: exampleStems(typeof s.description === "string" ? s.description : ""),
+      exampleStems: exampleStems(typeof s.description === "string" ? s.description : "", view.typeNames !== false),
       order: same.length < 2 ? 0.5 : at / (same.length - 1),
       candidates: candidatesFor(view, kind),
     };
@@ -103,6 +111,11 @@ const rarity = (stats: WordStats, stem: string): number => 1 - (stats.get(stem) 
 function windowMatch(f: FunctionView, stems: Set<string>, from: number, dir: 1 | -1, idf: boolean): number {
   let best = 0;
   const t = f.view.tokens;
+  // a symbol written onto the value ("$3000", "5%", "'Paris'") is how the value is written, not a word between it
+  // and its name: the window starts past it
+  if (f.view.symbols !== false)
+    while (from >= 0 && from < t.length && t[from]!.kind === "punct" && glued(t, Math.min(from, from - dir), Math.max(from, from - dir)))
+      from += dir;
   for (let d = 0, i = from; d < 3 && i >= 0 && i < t.length; d++, i += dir) {
     const s = t[i]!.stem;
     if (s !== "" && stems.has(s)) best = Math.max(best, DECAY[d]! * (idf ? rarity(f.stats, s) : 1));
@@ -220,6 +233,7 @@ export function pairFeatures(f: FunctionView, p: ParamInfo, c: Candidate): Float
     x[28] = p.kind.enumValues?.[0] === c.value ? 1 : 0;
     x[29] = "default" in p.schema && p.schema.default === c.value ? 1 : 0;
   }
+  if (c.family === "list" && c.members) memberFeatures(f, p, c, x);
   if (c.family === "bool") {
     const lit = String(c.value);
     const opp = String(!c.value);
@@ -231,8 +245,9 @@ export function pairFeatures(f: FunctionView, p: ParamInfo, c: Candidate): Float
     x[29] = c.value ? cover : 0;
     x[30] = "default" in p.schema && p.schema.default === c.value ? 1 : 0;
   }
-  if (c.family === "list") {
-    const k = c.items?.length ?? 1;
+  if (c.family === "list" && !c.members) {
+    // a literal's items share one range (candidates.ts literals): count its values
+    const k = Array.isArray(c.value) ? c.value.length : (c.items?.length ?? 1);
     x[26] = k === 1 ? 1 : 0;
     x[27] = Math.min(1, k / 5);
     x[28] = c.items && c.items.length > 1 && c.start === 0 && c.end === t.length ? 1 : 0;
@@ -279,6 +294,29 @@ export function pairFeatures(f: FunctionView, p: ParamInfo, c: Candidate): Float
     x[47] = windowMatch(f, around, c.end, 1, true);
   }
   return x;
+}
+
+/**
+ * A list of enum members (enum-lists.ts) read as the enum scorer reads one member (decide.ts blockOf gives it the
+ * enum weights): x[26] the share of members written whole in the question, x[27] the mean share of their words
+ * there, x[29] the schema's default. One member's evidence, not the words around a list of the question's own.
+ */
+function memberFeatures(f: FunctionView, p: ParamInfo, c: Candidate, x: Float32Array): void {
+  const members = c.value as unknown[];
+  const q = norm(f.view.question);
+  const qs = new Set(f.view.tokens.map((k) => k.stem));
+  let whole = 0;
+  let words = 0;
+  for (const m of members) {
+    const v = norm(String(m));
+    if (v !== "" && q.includes(v)) whole++;
+    const stems = nameWords(String(m)).map(stemOf);
+    words += stems.length === 0 ? 0 : stems.filter((s) => qs.has(s)).length / stems.length;
+  }
+  x[26] = whole / Math.max(1, members.length);
+  x[27] = words / Math.max(1, members.length);
+  x[28] = 0;
+  x[29] = "default" in p.schema && JSON.stringify(p.schema.default) === JSON.stringify(members) ? 1 : 0;
 }
 
 /** Features of leaving parameter `p` out. */
