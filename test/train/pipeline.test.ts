@@ -65,19 +65,7 @@ describe("toolgen training pipeline", () => {
         catalog: entries,
         queries,
         out,
-        preset: "tiny",
-        seed: 1,
-        progress: false,
-        log: () => {},
-        schedule: {
-          tokenizerVocab: 400,
-          batchSize: 16,
-          stages: {
-            memorization: { epochs: 8 },
-            retrieval: { epochs: 20, lr: 3e-3, tokenDropout: 0, userLoss: false },
-          }, // scored on its own training queries: no dropout, no query loss
-        },
-        config: { hiddenSize: 64, intermediateSize: 160, numLayers: 2, numHeads: 2, maxPositions: 64 },
+        ...tinyToolGenOptions(),
       });
       expect(again.done).toEqual(manifest.done);
       await expect(
