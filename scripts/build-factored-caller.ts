@@ -1234,6 +1234,36 @@ const DEVELOPMENT_PROBES = [
     10.5,
   ],
   ["probe: the same, --seed 2 (227.5 against 228; java 54, js 54)", 44, 42.5, 80.83, 22.5, 10.5],
+  // 2026-12-06 (issue 38, h38c): values written as code. Baselines rebuilt from 0ea2f61 (/tmp/h38c/b1, b2, weights of
+  // b1 identical to models/caller): seed 1 sum of six 221.75, seed 2 228 (java 54, js 54). Decoding alone on those
+  // weights (npx tsx /tmp/h38c/quick.mts DIR [options]) as each change came: docIdentifiers java 53 -> 58; nested js
+  // 52 -> 56; quoteBounds java 59; untypedCode js 58; constants java 60; dotted js 60 (sp 42.5); doubledQuotes java
+  // 64 after negations (ENGLISH_NEGATIONS) 63: seed 1 240.5, seed 2 246 (java 64, js 62)
+  [
+    "rebuilt with all eight at 0ebc9a5, seed 1 (242.5 against 221.75; java 63, js 58)",
+    43.5,
+    43.5,
+    80.42,
+    23,
+    11.5,
+  ],
+  ["the same, --seed 2 (239.5 against 228; java 63, js 60)", 43, 42, 80.83, 22, 9.5],
+  [
+    "probe, not kept: an untyped parameter takes the open code-like value whose camelCase words are most like its name (namedAlike; decoding on b1 / b2: sum 234.5 / 240 against 240.5 / 246; java 62 / 62, js 56 / 58)",
+    42.5,
+    41,
+    80.42,
+    22.5,
+    10.5,
+  ],
+  [
+    "probe, superseded: untypedCode on first values only, not further ones (decoding on b1: nothing moved, js_35 became three calls)",
+    42.75,
+    41,
+    80.42,
+    22.5,
+    10.5,
+  ],
 ].map(([what, simple_python, multiple, irrelevance, parallel, parallel_multiple]) => ({
   what,
   simple_python,
