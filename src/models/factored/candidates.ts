@@ -73,7 +73,8 @@ export interface Quoted {
 const OPEN = `"'\`\u201c\u2018`;
 const CLOSE_OF: Record<string, string> = { '"': '"', "'": "'", "`": "`", "\u201c": "\u201d", "\u2018": "\u2019" };
 
-export function quotedSpans(question: string, tokens: readonly QToken[]): Quoted[] {
+/** `doubled` false: "'… = 'active''" closes at the first of its two closing marks, as before 2026-12-06. */
+export function quotedSpans(question: string, tokens: readonly QToken[], doubled = true): Quoted[] {
   const out: Quoted[] = [];
   for (let i = 0; i < question.length; i++) {
     const q = question[i]!;
@@ -83,6 +84,8 @@ export function quotedSpans(question: string, tokens: readonly QToken[]): Quoted
     let j = question.indexOf(close, i + 1);
     while (j !== -1 && j + 1 < question.length && /[\p{L}\p{N}]/u.test(question[j + 1]!))
       j = question.indexOf(close, j + 1);
+    // a quoted text that ends with a quoted text of its own ("'… status = 'active''"): both marks close it
+    if (doubled && j !== -1 && question[j + 1] === close && close === q) j++;
     if (j === -1 || j === i + 1) continue;
     const start = tokens.findIndex((t) => t.start > i);
     let end = start;
@@ -117,6 +120,16 @@ export interface QuestionView {
   literals?: boolean;
   /** false: no span holds a comma, whatever the description writes (the ablation of commaSpans). */
   commaJoined?: boolean;
+  /** false: a code identifier the function's documentation writes may be a value (decide.ts docIdentifiers). */
+  docIdentifiers?: boolean;
+  /** false: a quote mark next to a span counts as a boundary of it (features.ts x[22], x[23]). */
+  quoteBounds?: boolean;
+  /** false: a number parameter never takes a named constant (namedConstants). */
+  constants?: boolean;
+  /** false: a parameter of no declared type may take any span (decide.ts untypedCode). */
+  untypedCode?: boolean;
+  /** Words that negate a flag named beside them (a language policy, negations.ts); undefined: none. */
+  negations?: ReadonlySet<string>;
   /** gluedRuns of the question, once computed. */
   runs?: [number, number][];
 }
@@ -130,7 +143,10 @@ export function candidatesFor(v: QuestionView, k: ParamKind): Candidate[] {
     return [true, false].map((value) => ({ family: "bool", value, start: -1, end: -1, quoted: false }));
   if (k.enumValues && k.type !== "array")
     return k.enumValues.map((value) => ({ family: "enum", value, start: -1, end: -1, quoted: false }));
-  if (k.type === "integer" || k.type === "number") return numbers(v, k.type === "integer");
+  if (k.type === "integer" || k.type === "number") {
+    const stated = numbers(v, k.type === "integer");
+    return stated.length > 0 || v.constants === false ? stated : namedConstants(v);
+  }
   if (k.type === "array") return k.enumValues && v.enumLists !== false ? memberLists(v, k.enumValues) : lists(v, k);
   if (k.type === "object") return v.variables !== false ? objectVariables(v) : [];
   const out = spans(v);
@@ -169,6 +185,21 @@ function numbers(v: QuestionView, integer: boolean): Candidate[] {
       out.push({ family: "number", value: Number((t.value / 100).toPrecision(12)), start: i, end: i + 1, quoted: false, fraction: true });
   });
   return out;
+}
+
+/** A constant's name as code writes one: capitals and digits joined by "_", perhaps after a type ("EventRequest."). */
+const CONSTANT = /^(?:[\p{L}\p{N}_]+\.)*\p{Lu}[\p{Lu}\p{N}]*(?:_[\p{Lu}\p{N}]+)+$/u;
+
+/**
+ * Where a question states no number, a number parameter may take a named constant it writes ("a suspend policy of
+ * EVENT_THREAD", "`EventRequest.SUSPEND_ALL`"): in code a constant's name stands for its number.
+ */
+function namedConstants(v: QuestionView): Candidate[] {
+  return v.tokens.flatMap((t, i) =>
+    t.kind === "word" && CONSTANT.test(t.text)
+      ? [{ family: "span" as const, value: t.text, start: i, end: i + 1, quoted: v.quoted.some((q) => q.start === i && q.end === i + 1) }]
+      : [],
+  );
 }
 
 /** Is the number at token `i` written with a "%" right after it? */

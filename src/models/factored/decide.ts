@@ -23,7 +23,10 @@ import {
 } from "./features.ts";
 import { dot, sigmoid, softmax } from "./linear.ts";
 import { nameWords, stemOf } from "./text.ts";
-import { FAMILIES } from "./candidates.ts";
+import { FAMILIES, quotedSpans } from "./candidates.ts";
+import { docIdentifiers } from "./doc-identifiers.ts";
+import { flattenTool, nestArguments } from "./nested.ts";
+import { ENGLISH_NEGATIONS } from "./negations.ts";
 
 export interface FactoredWeights {
   /** One weight vector per candidate family (FAMILIES order), then the "leave it out" one. */
@@ -96,6 +99,28 @@ export interface DecideOptions {
   widenWeak?: number;
   /** false: an enum parameter never takes several members (enum members have no place in the question). */
   enumPlaces?: boolean;
+  /**
+   * false: a span that is a code identifier the function's own name or documentation writes ("runIt", "the
+   * PrintStream to which ...") may be a value, as before 2026-12-06 (docIdentifiers).
+   */
+  docIdentifiers?: boolean;
+  /** false: an object parameter that declares properties is filled as one value, not property by property (nested.ts). */
+  nested?: boolean;
+  /** false: a quote mark opening or closing a quoted text next to a span is a boundary of the span (features.ts). */
+  quoteBounds?: boolean;
+  /** false: a parameter of no declared type may take any span, not only code-like ones (untypedCode). */
+  untypedCode?: boolean;
+  /** false: a number parameter never takes a named constant the question writes (candidates.ts namedConstants). */
+  constants?: boolean;
+  /** false: a dotted name ("domain.com") is stemmed by its first letters, as a plain word (text.ts tokenize). */
+  dotted?: boolean;
+  /**
+   * Words that negate a flag named beside them, a language policy (negations.ts): ENGLISH_NEGATIONS by default,
+   * false for none (the caller then knows no words of any language).
+   */
+  negations?: ReadonlySet<string> | false;
+  /** false: a quoted text ending with a quoted word of its own closes at the first closing mark (quotedSpans). */
+  doubledQuotes?: boolean;
 }
 
 export interface ScoredParam {
@@ -152,13 +177,19 @@ export function scoreFunctions(
   joiners: ReadonlySet<string>,
   o: DecideOptions = {},
 ): ScoredFunction[] {
-  const view = questionView(question, joiners, o.fractions !== false, o.glued !== false, o.kinNames !== false);
+  const view = questionView(question, joiners, o.fractions !== false, o.glued !== false, o.kinNames !== false, o.dotted !== false);
   if (o.enumLists === false) view.enumLists = false;
   if (o.variables === false) view.variables = false;
   if (o.literals === false) view.literals = false;
   if (o.symbols === false) view.symbols = false;
   if (o.typeNames === false) view.typeNames = false;
   if (o.commaSpans === false) view.commaJoined = false;
+  if (o.docIdentifiers === false) view.docIdentifiers = false;
+  if (o.quoteBounds === false) view.quoteBounds = false;
+  if (o.untypedCode === false) view.untypedCode = false;
+  if (o.constants === false) view.constants = false;
+  if (o.doubledQuotes === false) view.quoted = quotedSpans(question, view.tokens, false);
+  if (o.negations !== false) view.negations = o.negations ?? ENGLISH_NEGATIONS;
   const scored = tools.map((tool) => {
     const f = functionView(tool, view, stats);
     const params = scoreParams(f, w.argument);
@@ -200,6 +231,11 @@ export function placesOf(f: FunctionView, c: Candidate, enums = true): [number, 
 /** Where a value's place starts (-1: none). */
 const placeStart = (f: FunctionView, c: Candidate, enums = true): number => placesOf(f, c, enums)[0]?.[0] ?? -1;
 
+const CODE_SHAPE = /\p{Ll}\p{Lu}|[\p{L}\p{N}]_[\p{L}\p{N}]|\w\.\w/u;
+
+/** A value written as code is: quoted, or a camelCase, snake_case or dotted name; numbers and others as they are. */
+const codeLike = (c: Candidate): boolean => c.family !== "span" || c.quoted || CODE_SHAPE.test(String(c.value));
+
 export interface Picked {
   param: ScoredParam;
   values: Candidate[];
@@ -234,17 +270,27 @@ export function assignLearned(
     c.family === "span" &&
     !c.quoted &&
     f.view.tokens.slice(c.start, c.end).every((k) => k.kind === "punct" || own.has(k.stem));
+  const named = f.view.docIdentifiers === false ? new Set<string>() : docIdentifiers(f);
   const free = (c: Candidate) =>
-    allowed(c) && !namesFunction(c) && rangesOf(c).every((r) => used.every((u) => !overlaps(r, u)));
+    allowed(c) &&
+    !namesFunction(c) &&
+    !(c.family === "span" && named.has(String(c.value))) &&
+    rangesOf(c).every((r) => used.every((u) => !overlaps(r, u)));
   const enums = more?.enumPlaces !== false;
   const further = (c: Candidate) =>
     free(c) &&
     placesOf(f, c, enums).every((r) => used.every((u) => !overlaps(r, u)) && (more?.reserved ?? []).every((u) => !overlaps(r, u)));
+  // a parameter of no declared type, where the question writes code (identifiers, quoted texts), takes one of
+  // those: an untyped argument in a code question is an expression, not an everyday word (untypedCode)
+  const untyped = new Set(
+    f.view.untypedCode === false ? [] : params.filter((p) => p.info.kind.type === "any" && p.info.candidates.some(codeLike)),
+  );
+  const fits = (p: ScoredParam, c: Candidate) => !untyped.has(p) || codeLike(c);
   const order = [...params].sort((a, b) => Math.max(0, ...b.probs) - Math.max(0, ...a.probs));
   const picked: Picked[] = [];
   for (const p of order) {
     const ranked = p.probs.map((pr, i) => ({ pr, c: p.info.candidates[i]! })).sort((a, b) => b.pr - a.pr);
-    const best = ranked.find((r) => free(r.c));
+    const best = ranked.find((r) => free(r.c) && fits(p, r.c));
     if (!best) continue;
     if (!p.info.required && p.pNull >= best.pr) continue;
     used.push(...rangesOf(best.c));
@@ -267,7 +313,7 @@ export function assignLearned(
       for (const r of ranked) {
         // a further value is written as the first is (both quoted or neither, both with capitals or neither):
         // a list keeps one form
-        if (!further(r.c) || r.c.quoted !== c0.quoted) continue;
+        if (!further(r.c) || r.c.quoted !== c0.quoted || !fits(pk.param, r.c)) continue;
         if (r.c.family === "span" && capitalised(f, r.c) !== capitalised(f, c0)) continue;
         if (pk.values.some((v) => JSON.stringify(v.value) === JSON.stringify(r.c.value))) continue;
         if (placeStart(f, r.c, enums) < 0) continue;
@@ -300,7 +346,7 @@ export function assignLearned(
         .sort((a, b) => b.pr - a.pr);
       for (const r of ranked) {
         if (pk.values.length >= n) break;
-        if (!further(r.c) || r.c.quoted !== c0.quoted) continue;
+        if (!further(r.c) || r.c.quoted !== c0.quoted || !fits(pk.param, r.c)) continue;
         if (r.c.family === "span" && capitalised(f, r.c) !== capitalised(f, c0)) continue;
         if (pk.values.some((v) => JSON.stringify(v.value) === JSON.stringify(r.c.value))) continue;
         if (placeStart(f, r.c, enums) < 0) continue;
@@ -582,6 +628,13 @@ export function decide(
   joiners: ReadonlySet<string>,
   o: DecideOptions = {},
 ): { name: string; arguments: Record<string, unknown> }[] {
+  if (o.nested !== false) {
+    const byName = new Map(tools.map((t) => [t.function.name, t]));
+    return decide(tools.map(flattenTool), question, w, stats, joiners, { ...o, nested: false }).map((c) => {
+      const tool = byName.get(c.name);
+      return tool ? { name: c.name, arguments: nestArguments(tool, c.arguments) } : c;
+    });
+  }
   const scored = scoreFunctions(tools, question, w, stats, joiners, o);
   const chosen = chooseFunctions(scored, w, o);
   const owner = chosen.length > 1 && o.segment !== false ? spanOwners(chosen) : undefined;

@@ -6,6 +6,7 @@
  */
 import type { JsonSchema, ToolJson } from "../../tools/types.ts";
 import { candidatesFor, gluedRuns, paramKind, percentAfter, quotedSpans, type Candidate, type ParamKind, type QuestionView } from "./candidates.ts";
+import { negatedMention } from "./negations.ts";
 import { nameWords, stemOf, textStems, tokenize } from "./text.ts";
 
 /** How common each word stem is in questions, 0 (never seen) to 1 (in every question). */
@@ -45,8 +46,9 @@ export function questionView(
   fractions = true,
   glued = true,
   kinNames = true,
+  dotted = true,
 ): QuestionView {
-  const tokens = tokenize(question);
+  const tokens = tokenize(question, dotted);
   const view: QuestionView = { question, tokens, quoted: quotedSpans(question, tokens), joiners, fractions, glued, kinNames };
   view.runs = gluedRuns(view);
   return view;
@@ -212,8 +214,12 @@ export function pairFeatures(f: FunctionView, p: ParamInfo, c: Candidate): Float
     x[21] = inside.filter((k) => k.kind === "number").length / len;
     const before = t[c.start - 1];
     const after = t[c.end];
-    x[22] = !before || before.kind === "punct" ? 1 : 0;
-    x[23] = !after || after.kind === "punct" ? 1 : 0;
+    // a quote mark that opens (closes) a quoted text next to the span is that text's, no boundary of the span:
+    // "a reference named 'X'" does not end at "named" (quoteBounds false: it does, as before 2026-12-06)
+    const quoteMark = (i: number, side: "open" | "close") =>
+      f.view.quoteBounds === false ? false : f.view.quoted.some((q) => (side === "open" ? q.start - 1 : q.end) === i);
+    x[22] = !before || (before.kind === "punct" && !quoteMark(c.start - 1, "close")) ? 1 : 0;
+    x[23] = !after || (after.kind === "punct" && !quoteMark(c.end, "open")) ? 1 : 0;
     x[24] = 1 - Math.abs(p.order - c.start / n);
     x[25] = c.family === "number" ? 1 - Math.abs(p.order - numberRank(f, c.start)) : c.start / n;
   }
@@ -242,7 +248,9 @@ export function pairFeatures(f: FunctionView, p: ParamInfo, c: Candidate): Float
     x[28] = t.some((k) => k.lower === opp) ? 1 : 0;
     const qs = new Set(t.map((k) => k.stem));
     const cover = p.nameStems.size === 0 ? 0 : [...p.nameStems].filter((s) => qs.has(s)).length / p.nameStems.size;
-    x[29] = c.value ? cover : 0;
+    // a name written beside a negating word ("not inlined") is said for false (a language policy: negations.ts)
+    const negated = f.view.negations !== undefined && cover > 0 && negatedMention(t, nameWords(p.name), p.nameStems, f.view.negations, f.view.joiners);
+    x[29] = c.value !== negated ? cover : 0;
     x[30] = "default" in p.schema && p.schema.default === c.value ? 1 : 0;
   }
   if (c.family === "list" && !c.members) {

@@ -21,10 +21,13 @@ const TOKEN =
   /-?\d+(?:,\d{3})*(?:\.\d+)?(?:[eE]-?\d+)?(?![\d_])|[/~]?[\p{L}\p{N}_](?:[\p{L}\p{N}_'\-./@:]*[\p{L}\p{N}_])?|[^\s]/gu;
 
 const IDENTIFIER = /\p{Ll}\p{Lu}|[\p{L}\p{N}]_[\p{L}\p{N}]/u;
+/** A name written with a dot, "@", "/" or ":" between letters or digits: "domain.com", "a@b.org", "com.example.Main". */
+const DOTTED = /[\p{L}\p{N}][.@/:][\p{L}\p{N}]/u;
 
 export const stemOf = (word: string): string => word.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "").slice(0, 5);
 
-export function tokenize(text: string): QToken[] {
+/** `dotted` false: a dotted name is stemmed by its first letters as a plain word ("domain.com" as "domain"). */
+export function tokenize(text: string, dotted = true): QToken[] {
   const out: QToken[] = [];
   let sentenceStart = true;
   for (const m of text.matchAll(TOKEN)) {
@@ -33,22 +36,23 @@ export function tokenize(text: string): QToken[] {
     const isNumber = /^-?\d+(?:,\d{3})*(?:\.\d+)?(?:[eE]-?\d+)?$/.test(t);
     // a minus sign glued to a word before it is a hyphen, not a sign
     if (isNumber && t.startsWith("-") && start > 0 && /[\p{L}\p{N}]/u.test(text[start - 1]!)) {
-      out.push(mk("-", start, "punct", false));
-      out.push(mk(t.slice(1), start + 1, "number", false));
+      out.push(mk("-", start, "punct", false, dotted));
+      out.push(mk(t.slice(1), start + 1, "number", false, dotted));
       sentenceStart = false;
       continue;
     }
     const kind = isNumber ? "number" : /[\p{L}\p{N}_]/u.test(t[t.length - 1]!) ? "word" : "punct";
-    out.push(mk(t, start, kind, kind === "word" && !sentenceStart && /^\p{Lu}/u.test(t)));
+    out.push(mk(t, start, kind, kind === "word" && !sentenceStart && /^\p{Lu}/u.test(t), dotted));
     sentenceStart = kind === "punct" ? /[.!?:]/.test(t) || sentenceStart : false;
   }
   return out;
 }
 
-function mk(t: string, start: number, kind: QToken["kind"], capital: boolean): QToken {
+function mk(t: string, start: number, kind: QToken["kind"], capital: boolean, dotted: boolean): QToken {
   // a code identifier ("searchHitParser", "max_results") is one name, not the word it starts with: its stem is
-  // all of it, so that it matches no documentation word by its first letters alone
-  const stem = IDENTIFIER.test(t) ? t.toLowerCase() : stemOf(t);
+  // all of it, so that it matches no documentation word by its first letters alone; so is a dotted name
+  // ("domain.com" is no mention of a parameter "domain")
+  const stem = IDENTIFIER.test(t) || (dotted && kind === "word" && DOTTED.test(t)) ? t.toLowerCase() : stemOf(t);
   const token: QToken = { text: t, lower: t.toLowerCase(), stem, start, end: start + t.length, kind, capital };
   if (kind === "number") token.value = Number(t.replace(/,/g, ""));
   return token;
