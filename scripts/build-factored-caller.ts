@@ -1269,6 +1269,9 @@ const MODES: Record<string, DecideOptions> = {
   "symbols-off": { symbols: false },
   "type-names-off": { typeNames: false },
   "comma-spans-off": { commaSpans: false },
+  "unwrap-off": { unwrap: false },
+  "segment-fill-off": { segmentFill: 0 },
+  "shared-off": { shared: false },
 };
 
 function countKinds(report: BfclReport): Record<string, number> {
@@ -1283,6 +1286,12 @@ const CALL_COUNT_MODES: Record<string, string> = {
     "with several functions called, a parameter keeps its value in its function's segment however much likelier a value outside it is (DecideOptions.widenWeak Infinity; before 2026-12-05 22:00 UTC)",
   "enum-places-off":
     "an enum parameter never takes several members: a member has no place in the question, so it is never a further value (before 2026-12-05 22:00 UTC; the 'more' model trains with places either way)",
+  "unwrap-off":
+    "a question wrapped whole in quote marks is one quoted text, which hides the quoted texts and lists inside it (before 2026-12-06; 141 of parallel_multiple's 200 questions and 59 of parallel's are so wrapped)",
+  "segment-fill-off":
+    "with several calls, a parameter with fewer values than calls takes further ones only from the learnt 'more', not one per call segment (DecideOptions.segmentFill 0; before 2026-12-06)",
+  "shared-off":
+    "with several functions called, no text value passes from one function to a same-named parameter of another written plainly or left empty (before 2026-12-06)",
 };
 
 async function evaluate(): Promise<void> {

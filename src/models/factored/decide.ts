@@ -24,6 +24,8 @@ import {
 import { dot, sigmoid, softmax } from "./linear.ts";
 import { nameWords, stemOf } from "./text.ts";
 import { FAMILIES } from "./candidates.ts";
+import { segmentFill } from "./segment-fill.ts";
+import { shareValues } from "./shared-values.ts";
 
 export interface FactoredWeights {
   /** One weight vector per candidate family (FAMILIES order), then the "leave it out" one. */
@@ -96,6 +98,15 @@ export interface DecideOptions {
   widenWeak?: number;
   /** false: an enum parameter never takes several members (enum members have no place in the question). */
   enumPlaces?: boolean;
+  /**
+   * With several calls, a parameter with fewer values than calls takes one per call segment (segment-fill.ts),
+   * a candidate at least this share of its first value's chance (default SEGMENT_FILL_RATIO; 0 or below: off).
+   */
+  segmentFill?: number;
+  /** false: no text value passes from one called function to a same-named parameter of another (shared-values.ts). */
+  shared?: boolean;
+  /** false: a message wrapped whole in quote marks is one quoted text, hiding the values inside (candidates.ts unwrapQuoted). */
+  unwrap?: boolean;
 }
 
 export interface ScoredParam {
@@ -152,7 +163,7 @@ export function scoreFunctions(
   joiners: ReadonlySet<string>,
   o: DecideOptions = {},
 ): ScoredFunction[] {
-  const view = questionView(question, joiners, o.fractions !== false, o.glued !== false, o.kinNames !== false);
+  const view = questionView(question, joiners, o.fractions !== false, o.glued !== false, o.kinNames !== false, o.unwrap !== false);
   if (o.enumLists === false) view.enumLists = false;
   if (o.variables === false) view.variables = false;
   if (o.literals === false) view.literals = false;
@@ -217,6 +228,8 @@ export interface MoreOptions {
   reserved?: readonly [number, number][];
   /** false: enum members have no place, so never a further value (placesOf). */
   enumPlaces?: boolean;
+  /** Segment fill's least share of a parameter's first chance (segment-fill.ts); undefined: no segment fill. */
+  segmentFill?: number;
 }
 
 /** The joint assignment: parameters in order of confidence, each its best candidate whose span is still free. */
@@ -312,6 +325,15 @@ export function assignLearned(
       pk.values.sort((a, b) => placeStart(f, a, enums) - placeStart(f, b, enums));
     }
   }
+  if (n > 1 && more.segmentFill !== undefined)
+    segmentFill(picked, n, {
+      f,
+      places: (c) => placesOf(f, c, enums),
+      free: further,
+      take: (c) => used.push(...placesOf(f, c, enums)),
+      alike: (c, c0) => c.quoted === c0.quoted && (c.family !== "span" || capitalised(f, c) === capitalised(f, c0)),
+      minRatio: more.segmentFill,
+    });
   return picked;
 }
 
@@ -520,6 +542,7 @@ export function argumentsOf(
           preferOther: o.preferOther === true,
           reserved,
           enumPlaces: o.enumPlaces !== false,
+          segmentFill: (o.segmentFill ?? SEGMENT_FILL_RATIO) > 0 ? (o.segmentFill ?? SEGMENT_FILL_RATIO) : undefined,
         };
   let picked = o.assigner === "order" ? assignByOrder(s.params) : assignLearned(s.view, s.params, more, allowed);
   // the span owner left a required parameter without a value: that parameter may take a value outside the
@@ -548,6 +571,9 @@ export function argumentsOf(
   }
   return callsOf(s.view.tool.function.name, picked, o.parallel === false ? 1 : w.maxCalls, o.cross === true);
 }
+
+/** DecideOptions.segmentFill's default. */
+export const SEGMENT_FILL_RATIO = 0.05;
 
 /** DecideOptions.widenWeak's default. */
 export const WIDEN_WEAK = 8;
@@ -591,9 +617,10 @@ export function decide(
     chosen.length > 1 && o.exclusive !== false && o.assigner !== "order"
       ? chosen.map((s, i) => assignLearned(s.view, s.params, undefined, allowed(i)).flatMap((k) => k.values.flatMap(rangesOf)))
       : undefined;
-  return chosen.flatMap((s, i) =>
-    argumentsOf(s, w, o, allowed(i), firsts?.flatMap((r, j) => (j === i ? [] : r))),
-  );
+  const calls = chosen.map((s, i) => argumentsOf(s, w, o, allowed(i), firsts?.flatMap((r, j) => (j === i ? [] : r))));
+  if (o.shared !== false && chosen.length > 1)
+    shareValues(chosen, calls, new Set(chosen[0]!.view.view.quoted.map((q) => q.text)));
+  return calls.flat();
 }
 
 /**
