@@ -1272,6 +1272,7 @@ const MODES: Record<string, DecideOptions> = {
   "unwrap-off": { unwrap: false },
   "segment-fill-off": { segmentFill: 0 },
   "shared-off": { shared: false },
+  "doc-mentions-off": { docMentions: 0 },
 };
 
 function countKinds(report: BfclReport): Record<string, number> {
@@ -1292,6 +1293,8 @@ const CALL_COUNT_MODES: Record<string, string> = {
     "with several calls, a parameter with fewer values than calls takes further ones only from the learnt 'more', not one per call segment (DecideOptions.segmentFill 0; before 2026-12-06)",
   "shared-off":
     "with several functions called, no text value passes from one function to a same-named parameter of another written plainly or left empty (before 2026-12-06)",
+  "doc-mentions-off":
+    "with several functions past the gate, only a function's own name words mention it (the mention filter and the segments), not its own rarer description words (DecideOptions.docMentions 0; before 2026-12-06)",
 };
 
 async function evaluate(): Promise<void> {

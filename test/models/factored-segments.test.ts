@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { quotedSpans, unwrapQuoted } from "../../src/models/factored/candidates.ts";
-import { assignLearned, MORE_DIM, type ScoredFunction } from "../../src/models/factored/decide.ts";
+import { assignLearned, mentionPlaces, MORE_DIM, type ScoredFunction } from "../../src/models/factored/decide.ts";
 import { functionView, questionView } from "../../src/models/factored/features.ts";
 import { shareValues, type Call } from "../../src/models/factored/shared-values.ts";
 import { tokenize } from "../../src/models/factored/text.ts";
@@ -98,5 +98,26 @@ describe("shared values", () => {
     ];
     shareValues(chosen, calls, new Set());
     expect(calls[1]![0]!.arguments.name).toBe("offenses");
+  });
+});
+
+describe("mentions by description words", () => {
+  const gcd = { type: "function" as const, function: { name: "calculate_gcd", description: "Find the greatest common divisor of two integers.", parameters: { type: "object", properties: { a: { type: "integer" } }, required: ["a"] } } };
+  const lcm = { type: "function" as const, function: { name: "calculate_lcm", description: "Find the least common multiple of two integers.", parameters: { type: "object", properties: { a: { type: "integer" } }, required: ["a"] } } };
+  const scoredOf = (t: ToolJson, q: string, stats: Map<string, number>): ScoredFunction => {
+    const view = functionView(t, questionView(q, new Set()), stats);
+    return { view, params: [], features: new Float32Array(0) };
+  };
+
+  it("places a function whose name the question does not write at its own rarer description words", () => {
+    const q = "the greatest common divisor of 56 and 98, then the least common multiple of 15 and 25";
+    const stats = new Map([["commo", 0.9]]);
+    const chosen = [scoredOf(gcd, q, stats), scoredOf(lcm, q, stats)];
+    // gcd / lcm are their own name words, written nowhere
+    expect(mentionPlaces(chosen)).toEqual([-1, -1]);
+    const tokens = chosen[0]!.view.view.tokens;
+    expect(mentionPlaces(chosen, 0.6)).toEqual([tokens.findIndex((t) => t.lower === "greatest"), tokens.findIndex((t) => t.lower === "least")]);
+    // words both descriptions share ("common") or too common ones mention neither
+    expect(mentionPlaces(chosen, 0.6).every((at) => tokens[at]!.lower !== "common")).toBe(true);
   });
 });

@@ -103,6 +103,12 @@ export interface DecideOptions {
    * a candidate at least this share of its first value's chance (default SEGMENT_FILL_RATIO; 0 or below: off).
    */
   segmentFill?: number;
+  /**
+   * With several functions past the gate, a function whose own name words the question does not write is still
+   * mentioned by its own description words (no other's name or description has them) rarer than this in training
+   * questions, for the mention filter and the segments (mentionPlaces; default DOC_MENTIONS; 0: names only).
+   */
+  docMentions?: number;
   /** false: no text value passes from one called function to a same-named parameter of another (shared-values.ts). */
   shared?: boolean;
   /** false: a message wrapped whole in quote marks is one quoted text, hiding the values inside (candidates.ts unwrapQuoted). */
@@ -572,6 +578,11 @@ export function argumentsOf(
   return callsOf(s.view.tool.function.name, picked, o.parallel === false ? 1 : w.maxCalls, o.cross === true);
 }
 
+/** DecideOptions.docMentions's default: own description words commoner than this in training questions are no mention. */
+export const DOC_MENTIONS = 0.6;
+
+const docMentions = (o: DecideOptions): number | undefined => ((o.docMentions ?? DOC_MENTIONS) > 0 ? (o.docMentions ?? DOC_MENTIONS) : undefined);
+
 /** DecideOptions.segmentFill's default. */
 export const SEGMENT_FILL_RATIO = 0.05;
 
@@ -592,7 +603,7 @@ export function chooseFunctions(scored: readonly ScoredFunction[], w: FactoredWe
   // several pass: those whose own name words the question mentions, else the most likely alone (a question
   // that names none of them asks for one call, not for every function that could serve it)
   if (chosen.length > 1 && o.mention !== false) {
-    const said = mentioned(chosen);
+    const said = mentioned(chosen, docMentions(o));
     const named = chosen.filter((_, i) => said[i]);
     chosen = named.length > 0 ? named : [chosen.reduce((a, b) => (p[scored.indexOf(b)]! > p[scored.indexOf(a)]! ? b : a))];
   }
@@ -610,7 +621,7 @@ export function decide(
 ): { name: string; arguments: Record<string, unknown> }[] {
   const scored = scoreFunctions(tools, question, w, stats, joiners, o);
   const chosen = chooseFunctions(scored, w, o);
-  const owner = chosen.length > 1 && o.segment !== false ? spanOwners(chosen) : undefined;
+  const owner = chosen.length > 1 && o.segment !== false ? spanOwners(chosen, docMentions(o)) : undefined;
   const allowed = (i: number) => owner && ((c: Candidate) => c.start < 0 || owner[c.start] === i);
   // several functions: the spans each takes as first values are spent, no other function's further values
   const firsts =
@@ -628,11 +639,9 @@ export function decide(
  * function, each from the first mention of the function's own name words (those no other chosen function's
  * name has) to the next function's; -1 for every token when some function's name is not mentioned.
  */
-export function spanOwners(chosen: readonly ScoredFunction[]): number[] {
+export function spanOwners(chosen: readonly ScoredFunction[], docs?: number): number[] {
   const tokens = chosen[0]!.view.view.tokens;
-  const names = chosen.map((s) => new Set(nameWords(s.view.tool.function.name).map(stemOf)));
-  const own = names.map((n, i) => new Set([...n].filter((x) => names.every((m, j) => j === i || !m.has(x)))));
-  const first = own.map((o) => tokens.findIndex((t) => o.has(t.stem)));
+  const first = mentionPlaces(chosen, docs);
   if (first.some((at) => at < 0)) return tokens.map(() => -1);
   const order = first.map((at, i) => ({ at, i })).sort((a, b) => a.at - b.at);
   return tokens.map((_, k) => {
@@ -642,12 +651,28 @@ export function spanOwners(chosen: readonly ScoredFunction[]): number[] {
   });
 }
 
-/** Whether each function's own name words (those no other of them has) appear in the question. */
-export function mentioned(chosen: readonly ScoredFunction[]): boolean[] {
+/**
+ * Where each function is first mentioned (-1: nowhere): its own name words (those no other of them has); with
+ * `docs`, else its own description words (those no other's name or description has) less common than `docs` in
+ * training questions ("the greatest common divisor" for calculate_gcd).
+ */
+export function mentionPlaces(chosen: readonly ScoredFunction[], docs?: number): number[] {
   const tokens = chosen[0]!.view.view.tokens;
   const names = chosen.map((s) => new Set(nameWords(s.view.tool.function.name).map(stemOf)));
   const own = names.map((n, i) => new Set([...n].filter((x) => names.every((m, j) => j === i || !m.has(x)))));
-  return own.map((o) => tokens.some((t) => o.has(t.stem)));
+  const words = chosen.map((s) => s.view.toolStems);
+  return own.map((o, i) => {
+    const at = tokens.findIndex((t) => o.has(t.stem));
+    if (at >= 0 || docs === undefined) return at;
+    const stats = chosen[i]!.view.stats;
+    const mine = new Set([...words[i]!].filter((x) => (stats.get(x) ?? 0) < docs && words.every((m, j) => j === i || !m.has(x))));
+    return tokens.findIndex((t) => mine.has(t.stem));
+  });
+}
+
+/** Whether each function's own name words (those no other of them has; with `docs`, its own rarer description words) appear in the question. */
+export function mentioned(chosen: readonly ScoredFunction[], docs?: number): boolean[] {
+  return mentionPlaces(chosen, docs).map((at) => at >= 0);
 }
 
 /** Does a span hold a word that starts with a capital letter? */
