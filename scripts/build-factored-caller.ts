@@ -1273,6 +1273,7 @@ const MODES: Record<string, DecideOptions> = {
   "segment-fill-off": { segmentFill: 0 },
   "shared-off": { shared: false },
   "doc-mentions-off": { docMentions: 0 },
+  "tuples-off": { tuples: false },
 };
 
 function countKinds(report: BfclReport): Record<string, number> {
@@ -1295,6 +1296,8 @@ const CALL_COUNT_MODES: Record<string, string> = {
     "with several functions called, no text value passes from one function to a same-named parameter of another written plainly or left empty (before 2026-12-06)",
   "doc-mentions-off":
     "with several functions past the gate, only a function's own name words mention it (the mention filter and the segments), not its own rarer description words (DecideOptions.docMentions 0; before 2026-12-06)",
+  "tuples-off":
+    "bracketed groups of numbers ('(45, 60) and (81, 63)') are not read as one call each for a function with that many required number parameters (before 2026-12-06)",
 };
 
 async function evaluate(): Promise<void> {

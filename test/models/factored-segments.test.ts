@@ -4,6 +4,7 @@ import { assignLearned, mentionPlaces, MORE_DIM, type ScoredFunction } from "../
 import { functionView, questionView } from "../../src/models/factored/features.ts";
 import { shareValues, type Call } from "../../src/models/factored/shared-values.ts";
 import { tokenize } from "../../src/models/factored/text.ts";
+import { numberTuples, tupleCalls } from "../../src/models/factored/tuples.ts";
 import type { JsonSchema, ToolJson } from "../../src/tools/types.ts";
 
 const tool = (name: string, properties: Record<string, JsonSchema>, required: string[]): ToolJson => ({
@@ -102,8 +103,12 @@ describe("shared values", () => {
 });
 
 describe("mentions by description words", () => {
-  const gcd = { type: "function" as const, function: { name: "calculate_gcd", description: "Find the greatest common divisor of two integers.", parameters: { type: "object", properties: { a: { type: "integer" } }, required: ["a"] } } };
-  const lcm = { type: "function" as const, function: { name: "calculate_lcm", description: "Find the least common multiple of two integers.", parameters: { type: "object", properties: { a: { type: "integer" } }, required: ["a"] } } };
+  const withDoc = (name: string, description: string): ToolJson => {
+    const t = tool(name, { a: { type: "integer" } }, ["a"]);
+    return { ...t, function: { ...t.function, description } };
+  };
+  const gcd = withDoc("calculate_gcd", "Find the greatest common divisor of two integers.");
+  const lcm = withDoc("calculate_lcm", "Find the least common multiple of two integers.");
   const scoredOf = (t: ToolJson, q: string, stats: Map<string, number>): ScoredFunction => {
     const view = functionView(t, questionView(q, new Set()), stats);
     return { view, params: [], features: new Float32Array(0) };
@@ -119,5 +124,18 @@ describe("mentions by description words", () => {
     expect(mentionPlaces(chosen, 0.6)).toEqual([tokens.findIndex((t) => t.lower === "greatest"), tokens.findIndex((t) => t.lower === "least")]);
     // words both descriptions share ("common") or too common ones mention neither
     expect(mentionPlaces(chosen, 0.6).every((at) => tokens[at]!.lower !== "common")).toBe(true);
+  });
+});
+
+describe("tuples", () => {
+  it("reads bracketed groups of numbers as one call each, dealt to the required number parameters in order", () => {
+    const t = tokenize("the gcd of the pairs (45, 60) and (81, 63), please");
+    expect(numberTuples(t)).toEqual([[45, 60], [81, 63]]);
+    const params = [{ name: "a", integer: true }, { name: "b", integer: true }];
+    expect(tupleCalls(t, params, { x: 1 })).toEqual([{ x: 1, a: 45, b: 60 }, { x: 1, a: 81, b: 63 }]);
+    // one group, groups of another size, or fractions for whole-number parameters: no reading
+    expect(tupleCalls(tokenize("the pair (45, 60)"), params, {})).toBeUndefined();
+    expect(tupleCalls(tokenize("(1, 2, 3) and (4, 5, 6)"), params, {})).toBeUndefined();
+    expect(tupleCalls(tokenize("(1.5, 2) and (4, 5)"), params, {})).toBeUndefined();
   });
 });

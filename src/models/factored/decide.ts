@@ -26,6 +26,7 @@ import { nameWords, stemOf } from "./text.ts";
 import { FAMILIES } from "./candidates.ts";
 import { segmentFill } from "./segment-fill.ts";
 import { shareValues } from "./shared-values.ts";
+import { tupleCalls } from "./tuples.ts";
 
 export interface FactoredWeights {
   /** One weight vector per candidate family (FAMILIES order), then the "leave it out" one. */
@@ -109,6 +110,8 @@ export interface DecideOptions {
    * questions, for the mention filter and the segments (mentionPlaces; default DOC_MENTIONS; 0: names only).
    */
   docMentions?: number;
+  /** false: bracketed groups of numbers ("(45, 60) and (81, 63)") are not read as one call each (tuples.ts). */
+  tuples?: boolean;
   /** false: no text value passes from one called function to a same-named parameter of another (shared-values.ts). */
   shared?: boolean;
   /** false: a message wrapped whole in quote marks is one quoted text, hiding the values inside (candidates.ts unwrapQuoted). */
@@ -575,7 +578,14 @@ export function argumentsOf(
         ? assignLearned(s.view, s.params, more)
         : assignLearned(s.view, s.params, more, (c) => allowed(c) || outside.has(c));
   }
-  return callsOf(s.view.tool.function.name, picked, o.parallel === false ? 1 : w.maxCalls, o.cross === true);
+  const calls = callsOf(s.view.tool.function.name, picked, o.parallel === false ? 1 : w.maxCalls, o.cross === true);
+  if (o.tuples === false || o.parallel === false || calls.length === 0) return calls;
+  // "(45, 60) and (81, 63)": one call per bracketed group of as many numbers as the required number parameters
+  const numeric = s.params
+    .filter((p) => p.info.required && (p.info.kind.type === "integer" || p.info.kind.type === "number") && !p.info.kind.enumValues)
+    .map((p) => ({ name: p.info.name, integer: p.info.kind.type === "integer" }));
+  const rows = tupleCalls(s.view.view.tokens, numeric, calls[0]!.arguments);
+  return rows ? rows.slice(0, w.maxCalls).map((args) => ({ name: s.view.tool.function.name, arguments: args })) : calls;
 }
 
 /** DecideOptions.docMentions's default: own description words commoner than this in training questions are no mention. */
