@@ -73,6 +73,26 @@ export interface Quoted {
 const OPEN = `"'\`\u201c\u2018`;
 const CLOSE_OF: Record<string, string> = { '"': '"', "'": "'", "`": "`", "\u201c": "\u201d", "\u2018": "\u2019" };
 
+/** Where the quote opened at `i` closes (a close mark followed by a letter or digit is an apostrophe); -1: never. */
+function closingQuote(question: string, i: number): number {
+  const close = CLOSE_OF[question[i]!]!;
+  let j = question.indexOf(close, i + 1);
+  while (j !== -1 && j + 1 < question.length && /[\p{L}\p{N}]/u.test(question[j + 1]!)) j = question.indexOf(close, j + 1);
+  return j;
+}
+
+/**
+ * The question with the quote marks that wrap all of it blanked (same length, so offsets hold): a message written
+ * inside one pair of quote marks quotes the request, not a value, and read as one quoted text it would hide every
+ * value inside (the quoted texts and lists within). Unchanged when the first quote closes before the end.
+ */
+export function unwrapQuoted(question: string): string {
+  const i = question.search(/\S/);
+  const last = question.trimEnd().length - 1;
+  if (i < 0 || last <= i || !OPEN.includes(question[i]!) || closingQuote(question, i) !== last) return question;
+  return `${question.slice(0, i)} ${question.slice(i + 1, last)} ${question.slice(last + 1)}`;
+}
+
 /** `doubled` false: "'… = 'active''" closes at the first of its two closing marks, as before 2026-12-06. */
 export function quotedSpans(question: string, tokens: readonly QToken[], doubled = true): Quoted[] {
   const out: Quoted[] = [];
@@ -81,9 +101,7 @@ export function quotedSpans(question: string, tokens: readonly QToken[], doubled
     if (!OPEN.includes(q)) continue;
     if (i > 0 && /[\p{L}\p{N}]/u.test(question[i - 1]!)) continue;
     const close = CLOSE_OF[q]!;
-    let j = question.indexOf(close, i + 1);
-    while (j !== -1 && j + 1 < question.length && /[\p{L}\p{N}]/u.test(question[j + 1]!))
-      j = question.indexOf(close, j + 1);
+    let j = closingQuote(question, i);
     // a quoted text that ends with a quoted text of its own ("'… status = 'active''"): both marks close it
     if (doubled && j !== -1 && question[j + 1] === close && close === q) j++;
     if (j === -1 || j === i + 1) continue;

@@ -27,6 +27,9 @@ import { FAMILIES, quotedSpans } from "./candidates.ts";
 import { docIdentifiers } from "./doc-identifiers.ts";
 import { flattenTool, nestArguments } from "./nested.ts";
 import { ENGLISH_NEGATIONS } from "./negations.ts";
+import { segmentFill } from "./segment-fill.ts";
+import { shareValues } from "./shared-values.ts";
+import { tupleCalls } from "./tuples.ts";
 
 export interface FactoredWeights {
   /** One weight vector per candidate family (FAMILIES order), then the "leave it out" one. */
@@ -121,6 +124,23 @@ export interface DecideOptions {
   negations?: ReadonlySet<string> | false;
   /** false: a quoted text ending with a quoted word of its own closes at the first closing mark (quotedSpans). */
   doubledQuotes?: boolean;
+  /**
+   * With several calls, a parameter with fewer values than calls takes one per call segment (segment-fill.ts),
+   * a candidate at least this share of its first value's chance (default SEGMENT_FILL_RATIO; 0 or below: off).
+   */
+  segmentFill?: number;
+  /**
+   * With several functions past the gate, a function whose own name words the question does not write is still
+   * mentioned by its own description words (no other's name or description has them) rarer than this in training
+   * questions, for the mention filter and the segments (mentionPlaces; default DOC_MENTIONS; 0: names only).
+   */
+  docMentions?: number;
+  /** false: bracketed groups of numbers ("(45, 60) and (81, 63)") are not read as one call each (tuples.ts). */
+  tuples?: boolean;
+  /** false: no text value passes from one called function to a same-named parameter of another (shared-values.ts). */
+  shared?: boolean;
+  /** false: a message wrapped whole in quote marks is one quoted text, hiding the values inside (candidates.ts unwrapQuoted). */
+  unwrap?: boolean;
 }
 
 export interface ScoredParam {
@@ -177,7 +197,15 @@ export function scoreFunctions(
   joiners: ReadonlySet<string>,
   o: DecideOptions = {},
 ): ScoredFunction[] {
-  const view = questionView(question, joiners, o.fractions !== false, o.glued !== false, o.kinNames !== false, o.dotted !== false);
+  const view = questionView(
+    question,
+    joiners,
+    o.fractions !== false,
+    o.glued !== false,
+    o.kinNames !== false,
+    o.dotted !== false,
+    o.unwrap !== false,
+  );
   if (o.enumLists === false) view.enumLists = false;
   if (o.variables === false) view.variables = false;
   if (o.literals === false) view.literals = false;
@@ -253,6 +281,8 @@ export interface MoreOptions {
   reserved?: readonly [number, number][];
   /** false: enum members have no place, so never a further value (placesOf). */
   enumPlaces?: boolean;
+  /** Segment fill's least share of a parameter's first chance (segment-fill.ts); undefined: no segment fill. */
+  segmentFill?: number;
 }
 
 /** The joint assignment: parameters in order of confidence, each its best candidate whose span is still free. */
@@ -358,6 +388,15 @@ export function assignLearned(
       pk.values.sort((a, b) => placeStart(f, a, enums) - placeStart(f, b, enums));
     }
   }
+  if (n > 1 && more.segmentFill !== undefined)
+    segmentFill(picked, n, {
+      f,
+      places: (c) => placesOf(f, c, enums),
+      free: further,
+      take: (c) => used.push(...placesOf(f, c, enums)),
+      alike: (c, c0) => c.quoted === c0.quoted && (c.family !== "span" || capitalised(f, c) === capitalised(f, c0)),
+      minRatio: more.segmentFill,
+    });
   return picked;
 }
 
@@ -566,6 +605,7 @@ export function argumentsOf(
           preferOther: o.preferOther === true,
           reserved,
           enumPlaces: o.enumPlaces !== false,
+          segmentFill: (o.segmentFill ?? SEGMENT_FILL_RATIO) > 0 ? (o.segmentFill ?? SEGMENT_FILL_RATIO) : undefined,
         };
   let picked = o.assigner === "order" ? assignByOrder(s.params) : assignLearned(s.view, s.params, more, allowed);
   // the span owner left a required parameter without a value: that parameter may take a value outside the
@@ -592,8 +632,23 @@ export function argumentsOf(
         ? assignLearned(s.view, s.params, more)
         : assignLearned(s.view, s.params, more, (c) => allowed(c) || outside.has(c));
   }
-  return callsOf(s.view.tool.function.name, picked, o.parallel === false ? 1 : w.maxCalls, o.cross === true);
+  const calls = callsOf(s.view.tool.function.name, picked, o.parallel === false ? 1 : w.maxCalls, o.cross === true);
+  if (o.tuples === false || o.parallel === false || calls.length === 0) return calls;
+  // "(45, 60) and (81, 63)": one call per bracketed group of as many numbers as the required number parameters
+  const numeric = s.params
+    .filter((p) => p.info.required && (p.info.kind.type === "integer" || p.info.kind.type === "number") && !p.info.kind.enumValues)
+    .map((p) => ({ name: p.info.name, integer: p.info.kind.type === "integer" }));
+  const rows = tupleCalls(s.view.view.tokens, numeric, calls[0]!.arguments);
+  return rows ? rows.slice(0, w.maxCalls).map((args) => ({ name: s.view.tool.function.name, arguments: args })) : calls;
 }
+
+/** DecideOptions.docMentions's default: own description words commoner than this in training questions are no mention. */
+export const DOC_MENTIONS = 0.6;
+
+const docMentions = (o: DecideOptions): number | undefined => ((o.docMentions ?? DOC_MENTIONS) > 0 ? (o.docMentions ?? DOC_MENTIONS) : undefined);
+
+/** DecideOptions.segmentFill's default. */
+export const SEGMENT_FILL_RATIO = 0.05;
 
 /** DecideOptions.widenWeak's default. */
 export const WIDEN_WEAK = 8;
@@ -612,7 +667,7 @@ export function chooseFunctions(scored: readonly ScoredFunction[], w: FactoredWe
   // several pass: those whose own name words the question mentions, else the most likely alone (a question
   // that names none of them asks for one call, not for every function that could serve it)
   if (chosen.length > 1 && o.mention !== false) {
-    const said = mentioned(chosen);
+    const said = mentioned(chosen, docMentions(o));
     const named = chosen.filter((_, i) => said[i]);
     chosen = named.length > 0 ? named : [chosen.reduce((a, b) => (p[scored.indexOf(b)]! > p[scored.indexOf(a)]! ? b : a))];
   }
@@ -637,16 +692,17 @@ export function decide(
   }
   const scored = scoreFunctions(tools, question, w, stats, joiners, o);
   const chosen = chooseFunctions(scored, w, o);
-  const owner = chosen.length > 1 && o.segment !== false ? spanOwners(chosen) : undefined;
+  const owner = chosen.length > 1 && o.segment !== false ? spanOwners(chosen, docMentions(o)) : undefined;
   const allowed = (i: number) => owner && ((c: Candidate) => c.start < 0 || owner[c.start] === i);
   // several functions: the spans each takes as first values are spent, no other function's further values
   const firsts =
     chosen.length > 1 && o.exclusive !== false && o.assigner !== "order"
       ? chosen.map((s, i) => assignLearned(s.view, s.params, undefined, allowed(i)).flatMap((k) => k.values.flatMap(rangesOf)))
       : undefined;
-  return chosen.flatMap((s, i) =>
-    argumentsOf(s, w, o, allowed(i), firsts?.flatMap((r, j) => (j === i ? [] : r))),
-  );
+  const calls = chosen.map((s, i) => argumentsOf(s, w, o, allowed(i), firsts?.flatMap((r, j) => (j === i ? [] : r))));
+  if (o.shared !== false && chosen.length > 1)
+    shareValues(chosen, calls, new Set(chosen[0]!.view.view.quoted.map((q) => q.text)));
+  return calls.flat();
 }
 
 /**
@@ -654,11 +710,9 @@ export function decide(
  * function, each from the first mention of the function's own name words (those no other chosen function's
  * name has) to the next function's; -1 for every token when some function's name is not mentioned.
  */
-export function spanOwners(chosen: readonly ScoredFunction[]): number[] {
+export function spanOwners(chosen: readonly ScoredFunction[], docs?: number): number[] {
   const tokens = chosen[0]!.view.view.tokens;
-  const names = chosen.map((s) => new Set(nameWords(s.view.tool.function.name).map(stemOf)));
-  const own = names.map((n, i) => new Set([...n].filter((x) => names.every((m, j) => j === i || !m.has(x)))));
-  const first = own.map((o) => tokens.findIndex((t) => o.has(t.stem)));
+  const first = mentionPlaces(chosen, docs);
   if (first.some((at) => at < 0)) return tokens.map(() => -1);
   const order = first.map((at, i) => ({ at, i })).sort((a, b) => a.at - b.at);
   return tokens.map((_, k) => {
@@ -668,12 +722,28 @@ export function spanOwners(chosen: readonly ScoredFunction[]): number[] {
   });
 }
 
-/** Whether each function's own name words (those no other of them has) appear in the question. */
-export function mentioned(chosen: readonly ScoredFunction[]): boolean[] {
+/**
+ * Where each function is first mentioned (-1: nowhere): its own name words (those no other of them has); with
+ * `docs`, else its own description words (those no other's name or description has) less common than `docs` in
+ * training questions ("the greatest common divisor" for calculate_gcd).
+ */
+export function mentionPlaces(chosen: readonly ScoredFunction[], docs?: number): number[] {
   const tokens = chosen[0]!.view.view.tokens;
   const names = chosen.map((s) => new Set(nameWords(s.view.tool.function.name).map(stemOf)));
   const own = names.map((n, i) => new Set([...n].filter((x) => names.every((m, j) => j === i || !m.has(x)))));
-  return own.map((o) => tokens.some((t) => o.has(t.stem)));
+  const words = chosen.map((s) => s.view.toolStems);
+  return own.map((o, i) => {
+    const at = tokens.findIndex((t) => o.has(t.stem));
+    if (at >= 0 || docs === undefined) return at;
+    const stats = chosen[i]!.view.stats;
+    const mine = new Set([...words[i]!].filter((x) => (stats.get(x) ?? 0) < docs && words.every((m, j) => j === i || !m.has(x))));
+    return tokens.findIndex((t) => mine.has(t.stem));
+  });
+}
+
+/** Whether each function's own name words (those no other of them has; with `docs`, its own rarer description words) appear in the question. */
+export function mentioned(chosen: readonly ScoredFunction[], docs?: number): boolean[] {
+  return mentionPlaces(chosen, docs).map((at) => at >= 0);
 }
 
 /** Does a span hold a word that starts with a capital letter? */

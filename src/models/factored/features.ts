@@ -5,7 +5,7 @@
  * words are in questions (a statistic learnt from training questions, `WordStats`), never particular words.
  */
 import type { JsonSchema, ToolJson } from "../../tools/types.ts";
-import { candidatesFor, gluedRuns, paramKind, percentAfter, quotedSpans, type Candidate, type ParamKind, type QuestionView } from "./candidates.ts";
+import { candidatesFor, gluedRuns, paramKind, percentAfter, quotedSpans, unwrapQuoted, type Candidate, type ParamKind, type QuestionView } from "./candidates.ts";
 import { negatedMention } from "./negations.ts";
 import { nameWords, stemOf, textStems, tokenize } from "./text.ts";
 
@@ -47,7 +47,10 @@ export function questionView(
   glued = true,
   kinNames = true,
   dotted = true,
+  unwrap = true,
 ): QuestionView {
+  // a message wrapped whole in quote marks is read without them (unwrapQuoted; false: the ablation)
+  if (unwrap) question = unwrapQuoted(question);
   const tokens = tokenize(question, dotted);
   const view: QuestionView = { question, tokens, quoted: quotedSpans(question, tokens), joiners, fractions, glued, kinNames };
   view.runs = gluedRuns(view);
