@@ -93,7 +93,7 @@ const { values: args } = parseArgs({
     modes: {
       type: "string",
       default:
-        "full,gate-off,assigner-order,chooser-cover,parallel-off,segment-off,mention-off,fill-off,fractions-off,commas-off,frames-off,prefer-other,widen-all,exclusive-off,glued-off,kin-names-off,enum-lists-off,variables-off,literals-off,symbols-off,type-names-off,comma-spans-off,doc-identifiers-off,nested-off,quote-bounds-off,untyped-code-off,constants-off,dotted-off,negations-off,doubled-quotes-off",
+        "full,gate-off,assigner-order,chooser-cover,parallel-off,segment-off,mention-off,fill-off,fractions-off,commas-off,frames-off,prefer-other,widen-all,exclusive-off,glued-off,kin-names-off,enum-lists-off,variables-off,literals-off,symbols-off,type-names-off,comma-spans-off,doc-identifiers-off,nested-off,quote-bounds-off,untyped-code-off,constants-off,dotted-off,negations-off,doubled-quotes-off,unwrap-off,segment-fill-off,shared-off,doc-mentions-off,tuples-off",
     },
     categories: { type: "string" },
     result: { type: "string", default: "bfcl-caller-factored" },
