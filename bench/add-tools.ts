@@ -327,8 +327,8 @@ export const CONFIGS: Array<{
   // new dev beat lr-quarter's (72.92 and 66.77). Run for seed 1 only (seed 2 stopped unfinished at the session's
   // deadline), on a base model rebuilt on 2026-12-06 that is not the recorded one (same fingerprint, old dev
   // NDCG@1 79.65 against 80.64: bench/results/add-tools-rebuild.json): dev NDCG@1 old 75.69, new 63.69 at offset
-  // 0, against lr-quarter rerun on the same rebuilt base (add-tools-rebuild.json, "add …-lr-quarter"). Not
-  // calibrated, test not scored.
+  // 0, against lr-quarter rerun on the same rebuilt base 76.52 / 62.77 (add-tools-rebuild.json, "add
+  // …-lr-quarter"): about a point moved from old to new, inside a seed's spread. Not calibrated, test not scored.
   {
     name: "rows-first-all-sixteenth-replay-4-lr-quarter-distill-0.5-t2-scope-old",
     options: {
