@@ -21,6 +21,7 @@ export interface AddToolsCliOptions {
   distill?: string;
   distillTemperature?: string;
   distillTeacher?: string;
+  distillScope?: string;
   newToolOffset?: string;
   seed: string;
   progress: boolean;
@@ -102,6 +103,7 @@ export async function runAddTools(
   for (const [flag, value] of [
     ["--distill-temperature", opts.distillTemperature],
     ["--distill-teacher", opts.distillTeacher],
+    ["--distill-scope", opts.distillScope],
   ] as const)
     if (value !== undefined && opts.distill === undefined)
       throw new ToolgenError("invalid_option", `${flag} applies to --distill`);
@@ -113,7 +115,16 @@ export async function runAddTools(
       "invalid_option",
       "--distill-teacher rows takes its targets after the rows fit: it needs --rows-first",
     );
-  let distill: { weight: number; temperature?: number; teacher?: "base" | "rows" } | undefined;
+  const scope = opts.distillScope;
+  if (scope !== undefined && scope !== "all" && scope !== "old")
+    throw new ToolgenError("invalid_option", `--distill-scope must be all or old, got "${scope}"`);
+  if (scope === "old" && teacher === "rows")
+    throw new ToolgenError(
+      "invalid_option",
+      "--distill-scope old holds the old tools among themselves: it needs --distill-teacher base",
+    );
+  let distill:
+    { weight: number; temperature?: number; teacher?: "base" | "rows"; scope?: "all" | "old" } | undefined;
   if (opts.distill !== undefined) {
     const weight = Number(opts.distill);
     if (!(weight >= 0 && weight <= 1) || opts.distill.trim() === "")
@@ -124,6 +135,7 @@ export async function runAddTools(
         ? { temperature: positiveNumberOption(opts.distillTemperature, "--distill-temperature") }
         : {}),
       ...(teacher !== undefined ? { teacher } : {}),
+      ...(scope !== undefined ? { scope } : {}),
     };
   }
   let newToolOffset: number | "auto" | undefined;

@@ -108,6 +108,11 @@ export function register(program: Command): void {
         "--rows-first's fit, over the old and new tools)",
     )
     .option(
+      "--distill-scope <scope>",
+      "--add-tools --distill: the tokens the soft term's softmax is over: all (the vocabulary; default) or " +
+        "old (the old tool tokens alone, so the teacher does not push the new tools down)",
+    )
+    .option(
       "--new-tool-offset <x>",
       "--add-tools: logit offset for the added tools' tokens, applied when the model ranks tools " +
         "(toolgen-offsets.json; negative keeps more of the old tools' ranks; default 0), or auto: chosen on " +
@@ -207,6 +212,7 @@ const ADD_TOOLS_ONLY = [
   "distill",
   "distillTemperature",
   "distillTeacher",
+  "distillScope",
   "newToolOffset",
 ];
 const ADD_TOOLS_REFUSED = [

@@ -125,6 +125,13 @@ export interface DistillOptions {
    * there instead of being trained away from it (the base model's targets give every new tool nothing).
    */
   teacher?: "base" | "rows";
+  /**
+   * The tokens the soft term's softmax is taken over: `all` (default), the whole vocabulary, so that the base
+   * teacher, which gives the new tools nothing, pushes their tokens down on every replayed old sample; `old`,
+   * the old tool tokens alone (the targets are already a distribution over them), so that the soft term holds
+   * the old tools' ranking among themselves and leaves the new tokens' logits to the labels (needs teacher base).
+   */
+  scope?: "all" | "old";
 }
 
 /**
@@ -219,6 +226,13 @@ function check(o: AddToolsOptions): Checked {
       fail(`distill teacher must be base or rows, got ${JSON.stringify(o.distill.teacher)}`);
     if (teacher === "rows" && o.rowsFirst !== true)
       fail("distill teacher rows takes its targets after the rows-first fit: it needs rowsFirst");
+    const scope: string = o.distill.scope ?? "all";
+    if (scope !== "all" && scope !== "old")
+      fail(`distill scope must be all or old, got ${JSON.stringify(o.distill.scope)}`);
+    if (scope === "old" && teacher === "rows")
+      fail(
+        "distill scope old holds the old tools among themselves: teacher rows gives the new tools mass too",
+      );
   }
   if (o.newToolOffset !== undefined && o.newToolOffset !== "auto" && !Number.isFinite(o.newToolOffset))
     fail(`newToolOffset must be a finite number or "auto", got ${o.newToolOffset}`);
@@ -280,6 +294,8 @@ interface StageRun {
   replayed: StageSample[];
   /** The --from model's distribution for each replayed sample (distillation), aligned with `replayed`. */
   soft?: ToolDistribution[];
+  /** The tokens the soft term's softmax is taken over (distill scope old: the old tool tokens; absent: all). */
+  softScope?: Int32Array;
 }
 
 async function trainStage(
@@ -314,7 +330,8 @@ async function trainStage(
     const label = tokenizer.tokenToId(assistantOf(c))!;
     const at = s.ids.findIndex((id, t) => id === label && e.lossMask[t]);
     const { weight, temperature = 1 } = o.distill;
-    return at < 1 ? s : { ...s, soft: { at, ...soft, weight, temperature } };
+    const over = run.softScope ? { over: run.softScope } : {};
+    return at < 1 ? s : { ...s, soft: { at, ...soft, weight, temperature, ...over } };
   });
   const steps = Math.max(1, Math.ceil((epochs * samples.length) / batchSize));
   const seqLen = Math.min(
@@ -461,8 +478,10 @@ export async function addToolsToModel(o: AddToolsOptions): Promise<ToolGenManife
   });
   const oldToolIds = Object.values(oldIndex.texts).map((text) => tokenizer.tokenToId(text)!);
   const distillFrom = (toolIds: number[]) => {
-    const { temperature = 1, topK = 8 } = o.distill!;
+    const { temperature = 1, topK = 8, scope = "all" } = o.distill!;
+    const softScope = scope === "old" ? Int32Array.from(oldToolIds).sort() : undefined;
     for (const run of runs) {
+      if (softScope) run.softScope = softScope;
       run.soft = distillTargets(model, tokenizer, run.replayed.map(userOf), toolIds, {
         format: m.chatFormat ?? "chatml",
         maxContentTokens: scheduleFor(m.preset).maxContentTokens,

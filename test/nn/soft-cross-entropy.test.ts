@@ -5,7 +5,11 @@ import { presetConfig } from "../../src/nn/config.ts";
 import { useKernels, type MatmulKernels } from "../../src/nn/kernels/index.ts";
 import { createWasmKernels, DEFAULT_WASM_PATH, type WasmKernels } from "../../src/nn/kernels/wasm.ts";
 import { crossEntropyInPlace } from "../../src/nn/layers/cross-entropy.ts";
-import { softCrossEntropyRow, type SoftTarget } from "../../src/nn/layers/soft-cross-entropy.ts";
+import {
+  checkSoftTarget,
+  softCrossEntropyRow,
+  type SoftTarget,
+} from "../../src/nn/layers/soft-cross-entropy.ts";
 import { Llama } from "../../src/nn/llama.ts";
 import { initParams } from "../../src/nn/params.ts";
 import { Rng } from "../../src/nn/rng.ts";
@@ -44,6 +48,43 @@ describe("softCrossEntropyRow", () => {
       down[i]! -= 1e-2;
       expect(grad[i]!).toBeCloseTo((f(up) - f(down)) / 2e-2, 3);
     }
+  });
+
+  it.each([
+    [0.5, 1],
+    [0.7, 2.5],
+  ])("has the gradient of its loss with the soft term over a scope (weight %f, temperature %f)", (w, T) => {
+    const over = Int32Array.from([1, 3, 5, 8, 9]);
+    const s = { ...soft(1, w, T), over };
+    const grad = new Float32Array(V);
+    softCrossEntropyRow(z, grad, 5, s, 0.5);
+    const f = (x: Float32Array) => softCrossEntropyRow(x, new Float32Array(V), 5, s, 1).loss * 0.5;
+    for (let i = 0; i < V; i++) {
+      const up = Float32Array.from(z);
+      const down = Float32Array.from(z);
+      up[i]! += 1e-2;
+      down[i]! -= 1e-2;
+      expect(grad[i]!).toBeCloseTo((f(up) - f(down)) / 2e-2, 3);
+    }
+    // A token outside the scope gets the label term's gradient alone, (1 − w)·q: the soft term never lowers it.
+    const plain = Float32Array.from(z);
+    crossEntropyInPlace(plain, [5], 1, V, 0.5);
+    for (const i of [0, 2, 4, 6, 7, 10, 11]) expect(grad[i]!).toBeCloseTo((1 - w) * plain[i]!, 6);
+    // Over the whole vocabulary as its scope it is the unscoped loss.
+    const whole = { ...soft(1, w, T), over: Int32Array.from({ length: V }, (_, i) => i) };
+    const a = softCrossEntropyRow(z, new Float32Array(V), 5, whole, 1);
+    const b = softCrossEntropyRow(z, new Float32Array(V), 5, soft(1, w, T), 1);
+    expect(a.loss).toBeCloseTo(b.loss, 5);
+  });
+
+  it("refuses a scope that leaves out a token of the target, names a token twice or leaves the vocabulary", () => {
+    const s = soft(1, 0.5, 1);
+    expect(checkSoftTarget({ ...s, over: Int32Array.from([3, 5]) }, V)).toMatch(/outside its scope/);
+    expect(checkSoftTarget({ ...s, over: Int32Array.from([3, 5, 9, 9]) }, V)).toMatch(/twice/);
+    expect(checkSoftTarget({ ...s, over: Int32Array.from([3, 5, 9, V]) }, V)).toMatch(
+      /outside the vocabulary/,
+    );
+    expect(checkSoftTarget({ ...s, over: Int32Array.from([3, 5, 9]) }, V)).toBeUndefined();
   });
 
   it("is the plain cross-entropy at weight 0", () => {

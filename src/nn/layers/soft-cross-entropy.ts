@@ -13,6 +13,12 @@ export interface SoftTarget {
   weight: number;
   /** Temperature T (> 0) of the student's softmax in the soft term, the one the probabilities were taken at. */
   temperature: number;
+  /**
+   * The tokens the soft term's softmax is taken over (distinct, `ids` among them); absent: the whole vocabulary.
+   * A token outside gets no gradient from the soft term, so a token the teacher never knew (a tool added after
+   * it) is not pushed down on the rows that distil it; the label term still ranks it over the whole vocabulary.
+   */
+  over?: Int32Array;
 }
 
 /**
@@ -29,6 +35,7 @@ export function softCrossEntropyRow(
   soft: SoftTarget,
   scale: number,
 ): { loss: number; hard: number } {
+  if (soft.over) return scopedSoftCrossEntropyRow(logits, grad, target, soft, soft.over, scale);
   const V = logits.length;
   const w = soft.weight;
   const T = soft.temperature;
@@ -63,6 +70,47 @@ export function softCrossEntropyRow(
   return { loss: (1 - w) * hard + w * T * T * softLoss, hard };
 }
 
+/**
+ * softCrossEntropyRow with the soft term's softmax over `over` alone: (1 − w)·(−log q[target]) +
+ * w·T²·(−Σ p·log r_T), r_T = softmax(z[over] / T). Gradient (1 − w)·(q − onehot) everywhere, plus w·T·(r_T − p)
+ * on `over`. Kept apart so that the whole-vocabulary path keeps its exact arithmetic (and its trained bytes).
+ */
+function scopedSoftCrossEntropyRow(
+  logits: Float32Array,
+  grad: Float32Array,
+  target: number,
+  soft: SoftTarget,
+  over: Int32Array,
+  scale: number,
+): { loss: number; hard: number } {
+  const V = logits.length;
+  const w = soft.weight;
+  const T = soft.temperature;
+  let max = -Infinity;
+  for (let i = 0; i < V; i++) if (logits[i]! > max) max = logits[i]!;
+  let sum = 0;
+  for (let i = 0; i < V; i++) sum += Math.exp(logits[i]! - max);
+  const lse = max + Math.log(sum);
+  let maxS = -Infinity;
+  for (const id of over) if (logits[id]! > maxS) maxS = logits[id]!;
+  let sumT = 0;
+  for (const id of over) sumT += Math.exp((logits[id]! - maxS) / T);
+  const lseT = maxS / T + Math.log(sumT);
+  const hard = lse - logits[target]!;
+  let softLoss = 0;
+  for (let k = 0; k < soft.ids.length; k++) {
+    const p = soft.probs[k]!;
+    if (p > 0) softLoss += p * (lseT - logits[soft.ids[k]!]! / T);
+  }
+  const zTarget = logits[target]!;
+  for (let i = 0; i < V; i++) grad[i] = scale * (1 - w) * Math.exp(logits[i]! - lse);
+  grad[target] = scale * (1 - w) * (Math.exp(zTarget - lse) - 1);
+  for (const id of over) grad[id] = grad[id]! + scale * w * T * Math.exp(logits[id]! / T - lseT);
+  for (let k = 0; k < soft.ids.length; k++)
+    grad[soft.ids[k]!] = grad[soft.ids[k]!]! - scale * w * T * soft.probs[k]!;
+  return { loss: (1 - w) * hard + w * T * T * softLoss, hard };
+}
+
 /** Rejects a soft target the loss cannot use (ids outside the vocabulary, probabilities not a distribution). */
 export function checkSoftTarget(s: SoftTarget, V: number): string | undefined {
   if (!(s.weight >= 0 && s.weight <= 1)) return `soft target weight ${s.weight} is not in [0, 1]`;
@@ -71,6 +119,13 @@ export function checkSoftTarget(s: SoftTarget, V: number): string | undefined {
   if (s.ids.length !== s.probs.length) return "soft target ids and probabilities differ in length";
   if (new Set(s.ids).size !== s.ids.length) return "soft target names a token twice";
   if (s.ids.some((id) => !(id >= 0 && id < V))) return `soft target id outside the vocabulary (size ${V})`;
+  if (s.over) {
+    if (s.over.some((id) => !(id >= 0 && id < V)))
+      return `soft target scope id outside the vocabulary (size ${V})`;
+    if (new Set(s.over).size !== s.over.length) return "soft target scope names a token twice";
+    const scope = new Set(s.over);
+    if (s.ids.some((id) => !scope.has(id))) return "soft target names a token outside its scope";
+  }
   const total = s.probs.reduce((a, p) => a + p, 0);
   if (s.probs.some((p) => !(p >= 0)) || Math.abs(total - 1) > 1e-3)
     return `soft target probabilities sum to ${total}, not 1`;
