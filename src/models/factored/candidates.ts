@@ -7,6 +7,7 @@
  */
 import type { JsonSchema } from "../../tools/types.ts";
 import { memberMentions } from "./enum-lists.ts";
+import { numberWordTokens, type NumberWords } from "./number-words.ts";
 import type { QToken } from "./text.ts";
 
 export const MAX_SPAN = 6;
@@ -148,6 +149,8 @@ export interface QuestionView {
   untypedCode?: boolean;
   /** Words that negate a flag named beside them (a language policy, negations.ts); undefined: none. */
   negations?: ReadonlySet<string>;
+  /** Numbers written in words, offered to number parameters (a language policy, number-words.ts); undefined: none. */
+  numberWords?: NumberWords;
   /** gluedRuns of the question, once computed. */
   runs?: [number, number][];
 }
@@ -202,6 +205,11 @@ function numbers(v: QuestionView, integer: boolean): Candidate[] {
     if (!integer && v.fractions !== false && percentAfter(v, i))
       out.push({ family: "number", value: Number((t.value / 100).toPrecision(12)), start: i, end: i + 1, quoted: false, fraction: true });
   });
+  // "three pumpkins": a number written in words, where the view carries a language policy for them and the
+  // question states none in digits (one that does writes its values so; "two objects" there counts things)
+  if (v.numberWords && out.length === 0)
+    for (const { at, value } of numberWordTokens(v.tokens, v.numberWords))
+      out.push({ family: "number", value, start: at, end: at + 1, quoted: false });
   return out;
 }
 

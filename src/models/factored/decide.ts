@@ -27,6 +27,7 @@ import { FAMILIES, quotedSpans } from "./candidates.ts";
 import { docIdentifiers } from "./doc-identifiers.ts";
 import { flattenTool, nestArguments } from "./nested.ts";
 import { ENGLISH_NEGATIONS } from "./negations.ts";
+import { ENGLISH_NUMBER_WORDS, type NumberWords } from "./number-words.ts";
 import { segmentFill } from "./segment-fill.ts";
 import { shareValues } from "./shared-values.ts";
 import { tupleCalls } from "./tuples.ts";
@@ -141,6 +142,11 @@ export interface DecideOptions {
   shared?: boolean;
   /** false: a message wrapped whole in quote marks is one quoted text, hiding the values inside (candidates.ts unwrapQuoted). */
   unwrap?: boolean;
+  /**
+   * Numbers written in words, offered to number parameters as digits are, a language policy (number-words.ts):
+   * ENGLISH_NUMBER_WORDS by default, false for none (as before 2026-12-06).
+   */
+  numberWords?: NumberWords | false;
 }
 
 export interface ScoredParam {
@@ -218,6 +224,7 @@ export function scoreFunctions(
   if (o.constants === false) view.constants = false;
   if (o.doubledQuotes === false) view.quoted = quotedSpans(question, view.tokens, false);
   if (o.negations !== false) view.negations = o.negations ?? ENGLISH_NEGATIONS;
+  if (o.numberWords !== false) view.numberWords = o.numberWords ?? ENGLISH_NUMBER_WORDS;
   const scored = tools.map((tool) => {
     const f = functionView(tool, view, stats);
     const params = scoreParams(f, w.argument);
