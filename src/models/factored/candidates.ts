@@ -151,6 +151,8 @@ export interface QuestionView {
   negations?: ReadonlySet<string>;
   /** Numbers written in words, offered to number parameters (a language policy, number-words.ts); undefined: none. */
   numberWords?: NumberWords;
+  /** true: a parameter's name counts as written where a word shares its start with a short name word (loose-names.ts). */
+  looseNames?: boolean;
   /** gluedRuns of the question, once computed. */
   runs?: [number, number][];
 }

@@ -147,6 +147,11 @@ export interface DecideOptions {
    * ENGLISH_NUMBER_WORDS by default, false for none (as before 2026-12-06).
    */
   numberWords?: NumberWords | false;
+  /**
+   * false: a parameter's name counts as written only where the question writes its words' stems, as before
+   * 2026-12-06; by default also where a word shares its first letters with a short name word (loose-names.ts).
+   */
+  looseNames?: boolean;
 }
 
 export interface ScoredParam {
@@ -225,6 +230,7 @@ export function scoreFunctions(
   if (o.doubledQuotes === false) view.quoted = quotedSpans(question, view.tokens, false);
   if (o.negations !== false) view.negations = o.negations ?? ENGLISH_NEGATIONS;
   if (o.numberWords !== false) view.numberWords = o.numberWords ?? ENGLISH_NUMBER_WORDS;
+  if (o.looseNames !== false) view.looseNames = true;
   const scored = tools.map((tool) => {
     const f = functionView(tool, view, stats);
     const params = scoreParams(f, w.argument);

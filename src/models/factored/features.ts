@@ -6,6 +6,7 @@
  */
 import type { JsonSchema, ToolJson } from "../../tools/types.ts";
 import { candidatesFor, gluedRuns, paramKind, percentAfter, quotedSpans, unwrapQuoted, type Candidate, type ParamKind, type QuestionView } from "./candidates.ts";
+import { looseNameCover } from "./loose-names.ts";
 import { negatedMention } from "./negations.ts";
 import { nameWords, stemOf, textStems, tokenize } from "./text.ts";
 
@@ -250,7 +251,7 @@ export function pairFeatures(f: FunctionView, p: ParamInfo, c: Candidate): Float
     x[27] = t.some((k) => k.lower === lit) ? 1 : 0;
     x[28] = t.some((k) => k.lower === opp) ? 1 : 0;
     const qs = new Set(t.map((k) => k.stem));
-    const cover = p.nameStems.size === 0 ? 0 : [...p.nameStems].filter((s) => qs.has(s)).length / p.nameStems.size;
+    const cover = nameCover(f, p, qs);
     // a name written beside a negating word ("not inlined") is said for false (a language policy: negations.ts)
     const negated = f.view.negations !== undefined && cover > 0 && negatedMention(t, nameWords(p.name), p.nameStems, f.view.negations, f.view.joiners);
     x[29] = c.value !== negated ? cover : 0;
@@ -330,6 +331,14 @@ function memberFeatures(f: FunctionView, p: ParamInfo, c: Candidate, x: Float32A
   x[29] = "default" in p.schema && JSON.stringify(p.schema.default) === JSON.stringify(members) ? 1 : 0;
 }
 
+/** The share of the parameter's name stems the question writes (by looseNameCover where the view says so). */
+const nameCover = (f: FunctionView, p: ParamInfo, qs: ReadonlySet<string>): number =>
+  f.view.looseNames === true
+    ? looseNameCover(p.name, f.view.tokens)
+    : p.nameStems.size === 0
+      ? 0
+      : [...p.nameStems].filter((s) => qs.has(s)).length / p.nameStems.size;
+
 /** Features of leaving parameter `p` out. */
 export function nullFeatures(f: FunctionView, p: ParamInfo): Float32Array {
   const x = new Float32Array(NULL_DIM);
@@ -342,7 +351,7 @@ export function nullFeatures(f: FunctionView, p: ParamInfo): Float32Array {
   x[4] = fam === "enum" ? 1 : 0;
   x[5] = fam === "number" ? 1 : 0;
   x[6] = fam === "list" ? 1 : 0;
-  x[7] = p.nameStems.size === 0 ? 0 : [...p.nameStems].filter((s) => qs.has(s)).length / p.nameStems.size;
+  x[7] = nameCover(f, p, qs);
   x[8] = p.candidates.length === 0 ? 1 : 0;
   x[9] = p.kind.type === "object" ? 1 : 0;
   return x;
