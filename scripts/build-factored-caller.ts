@@ -93,7 +93,7 @@ const { values: args } = parseArgs({
     modes: {
       type: "string",
       default:
-        "full,gate-off,assigner-order,chooser-cover,parallel-off,segment-off,mention-off,fill-off,fractions-off,commas-off,frames-off,prefer-other,widen-all,exclusive-off,glued-off,kin-names-off,enum-lists-off,variables-off,literals-off,symbols-off,type-names-off,comma-spans-off,doc-identifiers-off,nested-off,quote-bounds-off,untyped-code-off,constants-off,dotted-off,negations-off,doubled-quotes-off,unwrap-off,segment-fill-off,shared-off,doc-mentions-off,tuples-off,number-words-off,loose-names-off",
+        "full,gate-off,assigner-order,chooser-cover,parallel-off,segment-off,mention-off,fill-off,fractions-off,commas-off,frames-off,prefer-other,widen-all,exclusive-off,glued-off,kin-names-off,enum-lists-off,variables-off,literals-off,symbols-off,type-names-off,comma-spans-off,doc-identifiers-off,nested-off,quote-bounds-off,untyped-code-off,constants-off,dotted-off,negations-off,doubled-quotes-off,unwrap-off,segment-fill-off,shared-off,doc-mentions-off,tuples-off,number-words-off,loose-names-off,fill-floor-off",
     },
     categories: { type: "string" },
     result: { type: "string", default: "bfcl-caller-factored" },
@@ -1407,6 +1407,61 @@ const DEVELOPMENT_PROBES = [
     31,
     16,
   ],
+  [
+    "probe, not kept: number words also where the question states digits, but never a further value (decoding on base-s1 / base-s2: sum 256.75 / 255 against 257.5 / 255.5; simple_python_329 'a 7 with two dice' gained, parallel_146 and parallel_multiple_160 lost)",
+    45.25,
+    44.5,
+    80.83,
+    30.5,
+    15.5,
+  ],
+  [
+    "probe, not kept: a question word that loosely meets a parameter's name word joins its name stems everywhere (the window cues x[2]-x[6] too), decoding on base-s1 / base-s2 (sum 255.5 / 254.5 against 257.5 / 255.5: 'temperature ... in Celsius' gave temp_unit 'Austin', 'time zone' values worse)",
+    44.75,
+    43,
+    80.83,
+    30.5,
+    16,
+  ],
+  // The call gate and fill: irrelevance items the gate calls often cannot fill their required parameters (fill,
+  // x[5], mean 0.68 on main), the called simple items almost always can, yet fill's learnt weight is negative (no
+  // synth decline is on its function's topic). A floor on fill, decoding only (DecideOptions.fillFloor), on the
+  // base-s1 / base-s2 weights with number words and loose names (/tmp/h38d/thr.mts DIR THRESHOLDS OPTIONS):
+  // floor 0.3 / 0.4 / 0.5 / 0.6 at call threshold 0.5: six categories unchanged (257.5 / 255.5), irrelevance
+  // 85 / 85.83 / 87.92 / 87.92 (seed 1), 85.42 / 86.25 / 88.33 / 88.33 (seed 2); at threshold 0.3: sum 259 each
+  // (seed 1) and 257.5 each (seed 2), irrelevance 80.83 / 81.67 / 84.17 / 84.17 and 81.25 / 82.08 / 84.58 / 84.58.
+  [
+    "+ a fill floor of 0.5 (a function whose required parameters get a value with mean chance under 0.5 is not called; fillFloor, chosen), decoding on base-s1 at call threshold 0.5 (sum 257.5, unchanged; irrelevance 80.83 -> 87.92; java 63, js 58)",
+    45,
+    44.5,
+    87.92,
+    31,
+    16,
+  ],
+  [
+    "the same on base-s2 (sum 255.5, unchanged; irrelevance 81.25 -> 88.33; java 63, js 60)",
+    44.5,
+    43,
+    88.33,
+    29.5,
+    15.5,
+  ],
+  [
+    "with the floor, call threshold 0.4 / 0.3 / 0.2 on base-s1: sum 258.5 / 259 / 259.75, irrelevance 86.25 / 84.17 / 81.25 (the row: 0.3; java 63, js 58)",
+    46,
+    45.5,
+    84.17,
+    31,
+    15.5,
+  ],
+  [
+    "the same on base-s2: sum 257 / 257.5 / 257.5, irrelevance 86.67 / 84.58 / 81.25 (the row: 0.3; java 63, js 60)",
+    45.5,
+    44,
+    84.58,
+    30,
+    15,
+  ],
   // Offline, no rebuild (/tmp/h38d/assoc.mts): word vectors (PPMI + SVD, src/retrieval/word-vectors.ts, 32 dims) over
   // the caller's stems of StableToolBench + MetaTool documents (vocabulary 2,321; 'ounce', 'king', 'tennis' absent)
   // and with MetaTool's 16,475 user queries (4,866): a soft coverage (each uncovered question word's best cosine
@@ -1465,6 +1520,7 @@ const MODES: Record<string, DecideOptions> = {
   "tuples-off": { tuples: false },
   "number-words-off": { numberWords: false },
   "loose-names-off": { looseNames: false },
+  "fill-floor-off": { fillFloor: 0 },
 };
 
 function countKinds(report: BfclReport): Record<string, number> {
@@ -1526,7 +1582,7 @@ async function evaluate(): Promise<void> {
     {
       model: args.out,
       data: args.bfcl,
-      note: "BFCL non-live is dev for the function caller: never trained on (synth questions over StableToolBench, MetaTool and the demo's tools); the call threshold (0.5) chosen on this dev set (DEVELOPMENT_PROBES), the parallel ratio on held-out synth questions. Modes: full = the factored caller; gate-off = always call the best function; assigner-order = each parameter takes its family's next candidate in question order (required ones only); chooser-cover = the function whose text covers most of the question, gated; parallel-off = one call per function; segment-off = with several functions called, each may take any span of the question; mention-off = every function past the gate is called, whether the question mentions its own name words or not; fill-off = with several calls, a parameter with one value takes further ones only with evidence (joined, same frame, name beside); fractions-off = a number written '5%' is offered as 5 only, never as 0.05; commas-off = two values joined by a comma alone count as a list of two; frames-off = a further value in a near frame of a taken one (a word shared among the two before or the two after both) is no evidence by that alone; prefer-other = a further value goes only to a parameter that wants it at least as much as any other (a hard rule before 2026-12-05; now only a feature of the learnt 'more'); widen-all = with several functions called, a required parameter left without a value in its function's segment sends every parameter of that function back to the whole question (before 2026-12-05), not that parameter alone; exclusive-off = with several functions called, a span one function takes as a first value may still be another's further value; glued-off = a run of tokens written without spaces between them ('2022-04-27', '10:00AM') is not offered whole and spans may cut it, as before 2026-12-05 (the weights trained with it on); kin-names-off = another parameter's name near a span counts as a cue whatever that parameter takes, as before 2026-12-05 16:00 UTC and as the argument scorer is trained (by default decoding counts only parameters of the span's family: a flag's or a count's name is no cue for a place after it); enum-lists-off = an array of enum members takes lists of the question's capitalised or quoted words, not the members it mentions; variables-off = a list or object parameter never takes one camelCase variable's name; literals-off = no list read from a bracketed literal ('[200,300]'); symbols-off = a symbol written onto a value ('$3000', a quote mark) counts as a word between the value and its name (the weights trained reading past it); type-names-off = an unquoted code identifier in a parameter's description ('StringBuilder') counts among the values it names (the weights trained without); comma-spans-off = no span across a comma, even for a parameter whose description writes its values so ('e.g. Boston, MA'; the weights trained with them); doc-identifiers-off = a code identifier the function's own name or documentation writes ('runIt', 'the PrintStream to which ...') may be a value (before 2026-12-06); nested-off = an object parameter that declares properties is filled as one value (a variable's name), not property by property; quote-bounds-off = a quote mark opening or closing a quoted text next to a span counts as a boundary of the span (x[22], x[23]; the weights trained without that); untyped-code-off = a parameter of no declared type may take any span, not only a quoted or code-like one where the question writes such; constants-off = a number parameter never takes a named constant ('EVENT_THREAD') where the question states no number; dotted-off = a dotted name ('domain.com') is stemmed by its first letters as a plain word (the weights trained with whole stems); negations-off = no language policy for flags: a boolean parameter's name written beside 'not' / 'without' counts for true as any mention (ENGLISH_NEGATIONS, src/models/factored/negations.ts, is the default policy); doubled-quotes-off = a quoted text that ends with a quoted word of its own ('… status = 'active'') closes at the first closing mark, cutting the last; loose-names-off = a parameter's name counts as written only where the question writes its words' five-letter stems ('tolls' is not 'toll'; before 2026-12-06); number-words-off = no language policy for numbers written in words: a number parameter takes only numbers the question writes in digits (ENGLISH_NUMBER_WORDS, src/models/factored/number-words.ts, is the default policy, used where the question states no digits).",
+      note: "BFCL non-live is dev for the function caller: never trained on (synth questions over StableToolBench, MetaTool and the demo's tools); the call threshold (0.5) chosen on this dev set (DEVELOPMENT_PROBES), the parallel ratio on held-out synth questions. Modes: full = the factored caller; gate-off = always call the best function; assigner-order = each parameter takes its family's next candidate in question order (required ones only); chooser-cover = the function whose text covers most of the question, gated; parallel-off = one call per function; segment-off = with several functions called, each may take any span of the question; mention-off = every function past the gate is called, whether the question mentions its own name words or not; fill-off = with several calls, a parameter with one value takes further ones only with evidence (joined, same frame, name beside); fractions-off = a number written '5%' is offered as 5 only, never as 0.05; commas-off = two values joined by a comma alone count as a list of two; frames-off = a further value in a near frame of a taken one (a word shared among the two before or the two after both) is no evidence by that alone; prefer-other = a further value goes only to a parameter that wants it at least as much as any other (a hard rule before 2026-12-05; now only a feature of the learnt 'more'); widen-all = with several functions called, a required parameter left without a value in its function's segment sends every parameter of that function back to the whole question (before 2026-12-05), not that parameter alone; exclusive-off = with several functions called, a span one function takes as a first value may still be another's further value; glued-off = a run of tokens written without spaces between them ('2022-04-27', '10:00AM') is not offered whole and spans may cut it, as before 2026-12-05 (the weights trained with it on); kin-names-off = another parameter's name near a span counts as a cue whatever that parameter takes, as before 2026-12-05 16:00 UTC and as the argument scorer is trained (by default decoding counts only parameters of the span's family: a flag's or a count's name is no cue for a place after it); enum-lists-off = an array of enum members takes lists of the question's capitalised or quoted words, not the members it mentions; variables-off = a list or object parameter never takes one camelCase variable's name; literals-off = no list read from a bracketed literal ('[200,300]'); symbols-off = a symbol written onto a value ('$3000', a quote mark) counts as a word between the value and its name (the weights trained reading past it); type-names-off = an unquoted code identifier in a parameter's description ('StringBuilder') counts among the values it names (the weights trained without); comma-spans-off = no span across a comma, even for a parameter whose description writes its values so ('e.g. Boston, MA'; the weights trained with them); doc-identifiers-off = a code identifier the function's own name or documentation writes ('runIt', 'the PrintStream to which ...') may be a value (before 2026-12-06); nested-off = an object parameter that declares properties is filled as one value (a variable's name), not property by property; quote-bounds-off = a quote mark opening or closing a quoted text next to a span counts as a boundary of the span (x[22], x[23]; the weights trained without that); untyped-code-off = a parameter of no declared type may take any span, not only a quoted or code-like one where the question writes such; constants-off = a number parameter never takes a named constant ('EVENT_THREAD') where the question states no number; dotted-off = a dotted name ('domain.com') is stemmed by its first letters as a plain word (the weights trained with whole stems); negations-off = no language policy for flags: a boolean parameter's name written beside 'not' / 'without' counts for true as any mention (ENGLISH_NEGATIONS, src/models/factored/negations.ts, is the default policy); doubled-quotes-off = a quoted text that ends with a quoted word of its own ('… status = 'active'') closes at the first closing mark, cutting the last; fill-floor-off = a function passes the gate however few of its required parameters the question can fill (DecideOptions.fillFloor 0; before 2026-12-06 the learnt gate alone decided); loose-names-off = a parameter's name counts as written only where the question writes its words' five-letter stems ('tolls' is not 'toll'; before 2026-12-06); number-words-off = no language policy for numbers written in words: a number parameter takes only numbers the question writes in digits (ENGLISH_NUMBER_WORDS, src/models/factored/number-words.ts, is the default policy, used where the question states no digits).",
       training: manifest.training,
       runs,
       development_probes: DEVELOPMENT_PROBES,

@@ -152,6 +152,12 @@ export interface DecideOptions {
    * 2026-12-06; by default also where a word shares its first letters with a short name word (loose-names.ts).
    */
   looseNames?: boolean;
+  /**
+   * A function whose required parameters get a value with a mean chance (the argument scorer's fill, features.ts
+   * functionFeatures x[5]) under this floor is not called, whatever the gate says: the question does not state
+   * what it needs (default FILL_FLOOR; 0: off, as before 2026-12-06).
+   */
+  fillFloor?: number;
 }
 
 export interface ScoredParam {
@@ -663,6 +669,12 @@ const docMentions = (o: DecideOptions): number | undefined => ((o.docMentions ??
 /** DecideOptions.segmentFill's default. */
 export const SEGMENT_FILL_RATIO = 0.05;
 
+/** DecideOptions.fillFloor's default (chosen on BFCL dev: DEVELOPMENT_PROBES). */
+export const FILL_FLOOR = 0.5;
+
+/** Where functionFeatures writes the fill (the mean chance that a required parameter gets a value). */
+const FILL_FEATURE = 5;
+
 /** DecideOptions.widenWeak's default. */
 export const WIDEN_WEAK = 8;
 
@@ -676,7 +688,8 @@ export function chooseFunctions(scored: readonly ScoredFunction[], w: FactoredWe
     return o.gate === false || callProbability(best, w) >= w.callThreshold ? [best] : [];
   }
   const p = scored.map((s) => callProbability(s, w));
-  let chosen = scored.filter((_, i) => p[i]! >= w.callThreshold);
+  const floor = o.fillFloor ?? FILL_FLOOR;
+  let chosen = scored.filter((s, i) => p[i]! >= w.callThreshold && s.features[FILL_FEATURE]! >= floor);
   // several pass: those whose own name words the question mentions, else the most likely alone (a question
   // that names none of them asks for one call, not for every function that could serve it)
   if (chosen.length > 1 && o.mention !== false) {
