@@ -1485,6 +1485,22 @@ const DEVELOPMENT_PROBES = [
     15.5,
   ],
   ["the same, --seed 2 (sum 257.5 against 252 on main; java 63, js 60)", 45.5, 44, 84.58, 30, 15],
+  // Rebuilt at ee198f5 with its defaults (--call-threshold 0.3, fill floor 0.5) from a snapshot,
+  // /tmp/coord/h38d-final-s{1,2}.log: seed 2's weights equal the 8ff8852 build's but for callThreshold.
+  // Ablations there: fill-floor-off irrelevance 74.17 / 74.17 (six unchanged); number-words-off sum 256.5 / 255.25
+  // (simple_python 44.75 / 44.25); loose-names-off sum 257.5 / 256.
+  [
+    "rebuilt at ee198f5, seed 1 (sum of six 259 against 254 on main; java 63, js 58)",
+    46,
+    45.5,
+    84.17,
+    31,
+    15.5,
+  ],
+  ["the same, --seed 2 (sum 257.5 against 252 on main; java 63, js 60)", 45.5, 44, 84.58, 30, 15],
+  // Probe, not kept: also a floor on the weakest required parameter's chance of a value (min of 1 - pNull) at
+  // 0.1 / 0.3 / 0.5, on the rebuilt weights at threshold 0.3 with the fill floor: six unchanged, irrelevance
+  // 84.17 / 84.17 / 84.58 (seed 1) and 84.58 / 84.58 / 85 (seed 2); not worth a rule.
   // Offline, no rebuild (/tmp/h38d/assoc.mts): word vectors (PPMI + SVD, src/retrieval/word-vectors.ts, 32 dims) over
   // the caller's stems of StableToolBench + MetaTool documents (vocabulary 2,321; 'ounce', 'king', 'tennis' absent)
   // and with MetaTool's 16,475 user queries (4,866): a soft coverage (each uncovered question word's best cosine
