@@ -1472,8 +1472,8 @@ const DEVELOPMENT_PROBES = [
   ],
   // Rebuilt at 8ff8852 (number words, loose names; before the fill floor) from a snapshot, /tmp/coord/h38d-rebuild-s{1,2}.log:
   // seed 1 the same figures as decoding on base-s1 (sum 257.5, irrelevance 80.83; number-words-off 44 / 44 / 30.5,
-  // sum 255.5; loose-names-off 44.5 / 44 / 30.5, sum 256.5); seed 2 sum 255.5, irrelevance 80.42 (number-words-off
-  // sum 253.5, loose-names-off 254.5). The fill floor and call thresholds read on those weights
+  // sum 255.5; loose-names-off 44.5 / 44 / 30.5, sum 256); seed 2 sum 255.5, irrelevance 80.42 (number-words-off
+  // sum 253.5, loose-names-off 254). The fill floor and call thresholds read on those weights
   // (/tmp/coord/h38d-r{1,2}-thr.log): the same figures as on the base weights at every threshold. The synth dev grid
   // picks the ratio 0.9 at threshold 0.3 as at 0.5 on both builds, so --call-threshold 0.3 builds these weights.
   [
@@ -1487,7 +1487,7 @@ const DEVELOPMENT_PROBES = [
   ["the same, --seed 2 (sum 257.5 against 252 on main; java 63, js 60)", 45.5, 44, 84.58, 30, 15],
   // Rebuilt at ee198f5 with its defaults (--call-threshold 0.3, fill floor 0.5) from a snapshot,
   // /tmp/coord/h38d-final-s{1,2}.log: seed 2's weights equal the 8ff8852 build's but for callThreshold.
-  // Ablations there: fill-floor-off irrelevance 74.17 / 74.17 (six unchanged); number-words-off sum 256.5 / 255.25
+  // Ablations there: fill-floor-off irrelevance 74.17 / 74.17 (six unchanged); number-words-off sum 256.75 / 255.25
   // (simple_python 44.75 / 44.25); loose-names-off sum 257.5 / 256.
   [
     "rebuilt at ee198f5, seed 1 (sum of six 259 against 254 on main; java 63, js 58)",
