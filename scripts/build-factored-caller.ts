@@ -1416,7 +1416,7 @@ const DEVELOPMENT_PROBES = [
     15.5,
   ],
   [
-    "probe, not kept: a question word that loosely meets a parameter's name word joins its name stems everywhere (the window cues x[2]-x[6] too), decoding on base-s1 / base-s2 (sum 255.5 / 254.5 against 257.5 / 255.5: 'temperature ... in Celsius' gave temp_unit 'Austin', 'time zone' values worse)",
+    "probe, not kept: a question word that loosely meets a parameter's name word joins its name stems everywhere (the window cues x[2]-x[6] too), decoding on base-s1 / base-s2 (sum 254.25 / 254 against 257.5 / 255.5; java 62 / 63: 'temperature ... in Celsius' gave temp_unit 'Austin', 'time zone' values worse)",
     44.75,
     43,
     80.83,
