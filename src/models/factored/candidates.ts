@@ -7,6 +7,7 @@
  */
 import type { JsonSchema } from "../../tools/types.ts";
 import { memberMentions } from "./enum-lists.ts";
+import { numberCommaRanges } from "./number-commas.ts";
 import type { QToken } from "./text.ts";
 
 export const MAX_SPAN = 6;
@@ -148,6 +149,10 @@ export interface QuestionView {
   untypedCode?: boolean;
   /** Words that negate a flag named beside them (a language policy, negations.ts); undefined: none. */
   negations?: ReadonlySet<string>;
+  /** false: no "Word N, M" span ("January 1, 2021"; number-commas.ts). */
+  numberCommas?: boolean;
+  /** A one-word lower-case text value commoner than this takes no chance (decide.ts, common-words.ts); undefined: none. */
+  commonWords?: number;
   /** gluedRuns of the question, once computed. */
   runs?: [number, number][];
 }
@@ -168,6 +173,8 @@ export function candidatesFor(v: QuestionView, k: ParamKind): Candidate[] {
   if (k.type === "array") return k.enumValues && v.enumLists !== false ? memberLists(v, k.enumValues) : lists(v, k);
   if (k.type === "object") return v.variables !== false ? objectVariables(v) : [];
   const out = spans(v);
+  if (v.numberCommas !== false)
+    for (const [s, e] of numberCommaRanges(v.tokens)) out.push({ family: "span", value: spanText(v, s, e), start: s, end: e, quoted: false });
   return k.commaJoined && v.commaJoined !== false ? [...out, ...commaSpans(v)] : out;
 }
 

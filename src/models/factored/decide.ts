@@ -27,7 +27,10 @@ import { FAMILIES, quotedSpans } from "./candidates.ts";
 import { docIdentifiers } from "./doc-identifiers.ts";
 import { flattenTool, nestArguments } from "./nested.ts";
 import { ENGLISH_NEGATIONS } from "./negations.ts";
+import { COMMON_WORDS, dropCommonWords } from "./common-words.ts";
+import { joinNumberCommas } from "./number-commas.ts";
 import { segmentFill } from "./segment-fill.ts";
+import { strictMentions } from "./strict-mentions.ts";
 import { shareValues } from "./shared-values.ts";
 import { tupleCalls } from "./tuples.ts";
 
@@ -141,6 +144,12 @@ export interface DecideOptions {
   shared?: boolean;
   /** false: a message wrapped whole in quote marks is one quoted text, hiding the values inside (candidates.ts unwrapQuoted). */
   unwrap?: boolean;
+  /** false: of several functions mentioned, each is called, even one mentioned only by words another documents (strict-mentions.ts). */
+  strict?: boolean;
+  /** false: no span "Word N, M" across its comma ("January 1, 2021"; number-commas.ts). */
+  numberCommas?: boolean;
+  /** A one-word lower-case text value commoner than this in training questions takes no chance (common-words.ts; default COMMON_WORDS; 1: off). */
+  commonWords?: number;
 }
 
 export interface ScoredParam {
@@ -184,6 +193,8 @@ export function scoreParams(f: FunctionView, w: readonly number[][]): ScoredPara
     scores.push(dot(w[NULL_BLOCK]!, nullFeatures(f, p)));
     const probs = softmax(scores);
     if (p.kind.commaJoined) joinCommaParts(p.candidates, probs);
+    else if (f.view.numberCommas !== false) joinNumberCommas(p.candidates, probs);
+    if (f.view.commonWords !== undefined) dropCommonWords(f, p.candidates, probs, f.view.commonWords);
     const pNull = probs.pop()!;
     return { info: p, probs, pNull };
   });
@@ -216,6 +227,8 @@ export function scoreFunctions(
   if (o.quoteBounds === false) view.quoteBounds = false;
   if (o.untypedCode === false) view.untypedCode = false;
   if (o.constants === false) view.constants = false;
+  if (o.numberCommas === false) view.numberCommas = false;
+  if ((o.commonWords ?? COMMON_WORDS) < 1) view.commonWords = o.commonWords ?? COMMON_WORDS;
   if (o.doubledQuotes === false) view.quoted = quotedSpans(question, view.tokens, false);
   if (o.negations !== false) view.negations = o.negations ?? ENGLISH_NEGATIONS;
   const scored = tools.map((tool) => {
@@ -670,6 +683,11 @@ export function chooseFunctions(scored: readonly ScoredFunction[], w: FactoredWe
     const said = mentioned(chosen, docMentions(o));
     const named = chosen.filter((_, i) => said[i]);
     chosen = named.length > 0 ? named : [chosen.reduce((a, b) => (p[scored.indexOf(b)]! > p[scored.indexOf(a)]! ? b : a))];
+    // of several mentioned, those mentioned by words no other documents, where some are (strict-mentions.ts)
+    if (chosen.length > 1 && o.strict !== false) {
+      const strict = strictMentions(chosen, docMentions(o));
+      if (strict.includes(true)) chosen = chosen.filter((_, i) => strict[i]);
+    }
   }
   if (chosen.length > 0 || o.gate !== false) return chosen;
   return [scored[p.indexOf(Math.max(...p))]!];
