@@ -1447,6 +1447,22 @@ const DEVELOPMENT_PROBES = [
     15.5,
   ],
   ["probe: the same, --seed 2 (255 against 255.75 at 0.5; java 63, js 60)", 44.5, 45, 80.83, 27.5, 15],
+  [
+    "probe, not kept: 'Word N, M' takes only the chance of the spans it starts with ('January', 'January 1', not '2022': the year a currency parameter wanted made the whole date its value; with commonWords 0.75: sum 256 against 256.75; java 63, js 58)",
+    44,
+    45,
+    80.42,
+    30,
+    16,
+  ],
+  [
+    "probe, not kept: a near frame's shared word must be rarer than 0.7 in training questions ('Google in California in the year': 'in' no frame; 0.5 the same; with commonWords 0.75: sum 256.5 against 256.75; java 63, js 58)",
+    44.5,
+    46,
+    80.42,
+    29,
+    16,
+  ],
 ].map(([what, simple_python, multiple, irrelevance, parallel, parallel_multiple]) => ({
   what,
   simple_python,

@@ -8,7 +8,7 @@ import type { Candidate } from "./candidates.ts";
 import type { FunctionView } from "./features.ts";
 
 /** DecideOptions.commonWords's default: commoner words are no one-word values. */
-export const COMMON_WORDS = 0.75;
+export const COMMON_WORDS = 0.5;
 
 /** `probs` holds one chance per candidate and may hold more after them (the null's), scaled too. */
 export function dropCommonWords(f: FunctionView, candidates: readonly Candidate[], probs: number[], limit: number): void {
