@@ -1463,6 +1463,15 @@ const DEVELOPMENT_PROBES = [
     29,
     16,
   ],
+  [
+    "+ an enum member spends the words that write it in the first values, as a span does ('on Saturday' for day is no museum_name; enum-spent-off; sum 257.75 against 257.5; java 63, js 58)",
+    44.75,
+    46,
+    80.42,
+    30,
+    16,
+  ],
+  ["the same, --seed 2 weights (256 against 255.75; java 63, js 60)", 44.5, 44.5, 80.83, 28.5, 15.5],
 ].map(([what, simple_python, multiple, irrelevance, parallel, parallel_multiple]) => ({
   what,
   simple_python,
@@ -1514,6 +1523,7 @@ const MODES: Record<string, DecideOptions> = {
   "strict-off": { strict: false },
   "number-commas-off": { numberCommas: false },
   "common-words-off": { commonWords: 1 },
+  "enum-spent-off": { enumSpent: false },
 };
 
 function countKinds(report: BfclReport): Record<string, number> {
@@ -1548,6 +1558,8 @@ const MULTIPLE_MODES: Record<string, string> = {
     "no text span 'Word N, M' across its comma ('January 1, 2021' is offered as 'January 1' and '2021'; before 2026-12-06)",
   "common-words-off":
     "a one-word lower-case text value may be one of the commonest words of training questions ('building with building Id B1004' gave 'with'; DecideOptions.commonWords 1; before 2026-12-06)",
+  "enum-spent-off":
+    "an enum member taken as a first value leaves the words that write it free for another parameter's span ('on Saturday' gave day Saturday and museum_name Saturday; before 2026-12-06)",
 };
 
 async function evaluate(): Promise<void> {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { candidatesFor, paramKind } from "../../src/models/factored/candidates.ts";
+import { assignLearned } from "../../src/models/factored/decide.ts";
 import { functionView, questionView } from "../../src/models/factored/features.ts";
 import { COMMON_WORDS, dropCommonWords } from "../../src/models/factored/common-words.ts";
 import { joinNumberCommas, numberCommaRanges } from "../../src/models/factored/number-commas.ts";
@@ -113,5 +114,29 @@ describe("everyday words as values", () => {
     expect(chances("the building 'with' building Id B1004", new Map([["with", 0.86]])).with).toBeGreaterThan(0);
     expect(chances("the building With building Id B1004", new Map([["with", 0.86]])).With).toBeGreaterThan(0);
     expect(chances("the building with building Id B1004", new Map([["with", 0.86]]), 1).with).toBe(kept);
+  });
+});
+
+describe("an enum member written in the question", () => {
+  const hours = tool("get_museum_hours", "", {
+    museum_name: { type: "string" },
+    day: { type: "string", enum: ["Monday", "Saturday"] },
+  });
+  const values = (enumSpent?: boolean) => {
+    const view = questionView("hours of the Metropolitan Museum on Saturday", new Set());
+    if (enumSpent === false) view.enumSpent = false;
+    const f = functionView(hours, view, new Map());
+    const chance = (name: string, v: unknown) =>
+      name === "day" ? (v === "Saturday" ? 0.9 : 0.1) : v === "Saturday" ? 0.6 : v === "Metropolitan Museum" ? 0.3 : 0;
+    const scored = f.params.map((info) => ({ info, probs: info.candidates.map((c) => chance(info.name, c.value)), pNull: 0 }));
+    return Object.fromEntries(assignLearned(f, scored, undefined).map((p) => [p.param.info.name, p.values[0]!.value]));
+  };
+
+  it("spends the words that write it, so no other parameter takes them", () => {
+    expect(values()).toEqual({ day: "Saturday", museum_name: "Metropolitan Museum" });
+  });
+
+  it("leaves them free with enumSpent off", () => {
+    expect(values(false)).toEqual({ day: "Saturday", museum_name: "Saturday" });
   });
 });

@@ -153,6 +153,8 @@ export interface QuestionView {
   numberCommas?: boolean;
   /** A one-word lower-case text value commoner than this takes no chance (decide.ts, common-words.ts); undefined: none. */
   commonWords?: number;
+  /** false: an enum member's written words stay free for other parameters' spans (decide.ts assignLearned). */
+  enumSpent?: boolean;
   /** gluedRuns of the question, once computed. */
   runs?: [number, number][];
 }

@@ -150,6 +150,8 @@ export interface DecideOptions {
   numberCommas?: boolean;
   /** A one-word lower-case text value commoner than this in training questions takes no chance (common-words.ts; default COMMON_WORDS; 1: off). */
   commonWords?: number;
+  /** false: an enum member's written words stay free for other parameters' spans (placesOf; enumSpent). */
+  enumSpent?: boolean;
 }
 
 export interface ScoredParam {
@@ -228,6 +230,7 @@ export function scoreFunctions(
   if (o.untypedCode === false) view.untypedCode = false;
   if (o.constants === false) view.constants = false;
   if (o.numberCommas === false) view.numberCommas = false;
+  if (o.enumSpent === false) view.enumSpent = false;
   if ((o.commonWords ?? COMMON_WORDS) < 1) view.commonWords = o.commonWords ?? COMMON_WORDS;
   if (o.doubledQuotes === false) view.quoted = quotedSpans(question, view.tokens, false);
   if (o.negations !== false) view.negations = o.negations ?? ENGLISH_NEGATIONS;
@@ -314,11 +317,13 @@ export function assignLearned(
     !c.quoted &&
     f.view.tokens.slice(c.start, c.end).every((k) => k.kind === "punct" || own.has(k.stem));
   const named = f.view.docIdentifiers === false ? new Set<string>() : docIdentifiers(f);
+  // an enum member spends the words that write it ("on Saturday" for day), as a span spends its own (enumSpent)
+  const spent = (c: Candidate) => (f.view.enumSpent === false ? rangesOf(c) : placesOf(f, c));
   const free = (c: Candidate) =>
     allowed(c) &&
     !namesFunction(c) &&
     !(c.family === "span" && named.has(String(c.value))) &&
-    rangesOf(c).every((r) => used.every((u) => !overlaps(r, u)));
+    spent(c).every((r) => used.every((u) => !overlaps(r, u)));
   const enums = more?.enumPlaces !== false;
   const further = (c: Candidate) =>
     free(c) &&
@@ -336,7 +341,7 @@ export function assignLearned(
     const best = ranked.find((r) => free(r.c) && fits(p, r.c));
     if (!best) continue;
     if (!p.info.required && p.pNull >= best.pr) continue;
-    used.push(...rangesOf(best.c));
+    used.push(...spent(best.c));
     picked.push({ param: p, values: [best.c] });
   }
   if (more === undefined) return picked;
