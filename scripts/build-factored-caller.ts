@@ -1472,6 +1472,22 @@ const DEVELOPMENT_PROBES = [
     16,
   ],
   ["the same, --seed 2 weights (256 against 255.75; java 63, js 60)", 44.5, 44.5, 80.83, 28.5, 15.5],
+  [
+    "probe, not kept: of several mentioned functions, those mentioned by their own name words before those mentioned only by description words (parallel_multiple 16 -> 15.5, multiple the same; sum 257.25 against 257.75; java 63, js 58)",
+    44.75,
+    46,
+    80.42,
+    30,
+    15.5,
+  ],
+  [
+    "probe, not kept: a parameter's own name and description words (none capitalised or quoted there) are no value of it ('where the lawsuit was filed' gave location 'filed'; sum 255 against 257.75, seed 2 253.25 against 256; java 63, js 58 / 60)",
+    44,
+    44.5,
+    80.42,
+    29.5,
+    16,
+  ],
 ].map(([what, simple_python, multiple, irrelevance, parallel, parallel_multiple]) => ({
   what,
   simple_python,
