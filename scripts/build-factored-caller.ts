@@ -1496,6 +1496,22 @@ const DEVELOPMENT_PROBES = [
     30,
     16,
   ],
+  [
+    "rebuilt at 76874e1 (src as at 24587b0; training reads the 'Word N, M' spans and common-word drops too; weights differ from b027f2b's; /tmp/coord/h38e-rebuild.log): seed 1 sum of six 257.75, the same as decoding on the old weights; ablations on these weights: strict-off multiple 45, number-commas-off sp 44.25 / multiple 45, common-words-off sp 44, enum-spent-off sp 44.5 (java 63, js 58)",
+    44.75,
+    46,
+    80.42,
+    30,
+    16,
+  ],
+  [
+    "the same, --seed 2 (256.25; strict-off multiple 43.5, number-commas-off sp 43.75 / multiple 43.5, common-words-off sp 43.5, enum-spent-off sp 44; java 63, js 60)",
+    44.25,
+    44.5,
+    80.83,
+    29,
+    15.5,
+  ],
 ].map(([what, simple_python, multiple, irrelevance, parallel, parallel_multiple]) => ({
   what,
   simple_python,
