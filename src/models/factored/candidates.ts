@@ -8,6 +8,7 @@
 import type { JsonSchema } from "../../tools/types.ts";
 import { memberMentions } from "./enum-lists.ts";
 import { numberWordTokens, type NumberWords } from "./number-words.ts";
+import { numberCommaRanges } from "./number-commas.ts";
 import type { QToken } from "./text.ts";
 
 export const MAX_SPAN = 6;
@@ -153,6 +154,12 @@ export interface QuestionView {
   numberWords?: NumberWords;
   /** true: a parameter's name counts as written where a word shares its start with a short name word (loose-names.ts). */
   looseNames?: boolean;
+  /** false: no "Word N, M" span ("January 1, 2021"; number-commas.ts). */
+  numberCommas?: boolean;
+  /** A one-word lower-case text value commoner than this takes no chance (decide.ts, common-words.ts); undefined: none. */
+  commonWords?: number;
+  /** false: an enum member's written words stay free for other parameters' spans (decide.ts assignLearned). */
+  enumSpent?: boolean;
   /** gluedRuns of the question, once computed. */
   runs?: [number, number][];
 }
@@ -173,6 +180,8 @@ export function candidatesFor(v: QuestionView, k: ParamKind): Candidate[] {
   if (k.type === "array") return k.enumValues && v.enumLists !== false ? memberLists(v, k.enumValues) : lists(v, k);
   if (k.type === "object") return v.variables !== false ? objectVariables(v) : [];
   const out = spans(v);
+  if (v.numberCommas !== false)
+    for (const [s, e] of numberCommaRanges(v.tokens)) out.push({ family: "span", value: spanText(v, s, e), start: s, end: e, quoted: false });
   return k.commaJoined && v.commaJoined !== false ? [...out, ...commaSpans(v)] : out;
 }
 

@@ -28,7 +28,10 @@ import { docIdentifiers } from "./doc-identifiers.ts";
 import { flattenTool, nestArguments } from "./nested.ts";
 import { ENGLISH_NEGATIONS } from "./negations.ts";
 import { ENGLISH_NUMBER_WORDS, type NumberWords } from "./number-words.ts";
+import { COMMON_WORDS, dropCommonWords } from "./common-words.ts";
+import { joinNumberCommas } from "./number-commas.ts";
 import { segmentFill } from "./segment-fill.ts";
+import { strictMentions } from "./strict-mentions.ts";
 import { shareValues } from "./shared-values.ts";
 import { tupleCalls } from "./tuples.ts";
 
@@ -158,6 +161,14 @@ export interface DecideOptions {
    * what it needs (default FILL_FLOOR; 0: off, as before 2026-12-06).
    */
   fillFloor?: number;
+  /** false: of several functions mentioned, each is called, even one mentioned only by words another documents (strict-mentions.ts). */
+  strict?: boolean;
+  /** false: no span "Word N, M" across its comma ("January 1, 2021"; number-commas.ts). */
+  numberCommas?: boolean;
+  /** A one-word lower-case text value commoner than this in training questions takes no chance (common-words.ts; default COMMON_WORDS; 1: off). */
+  commonWords?: number;
+  /** false: an enum member's written words stay free for other parameters' spans (placesOf; enumSpent). */
+  enumSpent?: boolean;
 }
 
 export interface ScoredParam {
@@ -201,6 +212,8 @@ export function scoreParams(f: FunctionView, w: readonly number[][]): ScoredPara
     scores.push(dot(w[NULL_BLOCK]!, nullFeatures(f, p)));
     const probs = softmax(scores);
     if (p.kind.commaJoined) joinCommaParts(p.candidates, probs);
+    else if (f.view.numberCommas !== false) joinNumberCommas(p.candidates, probs);
+    if (f.view.commonWords !== undefined) dropCommonWords(f, p.candidates, probs, f.view.commonWords);
     const pNull = probs.pop()!;
     return { info: p, probs, pNull };
   });
@@ -233,6 +246,9 @@ export function scoreFunctions(
   if (o.quoteBounds === false) view.quoteBounds = false;
   if (o.untypedCode === false) view.untypedCode = false;
   if (o.constants === false) view.constants = false;
+  if (o.numberCommas === false) view.numberCommas = false;
+  if (o.enumSpent === false) view.enumSpent = false;
+  if ((o.commonWords ?? COMMON_WORDS) < 1) view.commonWords = o.commonWords ?? COMMON_WORDS;
   if (o.doubledQuotes === false) view.quoted = quotedSpans(question, view.tokens, false);
   if (o.negations !== false) view.negations = o.negations ?? ENGLISH_NEGATIONS;
   if (o.numberWords !== false) view.numberWords = o.numberWords ?? ENGLISH_NUMBER_WORDS;
@@ -320,11 +336,13 @@ export function assignLearned(
     !c.quoted &&
     f.view.tokens.slice(c.start, c.end).every((k) => k.kind === "punct" || own.has(k.stem));
   const named = f.view.docIdentifiers === false ? new Set<string>() : docIdentifiers(f);
+  // an enum member spends the words that write it ("on Saturday" for day), as a span spends its own (enumSpent)
+  const spent = (c: Candidate) => (f.view.enumSpent === false ? rangesOf(c) : placesOf(f, c));
   const free = (c: Candidate) =>
     allowed(c) &&
     !namesFunction(c) &&
     !(c.family === "span" && named.has(String(c.value))) &&
-    rangesOf(c).every((r) => used.every((u) => !overlaps(r, u)));
+    spent(c).every((r) => used.every((u) => !overlaps(r, u)));
   const enums = more?.enumPlaces !== false;
   const further = (c: Candidate) =>
     free(c) &&
@@ -342,7 +360,7 @@ export function assignLearned(
     const best = ranked.find((r) => free(r.c) && fits(p, r.c));
     if (!best) continue;
     if (!p.info.required && p.pNull >= best.pr) continue;
-    used.push(...rangesOf(best.c));
+    used.push(...spent(best.c));
     picked.push({ param: p, values: [best.c] });
   }
   if (more === undefined) return picked;
@@ -696,6 +714,11 @@ export function chooseFunctions(scored: readonly ScoredFunction[], w: FactoredWe
     const said = mentioned(chosen, docMentions(o));
     const named = chosen.filter((_, i) => said[i]);
     chosen = named.length > 0 ? named : [chosen.reduce((a, b) => (p[scored.indexOf(b)]! > p[scored.indexOf(a)]! ? b : a))];
+    // of several mentioned, those mentioned by words no other documents, where some are (strict-mentions.ts)
+    if (chosen.length > 1 && o.strict !== false) {
+      const strict = strictMentions(chosen, docMentions(o));
+      if (strict.includes(true)) chosen = chosen.filter((_, i) => strict[i]);
+    }
   }
   if (chosen.length > 0 || o.gate !== false) return chosen;
   return [scored[p.indexOf(Math.max(...p))]!];
