@@ -275,6 +275,8 @@ function kernelSummary(byThreads: Record<string, unknown>) {
     kernels: at("2")?.kernels ?? at("1")?.kernels ?? null,
     train_efficiency: at("2")?.train_efficiency ?? null,
     train_efficiency_1thread: at("1")?.train_efficiency ?? null,
+    // against each thread count's highest OpenBLAS reference over all runs of all settings (engine-threads.ts)
+    train_efficiency_best_reference: byThreads.train_efficiency_best_reference,
     speedup_over_1_thread: byThreads.speedup_over_1_thread,
     stage_by_threads: byThreads,
   };
