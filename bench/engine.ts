@@ -4,13 +4,15 @@
  * ToolGen retrieval stage at the tiny preset on MetaTool (packed as training packs it), its GFLOPS next to
  * OpenBLAS's on the stage's own GEMM shapes (`train_efficiency`), on 1 and 2 threads (`stage_by_threads`: the
  * speed-up, where a step's time goes, its serial fraction and Amdahl's projection to more threads).
- *   npm run bench:engine [-- --quick] [-- --threads 1,2,4,8,16] [-- --rounds 2]
- * (--rounds: how many times each thread count runs the stage, taking turns; the fastest round counts)
+ *   npm run bench:engine [-- --quick] [-- --threads 1,2,4,8,16] [-- --rounds 2] [-- --kernels wasm,native]
+ * (--rounds: how many times each thread count runs the stage, taking turns; the fastest round counts.
+ * --kernels: the stage on each of these TOOLGEN_KERNELS settings too, all taking turns in each round, in
+ * `stage_by_kernels`; the first one's figures are the headline ones)
  */
 import { spawnSync } from "node:child_process";
 import { loadavg } from "node:os";
 import { retrievalStage, type StageFigures, type StageGemm } from "./lib/engine-stage.ts";
-import { stageByThreads, STAGE_SETUP } from "./lib/engine-threads.ts";
+import { stageByKernels, STAGE_SETUP } from "./lib/engine-threads.ts";
 import { writeBenchResult } from "./lib/result.ts";
 import { sharedFile } from "./lib/shared-file.ts";
 import { kernels, type MatmulKernels } from "../src/nn/kernels/index.ts";
@@ -246,6 +248,7 @@ async function stageFigures(k: MatmulKernels, threads: number, files: { tools: s
   const matmulCpu = stepRate(stage.gemms, fastCpu);
   return {
     threads,
+    kernels: k.name,
     load_average: loadavg().map((x) => round(x, 2)),
     ...stage,
     reference_gflops: reference,
@@ -261,6 +264,21 @@ async function stageFigures(k: MatmulKernels, threads: number, files: { tools: s
     reference_gflops_by_shape: np?.results ?? null,
     matmul_gflops_cpu_by_shape: fastCpu,
     reference_gflops_cpu_by_shape: np?.cpu ?? null,
+  };
+}
+
+/** The headline figures of one kernel setting's stage_by_threads (--kernels), then the whole of it. */
+function kernelSummary(byThreads: Record<string, unknown>) {
+  const at = (t: string) =>
+    byThreads[t] as { kernels?: string; train_efficiency?: number | null } | undefined;
+  return {
+    kernels: at("2")?.kernels ?? at("1")?.kernels ?? null,
+    train_efficiency: at("2")?.train_efficiency ?? null,
+    train_efficiency_1thread: at("1")?.train_efficiency ?? null,
+    // against each thread count's highest OpenBLAS reference over all runs of all settings (engine-threads.ts)
+    train_efficiency_best_reference: byThreads.train_efficiency_best_reference,
+    speedup_over_1_thread: byThreads.speedup_over_1_thread,
+    stage_by_threads: byThreads,
   };
 }
 
@@ -284,6 +302,10 @@ async function main(): Promise<void> {
   const r = process.argv.indexOf("--rounds");
   const rounds = r >= 0 ? Number(process.argv[r + 1]) : quick ? 1 : 2;
   if (!(Number.isInteger(rounds) && rounds > 0)) throw new Error("--rounds must be a positive integer");
+  const ki = process.argv.indexOf("--kernels");
+  const kernelSets = ki >= 0 ? process.argv[ki + 1]!.split(",") : [undefined];
+  if (kernelSets.some((s) => s !== undefined && !["wasm", "native"].includes(s)))
+    throw new Error("--kernels: a comma-separated list of wasm and native");
 
   const loadStart = loadavg().map((x) => round(x, 2));
   const list = cases();
@@ -303,7 +325,8 @@ async function main(): Promise<void> {
   const ref = np ? byGroup(list, np.results, "linear") : geomean(Object.values(js));
   const tiny = await trainTokensPerSecond("tiny", 8, quick ? 3 : 4);
   const small = await trainTokensPerSecond("small", 4, 3);
-  const byThreads = files ? stageByThreads(threadCounts, rounds, quick) : null;
+  const byKernels = files ? stageByKernels(kernelSets, threadCounts, rounds, quick) : null;
+  const byThreads = byKernels?.[0] ?? null;
   type Stage = Awaited<ReturnType<typeof stageFigures>>;
   const runs = byThreads as Record<string, unknown> | null;
   const stage2 = (runs?.["2"] ?? null) as Stage | null;
@@ -325,6 +348,11 @@ async function main(): Promise<void> {
     train_efficiency_cpu_1thread: stage1?.train_efficiency_cpu ?? null,
     stage_setup: STAGE_SETUP(STAGE_STEPS),
     stage_by_threads: byThreads,
+    // --kernels: each setting's headline figures and its whole stage_by_threads, run side by side
+    stage_by_kernels:
+      byKernels && kernelSets[0] !== undefined
+        ? Object.fromEntries(kernelSets.map((name, i) => [name, kernelSummary(byKernels[i]!)]))
+        : undefined,
     kernels: k.name,
     matmul_gflops: matmul,
     reference_gflops: round(ref),

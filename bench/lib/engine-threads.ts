@@ -27,19 +27,24 @@ export function amdahl(s: number, n: number): number {
   return 1 / (s + (1 - s) / n);
 }
 
-/** One child run of bench/engine.ts --stage-only on `threads` threads; null when it fails. */
-function stageRun(threads: number, quick: boolean): StageRun | null {
+/**
+ * One child run of bench/engine.ts --stage-only on `threads` threads; null when it fails. `kernels`: the
+ * child's TOOLGEN_KERNELS (undefined: this process's own setting).
+ */
+function stageRun(threads: number, quick: boolean, kernels?: string): StageRun | null {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    TOOLGEN_KERNEL_THREADS: String(threads),
+    OPENBLAS_NUM_THREADS: String(threads),
+  };
+  if (kernels !== undefined) env.TOOLGEN_KERNELS = kernels;
   const child = spawnSync(
     process.execPath,
     [...process.execArgv, process.argv[1]!, "--stage-only", ...(quick ? ["--quick"] : [])],
-    {
-      encoding: "utf8",
-      env: { ...process.env, TOOLGEN_KERNEL_THREADS: String(threads), OPENBLAS_NUM_THREADS: String(threads) },
-      maxBuffer: 1 << 26,
-    },
+    { encoding: "utf8", env, maxBuffer: 1 << 26 },
   );
   if (child.status !== 0) {
-    process.stderr.write(`${threads}-thread stage run failed: ${child.stderr}\n`);
+    process.stderr.write(`${threads}-thread stage run (${kernels ?? "default"}) failed: ${child.stderr}\n`);
     return null;
   }
   return JSON.parse(child.stdout.trim().split("\n").pop()!) as StageRun | null;
@@ -52,15 +57,53 @@ function stageRun(threads: number, quick: boolean): StageRun | null {
  * fraction the measured 2-thread speed-up implies (Karp–Flatt: 2/S − 1; it includes the machine's load).
  */
 export function stageByThreads(counts: number[], rounds: number, quick: boolean) {
-  const runs: Record<string, StageRun[]> = {};
-  const loads: number[][] = [];
+  return stageByKernels([undefined], counts, rounds, quick)[0]!;
+}
+
+/**
+ * stageByThreads for each kernel setting in `kernelSets` (TOOLGEN_KERNELS values; undefined: this process's),
+ * the settings and thread counts all taking turns within each round, so the machine's drift hits them alike.
+ */
+export function stageByKernels(
+  kernelSets: (string | undefined)[],
+  counts: number[],
+  rounds: number,
+  quick: boolean,
+) {
+  const runs = kernelSets.map(() => ({}) as Record<string, StageRun[]>);
+  const loads = kernelSets.map(() => [] as number[][]);
   for (let r = 0; r < rounds; r++) {
     for (const t of counts) {
-      loads.push(loadavg().map((x) => round(x, 2)));
-      const run = stageRun(t, quick);
-      if (run) (runs[t] ??= []).push(run);
+      kernelSets.forEach((kernels, ki) => {
+        loads[ki]!.push(loadavg().map((x) => round(x, 2)));
+        const run = stageRun(t, quick, kernels);
+        if (run) (runs[ki]![t] ??= []).push(run);
+      });
     }
   }
+  // OpenBLAS's reference, measured in every child, collapses now and then on a shared machine (a shape at a few
+  // GFLOPS when another job wakes): each count's highest reference over all runs is the steady one
+  const bestReference: Record<string, number> = {};
+  for (const list of runs)
+    for (const [t, rs] of Object.entries(list))
+      for (const r of rs) bestReference[t] = Math.max(bestReference[t] ?? 0, Number(r.reference_gflops) || 0);
+  return runs.map((list, ki) => ({
+    ...summarize(list, loads[ki]!, rounds),
+    // the fastest round's stage GFLOPS over that steady reference: the conservative figure, and the one to
+    // read when a run's own reference collapsed
+    train_efficiency_best_reference: Object.fromEntries(
+      Object.keys(list).map((t) => {
+        const fastest = list[t]!.reduce((a, b) => (b.stage_tokens_per_s > a.stage_tokens_per_s ? b : a));
+        const ref = bestReference[t]!;
+        return [t, ref > 0 ? round(Number(fastest.stage_gflops) / ref, 3) : null];
+      }),
+    ),
+    reference_gflops_best: bestReference,
+  }));
+}
+
+/** The figures of one kernel setting's runs (`runs` by thread count) described at stageByThreads. */
+function summarize(runs: Record<string, StageRun[]>, loads: number[][], rounds: number) {
   const best: Record<string, StageRun> = {};
   for (const [t, list] of Object.entries(runs)) {
     best[t] = list.reduce((a, b) => (b.stage_tokens_per_s > a.stage_tokens_per_s ? b : a));

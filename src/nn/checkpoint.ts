@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { fromHfConfig, toHfConfig, type LlamaConfig } from "./config.ts";
 import { writeFileAtomic } from "../io/atomic.ts";
 import { readSafetensors, writeSafetensors, type NamedTensor } from "./io/safetensors.ts";
+import { gemmFamily, kernels } from "./kernels/index.ts";
 import { Llama } from "./llama.ts";
 import { ParamSet, paramSpecs } from "./params.ts";
 import { Tokenizer } from "./tokenizer/index.ts";
@@ -30,6 +31,12 @@ export interface TrainerState {
   options: Record<string, unknown>;
   /** Updates held by the running weight mean (`avg.*` in optimizer.safetensors), when averaging has begun. */
   averaged?: number;
+  /**
+   * The matrix-product kernels that trained it (kernels/index.ts gemmFamily): their family fixes the bits, so a
+   * run repeats byte for byte only on the same family (`wasm` unless TOOLGEN_KERNELS=native). Absent in older
+   * checkpoints.
+   */
+  gemm?: string;
 }
 
 export interface SaveOptions {
@@ -62,6 +69,7 @@ export function saveCheckpoint(dir: string, model: Llama, o: SaveOptions = {}): 
       adamw: o.optimizer.options,
       options: o.trainOptions ?? {},
       ...(o.optimizer.average ? { averaged: o.optimizer.averaged } : {}),
+      gemm: gemmFamily(kernels().name),
     };
     writeFileAtomic(join(dir, CHECKPOINT_FILES.trainerState), JSON.stringify(state, null, 2) + "\n");
   }
@@ -179,6 +187,12 @@ export function loadTrainingState(ckpt: LoadedCheckpoint): { optimizer: AdamW; s
       `checkpoint ${dir}: files are from different steps (trainer_state ${state.step}, optimizer ${metadata.step}, model ${modelStep}); an interrupted save?`,
     );
   }
+  const gemm = gemmFamily(kernels().name);
+  if (state.gemm !== undefined && state.gemm !== gemm)
+    process.stderr.write(
+      `toolgen: ${dir} was trained with the ${state.gemm} matrix products, this run uses ${gemm}: it continues, ` +
+        "but not byte for byte as an uninterrupted run would (TOOLGEN_KERNELS chooses them)\n",
+    );
   const optimizer = new AdamW(model.params, { ...ADAMW_DEFAULTS, ...state.adamw });
   fillParams(optimizer.m, tensors, optFile, "m.");
   fillParams(optimizer.v, tensors, optFile, "v.");

@@ -1,8 +1,9 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { loadCheckpoint, loadTrainingState, saveCheckpoint } from "../../src/nn/checkpoint.ts";
+import { gemmFamily, kernels, referenceKernels, useKernels } from "../../src/nn/kernels/index.ts";
 import { presetConfig } from "../../src/nn/config.ts";
 import { decodeSafetensors, encodeSafetensors } from "../../src/nn/io/safetensors.ts";
 import { Llama, type Batch } from "../../src/nn/llama.ts";
@@ -148,6 +149,9 @@ describe("checkpoints", () => {
     const loaded = loadCheckpoint(dir);
     const { optimizer, state } = loadTrainingState(loaded);
     expect(state.step).toBe(3);
+    // the kernels' family that fixes the bits is recorded (TOOLGEN_KERNELS=native would give other bits)
+    expect(state.gemm).toBe(gemmFamily(kernels().name));
+    expect(["wasm", "reference"]).toContain(state.gemm);
     await train(loaded.model, data, { ...opts, optimizer });
     expect(loaded.model.params.flat).toEqual(straight.params.flat);
 
@@ -206,5 +210,32 @@ describe("vocabulary resize", () => {
     expect(() => resizeVocab(model, 10, { kind: "normal" })).toThrow(/≥ the current vocabulary/);
     expect(() => new Llama(cfg(21), model.params)).toThrow(/model.embed_tokens.weight should be \[21,16\]/);
     expect(() => resizeVocab(model, 21, { kind: "mean", of: () => [99] })).toThrow(/not an existing token/);
+  });
+
+  it("names the kernels' family that fixes the bits, whatever the thread count", () => {
+    expect(gemmFamily("wasm-simd")).toBe("wasm");
+    expect(gemmFamily("wasm-simd-2threads")).toBe("wasm");
+    expect(gemmFamily("native-gemm-avx512+wasm-simd-2threads")).toBe("native");
+    expect(gemmFamily("native-gemm-avx2+wasm-simd")).toBe("native");
+    expect(gemmFamily("js-reference")).toBe("reference");
+  });
+
+  it("says so when a run resumes on kernels of another family (other bits than an uninterrupted run)", async () => {
+    const model = new Llama(cfg(20), initParams(cfg(20), 1));
+    const { optimizer } = await train(model, data, { steps: 1, batchSize: 2, lr: 5e-3, seed: 9 });
+    const dir = fresh();
+    saveCheckpoint(dir, model, { optimizer });
+    const recorded = gemmFamily(kernels().name);
+    const write = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
+    const previous = useKernels(recorded === "reference" ? kernels() : referenceKernels);
+    try {
+      loadTrainingState(loadCheckpoint(dir));
+      const said = write.mock.calls.map((c) => String(c[0])).join("");
+      if (recorded === "reference") expect(said).toBe("");
+      else expect(said).toMatch(/trained with the wasm matrix products, this run uses reference/);
+    } finally {
+      if (previous) useKernels(previous);
+      write.mockRestore();
+    }
   });
 });

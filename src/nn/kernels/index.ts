@@ -42,6 +42,16 @@ export function useKernels(k: MatmulKernels): MatmulKernels | undefined {
   return previous;
 }
 
+/**
+ * The family of the matrix-product kernels named `name`, which fixes a run's bits (the thread count does not):
+ * `wasm` (the default WebAssembly gemm: the same bits on every machine), `native` (TOOLGEN_KERNELS=native: the
+ * same bits on every x86-64 CPU with AVX2+FMA, other bits than `wasm`) or `reference` (the plain JS loops).
+ */
+export function gemmFamily(name: string): "wasm" | "native" | "reference" {
+  if (name.startsWith("native")) return "native";
+  return name === referenceKernels.name ? "reference" : "wasm";
+}
+
 export type { MatmulKernels } from "./api.ts";
 export { referenceKernels } from "./reference.ts";
 export { createWasmKernels, type WasmKernels, type WasmKernelOptions } from "./wasm.ts";
