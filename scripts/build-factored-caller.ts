@@ -1409,6 +1409,30 @@ const DEVELOPMENT_PROBES = [
     17,
   ],
   ["the same, --seed 2 weights (sum of six 254 against 252; java 63, js 60)", 43, 42, 80.83, 29.5, 16.5],
+  [
+    "+ decoding (h38f): number groups hold the schema's order of the parameters twice as likely per group (SCHEMA_ORDER_PRIOR 2; 5 and 20 the same; parallel 31.5 -> 32.5: parallel_63, 145; sum of six 257.5 against 254; java 63, js 58; chosen)",
+    43.5,
+    43.5,
+    80.42,
+    32.5,
+    17,
+  ],
+  [
+    "the same, --seed 2 weights (29.5 -> 31: parallel_10, 63, 145; sum 255.5 against 252; java 63, js 60)",
+    43,
+    42,
+    80.83,
+    31,
+    16.5,
+  ],
+  [
+    "probe, decoding, not kept: with those, the 'more' threshold 0.85 / 0.8 in place of synth's 0.9 (parallel_192 and 199 miss a further value by 0.9 > p; seed 1 pm 16.5 / 16.5, multiple 43.5 / 43; seed 2 parallel 30.5 / 30.5, pm 16 / 16, multiple 42 / 41.5)",
+    43.5,
+    43.5,
+    null,
+    31.5,
+    16.5,
+  ],
 ].map(([what, simple_python, multiple, irrelevance, parallel, parallel_multiple]) => ({
   what,
   simple_python,
@@ -1460,6 +1484,7 @@ const MODES: Record<string, DecideOptions> = {
   "clause-starts-off": { clauseStarts: false },
   "mention-clusters-off": { mentionClusters: false },
   "number-groups-off": { numberGroups: 0 },
+  "number-order-off": { numberGroupOrder: 1 },
 };
 
 function countKinds(report: BfclReport): Record<string, number> {
@@ -1490,6 +1515,8 @@ const CALL_COUNT_MODES: Record<string, string> = {
     "with several functions called, a function is mentioned at the first of its own name words, not where most of them stand together ('capital city … largest city'; segment-shape.ts; before 2026-12-06 03:30 UTC)",
   "number-groups-off":
     "numbers written in groups, one per required number parameter ('3 and 4, 5 and 12'), are not dealt one group per call unless bracketed (number-groups.ts; before 2026-12-06 03:30 UTC)",
+  "number-order-off":
+    "number groups are dealt in the order the scorer likes best alone, the schema's order of the parameters no likelier than another (numberGroupOrder 1; before 2026-12-06 03:40 UTC)",
 };
 
 async function evaluate(): Promise<void> {

@@ -47,6 +47,20 @@ describe("number groups", () => {
     ]);
   });
 
+  it("holds the schema's order of the parameters likelier, by the prior given per group", () => {
+    // the scores like b first slightly (0.3 against 0.25 per number): the prior 2 keeps the schema's order, 1 does not
+    const a = param("a", [0.25, 0.3, 0.25, 0.3]);
+    const b = param("b", [0.3, 0.25, 0.3, 0.25]);
+    expect(numberGroupCalls([a, b], () => true)).toEqual([
+      { a: 3, b: 4 },
+      { a: 5, b: 12 },
+    ]);
+    expect(numberGroupCalls([a, b], () => true, 0.05, 1)).toEqual([
+      { a: 4, b: 3 },
+      { a: 12, b: 5 },
+    ]);
+  });
+
   it("reads nothing when the plausible numbers do not divide into two or more groups", () => {
     // the last number implausible for both: three numbers left
     expect(numberGroupCalls([param("a", [0.5, 0.2, 0.29, 0.01]), param("b", [0.2, 0.5, 0.29, 0.01])], () => true, 0.05)).toBeUndefined();

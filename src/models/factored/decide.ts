@@ -28,7 +28,7 @@ import { docIdentifiers } from "./doc-identifiers.ts";
 import { flattenTool, nestArguments } from "./nested.ts";
 import { ENGLISH_NEGATIONS } from "./negations.ts";
 import { segmentFill } from "./segment-fill.ts";
-import { NUMBER_GROUP_SHARE, numberGroupCalls } from "./number-groups.ts";
+import { NUMBER_GROUP_SHARE, numberGroupCalls, SCHEMA_ORDER_PRIOR } from "./number-groups.ts";
 import { clauseStarts, clusteredPlace } from "./segment-shape.ts";
 import { shareValues } from "./shared-values.ts";
 import { tupleCalls } from "./tuples.ts";
@@ -152,6 +152,8 @@ export interface DecideOptions {
    * number counts when some parameter gives it this share of its best chance (default NUMBER_GROUP_SHARE; 0: off).
    */
   numberGroups?: number;
+  /** Number groups: how much likelier per group the schema's order of the parameters is (default SCHEMA_ORDER_PRIOR; 1: none). */
+  numberGroupOrder?: number;
 }
 
 export interface ScoredParam {
@@ -652,6 +654,7 @@ export function argumentsOf(
       numbers.map((p) => ({ name: p.info.name, candidates: p.info.candidates, probs: p.probs })),
       allowed ?? (() => true),
       groupShare,
+      o.numberGroupOrder ?? SCHEMA_ORDER_PRIOR,
     );
     if (rows)
       calls = rows.slice(0, w.maxCalls).map((r, i) => ({ name: s.view.tool.function.name, arguments: { ...calls[Math.min(i, calls.length - 1)]!.arguments, ...r } }));
