@@ -1433,6 +1433,31 @@ const DEVELOPMENT_PROBES = [
     31.5,
     16.5,
   ],
+  [
+    "+ decoding (h38f): two quoted texts joined past their quote marks ('\"Climate Change\" and \"Artificial Intelligence\"') count as a further value's evidence, the learnt 'more' still deciding (quoted-joins.ts; not the trained 'joined' feature, which h38b's probe changed; parallel 32.5 -> 33; sum of six 258 against 254; java 63, js 58; chosen)",
+    43.5,
+    43.5,
+    80.42,
+    33,
+    17,
+  ],
+  ["the same, --seed 2 weights (31 -> 31.5; sum 256 against 252; java 63, js 60)", 43, 42, 80.83, 31.5, 16.5],
+  [
+    "probe, decoding, not kept: with those, a parameter's widening past its segment at widenWeak 16 / 4 / never instead of 8 (pm 17 / 16 / 16.5, seed 2 16.5 / 15.5 / 16; multiple and parallel the same)",
+    null,
+    43.5,
+    null,
+    33,
+    17,
+  ],
+  [
+    "probe, decoding, not kept: with those, an optional parameter takes a value only at 2 / 4 times its 'leave it out' chance, not 1 (pm optional values outside the gold's 33 on seed 1; sum of six 256 / 254.25, seed 2 254.5 / 252.25: multiple -2, javascript +2)",
+    43,
+    41.5,
+    null,
+    32,
+    16.5,
+  ],
 ].map(([what, simple_python, multiple, irrelevance, parallel, parallel_multiple]) => ({
   what,
   simple_python,
@@ -1485,6 +1510,7 @@ const MODES: Record<string, DecideOptions> = {
   "mention-clusters-off": { mentionClusters: false },
   "number-groups-off": { numberGroups: 0 },
   "number-order-off": { numberGroupOrder: 1 },
+  "quoted-joins-off": { quotedJoins: false },
 };
 
 function countKinds(report: BfclReport): Record<string, number> {
@@ -1517,6 +1543,8 @@ const CALL_COUNT_MODES: Record<string, string> = {
     "numbers written in groups, one per required number parameter ('3 and 4, 5 and 12'), are not dealt one group per call unless bracketed (number-groups.ts; before 2026-12-06 03:30 UTC)",
   "number-order-off":
     "number groups are dealt in the order the scorer likes best alone, the schema's order of the parameters no likelier than another (numberGroupOrder 1; before 2026-12-06 03:40 UTC)",
+  "quoted-joins-off":
+    'two quoted texts joined past their quote marks (\'"A" and "B"\') are no evidence for a further value by that alone (quoted-joins.ts; before 2026-12-06 03:45 UTC)',
 };
 
 async function evaluate(): Promise<void> {

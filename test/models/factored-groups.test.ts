@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Candidate } from "../../src/models/factored/candidates.ts";
 import { numberGroupCalls, type GroupParam } from "../../src/models/factored/number-groups.ts";
+import { quotedJoined } from "../../src/models/factored/quoted-joins.ts";
 import { clauseStarts, clusteredPlace } from "../../src/models/factored/segment-shape.ts";
 import { stemOf, tokenize } from "../../src/models/factored/text.ts";
 
@@ -74,5 +75,26 @@ describe("number groups", () => {
     // group 2 would give a the 5 it finds implausible in every order
     const rows = numberGroupCalls([param("a", [0.5, 0.49, 0.001, 0.009]), param("b", [0.001, 0.3, 0.3, 0.399])], () => true, 0.05);
     expect(rows).toBeUndefined();
+  });
+});
+
+describe("quoted joins", () => {
+  const inside = (tokens: ReturnType<typeof tokenize>, w: string): [number, number] => {
+    const k = tokens.findIndex((t) => t.text === w);
+    return [k, k + 1];
+  };
+
+  it("joins two quoted texts with only quote marks and a comma or joiner between", () => {
+    const t = tokenize(`news on "Climate" and "Energy", each for 'Europe'`);
+    const and = new Set(["and"]);
+    expect(quotedJoined(t, and, inside(t, "Climate"), inside(t, "Energy"))).toBe(true);
+    expect(quotedJoined(t, and, inside(t, "Energy"), inside(t, "Climate"))).toBe(true);
+    // a word between that is no joiner
+    expect(quotedJoined(t, and, inside(t, "Energy"), inside(t, "Europe"))).toBe(false);
+    // quote marks alone, no comma or joiner: not a list
+    const u = tokenize(`"Climate" "Energy"`);
+    expect(quotedJoined(u, and, inside(u, "Climate"), inside(u, "Energy"))).toBe(false);
+    // the joiner is learnt: none known, none joins
+    expect(quotedJoined(t, new Set(), inside(t, "Climate"), inside(t, "Energy"))).toBe(false);
   });
 });

@@ -30,6 +30,7 @@ import { ENGLISH_NEGATIONS } from "./negations.ts";
 import { segmentFill } from "./segment-fill.ts";
 import { NUMBER_GROUP_SHARE, numberGroupCalls, SCHEMA_ORDER_PRIOR } from "./number-groups.ts";
 import { clauseStarts, clusteredPlace } from "./segment-shape.ts";
+import { quotedJoined } from "./quoted-joins.ts";
 import { shareValues } from "./shared-values.ts";
 import { tupleCalls } from "./tuples.ts";
 
@@ -152,6 +153,8 @@ export interface DecideOptions {
    * number counts when some parameter gives it this share of its best chance (default NUMBER_GROUP_SHARE; 0: off).
    */
   numberGroups?: number;
+  /** false: two quoted texts joined past their quote marks ('"A" and "B"') are no evidence for a further value (quoted-joins.ts). */
+  quotedJoins?: boolean;
   /** Number groups: how much likelier per group the schema's order of the parameters is (default SCHEMA_ORDER_PRIOR; 1: none). */
   numberGroupOrder?: number;
 }
@@ -294,6 +297,8 @@ export interface MoreOptions {
   reserved?: readonly [number, number][];
   /** false: enum members have no place, so never a further value (placesOf). */
   enumPlaces?: boolean;
+  /** false: two quoted texts joined past their quote marks are no evidence for a further value (quoted-joins.ts). */
+  quotedJoins?: boolean;
   /** Segment fill's least share of a parameter's first chance (segment-fill.ts); undefined: no segment fill. */
   segmentFill?: number;
 }
@@ -366,8 +371,14 @@ export function assignLearned(
         // whether another parameter wants it more (x[5]) the learnt "more" weighs (preferOther: a hard rule)
         const joined = x[3] === 1 && (more.commas === false || !commaPairOnly(f, pk.values, r.c, enums));
         const framed = more.frames !== false && x[11] === 1;
+        // two quoted texts joined past their quote marks ('"A" and "B"'; quoted-joins.ts)
+        const quotedList =
+          more.quotedJoins !== false &&
+          c0.quoted &&
+          r.c.quoted &&
+          pk.values.some((v) => quotedJoined(f.view.tokens, f.view.joiners, [v.start, v.end], [r.c.start, r.c.end]));
         if (more.preferOther === true && x[5]! > r.pr) continue;
-        if ((!joined && !framed && x[4] === 0) || sigmoid(dot(more.weights, x)) < more.threshold) continue;
+        if ((!joined && !framed && !quotedList && x[4] === 0) || sigmoid(dot(more.weights, x)) < more.threshold) continue;
         used.push(...placesOf(f, r.c, enums));
         pk.values.push(r.c);
         added = true;
@@ -619,6 +630,7 @@ export function argumentsOf(
           reserved,
           enumPlaces: o.enumPlaces !== false,
           segmentFill: (o.segmentFill ?? SEGMENT_FILL_RATIO) > 0 ? (o.segmentFill ?? SEGMENT_FILL_RATIO) : undefined,
+          quotedJoins: o.quotedJoins !== false,
         };
   let picked = o.assigner === "order" ? assignByOrder(s.params) : assignLearned(s.view, s.params, more, allowed);
   // the span owner left a required parameter without a value: that parameter may take a value outside the
