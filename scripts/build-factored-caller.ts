@@ -1458,6 +1458,14 @@ const DEVELOPMENT_PROBES = [
     32,
     16.5,
   ],
+  [
+    "rebuilt at c61e5b3, seed 1 (/tmp/coord/h38f-rebuild-s1.log): the weights the same but synth dev's 'more' ratio 0.8 (64.54) against 0.9 (64.43), the ratio grid decoding with number groups and quoted joins; sum of six 255.5 against 258 at 0.9 (java 63, js 58): since then the grid decodes without those two (src/train/factored-train.ts ratioDecoding)",
+    43.5,
+    43,
+    80.42,
+    31.5,
+    16.5,
+  ],
 ].map(([what, simple_python, multiple, irrelevance, parallel, parallel_multiple]) => ({
   what,
   simple_python,
