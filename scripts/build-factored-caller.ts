@@ -93,7 +93,7 @@ const { values: args } = parseArgs({
     modes: {
       type: "string",
       default:
-        "full,gate-off,assigner-order,chooser-cover,parallel-off,segment-off,mention-off,fill-off,fractions-off,commas-off,frames-off,prefer-other,widen-all,exclusive-off,glued-off,kin-names-off,enum-lists-off,variables-off,literals-off,symbols-off,type-names-off,comma-spans-off,doc-identifiers-off,nested-off,quote-bounds-off,untyped-code-off,constants-off,dotted-off,negations-off,doubled-quotes-off,unwrap-off,segment-fill-off,shared-off,doc-mentions-off,tuples-off,number-words-off,loose-names-off,fill-floor-off,strict-off,number-commas-off,common-words-off,enum-spent-off",
+        "full,gate-off,assigner-order,chooser-cover,parallel-off,segment-off,mention-off,fill-off,fractions-off,commas-off,frames-off,prefer-other,widen-all,exclusive-off,glued-off,kin-names-off,enum-lists-off,variables-off,literals-off,symbols-off,type-names-off,comma-spans-off,doc-identifiers-off,nested-off,quote-bounds-off,untyped-code-off,constants-off,dotted-off,negations-off,doubled-quotes-off,unwrap-off,segment-fill-off,shared-off,doc-mentions-off,tuples-off,number-words-off,loose-names-off,fill-floor-off,strict-off,number-commas-off,common-words-off,enum-spent-off,clause-starts-off,mention-clusters-off,number-groups-off,number-order-off,quoted-joins-off",
     },
     categories: { type: "string" },
     result: { type: "string", default: "bfcl-caller-factored" },
@@ -1653,6 +1653,104 @@ const DEVELOPMENT_PROBES = [
     29,
     15.5,
   ],
+  // 2026-12-06 02:35-03:30 UTC, issue 38 (h38f: parallel and parallel_multiple), decoding only on main's weights
+  // (/tmp/coord/base-s1, base-s2: sum of six 254 / 252). Failure classes on base-s1 (/tmp/h38f/dump.ts, the h38b
+  // classes): parallel 140 failing (a gold value never a candidate 39, a varying value wrong 33, a parameter the gold
+  // gives left out 19, declined 12, cross-product golds 10, fewer calls 10), parallel_multiple 166 (a right function
+  // and count with a wrong value 57, never a candidate 54, a gold function not called 23, of which 11 passed the gate
+  // but were not mentioned). A count of gold text values written once and used by one function (/tmp/h38f/segcheck.ts):
+  // 137 of 816 lie outside their function's segment, in 73 items. Quick looks (multiple, parallel, pm) by
+  // /tmp/h38f/multi.mts; full runs by --eval --modes full on copies of base-s1 / base-s2 (/tmp/coord/h38f-final-s*.log)
+  [
+    "decoding (h38f): segment shape, a function mentioned where most of its own name words stand together and a later segment started after the last clause break before its mention (segment-shape.ts; values outside their segment 137 -> 132; pm 16 -> 17, each alone 16.5; seed 2 15.5 -> 16.5, each alone 16; multiple, parallel the same)",
+    43.5,
+    43.5,
+    80.42,
+    30,
+    17,
+  ],
+  [
+    "probe, decoding, not kept: with it, a later segment starts after the last sentence end before its mention when there is one (outside 132 -> 114; multiple, parallel, pm the same on both seeds: 43.5 / 31.5 / 17, seed 2 42 / 29.5 / 16.5, number groups on)",
+    null,
+    43.5,
+    null,
+    31.5,
+    17,
+  ],
+  [
+    "probe, decoding, not kept: + every mention of a function starts a run of its own, for questions that go back and forth (outside 87; pm 17 -> 16.5, seed 2 16.5 -> 16; without the clusters outside 71, pm 16 / 15.5)",
+    null,
+    43.5,
+    null,
+    31.5,
+    16.5,
+  ],
+  [
+    "+ decoding (h38f): number groups, unbracketed numbers plausible for the required number parameters cut into groups of one per parameter, a call each, dealt in the order the scorer likes best (number-groups.ts; a number counts at 0.05 of a parameter's best chance, 0.02 / 0.1 / 0.2 the same; parallel 30 -> 31.5 (p10, p15, p80), seed 2 28.5 -> 29.5, nothing lost; sum of six 256.5 against 254, java 63, js 58)",
+    43.5,
+    43.5,
+    80.42,
+    31.5,
+    17,
+  ],
+  ["the same, --seed 2 weights (sum of six 254 against 252; java 63, js 60)", 43, 42, 80.83, 29.5, 16.5],
+  [
+    "+ decoding (h38f): number groups hold the schema's order of the parameters twice as likely per group (SCHEMA_ORDER_PRIOR 2; 5 and 20 the same; parallel 31.5 -> 32.5: parallel_63, 145; sum of six 257.5 against 254; java 63, js 58; chosen)",
+    43.5,
+    43.5,
+    80.42,
+    32.5,
+    17,
+  ],
+  [
+    "the same, --seed 2 weights (29.5 -> 31: parallel_10, 63, 145; sum 255.5 against 252; java 63, js 60)",
+    43,
+    42,
+    80.83,
+    31,
+    16.5,
+  ],
+  [
+    "probe, decoding, not kept: with those, the 'more' threshold 0.85 / 0.8 in place of synth's 0.9 (parallel_192 and 199 miss a further value by 0.9 > p; seed 1 pm 16.5 / 16.5, multiple 43.5 / 43; seed 2 parallel 30.5 / 30.5, pm 16 / 16, multiple 42 / 41.5)",
+    43.5,
+    43.5,
+    null,
+    31.5,
+    16.5,
+  ],
+  [
+    "+ decoding (h38f): two quoted texts joined past their quote marks ('\"Climate Change\" and \"Artificial Intelligence\"') count as a further value's evidence, the learnt 'more' still deciding (quoted-joins.ts; not the trained 'joined' feature, which h38b's probe changed; parallel 32.5 -> 33; sum of six 258 against 254; java 63, js 58; chosen)",
+    43.5,
+    43.5,
+    80.42,
+    33,
+    17,
+  ],
+  ["the same, --seed 2 weights (31 -> 31.5; sum 256 against 252; java 63, js 60)", 43, 42, 80.83, 31.5, 16.5],
+  [
+    "probe, decoding, not kept: with those, a parameter's widening past its segment at widenWeak 16 / 4 / never instead of 8 (pm 17 / 16 / 16.5, seed 2 16.5 / 15.5 / 16; multiple and parallel the same)",
+    null,
+    43.5,
+    null,
+    33,
+    17,
+  ],
+  [
+    "probe, decoding, not kept: with those, an optional parameter takes a value only at 2 / 4 times its 'leave it out' chance, not 1 (pm optional values outside the gold's 33 on seed 1; sum of six 256 / 254.25, seed 2 254.5 / 252.25: multiple -2, javascript +2)",
+    43,
+    41.5,
+    null,
+    32,
+    16.5,
+  ],
+  [
+    "rebuilt at c61e5b3, seed 1 (/tmp/coord/h38f-rebuild-s1.log): the weights the same but synth dev's 'more' ratio 0.8 (64.54) against 0.9 (64.43), the ratio grid decoding with number groups and quoted joins; sum of six 255.5 against 258 at 0.9 (java 63, js 58): since then the grid decodes without those two (src/train/factored-train.ts ratioDecoding)",
+    43.5,
+    43,
+    80.42,
+    31.5,
+    16.5,
+  ],
 ].map(([what, simple_python, multiple, irrelevance, parallel, parallel_multiple]) => ({
   what,
   simple_python,
@@ -1708,6 +1806,11 @@ const MODES: Record<string, DecideOptions> = {
   "number-commas-off": { numberCommas: false },
   "common-words-off": { commonWords: 1 },
   "enum-spent-off": { enumSpent: false },
+  "clause-starts-off": { clauseStarts: false },
+  "mention-clusters-off": { mentionClusters: false },
+  "number-groups-off": { numberGroups: 0 },
+  "number-order-off": { numberGroupOrder: 1 },
+  "quoted-joins-off": { quotedJoins: false },
 };
 
 function countKinds(report: BfclReport): Record<string, number> {
@@ -1732,6 +1835,16 @@ const CALL_COUNT_MODES: Record<string, string> = {
     "with several functions past the gate, only a function's own name words mention it (the mention filter and the segments), not its own rarer description words (DecideOptions.docMentions 0; before 2026-12-06)",
   "tuples-off":
     "bracketed groups of numbers ('(45, 60) and (81, 63)') are not read as one call each for a function with that many required number parameters (before 2026-12-06)",
+  "clause-starts-off":
+    "with several functions called, a later function's segment starts at its mention, not just after the last clause break (punctuation or a learnt joiner) before it (segment-shape.ts; before 2026-12-06 03:30 UTC)",
+  "mention-clusters-off":
+    "with several functions called, a function is mentioned at the first of its own name words, not where most of them stand together ('capital city … largest city'; segment-shape.ts; before 2026-12-06 03:30 UTC)",
+  "number-groups-off":
+    "numbers written in groups, one per required number parameter ('3 and 4, 5 and 12'), are not dealt one group per call unless bracketed (number-groups.ts; before 2026-12-06 03:30 UTC)",
+  "number-order-off":
+    "number groups are dealt in the order the scorer likes best alone, the schema's order of the parameters no likelier than another (numberGroupOrder 1; before 2026-12-06 03:40 UTC)",
+  "quoted-joins-off":
+    'two quoted texts joined past their quote marks (\'"A" and "B"\') are no evidence for a further value by that alone (quoted-joins.ts; before 2026-12-06 03:45 UTC)',
 };
 
 /** Ablations of the one-call choices (2026-12-06, issue 38, multiple), run with the default modes. */

@@ -32,6 +32,9 @@ import { COMMON_WORDS, dropCommonWords } from "./common-words.ts";
 import { joinNumberCommas } from "./number-commas.ts";
 import { segmentFill } from "./segment-fill.ts";
 import { strictMentions } from "./strict-mentions.ts";
+import { NUMBER_GROUP_SHARE, numberGroupCalls, SCHEMA_ORDER_PRIOR } from "./number-groups.ts";
+import { clauseStarts, clusteredPlace } from "./segment-shape.ts";
+import { quotedJoined } from "./quoted-joins.ts";
 import { shareValues } from "./shared-values.ts";
 import { tupleCalls } from "./tuples.ts";
 
@@ -169,6 +172,19 @@ export interface DecideOptions {
   commonWords?: number;
   /** false: an enum member's written words stay free for other parameters' spans (placesOf; enumSpent). */
   enumSpent?: boolean;
+  /** false: a later function's segment starts at its mention, not after the clause break before it (segment-shape.ts). */
+  clauseStarts?: boolean;
+  /** false: a function is mentioned at the first of its own name words, not where most stand together (segment-shape.ts). */
+  mentionClusters?: boolean;
+  /**
+   * Numbers written in groups, one per required number parameter, ask one call per group (number-groups.ts): a
+   * number counts when some parameter gives it this share of its best chance (default NUMBER_GROUP_SHARE; 0: off).
+   */
+  numberGroups?: number;
+  /** false: two quoted texts joined past their quote marks ('"A" and "B"') are no evidence for a further value (quoted-joins.ts). */
+  quotedJoins?: boolean;
+  /** Number groups: how much likelier per group the schema's order of the parameters is (default SCHEMA_ORDER_PRIOR; 1: none). */
+  numberGroupOrder?: number;
 }
 
 export interface ScoredParam {
@@ -316,6 +332,8 @@ export interface MoreOptions {
   reserved?: readonly [number, number][];
   /** false: enum members have no place, so never a further value (placesOf). */
   enumPlaces?: boolean;
+  /** false: two quoted texts joined past their quote marks are no evidence for a further value (quoted-joins.ts). */
+  quotedJoins?: boolean;
   /** Segment fill's least share of a parameter's first chance (segment-fill.ts); undefined: no segment fill. */
   segmentFill?: number;
 }
@@ -390,8 +408,14 @@ export function assignLearned(
         // whether another parameter wants it more (x[5]) the learnt "more" weighs (preferOther: a hard rule)
         const joined = x[3] === 1 && (more.commas === false || !commaPairOnly(f, pk.values, r.c, enums));
         const framed = more.frames !== false && x[11] === 1;
+        // two quoted texts joined past their quote marks ('"A" and "B"'; quoted-joins.ts)
+        const quotedList =
+          more.quotedJoins !== false &&
+          c0.quoted &&
+          r.c.quoted &&
+          pk.values.some((v) => quotedJoined(f.view.tokens, f.view.joiners, [v.start, v.end], [r.c.start, r.c.end]));
         if (more.preferOther === true && x[5]! > r.pr) continue;
-        if ((!joined && !framed && x[4] === 0) || sigmoid(dot(more.weights, x)) < more.threshold) continue;
+        if ((!joined && !framed && !quotedList && x[4] === 0) || sigmoid(dot(more.weights, x)) < more.threshold) continue;
         used.push(...placesOf(f, r.c, enums));
         pk.values.push(r.c);
         added = true;
@@ -643,6 +667,7 @@ export function argumentsOf(
           reserved,
           enumPlaces: o.enumPlaces !== false,
           segmentFill: (o.segmentFill ?? SEGMENT_FILL_RATIO) > 0 ? (o.segmentFill ?? SEGMENT_FILL_RATIO) : undefined,
+          quotedJoins: o.quotedJoins !== false,
         };
   let picked = o.assigner === "order" ? assignByOrder(s.params) : assignLearned(s.view, s.params, more, allowed);
   // the span owner left a required parameter without a value: that parameter may take a value outside the
@@ -669,7 +694,20 @@ export function argumentsOf(
         ? assignLearned(s.view, s.params, more)
         : assignLearned(s.view, s.params, more, (c) => allowed(c) || outside.has(c));
   }
-  const calls = callsOf(s.view.tool.function.name, picked, o.parallel === false ? 1 : w.maxCalls, o.cross === true);
+  let calls = callsOf(s.view.tool.function.name, picked, o.parallel === false ? 1 : w.maxCalls, o.cross === true);
+  // numbers written in groups, one per required number parameter: one call per group (number-groups.ts)
+  const groupShare = o.numberGroups ?? NUMBER_GROUP_SHARE;
+  if (groupShare > 0 && o.parallel !== false && calls.length > 0) {
+    const numbers = s.params.filter((p) => p.info.required && (p.info.kind.type === "integer" || p.info.kind.type === "number") && !p.info.kind.enumValues);
+    const rows = numberGroupCalls(
+      numbers.map((p) => ({ name: p.info.name, candidates: p.info.candidates, probs: p.probs })),
+      allowed ?? (() => true),
+      groupShare,
+      o.numberGroupOrder ?? SCHEMA_ORDER_PRIOR,
+    );
+    if (rows)
+      calls = rows.slice(0, w.maxCalls).map((r, i) => ({ name: s.view.tool.function.name, arguments: { ...calls[Math.min(i, calls.length - 1)]!.arguments, ...r } }));
+  }
   if (o.tuples === false || o.parallel === false || calls.length === 0) return calls;
   // "(45, 60) and (81, 63)": one call per bracketed group of as many numbers as the required number parameters
   const numeric = s.params
@@ -741,7 +779,8 @@ export function decide(
   }
   const scored = scoreFunctions(tools, question, w, stats, joiners, o);
   const chosen = chooseFunctions(scored, w, o);
-  const owner = chosen.length > 1 && o.segment !== false ? spanOwners(chosen, docMentions(o)) : undefined;
+  const shape = { clauses: o.clauseStarts !== false, clusters: o.mentionClusters !== false };
+  const owner = chosen.length > 1 && o.segment !== false ? spanOwners(chosen, docMentions(o), shape) : undefined;
   const allowed = (i: number) => owner && ((c: Candidate) => c.start < 0 || owner[c.start] === i);
   // several functions: the spans each takes as first values are spent, no other function's further values
   const firsts =
@@ -757,12 +796,20 @@ export function decide(
 /**
  * With several functions called, which one each token's values belong to: the question read as one segment per
  * function, each from the first mention of the function's own name words (those no other chosen function's
- * name has) to the next function's; -1 for every token when some function's name is not mentioned.
+ * name has) to the next function's; -1 for every token when some function's name is not mentioned. `shape`
+ * (segment-shape.ts): clusters, mentioned where most of its own name words stand together; clauses, a later
+ * segment starts after the last clause break before its mention (decoding sets both; training neither).
  */
-export function spanOwners(chosen: readonly ScoredFunction[], docs?: number): number[] {
+export function spanOwners(
+  chosen: readonly ScoredFunction[],
+  docs?: number,
+  shape: { clauses?: boolean; clusters?: boolean } = {},
+): number[] {
   const tokens = chosen[0]!.view.view.tokens;
-  const first = mentionPlaces(chosen, docs);
-  if (first.some((at) => at < 0)) return tokens.map(() => -1);
+  const places = mentionPlaces(chosen, docs, shape.clusters === true);
+  if (places.some((at) => at < 0)) return tokens.map(() => -1);
+  // shape.clauses: a later function's segment starts after the clause break before its mention (segment-shape.ts)
+  const first = shape.clauses === true ? clauseStarts(tokens, chosen[0]!.view.view.joiners, places) : places;
   const order = first.map((at, i) => ({ at, i })).sort((a, b) => a.at - b.at);
   return tokens.map((_, k) => {
     let owner = order[0]!.i;
@@ -776,13 +823,14 @@ export function spanOwners(chosen: readonly ScoredFunction[], docs?: number): nu
  * `docs`, else its own description words (those no other's name or description has) less common than `docs` in
  * training questions ("the greatest common divisor" for calculate_gcd).
  */
-export function mentionPlaces(chosen: readonly ScoredFunction[], docs?: number): number[] {
+export function mentionPlaces(chosen: readonly ScoredFunction[], docs?: number, clusters = false): number[] {
   const tokens = chosen[0]!.view.view.tokens;
   const names = chosen.map((s) => new Set(nameWords(s.view.tool.function.name).map(stemOf)));
   const own = names.map((n, i) => new Set([...n].filter((x) => names.every((m, j) => j === i || !m.has(x)))));
   const words = chosen.map((s) => s.view.toolStems);
   return own.map((o, i) => {
-    const at = tokens.findIndex((t) => o.has(t.stem));
+    // clusters: where most of its own name words stand together (segment-shape.ts)
+    const at = clusters ? clusteredPlace(tokens, o) : tokens.findIndex((t) => o.has(t.stem));
     if (at >= 0 || docs === undefined) return at;
     const stats = chosen[i]!.view.stats;
     const mine = new Set([...words[i]!].filter((x) => (stats.get(x) ?? 0) < docs && words.every((m, j) => j === i || !m.has(x))));
