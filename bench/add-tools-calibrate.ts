@@ -35,7 +35,10 @@ export const GRID = Array.from({ length: 321 }, (_, i) => Math.round((i - 160) *
 type Scores = Record<string, Array<Array<[string, number]>>>;
 
 /** Every tool's logit for every dev query of the two parts (cached: forward passes are the only cost). */
-async function devScores(dir: string, parts: Record<string, readonly LabelledQuery[]>): Promise<Scores> {
+export async function devScores(
+  dir: string,
+  parts: Record<string, readonly LabelledQuery[]>,
+): Promise<Scores> {
   const file = join(dir, "dev-scores.json");
   if (existsSync(file)) return JSON.parse(readFileSync(file, "utf8")) as Scores;
   const retriever = openToolGenRetriever(dir, undefined);
@@ -286,8 +289,11 @@ function fullOldDev(): number {
   return ndcg1(prev.full.old_dev);
 }
 
-const phase = process.argv[2];
-if (phase === "test") await testPhase(process.argv.slice(3));
+// Run as a script only (bench/add-tools-rebuild.ts imports the curves).
+const phase = process.argv[1] === fileURLToPath(import.meta.url) ? process.argv[2] : "imported";
+if (phase === "imported") {
+  // nothing to run
+} else if (phase === "test") await testPhase(process.argv.slice(3));
 else if (phase === "dev") await devPhase(process.argv.slice(3));
 else if (phase === "blend") {
   const [name, ...alphas] = process.argv.slice(3);

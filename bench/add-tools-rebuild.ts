@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync, rmSync } from "node:fs";
+import { closeSync, existsSync, openSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { LabelledQuery } from "../src/catalog/catalog.ts";
 import { writeFileAtomic } from "../src/io/atomic.ts";
@@ -8,6 +8,8 @@ import { availableParallelism } from "node:os";
 import { addToolsData, CONFIGS, DIR, readTiming, timed, type Timing } from "./add-tools.ts";
 import { figuresOf, type Figures } from "./toolgen/common.ts";
 import { writeBenchResult } from "./lib/result.ts";
+import { curveOf, devScores, GRID, pick } from "./add-tools-calibrate.ts";
+import { fileURLToPath } from "node:url";
 
 /**
  * Whether bench/add-tools.ts's models, rebuilt on another machine or with another thread count, are the models
@@ -17,15 +19,23 @@ import { writeBenchResult } from "./lib/result.ts";
  *          its old-tool dev NDCG@1 figures against the recorded ones, and the digest of its weights (recorded, so
  *          that the next rebuild compares bytes);
  *   add NAME — the addition NAME run again from the rebuilt base into DIR/rebuild-NAME: its dev figures against
- *          the recorded ones, its weights' digest, and its CPU seconds at this run's thread count.
- * `npx tsx bench/add-tools-rebuild.ts base` / `… add NAME` (heavy: under the core lock). Writes
+ *          the recorded ones (a configuration declared after the base was rebuilt has none: it is run on the
+ *          rebuilt base alone), its weights' digest, its CPU seconds at this run's thread count, and its dev
+ *          curve under one offset on the new tools' logits (bench/add-tools-calibrate.ts) with the offsets the
+ *          two floors below pick;
+ *   test NAME|base — test, once per (model, offset): the rebuilt base's old tools; an addition's at offset 0 and
+ *          at the offsets its dev curve picks.
+ * Floors on the rebuilt base (declared before any curve on it was traced, 2026-12-06): A, its old dev NDCG@1 - 1;
+ * B, that minus the recorded full retraining's loss of old dev against the recorded base (2.36), minus 1 (the
+ * full retraining was not rebuilt: B stands in for "within 1 point of the retraining's old tools").
+ * `npx tsx bench/add-tools-rebuild.ts base` / `… add NAME` / `… test NAME` (heavy: under the core lock). Writes
  * bench/results/add-tools-rebuild.json, keeping earlier checks.
  */
 const RESULT = new URL("./results/add-tools-rebuild.json", import.meta.url);
 const RECORDED = new URL("./results/add-tools.json", import.meta.url);
 
 interface Recorded {
-  base: Record<string, Figures>;
+  base: Record<string, Figures> & { timing?: Timing };
   configs: Record<string, Record<string, unknown> & { added?: { from?: string }; timing?: Timing }>;
 }
 
@@ -69,20 +79,99 @@ function threads(): number {
   return Number.isInteger(wanted) && wanted >= 1 ? wanted : Math.min(8, availableParallelism());
 }
 
-function save(key: string, entry: Record<string, unknown>): void {
-  const prev = existsSync(RESULT)
-    ? (JSON.parse(readFileSync(RESULT, "utf8")) as { checks?: Record<string, unknown> })
+function readChecks(): Record<string, Record<string, unknown>> {
+  return existsSync(RESULT)
+    ? ((JSON.parse(readFileSync(RESULT, "utf8")) as { checks?: Record<string, Record<string, unknown>> })
+        .checks ?? {})
     : {};
+}
+
+/** A rebuild of a model an earlier check built: whether its weights are the same bytes as that one's. */
+function againstPrevious(key: string, sha: string): Record<string, unknown> {
+  const earlier = readChecks()[key]?.weights_sha256;
+  if (typeof earlier !== "string") return {};
+  return earlier === sha
+    ? { same_weights_as_previous: true }
+    : { previous_weights_sha256: earlier, same_weights_as_previous: false };
+}
+
+/** Runs `work` holding RESULT.lock, so that two runs of this bench side by side keep each other's checks. */
+function locked(work: () => void): void {
+  const lock = fileURLToPath(RESULT) + ".lock";
+  for (let tries = 0; ; tries++) {
+    try {
+      closeSync(openSync(lock, "wx"));
+      break;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "EEXIST" || tries > 600) throw e;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100);
+    }
+  }
+  try {
+    work();
+  } finally {
+    rmSync(lock, { force: true });
+  }
+}
+
+function save(key: string, entry: Record<string, unknown>): void {
+  locked(() => write(key, entry));
+}
+
+function write(key: string, entry: Record<string, unknown>): void {
+  const prev = { checks: readChecks() };
   writeBenchResult(
     "add-tools-rebuild",
     `npx tsx bench/add-tools-rebuild.ts ${process.argv.slice(2).join(" ")}`,
     {
       about:
         "bench/add-tools.ts's models rebuilt (another machine, another thread count) against what its results " +
-        "recorded: fingerprints, dev figures, weight digests; test is never scored here",
+        "recorded: fingerprints, dev figures, weight digests; configurations declared after the rebuild, run on " +
+        "the rebuilt base alone, with their dev curves under a new-tool offset; test scored once per (model, " +
+        "offset) by the test phase only",
       checks: { ...(prev.checks ?? {}), [key]: entry },
     },
   );
+  // The curves' numbers on one line each, so that the file stays readable.
+  const path = fileURLToPath(RESULT);
+  const text = readFileSync(path, "utf8").replace(
+    /\[\s*(-?[0-9.e+-]+(?:,\s*-?[0-9.e+-]+)*)\s*\]/g,
+    (_, xs: string) => `[${xs.split(/,\s*/).join(", ")}]`,
+  );
+  writeFileAtomic(path, text);
+}
+
+const ndcg1 = (f: Figures | undefined) => f?.["ndcg@1"] ?? NaN;
+
+/** The floors A and B on the rebuilt base (see the head of this file). */
+function floors(recorded: Recorded): { A: number; B: number } {
+  const base = (readChecks().base?.dev as Record<string, { now: number }> | undefined)?.["old_dev.ndcg@1"]
+    ?.now;
+  if (base === undefined)
+    throw new Error("bench/add-tools-rebuild.ts: run `base` first (the floors need it)");
+  const full = (recorded as unknown as { full: Record<string, Figures> }).full;
+  const loss = ndcg1(recorded.base.old_dev) - ndcg1(full.old_dev);
+  return { A: base - 1, B: base - loss - 1 };
+}
+
+/** The dev curve of a model folder under one offset on the new tools, and the offsets the floors pick. */
+async function calibration(dir: string, recorded: Recorded) {
+  const d = addToolsData()!;
+  const parts = { old_dev: d.parts.old.dev, new_dev: d.parts.new.dev };
+  const curve = curveOf(await devScores(dir, parts), parts, new Set(d.newIds));
+  const f = floors(recorded);
+  const chosen = { A: pick(curve, f.A) ?? null, B: pick(curve, f.B) ?? null };
+  process.stderr.write(
+    `  offset 0: ${JSON.stringify(curve.find((p) => p.offset === 0))}; A (${f.A.toFixed(2)}): ` +
+      `${JSON.stringify(chosen.A)}; B (${f.B.toFixed(2)}): ${JSON.stringify(chosen.B)}\n`,
+  );
+  return {
+    floors: f,
+    chosen,
+    offsets: `${GRID[0]} … ${GRID.at(-1)} by 0.05`,
+    old_dev_curve: curve.map((p) => p.old_dev),
+    new_dev_curve: curve.map((p) => p.new_dev),
+  };
 }
 
 async function checkBase(recorded: Recorded): Promise<void> {
@@ -102,6 +191,7 @@ async function checkBase(recorded: Recorded): Promise<void> {
     recorded_from: froms,
     same_fingerprint: froms.length === 1 && froms[0] === m.fingerprint,
     weights_sha256: weightsDigest(dir),
+    ...againstPrevious("base", weightsDigest(dir)),
     same_dev_figures: figures.same,
     dev: figures.figures,
   };
@@ -116,8 +206,7 @@ async function checkAdd(recorded: Recorded, name: string): Promise<void> {
   const d = addToolsData()!;
   const c = CONFIGS.find((x) => x.name === name);
   const rec = recorded.configs[name];
-  if (!c || !rec)
-    throw new Error(`bench/add-tools-rebuild.ts: no recorded configuration ${JSON.stringify(name)}`);
+  if (!c) throw new Error(`bench/add-tools-rebuild.ts: no configuration ${JSON.stringify(name)}`);
   const { addToolsToModel } = await import("../src/train/add-tools.ts");
   const out = join(DIR, `rebuild-${name}`);
   rmSync(out, { recursive: true, force: true });
@@ -133,28 +222,88 @@ async function checkAdd(recorded: Recorded, name: string): Promise<void> {
   );
   writeFileAtomic(join(out, "timing.json"), JSON.stringify(timing) + "\n");
   const dev = await devFigures(out, { old_dev: d.parts.old.dev, new_dev: d.parts.new.dev });
-  const figures = compare(dev, rec);
+  const figures = rec ? compare(dev, rec) : undefined;
+  const base = readChecks().base as { timing?: Timing } | undefined;
+  process.stderr.write(
+    `${name}: dev NDCG@1 old ${ndcg1(dev.old_dev).toFixed(2)} new ${ndcg1(dev.new_dev).toFixed(2)}` +
+      (figures ? ` (recorded figures ${figures.same ? "equal" : "differ"})` : "") +
+      `; CPU ${timing.cpu_s.toFixed(1)} s (recorded ${rec?.timing?.cpu_s.toFixed(1) ?? "-"} s)\n`,
+  );
   save(`add ${name}`, {
     date: new Date().toISOString(),
     threads: threads(),
     timing,
-    recorded_timing: rec.timing ?? null,
+    // Against the rebuilt base's own CPU (same machine and thread count) times the recorded full / base ratio.
+    cpu_share_of_full_estimate: base?.timing
+      ? timing.cpu_s / (base.timing.cpu_s * (recordedFullCpu(recorded) / recorded.base.timing!.cpu_s))
+      : null,
+    recorded_timing: rec?.timing ?? null,
     fingerprint: m.fingerprint,
     weights_sha256: weightsDigest(out),
-    same_dev_figures: figures.same,
-    dev: figures.figures,
+    ...againstPrevious(`add ${name}`, weightsDigest(out)),
+    ...(figures
+      ? { same_dev_figures: figures.same, dev: figures.figures }
+      : { recorded: false, dev: { old_dev: dev.old_dev, new_dev: dev.new_dev } }),
+    calibration: await calibration(out, recorded),
   });
-  process.stderr.write(
-    `${name}: dev figures ${figures.same ? "equal" : "differ"}; CPU ${timing.cpu_s.toFixed(1)} s ` +
-      `(recorded ${rec.timing?.cpu_s.toFixed(1)} s)\n`,
-  );
+}
+
+function recordedFullCpu(recorded: Recorded): number {
+  return (recorded as unknown as { full: { timing: Timing } }).full.timing.cpu_s;
+}
+
+/** Test figures, scored once per (model, offset) and kept: the base's old tools, an addition's both parts. */
+async function testPhase(recorded: Recorded, name: string): Promise<void> {
+  const d = addToolsData()!;
+  const { openToolGenRetriever } = await import("../src/retrieval/toolgen-open.ts");
+  const { rankHits } = await import("./toolgen/metatool.ts");
+  const key = name === "base" ? "base" : `add ${name}`;
+  const entry = readChecks()[key] as
+    | (Record<string, unknown> & {
+        calibration?: { chosen: Record<string, { offset: number } | null> };
+        test?: Record<string, unknown>;
+      })
+    | undefined;
+  if (!entry)
+    throw new Error(`bench/add-tools-rebuild.ts: run \`${name === "base" ? "base" : "add " + name}\` first`);
+  const dir = join(DIR, name === "base" ? "base" : `rebuild-${name}`);
+  const test: Record<string, unknown> = { ...(entry.test ?? {}) };
+  const offsets =
+    name === "base"
+      ? [0]
+      : [0, ...Object.values(entry.calibration?.chosen ?? {}).flatMap((p) => (p ? [p.offset] : []))];
+  for (const offset of [...new Set(offsets)]) {
+    if (test[String(offset)]) continue; // scored once
+    const retriever = openToolGenRetriever(dir, undefined, {
+      offsets: Object.fromEntries(d.newIds.map((id) => [id, offset])),
+    });
+    const figures = async (qs: readonly LabelledQuery[]) =>
+      figuresOf(
+        qs,
+        (await rankHits(retriever, qs, 5)).map((h) => h.slice(0, 5).map((x) => x.id)),
+      );
+    const parts =
+      name === "base"
+        ? { old_test: d.parts.old.test }
+        : { old_test: d.parts.old.test, new_test: d.parts.new.test };
+    const scored: Record<string, unknown> = { date: new Date().toISOString() };
+    for (const [part, qs] of Object.entries(parts)) scored[part] = await figures(qs);
+    test[String(offset)] = scored;
+    process.stderr.write(
+      `${name} offset ${offset}: test NDCG@1 old ${ndcg1(scored.old_test as Figures).toFixed(2)}` +
+        (scored.new_test ? ` new ${ndcg1(scored.new_test as Figures).toFixed(2)}` : "") +
+        "\n",
+    );
+  }
+  save(key, { ...entry, test });
 }
 
 const recorded = JSON.parse(readFileSync(RECORDED, "utf8")) as Recorded;
 const [phase, name] = process.argv.slice(2);
 if (phase === "base") await checkBase(recorded);
 else if (phase === "add" && name) await checkAdd(recorded, name);
+else if (phase === "test" && name) await testPhase(recorded, name);
 else {
-  process.stderr.write("usage: tsx bench/add-tools-rebuild.ts base | add NAME\n");
+  process.stderr.write("usage: tsx bench/add-tools-rebuild.ts base | add NAME | test NAME|base\n");
   process.exit(1);
 }

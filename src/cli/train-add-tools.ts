@@ -22,6 +22,7 @@ export interface AddToolsCliOptions {
   distillTemperature?: string;
   distillTeacher?: string;
   distillScope?: string;
+  hardReplay?: string;
   newToolOffset?: string;
   seed: string;
   progress: boolean;
@@ -85,6 +86,7 @@ export async function runAddTools(
       ["--anchor", opts.anchor],
       ["--train-layers", opts.trainLayers],
       ["--distill", opts.distill],
+      ["--hard-replay", opts.hardReplay],
     ] as const
   ).find(([, value]) => value !== undefined);
   if (method === "rows" && allOnly)
@@ -138,6 +140,15 @@ export async function runAddTools(
       ...(scope !== undefined ? { scope } : {}),
     };
   }
+  let hardReplay: number | undefined;
+  if (opts.hardReplay !== undefined) {
+    hardReplay = Number(opts.hardReplay);
+    if (!(hardReplay >= 0 && hardReplay <= 1) || opts.hardReplay.trim() === "")
+      throw new ToolgenError(
+        "invalid_option",
+        `--hard-replay must be a share in [0, 1], got "${opts.hardReplay}"`,
+      );
+  }
   let newToolOffset: number | "auto" | undefined;
   if (opts.newToolOffset === "auto") newToolOffset = "auto";
   else if (opts.newToolOffset !== undefined) {
@@ -174,6 +185,7 @@ export async function runAddTools(
     ...(anchor !== undefined ? { anchor } : {}),
     ...(trainLayers !== undefined ? { trainLayers } : {}),
     ...(distill ? { distill } : {}),
+    ...(hardReplay !== undefined ? { hardReplay } : {}),
     ...(newToolOffset !== undefined ? { newToolOffset } : {}),
     seed,
     progress: opts.progress,

@@ -113,6 +113,11 @@ export function register(program: Command): void {
         "old (the old tool tokens alone, so the teacher does not push the new tools down)",
     )
     .option(
+      "--hard-replay <share>",
+      "--add-tools --method all: the share in [0, 1] of the replayed old samples taken as those the new tools " +
+        "take the most probability from once their rows are set (default: a random draw)",
+    )
+    .option(
       "--new-tool-offset <x>",
       "--add-tools: logit offset for the added tools' tokens, applied when the model ranks tools " +
         "(toolgen-offsets.json; negative keeps more of the old tools' ranks; default 0), or auto: chosen on " +
@@ -213,6 +218,7 @@ const ADD_TOOLS_ONLY = [
   "distillTemperature",
   "distillTeacher",
   "distillScope",
+  "hardReplay",
   "newToolOffset",
 ];
 const ADD_TOOLS_REFUSED = [

@@ -88,6 +88,8 @@ export interface AddedTools {
   stages: StageReport[];
   /** The fit of the new rows (`rows`): examples, final loss and accuracy over them, seconds. */
   rows?: { examples: number; loss: number; accuracy: number; seconds: number };
+  /** `hardReplay`: the share of each stage's replay taken as the old samples the new tools threatened most. */
+  hardReplay?: number;
   /** The logit offset written for the added tools (OFFSETS_FILE), when one was given or chosen. */
   offset?: number;
   /** `--new-tool-offset auto`: how the offset was chosen on held-out dev queries (`train/choose-offset.ts`). */

@@ -35,6 +35,7 @@ import { imprintToolRows } from "./imprint.ts";
 import { fitNewRows } from "./fit-new-rows.ts";
 import { anchorWeights } from "./anchor-weights.ts";
 import { distillTargets, type ToolDistribution } from "./distill-targets.ts";
+import { newToolMass, pickReplay } from "./replay-risk.ts";
 import { toolDocument } from "../toolgen/tool-document.ts";
 import {
   chooseOffset,
@@ -106,6 +107,13 @@ export interface AddToolsOptions {
    * retrieval samples). Offsets an earlier addition wrote are carried over.
    */
   newToolOffset?: number | "auto";
+  /**
+   * `all`: the share in [0, 1] of each stage's replayed old samples taken as those the new tools threaten most
+   * (replay-risk.ts: the most softmax mass on the new tool tokens once their rows are set, imprinted or fitted by
+   * rowsFirst); the rest drawn at random as before. Every old sample of the stage is scored (forward passes).
+   * Default: none, a random draw (rowsFirst's fit still replays a random draw).
+   */
+  hardReplay?: number;
   /** Peak learning rate per stage (default: the rate the model's own stage was trained with). */
   lr?: Partial<Record<AddStage, number>>;
   seed?: number;
@@ -211,10 +219,17 @@ function check(o: AddToolsOptions): Checked {
   if (o.trainLayers !== undefined && !(Number.isInteger(o.trainLayers) && o.trainLayers >= 0))
     fail(`trainLayers must be an integer ≥ 0, got ${o.trainLayers}`);
   if (
-    (o.anchor !== undefined || o.trainLayers !== undefined || o.distill !== undefined) &&
+    (o.anchor !== undefined ||
+      o.trainLayers !== undefined ||
+      o.distill !== undefined ||
+      o.hardReplay !== undefined) &&
     (o.method ?? ADD_DEFAULTS.method) !== "all"
   )
-    fail("anchor, trainLayers and distill apply to method all (the rows fit trains no other weight)");
+    fail(
+      "anchor, trainLayers, distill and hardReplay apply to method all (the rows fit trains no other weight)",
+    );
+  if (o.hardReplay !== undefined && !(o.hardReplay >= 0 && o.hardReplay <= 1))
+    fail(`hardReplay must be a share in [0, 1], got ${o.hardReplay}`);
   if (o.distill) {
     const { weight, temperature = 1, topK = 8 } = o.distill;
     if (!(weight >= 0 && weight <= 1)) fail(`distill weight must be in [0, 1], got ${weight}`);
@@ -259,6 +274,8 @@ function check(o: AddToolsOptions): Checked {
 const userOf = (c: StageSample) => c.messages.find((x) => x.role === "user")!.content;
 const assistantOf = (c: StageSample) => c.messages.find((x) => x.role === "assistant")!.content.trim();
 
+const mean = (xs: readonly number[]) => xs.reduce((a, x) => a + x, 0) / Math.max(1, xs.length);
+
 const dataFile = (dir: string, stage: AddStage) => join(dir, "data", `${stage}.jsonl`);
 
 /** `n` of `items`, drawn without repetition with a seeded shuffle (all of them when n ≥ their number). */
@@ -281,6 +298,7 @@ function fingerprintOf(o: AddToolsOptions, from: string, stages: AddStage[]): st
       ...{ anchor, trainLayers, distill },
       // Only when given, so that the fingerprints of additions without an offset stay what they were.
       ...(o.newToolOffset ? { newToolOffset: o.newToolOffset } : {}),
+      ...(o.hardReplay !== undefined ? { hardReplay: o.hardReplay } : {}),
     }),
   );
   for (const e of o.tools) h.update(`\u0000${e.id}\u0001${e.description}`);
@@ -463,6 +481,7 @@ export async function addToolsToModel(o: AddToolsOptions): Promise<ToolGenManife
     );
   }
   const replay = o.replay ?? ADD_DEFAULTS.replay[method];
+  const pools: StageSample[][] = [];
   const runs: StageRun[] = stages.map((stage, i) => {
     const fresh =
       stage === "memorization"
@@ -474,6 +493,7 @@ export async function addToolsToModel(o: AddToolsOptions): Promise<ToolGenManife
         : existsSync(dataFile(o.from, stage))
           ? readSamples(dataFile(o.from, stage))
           : [];
+    pools.push(old);
     return { stage, fresh, replayed: sample(old, replay * fresh.length, seed * 7 + i) };
   });
   const oldToolIds = Object.values(oldIndex.texts).map((text) => tokenizer.tokenToId(text)!);
@@ -500,8 +520,10 @@ export async function addToolsToModel(o: AddToolsOptions): Promise<ToolGenManife
     );
   };
   const teacher = o.distill?.teacher ?? "base";
-  // The --from model's own predictions, taken before anything changes it (virtualisation left its old rows).
-  if (o.distill && method === "all" && teacher === "base") distillFrom(oldToolIds);
+  const hard = method === "all" ? o.hardReplay : undefined;
+  // The --from model's own predictions, taken before anything changes it (virtualisation left its old rows);
+  // with hardReplay, after the replay is chosen (the new rows' fit changes no weight these targets read).
+  if (o.distill && method === "all" && teacher === "base" && hard === undefined) distillFrom(oldToolIds);
   const reports: StageReport[] = [];
   let rows: AddedTools["rows"];
   if (fitRows) {
@@ -526,6 +548,23 @@ export async function addToolsToModel(o: AddToolsOptions): Promise<ToolGenManife
     log(
       `rows: loss ${fit.loss.toFixed(4)}, accuracy ${fit.accuracy.toFixed(3)}, ${fit.seconds.toFixed(1)} s`,
     );
+  }
+  if (hard !== undefined) {
+    const newTokenIds = o.tools.map((t) => v.toolTokenIds.get(t.id)!);
+    runs.forEach((run, i) => {
+      const pool = pools[i]!;
+      const risk = newToolMass(model, tokenizer, pool.map(userOf), oldToolIds, newTokenIds, {
+        format: m.chatFormat ?? "chatml",
+        maxContentTokens: scheduleFor(m.preset).maxContentTokens,
+      });
+      run.replayed = pickReplay(pool, risk, replay * run.fresh.length, hard, seed * 7 + i);
+      const riskOf = new Map(pool.map((s, k) => [s, risk[k]!]));
+      log(
+        `${run.stage}: hard replay ${hard}: ${run.replayed.length} of ${pool.length} old samples, new-tool mass ` +
+          `mean ${mean([...risk]).toFixed(4)} over all, ${mean(run.replayed.map((s) => riskOf.get(s)!)).toFixed(4)} over the chosen`,
+      );
+    });
+    if (o.distill && teacher === "base") distillFrom(oldToolIds);
   }
   // After the fit, over every tool token: only the new rows have changed since the --from model.
   if (o.distill && method === "all" && teacher === "rows")
@@ -558,6 +597,7 @@ export async function addToolsToModel(o: AddToolsOptions): Promise<ToolGenManife
     method,
     stages: reports,
     ...(rows ? { rows } : {}),
+    ...(hard !== undefined ? { hardReplay: hard } : {}),
     ...(typeof o.newToolOffset === "number" && o.newToolOffset ? { offset: o.newToolOffset } : {}),
     seconds: (performance.now() - started) / 1000,
   };

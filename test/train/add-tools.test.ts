@@ -315,6 +315,46 @@ describe("adding tools to a trained ToolGen model", () => {
     },
   );
 
+  it("replays the old samples the new tools threaten most (hardReplay)", { timeout: 60_000 }, async () => {
+    const run = async (name: string, hardReplay: number | undefined) => {
+      const lines: string[] = [];
+      const m = await addToolsToModel({
+        from: base,
+        out: join(dir, name),
+        tools: newTools,
+        queries: newQueries,
+        method: "all",
+        rowsFirst: true,
+        replay: 1,
+        epochs: { memorization: 1, retrieval: 1 },
+        ...(hardReplay !== undefined ? { hardReplay } : {}),
+        progress: false,
+        log: (l) => lines.push(l),
+      });
+      return { m, lines };
+    };
+    const random = await run("replay-random", undefined);
+    const drawn = await run("replay-hard-0", 0);
+    const hard = await run("replay-hard", 1);
+    expect(random.lines.some((l) => l.includes("hard replay"))).toBe(false);
+    const masses = (lines: string[], share: number) => {
+      const line = lines.find((l) => l.startsWith(`retrieval: hard replay ${share}:`))!;
+      const [, chosen, pool, all, kept] =
+        /: (\d+) of (\d+) old samples, new-tool mass mean ([0-9.]+) over all, ([0-9.]+) over the chosen/.exec(
+          line,
+        )!;
+      return { chosen: Number(chosen), pool: Number(pool), all: Number(all), kept: Number(kept) };
+    };
+    // Fewer old retrieval samples than the pool: the riskiest carry more new-tool mass than a random draw.
+    const h = masses(hard.lines, 1);
+    const r = masses(drawn.lines, 0);
+    expect(h.chosen).toBe(newQueries.length);
+    expect(h.chosen).toBeLessThan(h.pool);
+    expect(h.kept).toBeGreaterThan(h.all);
+    expect(h.kept).toBeGreaterThan(r.kept);
+    expect(hard.m.fingerprint).not.toBe(random.m.fingerprint);
+  });
+
   it("refuses bad inputs with one line, before writing anything", async () => {
     const out = join(dir, "never");
     const attempt = (o: Partial<Parameters<typeof addToolsToModel>[0]>) =>
@@ -332,6 +372,8 @@ describe("adding tools to a trained ToolGen model", () => {
       [{ method: "all", trainLayers: 3 }, /the model has 2 layers/],
       [{ anchor: 10 }, /apply to method all/],
       [{ distill: { weight: 0.5 } }, /apply to method all/],
+      [{ hardReplay: 0.5 }, /apply to method all/],
+      [{ method: "all", hardReplay: 1.5 }, /hardReplay must be a share in \[0, 1\], got 1.5/],
       [{ method: "all", distill: { weight: 1.5 } }, /distill weight must be in \[0, 1\]/],
       [{ method: "all", distill: { weight: 0.5, temperature: 0 } }, /distill temperature must be a positive/],
       [{ method: "all", distill: { weight: 0.5, topK: 0 } }, /distill topK must be an integer/],
@@ -448,6 +490,8 @@ describe("adding tools to a trained ToolGen model", () => {
           ["--method", "all", "--distill", "0.5", "--distill-teacher", "rows"],
           /--distill-teacher rows .* needs --rows-first/,
         ],
+        [["--hard-replay", "1"], /--hard-replay applies to --method all/],
+        [["--method", "all", "--hard-replay", "2"], /--hard-replay must be a share in \[0, 1\], got "2"/],
         [["--method", "all", "--distill-scope", "old"], /--distill-scope applies to --distill/],
         [
           ["--method", "all", "--distill", "0.5", "--distill-scope", "x"],
@@ -484,11 +528,15 @@ describe("adding tools to a trained ToolGen model", () => {
           "2",
           "--distill-teacher",
           "rows",
+          "--hard-replay",
+          "0.5",
         ],
         ...["--no-progress", "--json"],
       ]);
       expect(ok.code, ok.stderr).toBe(0);
-      expect((JSON.parse(ok.stdout) as { rows?: unknown }).rows).toBeDefined(); // --rows-first
+      const json = JSON.parse(ok.stdout) as { rows?: unknown; hardReplay?: number };
+      expect(json.rows).toBeDefined(); // --rows-first
+      expect(json.hardReplay).toBe(0.5);
       // --train-layers 1: the first of the two layers is held bit for bit.
       const name = "model.layers.0.mlp.up_proj.weight";
       const [a, b] = [
