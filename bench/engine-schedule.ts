@@ -52,7 +52,7 @@ async function runStages(
   const out: StageTiming[] = [];
   for (const stage of stages) {
     const samples = stageSamples(stage);
-    const { epochs, lr, tokenDropout } = schedule.stages[stage];
+    const { epochs, lr, tokenDropout, averageLast } = schedule.stages[stage];
     const steps = Math.max(1, Math.ceil((epochs * samples.length) / schedule.batchSize));
     const run = maxSteps > 0 ? Math.min(steps, maxSteps) : steps;
     const seqLen = Math.min(
@@ -73,6 +73,7 @@ async function runStages(
         seed: stageSeed(stage, SEED),
         warmupFraction: schedule.warmupFraction,
         tokenDropout,
+        averageLast,
         signal: abort.signal,
         onStep: (info) => {
           losses.push(info.loss);

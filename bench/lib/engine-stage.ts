@@ -86,7 +86,8 @@ export function stepFlops(model: Llama, batch: Batch): { flops: number; tokens: 
 
 /**
  * The ToolGen retrieval stage at the tiny preset on MetaTool: the pipeline's tokenizer, virtual tokens and
- * samples, trained through src/nn train() (packed batches of 32 samples, token dropout 0.3) for `steps` steps;
+ * samples (the user loss on: the LM head at every query token, as `toolgen train` runs it), trained through
+ * src/nn train() (packed batches of 32 samples, token dropout 0.3) for `steps` steps;
  * the first step (allocation, warm-up) is not timed. Returns real tokens/s and the GEMM shapes a mean step runs.
  */
 export async function retrievalStage(
@@ -100,7 +101,7 @@ export async function retrievalStage(
   const { model, stageSamples } = toolgenSetup(catalog, queries);
   const samples = stageSamples("retrieval");
   const setup = (performance.now() - t0) / 1000;
-  const { lr, tokenDropout } = TINY.stages.retrieval;
+  const { lr, tokenDropout, averageLast } = TINY.stages.retrieval;
   // observe the batches training builds (their FLOPs), without changing them
   const seen: Array<{ flops: number; tokens: number; headRows: number }> = [];
   const forwardBackward = model.forwardBackward.bind(model);
@@ -132,6 +133,7 @@ export async function retrievalStage(
       seed: stageSeed("retrieval"),
       warmupFraction: TINY.warmupFraction,
       tokenDropout,
+      averageLast,
       onStep: (info) => {
         const now = performance.now();
         const cpu = process.cpuUsage();

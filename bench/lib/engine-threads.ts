@@ -12,7 +12,7 @@ interface StageRun {
 
 export const STAGE_SETUP = (steps: number) =>
   "ToolGen retrieval stage, tiny preset, MetaTool (all shared queries): the pipeline's tokenizer, virtual " +
-  `tokens and samples, src/nn train() with packed batches of 32 samples and token dropout 0.3; ${steps} ` +
+  `tokens and samples (the user loss on, as the schedule has it), src/nn train() with packed batches of 32 samples and token dropout 0.3; ${steps} ` +
   "steps after one untimed step. stage_tokens_per_s counts real tokens (no padding exists in packed rows); " +
   "flops_per_token as in bench/README.md; reference_gflops: OpenBLAS on the stage's own GEMM shapes (M = " +
   "mean packed tokens per step; the LM head at its rows with a target), weighted by each shape's FLOPs in a " +

@@ -9,6 +9,7 @@ import { CHAT_FORMATS, encodeChat } from "../../src/toolgen/chat-encoding.ts";
 import { memorizationSamples, retrievalSamples, type Stage } from "../../src/train/datasets.ts";
 import { SCHEDULES } from "../../src/train/schedule.ts";
 import { toolDocument } from "../../src/toolgen/tool-document.ts";
+import { withUserLoss } from "../../src/train/pipeline.ts";
 import { virtualizeTools } from "../../src/train/virtualize.ts";
 
 /** The tiny preset's ToolGen schedule (batch size, epochs, learning rates, token dropout). */
@@ -17,7 +18,9 @@ export const TINY = SCHEDULES.tiny;
 /**
  * The model and tokenizer `toolgen train --preset tiny` starts its stages from, built the way
  * src/train/pipeline.ts builds them: a BPE tokenizer learned from the tool documents and queries, a fresh tiny
- * model, one virtual token per tool (atomic index).
+ * model, one virtual token per tool (atomic index). The stage samples carry the schedule's user loss as the
+ * pipeline's do: without it, a retrieval step computed the LM head on its 64 tool tokens instead of ~610 rows,
+ * and the benches timed a step 1.6× cheaper than the one `toolgen train` runs (issue 40).
  */
 export function toolgenSetup(
   catalog: readonly CatalogEntry[],
@@ -39,13 +42,14 @@ export function toolgenSetup(
       stage === "memorization"
         ? memorizationSamples(catalog, index)
         : retrievalSamples(queries, index, { skipUnknown: true }).samples;
-    return chats.map((c) =>
-      encodeChat(v.tokenizer, c.messages, {
+    return chats.map((c) => {
+      const sample = encodeChat(v.tokenizer, c.messages, {
         format: "llama3",
         maxContentTokens: TINY.maxContentTokens,
         maxLength: v.model.config.maxPositions,
-      }),
-    );
+      });
+      return TINY.stages[stage].userLoss ? withUserLoss(sample) : sample;
+    });
   };
   return { model: v.model, tokenizer: v.tokenizer, stageSamples };
 }
