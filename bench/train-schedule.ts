@@ -9,11 +9,12 @@
  *   npx tsx bench/train-schedule.ts metatool|stabletoolbench [--all-queries] [--work DIR]
  * Writes bench/results/train-schedule-PART.json. Long (tens of minutes): never part of `npm test`.
  */
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { writeBenchResult } from "./lib/result.ts";
+import { ProgressRecorder } from "./lib/train-progress.ts";
 import { sharedFile } from "./lib/shared-file.ts";
 import { stableToolBenchData } from "./toolgen/plans.ts";
 
@@ -83,9 +84,18 @@ const args = [
 ];
 const loadBefore = loadavg();
 const started = Date.now();
-const run = spawnSync("/usr/bin/time", ["-v", process.execPath, BIN, ...args], {
-  encoding: "utf8",
-  maxBuffer: 1 << 28,
+// asynchronous, so the progress lines are timed as they arrive (the step rate through each stage, with the load)
+const progress = new ProgressRecorder();
+const run = await new Promise<{ status: number | null; stdout: string; stderr: string }>((done) => {
+  const child = spawn("/usr/bin/time", ["-v", process.execPath, BIN, ...args]);
+  let stdout = "";
+  let stderr = "";
+  child.stdout.setEncoding("utf8").on("data", (c: string) => (stdout += c));
+  child.stderr.setEncoding("utf8").on("data", (c: string) => {
+    stderr += c;
+    progress.feed(c);
+  });
+  child.on("close", (status) => done({ status, stdout, stderr }));
 });
 const loadAfter = loadavg();
 if (run.status !== 0) fail(`toolgen train failed: ${run.stderr.trim().split("\n").pop()}`);
@@ -102,6 +112,9 @@ writeBenchResult(
     load_average_after: loadAfter.map((x) => +x.toFixed(2)),
     wall_seconds_measured_here: Math.round((Date.now() - started) / 100) / 10,
     ...figures,
+    // steps per second in windows of a minute through each stage, with the 1-minute load average (2 = this
+    // run's own two threads): a mid-stage drop with the load up is another job, with the load flat the steps
+    rate_by_minute: progress.windows(60),
   },
 );
 
