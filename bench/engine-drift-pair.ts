@@ -1,0 +1,140 @@
+/**
+ * The ToolGen retrieval stage in several variants trained at once in one process, one step of each in turn, so
+ * the machine's load (a shared 2-core machine drifts by 2× within minutes) hits every variant alike: tokens/s
+ * per window of `--every` steps for each. Variants: `pipeline` (as `toolgen train` runs the stage: the folder's
+ * memorized model, user loss on), `saving` (the same, writing a resumable checkpoint every `--every` steps), `nouser` (the same without the user loss: the head at the tool token alone),
+ * `bench` (a freshly initialised model without user loss: bench:engine's stage workload), `state:DIR` (the
+ * pipeline variant resumed from a checkpoint engine-drift.ts saved with --save-at: an early and a late state of
+ * the stage side by side tell whether a step gets slower as training goes on, apart from the machine's load).
+ *   toolgen train --catalog C --queries Q --out DIR --preset tiny --stages memorization   (once)
+ *   TOOLGEN_KERNEL_THREADS=1 npx tsx bench/engine-drift-pair.ts --model DIR --catalog C --queries Q
+ *     [--variants pipeline,bench|state:DIR1,state:DIR2] [--steps 300] [--every 50]
+ */
+import { loadCatalog, loadQueries } from "../src/catalog/load.ts";
+import { DEFAULT_DEV_FRACTION } from "../src/cli/train-toolgen.ts";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { loadCheckpoint, loadTrainingState, saveCheckpoint } from "../src/nn/checkpoint.ts";
+import { kernels } from "../src/nn/kernels/index.ts";
+import { initParams } from "../src/nn/params.ts";
+import { train } from "../src/nn/train/trainer.ts";
+import { encodeChat } from "../src/toolgen/chat-encoding.ts";
+import { readManifest, readToolIndex } from "../src/toolgen/model-folder.ts";
+import { retrievalSamples } from "../src/train/datasets.ts";
+import { splitDev } from "../src/train/dev-split.ts";
+import { withUserLoss } from "../src/train/pipeline.ts";
+import { SCHEDULES } from "../src/train/schedule.ts";
+
+const argv = process.argv.slice(2);
+const option = (name: string, fallback?: string): string => {
+  const i = argv.indexOf(name);
+  const v = i >= 0 ? argv[i + 1] : fallback;
+  if (v === undefined) {
+    process.stderr.write(`engine-drift-pair: ${name} is required\n`);
+    process.exit(1);
+  }
+  return v;
+};
+const dir = option("--model");
+const catalog = loadCatalog(option("--catalog"));
+const allQueries = loadQueries(option("--queries"), catalog);
+const steps = Number(option("--steps", "300"));
+const every = Number(option("--every", "50"));
+const variants = option("--variants", "pipeline,bench").split(",");
+for (const v of variants)
+  if (!["pipeline", "saving", "nouser", "bench"].includes(v) && !v.startsWith("state:"))
+    throw new Error(`unknown variant ${v}`);
+
+const manifest = readManifest(dir);
+if (!manifest?.done.some((r) => r.stage === "memorization")) throw new Error(`${dir}: no memorized model`);
+const seed = manifest.seed;
+const schedule = SCHEDULES.tiny;
+const { epochs, lr, tokenDropout, averageLast } = schedule.stages.retrieval;
+const split = splitDev(catalog, allQueries, { fraction: DEFAULT_DEV_FRACTION, toolsFraction: "auto", seed });
+const index = readToolIndex(dir);
+
+const k = kernels();
+process.stderr.write(`engine-drift-pair: variants ${variants.join(", ")}, kernels ${k.name}\n`);
+let last = performance.now();
+let lastCpu = process.cpuUsage();
+const runs = variants.map(async (variant) => {
+  const state = variant.startsWith("state:") ? loadCheckpoint(variant.slice(6)) : undefined;
+  const optimizer = state ? loadTrainingState(state).optimizer : undefined;
+  const { model, tokenizer } = state ?? loadCheckpoint(dir);
+  if (variant === "bench") model.params.flat.set(initParams(model.config, 1).flat);
+  const samples = retrievalSamples(split.train, index, { skipUnknown: true }).samples.map((c) => {
+    const s = encodeChat(tokenizer!, c.messages, {
+      format: manifest.chatFormat ?? "chatml",
+      maxContentTokens: schedule.maxContentTokens,
+      maxLength: model.config.maxPositions,
+    });
+    return variant === "pipeline" || variant === "saving" || state ? withUserLoss(s) : s;
+  });
+  const total = Math.max(1, Math.ceil((epochs * samples.length) / schedule.batchSize));
+  const seqLen = Math.min(
+    model.config.maxPositions,
+    samples.reduce((m, s) => Math.max(m, s.ids.length), 1),
+  );
+  const stop = new AbortController();
+  const first = optimizer?.step ?? 0;
+  let ms = 0;
+  let cpuMs = 0;
+  let tokens = 0;
+  let headRows = 0;
+  const forwardBackward = model.forwardBackward.bind(model);
+  model.forwardBackward = (batch, grads, o) => {
+    const r = forwardBackward(batch, grads, o);
+    headRows += r.count;
+    return r;
+  };
+  await train(
+    model,
+    { kind: "samples", samples, padId: model.config.padTokenId ?? 0, seqLen },
+    {
+      steps: total,
+      batchSize: schedule.batchSize,
+      lr,
+      seed: seed * 31 + 1,
+      warmupFraction: schedule.warmupFraction,
+      tokenDropout,
+      averageLast,
+      optimizer,
+      signal: stop.signal,
+      onStep: (info, opt) => {
+        // the steps of the variants take turns: the time since the last step of any variant is this one's
+        const now = performance.now();
+        const cpu = process.cpuUsage();
+        const done = info.step - first; // steps this run made
+        if (done > 1) {
+          ms += now - last;
+          cpuMs += (cpu.user - lastCpu.user + cpu.system - lastCpu.system) / 1000;
+          tokens += info.tokens;
+        }
+        if (done > 1 && (done - 1) % every === 0) {
+          const n = every;
+          const line = {
+            variant,
+            step: info.step,
+            ms_per_step: +(ms / n).toFixed(1),
+            cpu_ms_per_step: +(cpuMs / n).toFixed(1),
+            tokens_per_step: Math.round(tokens / n),
+            head_rows_per_step: Math.round(headRows / (n + (done === every + 1 ? 1 : 0))),
+            tokens_per_s: Math.round((tokens * 1000) / ms),
+            loss: +info.loss.toFixed(4),
+          };
+          process.stdout.write(JSON.stringify(line) + "\n");
+          ms = cpuMs = tokens = headRows = 0;
+        }
+        if (done > steps) stop.abort();
+        // `saving`: a resumable checkpoint every `every` steps (the pipeline writes one a minute), its own time
+        // left out: what is timed is whether the steps after it are slower
+        if (variant === "saving" && info.step % every === 0)
+          saveCheckpoint(join(tmpdir(), "engine-drift-pair-saving"), model, { tokenizer, optimizer: opt });
+        last = performance.now();
+        lastCpu = process.cpuUsage();
+      },
+    },
+  );
+});
+await Promise.all(runs);
+process.exit(0);
