@@ -1751,6 +1751,56 @@ const DEVELOPMENT_PROBES = [
     31.5,
     16.5,
   ],
+  // 2026-12-06 05:35-06:10 UTC, issue 38 (h38h: simple_python and multiple values), decoding only on copies of
+  // /tmp/coord/base-s1 and base-s2 (seed 1: 47.5 / 63 / 58 / 48 / 34 / 16.5, irrelevance 84.17, sum of six 267; seed
+  // 2: 47 / 63 / 60 / 46.5 / 33.5 / 16, 84.58, 266), all seven categories by /tmp/h38h/run.sh (the project's checker),
+  // each step on top of the one before. Wrong values on base-s1 (simple_python + multiple, one-call items with the
+  // right function): 108 the value of another parameter (swaps), 97 another text span of the question, 76 a parameter
+  // the answer wants left out (most of them optional numbers the question writes in digits), 37 gold values the
+  // question does not write, 33 spans cut short (capitalised runs: 'Diego' of 'San Diego County'), 19 numbers.
+  [
+    "+ leftover numbers: a digit number no parameter takes goes to an empty optional number parameter whose chance of it is at least 0.01 of leaving it out ('within 10 miles' for max_distance; leftover-numbers.ts, leftover-numbers-off; 0 / 0.05 / 0.1: sum 270.25 / 268.5 / 268.5; chosen 0.01: sum 270.5 against 267, java 63, js 60)",
+    48,
+    48,
+    84.17,
+    35,
+    16.5,
+  ],
+  ["the same on base-s2 (0.01: sum 269 against 266; 0: 268.75; java 63, js 62)", 47.5, 46.5, 84.58, 34, 16],
+  [
+    "+ leftover names: a run of capitalised words no parameter takes replaces a text parameter's lower-case value (no digit, unquoted) when its chance is at least 0.1 of that value's ('1800 square feet' gave location 'feet', not 'San Francisco'; leftover-names.ts, leftover-names-off; 0 / 0.05 / 0.2 / 0.5: sum 273.75 / 274.25 / 274 / 272.25 before identifiers were kept ('rs6034464' lost to 'Single Nucleotide Polymorphism'); chosen 0.1: sum 275.5 against 270.5, java 63, js 60; alone, numbers off: 272 against 267)",
+    50.5,
+    50,
+    84.17,
+    35,
+    17,
+  ],
+  [
+    "the same on base-s2 (sum 274 against 269; alone 271 against 266; java 63, js 62)",
+    50,
+    48.5,
+    84.58,
+    34,
+    16.5,
+  ],
+  [
+    "+ whole runs: a text value that is a strict part of a run of capitalised words widens to the whole run where that is a free candidate ('Diego' -> 'San Diego County'; whole-runs.ts, whole-runs-off; sum 276.25 against 275.5, java 63, js 60)",
+    50.75,
+    50.5,
+    84.17,
+    35,
+    17,
+  ],
+  ["the same on base-s2 (sum 275 against 274; java 63, js 62)", 50.5, 49, 84.58, 34, 16.5],
+  [
+    "+ digit texts: where a function has an integer or number parameter, its text parameters take no span that is one number token ('crime in San Francisco in 2020' gave city '2020'; digit-texts.ts, digit-texts-off; sum 277.75 against 276.25, java 63, js 60)",
+    50.75,
+    51.5,
+    84.17,
+    35.5,
+    17,
+  ],
+  ["the same on base-s2 (sum 276.5 against 275; java 63, js 62)", 50.5, 50, 84.58, 34.5, 16.5],
 ].map(([what, simple_python, multiple, irrelevance, parallel, parallel_multiple]) => ({
   what,
   simple_python,
@@ -1811,6 +1861,10 @@ const MODES: Record<string, DecideOptions> = {
   "number-groups-off": { numberGroups: 0 },
   "number-order-off": { numberGroupOrder: 1 },
   "quoted-joins-off": { quotedJoins: false },
+  "leftover-numbers-off": { leftoverNumbers: false },
+  "leftover-names-off": { leftoverNames: false },
+  "whole-runs-off": { wholeRuns: false },
+  "digit-texts-off": { digitTexts: false },
 };
 
 function countKinds(report: BfclReport): Record<string, number> {
@@ -1859,12 +1913,26 @@ const MULTIPLE_MODES: Record<string, string> = {
     "an enum member taken as a first value leaves the words that write it free for another parameter's span ('on Saturday' gave day Saturday and museum_name Saturday; before 2026-12-06)",
 };
 
+/** Ablations of the leftover values (2026-12-06, issue 38, h38h: simple_python and multiple), run with the default modes. */
+const LEFTOVER_MODES: Record<string, string> = {
+  "leftover-numbers-off":
+    "a number the question writes in digits and no parameter takes stays unused, even where an optional number parameter is left empty ('within 10 miles' gave no max_distance; leftover-numbers.ts; before 2026-12-06)",
+  "leftover-names-off":
+    "a run of capitalised words no parameter takes stays unused while a text parameter holds a lower-case word ('the house in San Francisco ... 1800 square feet' gave location 'feet'; leftover-names.ts; before 2026-12-06)",
+  "whole-runs-off":
+    "a text value cut from a run of capitalised words stays cut ('Diego' of 'San Diego County'; whole-runs.ts; before 2026-12-06)",
+  "digit-texts-off":
+    "a text parameter may take a span that is one number token even where its function has an integer or number parameter ('crime in San Francisco in 2020' gave city '2020'; digit-texts.ts; before 2026-12-06)",
+};
+
 async function evaluate(): Promise<void> {
   const given = process.argv.some((a) => a === "--modes" || a.startsWith("--modes="));
   const modes = [
     ...new Set([
       ...args.modes!.split(","),
-      ...(given ? [] : [...Object.keys(CALL_COUNT_MODES), ...Object.keys(MULTIPLE_MODES)]),
+      ...(given
+        ? []
+        : [...Object.keys(CALL_COUNT_MODES), ...Object.keys(MULTIPLE_MODES), ...Object.keys(LEFTOVER_MODES)]),
     ]),
   ];
   for (const m of modes)
@@ -1905,6 +1973,7 @@ async function evaluate(): Promise<void> {
       development_probes: DEVELOPMENT_PROBES,
       call_count_modes: CALL_COUNT_MODES,
       multiple_modes: MULTIPLE_MODES,
+      leftover_modes: LEFTOVER_MODES,
     },
   );
 }

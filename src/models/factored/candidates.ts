@@ -160,6 +160,14 @@ export interface QuestionView {
   commonWords?: number;
   /** false: an enum member's written words stay free for other parameters' spans (decide.ts assignLearned). */
   enumSpent?: boolean;
+  /** An empty optional number parameter takes an unspent digit number at this share of its null (leftover-numbers.ts). */
+  leftoverNumbers?: number;
+  /** An unspent capitalised run replaces a text parameter's lower-case value at this share of its chance (leftover-names.ts). */
+  leftoverNames?: number;
+  /** true: a text value cut from a run of capitalised words widens to the whole run (whole-runs.ts). */
+  wholeRuns?: boolean;
+  /** true: a text parameter takes no lone number where its function has a number parameter (digit-texts.ts). */
+  digitTexts?: boolean;
   /** gluedRuns of the question, once computed. */
   runs?: [number, number][];
 }

@@ -37,6 +37,10 @@ import { clauseStarts, clusteredPlace } from "./segment-shape.ts";
 import { quotedJoined } from "./quoted-joins.ts";
 import { shareValues } from "./shared-values.ts";
 import { tupleCalls } from "./tuples.ts";
+import { leftoverNumbers } from "./leftover-numbers.ts";
+import { leftoverNames } from "./leftover-names.ts";
+import { wholeRun } from "./whole-runs.ts";
+import { digitText } from "./digit-texts.ts";
 
 export interface FactoredWeights {
   /** One weight vector per candidate family (FAMILIES order), then the "leave it out" one. */
@@ -185,6 +189,20 @@ export interface DecideOptions {
   quotedJoins?: boolean;
   /** Number groups: how much likelier per group the schema's order of the parameters is (default SCHEMA_ORDER_PRIOR; 1: none). */
   numberGroupOrder?: number;
+  /**
+   * A digit number the joint assignment leaves unspent goes to an empty optional number parameter whose chance of it
+   * is at least this share of leaving it out (leftover-numbers.ts); false: none, as before 2026-12-06.
+   */
+  leftoverNumbers?: number | false;
+  /**
+   * A capitalised run of words the joint assignment leaves unspent replaces a text parameter's lower-case value when
+   * its chance is at least this share of that value's (leftover-names.ts); false: none, as before 2026-12-06.
+   */
+  leftoverNames?: number | false;
+  /** false: a text value cut from a run of capitalised words stays cut ("Diego" of "San Diego"; whole-runs.ts). */
+  wholeRuns?: boolean;
+  /** false: a text parameter may take a lone number where the function has a number parameter (digit-texts.ts). */
+  digitTexts?: boolean;
 }
 
 export interface ScoredParam {
@@ -269,6 +287,10 @@ export function scoreFunctions(
   if (o.negations !== false) view.negations = o.negations ?? ENGLISH_NEGATIONS;
   if (o.numberWords !== false) view.numberWords = o.numberWords ?? ENGLISH_NUMBER_WORDS;
   if (o.looseNames !== false) view.looseNames = true;
+  if (o.leftoverNumbers !== false) view.leftoverNumbers = o.leftoverNumbers ?? LEFTOVER_NUMBERS;
+  if (o.leftoverNames !== false) view.leftoverNames = o.leftoverNames ?? LEFTOVER_NAMES;
+  if (o.wholeRuns !== false) view.wholeRuns = true;
+  if (o.digitTexts !== false) view.digitTexts = true;
   const scored = tools.map((tool) => {
     const f = functionView(tool, view, stats);
     const params = scoreParams(f, w.argument);
@@ -370,7 +392,10 @@ export function assignLearned(
   const untyped = new Set(
     f.view.untypedCode === false ? [] : params.filter((p) => p.info.kind.type === "any" && p.info.candidates.some(codeLike)),
   );
-  const fits = (p: ScoredParam, c: Candidate) => !untyped.has(p) || codeLike(c);
+  // a lone number is a number parameter's, where the function has one (digit-texts.ts)
+  const kinds = params.map((p) => p.info.kind);
+  const fits = (p: ScoredParam, c: Candidate) =>
+    (!untyped.has(p) || codeLike(c)) && !(f.view.digitTexts === true && digitText(f.view.tokens, kinds, p.info.kind, c));
   const order = [...params].sort((a, b) => Math.max(0, ...b.probs) - Math.max(0, ...a.probs));
   const picked: Picked[] = [];
   for (const p of order) {
@@ -381,7 +406,46 @@ export function assignLearned(
     used.push(...spent(best.c));
     picked.push({ param: p, values: [best.c] });
   }
-  if (more === undefined) return picked;
+  // digits left unspent go to empty optional number parameters (leftover-numbers.ts)
+  const leftovers = (): Picked[] => {
+    if (f.view.leftoverNumbers !== undefined) {
+      const empty = params.filter((p) => !picked.some((k) => k.param === p));
+      const numeric = (p: ScoredParam) => (p.info.kind.type === "integer" || p.info.kind.type === "number") && !p.info.kind.enumValues;
+      const took = leftoverNumbers(
+        empty.map((p) => ({ optional: !p.info.required, numeric: numeric(p), candidates: p.info.candidates, probs: p.probs, pNull: p.pNull })),
+        free,
+        (c) => used.push(...rangesOf(c)),
+        f.view.leftoverNumbers,
+      );
+      took.forEach((at, i) => at >= 0 && picked.push({ param: empty[i]!, values: [empty[i]!.info.candidates[at]!] }));
+    }
+    // a value cut from a run of capitalised words widens to the whole run (whole-runs.ts); one call only
+    if (f.view.wholeRuns === true && picked.every((k) => k.values.length === 1))
+      for (const k of picked) {
+        const v = k.values[0]!;
+        const at = wholeRun(f.view.tokens, k.param.info.candidates, v);
+        if (at < 0) continue;
+        const run = k.param.info.candidates[at]!;
+        const others = used.filter((u) => !overlaps(u, [v.start, v.end]));
+        if (!allowed(run) || namesFunction(run) || named.has(String(run.value)) || others.some((u) => overlaps(u, [run.start, run.end]))) continue;
+        used.push([run.start, run.end]);
+        k.values = [run];
+      }
+    // a capitalised name left unspent replaces a text parameter's lower-case word (leftover-names.ts); one call only
+    if (f.view.leftoverNames !== undefined && picked.every((k) => k.values.length === 1)) {
+      const texts = picked.filter((k) => k.param.info.kind.type === "string" && !k.param.info.kind.enumValues);
+      const swapped = leftoverNames(
+        f.view.tokens,
+        texts.map((k) => ({ candidates: k.param.info.candidates, probs: k.param.probs, at: k.param.info.candidates.indexOf(k.values[0]!) })),
+        free,
+        (c) => used.push(...rangesOf(c)),
+        f.view.leftoverNames,
+      );
+      swapped.forEach((at, i) => at >= 0 && (texts[i]!.values = [texts[i]!.param.info.candidates[at]!]));
+    }
+    return picked;
+  };
+  if (more === undefined) return leftovers();
   // more values of the same parameters: free, not overlapping one another, and the learnt "more" says yes
   for (const pk of picked) {
     const c0 = pk.values[0]!;
@@ -458,7 +522,7 @@ export function assignLearned(
       alike: (c, c0) => c.quoted === c0.quoted && (c.family !== "span" || capitalised(f, c) === capitalised(f, c0)),
       minRatio: more.segmentFill,
     });
-  return picked;
+  return leftovers();
 }
 
 /** Candidates below this chance are never a further value (keeps the "more" model's work small). */
@@ -724,6 +788,12 @@ const docMentions = (o: DecideOptions): number | undefined => ((o.docMentions ??
 
 /** DecideOptions.segmentFill's default. */
 export const SEGMENT_FILL_RATIO = 0.05;
+
+/** DecideOptions.leftoverNumbers's default. */
+export const LEFTOVER_NUMBERS = 0.01;
+
+/** DecideOptions.leftoverNames's default. */
+export const LEFTOVER_NAMES = 0.1;
 
 /** DecideOptions.fillFloor's default (chosen on BFCL dev: DEVELOPMENT_PROBES). */
 export const FILL_FLOOR = 0.5;

@@ -1,0 +1,107 @@
+import { describe, expect, it } from "vitest";
+import { assignLearned, type ScoredParam } from "../../src/models/factored/decide.ts";
+import { functionView, questionView } from "../../src/models/factored/features.ts";
+import { capitalRun, lowerSpan } from "../../src/models/factored/leftover-names.ts";
+import { runAround } from "../../src/models/factored/whole-runs.ts";
+import type { JsonSchema, ToolJson } from "../../src/tools/types.ts";
+
+const tool = (name: string, properties: Record<string, JsonSchema>, required: string[] = []): ToolJson => ({
+  type: "function",
+  function: { name, description: "", parameters: { type: "object", properties, required } },
+});
+
+/** Each parameter's chances by candidate text (`table[param][text]`; unlisted 0.001) and of leaving it out. */
+function scored(f: ReturnType<typeof functionView>, table: Record<string, Record<string, number>>, pNull: Record<string, number> = {}): ScoredParam[] {
+  return f.params.map((info) => {
+    const raw = info.candidates.map((c) => table[info.name]?.[String(c.value)] ?? 0.001);
+    // a parameter the table does not list is left out
+    const none = pNull[info.name] ?? (table[info.name] ? 0 : 1);
+    const total = raw.reduce((a, b) => a + b, 0) + none;
+    return { info, probs: raw.map((r) => r / total), pNull: none / total };
+  });
+}
+
+const values = (picked: ReturnType<typeof assignLearned>) =>
+  Object.fromEntries(picked.map((p) => [p.param.info.name, p.values.map((v) => v.value)]));
+
+describe("factored caller: leftover values", () => {
+  const restaurants = tool(
+    "restaurant.find_nearby",
+    { cuisine: { type: "string" }, max_distance: { type: "integer" }, rating: { type: "integer", enum: [1, 2, 3] } },
+    ["cuisine"],
+  );
+  const q = "Find restaurants within 10 miles that offer sushi";
+
+  it("gives an unspent digit number to an empty optional number parameter (unless leftoverNumbers is off)", () => {
+    const view = { ...questionView(q, new Set()), leftoverNumbers: 0.01 };
+    const f = functionView(restaurants, view, new Map());
+    // the scorer leaves max_distance out (null 0.9 against 0.1 for 10): the rule gives it the number
+    const s = scored(f, { cuisine: { sushi: 0.9 }, max_distance: { 10: 0.1 } }, { max_distance: 0.9 });
+    expect(values(assignLearned(f, s, undefined))).toEqual({ cuisine: ["sushi"], max_distance: [10] });
+    const off = functionView(restaurants, questionView(q, new Set()), new Map());
+    const t = scored(off, { cuisine: { sushi: 0.9 }, max_distance: { 10: 0.1 } }, { max_distance: 0.9 });
+    expect(values(assignLearned(off, t, undefined))).toEqual({ cuisine: ["sushi"] });
+  });
+
+  it("leaves a number another parameter spent, and one below the share of leaving the parameter out", () => {
+    const view = { ...questionView(q, new Set()), leftoverNumbers: 0.5 };
+    const f = functionView(restaurants, view, new Map());
+    const s = scored(f, { cuisine: { sushi: 0.9 }, max_distance: { 10: 0.1 } }, { max_distance: 0.9 });
+    expect(values(assignLearned(f, s, undefined))).toEqual({ cuisine: ["sushi"] });
+    const spent = tool("find", { distance: { type: "string" }, max_distance: { type: "integer" } }, ["distance"]);
+    const g = functionView(spent, { ...questionView("within 10 miles", new Set()), leftoverNumbers: 0 }, new Map());
+    const u = scored(g, { distance: { "10 miles": 0.9 }, max_distance: { 10: 0.1 } }, { max_distance: 0.9 });
+    expect(values(assignLearned(g, u, undefined))).toEqual({ distance: ["10 miles"] });
+  });
+
+  const house = tool("predict_house_price", { location: { type: "string" }, area: { type: "integer" } }, ["location", "area"]);
+  const h = "Predict the price of the house in San Francisco with an area of 1800 square feet";
+
+  it("gives a text parameter an unspent capitalised name in place of a lower-case word (unless leftoverNames is off)", () => {
+    const table = { location: { feet: 0.4, "San Francisco": 0.3 }, area: { 1800: 0.99 } };
+    const f = functionView(house, { ...questionView(h, new Set()), leftoverNames: 0.1 }, new Map());
+    expect(values(assignLearned(f, scored(f, table), undefined))).toEqual({ area: [1800], location: ["San Francisco"] });
+    const off = functionView(house, questionView(h, new Set()), new Map());
+    expect(values(assignLearned(off, scored(off, table), undefined))).toEqual({ area: [1800], location: ["feet"] });
+    // the name's chance must reach minRatio of the word's
+    const strict = functionView(house, { ...questionView(h, new Set()), leftoverNames: 0.9 }, new Map());
+    expect(values(assignLearned(strict, scored(strict, table), undefined))).toEqual({ area: [1800], location: ["feet"] });
+  });
+
+  it("reads whole capitalised runs only, and keeps identifiers and quoted values", () => {
+    const v = questionView("the house in San Francisco with ID rs6034464 named 'home'", new Set());
+    const span = (s: number, e: number, quoted = false) => ({ family: "span" as const, value: "", start: s, end: e, quoted });
+    expect(capitalRun(v.tokens, span(3, 5))).toBe(true);
+    expect(capitalRun(v.tokens, span(3, 4))).toBe(false);
+    expect(lowerSpan(v.tokens, span(1, 2))).toBe(true);
+    expect(lowerSpan(v.tokens, span(7, 8))).toBe(false);
+    expect(lowerSpan(v.tokens, span(1, 2, true))).toBe(false);
+  });
+
+  it("widens a value cut from a run of capitalised words to the whole run (unless wholeRuns is off)", () => {
+    const crime = tool("crime_record.get_record", { case_number: { type: "string" }, county: { type: "string" } }, ["case_number", "county"]);
+    const c = "Look up a felony record for case number CA123456 in San Diego County";
+    const table = { case_number: { CA123456: 0.9 }, county: { Diego: 0.4, "San Diego County": 0.01 } };
+    const f = functionView(crime, { ...questionView(c, new Set()), wholeRuns: true }, new Map());
+    expect(values(assignLearned(f, scored(f, table), undefined))).toEqual({ case_number: ["CA123456"], county: ["San Diego County"] });
+    const off = functionView(crime, questionView(c, new Set()), new Map());
+    expect(values(assignLearned(off, scored(off, table), undefined))).toEqual({ case_number: ["CA123456"], county: ["Diego"] });
+    expect(runAround(f.view.tokens, 11, 12)).toEqual([10, 13]);
+    expect(runAround(f.view.tokens, 9, 10)).toBeUndefined();
+  });
+
+  it("gives a lone number to the number parameter, not a text one, where the function has one (unless digitTexts is off)", () => {
+    const rate = tool("get_crime_rate", { city: { type: "string" }, year: { type: "integer" } }, ["city"]);
+    const r = "the crime rate in San Francisco in 2020";
+    const table = { city: { "2020": 0.7, "San Francisco": 0.2 }, year: { 2020: 0.05 } };
+    const pNull = { year: 0.95 };
+    const f = functionView(rate, { ...questionView(r, new Set()), digitTexts: true, leftoverNumbers: 0.01 }, new Map());
+    expect(values(assignLearned(f, scored(f, table, pNull), undefined))).toEqual({ city: ["San Francisco"], year: [2020] });
+    const off = functionView(rate, { ...questionView(r, new Set()), leftoverNumbers: 0.01 }, new Map());
+    expect(values(assignLearned(off, scored(off, table, pNull), undefined))).toEqual({ city: ["2020"] });
+    // with no number parameter the text takes the number ("the 2021 season")
+    const season = tool("sports_ranking", { season: { type: "string" } }, ["season"]);
+    const g = functionView(season, { ...questionView("the 2021 season", new Set()), digitTexts: true }, new Map());
+    expect(values(assignLearned(g, scored(g, { season: { "2021": 0.9 } }), undefined))).toEqual({ season: ["2021"] });
+  });
+});
