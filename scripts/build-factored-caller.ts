@@ -1801,6 +1801,15 @@ const DEVELOPMENT_PROBES = [
     17,
   ],
   ["the same on base-s2 (sum 276.5 against 275; java 63, js 62)", 50.5, 50, 84.58, 34.5, 16.5],
+  [
+    "+ named runs: a run of capitalised words (two or more) holding a text parameter's own name word is taken for it first, where exactly one such run is a candidate ('Louvre Museum' for museum, 'Premier League' for league, 'Santa Clara County' for county; named-runs.ts, named-runs-off; sum 280 against 277.75, java 63, js 60)",
+    51.5,
+    52.5,
+    84.17,
+    35.5,
+    17.5,
+  ],
+  ["the same on base-s2 (sum 278.75 against 276.5; java 63, js 62)", 51.25, 51, 84.58, 34.5, 17],
 ].map(([what, simple_python, multiple, irrelevance, parallel, parallel_multiple]) => ({
   what,
   simple_python,
@@ -1865,6 +1874,7 @@ const MODES: Record<string, DecideOptions> = {
   "leftover-names-off": { leftoverNames: false },
   "whole-runs-off": { wholeRuns: false },
   "digit-texts-off": { digitTexts: false },
+  "named-runs-off": { namedRuns: false },
 };
 
 function countKinds(report: BfclReport): Record<string, number> {
@@ -1923,6 +1933,8 @@ const LEFTOVER_MODES: Record<string, string> = {
     "a text value cut from a run of capitalised words stays cut ('Diego' of 'San Diego County'; whole-runs.ts; before 2026-12-06)",
   "digit-texts-off":
     "a text parameter may take a span that is one number token even where its function has an integer or number parameter ('crime in San Francisco in 2020' gave city '2020'; digit-texts.ts; before 2026-12-06)",
+  "named-runs-off":
+    "a run of capitalised words holding a text parameter's own name word is scored as any span, not taken for that parameter first ('Louvre Museum in Paris' gave museum 'Paris'; named-runs.ts; before 2026-12-06)",
 };
 
 async function evaluate(): Promise<void> {

@@ -104,4 +104,15 @@ describe("factored caller: leftover values", () => {
     const g = functionView(season, { ...questionView("the 2021 season", new Set()), digitTexts: true }, new Map());
     expect(values(assignLearned(g, scored(g, { season: { "2021": 0.9 } }), undefined))).toEqual({ season: ["2021"] });
   });
+
+  it("takes a capitalised name holding a text parameter's own name word for that parameter first (unless namedRuns is off)", () => {
+    const museum = tool("museum_working_hours.get", { museum: { type: "string" }, location: { type: "string" } }, ["museum", "location"]);
+    const m = "Get the working hours of Louvre Museum in Paris";
+    // the scorer wants Paris for both: the name word "Museum" stands just before it
+    const table = { museum: { Paris: 0.9, "Louvre Museum": 0.01 }, location: { Paris: 0.5, "Louvre Museum": 0.1 } };
+    const f = functionView(museum, { ...questionView(m, new Set()), namedRuns: true }, new Map());
+    expect(values(assignLearned(f, scored(f, table), undefined))).toEqual({ museum: ["Louvre Museum"], location: ["Paris"] });
+    const off = functionView(museum, questionView(m, new Set()), new Map());
+    expect(values(assignLearned(off, scored(off, table), undefined))).toEqual({ museum: ["Paris"], location: ["Louvre Museum"] });
+  });
 });

@@ -168,6 +168,8 @@ export interface QuestionView {
   wholeRuns?: boolean;
   /** true: a text parameter takes no lone number where its function has a number parameter (digit-texts.ts). */
   digitTexts?: boolean;
+  /** true: a capitalised name holding a text parameter's own name word is taken for it first (named-runs.ts). */
+  namedRuns?: boolean;
   /** gluedRuns of the question, once computed. */
   runs?: [number, number][];
 }

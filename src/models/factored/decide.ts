@@ -41,6 +41,7 @@ import { leftoverNumbers } from "./leftover-numbers.ts";
 import { leftoverNames } from "./leftover-names.ts";
 import { wholeRun } from "./whole-runs.ts";
 import { digitText } from "./digit-texts.ts";
+import { namedRun } from "./named-runs.ts";
 
 export interface FactoredWeights {
   /** One weight vector per candidate family (FAMILIES order), then the "leave it out" one. */
@@ -203,6 +204,8 @@ export interface DecideOptions {
   wholeRuns?: boolean;
   /** false: a text parameter may take a lone number where the function has a number parameter (digit-texts.ts). */
   digitTexts?: boolean;
+  /** false: a capitalised name holding a text parameter's own name word is not taken for it first (named-runs.ts). */
+  namedRuns?: boolean;
 }
 
 export interface ScoredParam {
@@ -291,6 +294,7 @@ export function scoreFunctions(
   if (o.leftoverNames !== false) view.leftoverNames = o.leftoverNames ?? LEFTOVER_NAMES;
   if (o.wholeRuns !== false) view.wholeRuns = true;
   if (o.digitTexts !== false) view.digitTexts = true;
+  if (o.namedRuns !== false) view.namedRuns = true;
   const scored = tools.map((tool) => {
     const f = functionView(tool, view, stats);
     const params = scoreParams(f, w.argument);
@@ -398,7 +402,18 @@ export function assignLearned(
     (!untyped.has(p) || codeLike(c)) && !(f.view.digitTexts === true && digitText(f.view.tokens, kinds, p.info.kind, c));
   const order = [...params].sort((a, b) => Math.max(0, ...b.probs) - Math.max(0, ...a.probs));
   const picked: Picked[] = [];
+  // a capitalised name holding a text parameter's own name word is that parameter's, first (named-runs.ts)
+  if (f.view.namedRuns === true)
+    for (const p of params) {
+      if (p.info.kind.type !== "string" || p.info.kind.enumValues) continue;
+      const at = namedRun(f.view.tokens, p.info.nameStems, p.info.candidates);
+      const c = p.info.candidates[at];
+      if (!c || !free(c) || !fits(p, c)) continue;
+      used.push(...spent(c));
+      picked.push({ param: p, values: [c] });
+    }
   for (const p of order) {
+    if (picked.some((k) => k.param === p)) continue;
     const ranked = p.probs.map((pr, i) => ({ pr, c: p.info.candidates[i]! })).sort((a, b) => b.pr - a.pr);
     const best = ranked.find((r) => free(r.c) && fits(p, r.c));
     if (!best) continue;
