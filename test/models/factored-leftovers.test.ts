@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { assignLearned, type ScoredParam } from "../../src/models/factored/decide.ts";
 import { functionView, questionView } from "../../src/models/factored/features.ts";
 import { capitalRun, lowerSpan } from "../../src/models/factored/leftover-names.ts";
-import { runAround } from "../../src/models/factored/whole-runs.ts";
+import { runAround } from "../../src/models/factored/named-runs.ts";
 import type { JsonSchema, ToolJson } from "../../src/tools/types.ts";
 
 const tool = (name: string, properties: Record<string, JsonSchema>, required: string[] = []): ToolJson => ({
@@ -78,16 +78,10 @@ describe("factored caller: leftover values", () => {
     expect(lowerSpan(v.tokens, span(1, 2, true))).toBe(false);
   });
 
-  it("widens a value cut from a run of capitalised words to the whole run (unless wholeRuns is off)", () => {
-    const crime = tool("crime_record.get_record", { case_number: { type: "string" }, county: { type: "string" } }, ["case_number", "county"]);
-    const c = "Look up a felony record for case number CA123456 in San Diego County";
-    const table = { case_number: { CA123456: 0.9 }, county: { Diego: 0.4, "San Diego County": 0.01 } };
-    const f = functionView(crime, { ...questionView(c, new Set()), wholeRuns: true }, new Map());
-    expect(values(assignLearned(f, scored(f, table), undefined))).toEqual({ case_number: ["CA123456"], county: ["San Diego County"] });
-    const off = functionView(crime, questionView(c, new Set()), new Map());
-    expect(values(assignLearned(off, scored(off, table), undefined))).toEqual({ case_number: ["CA123456"], county: ["Diego"] });
-    expect(runAround(f.view.tokens, 11, 12)).toEqual([10, 13]);
-    expect(runAround(f.view.tokens, 9, 10)).toBeUndefined();
+  it("finds the whole run of capitalised words around a span", () => {
+    const v = questionView("Look up a felony record for case number CA123456 in San Diego County", new Set());
+    expect(runAround(v.tokens, 11, 12)).toEqual([10, 13]);
+    expect(runAround(v.tokens, 9, 10)).toBeUndefined();
   });
 
   it("gives a lone number to the number parameter, not a text one, where the function has one (unless digitTexts is off)", () => {
@@ -114,5 +108,17 @@ describe("factored caller: leftover values", () => {
     expect(values(assignLearned(f, scored(f, table), undefined))).toEqual({ museum: ["Louvre Museum"], location: ["Paris"] });
     const off = functionView(museum, questionView(m, new Set()), new Map());
     expect(values(assignLearned(off, scored(off, table), undefined))).toEqual({ museum: ["Paris"], location: ["Louvre Museum"] });
+  });
+
+  it("fills required parameters before optional ones (unless requiredFirst is off)", () => {
+    const time = tool("get_current_time", { location: { type: "string" }, country: { type: "string" }, timezone: { type: "string" } }, ["location", "country"]);
+    const q = "What's the current time in Sydney, Australia?";
+    // the optional timezone is surer of Australia than the required country is
+    const table = { location: { Sydney: 0.8, Australia: 0.2 }, country: { Sydney: 0.6, Australia: 0.3 }, timezone: { Sydney: 0.7, Australia: 0.25 } };
+    const pNull = { timezone: 0.05 };
+    const f = functionView(time, { ...questionView(q, new Set()), requiredFirst: true }, new Map());
+    expect(values(assignLearned(f, scored(f, table, pNull), undefined))).toEqual({ location: ["Sydney"], country: ["Australia"] });
+    const off = functionView(time, questionView(q, new Set()), new Map());
+    expect(values(assignLearned(off, scored(off, table, pNull), undefined))).toEqual({ location: ["Sydney"], timezone: ["Australia"], country: ["What's"] });
   });
 });

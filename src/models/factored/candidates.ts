@@ -164,12 +164,12 @@ export interface QuestionView {
   leftoverNumbers?: number;
   /** An unspent capitalised run replaces a text parameter's lower-case value at this share of its chance (leftover-names.ts). */
   leftoverNames?: number;
-  /** true: a text value cut from a run of capitalised words widens to the whole run (whole-runs.ts). */
-  wholeRuns?: boolean;
   /** true: a text parameter takes no lone number where its function has a number parameter (digit-texts.ts). */
   digitTexts?: boolean;
   /** true: a capitalised name holding a text parameter's own name word is taken for it first (named-runs.ts). */
   namedRuns?: boolean;
+  /** true: the joint assignment fills required parameters before optional ones. */
+  requiredFirst?: boolean;
   /** gluedRuns of the question, once computed. */
   runs?: [number, number][];
 }

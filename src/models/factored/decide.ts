@@ -39,7 +39,6 @@ import { shareValues } from "./shared-values.ts";
 import { tupleCalls } from "./tuples.ts";
 import { leftoverNumbers } from "./leftover-numbers.ts";
 import { leftoverNames } from "./leftover-names.ts";
-import { wholeRun } from "./whole-runs.ts";
 import { digitText } from "./digit-texts.ts";
 import { namedRun } from "./named-runs.ts";
 
@@ -200,12 +199,12 @@ export interface DecideOptions {
    * its chance is at least this share of that value's (leftover-names.ts); false: none, as before 2026-12-06.
    */
   leftoverNames?: number | false;
-  /** false: a text value cut from a run of capitalised words stays cut ("Diego" of "San Diego"; whole-runs.ts). */
-  wholeRuns?: boolean;
   /** false: a text parameter may take a lone number where the function has a number parameter (digit-texts.ts). */
   digitTexts?: boolean;
   /** false: a capitalised name holding a text parameter's own name word is not taken for it first (named-runs.ts). */
   namedRuns?: boolean;
+  /** false: the joint assignment takes parameters most confident first, optional ones among the required. */
+  requiredFirst?: boolean;
 }
 
 export interface ScoredParam {
@@ -292,9 +291,9 @@ export function scoreFunctions(
   if (o.looseNames !== false) view.looseNames = true;
   if (o.leftoverNumbers !== false) view.leftoverNumbers = o.leftoverNumbers ?? LEFTOVER_NUMBERS;
   if (o.leftoverNames !== false) view.leftoverNames = o.leftoverNames ?? LEFTOVER_NAMES;
-  if (o.wholeRuns !== false) view.wholeRuns = true;
   if (o.digitTexts !== false) view.digitTexts = true;
   if (o.namedRuns !== false) view.namedRuns = true;
+  if (o.requiredFirst !== false) view.requiredFirst = true;
   const scored = tools.map((tool) => {
     const f = functionView(tool, view, stats);
     const params = scoreParams(f, w.argument);
@@ -400,7 +399,9 @@ export function assignLearned(
   const kinds = params.map((p) => p.info.kind);
   const fits = (p: ScoredParam, c: Candidate) =>
     (!untyped.has(p) || codeLike(c)) && !(f.view.digitTexts === true && digitText(f.view.tokens, kinds, p.info.kind, c));
-  const order = [...params].sort((a, b) => Math.max(0, ...b.probs) - Math.max(0, ...a.probs));
+  // required parameters before optional ones where requiredFirst (before 2026-12-06: confidence alone), then the most confident first
+  const rank = (p: ScoredParam) => (f.view.requiredFirst === true && p.info.required ? 1 : 0);
+  const order = [...params].sort((a, b) => rank(b) - rank(a) || Math.max(0, ...b.probs) - Math.max(0, ...a.probs));
   const picked: Picked[] = [];
   // a capitalised name holding a text parameter's own name word is that parameter's, first (named-runs.ts)
   if (f.view.namedRuns === true)
@@ -434,18 +435,6 @@ export function assignLearned(
       );
       took.forEach((at, i) => at >= 0 && picked.push({ param: empty[i]!, values: [empty[i]!.info.candidates[at]!] }));
     }
-    // a value cut from a run of capitalised words widens to the whole run (whole-runs.ts); one call only
-    if (f.view.wholeRuns === true && picked.every((k) => k.values.length === 1))
-      for (const k of picked) {
-        const v = k.values[0]!;
-        const at = wholeRun(f.view.tokens, k.param.info.candidates, v);
-        if (at < 0) continue;
-        const run = k.param.info.candidates[at]!;
-        const others = used.filter((u) => !overlaps(u, [v.start, v.end]));
-        if (!allowed(run) || namesFunction(run) || named.has(String(run.value)) || others.some((u) => overlaps(u, [run.start, run.end]))) continue;
-        used.push([run.start, run.end]);
-        k.values = [run];
-      }
     // a capitalised name left unspent replaces a text parameter's lower-case word (leftover-names.ts); one call only
     if (f.view.leftoverNames !== undefined && picked.every((k) => k.values.length === 1)) {
       const texts = picked.filter((k) => k.param.info.kind.type === "string" && !k.param.info.kind.enumValues);

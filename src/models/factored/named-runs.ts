@@ -7,7 +7,16 @@
  */
 import type { Candidate } from "./candidates.ts";
 import type { QToken } from "./text.ts";
-import { runAround } from "./whole-runs.ts";
+
+/** The run of capitalised words around [start, end), or undefined when the span is not all capitalised words. */
+export function runAround(tokens: readonly QToken[], start: number, end: number): [number, number] | undefined {
+  if (start < 0 || end <= start || !tokens.slice(start, end).every((k) => k.capital && k.kind === "word")) return undefined;
+  let s = start;
+  let e = end;
+  while (s > 0 && tokens[s - 1]!.capital && tokens[s - 1]!.kind === "word") s--;
+  while (e < tokens.length && tokens[e]!.capital && tokens[e]!.kind === "word") e++;
+  return [s, e];
+}
 
 /**
  * The index of the candidate that is a whole run of capitalised words holding one of `nameStems` written with a
