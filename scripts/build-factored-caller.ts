@@ -1827,6 +1827,30 @@ const DEVELOPMENT_PROBES = [
     17.5,
   ],
   ["the same on base-s2 (sum 280.5 against 278.75, the same items; java 63, js 64)", 51.5, 51, 84.58, 34, 17],
+  [
+    "probe, not kept: leftover enum members, an enum member the question writes, its words unspent, goes to an empty optional enum parameter at 0 / 0.05 / 0.2 of leaving it out (no item moves on either seed: the optional values left out are mostly not enums, 'women' for gender with default 'men', 'dynamic' named only in a description; code removed)",
+    51.75,
+    52.5,
+    84.17,
+    35,
+    17.5,
+  ],
+  [
+    "+ order swaps: after the joint assignment two text values are exchanged when the exchange, with the schema's order of the parameters 1.5 times likelier, has the greater product of chances (values a named run took stay; order-swaps.ts, order-swaps-off; won simple_python_67 'small green bird in forest', 278 'piano from Yamaha', simple_javascript_47, lost simple_python_399; prior 1 / 1.25 / 1.75 / 2: sum 281.75 / 283.75 / 282.5 / 282.5, and 2 before named runs were kept out of it 281.75; chosen 1.5: sum 284 against 281.75, java 63, js 64)",
+    52,
+    52.5,
+    84.17,
+    35,
+    17.5,
+  ],
+  [
+    "the same on base-s2 (1.5: sum 282.75 against 280.5; 1 / 2: 280.5 / 281.25; java 63, js 66)",
+    51.75,
+    51,
+    84.58,
+    34,
+    17,
+  ],
 ].map(([what, simple_python, multiple, irrelevance, parallel, parallel_multiple]) => ({
   what,
   simple_python,
@@ -1892,6 +1916,7 @@ const MODES: Record<string, DecideOptions> = {
   "digit-texts-off": { digitTexts: false },
   "named-runs-off": { namedRuns: false },
   "required-first-off": { requiredFirst: false },
+  "order-swaps-off": { orderSwaps: false },
 };
 
 function countKinds(report: BfclReport): Record<string, number> {
@@ -1952,6 +1977,8 @@ const LEFTOVER_MODES: Record<string, string> = {
     "a run of capitalised words holding a text parameter's own name word is scored as any span, not taken for that parameter first ('Louvre Museum in Paris' gave museum 'Paris'; named-runs.ts; before 2026-12-06)",
   "required-first-off":
     "the joint assignment takes parameters most confident first, optional ones among the required ('What's the current time in Sydney, Australia?': the optional timezone took Australia before the required country; before 2026-12-06)",
+  "order-swaps-off":
+    "no two text values are exchanged after the joint assignment, whatever the schema's order ('a small green bird in forest' gave color 'forest'; order-swaps.ts; before 2026-12-06)",
 };
 
 async function evaluate(): Promise<void> {

@@ -121,4 +121,18 @@ describe("factored caller: leftover values", () => {
     const off = functionView(time, questionView(q, new Set()), new Map());
     expect(values(assignLearned(off, scored(off, table, pNull), undefined))).toEqual({ location: ["Sydney"], timezone: ["Australia"], country: ["What's"] });
   });
+
+  it("exchanges two text values where the schema's order, held likelier, says so (unless orderSwaps is off)", () => {
+    const bird = tool("identify_bird", { color: { type: "string" }, habitat: { type: "string" } }, ["color", "habitat"]);
+    const b = "Identify a small green bird in forest";
+    // both want "forest" about as much: the greedy pass gives it to color, the surer
+    const table = { color: { forest: 0.6, green: 0.3 }, habitat: { forest: 0.58, green: 0.3 } };
+    const f = functionView(bird, { ...questionView(b, new Set()), orderSwaps: 1.5 }, new Map());
+    expect(values(assignLearned(f, scored(f, table), undefined))).toEqual({ color: ["green"], habitat: ["forest"] });
+    const off = functionView(bird, questionView(b, new Set()), new Map());
+    expect(values(assignLearned(off, scored(off, table), undefined))).toEqual({ color: ["forest"], habitat: ["green"] });
+    // a clear preference stands against the order
+    const clear = { color: { forest: 0.9, green: 0.05 }, habitat: { forest: 0.05, green: 0.9 } };
+    expect(values(assignLearned(f, scored(f, clear), undefined))).toEqual({ color: ["forest"], habitat: ["green"] });
+  });
 });

@@ -170,6 +170,8 @@ export interface QuestionView {
   namedRuns?: boolean;
   /** true: the joint assignment fills required parameters before optional ones. */
   requiredFirst?: boolean;
+  /** Two text values are exchanged where the schema's order, this much likelier, says so (order-swaps.ts). */
+  orderSwaps?: number;
   /** gluedRuns of the question, once computed. */
   runs?: [number, number][];
 }

@@ -41,6 +41,7 @@ import { leftoverNumbers } from "./leftover-numbers.ts";
 import { leftoverNames } from "./leftover-names.ts";
 import { digitText } from "./digit-texts.ts";
 import { namedRun } from "./named-runs.ts";
+import { orderSwaps } from "./order-swaps.ts";
 
 export interface FactoredWeights {
   /** One weight vector per candidate family (FAMILIES order), then the "leave it out" one. */
@@ -205,6 +206,11 @@ export interface DecideOptions {
   namedRuns?: boolean;
   /** false: the joint assignment takes parameters most confident first, optional ones among the required. */
   requiredFirst?: boolean;
+  /**
+   * Two text values are exchanged where the schema's order, this much likelier, says so (order-swaps.ts; 1.5 chosen on
+   * BFCL dev); false: none, as before 2026-12-06.
+   */
+  orderSwaps?: number | false;
 }
 
 export interface ScoredParam {
@@ -294,6 +300,7 @@ export function scoreFunctions(
   if (o.digitTexts !== false) view.digitTexts = true;
   if (o.namedRuns !== false) view.namedRuns = true;
   if (o.requiredFirst !== false) view.requiredFirst = true;
+  if (o.orderSwaps !== false) view.orderSwaps = o.orderSwaps ?? ORDER_SWAPS;
   const scored = tools.map((tool) => {
     const f = functionView(tool, view, stats);
     const params = scoreParams(f, w.argument);
@@ -413,6 +420,7 @@ export function assignLearned(
       used.push(...spent(c));
       picked.push({ param: p, values: [c] });
     }
+  const namedPicks = new Set(picked);
   for (const p of order) {
     if (picked.some((k) => k.param === p)) continue;
     const ranked = p.probs.map((pr, i) => ({ pr, c: p.info.candidates[i]! })).sort((a, b) => b.pr - a.pr);
@@ -421,6 +429,26 @@ export function assignLearned(
     if (!p.info.required && p.pNull >= best.pr) continue;
     used.push(...spent(best.c));
     picked.push({ param: p, values: [best.c] });
+  }
+  // two text values exchanged where the schema's order, held likelier, says so (order-swaps.ts)
+  if (f.view.orderSwaps !== undefined) {
+    const texts = picked.filter((k) => !namedPicks.has(k) && k.param.info.kind.type === "string" && !k.param.info.kind.enumValues && k.values[0]!.family === "span" && k.values[0]!.start >= 0);
+    const chance = (k: Picked, c: Candidate) => k.param.probs[k.param.info.candidates.findIndex((d) => d.family === c.family && d.start === c.start && d.end === c.end)] ?? 0;
+    const swaps = orderSwaps(
+      texts.map((k) => ({
+        index: params.indexOf(k.param),
+        start: k.values[0]!.start,
+        own: chance(k, k.values[0]!),
+        other: (j: number) => (fits(k.param, texts[j]!.values[0]!) ? chance(k, texts[j]!.values[0]!) : 0),
+      })),
+      f.view.orderSwaps,
+    );
+    // each takes its own candidate for the other's span
+    const own = (k: Picked, c: Candidate) => k.param.info.candidates.find((d) => d.family === c.family && d.start === c.start && d.end === c.end) ?? c;
+    for (const [i, j] of swaps) {
+      const [a, b] = [texts[i]!, texts[j]!];
+      [a.values, b.values] = [[own(a, b.values[0]!)], [own(b, a.values[0]!)]];
+    }
   }
   // digits left unspent go to empty optional number parameters (leftover-numbers.ts)
   const leftovers = (): Picked[] => {
@@ -437,7 +465,7 @@ export function assignLearned(
     }
     // a capitalised name left unspent replaces a text parameter's lower-case word (leftover-names.ts); one call only
     if (f.view.leftoverNames !== undefined && picked.every((k) => k.values.length === 1)) {
-      const texts = picked.filter((k) => k.param.info.kind.type === "string" && !k.param.info.kind.enumValues);
+      const texts = picked.filter((k) => !namedPicks.has(k) && k.param.info.kind.type === "string" && !k.param.info.kind.enumValues);
       const swapped = leftoverNames(
         f.view.tokens,
         texts.map((k) => ({ candidates: k.param.info.candidates, probs: k.param.probs, at: k.param.info.candidates.indexOf(k.values[0]!) })),
@@ -795,6 +823,9 @@ export const SEGMENT_FILL_RATIO = 0.05;
 
 /** DecideOptions.leftoverNumbers's default. */
 export const LEFTOVER_NUMBERS = 0.01;
+
+/** DecideOptions.orderSwaps's default. */
+export const ORDER_SWAPS = 1.5;
 
 /** DecideOptions.leftoverNames's default. */
 export const LEFTOVER_NAMES = 0.1;
