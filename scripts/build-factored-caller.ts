@@ -1851,6 +1851,22 @@ const DEVELOPMENT_PROBES = [
     34,
     17,
   ],
+  [
+    "+ order swaps for numbers too: two number parameters' values exchanged the same way ('6:30 PM' for hours, minutes; 'a wall of 30 feet by 12 feet' for length, height; won simple_python_98, 223, 259, multiple_57, 159, lost simple_python_27, 191; prior 1.25 / 2: sum 285.25 / 284.25; chosen 1.5: sum 285.25 against 284, java 63, js 64)",
+    52.25,
+    53.5,
+    84.17,
+    35,
+    17.5,
+  ],
+  [
+    "the same on base-s2 (1.5: sum 285.5 against 282.75, also multiple_1, 28, parallel_multiple_6; 1.25 / 2: 285 / 284.25; java 63, js 66)",
+    52,
+    53,
+    84.58,
+    34,
+    17.5,
+  ],
 ].map(([what, simple_python, multiple, irrelevance, parallel, parallel_multiple]) => ({
   what,
   simple_python,
@@ -1978,7 +1994,7 @@ const LEFTOVER_MODES: Record<string, string> = {
   "required-first-off":
     "the joint assignment takes parameters most confident first, optional ones among the required ('What's the current time in Sydney, Australia?': the optional timezone took Australia before the required country; before 2026-12-06)",
   "order-swaps-off":
-    "no two text values are exchanged after the joint assignment, whatever the schema's order ('a small green bird in forest' gave color 'forest'; order-swaps.ts; before 2026-12-06)",
+    "no two text values or two numbers are exchanged after the joint assignment, whatever the schema's order ('a small green bird in forest' gave color 'forest', 'a wall of 30 feet by 12 feet' length 12; order-swaps.ts; before 2026-12-06)",
 };
 
 async function evaluate(): Promise<void> {

@@ -135,4 +135,14 @@ describe("factored caller: leftover values", () => {
     const clear = { color: { forest: 0.9, green: 0.05 }, habitat: { forest: 0.05, green: 0.9 } };
     expect(values(assignLearned(f, scored(f, clear), undefined))).toEqual({ color: ["forest"], habitat: ["green"] });
   });
+
+  it("exchanges two numbers the same way, never a number with a text", () => {
+    const wall = tool("paint_requirement", { length: { type: "integer" }, height: { type: "integer" }, brand: { type: "string" } }, ["length", "height"]);
+    const w = "a wall of 30 feet by 12 feet";
+    const table = { length: { 12: 0.5, 30: 0.45 }, height: { 12: 0.48, 30: 0.45 } };
+    const f = functionView(wall, { ...questionView(w, new Set()), orderSwaps: 1.5 }, new Map());
+    expect(values(assignLearned(f, scored(f, table), undefined))).toEqual({ length: [30], height: [12] });
+    const off = functionView(wall, questionView(w, new Set()), new Map());
+    expect(values(assignLearned(off, scored(off, table), undefined))).toEqual({ length: [12], height: [30] });
+  });
 });

@@ -430,9 +430,10 @@ export function assignLearned(
     used.push(...spent(best.c));
     picked.push({ param: p, values: [best.c] });
   }
-  // two text values exchanged where the schema's order, held likelier, says so (order-swaps.ts)
+  // two text values, or two numbers, exchanged where the schema's order, held likelier, says so (order-swaps.ts)
   if (f.view.orderSwaps !== undefined) {
-    const texts = picked.filter((k) => !namedPicks.has(k) && k.param.info.kind.type === "string" && !k.param.info.kind.enumValues && k.values[0]!.family === "span" && k.values[0]!.start >= 0);
+    const numeric = (k: Picked) => (k.param.info.kind.type === "integer" || k.param.info.kind.type === "number") && k.values[0]!.family === "number";
+    const texts = picked.filter((k) => !namedPicks.has(k) && !k.param.info.kind.enumValues && k.values[0]!.start >= 0 && ((k.param.info.kind.type === "string" && k.values[0]!.family === "span") || numeric(k)));
     const chance = (k: Picked, c: Candidate) => k.param.probs[k.param.info.candidates.findIndex((d) => d.family === c.family && d.start === c.start && d.end === c.end)] ?? 0;
     const swaps = orderSwaps(
       texts.map((k) => ({

@@ -1,9 +1,10 @@
 /**
- * Two text parameters of one function that both want the same kind of value (their chances of each other's value
- * close) are read in the schema's order: the question usually states them in the order the function declares them
- * ("a small green bird in forest" for color, habitat). After the joint assignment, two text values are exchanged
- * when the exchange, with the schema's order `prior` times likelier, has the greater product of chances. Reads the
- * schema's order and the question's order only (DecideOptions.orderSwaps, false for the ablation).
+ * Two parameters of one function that want the same kind of value (their chances of each other's value close) are
+ * read in the schema's order: the question usually states them in the order the function declares them ("a small
+ * green bird in forest" for color, habitat; "a wall of 30 feet by 12 feet" for length, height). After the joint
+ * assignment, two text values (or two numbers) are exchanged when the exchange, with the schema's order `prior` times
+ * likelier, has the greater product of chances. Reads the schema's order and the question's order only
+ * (DecideOptions.orderSwaps, false for the ablation).
  */
 
 export interface SwapSlot {
