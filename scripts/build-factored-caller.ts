@@ -1867,6 +1867,22 @@ const DEVELOPMENT_PROBES = [
     34,
     17.5,
   ],
+  [
+    "+ empty names: with one call, an unspent run of capitalised words goes to an empty optional text parameter whose chance of it is at least 0.05 of leaving it out (\"'Zelda' on Switch for user 'Sam'\" for platform, default 'PC'; leftover-names.ts emptyNames, empty-names-off; won simple_python_343, multiple_15, 180; 0 / 0.02 / 0.1 / 0.2: sum 282.25 / 285.75 / 285.25 / 285.25; chosen 0.05: sum 286.5 against 285.25, java 63, js 64)",
+    52.5,
+    54.5,
+    84.17,
+    35,
+    17.5,
+  ],
+  [
+    "the same on base-s2 (0.05: sum 286.75 against 285.5; 0 / 0.02 / 0.1 / 0.2: 282.5 / 286 / 285.5 / 285.5; java 63, js 66)",
+    52.25,
+    54,
+    84.58,
+    34,
+    17.5,
+  ],
 ].map(([what, simple_python, multiple, irrelevance, parallel, parallel_multiple]) => ({
   what,
   simple_python,
@@ -1933,6 +1949,7 @@ const MODES: Record<string, DecideOptions> = {
   "named-runs-off": { namedRuns: false },
   "required-first-off": { requiredFirst: false },
   "order-swaps-off": { orderSwaps: false },
+  "empty-names-off": { emptyNames: false },
 };
 
 function countKinds(report: BfclReport): Record<string, number> {
@@ -1995,6 +2012,8 @@ const LEFTOVER_MODES: Record<string, string> = {
     "the joint assignment takes parameters most confident first, optional ones among the required ('What's the current time in Sydney, Australia?': the optional timezone took Australia before the required country; before 2026-12-06)",
   "order-swaps-off":
     "no two text values or two numbers are exchanged after the joint assignment, whatever the schema's order ('a small green bird in forest' gave color 'forest', 'a wall of 30 feet by 12 feet' length 12; order-swaps.ts; before 2026-12-06)",
+  "empty-names-off":
+    "a run of capitalised words no parameter takes stays unused while an optional text parameter is left empty (\"'Zelda' on Switch for user 'Sam'\" gave no platform; leftover-names.ts emptyNames; before 2026-12-06)",
 };
 
 async function evaluate(): Promise<void> {

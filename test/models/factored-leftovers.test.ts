@@ -145,4 +145,17 @@ describe("factored caller: leftover values", () => {
     const off = functionView(wall, questionView(w, new Set()), new Map());
     expect(values(assignLearned(off, scored(off, table), undefined))).toEqual({ length: [12], height: [30] });
   });
+
+  it("gives an unspent capitalised name to an empty optional text parameter (unless emptyNames is off)", () => {
+    const stats = tool("fetch_player_statistics", { game: { type: "string" }, platform: { type: "string", default: "PC" } }, ["game"]);
+    const z = "Fetch player statistics of 'Zelda' on Switch";
+    const table = { game: { Zelda: 0.9 }, platform: { Switch: 0.1 } };
+    const f = functionView(stats, { ...questionView(z, new Set()), emptyNames: 0.05 }, new Map());
+    expect(values(assignLearned(f, scored(f, table, { platform: 0.9 }), undefined))).toEqual({ game: ["Zelda"], platform: ["Switch"] });
+    const off = functionView(stats, questionView(z, new Set()), new Map());
+    expect(values(assignLearned(off, scored(off, table, { platform: 0.9 }), undefined))).toEqual({ game: ["Zelda"] });
+    // below the share of leaving it out: empty
+    const g = functionView(stats, { ...questionView(z, new Set()), emptyNames: 0.5 }, new Map());
+    expect(values(assignLearned(g, scored(g, table, { platform: 0.9 }), undefined))).toEqual({ game: ["Zelda"] });
+  });
 });

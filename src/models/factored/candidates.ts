@@ -172,6 +172,8 @@ export interface QuestionView {
   requiredFirst?: boolean;
   /** Two text values are exchanged where the schema's order, this much likelier, says so (order-swaps.ts). */
   orderSwaps?: number;
+  /** An empty optional text parameter takes an unspent capitalised run at this share of its null (leftover-names.ts). */
+  emptyNames?: number;
   /** gluedRuns of the question, once computed. */
   runs?: [number, number][];
 }

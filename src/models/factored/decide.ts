@@ -38,7 +38,7 @@ import { quotedJoined } from "./quoted-joins.ts";
 import { shareValues } from "./shared-values.ts";
 import { tupleCalls } from "./tuples.ts";
 import { leftoverNumbers } from "./leftover-numbers.ts";
-import { leftoverNames } from "./leftover-names.ts";
+import { emptyNames, leftoverNames } from "./leftover-names.ts";
 import { digitText } from "./digit-texts.ts";
 import { namedRun } from "./named-runs.ts";
 import { orderSwaps } from "./order-swaps.ts";
@@ -211,6 +211,11 @@ export interface DecideOptions {
    * BFCL dev); false: none, as before 2026-12-06.
    */
   orderSwaps?: number | false;
+  /**
+   * With one call, an unspent capitalised run goes to an empty optional text parameter whose chance of it is at least
+   * this share of leaving it out (leftover-names.ts emptyNames; 0.05 chosen on BFCL dev); false: none, as before 2026-12-06.
+   */
+  emptyNames?: number | false;
 }
 
 export interface ScoredParam {
@@ -301,6 +306,7 @@ export function scoreFunctions(
   if (o.namedRuns !== false) view.namedRuns = true;
   if (o.requiredFirst !== false) view.requiredFirst = true;
   if (o.orderSwaps !== false) view.orderSwaps = o.orderSwaps ?? ORDER_SWAPS;
+  if (o.emptyNames !== false) view.emptyNames = o.emptyNames ?? EMPTY_NAMES;
   const scored = tools.map((tool) => {
     const f = functionView(tool, view, stats);
     const params = scoreParams(f, w.argument);
@@ -475,6 +481,18 @@ export function assignLearned(
         f.view.leftoverNames,
       );
       swapped.forEach((at, i) => at >= 0 && (texts[i]!.values = [texts[i]!.param.info.candidates[at]!]));
+    }
+    // and goes to an empty optional text parameter (leftover-names.ts emptyNames); one call only
+    if (f.view.emptyNames !== undefined && picked.every((k) => k.values.length === 1)) {
+      const empty = params.filter((p) => !p.info.required && p.info.kind.type === "string" && !p.info.kind.enumValues && !picked.some((k) => k.param === p));
+      const took = emptyNames(
+        f.view.tokens,
+        empty.map((p) => ({ candidates: p.info.candidates, probs: p.probs, pNull: p.pNull })),
+        free,
+        (c) => used.push(...rangesOf(c)),
+        f.view.emptyNames,
+      );
+      took.forEach((at, i) => at >= 0 && picked.push({ param: empty[i]!, values: [empty[i]!.info.candidates[at]!] }));
     }
     return picked;
   };
@@ -827,6 +845,9 @@ export const LEFTOVER_NUMBERS = 0.01;
 
 /** DecideOptions.orderSwaps's default. */
 export const ORDER_SWAPS = 1.5;
+
+/** DecideOptions.emptyNames's default. */
+export const EMPTY_NAMES = 0.05;
 
 /** DecideOptions.leftoverNames's default. */
 export const LEFTOVER_NAMES = 0.1;

@@ -68,3 +68,32 @@ export function leftoverNames(
   }
   return out;
 }
+
+export interface EmptySlot {
+  candidates: readonly Candidate[];
+  probs: readonly number[];
+  pNull: number;
+}
+
+/**
+ * The same for an empty optional text parameter (DecideOptions.emptyNames): it takes its likeliest free run of
+ * capitalised words when that run's chance is at least `minRatio` of leaving it out ("'Zelda' on Switch for user
+ * 'Sam'" for platform, default "PC"). Returns the index each slot takes (-1: none), spending each (`take`).
+ */
+export function emptyNames(
+  tokens: readonly QToken[],
+  slots: readonly EmptySlot[],
+  free: (c: Candidate) => boolean,
+  take: (c: Candidate) => void,
+  minRatio: number,
+): number[] {
+  return slots.map((s) => {
+    let at = -1;
+    s.candidates.forEach((c, i) => {
+      if (capitalRun(tokens, c) && free(c) && (at < 0 || s.probs[i]! > s.probs[at]!)) at = i;
+    });
+    if (at < 0 || s.probs[at]! < minRatio * s.pNull) return -1;
+    take(s.candidates[at]!);
+    return at;
+  });
+}
