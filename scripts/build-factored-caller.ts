@@ -1883,6 +1883,28 @@ const DEVELOPMENT_PROBES = [
     34,
     17.5,
   ],
+  // Official eval of e8c5819 from a snapshot, decoding the base weights (cd /tmp/h38h/snap; /tmp/coord/onecore npx tsx
+  // scripts/build-factored-caller.ts --eval --modes full,<the eight -off modes> --bfcl /work/shared/data/bfcl --out
+  // /tmp/h38h/sN --result scratch-h38h-sN; /tmp/coord/h38h-eval5-s1.log, -s2.log), the same figures as /tmp/h38h/run.sh.
+  // Sum of six with each rule off, seed 1 / seed 2 (full 286.5 / 286.75): leftover-numbers-off 282.5 / 283.25,
+  // leftover-names-off 280.5 / 280.75, digit-texts-off 285 / 285.25, named-runs-off 283.5 / 283.5, required-first-off
+  // 285 / 285.25, order-swaps-off 282.25 / 281, empty-names-off 285.25 / 285.5; all of them off 267 / 266 (the base).
+  [
+    "official eval of e8c5819, seed 1 (the base-s1 weights; sum of six 286.5 against 267; java 63, js 64)",
+    52.5,
+    54.5,
+    84.17,
+    35,
+    17.5,
+  ],
+  [
+    "the same, seed 2 (the base-s2 weights; sum 286.75 against 266; java 63, js 66)",
+    52.25,
+    54,
+    84.58,
+    34,
+    17.5,
+  ],
 ].map(([what, simple_python, multiple, irrelevance, parallel, parallel_multiple]) => ({
   what,
   simple_python,
