@@ -1751,6 +1751,160 @@ const DEVELOPMENT_PROBES = [
     31.5,
     16.5,
   ],
+  // 2026-12-06 05:35-06:10 UTC, issue 38 (h38h: simple_python and multiple values), decoding only on copies of
+  // /tmp/coord/base-s1 and base-s2 (seed 1: 47.5 / 63 / 58 / 48 / 34 / 16.5, irrelevance 84.17, sum of six 267; seed
+  // 2: 47 / 63 / 60 / 46.5 / 33.5 / 16, 84.58, 266), all seven categories by /tmp/h38h/run.sh (the project's checker),
+  // each step on top of the one before. Wrong values on base-s1 (simple_python + multiple, one-call items with the
+  // right function): 108 the value of another parameter (swaps), 97 another text span of the question, 76 a parameter
+  // the answer wants left out (most of them optional numbers the question writes in digits), 37 gold values the
+  // question does not write, 33 spans cut short (capitalised runs: 'Diego' of 'San Diego County'), 19 numbers.
+  [
+    "+ leftover numbers: a digit number no parameter takes goes to an empty optional number parameter whose chance of it is at least 0.01 of leaving it out ('within 10 miles' for max_distance; leftover-numbers.ts, leftover-numbers-off; 0 / 0.05 / 0.1: sum 270.25 / 268.5 / 268.5; chosen 0.01: sum 270.5 against 267, java 63, js 60)",
+    48,
+    48,
+    84.17,
+    35,
+    16.5,
+  ],
+  ["the same on base-s2 (0.01: sum 269 against 266; 0: 268.75; java 63, js 62)", 47.5, 46.5, 84.58, 34, 16],
+  [
+    "+ leftover names: a run of capitalised words no parameter takes replaces a text parameter's lower-case value (no digit, unquoted) when its chance is at least 0.1 of that value's ('1800 square feet' gave location 'feet', not 'San Francisco'; leftover-names.ts, leftover-names-off; 0 / 0.05 / 0.2 / 0.5: sum 273.75 / 274.25 / 274 / 272.25 before identifiers were kept ('rs6034464' lost to 'Single Nucleotide Polymorphism'); chosen 0.1: sum 275.5 against 270.5, java 63, js 60; alone, numbers off: 272 against 267)",
+    50.5,
+    50,
+    84.17,
+    35,
+    17,
+  ],
+  [
+    "the same on base-s2 (sum 274 against 269; alone 271 against 266; java 63, js 62)",
+    50,
+    48.5,
+    84.58,
+    34,
+    16.5,
+  ],
+  [
+    "+ whole runs: a text value that is a strict part of a run of capitalised words widens to the whole run where that is a free candidate ('Diego' -> 'San Diego County'; sum 276.25 against 275.5, java 63, js 60; dropped after named runs: with them and required-first it moves no item on either seed, 281.75 / 280.5 either way; code removed)",
+    50.75,
+    50.5,
+    84.17,
+    35,
+    17,
+  ],
+  ["the same on base-s2 (sum 275 against 274; java 63, js 62)", 50.5, 49, 84.58, 34, 16.5],
+  [
+    "+ digit texts: where a function has an integer or number parameter, its text parameters take no span that is one number token ('crime in San Francisco in 2020' gave city '2020'; digit-texts.ts, digit-texts-off; sum 277.75 against 276.25, java 63, js 60)",
+    50.75,
+    51.5,
+    84.17,
+    35.5,
+    17,
+  ],
+  ["the same on base-s2 (sum 276.5 against 275; java 63, js 62)", 50.5, 50, 84.58, 34.5, 16.5],
+  [
+    "+ named runs: a run of capitalised words (two or more) holding a text parameter's own name word is taken for it first, where exactly one such run is a candidate ('Louvre Museum' for museum, 'Premier League' for league, 'Santa Clara County' for county; named-runs.ts, named-runs-off; sum 280 against 277.75, java 63, js 60)",
+    51.5,
+    52.5,
+    84.17,
+    35.5,
+    17.5,
+  ],
+  ["the same on base-s2 (sum 278.75 against 276.5; java 63, js 62)", 51.25, 51, 84.58, 34.5, 17],
+  [
+    "probe, not kept: commonWords also reads a sentence's capitalised first word as lower case ('What's' as a value); the items it touches take another everyday word instead ('What' -> 'index'), sum 280 / 278.75 unchanged on both seeds",
+    51.5,
+    52.5,
+    84.17,
+    35.5,
+    17.5,
+  ],
+  [
+    "+ required first: the joint assignment fills required parameters before optional ones, each group most confident first ('What's the current time in Sydney, Australia?': the optional timezone took Australia from country; required-first-off; won simple_python_16, 379, multiple_99, simple_javascript_33, lost simple_python_37, multiple_66, parallel_102; sum 281.75 against 280, java 63, js 62)",
+    51.75,
+    52.5,
+    84.17,
+    35,
+    17.5,
+  ],
+  ["the same on base-s2 (sum 280.5 against 278.75, the same items; java 63, js 64)", 51.5, 51, 84.58, 34, 17],
+  [
+    "probe, not kept: leftover enum members, an enum member the question writes, its words unspent, goes to an empty optional enum parameter at 0 / 0.05 / 0.2 of leaving it out (no item moves on either seed: the optional values left out are mostly not enums, 'women' for gender with default 'men', 'dynamic' named only in a description; code removed)",
+    51.75,
+    52.5,
+    84.17,
+    35,
+    17.5,
+  ],
+  [
+    "+ order swaps: after the joint assignment two text values are exchanged when the exchange, with the schema's order of the parameters 1.5 times likelier, has the greater product of chances (values a named run took stay; order-swaps.ts, order-swaps-off; won simple_python_67 'small green bird in forest', 278 'piano from Yamaha', simple_javascript_47, lost simple_python_399; prior 1 / 1.25 / 1.75 / 2: sum 281.75 / 283.75 / 282.5 / 282.5, and 2 before named runs were kept out of it 281.75; chosen 1.5: sum 284 against 281.75, java 63, js 64)",
+    52,
+    52.5,
+    84.17,
+    35,
+    17.5,
+  ],
+  [
+    "the same on base-s2 (1.5: sum 282.75 against 280.5; 1 / 2: 280.5 / 281.25; java 63, js 66)",
+    51.75,
+    51,
+    84.58,
+    34,
+    17,
+  ],
+  [
+    "+ order swaps for numbers too: two number parameters' values exchanged the same way ('6:30 PM' for hours, minutes; 'a wall of 30 feet by 12 feet' for length, height; won simple_python_98, 223, 259, multiple_57, 159, lost simple_python_27, 191; prior 1.25 / 2: sum 285.25 / 284.25; chosen 1.5: sum 285.25 against 284, java 63, js 64)",
+    52.25,
+    53.5,
+    84.17,
+    35,
+    17.5,
+  ],
+  [
+    "the same on base-s2 (1.5: sum 285.5 against 282.75, also multiple_1, 28, parallel_multiple_6; 1.25 / 2: 285 / 284.25; java 63, js 66)",
+    52,
+    53,
+    84.58,
+    34,
+    17.5,
+  ],
+  [
+    "+ empty names: with one call, an unspent run of capitalised words goes to an empty optional text parameter whose chance of it is at least 0.05 of leaving it out (\"'Zelda' on Switch for user 'Sam'\" for platform, default 'PC'; leftover-names.ts emptyNames, empty-names-off; won simple_python_343, multiple_15, 180; 0 / 0.02 / 0.1 / 0.2: sum 282.25 / 285.75 / 285.25 / 285.25; chosen 0.05: sum 286.5 against 285.25, java 63, js 64)",
+    52.5,
+    54.5,
+    84.17,
+    35,
+    17.5,
+  ],
+  [
+    "the same on base-s2 (0.05: sum 286.75 against 285.5; 0 / 0.02 / 0.1 / 0.2: 282.5 / 286 / 285.5 / 285.5; java 63, js 66)",
+    52.25,
+    54,
+    84.58,
+    34,
+    17.5,
+  ],
+  // Official eval of e8c5819 from a snapshot, decoding the base weights (cd /tmp/h38h/snap; /tmp/coord/onecore npx tsx
+  // scripts/build-factored-caller.ts --eval --modes full,<the eight -off modes> --bfcl /work/shared/data/bfcl --out
+  // /tmp/h38h/sN --result scratch-h38h-sN; /tmp/coord/h38h-eval5-s1.log, -s2.log), the same figures as /tmp/h38h/run.sh.
+  // Sum of six with each rule off, seed 1 / seed 2 (full 286.5 / 286.75): leftover-numbers-off 282.5 / 283.25,
+  // leftover-names-off 280.5 / 280.75, digit-texts-off 285 / 285.25, named-runs-off 283.5 / 283.5, required-first-off
+  // 285 / 285.25, order-swaps-off 282.25 / 281, empty-names-off 285.25 / 285.5; all of them off 267 / 266 (the base).
+  [
+    "official eval of e8c5819, seed 1 (the base-s1 weights; sum of six 286.5 against 267; java 63, js 64)",
+    52.5,
+    54.5,
+    84.17,
+    35,
+    17.5,
+  ],
+  [
+    "the same, seed 2 (the base-s2 weights; sum 286.75 against 266; java 63, js 66)",
+    52.25,
+    54,
+    84.58,
+    34,
+    17.5,
+  ],
 ].map(([what, simple_python, multiple, irrelevance, parallel, parallel_multiple]) => ({
   what,
   simple_python,
@@ -1811,6 +1965,13 @@ const MODES: Record<string, DecideOptions> = {
   "number-groups-off": { numberGroups: 0 },
   "number-order-off": { numberGroupOrder: 1 },
   "quoted-joins-off": { quotedJoins: false },
+  "leftover-numbers-off": { leftoverNumbers: false },
+  "leftover-names-off": { leftoverNames: false },
+  "digit-texts-off": { digitTexts: false },
+  "named-runs-off": { namedRuns: false },
+  "required-first-off": { requiredFirst: false },
+  "order-swaps-off": { orderSwaps: false },
+  "empty-names-off": { emptyNames: false },
 };
 
 function countKinds(report: BfclReport): Record<string, number> {
@@ -1859,12 +2020,32 @@ const MULTIPLE_MODES: Record<string, string> = {
     "an enum member taken as a first value leaves the words that write it free for another parameter's span ('on Saturday' gave day Saturday and museum_name Saturday; before 2026-12-06)",
 };
 
+/** Ablations of the leftover values (2026-12-06, issue 38, h38h: simple_python and multiple), run with the default modes. */
+const LEFTOVER_MODES: Record<string, string> = {
+  "leftover-numbers-off":
+    "a number the question writes in digits and no parameter takes stays unused, even where an optional number parameter is left empty ('within 10 miles' gave no max_distance; leftover-numbers.ts; before 2026-12-06)",
+  "leftover-names-off":
+    "a run of capitalised words no parameter takes stays unused while a text parameter holds a lower-case word ('the house in San Francisco ... 1800 square feet' gave location 'feet'; leftover-names.ts; before 2026-12-06)",
+  "digit-texts-off":
+    "a text parameter may take a span that is one number token even where its function has an integer or number parameter ('crime in San Francisco in 2020' gave city '2020'; digit-texts.ts; before 2026-12-06)",
+  "named-runs-off":
+    "a run of capitalised words holding a text parameter's own name word is scored as any span, not taken for that parameter first ('Louvre Museum in Paris' gave museum 'Paris'; named-runs.ts; before 2026-12-06)",
+  "required-first-off":
+    "the joint assignment takes parameters most confident first, optional ones among the required ('What's the current time in Sydney, Australia?': the optional timezone took Australia before the required country; before 2026-12-06)",
+  "order-swaps-off":
+    "no two text values or two numbers are exchanged after the joint assignment, whatever the schema's order ('a small green bird in forest' gave color 'forest', 'a wall of 30 feet by 12 feet' length 12; order-swaps.ts; before 2026-12-06)",
+  "empty-names-off":
+    "a run of capitalised words no parameter takes stays unused while an optional text parameter is left empty (\"'Zelda' on Switch for user 'Sam'\" gave no platform; leftover-names.ts emptyNames; before 2026-12-06)",
+};
+
 async function evaluate(): Promise<void> {
   const given = process.argv.some((a) => a === "--modes" || a.startsWith("--modes="));
   const modes = [
     ...new Set([
       ...args.modes!.split(","),
-      ...(given ? [] : [...Object.keys(CALL_COUNT_MODES), ...Object.keys(MULTIPLE_MODES)]),
+      ...(given
+        ? []
+        : [...Object.keys(CALL_COUNT_MODES), ...Object.keys(MULTIPLE_MODES), ...Object.keys(LEFTOVER_MODES)]),
     ]),
   ];
   for (const m of modes)
@@ -1905,6 +2086,7 @@ async function evaluate(): Promise<void> {
       development_probes: DEVELOPMENT_PROBES,
       call_count_modes: CALL_COUNT_MODES,
       multiple_modes: MULTIPLE_MODES,
+      leftover_modes: LEFTOVER_MODES,
     },
   );
 }

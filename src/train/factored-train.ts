@@ -585,7 +585,18 @@ export function trainFactored(
     if (pct !== e) oneCall.push(pct);
   }
   const kin = o.kinNames ?? false;
-  const view = { kinNames: kin };
+  // the value rules of 2026-12-06 (h38h: leftover numbers and names, digit texts, named runs, required first, order
+  // swaps, empty names) came after the ratio grid's choice: it decodes without them, so a rebuild keeps its ratio
+  const view = {
+    kinNames: kin,
+    leftoverNumbers: false as const,
+    leftoverNames: false as const,
+    digitTexts: false,
+    namedRuns: false,
+    requiredFirst: false,
+    orderSwaps: false as const,
+    emptyNames: false as const,
+  };
   const groups = argumentGroups(oneCall, stats, joiners, o.negatives ?? 40, rng, o.dropPairFeatures, kin);
   const dims = [...FAMILIES.map(() => PAIR_DIM), NULL_DIM];
   const arg = trainSoftmax(groups, dims, { epochs: o.epochs ?? 4, lr: 0.1, l2: 1e-5, seed });

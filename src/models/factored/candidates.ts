@@ -160,6 +160,20 @@ export interface QuestionView {
   commonWords?: number;
   /** false: an enum member's written words stay free for other parameters' spans (decide.ts assignLearned). */
   enumSpent?: boolean;
+  /** An empty optional number parameter takes an unspent digit number at this share of its null (leftover-numbers.ts). */
+  leftoverNumbers?: number;
+  /** An unspent capitalised run replaces a text parameter's lower-case value at this share of its chance (leftover-names.ts). */
+  leftoverNames?: number;
+  /** true: a text parameter takes no lone number where its function has a number parameter (digit-texts.ts). */
+  digitTexts?: boolean;
+  /** true: a capitalised name holding a text parameter's own name word is taken for it first (named-runs.ts). */
+  namedRuns?: boolean;
+  /** true: the joint assignment fills required parameters before optional ones. */
+  requiredFirst?: boolean;
+  /** Two text values are exchanged where the schema's order, this much likelier, says so (order-swaps.ts). */
+  orderSwaps?: number;
+  /** An empty optional text parameter takes an unspent capitalised run at this share of its null (leftover-names.ts). */
+  emptyNames?: number;
   /** gluedRuns of the question, once computed. */
   runs?: [number, number][];
 }

@@ -37,6 +37,11 @@ import { clauseStarts, clusteredPlace } from "./segment-shape.ts";
 import { quotedJoined } from "./quoted-joins.ts";
 import { shareValues } from "./shared-values.ts";
 import { tupleCalls } from "./tuples.ts";
+import { leftoverNumbers } from "./leftover-numbers.ts";
+import { emptyNames, leftoverNames } from "./leftover-names.ts";
+import { digitText } from "./digit-texts.ts";
+import { namedRun } from "./named-runs.ts";
+import { orderSwaps } from "./order-swaps.ts";
 
 export interface FactoredWeights {
   /** One weight vector per candidate family (FAMILIES order), then the "leave it out" one. */
@@ -185,6 +190,32 @@ export interface DecideOptions {
   quotedJoins?: boolean;
   /** Number groups: how much likelier per group the schema's order of the parameters is (default SCHEMA_ORDER_PRIOR; 1: none). */
   numberGroupOrder?: number;
+  /**
+   * A digit number the joint assignment leaves unspent goes to an empty optional number parameter whose chance of it
+   * is at least this share of leaving it out (leftover-numbers.ts); false: none, as before 2026-12-06.
+   */
+  leftoverNumbers?: number | false;
+  /**
+   * A capitalised run of words the joint assignment leaves unspent replaces a text parameter's lower-case value when
+   * its chance is at least this share of that value's (leftover-names.ts); false: none, as before 2026-12-06.
+   */
+  leftoverNames?: number | false;
+  /** false: a text parameter may take a lone number where the function has a number parameter (digit-texts.ts). */
+  digitTexts?: boolean;
+  /** false: a capitalised name holding a text parameter's own name word is not taken for it first (named-runs.ts). */
+  namedRuns?: boolean;
+  /** false: the joint assignment takes parameters most confident first, optional ones among the required. */
+  requiredFirst?: boolean;
+  /**
+   * Two text values are exchanged where the schema's order, this much likelier, says so (order-swaps.ts; 1.5 chosen on
+   * BFCL dev); false: none, as before 2026-12-06.
+   */
+  orderSwaps?: number | false;
+  /**
+   * With one call, an unspent capitalised run goes to an empty optional text parameter whose chance of it is at least
+   * this share of leaving it out (leftover-names.ts emptyNames; 0.05 chosen on BFCL dev); false: none, as before 2026-12-06.
+   */
+  emptyNames?: number | false;
 }
 
 export interface ScoredParam {
@@ -269,6 +300,13 @@ export function scoreFunctions(
   if (o.negations !== false) view.negations = o.negations ?? ENGLISH_NEGATIONS;
   if (o.numberWords !== false) view.numberWords = o.numberWords ?? ENGLISH_NUMBER_WORDS;
   if (o.looseNames !== false) view.looseNames = true;
+  if (o.leftoverNumbers !== false) view.leftoverNumbers = o.leftoverNumbers ?? LEFTOVER_NUMBERS;
+  if (o.leftoverNames !== false) view.leftoverNames = o.leftoverNames ?? LEFTOVER_NAMES;
+  if (o.digitTexts !== false) view.digitTexts = true;
+  if (o.namedRuns !== false) view.namedRuns = true;
+  if (o.requiredFirst !== false) view.requiredFirst = true;
+  if (o.orderSwaps !== false) view.orderSwaps = o.orderSwaps ?? ORDER_SWAPS;
+  if (o.emptyNames !== false) view.emptyNames = o.emptyNames ?? EMPTY_NAMES;
   const scored = tools.map((tool) => {
     const f = functionView(tool, view, stats);
     const params = scoreParams(f, w.argument);
@@ -370,10 +408,27 @@ export function assignLearned(
   const untyped = new Set(
     f.view.untypedCode === false ? [] : params.filter((p) => p.info.kind.type === "any" && p.info.candidates.some(codeLike)),
   );
-  const fits = (p: ScoredParam, c: Candidate) => !untyped.has(p) || codeLike(c);
-  const order = [...params].sort((a, b) => Math.max(0, ...b.probs) - Math.max(0, ...a.probs));
+  // a lone number is a number parameter's, where the function has one (digit-texts.ts)
+  const kinds = params.map((p) => p.info.kind);
+  const fits = (p: ScoredParam, c: Candidate) =>
+    (!untyped.has(p) || codeLike(c)) && !(f.view.digitTexts === true && digitText(f.view.tokens, kinds, p.info.kind, c));
+  // required parameters before optional ones where requiredFirst (before 2026-12-06: confidence alone), then the most confident first
+  const rank = (p: ScoredParam) => (f.view.requiredFirst === true && p.info.required ? 1 : 0);
+  const order = [...params].sort((a, b) => rank(b) - rank(a) || Math.max(0, ...b.probs) - Math.max(0, ...a.probs));
   const picked: Picked[] = [];
+  // a capitalised name holding a text parameter's own name word is that parameter's, first (named-runs.ts)
+  if (f.view.namedRuns === true)
+    for (const p of params) {
+      if (p.info.kind.type !== "string" || p.info.kind.enumValues) continue;
+      const at = namedRun(f.view.tokens, p.info.nameStems, p.info.candidates);
+      const c = p.info.candidates[at];
+      if (!c || !free(c) || !fits(p, c)) continue;
+      used.push(...spent(c));
+      picked.push({ param: p, values: [c] });
+    }
+  const namedPicks = new Set(picked);
   for (const p of order) {
+    if (picked.some((k) => k.param === p)) continue;
     const ranked = p.probs.map((pr, i) => ({ pr, c: p.info.candidates[i]! })).sort((a, b) => b.pr - a.pr);
     const best = ranked.find((r) => free(r.c) && fits(p, r.c));
     if (!best) continue;
@@ -381,7 +436,67 @@ export function assignLearned(
     used.push(...spent(best.c));
     picked.push({ param: p, values: [best.c] });
   }
-  if (more === undefined) return picked;
+  // two text values, or two numbers, exchanged where the schema's order, held likelier, says so (order-swaps.ts)
+  if (f.view.orderSwaps !== undefined) {
+    const numeric = (k: Picked) => (k.param.info.kind.type === "integer" || k.param.info.kind.type === "number") && k.values[0]!.family === "number";
+    const texts = picked.filter((k) => !namedPicks.has(k) && !k.param.info.kind.enumValues && k.values[0]!.start >= 0 && ((k.param.info.kind.type === "string" && k.values[0]!.family === "span") || numeric(k)));
+    const chance = (k: Picked, c: Candidate) => k.param.probs[k.param.info.candidates.findIndex((d) => d.family === c.family && d.start === c.start && d.end === c.end)] ?? 0;
+    const swaps = orderSwaps(
+      texts.map((k) => ({
+        index: params.indexOf(k.param),
+        start: k.values[0]!.start,
+        own: chance(k, k.values[0]!),
+        other: (j: number) => (fits(k.param, texts[j]!.values[0]!) ? chance(k, texts[j]!.values[0]!) : 0),
+      })),
+      f.view.orderSwaps,
+    );
+    // each takes its own candidate for the other's span
+    const own = (k: Picked, c: Candidate) => k.param.info.candidates.find((d) => d.family === c.family && d.start === c.start && d.end === c.end) ?? c;
+    for (const [i, j] of swaps) {
+      const [a, b] = [texts[i]!, texts[j]!];
+      [a.values, b.values] = [[own(a, b.values[0]!)], [own(b, a.values[0]!)]];
+    }
+  }
+  // digits left unspent go to empty optional number parameters (leftover-numbers.ts)
+  const leftovers = (): Picked[] => {
+    if (f.view.leftoverNumbers !== undefined) {
+      const empty = params.filter((p) => !picked.some((k) => k.param === p));
+      const numeric = (p: ScoredParam) => (p.info.kind.type === "integer" || p.info.kind.type === "number") && !p.info.kind.enumValues;
+      const took = leftoverNumbers(
+        empty.map((p) => ({ optional: !p.info.required, numeric: numeric(p), candidates: p.info.candidates, probs: p.probs, pNull: p.pNull })),
+        free,
+        (c) => used.push(...rangesOf(c)),
+        f.view.leftoverNumbers,
+      );
+      took.forEach((at, i) => at >= 0 && picked.push({ param: empty[i]!, values: [empty[i]!.info.candidates[at]!] }));
+    }
+    // a capitalised name left unspent replaces a text parameter's lower-case word (leftover-names.ts); one call only
+    if (f.view.leftoverNames !== undefined && picked.every((k) => k.values.length === 1)) {
+      const texts = picked.filter((k) => !namedPicks.has(k) && k.param.info.kind.type === "string" && !k.param.info.kind.enumValues);
+      const swapped = leftoverNames(
+        f.view.tokens,
+        texts.map((k) => ({ candidates: k.param.info.candidates, probs: k.param.probs, at: k.param.info.candidates.indexOf(k.values[0]!) })),
+        free,
+        (c) => used.push(...rangesOf(c)),
+        f.view.leftoverNames,
+      );
+      swapped.forEach((at, i) => at >= 0 && (texts[i]!.values = [texts[i]!.param.info.candidates[at]!]));
+    }
+    // and goes to an empty optional text parameter (leftover-names.ts emptyNames); one call only
+    if (f.view.emptyNames !== undefined && picked.every((k) => k.values.length === 1)) {
+      const empty = params.filter((p) => !p.info.required && p.info.kind.type === "string" && !p.info.kind.enumValues && !picked.some((k) => k.param === p));
+      const took = emptyNames(
+        f.view.tokens,
+        empty.map((p) => ({ candidates: p.info.candidates, probs: p.probs, pNull: p.pNull })),
+        free,
+        (c) => used.push(...rangesOf(c)),
+        f.view.emptyNames,
+      );
+      took.forEach((at, i) => at >= 0 && picked.push({ param: empty[i]!, values: [empty[i]!.info.candidates[at]!] }));
+    }
+    return picked;
+  };
+  if (more === undefined) return leftovers();
   // more values of the same parameters: free, not overlapping one another, and the learnt "more" says yes
   for (const pk of picked) {
     const c0 = pk.values[0]!;
@@ -458,7 +573,7 @@ export function assignLearned(
       alike: (c, c0) => c.quoted === c0.quoted && (c.family !== "span" || capitalised(f, c) === capitalised(f, c0)),
       minRatio: more.segmentFill,
     });
-  return picked;
+  return leftovers();
 }
 
 /** Candidates below this chance are never a further value (keeps the "more" model's work small). */
@@ -724,6 +839,18 @@ const docMentions = (o: DecideOptions): number | undefined => ((o.docMentions ??
 
 /** DecideOptions.segmentFill's default. */
 export const SEGMENT_FILL_RATIO = 0.05;
+
+/** DecideOptions.leftoverNumbers's default. */
+export const LEFTOVER_NUMBERS = 0.01;
+
+/** DecideOptions.orderSwaps's default. */
+export const ORDER_SWAPS = 1.5;
+
+/** DecideOptions.emptyNames's default. */
+export const EMPTY_NAMES = 0.05;
+
+/** DecideOptions.leftoverNames's default. */
+export const LEFTOVER_NAMES = 0.1;
 
 /** DecideOptions.fillFloor's default (chosen on BFCL dev: DEVELOPMENT_PROBES). */
 export const FILL_FLOOR = 0.5;
