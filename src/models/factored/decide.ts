@@ -35,6 +35,7 @@ import { strictMentions } from "./strict-mentions.ts";
 import { NUMBER_GROUP_SHARE, numberGroupCalls, SCHEMA_ORDER_PRIOR } from "./number-groups.ts";
 import { clauseStarts, clusteredPlace } from "./segment-shape.ts";
 import { quotedJoined } from "./quoted-joins.ts";
+import { extendsRun, type Link } from "./list-runs.ts";
 import { shareValues } from "./shared-values.ts";
 import { tupleCalls } from "./tuples.ts";
 import { leftoverNumbers } from "./leftover-numbers.ts";
@@ -216,6 +217,8 @@ export interface DecideOptions {
    * this share of leaving it out (leftover-names.ts emptyNames; 0.05 chosen on BFCL dev); false: none, as before 2026-12-06.
    */
   emptyNames?: number | false;
+  /** false: a value that makes a run of three joined values ("A, B and C") still needs the learnt "more" model's yes (list-runs.ts). */
+  listRuns?: boolean;
 }
 
 export interface ScoredParam {
@@ -374,6 +377,8 @@ export interface MoreOptions {
   quotedJoins?: boolean;
   /** Segment fill's least share of a parameter's first chance (segment-fill.ts); undefined: no segment fill. */
   segmentFill?: number;
+  /** false: a run of three joined values is no further value without the learnt "more" model's yes (list-runs.ts). */
+  listRuns?: boolean;
 }
 
 /** The joint assignment: parameters in order of confidence, each its best candidate whose span is still free. */
@@ -530,10 +535,20 @@ export function assignLearned(
           r.c.quoted &&
           pk.values.some((v) => quotedJoined(f.view.tokens, f.view.joiners, [v.start, v.end], [r.c.start, r.c.end]));
         if (more.preferOther === true && x[5]! > r.pr) continue;
-        if ((!joined && !framed && !quotedList && x[4] === 0) || sigmoid(dot(more.weights, x)) < more.threshold) continue;
+        // three or more values joined in a row ("A, B and C") are a list (list-runs.ts), unless another parameter wants it more
+        const run =
+          more.listRuns !== false &&
+          x[5]! <= r.pr &&
+          extendsRun(pk.values, r.c, {
+            link: (a, b) => linkOf(f, placesOf(f, a, enums), placesOf(f, b, enums)),
+            rivals: ranked.filter((q) => further(q.c) && q.c.quoted === c0.quoted && (q.c.family !== "span" || capitalised(f, q.c) === capitalised(f, c0))).map((q) => q.c),
+          });
+        if (!run && ((!joined && !framed && !quotedList && x[4] === 0) || sigmoid(dot(more.weights, x)) < more.threshold)) continue;
         used.push(...placesOf(f, r.c, enums));
         pk.values.push(r.c);
         added = true;
+        // a run's value may cut a likelier rival's place ("Angeles" for "Los Angeles"): start the pass again
+        if (run) break;
       }
     }
     pk.values.sort((a, b) => placeStart(f, a, enums) - placeStart(f, b, enums));
@@ -592,6 +607,16 @@ function joinedRanges(f: FunctionView, a: [number, number], b: [number, number])
     if (t.text !== "," && !f.view.joiners.has(t.lower)) return false;
   }
   return true;
+}
+
+/** How the value written at `a` is joined to the one at `b` right after it (list-runs.ts Link): commas alone, a joiner word, or not. */
+function linkOf(f: FunctionView, a: readonly [number, number][], b: readonly [number, number][]): Link {
+  for (const x of a)
+    for (const y of b) {
+      if (y[0] <= x[1] || !joinedRanges(f, x, y)) continue;
+      return f.view.tokens.slice(x[1], y[0]).some((k) => f.view.joiners.has(k.lower)) ? "word" : "comma";
+    }
+  return undefined;
 }
 
 /**
@@ -783,6 +808,7 @@ export function argumentsOf(
           enumPlaces: o.enumPlaces !== false,
           segmentFill: (o.segmentFill ?? SEGMENT_FILL_RATIO) > 0 ? (o.segmentFill ?? SEGMENT_FILL_RATIO) : undefined,
           quotedJoins: o.quotedJoins !== false,
+          listRuns: o.listRuns !== false,
         };
   let picked = o.assigner === "order" ? assignByOrder(s.params) : assignLearned(s.view, s.params, more, allowed);
   // the span owner left a required parameter without a value: that parameter may take a value outside the
