@@ -360,7 +360,8 @@ export const CONFIGS: Array<{
     // Chosen at 04:07 UTC after the random twins' dev and test figures were seen (they cost ~4.5 % of the
     // retraining's CPU on this machine): the same with the retrieval stage twice as long, within the 10 %.
     { suffix: "replay-2-retrieval-3", replay: 2, retrieval: 3, afterTest: true },
-    // Seed 2: dev only (76.37 / 71.08 at floor B), its test not scored before the deadline.
+    // Seed 2: dev only (76.37 / 71.08 at floor B), its test not scored before the deadline (h41, nor h41b: its model
+    // was lost with a removed worktree and there was no time to add it again).
     { suffix: "replay-2-retrieval-3-seed-2", replay: 2, retrieval: 3, seed: 2, afterTest: true },
     // Declared before running (h41b, 2026-12-06 05:40 UTC), after every figure above; run on a base rebuilt
     // again (bench/add-tools-rebuild.ts base). Spread replay (src/train/add-tools-spread.ts): each epoch of the
@@ -391,6 +392,9 @@ export const CONFIGS: Array<{
           ? "chosen after the random replay-2 twins' test figures were seen (h41); test scored once; "
           : "hard replay (h41), declared before running; ") +
       "run on the rebuilt base: bench/results/add-tools-rebuild.json",
+    ...(c.retrieval === 3.5
+      ? { devOnly: "not run: the session's time was spent on the retrieval-3 spread pair (h41b)" }
+      : {}),
     ...(c.hardReplay !== undefined
       ? {
           devOnly:
