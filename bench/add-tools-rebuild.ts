@@ -86,13 +86,16 @@ function readChecks(): Record<string, Record<string, unknown>> {
     : {};
 }
 
-/** A rebuild of a model an earlier check built: whether its weights are the same bytes as that one's. */
+/**
+ * A rebuild of a model an earlier check built: whether its weights are the same bytes as that one's. The same
+ * bytes keep that check's test figures (test is scored once per model: a rebuild of it is not scored again).
+ */
 function againstPrevious(key: string, sha: string): Record<string, unknown> {
-  const earlier = readChecks()[key]?.weights_sha256;
-  if (typeof earlier !== "string") return {};
-  return earlier === sha
-    ? { same_weights_as_previous: true }
-    : { previous_weights_sha256: earlier, same_weights_as_previous: false };
+  const earlier = readChecks()[key];
+  if (typeof earlier?.weights_sha256 !== "string") return {};
+  return earlier.weights_sha256 === sha
+    ? { same_weights_as_previous: true, ...(earlier.test ? { test: earlier.test } : {}) }
+    : { previous_weights_sha256: earlier.weights_sha256, same_weights_as_previous: false };
 }
 
 /** Runs `work` holding RESULT.lock, so that two runs of this bench side by side keep each other's checks. */

@@ -36,6 +36,7 @@ import { fitNewRows } from "./fit-new-rows.ts";
 import { anchorWeights } from "./anchor-weights.ts";
 import { distillTargets, type ToolDistribution } from "./distill-targets.ts";
 import { newToolMass, pickReplay } from "./replay-risk.ts";
+import { spreadDraw, spreadSamples, spreadTotal } from "./add-tools-spread.ts";
 import { toolDocument } from "../toolgen/tool-document.ts";
 import {
   chooseOffset,
@@ -114,6 +115,12 @@ export interface AddToolsOptions {
    * Default: none, a random draw (rowsFirst's fit still replays a random draw).
    */
   hardReplay?: number;
+  /**
+   * `all`: each epoch of a stage replays other old samples instead of the same draw again (add-tools-spread.ts):
+   * the same steps and mix of new and old samples, more of the old queries seen. Default false: one draw,
+   * repeated every epoch. Does not combine with hardReplay or distill (both are tied to the one draw).
+   */
+  spreadReplay?: boolean;
   /** Peak learning rate per stage (default: the rate the model's own stage was trained with). */
   lr?: Partial<Record<AddStage, number>>;
   seed?: number;
@@ -228,6 +235,10 @@ function check(o: AddToolsOptions): Checked {
     fail(
       "anchor, trainLayers, distill and hardReplay apply to method all (the rows fit trains no other weight)",
     );
+  if (o.spreadReplay && (o.method ?? ADD_DEFAULTS.method) !== "all")
+    fail("spreadReplay applies to method all (the rows fit has no epochs to spread the replay over)");
+  if (o.spreadReplay && (o.hardReplay !== undefined || o.distill !== undefined))
+    fail("spreadReplay does not combine with hardReplay or distill (both are tied to one replay draw)");
   if (o.hardReplay !== undefined && !(o.hardReplay >= 0 && o.hardReplay <= 1))
     fail(`hardReplay must be a share in [0, 1], got ${o.hardReplay}`);
   if (o.distill) {
@@ -299,6 +310,7 @@ function fingerprintOf(o: AddToolsOptions, from: string, stages: AddStage[]): st
       // Only when given, so that the fingerprints of additions without an offset stay what they were.
       ...(o.newToolOffset ? { newToolOffset: o.newToolOffset } : {}),
       ...(o.hardReplay !== undefined ? { hardReplay: o.hardReplay } : {}),
+      ...(o.spreadReplay ? { spreadReplay: true } : {}),
     }),
   );
   for (const e of o.tools) h.update(`\u0000${e.id}\u0001${e.description}`);
@@ -314,6 +326,8 @@ interface StageRun {
   soft?: ToolDistribution[];
   /** The tokens the soft term's softmax is taken over (distill scope old: the old tool tokens; absent: all). */
   softScope?: Int32Array;
+  /** spreadReplay: the old samples the stage trains on, `replayed` first (add-tools-spread.ts). */
+  spread?: StageSample[];
 }
 
 async function trainStage(
@@ -335,7 +349,8 @@ async function trainStage(
   const averageLast = base?.averageLast ?? schedule.stages[run.stage].averageLast;
   const batchSize = base?.batchSize ?? schedule.batchSize;
   const format: ChatFormat = m.chatFormat ?? "chatml";
-  const samples = [...run.fresh, ...run.replayed].map((c, i) => {
+  const chats = run.spread ? spreadSamples(run.fresh, run.spread, epochs) : [...run.fresh, ...run.replayed];
+  const samples = chats.map((c, i) => {
     const e = encodeChat(tokenizer, c.messages, {
       format,
       maxContentTokens: schedule.maxContentTokens,
@@ -351,7 +366,8 @@ async function trainStage(
     const over = run.softScope ? { over: run.softScope } : {};
     return at < 1 ? s : { ...s, soft: { at, ...soft, weight, temperature, ...over } };
   });
-  const steps = Math.max(1, Math.ceil((epochs * samples.length) / batchSize));
+  // Spread: the steps of the one-draw stage (its samples are `epochs` passes' worth, seen about once each).
+  const steps = Math.max(1, Math.ceil((epochs * (run.fresh.length + run.replayed.length)) / batchSize));
   const seqLen = Math.min(
     model.config.maxPositions,
     samples.reduce((n, s) => Math.max(n, s.ids.length), 1),
@@ -494,7 +510,11 @@ export async function addToolsToModel(o: AddToolsOptions): Promise<ToolGenManife
           ? readSamples(dataFile(o.from, stage))
           : [];
     pools.push(old);
-    return { stage, fresh, replayed: sample(old, replay * fresh.length, seed * 7 + i) };
+    const replayed = sample(old, replay * fresh.length, seed * 7 + i);
+    if (!o.spreadReplay || method !== "all") return { stage, fresh, replayed };
+    const epochs = o.epochs?.[stage] ?? ADD_DEFAULTS.epochs[stage];
+    const total = spreadTotal(fresh.length, replay, epochs);
+    return { stage, fresh, replayed, spread: spreadDraw(old, replayed, total, seed * 7 + i + 500) };
   });
   const oldToolIds = Object.values(oldIndex.texts).map((text) => tokenizer.tokenToId(text)!);
   const distillFrom = (toolIds: number[]) => {
@@ -579,7 +599,10 @@ export async function addToolsToModel(o: AddToolsOptions): Promise<ToolGenManife
         })
       : undefined;
   for (const run of method === "all" ? runs : []) {
-    log(`${run.stage}: ${run.fresh.length} new samples + ${run.replayed.length} replayed`);
+    log(
+      `${run.stage}: ${run.fresh.length} new samples + ${run.replayed.length} replayed` +
+        (run.spread ? ` (spread: ${new Set(run.spread).size} distinct old samples over the epochs)` : ""),
+    );
     const report = await trainStage(model, tokenizer, run, o, m, seed, anchor);
     model.releaseWorkspace();
     reports.push(report);

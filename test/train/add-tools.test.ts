@@ -355,6 +355,39 @@ describe("adding tools to a trained ToolGen model", () => {
     expect(hard.m.fingerprint).not.toBe(random.m.fingerprint);
   });
 
+  it("spreads the replay over the epochs at the same steps (spreadReplay)", { timeout: 60_000 }, async () => {
+    const run = async (name: string, spreadReplay: boolean) => {
+      const lines: string[] = [];
+      const m = await addToolsToModel({
+        from: base,
+        out: join(dir, name),
+        tools: newTools,
+        queries: newQueries,
+        method: "all",
+        replay: 1,
+        epochs: { memorization: 1, retrieval: 3 },
+        ...(spreadReplay ? { spreadReplay } : {}),
+        progress: false,
+        log: (l) => lines.push(l),
+      });
+      return { m, lines };
+    };
+    const once = await run("spread-no", false);
+    const spread = await run("spread-yes", true);
+    expect(once.lines.some((l) => l.includes("spread"))).toBe(false);
+    const line = spread.lines.find((l) => l.startsWith("retrieval:") && l.includes("spread"))!;
+    const [, fresh, replayed, distinct] =
+      /: (\d+) new samples \+ (\d+) replayed \(spread: (\d+) distinct/.exec(line)!;
+    // One draw of `replayed` old samples repeated 3 times, or 3 draws of other old samples.
+    expect(Number(replayed)).toBe(Number(fresh));
+    expect(Number(distinct)).toBeGreaterThan(Number(replayed));
+    const stages = (m: typeof once.m) => m.added![0]!.stages.map((s) => [s.stage, s.steps]);
+    expect(stages(spread.m)).toEqual(stages(once.m));
+    const retrieval = spread.m.added![0]!.stages.find((s) => s.stage === "retrieval")!;
+    expect(retrieval.samples).toBe(3 * Number(fresh) + 3 * Number(replayed));
+    expect(spread.m.fingerprint).not.toBe(once.m.fingerprint);
+  });
+
   it("refuses bad inputs with one line, before writing anything", async () => {
     const out = join(dir, "never");
     const attempt = (o: Partial<Parameters<typeof addToolsToModel>[0]>) =>
@@ -374,6 +407,9 @@ describe("adding tools to a trained ToolGen model", () => {
       [{ distill: { weight: 0.5 } }, /apply to method all/],
       [{ hardReplay: 0.5 }, /apply to method all/],
       [{ method: "all", hardReplay: 1.5 }, /hardReplay must be a share in \[0, 1\], got 1.5/],
+      [{ spreadReplay: true }, /spreadReplay applies to method all/],
+      [{ method: "all", spreadReplay: true, hardReplay: 1 }, /spreadReplay does not combine/],
+      [{ method: "all", spreadReplay: true, distill: { weight: 0.5 } }, /spreadReplay does not combine/],
       [{ method: "all", distill: { weight: 1.5 } }, /distill weight must be in \[0, 1\]/],
       [{ method: "all", distill: { weight: 0.5, temperature: 0 } }, /distill temperature must be a positive/],
       [{ method: "all", distill: { weight: 0.5, topK: 0 } }, /distill topK must be an integer/],
