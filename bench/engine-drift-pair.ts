@@ -18,12 +18,9 @@ import { loadCheckpoint, loadTrainingState, saveCheckpoint } from "../src/nn/che
 import { kernels } from "../src/nn/kernels/index.ts";
 import { initParams } from "../src/nn/params.ts";
 import { train } from "../src/nn/train/trainer.ts";
-import { encodeChat } from "../src/toolgen/chat-encoding.ts";
 import { readManifest, readToolIndex } from "../src/toolgen/model-folder.ts";
-import { retrievalSamples } from "../src/train/datasets.ts";
 import { splitDev } from "../src/train/dev-split.ts";
-import { withUserLoss } from "../src/train/pipeline.ts";
-import { SCHEDULES } from "../src/train/schedule.ts";
+import { retrievalStage } from "./lib/retrieval-stage.ts";
 
 const argv = process.argv.slice(2);
 const option = (name: string, fallback?: string): string => {
@@ -47,10 +44,11 @@ for (const v of variants)
 
 const manifest = readManifest(dir);
 if (!manifest?.done.some((r) => r.stage === "memorization")) throw new Error(`${dir}: no memorized model`);
-const seed = manifest.seed;
-const schedule = SCHEDULES.tiny;
-const { epochs, lr, tokenDropout, averageLast } = schedule.stages.retrieval;
-const split = splitDev(catalog, allQueries, { fraction: DEFAULT_DEV_FRACTION, toolsFraction: "auto", seed });
+const split = splitDev(catalog, allQueries, {
+  fraction: DEFAULT_DEV_FRACTION,
+  toolsFraction: "auto",
+  seed: manifest.seed,
+});
 const index = readToolIndex(dir);
 
 const k = kernels();
@@ -62,19 +60,8 @@ const runs = variants.map(async (variant) => {
   const optimizer = state ? loadTrainingState(state).optimizer : undefined;
   const { model, tokenizer } = state ?? loadCheckpoint(dir);
   if (variant === "bench") model.params.flat.set(initParams(model.config, 1).flat);
-  const samples = retrievalSamples(split.train, index, { skipUnknown: true }).samples.map((c) => {
-    const s = encodeChat(tokenizer!, c.messages, {
-      format: manifest.chatFormat ?? "chatml",
-      maxContentTokens: schedule.maxContentTokens,
-      maxLength: model.config.maxPositions,
-    });
-    return variant === "pipeline" || variant === "saving" || state ? withUserLoss(s) : s;
-  });
-  const total = Math.max(1, Math.ceil((epochs * samples.length) / schedule.batchSize));
-  const seqLen = Math.min(
-    model.config.maxPositions,
-    samples.reduce((m, s) => Math.max(m, s.ids.length), 1),
-  );
+  const userLoss = variant === "pipeline" || variant === "saving" || state !== undefined;
+  const stage = retrievalStage(model, tokenizer!, manifest, split.train, index, userLoss);
   const stop = new AbortController();
   const first = optimizer?.step ?? 0;
   let ms = 0;
@@ -87,54 +74,43 @@ const runs = variants.map(async (variant) => {
     headRows += r.count;
     return r;
   };
-  await train(
-    model,
-    { kind: "samples", samples, padId: model.config.padTokenId ?? 0, seqLen },
-    {
-      steps: total,
-      batchSize: schedule.batchSize,
-      lr,
-      seed: seed * 31 + 1,
-      warmupFraction: schedule.warmupFraction,
-      tokenDropout,
-      averageLast,
-      optimizer,
-      signal: stop.signal,
-      onStep: (info, opt) => {
-        // the steps of the variants take turns: the time since the last step of any variant is this one's
-        const now = performance.now();
-        const cpu = process.cpuUsage();
-        const done = info.step - first; // steps this run made
-        if (done > 1) {
-          ms += now - last;
-          cpuMs += (cpu.user - lastCpu.user + cpu.system - lastCpu.system) / 1000;
-          tokens += info.tokens;
-        }
-        if (done > 1 && (done - 1) % every === 0) {
-          const n = every;
-          const line = {
-            variant,
-            step: info.step,
-            ms_per_step: +(ms / n).toFixed(1),
-            cpu_ms_per_step: +(cpuMs / n).toFixed(1),
-            tokens_per_step: Math.round(tokens / n),
-            head_rows_per_step: Math.round(headRows / (n + (done === every + 1 ? 1 : 0))),
-            tokens_per_s: Math.round((tokens * 1000) / ms),
-            loss: +info.loss.toFixed(4),
-          };
-          process.stdout.write(JSON.stringify(line) + "\n");
-          ms = cpuMs = tokens = headRows = 0;
-        }
-        if (done > steps) stop.abort();
-        // `saving`: a resumable checkpoint every `every` steps (the pipeline writes one a minute), its own time
-        // left out: what is timed is whether the steps after it are slower
-        if (variant === "saving" && info.step % every === 0)
-          saveCheckpoint(join(tmpdir(), "engine-drift-pair-saving"), model, { tokenizer, optimizer: opt });
-        last = performance.now();
-        lastCpu = process.cpuUsage();
-      },
+  await train(model, stage.data, {
+    ...stage.options(stop.signal),
+    optimizer,
+    onStep: (info, opt) => {
+      // the steps of the variants take turns: the time since the last step of any variant is this one's
+      const now = performance.now();
+      const cpu = process.cpuUsage();
+      const done = info.step - first; // steps this run made
+      if (done > 1) {
+        ms += now - last;
+        cpuMs += (cpu.user - lastCpu.user + cpu.system - lastCpu.system) / 1000;
+        tokens += info.tokens;
+      }
+      if (done > 1 && (done - 1) % every === 0) {
+        const n = every;
+        const line = {
+          variant,
+          step: info.step,
+          ms_per_step: +(ms / n).toFixed(1),
+          cpu_ms_per_step: +(cpuMs / n).toFixed(1),
+          tokens_per_step: Math.round(tokens / n),
+          head_rows_per_step: Math.round(headRows / (n + (done === every + 1 ? 1 : 0))),
+          tokens_per_s: Math.round((tokens * 1000) / ms),
+          loss: +info.loss.toFixed(4),
+        };
+        process.stdout.write(JSON.stringify(line) + "\n");
+        ms = cpuMs = tokens = headRows = 0;
+      }
+      if (done > steps) stop.abort();
+      // `saving`: a resumable checkpoint every `every` steps (the pipeline writes one a minute), its own time
+      // left out: what is timed is whether the steps after it are slower
+      if (variant === "saving" && info.step % every === 0)
+        saveCheckpoint(join(tmpdir(), "engine-drift-pair-saving"), model, { tokenizer, optimizer: opt });
+      last = performance.now();
+      lastCpu = process.cpuUsage();
     },
-  );
+  });
 });
 await Promise.all(runs);
 process.exit(0);

@@ -17,13 +17,11 @@ import { loadCheckpoint, saveCheckpoint } from "../src/nn/checkpoint.ts";
 import { emptyStats, kernels, type KernelStats } from "../src/nn/kernels/index.ts";
 import type { MatmulCall } from "../src/nn/kernels/api.ts";
 import { train } from "../src/nn/train/trainer.ts";
-import { encodeChat } from "../src/toolgen/chat-encoding.ts";
 import { readManifest, readToolIndex } from "../src/toolgen/model-folder.ts";
-import { retrievalSamples } from "../src/train/datasets.ts";
 import { splitDev } from "../src/train/dev-split.ts";
-import { withUserLoss } from "../src/train/pipeline.ts";
 import { SCHEDULES } from "../src/train/schedule.ts";
 import { countSubnormals } from "./lib/subnormals.ts";
+import { retrievalStage } from "./lib/retrieval-stage.ts";
 
 const argv = process.argv.slice(2);
 const option = (name: string, fallback?: string): string => {
@@ -50,25 +48,22 @@ if (!manifest?.done.some((r) => r.stage === "memorization")) {
   process.stderr.write(`engine-drift: ${dir} holds no memorized ToolGen model\n`);
   process.exit(1);
 }
-const seed = manifest.seed;
-const schedule = SCHEDULES.tiny;
-const { epochs, lr, tokenDropout, userLoss, averageLast } = schedule.stages.retrieval;
-const split = splitDev(catalog, allQueries, { fraction: DEFAULT_DEV_FRACTION, toolsFraction: "auto", seed });
+const split = splitDev(catalog, allQueries, {
+  fraction: DEFAULT_DEV_FRACTION,
+  toolsFraction: "auto",
+  seed: manifest.seed,
+});
 const index = readToolIndex(dir);
 const { model, tokenizer } = loadCheckpoint(dir);
-const samples = retrievalSamples(split.train, index, { skipUnknown: true }).samples.map((c) => {
-  const s = encodeChat(tokenizer!, c.messages, {
-    format: manifest.chatFormat ?? "chatml",
-    maxContentTokens: schedule.maxContentTokens,
-    maxLength: model.config.maxPositions,
-  });
-  return userLoss ? withUserLoss(s) : s;
-});
-const total = Math.max(1, Math.ceil((epochs * samples.length) / schedule.batchSize));
-const seqLen = Math.min(
-  model.config.maxPositions,
-  samples.reduce((m, s) => Math.max(m, s.ids.length), 1),
+const stage = retrievalStage(
+  model,
+  tokenizer!,
+  manifest,
+  split.train,
+  index,
+  SCHEDULES.tiny.stages.retrieval.userLoss === true,
 );
+const { samples, total } = stage;
 const k = kernels() as { collectStats?: (s?: KernelStats) => void; name: string };
 // On the last step of each window: subnormal floats among the inputs of each kind of product and in the
 // cross-entropy's gradient (the logits it turns into softmax − one-hot), what the products read next.
@@ -130,58 +125,47 @@ let tokens = 0;
 process.stderr.write(
   `engine-drift: ${samples.length} samples, ${total} stage steps, the first ${steps} timed, kernels ${k.name}\n`,
 );
-await train(
-  model,
-  { kind: "samples", samples, padId: model.config.padTokenId ?? 0, seqLen },
-  {
-    steps: total,
-    batchSize: schedule.batchSize,
-    lr,
-    seed: seed * 31 + 1,
-    warmupFraction: schedule.warmupFraction,
-    tokenDropout,
-    averageLast,
-    signal: stop.signal,
-    onStep: (info, optimizer) => {
-      if (saveAt.includes(info.step))
-        saveCheckpoint(join(saveDir, `step-${info.step}`), model, { tokenizer, optimizer, trainOptions: {} });
-      tokens += info.tokens;
-      sampling = (info.step + 1) % every === 0 || info.step + 1 === steps;
-      if (info.step % every !== 0 && info.step < steps) return;
-      const cpu = process.cpuUsage(cpu0);
-      const seconds = (performance.now() - t0) / 1000;
-      const n = info.step % every || every;
-      const ops = Object.fromEntries(
-        Object.entries(stats.ms)
-          .sort((a, b) => b[1] - a[1])
-          .map(([op, ms]) => [op, Number((ms / n).toFixed(2))]),
-      );
-      const w = {
-        step: info.step,
-        ms_per_step: Number(((seconds * 1000) / n).toFixed(1)),
-        tokens_per_s: Math.round(tokens / seconds),
-        cpu_ms_per_step: Number(((cpu.user + cpu.system) / 1000 / n).toFixed(1)),
-        tokens_per_cpu_s: Math.round(tokens / ((cpu.user + cpu.system) / 1e6)),
-        loss: Number(info.loss.toFixed(4)),
-        subnormal: {
-          weights: countSubnormals(optimizer.params.flat),
-          adam_m: countSubnormals(optimizer.m.flat),
-          adam_v: countSubnormals(optimizer.v.flat),
-        },
-        subnormal_inputs_last_step: { ...inputs },
-        ops_ms_per_step: ops,
-      };
-      windows.push(w);
-      process.stdout.write(JSON.stringify(w) + "\n");
-      if (info.step >= steps) stop.abort();
-      for (const key of Object.keys(inputs)) delete inputs[key];
-      stats = emptyStats();
-      k.collectStats?.(stats);
-      tokens = 0;
-      t0 = performance.now();
-      cpu0 = process.cpuUsage();
-    },
+await train(model, stage.data, {
+  ...stage.options(stop.signal),
+  onStep: (info, optimizer) => {
+    if (saveAt.includes(info.step))
+      saveCheckpoint(join(saveDir, `step-${info.step}`), model, { tokenizer, optimizer, trainOptions: {} });
+    tokens += info.tokens;
+    sampling = (info.step + 1) % every === 0 || info.step + 1 === steps;
+    if (info.step % every !== 0 && info.step < steps) return;
+    const cpu = process.cpuUsage(cpu0);
+    const seconds = (performance.now() - t0) / 1000;
+    const n = info.step % every || every;
+    const ops = Object.fromEntries(
+      Object.entries(stats.ms)
+        .sort((a, b) => b[1] - a[1])
+        .map(([op, ms]) => [op, Number((ms / n).toFixed(2))]),
+    );
+    const w = {
+      step: info.step,
+      ms_per_step: Number(((seconds * 1000) / n).toFixed(1)),
+      tokens_per_s: Math.round(tokens / seconds),
+      cpu_ms_per_step: Number(((cpu.user + cpu.system) / 1000 / n).toFixed(1)),
+      tokens_per_cpu_s: Math.round(tokens / ((cpu.user + cpu.system) / 1e6)),
+      loss: Number(info.loss.toFixed(4)),
+      subnormal: {
+        weights: countSubnormals(optimizer.params.flat),
+        adam_m: countSubnormals(optimizer.m.flat),
+        adam_v: countSubnormals(optimizer.v.flat),
+      },
+      subnormal_inputs_last_step: { ...inputs },
+      ops_ms_per_step: ops,
+    };
+    windows.push(w);
+    process.stdout.write(JSON.stringify(w) + "\n");
+    if (info.step >= steps) stop.abort();
+    for (const key of Object.keys(inputs)) delete inputs[key];
+    stats = emptyStats();
+    k.collectStats?.(stats);
+    tokens = 0;
+    t0 = performance.now();
+    cpu0 = process.cpuUsage();
   },
-);
+});
 k.collectStats?.(undefined);
 if (jsonOut) writeFileSync(jsonOut, JSON.stringify({ dir, steps, every, kernels: k.name, windows }, null, 1));
