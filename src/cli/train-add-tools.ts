@@ -23,6 +23,7 @@ export interface AddToolsCliOptions {
   distillTeacher?: string;
   distillScope?: string;
   hardReplay?: string;
+  spreadReplay?: boolean;
   newToolOffset?: string;
   seed: string;
   progress: boolean;
@@ -87,6 +88,7 @@ export async function runAddTools(
       ["--train-layers", opts.trainLayers],
       ["--distill", opts.distill],
       ["--hard-replay", opts.hardReplay],
+      ["--spread-replay", opts.spreadReplay],
     ] as const
   ).find(([, value]) => value !== undefined);
   if (method === "rows" && allOnly)
@@ -149,6 +151,11 @@ export async function runAddTools(
         `--hard-replay must be a share in [0, 1], got "${opts.hardReplay}"`,
       );
   }
+  if (opts.spreadReplay && (opts.hardReplay !== undefined || opts.distill !== undefined))
+    throw new ToolgenError(
+      "invalid_option",
+      "--spread-replay does not combine with --hard-replay or --distill (both are tied to one replay draw)",
+    );
   let newToolOffset: number | "auto" | undefined;
   if (opts.newToolOffset === "auto") newToolOffset = "auto";
   else if (opts.newToolOffset !== undefined) {
@@ -186,6 +193,7 @@ export async function runAddTools(
     ...(trainLayers !== undefined ? { trainLayers } : {}),
     ...(distill ? { distill } : {}),
     ...(hardReplay !== undefined ? { hardReplay } : {}),
+    ...(opts.spreadReplay ? { spreadReplay: true } : {}),
     ...(newToolOffset !== undefined ? { newToolOffset } : {}),
     seed,
     progress: opts.progress,

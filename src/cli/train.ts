@@ -118,6 +118,11 @@ export function register(program: Command): void {
         "take the most probability from once their rows are set (default: a random draw)",
     )
     .option(
+      "--spread-replay",
+      "--add-tools --method all: each epoch of a stage replays other old samples instead of the same draw again " +
+        "(same steps and mix)",
+    )
+    .option(
       "--new-tool-offset <x>",
       "--add-tools: logit offset for the added tools' tokens, applied when the model ranks tools " +
         "(toolgen-offsets.json; negative keeps more of the old tools' ranks; default 0), or auto: chosen on " +

@@ -90,6 +90,8 @@ export interface AddedTools {
   rows?: { examples: number; loss: number; accuracy: number; seconds: number };
   /** `hardReplay`: the share of each stage's replay taken as the old samples the new tools threatened most. */
   hardReplay?: number;
+  /** `spreadReplay`: each epoch of a stage replayed other old samples (add-tools-spread.ts). */
+  spreadReplay?: boolean;
   /** The logit offset written for the added tools (OFFSETS_FILE), when one was given or chosen. */
   offset?: number;
   /** `--new-tool-offset auto`: how the offset was chosen on held-out dev queries (`train/choose-offset.ts`). */

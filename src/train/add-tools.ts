@@ -621,6 +621,7 @@ export async function addToolsToModel(o: AddToolsOptions): Promise<ToolGenManife
     stages: reports,
     ...(rows ? { rows } : {}),
     ...(hard !== undefined ? { hardReplay: hard } : {}),
+    ...(method === "all" && o.spreadReplay ? { spreadReplay: true } : {}),
     ...(typeof o.newToolOffset === "number" && o.newToolOffset ? { offset: o.newToolOffset } : {}),
     seconds: (performance.now() - started) / 1000,
   };

@@ -528,6 +528,11 @@ describe("adding tools to a trained ToolGen model", () => {
         ],
         [["--hard-replay", "1"], /--hard-replay applies to --method all/],
         [["--method", "all", "--hard-replay", "2"], /--hard-replay must be a share in \[0, 1\], got "2"/],
+        [["--spread-replay"], /--spread-replay applies to --method all/],
+        [
+          ["--method", "all", "--spread-replay", "--hard-replay", "0.5"],
+          /--spread-replay does not combine with --hard-replay or --distill/,
+        ],
         [["--method", "all", "--distill-scope", "old"], /--distill-scope applies to --distill/],
         [
           ["--method", "all", "--distill", "0.5", "--distill-scope", "x"],
@@ -573,6 +578,14 @@ describe("adding tools to a trained ToolGen model", () => {
       const json = JSON.parse(ok.stdout) as { rows?: unknown; hardReplay?: number };
       expect(json.rows).toBeDefined(); // --rows-first
       expect(json.hardReplay).toBe(0.5);
+      const spreadOut = join(dir, "cli-flags-spread");
+      const spread = await runCli([
+        "train",
+        ...["--add-tools", tools, "--from", base, "--out", spreadOut, "--method", "all", "--epochs", "2"],
+        ...["--spread-replay", "--no-progress", "--json"],
+      ]);
+      expect(spread.code, spread.stderr).toBe(0);
+      expect((JSON.parse(spread.stdout) as { spreadReplay?: boolean }).spreadReplay).toBe(true);
       // --train-layers 1: the first of the two layers is held bit for bit.
       const name = "model.layers.0.mlp.up_proj.weight";
       const [a, b] = [
