@@ -15,7 +15,7 @@ import { DEFAULT_DEV_FRACTION } from "../src/cli/train-toolgen.ts";
 import { join } from "node:path";
 import { loadCheckpoint, saveCheckpoint } from "../src/nn/checkpoint.ts";
 import { emptyStats, kernels, type KernelStats } from "../src/nn/kernels/index.ts";
-import type { MatmulCall } from "../src/nn/kernels/api.ts";
+import type { MatmulCall, MatmulKernels } from "../src/nn/kernels/api.ts";
 import { train } from "../src/nn/train/trainer.ts";
 import { readManifest, readToolIndex } from "../src/toolgen/model-folder.ts";
 import { splitDev } from "../src/train/dev-split.ts";
@@ -75,18 +75,11 @@ const count = (label: string, x: Float32Array, n: number) => {
 const wrapped = k as unknown as Record<string, unknown>;
 for (const shape of ["ABt", "AB", "AtB"] as const) {
   const f = wrapped[`matmul${shape}`] as (...a: unknown[]) => void;
-  wrapped[`matmul${shape}`] = (
-    out: Float32Array,
-    a: Float32Array,
-    b: Float32Array,
-    M: number,
-    K: number,
-    N: number,
-    acc?: boolean,
-  ) => {
+  wrapped[`matmul${shape}`] = (...args: Parameters<MatmulKernels["matmulABt"]>) => {
+    const [, a, b, M, K, N] = args;
     count(`${shape} a`, a, M * K);
     count(`${shape} b`, b, K * N);
-    return f.call(k, out, a, b, M, K, N, acc);
+    return f.apply(k, args);
   };
 }
 for (const name of ["matmulMany", "matmulThen"]) {

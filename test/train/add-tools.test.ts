@@ -6,7 +6,7 @@ import type { CatalogEntry, LabelledQuery } from "../../src/catalog/catalog.ts";
 import { loadCheckpoint } from "../../src/nn/checkpoint.ts";
 import { createRetriever } from "../../src/retrieval/create.ts";
 import type { GenerativeRetriever } from "../../src/retrieval/generative.ts";
-import { addToolsToModel } from "../../src/train/add-tools.ts";
+import { addToolsToModel, type AddToolsOptions } from "../../src/train/add-tools.ts";
 import { distillTargets } from "../../src/train/distill-targets.ts";
 import { readManifest, readToolIndex } from "../../src/toolgen/model-folder.ts";
 import { ToolgenError } from "../../src/errors.ts";
@@ -35,6 +35,22 @@ const newQueries = queries.filter(isNew);
 describe("adding tools to a trained ToolGen model", () => {
   const dir = mkdtempSync(join(tmpdir(), "toolgen-add-"));
   const base = join(dir, "base");
+  /** An addition by method all with one old sample replayed per new one, its log lines kept. */
+  const addLogged = async (name: string, extra: Partial<AddToolsOptions>) => {
+    const lines: string[] = [];
+    const m = await addToolsToModel({
+      from: base,
+      out: join(dir, name),
+      tools: newTools,
+      queries: newQueries,
+      method: "all",
+      replay: 1,
+      progress: false,
+      log: (l) => lines.push(l),
+      ...extra,
+    });
+    return { m, lines };
+  };
   beforeAll(async () => {
     await trainAddToolsBase(base, oldTools, oldQueries);
   }, 60_000);
@@ -316,23 +332,12 @@ describe("adding tools to a trained ToolGen model", () => {
   );
 
   it("replays the old samples the new tools threaten most (hardReplay)", { timeout: 60_000 }, async () => {
-    const run = async (name: string, hardReplay: number | undefined) => {
-      const lines: string[] = [];
-      const m = await addToolsToModel({
-        from: base,
-        out: join(dir, name),
-        tools: newTools,
-        queries: newQueries,
-        method: "all",
+    const run = (name: string, hardReplay: number | undefined) =>
+      addLogged(name, {
         rowsFirst: true,
-        replay: 1,
         epochs: { memorization: 1, retrieval: 1 },
         ...(hardReplay !== undefined ? { hardReplay } : {}),
-        progress: false,
-        log: (l) => lines.push(l),
       });
-      return { m, lines };
-    };
     const random = await run("replay-random", undefined);
     const drawn = await run("replay-hard-0", 0);
     const hard = await run("replay-hard", 1);
@@ -356,22 +361,11 @@ describe("adding tools to a trained ToolGen model", () => {
   });
 
   it("spreads the replay over the epochs at the same steps (spreadReplay)", { timeout: 60_000 }, async () => {
-    const run = async (name: string, spreadReplay: boolean) => {
-      const lines: string[] = [];
-      const m = await addToolsToModel({
-        from: base,
-        out: join(dir, name),
-        tools: newTools,
-        queries: newQueries,
-        method: "all",
-        replay: 1,
+    const run = (name: string, spreadReplay: boolean) =>
+      addLogged(name, {
         epochs: { memorization: 1, retrieval: 3 },
         ...(spreadReplay ? { spreadReplay } : {}),
-        progress: false,
-        log: (l) => lines.push(l),
       });
-      return { m, lines };
-    };
     const once = await run("spread-no", false);
     const spread = await run("spread-yes", true);
     expect(once.lines.some((l) => l.includes("spread"))).toBe(false);
