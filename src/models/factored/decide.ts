@@ -43,6 +43,8 @@ import { emptyNames, leftoverNames } from "./leftover-names.ts";
 import { digitText } from "./digit-texts.ts";
 import { namedRun } from "./named-runs.ts";
 import { orderSwaps } from "./order-swaps.ts";
+import { sentenceOwners, sentenceRanges } from "./sentence-owners.ts";
+import { UNIT_WORDS, unitWords } from "./unit-words.ts";
 
 export interface FactoredWeights {
   /** One weight vector per candidate family (FAMILIES order), then the "leave it out" one. */
@@ -219,6 +221,13 @@ export interface DecideOptions {
   emptyNames?: number | false;
   /** false: a value that makes a run of three joined values ("A, B and C") still needs the learnt "more" model's yes (list-runs.ts). */
   listRuns?: boolean;
+  /**
+   * An empty optional text parameter takes the word written right after a number the call takes, when its chance of
+   * that word is at least this share of leaving it out (unit-words.ts; default UNIT_WORDS); false: none.
+   */
+  unitWords?: number | false;
+  /** false: a sentence that mentions one function alone is not given to it whole (sentence-owners.ts). */
+  sentenceOwners?: boolean;
 }
 
 export interface ScoredParam {
@@ -835,6 +844,8 @@ export function argumentsOf(
         ? assignLearned(s.view, s.params, more)
         : assignLearned(s.view, s.params, more, (c) => allowed(c) || outside.has(c));
   }
+  // a word written right after a number the call takes is its unit, for an empty optional text parameter (unit-words.ts)
+  if (o.unitWords !== false && o.parallel !== false) picked = withUnits(s, picked, o.unitWords ?? UNIT_WORDS);
   let calls = callsOf(s.view.tool.function.name, picked, o.parallel === false ? 1 : w.maxCalls, o.cross === true);
   // numbers written in groups, one per required number parameter: one call per group (number-groups.ts)
   const groupShare = o.numberGroups ?? NUMBER_GROUP_SHARE;
@@ -933,7 +944,13 @@ export function decide(
   const scored = scoreFunctions(tools, question, w, stats, joiners, o);
   const chosen = chooseFunctions(scored, w, o);
   const shape = { clauses: o.clauseStarts !== false, clusters: o.mentionClusters !== false };
-  const owner = chosen.length > 1 && o.segment !== false ? spanOwners(chosen, docMentions(o), shape) : undefined;
+  let owner = chosen.length > 1 && o.segment !== false ? spanOwners(chosen, docMentions(o), shape) : undefined;
+  // a sentence that mentions one function alone is that function's (sentence-owners.ts)
+  if (owner && owner[0] !== -1 && o.sentenceOwners !== false) {
+    const names = chosen.map((s) => new Set(nameWords(s.view.tool.function.name).map(stemOf)));
+    const own = names.map((n, i) => new Set([...n].filter((x) => names.every((m, j) => j === i || !m.has(x)))));
+    owner = sentenceOwners(chosen[0]!.view.view.tokens, sentenceRanges(chosen[0]!.view.view.tokens), own, owner);
+  }
   const allowed = (i: number) => owner && ((c: Candidate) => c.start < 0 || owner[c.start] === i);
   // several functions: the spans each takes as first values are spent, no other function's further values
   const firsts =
@@ -999,3 +1016,28 @@ export function mentioned(chosen: readonly ScoredFunction[], docs?: number): boo
 /** Does a span hold a word that starts with a capital letter? */
 const capitalised = (f: FunctionView, c: Candidate): boolean =>
   c.start >= 0 && f.view.tokens.slice(c.start, c.end).some((k) => k.capital || /^\p{Lu}/u.test(k.text));
+
+/** `picked` with empty optional text parameters given the units written after the call's numbers (unit-words.ts). */
+function withUnits(s: ScoredFunction, picked: Picked[], minRatio: number): Picked[] {
+  const numeric = picked.filter((k) => k.values.every((v) => v.family === "number" && v.start >= 0));
+  if (numeric.length === 0) return picked;
+  const anchor = numeric.reduce((a, b) => (b.values.length > a.values.length ? b : a));
+  const empty = s.params.filter((p) => !p.info.required && p.info.kind.type === "string" && !p.info.kind.enumValues && !picked.some((k) => k.param === p));
+  // several calls only: one call's unit is as often left to the parameter's default (simple_python_107, 222 lost)
+  if (empty.length === 0 || anchor.values.length < 2) return picked;
+  const units = unitWords(
+    s.view.view.tokens,
+    anchor.values.map((v) => [v.start, v.end]),
+    empty.map((p) => ({ candidates: p.info.candidates, probs: p.probs, pNull: p.pNull })),
+    minRatio,
+  );
+  const taken = new Set<string>();
+  const out = [...picked];
+  units.forEach((u, i) => {
+    // one parameter per unit word
+    if (!u || taken.has(String(u[0]!.start))) return;
+    taken.add(String(u[0]!.start));
+    out.push({ param: empty[i]!, values: u });
+  });
+  return out;
+}
