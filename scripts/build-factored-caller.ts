@@ -1977,6 +1977,15 @@ const DEVELOPMENT_PROBES = [
     18,
   ],
   [
+    "+ decoding (h38j): pairing words, an English policy: where the question says 'respectively' and some parameter holds several values, a text parameter with one value takes the spans joined to it (commas and learnt joiner words between, written alike), up to as many (pairing-words.ts ENGLISH_PAIRING, pairing-off; won parallel_0 on both seeds, nothing lost; sum of six 289.5 against 289; java 63, js 64)",
+    52.5,
+    54.5,
+    84.17,
+    37.5,
+    18,
+  ],
+  ["the same on base-s2 (289.25 against 288.75; java 63, js 66)", 52.25, 54, 84.58, 36, 18],
+  [
     "probe, decoding, not kept: unit words with one call too (0.05, with cross runs: lost simple_python_107, 222; parallel 36.5)",
     52,
     54.5,
@@ -2118,6 +2127,7 @@ const MODES: Record<string, DecideOptions> = {
   "list-runs-off": { listRuns: false },
   "sentence-owners-off": { sentenceOwners: false },
   "unit-words-off": { unitWords: false },
+  "pairing-off": { pairing: false },
 };
 
 function countKinds(report: BfclReport): Record<string, number> {
@@ -2162,6 +2172,8 @@ const SEVERAL_CALL_MODES: Record<string, string> = {
     "with several functions called, a sentence that mentions one function alone is cut by the segments as any other ('a triangle and a circle … For the triangle, the sides are 5, 7 and 9 units' gave the circle the sides; sentence-owners.ts; before 2026-12-06 09:00 UTC)",
   "unit-words-off":
     "with several calls, an empty optional text parameter never takes the word written right after a number the calls take ('the first circle has a radius of 5cm, the second of 10cm' gave no unit; unit-words.ts; before 2026-12-06 09:30 UTC)",
+  "pairing-off":
+    "no language policy for pairing words: where the question says 'respectively', a text parameter with one value takes further values only as anywhere else ('Taylor Swift and Maroon 5, with a play time of 20 minutes and 15 minutes respectively' gave Taylor Swift twice; ENGLISH_PAIRING, pairing-words.ts, is the default policy; before 2026-12-06 10:05 UTC)",
 };
 
 /** Ablations of the one-call choices (2026-12-06, issue 38, multiple), run with the default modes. */

@@ -1,8 +1,12 @@
 import { describe, expect, it } from "vitest";
 import type { Candidate } from "../../src/models/factored/candidates.ts";
+import { assignLearned, MORE_DIM } from "../../src/models/factored/decide.ts";
+import { functionView, questionView } from "../../src/models/factored/features.ts";
+import { ENGLISH_PAIRING } from "../../src/models/factored/pairing-words.ts";
 import { sentenceOwners, sentenceRanges } from "../../src/models/factored/sentence-owners.ts";
 import { tokenize } from "../../src/models/factored/text.ts";
 import { unitWords } from "../../src/models/factored/unit-words.ts";
+import type { ToolJson } from "../../src/tools/types.ts";
 
 /** Where each of `words` is first written in `tokens` (a one-token range). */
 const placeOf = (tokens: ReturnType<typeof tokenize>, word: string): [number, number] => {
@@ -59,5 +63,33 @@ describe("unit words", () => {
   it("gives none where the parameter wants the first unit less than the share asked", () => {
     const slot = { candidates: [span(cm1 - 1, cm1 + 1), span(cm2)], probs: [0.005, 0.5], pNull: 0.9 };
     expect(unitWords(t, numbers, [slot], 0.01)).toEqual([undefined]);
+  });
+});
+
+describe("pairing words", () => {
+  const play: ToolJson = {
+    type: "function",
+    function: {
+      name: "play_songs",
+      description: "",
+      parameters: { type: "object", properties: { artist: { type: "string" }, duration: { type: "integer" } }, required: ["artist", "duration"] },
+    },
+  };
+  // the learnt "more" takes further numbers and no further span: bias -10, +20 for a number (moreFeatures x[8])
+  const weights = new Array<number>(MORE_DIM).fill(0);
+  weights[0] = -10;
+  weights[8] = 20;
+  const artists = (pairing: ReadonlySet<string> | undefined) => {
+    const view = questionView("Play songs from Taylor Swift and Maroon 5, with a play time of 20 minutes and 15 minutes respectively", new Set(["and"]));
+    const f = functionView(play, view, new Map());
+    const chance: Record<string, number> = { "Taylor Swift": 0.6, "Maroon 5": 0.2, "20": 0.5, "15": 0.4 };
+    const scored = f.params.map((info) => ({ info, probs: info.candidates.map((k) => chance[String(k.value)] ?? 0), pNull: 0 }));
+    const picked = assignLearned(f, scored, { weights, threshold: 0.9, pairing });
+    return picked.find((k) => k.param.info.name === "artist")!.values.map((v) => v.value);
+  };
+
+  it("gives a one-value text parameter the span joined to it where the question says the lists pair", () => {
+    expect(artists(ENGLISH_PAIRING)).toEqual(["Taylor Swift", "Maroon 5"]);
+    expect(artists(undefined)).toEqual(["Taylor Swift"]);
   });
 });

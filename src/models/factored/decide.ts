@@ -45,6 +45,7 @@ import { namedRun } from "./named-runs.ts";
 import { orderSwaps } from "./order-swaps.ts";
 import { sentenceOwners, sentenceRanges } from "./sentence-owners.ts";
 import { UNIT_WORDS, unitWords } from "./unit-words.ts";
+import { ENGLISH_PAIRING, saysPairing } from "./pairing-words.ts";
 
 export interface FactoredWeights {
   /** One weight vector per candidate family (FAMILIES order), then the "leave it out" one. */
@@ -226,6 +227,11 @@ export interface DecideOptions {
    * that word is at least this share of leaving it out (unit-words.ts; default UNIT_WORDS); false: none.
    */
   unitWords?: number | false;
+  /**
+   * Words that say lists pair in order ("… respectively"), a language policy (pairing-words.ts): ENGLISH_PAIRING by
+   * default, false for none.
+   */
+  pairing?: ReadonlySet<string> | false;
   /** false: a sentence that mentions one function alone is not given to it whole (sentence-owners.ts). */
   sentenceOwners?: boolean;
 }
@@ -388,6 +394,8 @@ export interface MoreOptions {
   segmentFill?: number;
   /** false: a run of three joined values is no further value without the learnt "more" model's yes (list-runs.ts). */
   listRuns?: boolean;
+  /** Words that say lists pair in order (pairing-words.ts); undefined: none. */
+  pairing?: ReadonlySet<string>;
 }
 
 /** The joint assignment: parameters in order of confidence, each its best candidate whose span is still free. */
@@ -588,6 +596,24 @@ export function assignLearned(
       pk.values.sort((a, b) => placeStart(f, a, enums) - placeStart(f, b, enums));
     }
   }
+  // "… respectively": a text parameter with one value takes the spans joined to it, up to that number (pairing-words.ts)
+  if (n > 1 && saysPairing(f.view.tokens, more.pairing))
+    for (const pk of picked) {
+      const c0 = pk.values[0]!;
+      if (pk.values.length !== 1 || c0.family !== "span" || c0.start < 0) continue;
+      const ranked = pk.param.probs
+        .map((pr, i) => ({ pr, c: pk.param.info.candidates[i]! }))
+        .filter((r) => r.c !== c0 && r.c.family === "span" && r.pr >= MORE_FLOOR)
+        .sort((a, b) => b.pr - a.pr);
+      for (const r of ranked) {
+        if (pk.values.length >= n) break;
+        if (!further(r.c) || r.c.quoted !== c0.quoted || capitalised(f, r.c) !== capitalised(f, c0) || !fits(pk.param, r.c)) continue;
+        if (!pk.values.some((v) => linkOf(f, rangesOf(v), rangesOf(r.c)) !== undefined || linkOf(f, rangesOf(r.c), rangesOf(v)) !== undefined)) continue;
+        used.push(...rangesOf(r.c));
+        pk.values.push(r.c);
+      }
+      pk.values.sort((a, b) => a.start - b.start);
+    }
   if (n > 1 && more.segmentFill !== undefined)
     segmentFill(picked, n, {
       f,
@@ -818,6 +844,7 @@ export function argumentsOf(
           segmentFill: (o.segmentFill ?? SEGMENT_FILL_RATIO) > 0 ? (o.segmentFill ?? SEGMENT_FILL_RATIO) : undefined,
           quotedJoins: o.quotedJoins !== false,
           listRuns: o.listRuns !== false,
+          pairing: o.pairing === false ? undefined : (o.pairing ?? ENGLISH_PAIRING),
         };
   let picked = o.assigner === "order" ? assignByOrder(s.params) : assignLearned(s.view, s.params, more, allowed);
   // the span owner left a required parameter without a value: that parameter may take a value outside the
