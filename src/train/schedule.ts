@@ -31,6 +31,13 @@ export interface StageSchedule {
    */
   userLoss?: boolean;
   /**
+   * With `userLoss`: the fraction of the user's words that are targets in each batch (a fresh seeded draw per
+   * batch; the rest are inputs only), in (0, 1]; absent or 1: all of them. The LM head runs on the target rows
+   * alone, and a retrieval batch of 32 queries has ~610 of them with the user loss against 64 without, which made
+   * a step 1.6× dearer (issue 40); a fraction of 0.25 leaves ~200.
+   */
+  userLossFraction?: number;
+  /**
    * Tail weight averaging: the stage's weights are the mean of those after each of its last `averageLast ·
    * steps` updates (a fraction in [0, 1); 0 or absent: the last weights).
    */

@@ -183,8 +183,35 @@ export function dropTokens(sample: Sample, p: number, rng: Rng): Sample {
   }
   const out: Sample = { ids: ids.filter((_, i) => keep[i]) };
   if (lossMask) out.lossMask = Array.from(lossMask).filter((_, i) => keep[i]);
+  // what is left of the user's words stays marked (thinUserLoss reads it after the dropout)
+  out.droppable = Array.from(droppable).filter((_, i) => keep[i]);
   // The soft target follows its token to where the removals before it leave it.
   const soft = sample.soft;
   if (soft && keep[soft.at]) out.soft = { ...soft, at: keep.slice(0, soft.at).filter(Boolean).length };
   return out;
+}
+
+/**
+ * User-loss thinning: each loss position on a droppable token (the user's words, which a user loss puts in the
+ * loss) stays a target with probability `fraction` and is an input only otherwise; the other targets (the tool
+ * token, the reply) always stay. The LM head runs on the target rows alone (Llama.run), so a query's head rows
+ * cost about `fraction` of what they cost in full. A sample whose targets would all go keeps one of them.
+ */
+export function thinUserLoss(sample: Sample, fraction: number, rng: Rng): Sample {
+  const { ids, lossMask, droppable } = sample;
+  if (!lossMask || !droppable || fraction >= 1) return sample;
+  if (droppable.length !== ids.length || lossMask.length !== ids.length)
+    throw new ToolgenError(
+      "invalid_input",
+      `droppable (${droppable.length}) and lossMask (${lossMask.length}) must match ids (${ids.length})`,
+    );
+  const mask = Array.from(lossMask, (m) => (m ? 1 : 0));
+  const thinned: number[] = [];
+  for (let i = 0; i < mask.length; i++)
+    if (mask[i] && droppable[i] && rng.next() >= fraction) {
+      mask[i] = 0;
+      thinned.push(i);
+    }
+  if (thinned.length > 0 && !mask.some(Boolean)) mask[thinned[rng.int(thinned.length)]!] = 1;
+  return { ...sample, lossMask: mask };
 }
