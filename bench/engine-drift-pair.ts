@@ -4,6 +4,7 @@
  * per window of `--every` steps for each. Variants: `pipeline` (as `toolgen train` runs the stage: the folder's
  * memorized model, user loss on), `saving` (the same, writing a resumable checkpoint every `--every` steps), `nouser` (the same without the user loss: the head at the tool token alone),
  * `thin:F` (the pipeline variant with the user loss thinned to a fraction F of the query's words, `userLossFraction`),
+ * `thinw:F` (the same with the kept words' losses weighted 1/F, `userLossReweight`),
  * `bench` (a freshly initialised model without user loss: bench:engine's stage workload), `state:DIR` (the
  * pipeline variant resumed from a checkpoint engine-drift.ts saved with --save-at: an early and a late state of
  * the stage side by side tell whether a step gets slower as training goes on, apart from the machine's load).
@@ -43,7 +44,7 @@ for (const v of variants)
   if (
     !["pipeline", "saving", "nouser", "bench"].includes(v) &&
     !v.startsWith("state:") &&
-    !(v.startsWith("thin:") && Number(v.slice(5)) > 0 && Number(v.slice(5)) <= 1)
+    !(/^thinw?:/.test(v) && Number(v.split(":")[1]) > 0 && Number(v.split(":")[1]) <= 1)
   )
     throw new Error(`unknown variant ${v}`);
 
@@ -65,11 +66,12 @@ const runs = variants.map(async (variant) => {
   const optimizer = state ? loadTrainingState(state).optimizer : undefined;
   const { model, tokenizer } = state ?? loadCheckpoint(dir);
   if (variant === "bench") model.params.flat.set(initParams(model.config, 1).flat);
-  const thin = variant.startsWith("thin:") ? Number(variant.slice(5)) : undefined;
+  const thin = /^thinw?:/.test(variant) ? Number(variant.split(":")[1]) : undefined;
   const userLoss =
     variant === "pipeline" || variant === "saving" || state !== undefined || thin !== undefined;
   const stage = retrievalStage(model, tokenizer!, manifest, split.train, index, userLoss, {
     userLossFraction: thin,
+    userLossReweight: variant.startsWith("thinw:"),
   });
   const stop = new AbortController();
   const first = optimizer?.step ?? 0;

@@ -7,7 +7,7 @@
  * --model OUT` scores it. Writes OUT/retrieval-run.json (steps, seconds, mean head rows per step, final loss).
  *   toolgen train --catalog C --queries Q --out MEM --preset tiny --stages memorization   (once)
  *   npx tsx bench/train-schedule-retrieval.ts --model MEM --catalog C --queries Q --out OUT
- *     [--epochs 16] [--user-loss-fraction 1]
+ *     [--epochs 16] [--user-loss-fraction 1 [--reweight]]
  */
 import { cpSync, existsSync } from "node:fs";
 import { join } from "node:path";
@@ -35,6 +35,7 @@ const dir = option("--model");
 const out = option("--out");
 const epochs = Number(option("--epochs", "16"));
 const fraction = Number(option("--user-loss-fraction", "1"));
+const reweight = argv.includes("--reweight");
 if (!(epochs > 0)) fail(`--epochs must be positive, got ${epochs}`);
 if (!(fraction > 0 && fraction <= 1)) fail(`--user-loss-fraction must be in (0, 1], got ${fraction}`);
 if (existsSync(out)) fail(`${out} exists; choose a new --out`);
@@ -51,7 +52,7 @@ const split = splitDev(catalog, allQueries, {
 const { model, tokenizer } = loadCheckpoint(dir);
 const stage = retrievalStage(model, tokenizer!, manifest, split.train, readToolIndex(dir), true, {
   epochs,
-  ...(fraction < 1 ? { userLossFraction: fraction } : {}),
+  ...(fraction < 1 ? { userLossFraction: fraction, userLossReweight: reweight } : {}),
 });
 let headRows = 0;
 const forwardBackward = model.forwardBackward.bind(model);
@@ -62,7 +63,7 @@ model.forwardBackward = (batch, grads, o) => {
 };
 process.stderr.write(
   `train-schedule-retrieval: ${stage.samples.length} samples, ${stage.total} steps, ` +
-    `user-loss fraction ${fraction}, kernels ${kernels().name}\n`,
+    `user-loss fraction ${fraction}${reweight ? " reweighted" : ""}, kernels ${kernels().name}\n`,
 );
 const started = performance.now();
 const cpuStart = process.cpuUsage();
@@ -89,6 +90,7 @@ const record = {
   samples: stage.samples.length,
   epochs,
   userLossFraction: fraction,
+  userLossReweight: reweight,
   steps: stage.total,
   seconds: Math.round(seconds * 10) / 10,
   cpuSeconds: Math.round((cpu.user + cpu.system) / 1e5) / 10,

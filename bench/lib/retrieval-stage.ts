@@ -21,7 +21,7 @@ export function retrievalStage(
   train: readonly LabelledQuery[],
   index: ToolIndex,
   userLoss: boolean,
-  variant: { epochs?: number; userLossFraction?: number } = {},
+  variant: { epochs?: number; userLossFraction?: number; userLossReweight?: boolean } = {},
 ) {
   const schedule = SCHEDULES.tiny;
   const { lr, tokenDropout, averageLast } = schedule.stages.retrieval;
@@ -48,6 +48,7 @@ export function retrievalStage(
     warmupFraction: schedule.warmupFraction,
     tokenDropout,
     ...(variant.userLossFraction !== undefined ? { userLossFraction: variant.userLossFraction } : {}),
+    ...(variant.userLossReweight ? { userLossReweight: true } : {}),
     averageLast,
     signal,
   });

@@ -80,13 +80,15 @@ const DEFAULT_STAGES: Stage[] = ["memorization", "retrieval"];
 function fingerprintSchedule({ splitDigits, ...schedule }: Schedule): Schedule {
   const stages = Object.fromEntries(
     Object.entries(schedule.stages).map(
-      ([k, { tokenDropout, userLoss, userLossFraction, averageLast, ...rest }]) => [
+      ([k, { tokenDropout, userLoss, userLossFraction, userLossReweight, averageLast, ...rest }]) => [
         k,
         {
           ...rest,
           ...(tokenDropout ? { tokenDropout } : {}),
           ...(userLoss ? { userLoss } : {}),
-          ...(userLoss && userLossFraction !== undefined && userLossFraction < 1 ? { userLossFraction } : {}),
+          ...(userLoss && userLossFraction !== undefined && userLossFraction < 1
+            ? { userLossFraction, ...(userLossReweight ? { userLossReweight } : {}) }
+            : {}),
           ...(averageLast ? { averageLast } : {}),
         },
       ],
@@ -174,7 +176,8 @@ function checkOptions(o: ToolGenTrainOptions, schedule: Schedule, stages: readon
   integer("batch size", schedule.batchSize, 1);
   integer("tokenizer vocabulary", schedule.tokenizerVocab, 256);
   for (const stage of stages) {
-    const { epochs, lr, tokenDropout, averageLast, userLoss, userLossFraction } = schedule.stages[stage];
+    const { epochs, lr, tokenDropout, averageLast, userLoss, userLossFraction, userLossReweight } =
+      schedule.stages[stage];
     if (!(epochs > 0 && Number.isFinite(epochs)))
       throw new ToolgenError("invalid_option", `${stage}: epochs must be a positive number, got ${epochs}`);
     if (!(lr > 0 && Number.isFinite(lr)))
@@ -196,6 +199,11 @@ function checkOptions(o: ToolGenTrainOptions, schedule: Schedule, stages: readon
       throw new ToolgenError(
         "invalid_option",
         `${stage}: a user-loss fraction needs the user loss (userLoss) on`,
+      );
+    if (userLossReweight && !(userLoss && userLossFraction !== undefined && userLossFraction < 1))
+      throw new ToolgenError(
+        "invalid_option",
+        `${stage}: reweighting the user loss needs the user loss on and a user-loss fraction below 1`,
       );
     if (averageLast !== undefined && !(averageLast >= 0 && averageLast < 1))
       throw new ToolgenError(
@@ -358,6 +366,7 @@ export async function trainToolGen(o: ToolGenTrainOptions): Promise<ToolGenManif
     // a fraction of 1 is the full user loss (the fingerprint sees it so as well)
     const userLossFraction = userLoss ? schedule.stages[stage].userLossFraction : undefined;
     const thinned = userLossFraction !== undefined && userLossFraction < 1 ? userLossFraction : undefined;
+    const reweighted = thinned !== undefined && schedule.stages[stage].userLossReweight === true;
     const samples = chats.map((c) => {
       const sample = encodeChat(tokenizer, c.messages, {
         format: chatFormat,
@@ -404,7 +413,7 @@ export async function trainToolGen(o: ToolGenTrainOptions): Promise<ToolGenManif
           seed: stageSeed,
           warmupFraction: schedule.warmupFraction,
           tokenDropout,
-          ...(thinned ? { userLossFraction: thinned } : {}),
+          ...(thinned ? { userLossFraction: thinned, userLossReweight: reweighted } : {}),
           averageLast,
           optimizer,
           signal: o.signal,
@@ -445,6 +454,7 @@ export async function trainToolGen(o: ToolGenTrainOptions): Promise<ToolGenManif
       ...(tokenDropout ? { tokenDropout } : {}),
       ...(userLoss ? { userLoss } : {}),
       ...(thinned ? { userLossFraction: thinned } : {}),
+      ...(reweighted ? { userLossReweight: true } : {}),
       ...(averageLast ? { averageLast } : {}),
       seconds: (performance.now() - started) / 1000,
       tokensPerSecond,

@@ -38,6 +38,12 @@ export interface StageSchedule {
    */
   userLossFraction?: number;
   /**
+   * With a `userLossFraction` below 1: each kept word's loss weighs 1 / fraction, so the user's words keep, in
+   * expectation, the share of the loss they have in full (unweighted, the tool token's share grows from ~10 % to
+   * ~30 % at 0.25).
+   */
+  userLossReweight?: boolean;
+  /**
    * Tail weight averaging: the stage's weights are the mean of those after each of its last `averageLast ·
    * steps` updates (a fraction in [0, 1); 0 or absent: the last weights).
    */

@@ -142,7 +142,7 @@ describe.skipIf(!existsSync(DEFAULT_WASM_PATH))("a training run on several kerne
       const ids = Array.from({ length: n }, () => rng.int(VOCAB));
       return { ids, lossMask: ids.map((_, t) => t > 0), droppable: ids.map((_, t) => t > 0 && t < n / 2) };
     });
-    const thinned = { tokenDropout: 0.2, userLossFraction: 0.25 };
+    const thinned = { tokenDropout: 0.2, userLossFraction: 0.25, userLossReweight: true };
     const setup: Setup = { config, data, options: { batchSize: 12, ...thinned }, threshold: 0 };
     const one = await run(1, setup);
     const two = await run(2, setup);

@@ -6,7 +6,7 @@ import { presetConfig } from "../../src/nn/config.ts";
 import { Llama } from "../../src/nn/llama.ts";
 import { initParams } from "../../src/nn/params.ts";
 import { Rng } from "../../src/nn/rng.ts";
-import { thinUserLoss, type Sample } from "../../src/nn/train/batches.ts";
+import { packBatch, padBatch, thinUserLoss, type Sample } from "../../src/nn/train/batches.ts";
 import { train } from "../../src/nn/train/trainer.ts";
 import { readManifest } from "../../src/toolgen/model-folder.ts";
 import { trainToolGen } from "../../src/train/pipeline.ts";
@@ -124,7 +124,11 @@ describe("the userLossFraction stage option", () => {
   it("enters the fingerprint only below 1, so folders trained without it keep theirs", async () => {
     const plain = await fingerprint({ userLoss: true });
     expect(await fingerprint({ userLoss: true, userLossFraction: 1 })).toBe(plain);
-    expect(await fingerprint({ userLoss: true, userLossFraction: 0.25 })).not.toBe(plain);
+    const thinned = await fingerprint({ userLoss: true, userLossFraction: 0.25 });
+    expect(thinned).not.toBe(plain);
+    expect(await fingerprint({ userLoss: true, userLossFraction: 0.25, userLossReweight: true })).not.toBe(
+      thinned,
+    );
   });
 
   it("is refused outside (0, 1] or without the user loss, before the folder is written", async () => {
@@ -132,6 +136,10 @@ describe("the userLossFraction stage option", () => {
       [{ userLoss: true, userLossFraction: 0 }, /user-loss fraction must be in \(0, 1\], got 0/],
       [{ userLoss: true, userLossFraction: 2 }, /got 2/],
       [{ userLoss: false, userLossFraction: 0.5 }, /needs the user loss/],
+      [
+        { userLoss: true, userLossReweight: true },
+        /reweighting the user loss needs .* a user-loss fraction below 1/,
+      ],
     ] as const) {
       const out = join(mkdtempSync(join(tmpdir(), "toolgen-thin-")), "model");
       const base = tinyToolGenOptions();
@@ -145,6 +153,50 @@ describe("the userLossFraction stage option", () => {
         }),
       ).rejects.toThrow(message);
       expect(readManifest(out)).toBeUndefined();
+    }
+  });
+});
+
+describe("loss weights (Batch.weights)", () => {
+  const c = presetConfig("tiny", 40, {
+    hiddenSize: 32,
+    intermediateSize: 96,
+    numLayers: 1,
+    numHeads: 2,
+    maxPositions: 16,
+  });
+  const model = new Llama(c, initParams(c, 2));
+  const s: Sample = { ids: [1, 7, 9, 12, 5, 30, 3], lossMask: [0, 1, 1, 1, 0, 1, 1] };
+
+  it("weigh a row as if it were counted that many times", () => {
+    // row 2 (predicting ids[3]) weighs 3: the same loss and gradients as the sample with two more copies of
+    // that one target
+    const weighted = padBatch([{ ...s, lossWeight: [1, 1, 1, 3, 1, 1, 1] }], 7, 0);
+    expect(Array.from(weighted.weights!)).toEqual([1, 1, 3, 1, 1, 1, 1]);
+    const only = { ...s, lossMask: [0, 0, 0, 1, 0, 0, 0] };
+    const copies = padBatch([s, only, only], 7, 0);
+    const g1 = model.params.like();
+    const g2 = model.params.like();
+    const a = model.forwardBackward(weighted, g1);
+    const b = model.forwardBackward(copies, g2);
+    expect(a.loss).toBeCloseTo(b.loss, 5);
+    let worst = 0;
+    for (let i = 0; i < g1.flat.length; i++) worst = Math.max(worst, Math.abs(g1.flat[i]! - g2.flat[i]!));
+    expect(worst).toBeLessThan(1e-5);
+    expect(g1.flat.some((x) => x !== 0)).toBe(true);
+    // packed the same way
+    const packed = packBatch([{ ...s, lossWeight: [1, 1, 1, 3, 1, 1, 1] }], 7);
+    expect(model.loss(packed).loss).toBeCloseTo(b.loss, 5);
+  });
+
+  it("reweighted thinning weighs each kept user word 1 / fraction and leaves the others at 1", () => {
+    for (let seed = 0; seed < 20; seed++) {
+      const out = thinUserLoss(sample, 0.25, new Rng(seed), true);
+      const mask = Array.from(out.lossMask!);
+      const w = Array.from(out.lossWeight!);
+      w.forEach((x, i) => expect(x).toBe(mask[i] && sample.droppable![i] ? 4 : 1));
+      // the same draws as without the weights
+      expect(mask).toEqual(Array.from(thinUserLoss(sample, 0.25, new Rng(seed)).lossMask!));
     }
   });
 });

@@ -63,6 +63,8 @@ export interface TrainOptions {
    * the target rows only, so this cuts its cost where the user's words are in the loss.
    */
   userLossFraction?: number;
+  /** With `userLossFraction`: each kept word's loss weighs 1 / fraction (`thinUserLoss`'s `reweight`). */
+  userLossReweight?: boolean;
   /**
    * Tail weight averaging: the weights returned are the mean of the weights after each of the last
    * `averageLast · steps` updates (a fraction in [0, 1); 0 or absent: the last weights). One run's late weights
@@ -138,7 +140,7 @@ export async function train(model: Llama, data: TrainData, o: TrainOptions): Pro
     }
     if (userLossFraction < 1) {
       const rng = new Rng(mixSeed(o.seed, index, 4));
-      batch = batch.map((s) => thinUserLoss(s, userLossFraction, rng));
+      batch = batch.map((s) => thinUserLoss(s, userLossFraction, rng, o.userLossReweight ?? false));
     }
     return batch;
   }
