@@ -3,12 +3,14 @@
  * the machine's load (a shared 2-core machine drifts by 2× within minutes) hits every variant alike: tokens/s
  * per window of `--every` steps for each. Variants: `pipeline` (as `toolgen train` runs the stage: the folder's
  * memorized model, user loss on), `saving` (the same, writing a resumable checkpoint every `--every` steps), `nouser` (the same without the user loss: the head at the tool token alone),
+ * `thin:F` (the pipeline variant with the user loss thinned to a fraction F of the query's words, `userLossFraction`),
+ * `thinw:F` (the same with the kept words' losses weighted 1/F, `userLossReweight`),
  * `bench` (a freshly initialised model without user loss: bench:engine's stage workload), `state:DIR` (the
  * pipeline variant resumed from a checkpoint engine-drift.ts saved with --save-at: an early and a late state of
  * the stage side by side tell whether a step gets slower as training goes on, apart from the machine's load).
  *   toolgen train --catalog C --queries Q --out DIR --preset tiny --stages memorization   (once)
  *   TOOLGEN_KERNEL_THREADS=1 npx tsx bench/engine-drift-pair.ts --model DIR --catalog C --queries Q
- *     [--variants pipeline,bench|state:DIR1,state:DIR2] [--steps 300] [--every 50]
+ *     [--variants pipeline,bench|pipeline,thin:0.25|state:DIR1,state:DIR2] [--steps 300] [--every 50]
  */
 import { loadCatalog, loadQueries } from "../src/catalog/load.ts";
 import { DEFAULT_DEV_FRACTION } from "../src/cli/train-toolgen.ts";
@@ -39,7 +41,11 @@ const steps = Number(option("--steps", "300"));
 const every = Number(option("--every", "50"));
 const variants = option("--variants", "pipeline,bench").split(",");
 for (const v of variants)
-  if (!["pipeline", "saving", "nouser", "bench"].includes(v) && !v.startsWith("state:"))
+  if (
+    !["pipeline", "saving", "nouser", "bench"].includes(v) &&
+    !v.startsWith("state:") &&
+    !(/^thinw?:/.test(v) && Number(v.split(":")[1]) > 0 && Number(v.split(":")[1]) <= 1)
+  )
     throw new Error(`unknown variant ${v}`);
 
 const manifest = readManifest(dir);
@@ -60,8 +66,13 @@ const runs = variants.map(async (variant) => {
   const optimizer = state ? loadTrainingState(state).optimizer : undefined;
   const { model, tokenizer } = state ?? loadCheckpoint(dir);
   if (variant === "bench") model.params.flat.set(initParams(model.config, 1).flat);
-  const userLoss = variant === "pipeline" || variant === "saving" || state !== undefined;
-  const stage = retrievalStage(model, tokenizer!, manifest, split.train, index, userLoss);
+  const thin = /^thinw?:/.test(variant) ? Number(variant.split(":")[1]) : undefined;
+  const userLoss =
+    variant === "pipeline" || variant === "saving" || state !== undefined || thin !== undefined;
+  const stage = retrievalStage(model, tokenizer!, manifest, split.train, index, userLoss, {
+    userLossFraction: thin,
+    userLossReweight: variant.startsWith("thinw:"),
+  });
   const stop = new AbortController();
   const first = optimizer?.step ?? 0;
   let ms = 0;

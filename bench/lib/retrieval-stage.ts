@@ -11,7 +11,8 @@ import { SCHEDULES } from "../../src/train/schedule.ts";
 /**
  * The tiny schedule's retrieval stage as `toolgen train` runs it (its samples, step count and train options), for the
  * benches that time that stage step by step (engine-drift.ts, engine-drift-pair.ts). `userLoss` false gives the
- * cheaper step the bench's stage ran before 2026-12-06 (the LM head on the tool tokens only).
+ * cheaper step the bench's stage ran before 2026-12-06 (the LM head on the tool tokens only). `variant` changes the
+ * number of epochs (a shorter equal budget for comparisons) or thins the user loss (`userLossFraction`).
  */
 export function retrievalStage(
   model: Llama,
@@ -20,9 +21,11 @@ export function retrievalStage(
   train: readonly LabelledQuery[],
   index: ToolIndex,
   userLoss: boolean,
+  variant: { epochs?: number; userLossFraction?: number; userLossReweight?: boolean } = {},
 ) {
   const schedule = SCHEDULES.tiny;
-  const { epochs, lr, tokenDropout, averageLast } = schedule.stages.retrieval;
+  const { lr, tokenDropout, averageLast } = schedule.stages.retrieval;
+  const epochs = variant.epochs ?? schedule.stages.retrieval.epochs;
   const samples = retrievalSamples(train, index, { skipUnknown: true }).samples.map((c) => {
     const s = encodeChat(tokenizer, c.messages, {
       format: manifest.chatFormat ?? "chatml",
@@ -44,6 +47,8 @@ export function retrievalStage(
     seed: manifest.seed * 31 + 1,
     warmupFraction: schedule.warmupFraction,
     tokenDropout,
+    ...(variant.userLossFraction !== undefined ? { userLossFraction: variant.userLossFraction } : {}),
+    ...(variant.userLossReweight ? { userLossReweight: true } : {}),
     averageLast,
     signal,
   });

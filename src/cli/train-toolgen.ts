@@ -23,6 +23,7 @@ export interface ToolGenTrainCliOptions {
   tokenDropout?: string;
   averageLast?: string;
   userLoss?: string;
+  userLossFraction?: string;
   splitDigits?: boolean;
   devFraction?: string;
   devToolsFraction?: string;
@@ -165,6 +166,12 @@ export async function runToolGenTraining(
     (n) => n === 0 || n === 1,
     "memorization=1,retrieval=0 (1: on, 0: off)",
   );
+  const userLossFraction = parseStageValues(
+    "--user-loss-fraction",
+    opts.userLossFraction,
+    (n) => n > 0 && n <= 1,
+    "retrieval=0.25 (the fraction of the user's words in the loss, in (0, 1])",
+  );
   const stages = Object.fromEntries(
     STAGES.map((s) => [
       s,
@@ -172,6 +179,7 @@ export async function runToolGenTraining(
         ...(epochs[s] !== undefined ? { epochs: epochs[s] } : {}),
         ...(dropout[s] !== undefined ? { tokenDropout: dropout[s] } : {}),
         ...(userLoss[s] !== undefined ? { userLoss: userLoss[s] === 1 } : {}),
+        ...(userLossFraction[s] !== undefined ? { userLossFraction: userLossFraction[s] } : {}),
         ...(averageLast[s] !== undefined ? { averageLast: averageLast[s] } : {}),
         ...(lr !== undefined ? { lr } : {}),
       },

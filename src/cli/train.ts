@@ -58,6 +58,10 @@ export function register(program: Command): void {
       "ToolGen: also train on predicting the user's words, per stage (1 or 0), e.g. memorization=1,retrieval=0",
     )
     .option(
+      "--user-loss-fraction <list>",
+      "ToolGen: with the user loss, the fraction of the user's words predicted in each batch (a fresh draw per batch; the LM head's cost falls with it), e.g. retrieval=0.25",
+    )
+    .option(
       "--split-digits",
       "ToolGen: keep every digit a token of its own (no BPE merge involves a digit), for models that copy numbers",
     )
@@ -205,6 +209,7 @@ const TOOLGEN_ONLY = [
   "tokenDropout",
   "averageLast",
   "userLoss",
+  "userLossFraction",
   "splitDigits",
   "devFraction",
   "devToolsFraction",

@@ -126,6 +126,11 @@ export interface Batch {
    * take the mixed loss of softCrossEntropyRow; a batch without them takes exactly the plain cross-entropy.
    */
   soft?: ReadonlyMap<number, SoftTarget>;
+  /**
+   * The weight of each position's loss (flat index; absent: 1 everywhere): the loss is then Σ w·ℓ / Σ w over the
+   * positions with a target. A position kept out of many by sampling can stand for them (`thinUserLoss`).
+   */
+  weights?: Float32Array;
 }
 
 /**
@@ -358,6 +363,9 @@ export class Llama {
     const N = batch.B * batch.T;
     const rows: number[] = [];
     for (let i = 0; i < N; i++) if (batch.targets[i] >= 0) rows.push(i);
+    // weighted rows: grouped by weight (each group one cross-entropy call at its own scale)
+    const groups = batch.weights ? weightGroups(rows, batch.weights) : undefined;
+    if (groups) rows.splice(0, rows.length, ...groups.flatMap((g) => g.rows));
     const M = rows.length;
     if (M === 0)
       throw new ToolgenError(
@@ -381,13 +389,24 @@ export class Llama {
         const soft = batch.soft!.get(r);
         if (soft) softRows.push({ j, soft, z: logits.slice(j * V, (j + 1) * V) });
       });
-    let total =
-      k.crossEntropy?.(logits, targets, M, V, lossScale / M) ??
-      crossEntropyInPlace(logits, targets, M, V, lossScale / M);
+    // the loss is Σ w·ℓ / Σ w; unweighted, w = 1 and Σ w = M
+    const weightSum = groups ? groups.reduce((a, g) => a + g.weight * g.rows.length, 0) : M;
+    const weightOf = (j: number): number => (groups ? batch.weights![rows[j]!]! : 1);
+    let total = 0;
+    for (const g of groups ?? [{ weight: 1, start: 0, rows }]) {
+      const start = groups ? g.start : 0;
+      const block = logits.subarray(start * V, (start + g.rows.length) * V);
+      const scale = (lossScale * g.weight) / weightSum;
+      const sum =
+        k.crossEntropy?.(block, targets.subarray(start), g.rows.length, V, scale) ??
+        crossEntropyInPlace(block, targets.subarray(start), g.rows.length, V, scale);
+      total += g.weight * sum;
+    }
     for (const { j, soft, z } of softRows) {
       const row = logits.subarray(j * V, (j + 1) * V);
-      const { loss, hard } = softCrossEntropyRow(z, row, targets[j]!, soft, lossScale / M);
-      total += loss - hard;
+      const w = weightOf(j);
+      const { loss, hard } = softCrossEntropyRow(z, row, targets[j]!, soft, (lossScale * w) / weightSum);
+      total += w * (loss - hard);
     }
     if (grads) {
       if (!accumulate && !k.fillZero?.(grads.flat)) grads.flat.fill(0);
@@ -399,7 +418,7 @@ export class Llama {
       rows.forEach((r, j) => dhF.set(dhSel.subarray(j * d, (j + 1) * d), r * d));
       this.backward(batch, ws, dhF, grads);
     }
-    return { loss: total / M, count: M };
+    return { loss: total / weightSum, count: M };
   }
 
   private headBuffers(
@@ -509,4 +528,28 @@ export class Llama {
       for (let j = 0; j < d; j++) dEmb[o + j] += dx[i * d + j];
     }
   }
+}
+
+/** The rows with a target grouped by their loss weight, heaviest last, each group in row order. */
+function weightGroups(
+  rows: readonly number[],
+  weights: Float32Array,
+): Array<{ weight: number; start: number; rows: number[] }> {
+  const byWeight = new Map<number, number[]>();
+  for (const r of rows) {
+    const w = weights[r]!;
+    if (!(w > 0 && Number.isFinite(w)))
+      throw new Error(`loss weight ${w} at row ${r}: weights must be positive`);
+    const group = byWeight.get(w);
+    if (group) group.push(r);
+    else byWeight.set(w, [r]);
+  }
+  let start = 0;
+  return [...byWeight.entries()]
+    .sort((a, b) => a[0] - b[0])
+    .map(([weight, group]) => {
+      const g = { weight, start, rows: group };
+      start += group.length;
+      return g;
+    });
 }

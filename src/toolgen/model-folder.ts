@@ -36,6 +36,10 @@ export interface StageReport {
   tokenDropout?: number;
   /** True when the stage also trained on predicting the user's words (`StageSchedule.userLoss`). */
   userLoss?: boolean;
+  /** The fraction of the user's words that were targets in each batch, when below 1 (`StageSchedule.userLossFraction`). */
+  userLossFraction?: number;
+  /** True when those words' losses weighed 1 / fraction (`StageSchedule.userLossReweight`). */
+  userLossReweight?: boolean;
   /** The fraction of the stage's last updates whose weights were averaged (`StageSchedule.averageLast`). */
   averageLast?: number;
   seconds: number;

@@ -75,19 +75,24 @@ const DEFAULT_STAGES: Stage[] = ["memorization", "retrieval"];
 
 /**
  * The schedule as the fingerprint sees it: a token dropout or weight averaging of 0 (or a user loss or digit
- * split of false) is the same run as none.
+ * split of false, or a user-loss fraction of 1) is the same run as none, so folders from before keep theirs.
  */
 function fingerprintSchedule({ splitDigits, ...schedule }: Schedule): Schedule {
   const stages = Object.fromEntries(
-    Object.entries(schedule.stages).map(([k, { tokenDropout, userLoss, averageLast, ...rest }]) => [
-      k,
-      {
-        ...rest,
-        ...(tokenDropout ? { tokenDropout } : {}),
-        ...(userLoss ? { userLoss } : {}),
-        ...(averageLast ? { averageLast } : {}),
-      },
-    ]),
+    Object.entries(schedule.stages).map(
+      ([k, { tokenDropout, userLoss, userLossFraction, userLossReweight, averageLast, ...rest }]) => [
+        k,
+        {
+          ...rest,
+          ...(tokenDropout ? { tokenDropout } : {}),
+          ...(userLoss ? { userLoss } : {}),
+          ...(userLoss && userLossFraction !== undefined && userLossFraction < 1
+            ? { userLossFraction, ...(userLossReweight ? { userLossReweight } : {}) }
+            : {}),
+          ...(averageLast ? { averageLast } : {}),
+        },
+      ],
+    ),
   ) as Schedule["stages"];
   return { ...schedule, ...(splitDigits ? { splitDigits } : {}), stages };
 }
@@ -171,7 +176,8 @@ function checkOptions(o: ToolGenTrainOptions, schedule: Schedule, stages: readon
   integer("batch size", schedule.batchSize, 1);
   integer("tokenizer vocabulary", schedule.tokenizerVocab, 256);
   for (const stage of stages) {
-    const { epochs, lr, tokenDropout, averageLast } = schedule.stages[stage];
+    const { epochs, lr, tokenDropout, averageLast, userLoss, userLossFraction, userLossReweight } =
+      schedule.stages[stage];
     if (!(epochs > 0 && Number.isFinite(epochs)))
       throw new ToolgenError("invalid_option", `${stage}: epochs must be a positive number, got ${epochs}`);
     if (!(lr > 0 && Number.isFinite(lr)))
@@ -183,6 +189,21 @@ function checkOptions(o: ToolGenTrainOptions, schedule: Schedule, stages: readon
       throw new ToolgenError(
         "invalid_option",
         `${stage}: token dropout must be in [0, 1), got ${tokenDropout}`,
+      );
+    if (userLossFraction !== undefined && !(userLossFraction > 0 && userLossFraction <= 1))
+      throw new ToolgenError(
+        "invalid_option",
+        `${stage}: the user-loss fraction must be in (0, 1], got ${userLossFraction}`,
+      );
+    if (userLossFraction !== undefined && userLossFraction < 1 && !userLoss)
+      throw new ToolgenError(
+        "invalid_option",
+        `${stage}: a user-loss fraction needs the user loss (userLoss) on`,
+      );
+    if (userLossReweight && !(userLoss && userLossFraction !== undefined && userLossFraction < 1))
+      throw new ToolgenError(
+        "invalid_option",
+        `${stage}: reweighting the user loss needs the user loss on and a user-loss fraction below 1`,
       );
     if (averageLast !== undefined && !(averageLast >= 0 && averageLast < 1))
       throw new ToolgenError(
@@ -342,6 +363,10 @@ export async function trainToolGen(o: ToolGenTrainOptions): Promise<ToolGenManif
     const chats = stageSamples(stage, o, index);
     writeSamples(join(o.out, "data", `${stage}.jsonl`), chats);
     const { epochs, lr, tokenDropout, userLoss, averageLast } = schedule.stages[stage];
+    // a fraction of 1 is the full user loss (the fingerprint sees it so as well)
+    const userLossFraction = userLoss ? schedule.stages[stage].userLossFraction : undefined;
+    const thinned = userLossFraction !== undefined && userLossFraction < 1 ? userLossFraction : undefined;
+    const reweighted = thinned !== undefined && schedule.stages[stage].userLossReweight === true;
     const samples = chats.map((c) => {
       const sample = encodeChat(tokenizer, c.messages, {
         format: chatFormat,
@@ -388,6 +413,7 @@ export async function trainToolGen(o: ToolGenTrainOptions): Promise<ToolGenManif
           seed: stageSeed,
           warmupFraction: schedule.warmupFraction,
           tokenDropout,
+          ...(thinned ? { userLossFraction: thinned, userLossReweight: reweighted } : {}),
           averageLast,
           optimizer,
           signal: o.signal,
@@ -427,6 +453,8 @@ export async function trainToolGen(o: ToolGenTrainOptions): Promise<ToolGenManif
       lr,
       ...(tokenDropout ? { tokenDropout } : {}),
       ...(userLoss ? { userLoss } : {}),
+      ...(thinned ? { userLossFraction: thinned } : {}),
+      ...(reweighted ? { userLossReweight: true } : {}),
       ...(averageLast ? { averageLast } : {}),
       seconds: (performance.now() - started) / 1000,
       tokensPerSecond,

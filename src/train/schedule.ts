@@ -31,6 +31,21 @@ export interface StageSchedule {
    */
   userLoss?: boolean;
   /**
+   * With `userLoss`: the fraction of the user's words that are targets in each batch (a fresh seeded draw per
+   * batch; the rest are inputs only), in (0, 1]; absent or 1: all of them. The LM head runs on the target rows
+   * alone, and a retrieval batch of 32 queries has ~610 of them with the user loss against 64 without, which made
+   * a step 1.6× dearer (issue 40); a fraction of 0.25 leaves ~200 and makes a step 0.72× as dear. Not in a preset:
+   * at 4 retrieval epochs on MetaTool dev it scored NDCG@1 57.06 against 64.20 for the full user loss
+   * (bench/results/history/engine-drift-pair-user-loss-thinning-2026-12-06.json).
+   */
+  userLossFraction?: number;
+  /**
+   * With a `userLossFraction` below 1: each kept word's loss weighs 1 / fraction, so the user's words keep, in
+   * expectation, the share of the loss they have in full (unweighted, the tool token's share grows from ~10 % to
+   * ~30 % at 0.25). Measured worse still: 21.01 dev NDCG@1 at 4 epochs and 0.25 (the same record).
+   */
+  userLossReweight?: boolean;
+  /**
    * Tail weight averaging: the stage's weights are the mean of those after each of its last `averageLast ·
    * steps` updates (a fraction in [0, 1); 0 or absent: the last weights).
    */

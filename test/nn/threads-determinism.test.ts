@@ -132,4 +132,22 @@ describe.skipIf(!existsSync(DEFAULT_WASM_PATH))("a training run on several kerne
     const two = await run(2, setup);
     expect({ ...two, shared: undefined }).toEqual({ ...one, shared: undefined });
   });
+
+  it("gives the same bits on 1 and 2 threads with the user loss thinned (userLossFraction)", async () => {
+    // every token after the first is a target (a user loss), the first half droppable: thinning keeps about a
+    // quarter of those as targets, drawn per batch, and the head runs on fewer rows than the full user loss
+    const rng = new Rng(5);
+    const data: Sample[] = Array.from({ length: 48 }, () => {
+      const n = 40 + rng.int(60);
+      const ids = Array.from({ length: n }, () => rng.int(VOCAB));
+      return { ids, lossMask: ids.map((_, t) => t > 0), droppable: ids.map((_, t) => t > 0 && t < n / 2) };
+    });
+    const thinned = { tokenDropout: 0.2, userLossFraction: 0.25, userLossReweight: true };
+    const setup: Setup = { config, data, options: { batchSize: 12, ...thinned }, threshold: 0 };
+    const one = await run(1, setup);
+    const two = await run(2, setup);
+    expect({ ...two, shared: undefined }).toEqual({ ...one, shared: undefined });
+    const full = await run(1, { ...setup, options: { batchSize: 12, tokenDropout: 0.2 } });
+    expect(full.weights).not.toBe(one.weights);
+  });
 });

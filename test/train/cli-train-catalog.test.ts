@@ -137,6 +137,11 @@ describe("toolgen train --catalog (CLI)", () => {
         /--user-loss expects stage=value pairs, e.g. memorization=1,retrieval=0/,
       ],
       ["--average-last", "retrieval=1", /--average-last expects stage=value pairs, e.g. retrieval=0.25/],
+      [
+        "--user-loss-fraction",
+        "retrieval=0",
+        /--user-loss-fraction expects stage=value pairs, e.g. retrieval=0.25/,
+      ],
     ];
     for (const [i, [flag, value, message]] of stageValues.entries()) {
       const out = join(dir, `m${i + 3}`);

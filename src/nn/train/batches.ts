@@ -14,6 +14,13 @@ export interface Sample {
   droppable?: ArrayLike<boolean | number>;
   /** A distribution to learn at one predicted token beside the token itself (distillation; none: the token). */
   soft?: SoftTarget;
+  /** The weight of each token's loss where it is a target (absent: 1; `Batch.weights`). */
+  lossWeight?: ArrayLike<number>;
+}
+
+/** The batch's loss weights per flat row, when a sample has any (row `at` predicts sample token `next`). */
+function placeWeight(weights: Float32Array | undefined, s: Sample, at: number, next: number): void {
+  if (weights && s.lossWeight) weights[at] = s.lossWeight[next]!;
 }
 
 /** Records a sample's soft target at flat position `row` (the one predicting ids[at]) if that row has a target. */
@@ -41,6 +48,7 @@ export function padBatch(samples: Sample[], T: number, padId: number): Batch {
   const targets = new Int32Array(B * T).fill(-1);
   const positions = new Int32Array(B * T);
   const soft = new Map<number, SoftTarget>();
+  const weights = samples.some((s) => s.lossWeight) ? new Float32Array(B * T).fill(1) : undefined;
   samples.forEach((s, b) => {
     if (s.lossMask && s.lossMask.length !== s.ids.length) {
       throw new ToolgenError(
@@ -53,12 +61,22 @@ export function padBatch(samples: Sample[], T: number, padId: number): Batch {
     for (let t = 0; t < n; t++) {
       tokens[b * T + t] = s.ids[t];
       const next = t + 1;
-      if (next < Math.min(s.ids.length, T + 1) && (!s.lossMask || s.lossMask[next]))
+      if (next < Math.min(s.ids.length, T + 1) && (!s.lossMask || s.lossMask[next])) {
         targets[b * T + t] = s.ids[next];
+        placeWeight(weights, s, b * T + t, next);
+      }
     }
     if (s.soft && s.soft.at - 1 < n) placeSoft(soft, s, b * T + s.soft.at - 1, targets);
   });
-  return { B, T, tokens, targets, positions, ...(soft.size > 0 ? { soft } : {}) };
+  return {
+    B,
+    T,
+    tokens,
+    targets,
+    positions,
+    ...(soft.size > 0 ? { soft } : {}),
+    ...(weights ? { weights } : {}),
+  };
 }
 
 /**
@@ -84,6 +102,7 @@ export function packBatch(samples: Sample[], maxLength: number): Batch {
   const positions = new Int32Array(T);
   const spans: number[] = [];
   const soft = new Map<number, SoftTarget>();
+  const weights = samples.some((s) => s.lossWeight) ? new Float32Array(T).fill(1) : undefined;
   let o = 0;
   samples.forEach((s, b) => {
     const n = lengths[b]!;
@@ -93,8 +112,10 @@ export function packBatch(samples: Sample[], maxLength: number): Batch {
       tokens[o + t] = s.ids[t]!;
       positions[o + t] = t;
       const next = t + 1;
-      if (next < Math.min(s.ids.length, maxLength + 1) && (!s.lossMask || s.lossMask[next]))
+      if (next < Math.min(s.ids.length, maxLength + 1) && (!s.lossMask || s.lossMask[next])) {
         targets[o + t] = s.ids[next]!;
+        placeWeight(weights, s, o + t, next);
+      }
     }
     if (s.soft && s.soft.at - 1 < n) placeSoft(soft, s, o + s.soft.at - 1, targets);
     o += n;
@@ -107,6 +128,7 @@ export function packBatch(samples: Sample[], maxLength: number): Batch {
     positions,
     spans: Int32Array.from(spans),
     ...(soft.size > 0 ? { soft } : {}),
+    ...(weights ? { weights } : {}),
   };
 }
 
@@ -183,8 +205,39 @@ export function dropTokens(sample: Sample, p: number, rng: Rng): Sample {
   }
   const out: Sample = { ids: ids.filter((_, i) => keep[i]) };
   if (lossMask) out.lossMask = Array.from(lossMask).filter((_, i) => keep[i]);
+  // what is left of the user's words stays marked (thinUserLoss reads it after the dropout)
+  out.droppable = Array.from(droppable).filter((_, i) => keep[i]);
   // The soft target follows its token to where the removals before it leave it.
   const soft = sample.soft;
   if (soft && keep[soft.at]) out.soft = { ...soft, at: keep.slice(0, soft.at).filter(Boolean).length };
   return out;
+}
+
+/**
+ * User-loss thinning: each loss position on a droppable token (the user's words, which a user loss puts in the
+ * loss) stays a target with probability `fraction` and is an input only otherwise; the other targets (the tool
+ * token, the reply) always stay. The LM head runs on the target rows alone (Llama.run), so a query's head rows
+ * cost about `fraction` of what they cost in full. A sample whose targets would all go keeps one of them.
+ * `reweight`: each kept word's loss weighs 1 / fraction, so the user's words keep, in expectation, the share of
+ * the loss they have in full (without it the tool token's share grows as the words thin out).
+ */
+export function thinUserLoss(sample: Sample, fraction: number, rng: Rng, reweight = false): Sample {
+  const { ids, lossMask, droppable } = sample;
+  if (!lossMask || !droppable || fraction >= 1) return sample;
+  if (droppable.length !== ids.length || lossMask.length !== ids.length)
+    throw new ToolgenError(
+      "invalid_input",
+      `droppable (${droppable.length}) and lossMask (${lossMask.length}) must match ids (${ids.length})`,
+    );
+  const mask = Array.from(lossMask, (m) => (m ? 1 : 0));
+  const thinned: number[] = [];
+  for (let i = 0; i < mask.length; i++)
+    if (mask[i] && droppable[i] && rng.next() >= fraction) {
+      mask[i] = 0;
+      thinned.push(i);
+    }
+  if (thinned.length > 0 && !mask.some(Boolean)) mask[thinned[rng.int(thinned.length)]!] = 1;
+  if (!reweight) return { ...sample, lossMask: mask };
+  const lossWeight = mask.map((m, i) => (m && droppable[i] ? 1 / fraction : 1));
+  return { ...sample, lossMask: mask, lossWeight };
 }

@@ -16,6 +16,7 @@ import {
   packedBatch,
   padBatch,
   samplesForStep,
+  thinUserLoss,
   type Sample,
 } from "./batches.ts";
 import { ToolgenError } from "../../errors.ts";
@@ -56,6 +57,14 @@ export interface TrainOptions {
   adamw?: Partial<AdamWOptions>;
   /** Probability of removing each droppable token of a sample (token dropout, `Sample.droppable`). Default 0. */
   tokenDropout?: number;
+  /**
+   * User-loss thinning (`thinUserLoss`): the fraction of the loss positions on droppable tokens (the user's words)
+   * kept as targets in each batch, a fresh seeded draw per batch; in (0, 1], default 1 (all). The LM head runs on
+   * the target rows only, so this cuts its cost where the user's words are in the loss.
+   */
+  userLossFraction?: number;
+  /** With `userLossFraction`: each kept word's loss weighs 1 / fraction (`thinUserLoss`'s `reweight`). */
+  userLossReweight?: boolean;
   /**
    * Tail weight averaging: the weights returned are the mean of the weights after each of the last
    * `averageLast · steps` updates (a fraction in [0, 1); 0 or absent: the last weights). One run's late weights
@@ -101,6 +110,9 @@ export async function train(model: Llama, data: TrainData, o: TrainOptions): Pro
   const dropout = o.tokenDropout ?? 0;
   if (!(dropout >= 0 && dropout < 1))
     throw new ToolgenError("invalid_option", `tokenDropout must be in [0, 1), got ${dropout}`);
+  const userLossFraction = o.userLossFraction ?? 1;
+  if (!(userLossFraction > 0 && userLossFraction <= 1))
+    throw new ToolgenError("invalid_option", `userLossFraction must be in (0, 1], got ${userLossFraction}`);
   const averageLast = o.averageLast ?? 0;
   if (!(averageLast >= 0 && averageLast < 1))
     throw new ToolgenError("invalid_option", `averageLast must be in [0, 1), got ${averageLast}`);
@@ -116,12 +128,21 @@ export async function train(model: Llama, data: TrainData, o: TrainOptions): Pro
     grads.dispose();
   }
 
-  /** The samples of data batch `index`, token dropout applied (seeded by the batch, so resuming stays exact). */
+  /**
+   * The samples of data batch `index`, token dropout and user-loss thinning applied (each seeded by the batch,
+   * so resuming stays exact; thinning has its own stream, so the dropout's draws are the same with it or without).
+   */
   function augmented(samples: Sample[], index: number): Sample[] {
-    const batch = samplesForStep(samples, index, o.batchSize, o.seed);
-    if (dropout === 0) return batch;
-    const rng = new Rng(mixSeed(o.seed, index, 3));
-    return batch.map((s) => dropTokens(s, dropout, rng));
+    let batch = samplesForStep(samples, index, o.batchSize, o.seed);
+    if (dropout > 0) {
+      const rng = new Rng(mixSeed(o.seed, index, 3));
+      batch = batch.map((s) => dropTokens(s, dropout, rng));
+    }
+    if (userLossFraction < 1) {
+      const rng = new Rng(mixSeed(o.seed, index, 4));
+      batch = batch.map((s) => thinUserLoss(s, userLossFraction, rng, o.userLossReweight ?? false));
+    }
+    return batch;
   }
 
   /** Data batch `index` and the samples' own tokens in it. */
