@@ -1,0 +1,280 @@
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync, renameSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { addToolsData, CONFIGS, DIR, timed, type Timing } from "./add-tools.ts";
+import { writeBenchResult } from "./lib/result.ts";
+import { trainToolGen } from "../src/train/pipeline.ts";
+import { SCHEDULES } from "../src/train/schedule.ts";
+import type { StageReport } from "../src/toolgen/model-folder.ts";
+
+/**
+ * CPU seconds of additions and of the full retraining, measured the same way in one process one after the other
+ * (issue 41: the spread replay's 11.1 % and the plain replay's 7.5-8.0 % were timed hours apart, under other
+ * loads, against a denominator timed at yet another load). Each item runs at this process's thread count:
+ *   NAME            — the addition bench/add-tools.ts declares as NAME, from the rebuilt base, into a scratch
+ *                     folder; its weights' digest against add-tools-rebuild.json's record of NAME (a model that
+ *                     is the recorded one and has no folder on this machine is kept as DIR/rebuild-NAME, so that
+ *                     `add-tools-rebuild.ts test NAME` can score it; otherwise the scratch folder is removed);
+ *   full-sixteenth  — the full retraining (every tool, every train query, tiny preset, seed 1) for a sixteenth
+ *                     of its schedule's epochs (memorization 2 of 32, retrieval 1 of 16), whose CPU seconds,
+ *                     scaled stage by stage by the full schedule's steps over the slice's, estimate the full
+ *                     retraining's CPU at this moment's load.
+ * `TOOLGEN_KERNEL_THREADS=1 /tmp/coord/onecore npx tsx bench/add-tools-retime.ts ITEM ...` (items run in the order
+ * given; a name may repeat). Appends one run to bench/results/add-tools-retime.json, keeping earlier runs.
+ */
+const RESULT = new URL("./results/add-tools-retime.json", import.meta.url);
+const REBUILD = new URL("./results/add-tools-rebuild.json", import.meta.url);
+const SLICE = "full-sixteenth";
+/** The slice's share of the tiny schedule's epochs, per stage. */
+const SLICE_DIVISOR = 16;
+
+interface StageCost {
+  stage: string;
+  samples: number;
+  steps: number;
+  wall_s: number;
+  /** Tokens trained, from the stage report (its rate times its seconds: within a step's tokens). */
+  tokens: number;
+}
+
+/** A line the training logged, with the CPU and wall seconds since the item started. */
+interface Mark {
+  line: string;
+  cpu_s: number;
+  wall_s: number;
+}
+
+interface Item {
+  item: string;
+  timing: Timing;
+  stages: StageCost[];
+  /** CPU seconds per phase, from the marks: the rows' fit, each stage (its sample encoding included), the rest. */
+  phases_cpu_s: Record<string, number>;
+  marks: Mark[];
+  rows_fit_s?: number;
+  weights_sha256?: string;
+  same_weights_as_recorded?: boolean | null;
+  kept_as?: string;
+  /** full-sixteenth only: the full retraining's CPU seconds, scaled from this slice. */
+  full_cpu_estimate_s?: number;
+}
+
+const costOf = (r: StageReport): StageCost => ({
+  stage: r.stage,
+  samples: r.samples,
+  steps: r.steps,
+  wall_s: r.seconds,
+  tokens: Math.round(r.tokensPerSecond * r.seconds),
+});
+
+function digest(dir: string): string {
+  return createHash("sha256")
+    .update(readFileSync(join(dir, "model.safetensors")))
+    .digest("hex");
+}
+
+function recordedDigest(name: string): string | undefined {
+  if (!existsSync(fileURLToPath(REBUILD))) return undefined;
+  const { checks } = JSON.parse(readFileSync(REBUILD, "utf8")) as {
+    checks?: Record<string, { weights_sha256?: string }>;
+  };
+  return checks?.[`add ${name}`]?.weights_sha256;
+}
+
+/** A log function that records each line with the CPU and wall seconds since it was made. */
+function marker(): { log: (line: string) => void; marks: Mark[] } {
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  const marks: Mark[] = [];
+  const log = (line: string) => {
+    const cpu = process.cpuUsage(cpu0);
+    marks.push({ line, cpu_s: (cpu.user + cpu.system) / 1e6, wall_s: (performance.now() - t0) / 1000 });
+    process.stderr.write(line + "\n");
+  };
+  return { log, marks };
+}
+
+/** The log line that ends a stage (src/train/pipeline.ts and add-tools.ts alike). */
+const stageEnd = (stage: string): [string, RegExp] => [stage, new RegExp(`^${stage}: \\d+ steps in `)];
+
+/**
+ * CPU seconds per phase: a phase ends at the first mark after the previous phase's end that its pattern matches
+ * (the first phase begins at the start); a phase whose line never came is left out; the CPU after the last
+ * phase's end, up to `total`, is `rest`.
+ */
+export function phases(
+  marks: readonly Mark[],
+  ends: ReadonlyArray<[string, RegExp]>,
+  total: number,
+): Record<string, number> {
+  const out: Record<string, number> = {};
+  let last = 0;
+  let from = 0;
+  for (const [name, pattern] of ends) {
+    const at = marks.findIndex((m, i) => i >= from && pattern.test(m.line));
+    if (at < 0) continue;
+    out[name] = marks[at]!.cpu_s - last;
+    last = marks[at]!.cpu_s;
+    from = at + 1;
+  }
+  out.rest = total - last;
+  return out;
+}
+
+/** The full retraining's CPU from a slice's: each stage's CPU scaled by the full schedule's steps over the slice's. */
+export function scaleSlice(
+  phasesCpu: Record<string, number>,
+  stages: readonly StageCost[],
+  fullSteps: Record<string, number>,
+): number {
+  let scaled = 0;
+  for (const [phase, cpu] of Object.entries(phasesCpu)) {
+    const s = stages.find((x) => x.stage === phase);
+    scaled += s ? (cpu * fullSteps[phase]!) / s.steps : cpu;
+  }
+  return scaled;
+}
+
+async function runSlice(): Promise<Item> {
+  const d = addToolsData()!;
+  const out = join(DIR, "retime", SLICE);
+  rmSync(out, { recursive: true, force: true });
+  const stages = SCHEDULES.tiny.stages;
+  const epochs = {
+    memorization: stages.memorization.epochs / SLICE_DIVISOR,
+    retrieval: stages.retrieval.epochs / SLICE_DIVISOR,
+  };
+  const { log, marks } = marker();
+  const { result: m, timing } = await timed(() =>
+    trainToolGen({
+      log,
+      catalog: d.catalog,
+      queries: d.train,
+      out,
+      preset: "tiny",
+      seed: 1,
+      progress: false,
+      schedule: {
+        stages: { memorization: { epochs: epochs.memorization }, retrieval: { epochs: epochs.retrieval } },
+      },
+    }),
+  );
+  const costs = m.done.map(costOf);
+  // The full schedule's steps: the slice's samples per stage, at the tiny preset's epochs and batch size.
+  const batch = SCHEDULES.tiny.batchSize;
+  const fullSteps = Object.fromEntries(
+    m.done.map((r) => [
+      r.stage,
+      Math.max(1, Math.ceil((stages[r.stage as "memorization" | "retrieval"].epochs * r.samples) / batch)),
+    ]),
+  );
+  rmSync(out, { recursive: true, force: true });
+  // The setup (tokenizer, virtualisation) falls in the memorization phase and is scaled with it: a few seconds.
+  const phasesCpu = phases(marks, [stageEnd("memorization"), stageEnd("retrieval")], timing.cpu_s);
+  return {
+    item: SLICE,
+    timing,
+    stages: costs,
+    phases_cpu_s: phasesCpu,
+    marks,
+    full_cpu_estimate_s: scaleSlice(phasesCpu, costs, fullSteps),
+  };
+}
+
+async function runAdd(name: string): Promise<Item> {
+  const d = addToolsData()!;
+  const c = CONFIGS.find((x) => x.name === name);
+  if (!c) throw new Error(`bench/add-tools-retime.ts: no configuration ${JSON.stringify(name)}`);
+  const { addToolsToModel } = await import("../src/train/add-tools.ts");
+  const out = join(DIR, "retime", name);
+  rmSync(out, { recursive: true, force: true });
+  const { log, marks } = marker();
+  const { result: m, timing } = await timed(() =>
+    addToolsToModel({
+      log,
+      from: join(DIR, "base"),
+      out,
+      tools: d.newCatalog,
+      queries: d.parts.new.train,
+      progress: false,
+      ...c.options,
+    }),
+  );
+  const added = m.added!.at(-1)!;
+  const sha = digest(out);
+  const recorded = recordedDigest(name);
+  const kept = join(DIR, `rebuild-${name}`);
+  const keep = recorded === sha && !existsSync(kept);
+  if (keep) renameSync(out, kept);
+  else rmSync(out, { recursive: true, force: true });
+  return {
+    item: name,
+    timing,
+    stages: added.stages.map(costOf),
+    phases_cpu_s: phases(
+      marks,
+      [
+        ["setup", /^rows: fitting /],
+        ["rows", /^rows: loss /],
+        stageEnd("memorization"),
+        stageEnd("retrieval"),
+      ],
+      timing.cpu_s,
+    ),
+    marks,
+    ...(added.rows ? { rows_fit_s: added.rows.seconds } : {}),
+    weights_sha256: sha,
+    same_weights_as_recorded: recorded === undefined ? null : recorded === sha,
+    ...(keep ? { kept_as: kept } : {}),
+  };
+}
+
+const items = process.argv.slice(2);
+if (items.length === 0) {
+  process.stderr.write(`usage: tsx bench/add-tools-retime.ts ${SLICE}|NAME ...\n`);
+  process.exit(1);
+}
+const started = new Date().toISOString();
+const earlier = existsSync(RESULT)
+  ? ((JSON.parse(readFileSync(RESULT, "utf8")) as { runs?: unknown[] }).runs ?? [])
+  : [];
+const done: Item[] = [];
+
+/** Writes this run so far (after every item: a later failure keeps what was measured). */
+function save(): void {
+  const full = done.filter((r) => r.full_cpu_estimate_s).map((r) => r.full_cpu_estimate_s!);
+  const denominator = full.length ? full.reduce((a, b) => a + b, 0) / full.length : undefined;
+  const run = {
+    started,
+    threads: process.env.TOOLGEN_KERNEL_THREADS ?? "default",
+    items: done.map((r) => ({
+      ...r,
+      ...(denominator && r.item !== SLICE ? { cpu_share_of_full: r.timing.cpu_s / denominator } : {}),
+    })),
+    ...(denominator ? { full_cpu_estimate_s: denominator } : {}),
+  };
+  writeBenchResult("add-tools-retime", `npx tsx bench/add-tools-retime.ts ${items.join(" ")}`, {
+    about:
+      "CPU seconds of additions and of a sixteenth of the full retraining, run one after the other in one " +
+      "process (the same load, the same thread count); the full retraining's CPU estimated from the slice, " +
+      "stage by stage, by the full schedule's steps over the slice's; each addition's share is its CPU over " +
+      "that estimate (the mean of the run's slices)",
+    runs: [...earlier, run],
+  });
+}
+
+for (const item of items) {
+  const r = item === SLICE ? await runSlice() : await runAdd(item);
+  done.push(r);
+  process.stderr.write(
+    `${item}: CPU ${r.timing.cpu_s.toFixed(1)} s, wall ${r.timing.wall_s.toFixed(1)} s, load ` +
+      `${r.timing.load.join(" → ")}; phases ${JSON.stringify(r.phases_cpu_s)}` +
+      (r.full_cpu_estimate_s ? `; full retraining est. ${r.full_cpu_estimate_s.toFixed(0)} s CPU` : "") +
+      (r.same_weights_as_recorded === undefined
+        ? ""
+        : `; same weights as recorded: ${r.same_weights_as_recorded}`) +
+      "\n",
+  );
+  save();
+}
