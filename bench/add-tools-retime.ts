@@ -7,6 +7,7 @@ import { writeBenchResult } from "./lib/result.ts";
 import { trainToolGen } from "../src/train/pipeline.ts";
 import { SCHEDULES } from "../src/train/schedule.ts";
 import type { StageReport } from "../src/toolgen/model-folder.ts";
+import { marker, phases, scaleSlice, stageEnd, type Mark, type StageCost } from "./add-tools-cpu.ts";
 
 /**
  * CPU seconds of additions and of the full retraining, measured the same way in one process one after the other
@@ -28,22 +29,6 @@ const REBUILD = new URL("./results/add-tools-rebuild.json", import.meta.url);
 const SLICE = "full-sixteenth";
 /** The slice's share of the tiny schedule's epochs, per stage. */
 const SLICE_DIVISOR = 16;
-
-interface StageCost {
-  stage: string;
-  samples: number;
-  steps: number;
-  wall_s: number;
-  /** Tokens trained, from the stage report (its rate times its seconds: within a step's tokens). */
-  tokens: number;
-}
-
-/** A line the training logged, with the CPU and wall seconds since the item started. */
-interface Mark {
-  line: string;
-  cpu_s: number;
-  wall_s: number;
-}
 
 interface Item {
   item: string;
@@ -80,60 +65,6 @@ function recordedDigest(name: string): string | undefined {
     checks?: Record<string, { weights_sha256?: string }>;
   };
   return checks?.[`add ${name}`]?.weights_sha256;
-}
-
-/** A log function that records each line with the CPU and wall seconds since it was made. */
-function marker(): { log: (line: string) => void; marks: Mark[] } {
-  const cpu0 = process.cpuUsage();
-  const t0 = performance.now();
-  const marks: Mark[] = [];
-  const log = (line: string) => {
-    const cpu = process.cpuUsage(cpu0);
-    marks.push({ line, cpu_s: (cpu.user + cpu.system) / 1e6, wall_s: (performance.now() - t0) / 1000 });
-    process.stderr.write(line + "\n");
-  };
-  return { log, marks };
-}
-
-/** The log line that ends a stage (src/train/pipeline.ts and add-tools.ts alike). */
-const stageEnd = (stage: string): [string, RegExp] => [stage, new RegExp(`^${stage}: \\d+ steps in `)];
-
-/**
- * CPU seconds per phase: a phase ends at the first mark after the previous phase's end that its pattern matches
- * (the first phase begins at the start); a phase whose line never came is left out; the CPU after the last
- * phase's end, up to `total`, is `rest`.
- */
-export function phases(
-  marks: readonly Mark[],
-  ends: ReadonlyArray<[string, RegExp]>,
-  total: number,
-): Record<string, number> {
-  const out: Record<string, number> = {};
-  let last = 0;
-  let from = 0;
-  for (const [name, pattern] of ends) {
-    const at = marks.findIndex((m, i) => i >= from && pattern.test(m.line));
-    if (at < 0) continue;
-    out[name] = marks[at]!.cpu_s - last;
-    last = marks[at]!.cpu_s;
-    from = at + 1;
-  }
-  out.rest = total - last;
-  return out;
-}
-
-/** The full retraining's CPU from a slice's: each stage's CPU scaled by the full schedule's steps over the slice's. */
-export function scaleSlice(
-  phasesCpu: Record<string, number>,
-  stages: readonly StageCost[],
-  fullSteps: Record<string, number>,
-): number {
-  let scaled = 0;
-  for (const [phase, cpu] of Object.entries(phasesCpu)) {
-    const s = stages.find((x) => x.stage === phase);
-    scaled += s ? (cpu * fullSteps[phase]!) / s.steps : cpu;
-  }
-  return scaled;
 }
 
 async function runSlice(): Promise<Item> {
