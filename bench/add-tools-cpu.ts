@@ -72,3 +72,33 @@ export function scaleSlice(
   }
   return scaled;
 }
+
+/**
+ * The full retraining's work counted in retrieval steps: each stage's full steps weighted by the slice's CPU per
+ * step of that stage over its CPU per retrieval step (a memorization step packs longer samples).
+ */
+export function fullRetrievalSteps(
+  slicePhases: Record<string, number>,
+  sliceStages: readonly StageCost[],
+  fullSteps: Record<string, number>,
+): number {
+  const perStep = (stage: string) =>
+    (slicePhases[stage] ?? NaN) / (sliceStages.find((s) => s.stage === stage)?.steps ?? NaN);
+  const retrieval = perStep("retrieval");
+  return Object.entries(fullSteps).reduce((n, [stage, steps]) => n + (steps * perStep(stage)) / retrieval, 0);
+}
+
+/**
+ * An addition's share of the full retraining read at the addition's own CPU rate: its CPU seconds over its
+ * retrieval stage's CPU per step times the full retraining's work in retrieval steps. CPU per step follows the
+ * machine's load (0.61 s in a slice, 0.78 s in the addition after it, minutes apart, at the same tokens a step);
+ * this share does not, as long as the load holds through the addition itself.
+ */
+export function shareAtOwnRate(
+  cpu: number,
+  retrievalCpu: number,
+  retrievalSteps: number,
+  fullInRetrievalSteps: number,
+): number {
+  return cpu / ((retrievalCpu / retrievalSteps) * fullInRetrievalSteps);
+}

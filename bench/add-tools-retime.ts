@@ -7,7 +7,16 @@ import { writeBenchResult } from "./lib/result.ts";
 import { trainToolGen } from "../src/train/pipeline.ts";
 import { SCHEDULES } from "../src/train/schedule.ts";
 import type { StageReport } from "../src/toolgen/model-folder.ts";
-import { marker, phases, scaleSlice, stageEnd, type Mark, type StageCost } from "./add-tools-cpu.ts";
+import {
+  fullRetrievalSteps,
+  marker,
+  phases,
+  scaleSlice,
+  shareAtOwnRate,
+  stageEnd,
+  type Mark,
+  type StageCost,
+} from "./add-tools-cpu.ts";
 
 /**
  * CPU seconds of additions and of the full retraining, measured the same way in one process one after the other
@@ -67,6 +76,50 @@ function recordedDigest(name: string): string | undefined {
   return checks?.[`add ${name}`]?.weights_sha256;
 }
 
+/** The full schedule's steps: the slice's samples per stage, at the tiny preset's epochs and batch size. */
+function fullStepsOf(slice: readonly StageCost[]): Record<string, number> {
+  const { stages, batchSize } = SCHEDULES.tiny;
+  return Object.fromEntries(
+    slice.map((r) => [
+      r.stage,
+      Math.max(
+        1,
+        Math.ceil((stages[r.stage as "memorization" | "retrieval"].epochs * r.samples) / batchSize),
+      ),
+    ]),
+  );
+}
+
+/**
+ * A run's shares: each addition's CPU over the full retraining's estimate (the mean of the run's slices), and at
+ * the addition's own CPU rate against the full retraining's work in retrieval steps (the first slice's).
+ */
+function derived(items: readonly Item[]) {
+  const slices = items.filter((r) => r.item === SLICE && r.full_cpu_estimate_s);
+  const denominator = slices.length
+    ? slices.reduce((a, r) => a + r.full_cpu_estimate_s!, 0) / slices.length
+    : undefined;
+  const slice = slices[0];
+  const work = slice && fullRetrievalSteps(slice.phases_cpu_s, slice.stages, fullStepsOf(slice.stages));
+  return {
+    items: items.map((r) => {
+      if (r.item === SLICE) return r;
+      const retrieval = r.stages.find((s) => s.stage === "retrieval");
+      const cpu = r.phases_cpu_s.retrieval;
+      return {
+        ...r,
+        retrieval_cpu_per_step: retrieval && cpu ? cpu / retrieval.steps : undefined,
+        ...(denominator ? { cpu_share_of_full: r.timing.cpu_s / denominator } : {}),
+        ...(work && retrieval && cpu
+          ? { cpu_share_at_own_rate: shareAtOwnRate(r.timing.cpu_s, cpu, retrieval.steps, work) }
+          : {}),
+      };
+    }),
+    ...(denominator ? { full_cpu_estimate_s: denominator } : {}),
+    ...(work ? { full_work_in_retrieval_steps: work } : {}),
+  };
+}
+
 async function runSlice(): Promise<Item> {
   const d = addToolsData()!;
   const out = join(DIR, "retime", SLICE);
@@ -92,14 +145,7 @@ async function runSlice(): Promise<Item> {
     }),
   );
   const costs = m.done.map(costOf);
-  // The full schedule's steps: the slice's samples per stage, at the tiny preset's epochs and batch size.
-  const batch = SCHEDULES.tiny.batchSize;
-  const fullSteps = Object.fromEntries(
-    m.done.map((r) => [
-      r.stage,
-      Math.max(1, Math.ceil((stages[r.stage as "memorization" | "retrieval"].epochs * r.samples) / batch)),
-    ]),
-  );
+  const fullSteps = fullStepsOf(costs);
   rmSync(out, { recursive: true, force: true });
   // The setup (tokenizer, virtualisation) falls in the memorization phase and is scaled with it: a few seconds.
   const phasesCpu = phases(marks, [stageEnd("memorization"), stageEnd("retrieval")], timing.cpu_s);
@@ -161,51 +207,58 @@ async function runAdd(name: string): Promise<Item> {
   };
 }
 
-const items = process.argv.slice(2);
-if (items.length === 0) {
-  process.stderr.write(`usage: tsx bench/add-tools-retime.ts ${SLICE}|NAME ...\n`);
-  process.exit(1);
-}
-const started = new Date().toISOString();
-const earlier = existsSync(RESULT)
-  ? ((JSON.parse(readFileSync(RESULT, "utf8")) as { runs?: unknown[] }).runs ?? [])
-  : [];
-const done: Item[] = [];
+const ABOUT =
+  "CPU seconds of additions and of a sixteenth of the full retraining, run one after the other in one process " +
+  "(the same thread count; the load is whatever the machine had); the full retraining's CPU estimated from the " +
+  "slice, stage by stage, by the full schedule's steps over the slice's. cpu_share_of_full: an addition's CPU " +
+  "over that estimate (the mean of the run's slices), which the load moves when it changes between the items; " +
+  "cpu_share_at_own_rate: the addition's CPU over its own retrieval CPU per step times the full retraining's work " +
+  "in retrieval steps (the slice's CPU per memorization step over per retrieval step weighs its 199 memorization " +
+  "steps), which holds whatever the load as long as it holds through the addition";
 
-/** Writes this run so far (after every item: a later failure keeps what was measured). */
-function save(): void {
-  const full = done.filter((r) => r.full_cpu_estimate_s).map((r) => r.full_cpu_estimate_s!);
-  const denominator = full.length ? full.reduce((a, b) => a + b, 0) / full.length : undefined;
-  const run = {
-    started,
-    threads: process.env.TOOLGEN_KERNEL_THREADS ?? "default",
-    items: done.map((r) => ({
-      ...r,
-      ...(denominator && r.item !== SLICE ? { cpu_share_of_full: r.timing.cpu_s / denominator } : {}),
-    })),
-    ...(denominator ? { full_cpu_estimate_s: denominator } : {}),
-  };
-  writeBenchResult("add-tools-retime", `npx tsx bench/add-tools-retime.ts ${items.join(" ")}`, {
-    about:
-      "CPU seconds of additions and of a sixteenth of the full retraining, run one after the other in one " +
-      "process (the same load, the same thread count); the full retraining's CPU estimated from the slice, " +
-      "stage by stage, by the full schedule's steps over the slice's; each addition's share is its CPU over " +
-      "that estimate (the mean of the run's slices)",
-    runs: [...earlier, run],
+interface Run {
+  started: string;
+  threads: string;
+  items: Item[];
+}
+
+function write(command: string, runs: Run[]): void {
+  writeBenchResult("add-tools-retime", command, {
+    about: ABOUT,
+    runs: runs.map((r) => ({ started: r.started, threads: r.threads, ...derived(r.items) })),
   });
 }
 
-for (const item of items) {
-  const r = item === SLICE ? await runSlice() : await runAdd(item);
-  done.push(r);
-  process.stderr.write(
-    `${item}: CPU ${r.timing.cpu_s.toFixed(1)} s, wall ${r.timing.wall_s.toFixed(1)} s, load ` +
-      `${r.timing.load.join(" → ")}; phases ${JSON.stringify(r.phases_cpu_s)}` +
-      (r.full_cpu_estimate_s ? `; full retraining est. ${r.full_cpu_estimate_s.toFixed(0)} s CPU` : "") +
-      (r.same_weights_as_recorded === undefined
-        ? ""
-        : `; same weights as recorded: ${r.same_weights_as_recorded}`) +
-      "\n",
-  );
-  save();
+const args = process.argv.slice(2);
+if (args.length === 0) {
+  process.stderr.write(`usage: tsx bench/add-tools-retime.ts ${SLICE}|NAME ... | derive\n`);
+  process.exit(1);
+}
+const earlier = existsSync(RESULT)
+  ? ((JSON.parse(readFileSync(RESULT, "utf8")) as { runs?: Run[] }).runs ?? [])
+  : [];
+if (args[0] === "derive") {
+  // The shares of the recorded runs again, from their raw items (no training).
+  write("npx tsx bench/add-tools-retime.ts derive", earlier);
+} else {
+  const run: Run = {
+    started: new Date().toISOString(),
+    threads: process.env.TOOLGEN_KERNEL_THREADS ?? "default",
+    items: [],
+  };
+  for (const item of args) {
+    const r = item === SLICE ? await runSlice() : await runAdd(item);
+    run.items.push(r);
+    process.stderr.write(
+      `${item}: CPU ${r.timing.cpu_s.toFixed(1)} s, wall ${r.timing.wall_s.toFixed(1)} s, load ` +
+        `${r.timing.load.join(" → ")}; phases ${JSON.stringify(r.phases_cpu_s)}` +
+        (r.full_cpu_estimate_s ? `; full retraining est. ${r.full_cpu_estimate_s.toFixed(0)} s CPU` : "") +
+        (r.same_weights_as_recorded === undefined
+          ? ""
+          : `; same weights as recorded: ${r.same_weights_as_recorded}`) +
+        "\n",
+    );
+    // After every item: a later failure keeps what was measured.
+    write(`npx tsx bench/add-tools-retime.ts ${args.join(" ")}`, [...earlier, run]);
+  }
 }

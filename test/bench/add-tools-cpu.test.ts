@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { marker, phases, scaleSlice, stageEnd, type StageCost } from "../../bench/add-tools-cpu.ts";
+import {
+  fullRetrievalSteps,
+  marker,
+  phases,
+  scaleSlice,
+  shareAtOwnRate,
+  stageEnd,
+  type StageCost,
+} from "../../bench/add-tools-cpu.ts";
 
 const mark = (line: string, cpu_s: number) => ({ line, cpu_s, wall_s: cpu_s });
 
@@ -72,5 +80,29 @@ describe("add-tools CPU phases", () => {
     expect(marks).toHaveLength(1);
     expect(marks[0]!.cpu_s).toBeGreaterThan(0.01);
     expect(marks[0]!.wall_s).toBeGreaterThanOrEqual(0.03);
+  });
+});
+
+describe("add-tools share at the addition's own CPU rate", () => {
+  const slice: StageCost[] = [
+    { stage: "memorization", samples: 199, steps: 13, wall_s: 19, tokens: 0 },
+    { stage: "retrieval", samples: 13180, steps: 412, wall_s: 360, tokens: 0 },
+  ];
+
+  it("counts the full schedule's memorization steps at their cost in retrieval steps", () => {
+    // A memorization step costs twice a retrieval step in the slice.
+    const n = fullRetrievalSteps({ memorization: 26, retrieval: 412 }, slice, {
+      memorization: 199,
+      retrieval: 6590,
+    });
+    expect(n).toBeCloseTo(6590 + 2 * 199, 9);
+  });
+
+  it("does not move when the load scales every CPU second alike", () => {
+    const full = 6988;
+    const quiet = shareAtOwnRate(250, 220, 711, full);
+    const loaded = shareAtOwnRate(250 * 2.3, 220 * 2.3, 711, full);
+    expect(loaded).toBeCloseTo(quiet, 12);
+    expect(quiet).toBeCloseTo(250 / ((220 / 711) * full), 12);
   });
 });
