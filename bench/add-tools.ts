@@ -438,6 +438,13 @@ export const CONFIGS: Array<{
               : "not run: declared by h41c, left out when the machine's load left no time for it before the deadline",
         }
       : {}),
+    ...(c.replay === 2 && c.retrieval === 2.5
+      ? {
+          devOnly:
+            "dev lost under the rule to replay-1.5-retrieval-3-spread (mean new dev at floor B 71.08 against " +
+            "71.38; h41c): test not scored",
+        }
+      : {}),
     ...(c.hardReplay !== undefined
       ? {
           devOnly:
