@@ -10,6 +10,7 @@ import { figuresOf, type Figures } from "./toolgen/common.ts";
 import { writeBenchResult } from "./lib/result.ts";
 import { curveOf, devScores, GRID, pick } from "./add-tools-calibrate.ts";
 import { fileURLToPath } from "node:url";
+import { marker, phases, stageEnd } from "./add-tools-cpu.ts";
 
 /**
  * Whether bench/add-tools.ts's models, rebuilt on another machine or with another thread count, are the models
@@ -213,8 +214,10 @@ async function checkAdd(recorded: Recorded, name: string): Promise<void> {
   const { addToolsToModel } = await import("../src/train/add-tools.ts");
   const out = join(DIR, `rebuild-${name}`);
   rmSync(out, { recursive: true, force: true });
+  const { log, marks } = marker();
   const { result: m, timing } = await timed(() =>
     addToolsToModel({
+      log,
       from: join(DIR, "base"),
       out,
       tools: d.newCatalog,
@@ -236,6 +239,18 @@ async function checkAdd(recorded: Recorded, name: string): Promise<void> {
     date: new Date().toISOString(),
     threads: threads(),
     timing,
+    // CPU per phase (bench/add-tools-cpu.ts): a share at the addition's own rate needs its retrieval CPU per step.
+    phases_cpu_s: phases(
+      marks,
+      [
+        ["setup", /^rows: fitting /],
+        ["rows", /^rows: loss /],
+        stageEnd("memorization"),
+        stageEnd("retrieval"),
+      ],
+      timing.cpu_s,
+    ),
+    stages: m.added?.at(-1)?.stages.map((r) => ({ stage: r.stage, steps: r.steps, wall_s: r.seconds })),
     // Against the rebuilt base's own CPU (same machine and thread count) times the recorded full / base ratio.
     cpu_share_of_full_estimate: base?.timing
       ? timing.cpu_s / (base.timing.cpu_s * (recordedFullCpu(recorded) / recorded.base.timing!.cpu_s))
