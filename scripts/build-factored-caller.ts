@@ -1945,6 +1945,57 @@ const DEVELOPMENT_PROBES = [
     34.5,
     16.5,
   ],
+  // 2026-12-06 08:40-09:00 UTC, issue 38 (h38i: simple_python and multiple values), decoding only on copies of
+  // /tmp/coord/base-s1 and base-s2 (main at 785c77c: seed 1 52.5 / 63 / 64 / 54.5 / 35.5 / 17.5, irrelevance 84.17, sum
+  // of six 287; seed 2 52.25 / 63 / 66 / 54 / 34.5 / 17.5, 84.58, 287.25), all seven categories by /tmp/h38i/multi.mts
+  // (evaluateBfclModel, the project's checker), each step on top of the one before. Failures on base-s1 (simple_python
+  // + multiple, 281 items, /tmp/h38i/cls.py; an item counted once per cause): another text span 58, a value of another
+  // parameter 49, gold values the question does not write 48, declines 41 (gate-off rights 10 of them), one question
+  // split into several calls 39 (parallel-off rights 1: the split follows a wrong value), spans cut short 33, optional
+  // values left out that the question writes 32, spans too long 17 (possessives, a name word kept on the value).
+  [
+    "+ abbreviations: a description's capitalised word after a dotted abbreviation ('e.g. Seattle, WA') is one of its example values (x[44]), not a sentence's first word (abbreviations.ts; simple_python_399; sum 287.25 against 287, java 63, js 64)",
+    52.75,
+    54.5,
+    84.17,
+    35.5,
+    17.5,
+  ],
+  ["the same on base-s2 (sum 287.5 against 287.25; java 63, js 66)", 52.5, 54, 84.58, 34.5, 17.5],
+  [
+    "+ listed examples: every word listed after the abbreviation, whatever its case ('i.e., victim, accused, verdict'; abbreviations.ts listedExamples, abbreviations-off for both; won simple_python_160, multiple_135, 161; sum 288.5, java 63, js 64)",
+    53,
+    55.5,
+    84.17,
+    35.5,
+    17.5,
+  ],
+  [
+    "the same on base-s2 (sum 288.25; won simple_python_160, multiple_135; java 63, js 66)",
+    52.75,
+    54.5,
+    84.58,
+    34.5,
+    17.5,
+  ],
+  [
+    "+ possessives: a text value whose last word ends in 's is given without it ('The Weeknd's' -> 'The Weeknd'; ENGLISH_POSSESSIVE, possessives.ts, a language policy, possessives-off; sum 290.25 against 288.5, java 63, js 64)",
+    53.75,
+    55.5,
+    84.17,
+    36,
+    18,
+  ],
+  ["the same on base-s2 (sum 290 against 288.25; java 63, js 66)", 53.5, 54.5, 84.58, 35, 18],
+  [
+    "+ percent words: '5%' is offered as 5 only, not also 0.05, to a number parameter whose description says 'percent' or 'percentage' (ENGLISH_PERCENT_WORDS, percent-words.ts, a language policy, percent-words-off; won simple_python_136, 139, multiple_129, lost parallel_multiple_160 (gold 0.05 for 'as a percentage'); sum 290.75 against 290.25, java 63, js 64)",
+    54.25,
+    56,
+    84.17,
+    36,
+    17.5,
+  ],
+  ["the same on base-s2 (sum 290.5 against 290, the same items; java 63, js 66)", 54, 55, 84.58, 35, 17.5],
 ].map(([what, simple_python, multiple, irrelevance, parallel, parallel_multiple]) => ({
   what,
   simple_python,
@@ -2013,6 +2064,9 @@ const MODES: Record<string, DecideOptions> = {
   "order-swaps-off": { orderSwaps: false },
   "empty-names-off": { emptyNames: false },
   "list-runs-off": { listRuns: false },
+  "abbreviations-off": { abbreviations: false },
+  "possessives-off": { possessives: false },
+  "percent-words-off": { percentWords: false },
 };
 
 function countKinds(report: BfclReport): Record<string, number> {
@@ -2081,6 +2135,16 @@ const LEFTOVER_MODES: Record<string, string> = {
     "a run of capitalised words no parameter takes stays unused while an optional text parameter is left empty (\"'Zelda' on Switch for user 'Sam'\" gave no platform; leftover-names.ts emptyNames; before 2026-12-06)",
 };
 
+/** Ablations of how values are written (2026-12-06, issue 38, h38i: simple_python and multiple), run with the default modes. */
+const WRITTEN_FORM_MODES: Record<string, string> = {
+  "abbreviations-off":
+    "a description's words after a dotted abbreviation ('e.g. Seattle, WA', 'i.e., victim, accused') are example values only where capitalised inside a sentence or quoted, as the tokenizer reads the abbreviation's dot as a sentence's end (abbreviations.ts; before 2026-12-06)",
+  "possessives-off":
+    "a text value keeps a possessive ending ('The Weeknd's'; no language policy, ENGLISH_POSSESSIVE in possessives.ts being the default; before 2026-12-06)",
+  "percent-words-off":
+    "'5%' is offered as 5 and as 0.05 to every number parameter, also one whose description says it takes a percentage (no language policy, ENGLISH_PERCENT_WORDS in percent-words.ts being the default; before 2026-12-06)",
+};
+
 async function evaluate(): Promise<void> {
   const given = process.argv.some((a) => a === "--modes" || a.startsWith("--modes="));
   const modes = [
@@ -2088,7 +2152,12 @@ async function evaluate(): Promise<void> {
       ...args.modes!.split(","),
       ...(given
         ? []
-        : [...Object.keys(CALL_COUNT_MODES), ...Object.keys(MULTIPLE_MODES), ...Object.keys(LEFTOVER_MODES)]),
+        : [
+            ...Object.keys(CALL_COUNT_MODES),
+            ...Object.keys(MULTIPLE_MODES),
+            ...Object.keys(LEFTOVER_MODES),
+            ...Object.keys(WRITTEN_FORM_MODES),
+          ]),
     ]),
   ];
   for (const m of modes)
@@ -2130,6 +2199,7 @@ async function evaluate(): Promise<void> {
       call_count_modes: CALL_COUNT_MODES,
       multiple_modes: MULTIPLE_MODES,
       leftover_modes: LEFTOVER_MODES,
+      written_form_modes: WRITTEN_FORM_MODES,
     },
   );
 }

@@ -43,6 +43,8 @@ import { emptyNames, leftoverNames } from "./leftover-names.ts";
 import { digitText } from "./digit-texts.ts";
 import { namedRun } from "./named-runs.ts";
 import { orderSwaps } from "./order-swaps.ts";
+import { ENGLISH_POSSESSIVE } from "./possessives.ts";
+import { ENGLISH_PERCENT_WORDS } from "./percent-words.ts";
 
 export interface FactoredWeights {
   /** One weight vector per candidate family (FAMILIES order), then the "leave it out" one. */
@@ -219,6 +221,19 @@ export interface DecideOptions {
   emptyNames?: number | false;
   /** false: a value that makes a run of three joined values ("A, B and C") still needs the learnt "more" model's yes (list-runs.ts). */
   listRuns?: boolean;
+  /** false: a description's capitalised word after "e.g." is no example value, as the tokenizer reads a sentence's start (abbreviations.ts). */
+  abbreviations?: boolean | "lists";
+  /**
+   * A possessive ending a text value is given without ("The Weeknd's" -> "The Weeknd"), a language policy
+   * (possessives.ts): ENGLISH_POSSESSIVE by default, false for none (as before 2026-12-06).
+   */
+  possessives?: RegExp | false;
+  /**
+   * Words by which a number parameter's description says it takes a percentage as written ("as a percentage"): "5%"
+   * is then 5 only, never 0.05, a language policy (percent-words.ts): ENGLISH_PERCENT_WORDS by default, false for
+   * none (as before 2026-12-06).
+   */
+  percentWords?: ReadonlySet<string> | false;
 }
 
 export interface ScoredParam {
@@ -310,6 +325,9 @@ export function scoreFunctions(
   if (o.requiredFirst !== false) view.requiredFirst = true;
   if (o.orderSwaps !== false) view.orderSwaps = o.orderSwaps ?? ORDER_SWAPS;
   if (o.emptyNames !== false) view.emptyNames = o.emptyNames ?? EMPTY_NAMES;
+  if (o.percentWords !== false) view.percentWords = o.percentWords ?? ENGLISH_PERCENT_WORDS;
+  if (o.possessives !== false) view.possessives = o.possessives ?? ENGLISH_POSSESSIVE;
+  if (o.abbreviations !== false) view.abbreviations = o.abbreviations ?? "lists";
   const scored = tools.map((tool) => {
     const f = functionView(tool, view, stats);
     const params = scoreParams(f, w.argument);

@@ -1,0 +1,66 @@
+import { describe, expect, it } from "vitest";
+import { afterAbbreviation, listedExamples } from "../../src/models/factored/abbreviations.ts";
+import { candidatesFor, paramKind } from "../../src/models/factored/candidates.ts";
+import { functionView, pairFeatures, questionView } from "../../src/models/factored/features.ts";
+import { ENGLISH_PERCENT_WORDS, saysPercent } from "../../src/models/factored/percent-words.ts";
+import { ENGLISH_POSSESSIVE, withoutPossessive } from "../../src/models/factored/possessives.ts";
+import { tokenize } from "../../src/models/factored/text.ts";
+import type { JsonSchema, ToolJson } from "../../src/tools/types.ts";
+
+const tool = (name: string, properties: Record<string, JsonSchema>, required: string[] = []): ToolJson => ({
+  type: "function",
+  function: { name, description: "", parameters: { type: "object", properties, required } },
+});
+
+describe("factored caller: values as the question and the schema write them", () => {
+  it("reads a description's examples after a dotted abbreviation, whatever their case (unless abbreviations is off)", () => {
+    const d = tokenize("The city and state, e.g. Seattle, WA. Not Boston");
+    expect(d.filter((_, i) => afterAbbreviation(d, i)).map((t) => t.text)).toEqual(["Seattle"]);
+    const l = tokenize("The information type, i.e., victim, accused, verdict. Other words");
+    expect(listedExamples(l).map((t) => t.text)).toEqual(["victim", "accused", "verdict"]);
+    // a sentence's first word after an ordinary full stop is no example
+    expect(listedExamples(tokenize("A type. Victim or not")).length).toBe(0);
+    const find = tool("get_case_info", {
+      court: { type: "string", description: "Court in which the case was heard." },
+      info_type: { type: "string", description: "The information type needed, i.e., victim, accused, verdict" },
+    });
+    const q = "Who was the victim in the case in California?";
+    const x44 = (abbreviations: boolean | "lists" | undefined) => {
+      const f = functionView(find, { ...questionView(q, new Set()), abbreviations }, new Map());
+      const p = f.params.find((k) => k.name === "info_type")!;
+      return pairFeatures(f, p, p.candidates.find((c) => c.value === "victim")!)[44];
+    };
+    expect(x44("lists")).toBe(1);
+    expect(x44(true)).toBe(0);
+    expect(x44(undefined)).toBe(0);
+  });
+
+  it("gives a text value without a possessive ending (unless possessives is off)", () => {
+    expect(withoutPossessive("The Weeknd's", ENGLISH_POSSESSIVE)).toBe("The Weeknd");
+    expect(withoutPossessive("Germany’s", ENGLISH_POSSESSIVE)).toBe("Germany");
+    expect(withoutPossessive("Let's", undefined)).toBe("Let's");
+    expect(withoutPossessive("s", ENGLISH_POSSESSIVE)).toBe("s");
+    const q = "What is the timing of The Weeknd's concert?";
+    const spans = (possessives?: RegExp) => candidatesFor({ ...questionView(q, new Set()), possessives }, paramKind({ type: "string" })).map((c) => c.value);
+    expect(spans(ENGLISH_POSSESSIVE)).toContain("The Weeknd");
+    expect(spans(ENGLISH_POSSESSIVE)).not.toContain("The Weeknd's");
+    expect(spans(undefined)).toContain("The Weeknd's");
+  });
+
+  it("offers '5%' as 5 only where the description says it takes a percentage (unless percentWords is off)", () => {
+    expect(saysPercent("The interest rate for a year as a percentage.", ENGLISH_PERCENT_WORDS)).toBe(true);
+    expect(saysPercent("The annual interest rate.", ENGLISH_PERCENT_WORDS)).toBe(false);
+    expect(saysPercent("as a percentage", undefined)).toBe(false);
+    const rates = tool("compound_interest", {
+      annual_rate: { type: "number", description: "The interest rate for a year as a percentage." },
+      rate: { type: "number", description: "The annual interest rate." },
+    });
+    const q = "an annual interest rate of 5% for 5 years";
+    const offered = (percentWords?: ReadonlySet<string>) => {
+      const f = functionView(rates, { ...questionView(q, new Set()), percentWords }, new Map());
+      return Object.fromEntries(f.params.map((p) => [p.name, p.candidates.map((c) => c.value)]));
+    };
+    expect(offered(ENGLISH_PERCENT_WORDS)).toEqual({ annual_rate: [5, 5], rate: [5, 0.05, 5] });
+    expect(offered(undefined).annual_rate).toContain(0.05);
+  });
+});
