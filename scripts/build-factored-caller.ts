@@ -1996,6 +1996,22 @@ const DEVELOPMENT_PROBES = [
     17.5,
   ],
   ["the same on base-s2 (sum 290.5 against 290, the same items; java 63, js 66)", 54, 55, 84.58, 35, 17.5],
+  [
+    "+ units: a number parameter's chance of a number whose unit (written right after it: '5 seconds', '440Hz', 'meters/second^2') its description writes as a whole word, and not every number parameter's does, 4 times likelier, scaled back to the same mass (units.ts, units-off; won simple_python_27, 191, multiple_21, lost parallel_15 ('$20000 short term' for short_term_gain moved the first values); 2 / 8 / 16: sum 290.75 / 290.25 / 289.75; chosen 4: sum 291.25 against 290.75, java 63, js 64)",
+    54.75,
+    56.5,
+    84.17,
+    35.5,
+    17.5,
+  ],
+  [
+    "the same on base-s2 (4: sum 291.75 against 290.5, also simple_python_302, parallel_multiple_62; 2 / 8 / 16: 290.75 / 290.75 / 290; java 63, js 66)",
+    54.75,
+    55.5,
+    84.58,
+    34.5,
+    18,
+  ],
 ].map(([what, simple_python, multiple, irrelevance, parallel, parallel_multiple]) => ({
   what,
   simple_python,
@@ -2067,6 +2083,7 @@ const MODES: Record<string, DecideOptions> = {
   "abbreviations-off": { abbreviations: false },
   "possessives-off": { possessives: false },
   "percent-words-off": { percentWords: false },
+  "units-off": { units: false },
 };
 
 function countKinds(report: BfclReport): Record<string, number> {
@@ -2143,6 +2160,8 @@ const WRITTEN_FORM_MODES: Record<string, string> = {
     "a text value keeps a possessive ending ('The Weeknd's'; no language policy, ENGLISH_POSSESSIVE in possessives.ts being the default; before 2026-12-06)",
   "percent-words-off":
     "'5%' is offered as 5 and as 0.05 to every number parameter, also one whose description says it takes a percentage (no language policy, ENGLISH_PERCENT_WORDS in percent-words.ts being the default; before 2026-12-06)",
+  "units-off":
+    "a number's unit ('5 seconds', '440Hz') makes it no likelier for the parameter whose description writes that unit ('... applied in seconds'; units.ts; before 2026-12-06)",
 };
 
 async function evaluate(): Promise<void> {

@@ -5,6 +5,7 @@ import { functionView, pairFeatures, questionView } from "../../src/models/facto
 import { ENGLISH_PERCENT_WORDS, saysPercent } from "../../src/models/factored/percent-words.ts";
 import { ENGLISH_POSSESSIVE, withoutPossessive } from "../../src/models/factored/possessives.ts";
 import { tokenize } from "../../src/models/factored/text.ts";
+import { unitAfter, weighUnits, writesUnit } from "../../src/models/factored/units.ts";
 import type { JsonSchema, ToolJson } from "../../src/tools/types.ts";
 
 const tool = (name: string, properties: Record<string, JsonSchema>, required: string[] = []): ToolJson => ({
@@ -62,5 +63,41 @@ describe("factored caller: values as the question and the schema write them", ()
     };
     expect(offered(ENGLISH_PERCENT_WORDS)).toEqual({ annual_rate: [5, 5], rate: [5, 0.05, 5] });
     expect(offered(undefined).annual_rate).toContain(0.05);
+  });
+});
+
+describe("factored caller: a number's unit names its parameter", () => {
+  it("reads the unit written after a number, glued or as the next word", () => {
+    const q = "accelerating at 2 meters/second^2 for 5 seconds, then 440Hz.";
+    const t = tokenize(q);
+    const after = (v: number) => unitAfter(q, t.find((k) => k.value === v)!.end);
+    expect([after(2), after(5), after(440)]).toEqual(["meters/second^2", "seconds", "Hz"]);
+    expect(unitAfter("it costs 5.", 10)).toBe("");
+    expect(writesUnit("The acceleration in meters/second^2.", "meters/second^2")).toBe(true);
+    expect(writesUnit("The acceleration in meters/second^2.", "meters/second")).toBe(false);
+    expect(writesUnit("The speed in meters/second.", "meters/second")).toBe(true);
+    expect(writesUnit("The time in seconds.", "second")).toBe(false);
+  });
+
+  it("makes a number likelier for the one parameter whose description writes its unit (unless units is off)", () => {
+    const sound = tool("generate_sound_wave", {
+      frequency: { type: "integer", description: "The frequency of the sound wave in Hz." },
+      duration: { type: "integer", description: "The duration of the sound in seconds." },
+      count: { type: "integer", description: "How many, in seconds or Hz." },
+    });
+    const q = "a sound of 440Hz for 5 seconds";
+    const chances = (units?: number) => {
+      const f = functionView(sound, { ...questionView(q, new Set()), units }, new Map());
+      return Object.fromEntries(
+        f.params.map((p) => {
+          const probs = [0.3, 0.3, 0.4];
+          weighUnits(f, p, probs, units ?? 1);
+          return [p.name, probs.map((x) => Math.round(x * 100) / 100)];
+        }),
+      );
+    };
+    // frequency: 440 x4, 5 as it was, scaled back to 0.6 in all; the null's 0.4 unchanged
+    expect(chances(4)).toEqual({ frequency: [0.48, 0.12, 0.4], duration: [0.12, 0.48, 0.4], count: [0.3, 0.3, 0.4] });
+    expect(chances(undefined)).toEqual({ frequency: [0.3, 0.3, 0.4], duration: [0.3, 0.3, 0.4], count: [0.3, 0.3, 0.4] });
   });
 });

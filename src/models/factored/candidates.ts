@@ -139,6 +139,8 @@ export interface QuestionView {
   typeNames?: boolean;
   /** false: no list read from a bracketed literal of the question (candidates.ts literals). */
   literals?: boolean;
+  /** How much likelier a number is for a parameter whose description writes its unit (units.ts); undefined: no units. */
+  units?: number;
   /** Words by which a number parameter's description says it takes a percentage as written (percent-words.ts); undefined: none. */
   percentWords?: ReadonlySet<string>;
   /** A possessive ending a text value is given without (a language policy, possessives.ts); undefined: none. */

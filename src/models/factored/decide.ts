@@ -45,6 +45,7 @@ import { namedRun } from "./named-runs.ts";
 import { orderSwaps } from "./order-swaps.ts";
 import { ENGLISH_POSSESSIVE } from "./possessives.ts";
 import { ENGLISH_PERCENT_WORDS } from "./percent-words.ts";
+import { weighUnits } from "./units.ts";
 
 export interface FactoredWeights {
   /** One weight vector per candidate family (FAMILIES order), then the "leave it out" one. */
@@ -234,6 +235,11 @@ export interface DecideOptions {
    * none (as before 2026-12-06).
    */
   percentWords?: ReadonlySet<string> | false;
+  /**
+   * A number parameter's chance of a number whose unit ("5 seconds", "440Hz") its description writes, and not every
+   * number parameter's does, is this many times likelier (units.ts; default UNITS); false: no units, as before 2026-12-06.
+   */
+  units?: number | false;
 }
 
 export interface ScoredParam {
@@ -279,6 +285,8 @@ export function scoreParams(f: FunctionView, w: readonly number[][]): ScoredPara
     if (p.kind.commaJoined) joinCommaParts(p.candidates, probs);
     else if (f.view.numberCommas !== false) joinNumberCommas(p.candidates, probs);
     if (f.view.commonWords !== undefined) dropCommonWords(f, p.candidates, probs, f.view.commonWords);
+    // a number's unit written in one number parameter's description names that parameter (units.ts)
+    if (f.view.units !== undefined) weighUnits(f, p, probs, f.view.units);
     const pNull = probs.pop()!;
     return { info: p, probs, pNull };
   });
@@ -325,6 +333,7 @@ export function scoreFunctions(
   if (o.requiredFirst !== false) view.requiredFirst = true;
   if (o.orderSwaps !== false) view.orderSwaps = o.orderSwaps ?? ORDER_SWAPS;
   if (o.emptyNames !== false) view.emptyNames = o.emptyNames ?? EMPTY_NAMES;
+  if (o.units !== false) view.units = o.units ?? UNITS;
   if (o.percentWords !== false) view.percentWords = o.percentWords ?? ENGLISH_PERCENT_WORDS;
   if (o.possessives !== false) view.possessives = o.possessives ?? ENGLISH_POSSESSIVE;
   if (o.abbreviations !== false) view.abbreviations = o.abbreviations ?? "lists";
@@ -892,6 +901,9 @@ export const ORDER_SWAPS = 1.5;
 
 /** DecideOptions.emptyNames's default. */
 export const EMPTY_NAMES = 0.05;
+
+/** DecideOptions.units's default. */
+export const UNITS = 4;
 
 /** DecideOptions.leftoverNames's default. */
 export const LEFTOVER_NAMES = 0.1;
