@@ -2012,6 +2012,22 @@ const DEVELOPMENT_PROBES = [
     34.5,
     18,
   ],
+  [
+    "+ phrases: with one call, a one-word text value widens to the two-word span it makes with the word beside it (free, not commoner than 0.5 in training questions, no name word of the function or its parameters) when that span's chance is at least 0.3 of the word's (phrases.ts, phrases-off; won simple_python_56, multiple_109, 196, all three 'the plasma membrane', lost simple_python_47 'water under'; 0.1 / 0.2 / 0.25 / 0.35 / 0.4 / 0.5: sum 291.25 / 290.75 / 291.5 / 292.25 / 292.25 / 291 (0.1 also won 'Ice age', 'rental agreement', 'pasta carbonara', 'Mississippi river' and lost 'Japan right', 'C major', 'Messi according', 'England during'); chosen 0.3: sum 292.25 against 291.25, java 63, js 64)",
+    54.75,
+    57.5,
+    84.17,
+    35.5,
+    17.5,
+  ],
+  [
+    "the same on base-s2 (0.3: sum 292.75 against 291.75, the same items; 0.1 / 0.2 / 0.25 / 0.35 / 0.4 / 0.5: 291.75 / 291.25 / 292 / 292.75 / 292.75 / 291.5; java 63, js 66)",
+    54.75,
+    56.5,
+    84.58,
+    34.5,
+    18,
+  ],
 ].map(([what, simple_python, multiple, irrelevance, parallel, parallel_multiple]) => ({
   what,
   simple_python,
@@ -2084,6 +2100,7 @@ const MODES: Record<string, DecideOptions> = {
   "possessives-off": { possessives: false },
   "percent-words-off": { percentWords: false },
   "units-off": { units: false },
+  "phrases-off": { phrases: false },
 };
 
 function countKinds(report: BfclReport): Record<string, number> {
@@ -2162,6 +2179,8 @@ const WRITTEN_FORM_MODES: Record<string, string> = {
     "'5%' is offered as 5 and as 0.05 to every number parameter, also one whose description says it takes a percentage (no language policy, ENGLISH_PERCENT_WORDS in percent-words.ts being the default; before 2026-12-06)",
   "units-off":
     "a number's unit ('5 seconds', '440Hz') makes it no likelier for the parameter whose description writes that unit ('... applied in seconds'; units.ts; before 2026-12-06)",
+  "phrases-off":
+    "a one-word text value stays one word, even where the two-word span it makes with an uncommon free word beside it has at least 0.3 of its chance ('the plasma membrane' gave 'membrane'; phrases.ts; before 2026-12-06)",
 };
 
 async function evaluate(): Promise<void> {

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { afterAbbreviation, listedExamples } from "../../src/models/factored/abbreviations.ts";
 import { candidatesFor, paramKind } from "../../src/models/factored/candidates.ts";
 import { functionView, pairFeatures, questionView } from "../../src/models/factored/features.ts";
+import { widenedPhrase } from "../../src/models/factored/phrases.ts";
 import { ENGLISH_PERCENT_WORDS, saysPercent } from "../../src/models/factored/percent-words.ts";
 import { ENGLISH_POSSESSIVE, withoutPossessive } from "../../src/models/factored/possessives.ts";
 import { tokenize } from "../../src/models/factored/text.ts";
@@ -99,5 +100,23 @@ describe("factored caller: a number's unit names its parameter", () => {
     // frequency: 440 x4, 5 as it was, scaled back to 0.6 in all; the null's 0.4 unchanged
     expect(chances(4)).toEqual({ frequency: [0.48, 0.12, 0.4], duration: [0.12, 0.48, 0.4], count: [0.3, 0.3, 0.4] });
     expect(chances(undefined)).toEqual({ frequency: [0.3, 0.3, 0.4], duration: [0.3, 0.3, 0.4], count: [0.3, 0.3, 0.4] });
+  });
+});
+
+describe("factored caller: a one-word value widens to the two-word name it stands in", () => {
+  const tokens = tokenize("proteins found in the plasma membrane of Chinese cuisine");
+  const span = (s: number, e: number) => ({ family: "span" as const, value: tokens.slice(s, e).map((t) => t.text).join(" "), start: s, end: e, quoted: false });
+  const candidates = [span(5, 6), span(4, 6), span(4, 5), span(8, 9), span(8, 10), span(5, 7)];
+  const cx = { tokens, commonness: (st: string) => (st === "of" ? 0.9 : 0), names: new Set(["cuisi"]), free: () => true };
+
+  it("takes the pair when its chance reaches minRatio of the word's, not past an everyday or a name word", () => {
+    const probs = [0.5, 0.2, 0.1, 0.5, 0.4, 0.3];
+    // "membrane" (0.5) -> "plasma membrane" (0.2 >= 0.3 * 0.5); "membrane of" is past an everyday word
+    expect(widenedPhrase({ candidates, probs, at: 0 }, cx, 0.3, 0.5)).toBe(1);
+    expect(widenedPhrase({ candidates, probs, at: 0 }, cx, 0.5, 0.5)).toBe(-1);
+    // "Chinese cuisine": the parameter's own name word stays out
+    expect(widenedPhrase({ candidates, probs, at: 3 }, cx, 0.3, 0.5)).toBe(-1);
+    // a word another value spent stays out
+    expect(widenedPhrase({ candidates, probs, at: 0 }, { ...cx, free: () => false }, 0.3, 0.5)).toBe(-1);
   });
 });

@@ -46,6 +46,7 @@ import { orderSwaps } from "./order-swaps.ts";
 import { ENGLISH_POSSESSIVE } from "./possessives.ts";
 import { ENGLISH_PERCENT_WORDS } from "./percent-words.ts";
 import { weighUnits } from "./units.ts";
+import { widenedPhrase } from "./phrases.ts";
 
 export interface FactoredWeights {
   /** One weight vector per candidate family (FAMILIES order), then the "leave it out" one. */
@@ -240,6 +241,11 @@ export interface DecideOptions {
    * number parameter's does, is this many times likelier (units.ts; default UNITS); false: no units, as before 2026-12-06.
    */
   units?: number | false;
+  /**
+   * With one call, a one-word text value widens to the two-word span it makes with a free, uncommon word beside it
+   * whose chance is at least this share of the word's (phrases.ts; default PHRASES); false: none, as before 2026-12-06.
+   */
+  phrases?: number | false;
 }
 
 export interface ScoredParam {
@@ -333,6 +339,7 @@ export function scoreFunctions(
   if (o.requiredFirst !== false) view.requiredFirst = true;
   if (o.orderSwaps !== false) view.orderSwaps = o.orderSwaps ?? ORDER_SWAPS;
   if (o.emptyNames !== false) view.emptyNames = o.emptyNames ?? EMPTY_NAMES;
+  if (o.phrases !== false) view.phrases = o.phrases ?? PHRASES;
   if (o.units !== false) view.units = o.units ?? UNITS;
   if (o.percentWords !== false) view.percentWords = o.percentWords ?? ENGLISH_PERCENT_WORDS;
   if (o.possessives !== false) view.possessives = o.possessives ?? ENGLISH_POSSESSIVE;
@@ -525,6 +532,23 @@ export function assignLearned(
         f.view.emptyNames,
       );
       took.forEach((at, i) => at >= 0 && picked.push({ param: empty[i]!, values: [empty[i]!.info.candidates[at]!] }));
+    }
+    // a one-word text value widens to the two-word name it stands in ("the plasma membrane"; phrases.ts); one call only
+    if (f.view.phrases !== undefined && picked.every((k) => k.values.length === 1)) {
+      const names = new Set([...nameWords(f.tool.function.name).map(stemOf), ...params.flatMap((p) => [...p.info.nameStems])]);
+      for (const k of picked) {
+        if (k.param.info.kind.type !== "string" || k.param.info.kind.enumValues) continue;
+        const slot = { candidates: k.param.info.candidates, probs: k.param.probs, at: k.param.info.candidates.indexOf(k.values[0]!) };
+        const at = widenedPhrase(
+          slot,
+          { tokens: f.view.tokens, commonness: (st) => f.stats.get(st) ?? 0, names, free: (r) => used.every((u) => !overlaps(r, u)) },
+          f.view.phrases,
+          COMMON_WORDS,
+        );
+        if (at < 0) continue;
+        k.values = [k.param.info.candidates[at]!];
+        used.push(...rangesOf(k.values[0]!));
+      }
     }
     return picked;
   };
@@ -901,6 +925,9 @@ export const ORDER_SWAPS = 1.5;
 
 /** DecideOptions.emptyNames's default. */
 export const EMPTY_NAMES = 0.05;
+
+/** DecideOptions.phrases's default. */
+export const PHRASES = 0.3;
 
 /** DecideOptions.units's default. */
 export const UNITS = 4;
