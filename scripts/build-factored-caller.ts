@@ -2028,6 +2028,22 @@ const DEVELOPMENT_PROBES = [
     34.5,
     18,
   ],
+  [
+    "+ refill: with one call, after the leftover steps a parameter left empty takes the best value they freed where the joint assignment would have (optional ones above their chance of leaving it out; 'from Las Vegas to Los Angeles this weekend': leftover names gave start_location 'Las Vegas' for 'weekend', which time_period (0.62 against 0.31) then takes; refill-off; won multiple_66; sum 292.75 against 292.25, java 63, js 64)",
+    54.75,
+    58,
+    84.17,
+    35.5,
+    17.5,
+  ],
+  [
+    "the same on base-s2 (sum 293.25 against 292.75, the same item; java 63, js 66)",
+    54.75,
+    57,
+    84.58,
+    34.5,
+    18,
+  ],
 ].map(([what, simple_python, multiple, irrelevance, parallel, parallel_multiple]) => ({
   what,
   simple_python,
@@ -2101,6 +2117,7 @@ const MODES: Record<string, DecideOptions> = {
   "percent-words-off": { percentWords: false },
   "units-off": { units: false },
   "phrases-off": { phrases: false },
+  "refill-off": { refill: false },
 };
 
 function countKinds(report: BfclReport): Record<string, number> {
@@ -2181,6 +2198,8 @@ const WRITTEN_FORM_MODES: Record<string, string> = {
     "a number's unit ('5 seconds', '440Hz') makes it no likelier for the parameter whose description writes that unit ('... applied in seconds'; units.ts; before 2026-12-06)",
   "phrases-off":
     "a one-word text value stays one word, even where the two-word span it makes with an uncommon free word beside it has at least 0.3 of its chance ('the plasma membrane' gave 'membrane'; phrases.ts; before 2026-12-06)",
+  "refill-off":
+    "a parameter left empty by the joint assignment stays empty when the leftover steps free a value it wants more than leaving it out ('this weekend' for time_period once start_location took 'Las Vegas'; decide.ts; before 2026-12-06)",
 };
 
 async function evaluate(): Promise<void> {

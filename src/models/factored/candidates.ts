@@ -139,6 +139,8 @@ export interface QuestionView {
   typeNames?: boolean;
   /** false: no list read from a bracketed literal of the question (candidates.ts literals). */
   literals?: boolean;
+  /** true: a parameter left empty takes a value the leftover steps freed (decide.ts refill). */
+  refill?: boolean;
   /** A one-word text value widens to a two-word name at this share of its chance (phrases.ts); undefined: none. */
   phrases?: number;
   /** How much likelier a number is for a parameter whose description writes its unit (units.ts); undefined: no units. */

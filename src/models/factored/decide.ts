@@ -246,6 +246,8 @@ export interface DecideOptions {
    * whose chance is at least this share of the word's (phrases.ts; default PHRASES); false: none, as before 2026-12-06.
    */
   phrases?: number | false;
+  /** false: a parameter left empty takes no value the leftover steps freed, as before 2026-12-06 (refill). */
+  refill?: boolean;
 }
 
 export interface ScoredParam {
@@ -339,6 +341,7 @@ export function scoreFunctions(
   if (o.requiredFirst !== false) view.requiredFirst = true;
   if (o.orderSwaps !== false) view.orderSwaps = o.orderSwaps ?? ORDER_SWAPS;
   if (o.emptyNames !== false) view.emptyNames = o.emptyNames ?? EMPTY_NAMES;
+  if (o.refill !== false) view.refill = true;
   if (o.phrases !== false) view.phrases = o.phrases ?? PHRASES;
   if (o.units !== false) view.units = o.units ?? UNITS;
   if (o.percentWords !== false) view.percentWords = o.percentWords ?? ENGLISH_PERCENT_WORDS;
@@ -548,6 +551,19 @@ export function assignLearned(
         if (at < 0) continue;
         k.values = [k.param.info.candidates[at]!];
         used.push(...rangesOf(k.values[0]!));
+      }
+    }
+    // a parameter left empty takes a value the steps above freed, as the joint assignment would have (refill); one call only
+    if (f.view.refill === true && picked.every((k) => k.values.length === 1)) {
+      // what the values now held spend (a value replaced above spends its words no more)
+      used.length = 0;
+      for (const k of picked) used.push(...spent(k.values[0]!));
+      for (const p of order) {
+        if (picked.some((k) => k.param === p)) continue;
+        const best = p.probs.map((pr, i) => ({ pr, c: p.info.candidates[i]! })).filter((r) => free(r.c) && fits(p, r.c)).sort((a, b) => b.pr - a.pr)[0];
+        if (!best || (!p.info.required && p.pNull >= best.pr)) continue;
+        used.push(...spent(best.c));
+        picked.push({ param: p, values: [best.c] });
       }
     }
     return picked;
