@@ -2044,6 +2044,22 @@ const DEVELOPMENT_PROBES = [
     34.5,
     18,
   ],
+  [
+    "+ empty words: with one call, an empty optional text parameter takes its likeliest free one-word value in lower case (no digit, unquoted, not commoner than 0.5 in training questions, no name word of the function or its parameters) whose chance is at least 0.1 of leaving it out ('in red' for color; empty-words.ts, empty-words-off; won simple_python_176, 262, multiple_139, lost simple_python_246; 0.05 / 0.2 / 0.5: sum 293 / 293 / 293 (0.05 also won simple_python_261 and lost multiple_46, simple_python_186); chosen 0.1: sum 293.5 against 292.75, java 63, js 64)",
+    55,
+    58.5,
+    84.17,
+    35.5,
+    17.5,
+  ],
+  [
+    "the same on base-s2 (0.1: sum 294 against 293.25, the same items; 0.05 / 0.2 / 0.5: 293.75 / 293.5 / 293.5; java 63, js 66)",
+    55,
+    57.5,
+    84.58,
+    34.5,
+    18,
+  ],
 ].map(([what, simple_python, multiple, irrelevance, parallel, parallel_multiple]) => ({
   what,
   simple_python,
@@ -2118,6 +2134,7 @@ const MODES: Record<string, DecideOptions> = {
   "units-off": { units: false },
   "phrases-off": { phrases: false },
   "refill-off": { refill: false },
+  "empty-words-off": { emptyWords: false },
 };
 
 function countKinds(report: BfclReport): Record<string, number> {
@@ -2200,6 +2217,8 @@ const WRITTEN_FORM_MODES: Record<string, string> = {
     "a one-word text value stays one word, even where the two-word span it makes with an uncommon free word beside it has at least 0.3 of its chance ('the plasma membrane' gave 'membrane'; phrases.ts; before 2026-12-06)",
   "refill-off":
     "a parameter left empty by the joint assignment stays empty when the leftover steps free a value it wants more than leaving it out ('this weekend' for time_period once start_location took 'Las Vegas'; decide.ts; before 2026-12-06)",
+  "empty-words-off":
+    "an empty optional text parameter takes no plain lower-case word the question writes, whatever its chance against leaving it out ('a rectangle ... in red' gave no color; empty-words.ts; before 2026-12-06)",
 };
 
 async function evaluate(): Promise<void> {

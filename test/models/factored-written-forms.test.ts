@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { afterAbbreviation, listedExamples } from "../../src/models/factored/abbreviations.ts";
 import { candidatesFor, paramKind } from "../../src/models/factored/candidates.ts";
 import { assignLearned, type ScoredParam } from "../../src/models/factored/decide.ts";
+import { emptyWords, plainWord } from "../../src/models/factored/empty-words.ts";
 import { functionView, pairFeatures, questionView } from "../../src/models/factored/features.ts";
 import { widenedPhrase } from "../../src/models/factored/phrases.ts";
 import { ENGLISH_PERCENT_WORDS, saysPercent } from "../../src/models/factored/percent-words.ts";
@@ -145,5 +146,30 @@ describe("factored caller: a value freed by the leftover steps", () => {
     };
     expect(values(true)).toEqual({ start_location: ["Las Vegas"], time_period: ["weekend"] });
     expect(values(undefined)).toEqual({ start_location: ["Las Vegas"] });
+  });
+});
+
+describe("factored caller: an empty optional text parameter takes a plain word", () => {
+  const tokens = tokenize("Draw a rectangle of width 20 in red with Paint");
+  const span = (s: number) => ({ family: "span" as const, value: tokens[s]!.text, start: s, end: s + 1, quoted: false });
+  const candidates = [span(0), span(1), span(2), span(7), span(9)];
+  const taken: unknown[] = [];
+  const cx = {
+    tokens,
+    commonness: (st: string) => (st === "a" || st === "with" ? 0.9 : 0),
+    names: new Set(["recta"]),
+    free: () => true,
+    take: (c: { value: unknown }) => taken.push(c.value),
+  };
+
+  it("at minRatio of leaving it out, not a capitalised, everyday or name word", () => {
+    // "red" 0.1 against a null of 0.8: taken at 0.1, not at 0.2; "Paint" (capitalised) and "rectangle" (a name word) never
+    const probs = [0.02, 0.02, 0.5, 0.1, 0.3];
+    expect(emptyWords([{ candidates, probs, pNull: 0.8 }], cx, 0.1, 0.5)).toEqual([3]);
+    expect(taken).toEqual(["red"]);
+    expect(emptyWords([{ candidates, probs, pNull: 0.8 }], cx, 0.2, 0.5)).toEqual([-1]);
+    expect(plainWord(cx, span(9), 0.5)).toBe(false);
+    expect(plainWord(cx, span(2), 0.5)).toBe(false);
+    expect(plainWord(cx, span(1), 0.5)).toBe(false);
   });
 });

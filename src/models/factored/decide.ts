@@ -47,6 +47,7 @@ import { ENGLISH_POSSESSIVE } from "./possessives.ts";
 import { ENGLISH_PERCENT_WORDS } from "./percent-words.ts";
 import { weighUnits } from "./units.ts";
 import { widenedPhrase } from "./phrases.ts";
+import { emptyWords } from "./empty-words.ts";
 
 export interface FactoredWeights {
   /** One weight vector per candidate family (FAMILIES order), then the "leave it out" one. */
@@ -248,6 +249,12 @@ export interface DecideOptions {
   phrases?: number | false;
   /** false: a parameter left empty takes no value the leftover steps freed, as before 2026-12-06 (refill). */
   refill?: boolean;
+  /**
+   * With one call, an empty optional text parameter takes a plain word the question writes (lower case, uncommon, no
+   * name word) whose chance is at least this share of leaving it out (empty-words.ts; default EMPTY_WORDS); false: none,
+   * as before 2026-12-06.
+   */
+  emptyWords?: number | false;
 }
 
 export interface ScoredParam {
@@ -341,6 +348,7 @@ export function scoreFunctions(
   if (o.requiredFirst !== false) view.requiredFirst = true;
   if (o.orderSwaps !== false) view.orderSwaps = o.orderSwaps ?? ORDER_SWAPS;
   if (o.emptyNames !== false) view.emptyNames = o.emptyNames ?? EMPTY_NAMES;
+  if (o.emptyWords !== false) view.emptyWords = o.emptyWords ?? EMPTY_WORDS;
   if (o.refill !== false) view.refill = true;
   if (o.phrases !== false) view.phrases = o.phrases ?? PHRASES;
   if (o.units !== false) view.units = o.units ?? UNITS;
@@ -552,6 +560,18 @@ export function assignLearned(
         k.values = [k.param.info.candidates[at]!];
         used.push(...rangesOf(k.values[0]!));
       }
+    }
+    // or one plain word the question writes (empty-words.ts); one call only
+    if (f.view.emptyWords !== undefined && picked.every((k) => k.values.length === 1)) {
+      const empty = params.filter((p) => !p.info.required && p.info.kind.type === "string" && !p.info.kind.enumValues && !picked.some((k) => k.param === p));
+      const names = new Set([...nameWords(f.tool.function.name).map(stemOf), ...params.flatMap((p) => [...p.info.nameStems])]);
+      const took = emptyWords(
+        empty.map((p) => ({ candidates: p.info.candidates, probs: p.probs, pNull: p.pNull })),
+        { tokens: f.view.tokens, commonness: (st) => f.stats.get(st) ?? 0, names, free, take: (c) => used.push(...spent(c)) },
+        f.view.emptyWords,
+        COMMON_WORDS,
+      );
+      took.forEach((at, i) => at >= 0 && picked.push({ param: empty[i]!, values: [empty[i]!.info.candidates[at]!] }));
     }
     // a parameter left empty takes a value the steps above freed, as the joint assignment would have (refill); one call only
     if (f.view.refill === true && picked.every((k) => k.values.length === 1)) {
@@ -941,6 +961,9 @@ export const ORDER_SWAPS = 1.5;
 
 /** DecideOptions.emptyNames's default. */
 export const EMPTY_NAMES = 0.05;
+
+/** DecideOptions.emptyWords's default. */
+export const EMPTY_WORDS = 0.1;
 
 /** DecideOptions.phrases's default. */
 export const PHRASES = 0.3;
