@@ -2060,6 +2060,31 @@ const DEVELOPMENT_PROBES = [
     34.5,
     18,
   ],
+  [
+    "+ name links: a text value of capitalised words with 'of' and another capitalised run beside it is taken whole where the scorer offers that span free, whatever its chance ('the Museum of Modern Art' gave 'Modern Art'; ENGLISH_NAME_LINKS, name-links.ts, a language policy, name-links-off; won multiple_79, parallel_120, lost parallel_multiple_36; the span's chance at least 0.05 / 0.2 of the part's: sum 293.5 / 293.5, no item moves; chosen any: sum 294 against 293.5, java 63, js 64)",
+    55,
+    59,
+    84.17,
+    36,
+    17,
+  ],
+  ["the same on base-s2 (sum 294.5 against 294, the same items; java 63, js 66)", 55, 58, 84.58, 35, 17.5],
+  [
+    "probe, not kept: the call threshold 0.25 / 0.2 / 0.15 in place of 0.3 on the base weights before h38i's rules (seed 1 sum 287.5 / 287.5 / 288.5, irrelevance 83.75 / 81.25 / 79.58; seed 2 287.75 / 287.75 / 288.75, 83.75 / 81.25 / 79.58; gate-off rights 10 simple_python and multiple declines, so the gate alone cannot bring simple_python to 60)",
+    53,
+    54.5,
+    83.75,
+    35.5,
+    17.5,
+  ],
+  [
+    "probe, not kept: parallel-off on simple_python and multiple (base weights): of 39 questions split into several calls, 1 right with one call (the split follows a wrong value, e.g. 'Google in California' gave company_name both and location 'filed')",
+    null,
+    null,
+    null,
+    null,
+    null,
+  ],
 ].map(([what, simple_python, multiple, irrelevance, parallel, parallel_multiple]) => ({
   what,
   simple_python,
@@ -2135,6 +2160,7 @@ const MODES: Record<string, DecideOptions> = {
   "phrases-off": { phrases: false },
   "refill-off": { refill: false },
   "empty-words-off": { emptyWords: false },
+  "name-links-off": { nameLinks: false },
 };
 
 function countKinds(report: BfclReport): Record<string, number> {
@@ -2219,6 +2245,8 @@ const WRITTEN_FORM_MODES: Record<string, string> = {
     "a parameter left empty by the joint assignment stays empty when the leftover steps free a value it wants more than leaving it out ('this weekend' for time_period once start_location took 'Las Vegas'; decide.ts; before 2026-12-06)",
   "empty-words-off":
     "an empty optional text parameter takes no plain lower-case word the question writes, whatever its chance against leaving it out ('a rectangle ... in red' gave no color; empty-words.ts; before 2026-12-06)",
+  "name-links-off":
+    "a text value of capitalised words stays a part of a name linked by 'of' ('the Museum of Modern Art' gave 'Modern Art'; no language policy, ENGLISH_NAME_LINKS in name-links.ts being the default; before 2026-12-06)",
 };
 
 async function evaluate(): Promise<void> {

@@ -4,6 +4,7 @@ import { candidatesFor, paramKind } from "../../src/models/factored/candidates.t
 import { assignLearned, type ScoredParam } from "../../src/models/factored/decide.ts";
 import { emptyWords, plainWord } from "../../src/models/factored/empty-words.ts";
 import { functionView, pairFeatures, questionView } from "../../src/models/factored/features.ts";
+import { ENGLISH_NAME_LINKS, linkedName } from "../../src/models/factored/name-links.ts";
 import { widenedPhrase } from "../../src/models/factored/phrases.ts";
 import { ENGLISH_PERCENT_WORDS, saysPercent } from "../../src/models/factored/percent-words.ts";
 import { ENGLISH_POSSESSIVE, withoutPossessive } from "../../src/models/factored/possessives.ts";
@@ -171,5 +172,18 @@ describe("factored caller: an empty optional text parameter takes a plain word",
     expect(plainWord(cx, span(9), 0.5)).toBe(false);
     expect(plainWord(cx, span(2), 0.5)).toBe(false);
     expect(plainWord(cx, span(1), 0.5)).toBe(false);
+  });
+});
+
+describe("factored caller: a capitalised name linked by a name word is taken whole", () => {
+  it("widens over the link word and the capitalised run beside it (unless nameLinks is off)", () => {
+    const t = tokenize("exhibitions in the Museum of Modern Art, New York and Paris");
+    // "Modern Art" (5..7) -> "Museum of Modern Art" (3..7); "Museum" (3..4) -> the same
+    expect(linkedName(t, 5, 7, ENGLISH_NAME_LINKS)).toEqual([3, 7]);
+    expect(linkedName(t, 3, 4, ENGLISH_NAME_LINKS)).toEqual([3, 7]);
+    // no link word: "New York and Paris" stays apart; a lower-case value stays as it is
+    expect(linkedName(t, 8, 10, ENGLISH_NAME_LINKS)).toEqual([8, 10]);
+    expect(linkedName(t, 0, 1, ENGLISH_NAME_LINKS)).toEqual([0, 1]);
+    expect(linkedName(t, 5, 7, new Set())).toEqual([5, 7]);
   });
 });

@@ -139,6 +139,8 @@ export interface QuestionView {
   typeNames?: boolean;
   /** false: no list read from a bracketed literal of the question (candidates.ts literals). */
   literals?: boolean;
+  /** Words linking two capitalised runs into one name, taken whole (name-links.ts); undefined: none. */
+  nameLinks?: ReadonlySet<string>;
   /** An empty optional text parameter takes a plain word at this share of its null (empty-words.ts); undefined: none. */
   emptyWords?: number;
   /** true: a parameter left empty takes a value the leftover steps freed (decide.ts refill). */

@@ -48,6 +48,7 @@ import { ENGLISH_PERCENT_WORDS } from "./percent-words.ts";
 import { weighUnits } from "./units.ts";
 import { widenedPhrase } from "./phrases.ts";
 import { emptyWords } from "./empty-words.ts";
+import { ENGLISH_NAME_LINKS, linkedName } from "./name-links.ts";
 
 export interface FactoredWeights {
   /** One weight vector per candidate family (FAMILIES order), then the "leave it out" one. */
@@ -255,6 +256,12 @@ export interface DecideOptions {
    * as before 2026-12-06.
    */
   emptyWords?: number | false;
+  /**
+   * Words that link two capitalised runs into one name ("Museum of Modern Art"): a text value that is part of such a
+   * name is taken whole, a language policy (name-links.ts): ENGLISH_NAME_LINKS by default, false for none (as before
+   * 2026-12-06).
+   */
+  nameLinks?: ReadonlySet<string> | false;
 }
 
 export interface ScoredParam {
@@ -348,6 +355,7 @@ export function scoreFunctions(
   if (o.requiredFirst !== false) view.requiredFirst = true;
   if (o.orderSwaps !== false) view.orderSwaps = o.orderSwaps ?? ORDER_SWAPS;
   if (o.emptyNames !== false) view.emptyNames = o.emptyNames ?? EMPTY_NAMES;
+  if (o.nameLinks !== false) view.nameLinks = o.nameLinks ?? ENGLISH_NAME_LINKS;
   if (o.emptyWords !== false) view.emptyWords = o.emptyWords ?? EMPTY_WORDS;
   if (o.refill !== false) view.refill = true;
   if (o.phrases !== false) view.phrases = o.phrases ?? PHRASES;
@@ -483,8 +491,12 @@ export function assignLearned(
     const best = ranked.find((r) => free(r.c) && fits(p, r.c));
     if (!best) continue;
     if (!p.info.required && p.pNull >= best.pr) continue;
-    used.push(...spent(best.c));
-    picked.push({ param: p, values: [best.c] });
+    // a capitalised name linked to another by a name word ("Museum of Modern Art") is taken whole (name-links.ts)
+    const whole = f.view.nameLinks && best.c.family === "span" && !best.c.quoted && best.c.start >= 0 ? linkedName(f.view.tokens, best.c.start, best.c.end, f.view.nameLinks) : undefined;
+    const linked = whole && p.info.candidates.find((d) => d.family === "span" && !d.quoted && d.start === whole[0] && d.end === whole[1] && d !== best.c && free(d) && fits(p, d));
+    const value = linked ?? best.c;
+    used.push(...spent(value));
+    picked.push({ param: p, values: [value] });
   }
   // two text values, or two numbers, exchanged where the schema's order, held likelier, says so (order-swaps.ts)
   if (f.view.orderSwaps !== undefined) {
