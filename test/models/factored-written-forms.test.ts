@@ -119,6 +119,14 @@ describe("factored caller: a one-word value widens to the two-word name it stand
     expect(widenedPhrase({ candidates, probs, at: 0 }, cx, 0.5, 0.5)).toBe(-1);
     // "Chinese cuisine": the parameter's own name word stays out
     expect(widenedPhrase({ candidates, probs, at: 3 }, cx, 0.3, 0.5)).toBe(-1);
+    // a word written otherwise (a capital on one, none on the other) stays out: "in Zorbalin" is no name
+    const z = tokenize("the forecast in Zorbalin");
+    const zs = [
+      { family: "span" as const, value: "Zorbalin", start: 3, end: 4, quoted: false },
+      { family: "span" as const, value: "in Zorbalin", start: 2, end: 4, quoted: false },
+      { family: "span" as const, value: "in", start: 2, end: 3, quoted: false },
+    ];
+    expect(widenedPhrase({ candidates: zs, probs: [0.57, 0.35, 0.07], at: 0 }, { ...cx, tokens: z, names: new Set() }, 0.3, 0.5)).toBe(-1);
     // a word another value spent stays out
     expect(widenedPhrase({ candidates, probs, at: 0 }, { ...cx, free: () => false }, 0.3, 0.5)).toBe(-1);
   });
