@@ -2085,6 +2085,27 @@ const DEVELOPMENT_PROBES = [
     null,
     null,
   ],
+  // Official eval at 82f8ed6 on the copies of base-s1 / base-s2 (/tmp/coord/onecore npx tsx scripts/build-factored-caller.ts
+  // --eval --modes full,<the nine h38i -off modes> --out /tmp/h38i/sN --result scratch-h38i-abl-sN; /tmp/coord/h38i-abl-s1.log,
+  // -s2.log), the same figures as /tmp/h38i/multi.mts. Sum of six with each rule off, seed 1 / seed 2 (full 294 / 294.5):
+  // abbreviations-off 292.5 / 293.5, possessives-off 292.25 / 292.75, percent-words-off 293.5 / 294, units-off 293.5 /
+  // 293.25, phrases-off 293 / 293.5, refill-off 293.5 / 294, empty-words-off 293.25 / 293.75, name-links-off 293.5 / 294.
+  [
+    "official eval of 82f8ed6, seed 1 (the base-s1 weights; sum of six 294 against 287; java 63, js 64)",
+    55,
+    59,
+    84.17,
+    36,
+    17,
+  ],
+  [
+    "the same, seed 2 (the base-s2 weights; sum 294.5 against 287.25; java 63, js 66)",
+    55,
+    58,
+    84.58,
+    35,
+    17.5,
+  ],
 ].map(([what, simple_python, multiple, irrelevance, parallel, parallel_multiple]) => ({
   what,
   simple_python,
