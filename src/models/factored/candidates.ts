@@ -9,6 +9,7 @@ import type { JsonSchema } from "../../tools/types.ts";
 import { memberMentions } from "./enum-lists.ts";
 import { numberWordTokens, type NumberWords } from "./number-words.ts";
 import { numberCommaRanges } from "./number-commas.ts";
+import { withoutPossessive } from "./possessives.ts";
 import type { QToken } from "./text.ts";
 
 export const MAX_SPAN = 6;
@@ -138,6 +139,22 @@ export interface QuestionView {
   typeNames?: boolean;
   /** false: no list read from a bracketed literal of the question (candidates.ts literals). */
   literals?: boolean;
+  /** Words linking two capitalised runs into one name, taken whole (name-links.ts); undefined: none. */
+  nameLinks?: ReadonlySet<string>;
+  /** An empty optional text parameter takes a plain word at this share of its null (empty-words.ts); undefined: none. */
+  emptyWords?: number;
+  /** true: a parameter left empty takes a value the leftover steps freed (decide.ts refill). */
+  refill?: boolean;
+  /** A one-word text value widens to a two-word name at this share of its chance (phrases.ts); undefined: none. */
+  phrases?: number;
+  /** How much likelier a number is for a parameter whose description writes its unit (units.ts); undefined: no units. */
+  units?: number;
+  /** Words by which a number parameter's description says it takes a percentage as written (percent-words.ts); undefined: none. */
+  percentWords?: ReadonlySet<string>;
+  /** A possessive ending a text value is given without (a language policy, possessives.ts); undefined: none. */
+  possessives?: RegExp;
+  /** true: a description's capitalised word after a dotted abbreviation ("e.g. Seattle") is an example value (abbreviations.ts). */
+  abbreviations?: boolean | "lists";
   /** false: no span holds a comma, whatever the description writes (the ablation of commaSpans). */
   commaJoined?: boolean;
   /** false: a code identifier the function's documentation writes may be a value (decide.ts docIdentifiers). */
@@ -178,8 +195,9 @@ export interface QuestionView {
   runs?: [number, number][];
 }
 
+// a possessive ending is no part of the value (possessives.ts; a language policy)
 const spanText = (v: QuestionView, s: number, e: number): string =>
-  v.question.slice(v.tokens[s]!.start, v.tokens[e - 1]!.end);
+  withoutPossessive(v.question.slice(v.tokens[s]!.start, v.tokens[e - 1]!.end), v.possessives);
 
 /** The candidates for a parameter of kind `k`. */
 export function candidatesFor(v: QuestionView, k: ParamKind): Candidate[] {

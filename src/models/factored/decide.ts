@@ -46,6 +46,12 @@ import { orderSwaps } from "./order-swaps.ts";
 import { sentenceOwners, sentenceRanges } from "./sentence-owners.ts";
 import { UNIT_WORDS, unitWords } from "./unit-words.ts";
 import { ENGLISH_PAIRING, saysPairing } from "./pairing-words.ts";
+import { ENGLISH_POSSESSIVE } from "./possessives.ts";
+import { ENGLISH_PERCENT_WORDS } from "./percent-words.ts";
+import { weighUnits } from "./units.ts";
+import { widenedPhrase } from "./phrases.ts";
+import { emptyWords } from "./empty-words.ts";
+import { ENGLISH_NAME_LINKS, linkedName } from "./name-links.ts";
 
 export interface FactoredWeights {
   /** One weight vector per candidate family (FAMILIES order), then the "leave it out" one. */
@@ -234,6 +240,43 @@ export interface DecideOptions {
   pairing?: ReadonlySet<string> | false;
   /** false: a sentence that mentions one function alone is not given to it whole (sentence-owners.ts). */
   sentenceOwners?: boolean;
+  /** false: a description's capitalised word after "e.g." is no example value, as the tokenizer reads a sentence's start (abbreviations.ts). */
+  abbreviations?: boolean | "lists";
+  /**
+   * A possessive ending a text value is given without ("The Weeknd's" -> "The Weeknd"), a language policy
+   * (possessives.ts): ENGLISH_POSSESSIVE by default, false for none (as before 2026-12-06).
+   */
+  possessives?: RegExp | false;
+  /**
+   * Words by which a number parameter's description says it takes a percentage as written ("as a percentage"): "5%"
+   * is then 5 only, never 0.05, a language policy (percent-words.ts): ENGLISH_PERCENT_WORDS by default, false for
+   * none (as before 2026-12-06).
+   */
+  percentWords?: ReadonlySet<string> | false;
+  /**
+   * A number parameter's chance of a number whose unit ("5 seconds", "440Hz") its description writes, and not every
+   * number parameter's does, is this many times likelier (units.ts; default UNITS); false: no units, as before 2026-12-06.
+   */
+  units?: number | false;
+  /**
+   * With one call, a one-word text value widens to the two-word span it makes with a free, uncommon word beside it
+   * whose chance is at least this share of the word's (phrases.ts; default PHRASES); false: none, as before 2026-12-06.
+   */
+  phrases?: number | false;
+  /** false: a parameter left empty takes no value the leftover steps freed, as before 2026-12-06 (refill). */
+  refill?: boolean;
+  /**
+   * With one call, an empty optional text parameter takes a plain word the question writes (lower case, uncommon, no
+   * name word) whose chance is at least this share of leaving it out (empty-words.ts; default EMPTY_WORDS); false: none,
+   * as before 2026-12-06.
+   */
+  emptyWords?: number | false;
+  /**
+   * Words that link two capitalised runs into one name ("Museum of Modern Art"): a text value that is part of such a
+   * name is taken whole, a language policy (name-links.ts): ENGLISH_NAME_LINKS by default, false for none (as before
+   * 2026-12-06).
+   */
+  nameLinks?: ReadonlySet<string> | false;
 }
 
 export interface ScoredParam {
@@ -279,6 +322,8 @@ export function scoreParams(f: FunctionView, w: readonly number[][]): ScoredPara
     if (p.kind.commaJoined) joinCommaParts(p.candidates, probs);
     else if (f.view.numberCommas !== false) joinNumberCommas(p.candidates, probs);
     if (f.view.commonWords !== undefined) dropCommonWords(f, p.candidates, probs, f.view.commonWords);
+    // a number's unit written in one number parameter's description names that parameter (units.ts)
+    if (f.view.units !== undefined) weighUnits(f, p, probs, f.view.units);
     const pNull = probs.pop()!;
     return { info: p, probs, pNull };
   });
@@ -325,6 +370,14 @@ export function scoreFunctions(
   if (o.requiredFirst !== false) view.requiredFirst = true;
   if (o.orderSwaps !== false) view.orderSwaps = o.orderSwaps ?? ORDER_SWAPS;
   if (o.emptyNames !== false) view.emptyNames = o.emptyNames ?? EMPTY_NAMES;
+  if (o.nameLinks !== false) view.nameLinks = o.nameLinks ?? ENGLISH_NAME_LINKS;
+  if (o.emptyWords !== false) view.emptyWords = o.emptyWords ?? EMPTY_WORDS;
+  if (o.refill !== false) view.refill = true;
+  if (o.phrases !== false) view.phrases = o.phrases ?? PHRASES;
+  if (o.units !== false) view.units = o.units ?? UNITS;
+  if (o.percentWords !== false) view.percentWords = o.percentWords ?? ENGLISH_PERCENT_WORDS;
+  if (o.possessives !== false) view.possessives = o.possessives ?? ENGLISH_POSSESSIVE;
+  if (o.abbreviations !== false) view.abbreviations = o.abbreviations ?? "lists";
   const scored = tools.map((tool) => {
     const f = functionView(tool, view, stats);
     const params = scoreParams(f, w.argument);
@@ -455,8 +508,12 @@ export function assignLearned(
     const best = ranked.find((r) => free(r.c) && fits(p, r.c));
     if (!best) continue;
     if (!p.info.required && p.pNull >= best.pr) continue;
-    used.push(...spent(best.c));
-    picked.push({ param: p, values: [best.c] });
+    // a capitalised name linked to another by a name word ("Museum of Modern Art") is taken whole (name-links.ts)
+    const whole = f.view.nameLinks && best.c.family === "span" && !best.c.quoted && best.c.start >= 0 ? linkedName(f.view.tokens, best.c.start, best.c.end, f.view.nameLinks) : undefined;
+    const linked = whole && p.info.candidates.find((d) => d.family === "span" && !d.quoted && d.start === whole[0] && d.end === whole[1] && d !== best.c && free(d) && fits(p, d));
+    const value = linked ?? best.c;
+    used.push(...spent(value));
+    picked.push({ param: p, values: [value] });
   }
   // two text values, or two numbers, exchanged where the schema's order, held likelier, says so (order-swaps.ts)
   if (f.view.orderSwaps !== undefined) {
@@ -515,6 +572,48 @@ export function assignLearned(
         f.view.emptyNames,
       );
       took.forEach((at, i) => at >= 0 && picked.push({ param: empty[i]!, values: [empty[i]!.info.candidates[at]!] }));
+    }
+    // a one-word text value widens to the two-word name it stands in ("the plasma membrane"; phrases.ts); one call only
+    if (f.view.phrases !== undefined && picked.every((k) => k.values.length === 1)) {
+      const names = new Set([...nameWords(f.tool.function.name).map(stemOf), ...params.flatMap((p) => [...p.info.nameStems])]);
+      for (const k of picked) {
+        if (k.param.info.kind.type !== "string" || k.param.info.kind.enumValues) continue;
+        const slot = { candidates: k.param.info.candidates, probs: k.param.probs, at: k.param.info.candidates.indexOf(k.values[0]!) };
+        const at = widenedPhrase(
+          slot,
+          { tokens: f.view.tokens, commonness: (st) => f.stats.get(st) ?? 0, names, free: (r) => used.every((u) => !overlaps(r, u)) },
+          f.view.phrases,
+          COMMON_WORDS,
+        );
+        if (at < 0) continue;
+        k.values = [k.param.info.candidates[at]!];
+        used.push(...rangesOf(k.values[0]!));
+      }
+    }
+    // or one plain word the question writes (empty-words.ts); one call only
+    if (f.view.emptyWords !== undefined && picked.every((k) => k.values.length === 1)) {
+      const empty = params.filter((p) => !p.info.required && p.info.kind.type === "string" && !p.info.kind.enumValues && !picked.some((k) => k.param === p));
+      const names = new Set([...nameWords(f.tool.function.name).map(stemOf), ...params.flatMap((p) => [...p.info.nameStems])]);
+      const took = emptyWords(
+        empty.map((p) => ({ candidates: p.info.candidates, probs: p.probs, pNull: p.pNull })),
+        { tokens: f.view.tokens, commonness: (st) => f.stats.get(st) ?? 0, names, free, take: (c) => used.push(...spent(c)) },
+        f.view.emptyWords,
+        COMMON_WORDS,
+      );
+      took.forEach((at, i) => at >= 0 && picked.push({ param: empty[i]!, values: [empty[i]!.info.candidates[at]!] }));
+    }
+    // a parameter left empty takes a value the steps above freed, as the joint assignment would have (refill); one call only
+    if (f.view.refill === true && picked.every((k) => k.values.length === 1)) {
+      // what the values now held spend (a value replaced above spends its words no more)
+      used.length = 0;
+      for (const k of picked) used.push(...spent(k.values[0]!));
+      for (const p of order) {
+        if (picked.some((k) => k.param === p)) continue;
+        const best = p.probs.map((pr, i) => ({ pr, c: p.info.candidates[i]! })).filter((r) => free(r.c) && fits(p, r.c)).sort((a, b) => b.pr - a.pr)[0];
+        if (!best || (!p.info.required && p.pNull >= best.pr)) continue;
+        used.push(...spent(best.c));
+        picked.push({ param: p, values: [best.c] });
+      }
     }
     return picked;
   };
@@ -912,6 +1011,15 @@ export const ORDER_SWAPS = 1.5;
 
 /** DecideOptions.emptyNames's default. */
 export const EMPTY_NAMES = 0.05;
+
+/** DecideOptions.emptyWords's default. */
+export const EMPTY_WORDS = 0.1;
+
+/** DecideOptions.phrases's default. */
+export const PHRASES = 0.3;
+
+/** DecideOptions.units's default. */
+export const UNITS = 4;
 
 /** DecideOptions.leftoverNames's default. */
 export const LEFTOVER_NAMES = 0.1;

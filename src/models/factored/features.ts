@@ -6,8 +6,10 @@
  */
 import type { JsonSchema, ToolJson } from "../../tools/types.ts";
 import { candidatesFor, gluedRuns, paramKind, percentAfter, quotedSpans, unwrapQuoted, type Candidate, type ParamKind, type QuestionView } from "./candidates.ts";
+import { afterAbbreviation, listedExamples } from "./abbreviations.ts";
 import { looseNameCover } from "./loose-names.ts";
 import { negatedMention } from "./negations.ts";
+import { saysPercent } from "./percent-words.ts";
 import { nameWords, stemOf, textStems, tokenize } from "./text.ts";
 
 /** How common each word stem is in questions, 0 (never seen) to 1 (in every question). */
@@ -64,12 +66,17 @@ const CODE_NAME = /\p{Ll}\p{Lu}/u;
  * Stems of a description's capitalised (not sentence-initial) words and of its quoted texts; with `typeNames`, not
  * of its unquoted code identifiers.
  */
-function exampleStems(description: string, typeNames = true): Set<string> {
+function exampleStems(description: string, typeNames = true, abbreviations: boolean | "lists" = false): Set<string> {
   const out = new Set<string>();
   // a code identifier with a capital inside ("StringBuilder", "LogEvent") names a type or an API the parameter is
-  // of, not a value it takes: "the StringBuilder `logBuilder`" asks for logBuilder (quoted, it still counts)
-  for (const t of tokenize(description))
-    if (t.capital && t.stem !== "" && !(typeNames && CODE_NAME.test(t.text))) out.add(t.stem);
+  // of, not a value it takes: "the StringBuilder `logBuilder`" asks for logBuilder (quoted, it still counts);
+  // with `abbreviations`, a capitalised word after "e.g." counts too (abbreviations.ts)
+  const tokens = tokenize(description);
+  tokens.forEach((t, i) => {
+    const capital = t.capital || (abbreviations !== false && afterAbbreviation(tokens, i));
+    if (capital && t.stem !== "" && !(typeNames && CODE_NAME.test(t.text))) out.add(t.stem);
+  });
+  if (abbreviations === "lists") for (const t of listedExamples(tokens)) if (t.stem !== "") out.add(t.stem);
   for (const m of description.matchAll(/['"`“‘]([^'"`”’\n]{1,40})['"`”’]/gu)) for (const s of textStems(m[1]!)) out.add(s);
   return out;
 }
@@ -93,9 +100,10 @@ export function functionView(tool: ToolJson, view: QuestionView, stats: WordStat
       hasDefault: "default" in s,
       nameStems: new Set(nameWords(name).map(stemOf)),
       descStems: new Set(textStems(typeof s.description === "string" ? s.description : "")),
-      exampleStems: exampleStems(typeof s.description === "string" ? s.description : "", view.typeNames !== false),
+      exampleStems: exampleStems(typeof s.description === "string" ? s.description : "", view.typeNames !== false, view.abbreviations ?? false),
       order: same.length < 2 ? 0.5 : at / (same.length - 1),
-      candidates: candidatesFor(view, kind),
+      // "5%" is no fraction for a parameter whose description says it takes a percentage (percent-words.ts)
+      candidates: candidatesFor(view, kind).filter((c) => !c.fraction || !saysPercent(String(s.description ?? ""), view.percentWords)),
     };
   });
   const toolStems = new Set([
