@@ -5,12 +5,12 @@ import type { LabelledQuery } from "../src/catalog/catalog.ts";
 import { writeFileAtomic } from "../src/io/atomic.ts";
 import { readManifest } from "../src/toolgen/model-folder.ts";
 import { availableParallelism } from "node:os";
-import { addToolsData, CONFIGS, DIR, readTiming, timed, type Timing } from "./add-tools.ts";
+import { addToolsData, DIR, readTiming, type Timing } from "./add-tools.ts";
 import { figuresOf, type Figures } from "./toolgen/common.ts";
 import { writeBenchResult } from "./lib/result.ts";
 import { curveOf, devScores, GRID, pick } from "./add-tools-calibrate.ts";
 import { fileURLToPath } from "node:url";
-import { marker, phases, stageEnd } from "./add-tools-cpu.ts";
+import { timedAddition } from "./add-tools-timed.ts";
 
 /**
  * Whether bench/add-tools.ts's models, rebuilt on another machine or with another thread count, are the models
@@ -208,24 +208,9 @@ async function checkBase(recorded: Recorded): Promise<void> {
 
 async function checkAdd(recorded: Recorded, name: string): Promise<void> {
   const d = addToolsData()!;
-  const c = CONFIGS.find((x) => x.name === name);
   const rec = recorded.configs[name];
-  if (!c) throw new Error(`bench/add-tools-rebuild.ts: no configuration ${JSON.stringify(name)}`);
-  const { addToolsToModel } = await import("../src/train/add-tools.ts");
   const out = join(DIR, `rebuild-${name}`);
-  rmSync(out, { recursive: true, force: true });
-  const { log, marks } = marker();
-  const { result: m, timing } = await timed(() =>
-    addToolsToModel({
-      log,
-      from: join(DIR, "base"),
-      out,
-      tools: d.newCatalog,
-      queries: d.parts.new.train,
-      progress: false,
-      ...c.options,
-    }),
-  );
+  const { model: m, timing, phasesCpu } = await timedAddition(name, out, "bench/add-tools-rebuild.ts");
   writeFileAtomic(join(out, "timing.json"), JSON.stringify(timing) + "\n");
   const dev = await devFigures(out, { old_dev: d.parts.old.dev, new_dev: d.parts.new.dev });
   const figures = rec ? compare(dev, rec) : undefined;
@@ -240,16 +225,7 @@ async function checkAdd(recorded: Recorded, name: string): Promise<void> {
     threads: threads(),
     timing,
     // CPU per phase (bench/add-tools-cpu.ts): a share at the addition's own rate needs its retrieval CPU per step.
-    phases_cpu_s: phases(
-      marks,
-      [
-        ["setup", /^rows: fitting /],
-        ["rows", /^rows: loss /],
-        stageEnd("memorization"),
-        stageEnd("retrieval"),
-      ],
-      timing.cpu_s,
-    ),
+    phases_cpu_s: phasesCpu,
     stages: m.added?.at(-1)?.stages.map((r) => ({ stage: r.stage, steps: r.steps, wall_s: r.seconds })),
     // Against the rebuilt base's own CPU (same machine and thread count) times the recorded full / base ratio.
     cpu_share_of_full_estimate: base?.timing

@@ -2,7 +2,8 @@ import { createHash } from "node:crypto";
 import { existsSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { addToolsData, CONFIGS, DIR, timed, type Timing } from "./add-tools.ts";
+import { addToolsData, DIR, timed, type Timing } from "./add-tools.ts";
+import { timedAddition } from "./add-tools-timed.ts";
 import { writeBenchResult } from "./lib/result.ts";
 import { trainToolGen } from "../src/train/pipeline.ts";
 import { SCHEDULES } from "../src/train/schedule.ts";
@@ -160,24 +161,8 @@ async function runSlice(): Promise<Item> {
 }
 
 async function runAdd(name: string): Promise<Item> {
-  const d = addToolsData()!;
-  const c = CONFIGS.find((x) => x.name === name);
-  if (!c) throw new Error(`bench/add-tools-retime.ts: no configuration ${JSON.stringify(name)}`);
-  const { addToolsToModel } = await import("../src/train/add-tools.ts");
   const out = join(DIR, "retime", name);
-  rmSync(out, { recursive: true, force: true });
-  const { log, marks } = marker();
-  const { result: m, timing } = await timed(() =>
-    addToolsToModel({
-      log,
-      from: join(DIR, "base"),
-      out,
-      tools: d.newCatalog,
-      queries: d.parts.new.train,
-      progress: false,
-      ...c.options,
-    }),
-  );
+  const { model: m, timing, marks, phasesCpu } = await timedAddition(name, out, "bench/add-tools-retime.ts");
   const added = m.added!.at(-1)!;
   const sha = digest(out);
   const recorded = recordedDigest(name);
@@ -189,16 +174,7 @@ async function runAdd(name: string): Promise<Item> {
     item: name,
     timing,
     stages: added.stages.map(costOf),
-    phases_cpu_s: phases(
-      marks,
-      [
-        ["setup", /^rows: fitting /],
-        ["rows", /^rows: loss /],
-        stageEnd("memorization"),
-        stageEnd("retrieval"),
-      ],
-      timing.cpu_s,
-    ),
+    phases_cpu_s: phasesCpu,
     marks,
     ...(added.rows ? { rows_fit_s: added.rows.seconds } : {}),
     weights_sha256: sha,

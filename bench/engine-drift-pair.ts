@@ -22,7 +22,7 @@ import { initParams } from "../src/nn/params.ts";
 import { train } from "../src/nn/train/trainer.ts";
 import { readManifest, readToolIndex } from "../src/toolgen/model-folder.ts";
 import { splitDev } from "../src/train/dev-split.ts";
-import { retrievalStage } from "./lib/retrieval-stage.ts";
+import { countHeadRows, retrievalStage } from "./lib/retrieval-stage.ts";
 
 const argv = process.argv.slice(2);
 const option = (name: string, fallback?: string): string => {
@@ -78,13 +78,7 @@ const runs = variants.map(async (variant) => {
   let ms = 0;
   let cpuMs = 0;
   let tokens = 0;
-  let headRows = 0;
-  const forwardBackward = model.forwardBackward.bind(model);
-  model.forwardBackward = (batch, grads, o) => {
-    const r = forwardBackward(batch, grads, o);
-    headRows += r.count;
-    return r;
-  };
+  const head = countHeadRows(model);
   await train(model, stage.data, {
     ...stage.options(stop.signal),
     optimizer,
@@ -106,12 +100,12 @@ const runs = variants.map(async (variant) => {
           ms_per_step: +(ms / n).toFixed(1),
           cpu_ms_per_step: +(cpuMs / n).toFixed(1),
           tokens_per_step: Math.round(tokens / n),
-          head_rows_per_step: Math.round(headRows / (n + (done === every + 1 ? 1 : 0))),
+          head_rows_per_step: Math.round(head.rows / (n + (done === every + 1 ? 1 : 0))),
           tokens_per_s: Math.round((tokens * 1000) / ms),
           loss: +info.loss.toFixed(4),
         };
         process.stdout.write(JSON.stringify(line) + "\n");
-        ms = cpuMs = tokens = headRows = 0;
+        ms = cpuMs = tokens = head.rows = 0;
       }
       if (done > steps) stop.abort();
       // `saving`: a resumable checkpoint every `every` steps (the pipeline writes one a minute), its own time

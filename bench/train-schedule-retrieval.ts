@@ -19,7 +19,7 @@ import { kernels } from "../src/nn/kernels/index.ts";
 import { train } from "../src/nn/train/trainer.ts";
 import { readManifest, readToolIndex } from "../src/toolgen/model-folder.ts";
 import { splitDev } from "../src/train/dev-split.ts";
-import { retrievalStage } from "./lib/retrieval-stage.ts";
+import { countHeadRows, retrievalStage } from "./lib/retrieval-stage.ts";
 
 const argv = process.argv.slice(2);
 function fail(message: string): never {
@@ -54,13 +54,7 @@ const stage = retrievalStage(model, tokenizer!, manifest, split.train, readToolI
   epochs,
   ...(fraction < 1 ? { userLossFraction: fraction, userLossReweight: reweight } : {}),
 });
-let headRows = 0;
-const forwardBackward = model.forwardBackward.bind(model);
-model.forwardBackward = (batch, grads, o) => {
-  const r = forwardBackward(batch, grads, o);
-  headRows += r.count;
-  return r;
-};
+const head = countHeadRows(model);
 process.stderr.write(
   `train-schedule-retrieval: ${stage.samples.length} samples, ${stage.total} steps, ` +
     `user-loss fraction ${fraction}${reweight ? " reweighted" : ""}, kernels ${kernels().name}\n`,
@@ -95,7 +89,7 @@ const record = {
   seconds: Math.round(seconds * 10) / 10,
   cpuSeconds: Math.round((cpu.user + cpu.system) / 1e5) / 10,
   stepsPerSecond: Math.round((stage.total / seconds) * 100) / 100,
-  headRowsPerStep: Math.round(headRows / stage.total),
+  headRowsPerStep: Math.round(head.rows / stage.total),
   finalLoss: lastLoss,
   kernelThreads: process.env.TOOLGEN_KERNEL_THREADS ?? "default",
 };

@@ -54,3 +54,15 @@ export function retrievalStage(
   });
   return { samples, total, data, options };
 }
+
+/** Counts the LM-head rows (loss targets) of every training step run on `model` from now on; reset by writing 0. */
+export function countHeadRows(model: Llama): { rows: number } {
+  const counter = { rows: 0 };
+  const forwardBackward = model.forwardBackward.bind(model);
+  model.forwardBackward = (batch, grads, o) => {
+    const r = forwardBackward(batch, grads, o);
+    counter.rows += r.count;
+    return r;
+  };
+  return counter;
+}
