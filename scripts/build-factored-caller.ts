@@ -2074,6 +2074,15 @@ const DEVELOPMENT_PROBES = [
   ],
   ["the same on base-s2", null, null, null, 36.5, 19],
   [
+    "+ decoding (h38l): with the claims, widenWeak 16 in place of 8 (a parameter looks outside its segment when a value there is over 16 times likelier than its own; 4 / 8 / 16 / 32 / never: parallel_multiple 18.5 / 19 / 19.5 / 19 / 18.5 on base-s1, 18 / 19 / 19.5 / 19 / 18.5 on base-s2, multiple 59 / 58 at each; 16 won parallel_multiple_122 'the current price for the same game on the 'Xbox' platform' on both seeds, nothing lost; ablation widen-8)",
+    null,
+    59,
+    null,
+    38,
+    19.5,
+  ],
+  ["the same on base-s2", null, 58, null, 36.5, 19.5],
+  [
     "probe, decoding, not kept: every claimed span kept from a widening parameter, also one said before its segment (base-s1: won parallel_multiple_12, 167, lost 8, 20, 22, 25, 38, 56, 125: a value several functions share is said once, in the first one's part)",
     null,
     59,
@@ -2346,6 +2355,7 @@ const MODES: Record<string, DecideOptions> = {
   "unit-words-off": { unitWords: false },
   "pairing-off": { pairing: false },
   "claimed-off": { claimed: false },
+  "widen-8": { widenWeak: 8 },
   "abbreviations-off": { abbreviations: false },
   "possessives-off": { possessives: false },
   "percent-words-off": { percentWords: false },
@@ -2400,6 +2410,8 @@ const SEVERAL_CALL_MODES: Record<string, string> = {
     "with several calls, an empty optional text parameter never takes the word written right after a number the calls take ('the first circle has a radius of 5cm, the second of 10cm' gave no unit; unit-words.ts; before 2026-12-06 09:30 UTC)",
   "pairing-off":
     "no language policy for pairing words: where the question says 'respectively', a text parameter with one value takes further values only as anywhere else ('Taylor Swift and Maroon 5, with a play time of 20 minutes and 15 minutes respectively' gave Taylor Swift twice; ENGLISH_PAIRING, pairing-words.ts, is the default policy; before 2026-12-06 10:05 UTC)",
+  "widen-8":
+    "with several functions called, a parameter looks outside its function's segment when a value there is over 8 times likelier than its own in the segment, not 16 ('the current price for the same game on the 'Xbox' platform' gave the game 'Xbox'; DecideOptions.widenWeak; before 2026-12-06 12:10 UTC)",
   "claimed-off":
     "with several functions called, a parameter that looks outside its function's segment (widenWeak, or a required one left empty) may take a span another called function takes as a first value in its own segment later in the question ('a flight from 'Los Angeles' to 'New York' … on the 'PlayStation' platform' gave the flight's destination the platform; widened-claims.ts; before 2026-12-06 12:00 UTC)",
 };

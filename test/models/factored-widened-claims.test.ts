@@ -40,6 +40,16 @@ function flightCalls(question: string, segmentWord: string, claimedText: string,
   return argumentsOf(s, weights, { parallel: false, claimed }, allowed, [[q.start, q.end]]);
 }
 
+/** The destination with widenWeak 8 (before 2026-12-06 12:10 UTC), nothing claimed. */
+function argumentsWith8(question: string, chance: Record<string, Record<string, number>>): unknown {
+  const view = questionView(question, new Set(["and"]));
+  const f = functionView(flight, view, new Map());
+  const stop = view.tokens.findIndex((k) => k.text === ".");
+  const params = f.params.map((info) => ({ info, probs: info.candidates.map((c) => (c.quoted ? (chance[info.name]![String(c.value)] ?? 0) : 0)), pNull: 0 }));
+  const s: ScoredFunction = { view: f, params, features: new Float32Array(0) };
+  return argumentsOf(s, weights, { parallel: false, widenWeak: 8 }, (c) => c.start < 0 || c.start <= stop, [])[0]!.arguments.destination;
+}
+
 describe("widened claims", () => {
   const question = "Book a flight from 'Los Angeles' to 'New York'. Also show the stats on the 'PlayStation' platform.";
   const chance = {
@@ -60,6 +70,14 @@ describe("widened claims", () => {
     const q = "Show the stats for 'Los Angeles'. Also book a flight there to 'New York'.";
     const c = { departure: { "Los Angeles": 0.6, "New York": 0.05 }, destination: { "Los Angeles": 0.1, "New York": 0.7 } };
     expect(flightCalls(q, "flight", "Los Angeles", c)).toEqual([{ name: "flight.book", arguments: { departure: "Los Angeles", destination: "New York" } }]);
+  });
+
+  it("widens only past 16 times the chance in the segment (WIDEN_WEAK)", () => {
+    // the destination wants the unclaimed 'Boston' outside 12 times as much as 'New York' inside: it stays
+    const q = "Book a flight from 'Los Angeles' to 'New York'. Also show the stats for 'Boston'.";
+    const c = { departure: { "Los Angeles": 0.5 }, destination: { "New York": 0.04, Boston: 0.48 } };
+    expect(flightCalls(q, "flight", "Los Angeles", c)[0]!.arguments.destination).toBe("New York");
+    expect(argumentsWith8(q, c)).toBe("Boston");
   });
 
   it("reads a claim as any overlap of places", () => {

@@ -119,8 +119,8 @@ export interface DecideOptions {
   cross?: boolean;
   /**
    * With several functions called, a parameter whose value in its function's segment has under 1/widenWeak the
-   * chance of its best value outside the segment may take that one (default 8, chosen on BFCL dev: 4 / 8 / 16 /
-   * 100; Infinity: never, as before 2026-12-05 22:00).
+   * chance of its best value outside the segment may take that one (default 16, chosen on BFCL dev: 4 / 8 / 16 /
+   * 32 / 100; 8 before 2026-12-06 12:10 UTC; Infinity: never, as before 2026-12-05 22:00).
    */
   widenWeak?: number;
   /** false: an enum parameter never takes several members (enum members have no place in the question). */
@@ -1038,7 +1038,7 @@ export const FILL_FLOOR = 0.5;
 const FILL_FEATURE = 5;
 
 /** DecideOptions.widenWeak's default. */
-export const WIDEN_WEAK = 8;
+export const WIDEN_WEAK = 16;
 
 export const callProbability = (s: ScoredFunction, w: FactoredWeights): number => sigmoid(dot(w.function, s.features));
 
