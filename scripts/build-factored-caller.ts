@@ -2082,6 +2082,26 @@ const DEVELOPMENT_PROBES = [
     19.5,
   ],
   ["the same on base-s2", null, 58, null, 36.5, 19.5],
+  // Official eval of 5c17515 on copies of base-s1 / base-s2 (/tmp/coord/onecore npx tsx scripts/build-factored-caller.ts --eval
+  // --bfcl /work/shared/data/bfcl --out /tmp/h38l/eN --modes full,claimed-off,widen-8 --result scratch-h38l-sN; logs
+  // /tmp/coord/h38l-eval-s1.log, -s2.log): claimed-off parallel_multiple 18 / 18, widen-8 19 / 19, every other category
+  // the same as full.
+  [
+    "official eval of 5c17515, seed 1 (the base-s1 weights; sum of six 298.5 against 296.5; java 63, js 64)",
+    55,
+    59,
+    84.17,
+    38,
+    19.5,
+  ],
+  [
+    "the same, seed 2 (the base-s2 weights; sum 298 against 296.5; java 63, js 66)",
+    55,
+    58,
+    84.58,
+    36.5,
+    19.5,
+  ],
   [
     "probe, decoding, not kept: every claimed span kept from a widening parameter, also one said before its segment (base-s1: won parallel_multiple_12, 167, lost 8, 20, 22, 25, 38, 56, 125: a value several functions share is said once, in the first one's part)",
     null,
