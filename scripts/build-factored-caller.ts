@@ -2103,6 +2103,14 @@ const DEVELOPMENT_PROBES = [
     19.5,
   ],
   [
+    "probe, decoding, not kept: with the claims and widenWeak 16, the claims (and the 'more' model's reserved spans) read from each function's first values after widening, not before (lost parallel_multiple_56 on both seeds, nothing won: 19 / 19)",
+    null,
+    59,
+    null,
+    null,
+    19,
+  ],
+  [
     "probe, decoding, not kept: every claimed span kept from a widening parameter, also one said before its segment (base-s1: won parallel_multiple_12, 167, lost 8, 20, 22, 25, 38, 56, 125: a value several functions share is said once, in the first one's part)",
     null,
     59,
