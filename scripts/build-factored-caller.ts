@@ -2057,6 +2057,99 @@ const DEVELOPMENT_PROBES = [
     37.5,
     18,
   ],
+  // 2026-12-06 11:20-12:40 UTC, issue 38 (h38l: parallel_multiple), decoding only on copies of /tmp/coord/base-s1 and
+  // base-s2 (main 8803160: seed 1 parallel 38, parallel_multiple 17.5; seed 2 36.5 / 18). Quick looks by /tmp/h38l/multi.mts
+  // (parallel and parallel_multiple, some with multiple), failures by /tmp/h38l/cls.ts on base-s1: parallel_multiple 165 =
+  // a gold function missing 27 (13 passed the gate but no own name word is written: investment.invest beside
+  // investment.withdraw, painting.display beside painting.create), fewer calls 34, more 26, no call 3, an extra function 4,
+  // right counts but a wrong value 71; of the values, most come from another function's sentence (a parameter looking
+  // outside its segment, widenWeak) or are a later sentence's first word ('Lastly', 'Furthermore', 'Third') or 'I'm'.
+  [
+    "+ decoding (h38l): widened claims, a parameter that looks outside its function's segment takes no span another called function takes as a first value in its own segment later in the question (widened-claims.ts, claimed-off; won parallel_multiple_36, 62, 167 on base-s1, 36 and 167 on base-s2, nothing lost; parallel and multiple the same)",
+    null,
+    59,
+    null,
+    38,
+    19,
+  ],
+  ["the same on base-s2", null, null, null, 36.5, 19],
+  [
+    "+ decoding (h38l): with the claims, widenWeak 16 in place of 8 (a parameter looks outside its segment when a value there is over 16 times likelier than its own; 4 / 8 / 16 / 32 / never: parallel_multiple 18.5 / 19 / 19.5 / 19 / 18.5 on base-s1, 18 / 19 / 19.5 / 19 / 18.5 on base-s2, multiple 59 / 58 at each; 16 won parallel_multiple_122 'the current price for the same game on the 'Xbox' platform' on both seeds, nothing lost; ablation widen-8)",
+    null,
+    59,
+    null,
+    38,
+    19.5,
+  ],
+  ["the same on base-s2", null, 58, null, 36.5, 19.5],
+  // Official eval of 5c17515 on copies of base-s1 / base-s2 (/tmp/coord/onecore npx tsx scripts/build-factored-caller.ts --eval
+  // --bfcl /work/shared/data/bfcl --out /tmp/h38l/eN --modes full,claimed-off,widen-8 --result scratch-h38l-sN; logs
+  // /tmp/coord/h38l-eval-s1.log, -s2.log): claimed-off parallel_multiple 18 / 18, widen-8 19 / 19, every other category
+  // the same as full.
+  [
+    "official eval of 5c17515, seed 1 (the base-s1 weights; sum of six 298.5 against 296.5; java 63, js 64)",
+    55,
+    59,
+    84.17,
+    38,
+    19.5,
+  ],
+  [
+    "the same, seed 2 (the base-s2 weights; sum 298 against 296.5; java 63, js 66)",
+    55,
+    58,
+    84.58,
+    36.5,
+    19.5,
+  ],
+  [
+    "probe, decoding, not kept: with the claims and widenWeak 16, the claims (and the 'more' model's reserved spans) read from each function's first values after widening, not before (lost parallel_multiple_56 on both seeds, nothing won: 19 / 19)",
+    null,
+    59,
+    null,
+    null,
+    19,
+  ],
+  [
+    "probe, decoding, not kept: every claimed span kept from a widening parameter, also one said before its segment (base-s1: won parallel_multiple_12, 167, lost 8, 20, 22, 25, 38, 56, 125: a value several functions share is said once, in the first one's part)",
+    null,
+    59,
+    null,
+    38,
+    15,
+  ],
+  [
+    "probe, decoding, not kept: with the claims, one said before the segment kept too where the segment holds a free candidate of the widening parameter written alike (quoted, capitalised; won parallel_multiple_12, lost 62 on both seeds: sum the same)",
+    null,
+    null,
+    null,
+    38,
+    19,
+  ],
+  [
+    "probe, decoding, not kept: with the claims, one said before the segment taken only by a parameter sharing a name word with the one that claims it (lost parallel_multiple_56 'the time in Beijing and Tokyo and the time difference between two cities' on both seeds: 19 / 18.5)",
+    null,
+    null,
+    null,
+    38,
+    19,
+  ],
+  [
+    "probe, decoding, not kept: with the claims, positions read within each function's segment (x[24], x[25], a number's rank among the segment's numbers, x[37] a capitalised run's among its runs; outside tokens at 0 before, 1 after), the chosen functions' parameters scored again (base-s1 won parallel_multiple_122: 19.5; base-s2 19, no item moves; outside tokens at their whole-question places: no item moves on either seed)",
+    null,
+    null,
+    null,
+    38,
+    19.5,
+  ],
+  [
+    "probe, decoding, not kept: sentence openers, no unquoted text span starting at a later sentence's capitalised first word ('Lastly, I …', 'Furthermore', 'Third'), wherever a comma follows or not; and clitic words, no one-word span that is a word commoner than 0.5 in training questions with an apostrophe ending ('I'm', 'I'd'); each alone and both, with and without the claims (base-s1: no item moves in parallel or parallel_multiple, 38 / 17.5 and 38 / 19: the scorer takes another wrong word instead, 'apart', 'curious', 'these')",
+    null,
+    null,
+    null,
+    38,
+    19,
+  ],
   // 2026-12-06 08:40-09:00 UTC, issue 38 (h38i: simple_python and multiple values), decoding only on copies of
   // /tmp/coord/base-s1 and base-s2 (main at 785c77c: seed 1 52.5 / 63 / 64 / 54.5 / 35.5 / 17.5, irrelevance 84.17, sum
   // of six 287; seed 2 52.25 / 63 / 66 / 54 / 34.5 / 17.5, 84.58, 287.25), all seven categories by /tmp/h38i/multi.mts
@@ -2289,6 +2382,8 @@ const MODES: Record<string, DecideOptions> = {
   "sentence-owners-off": { sentenceOwners: false },
   "unit-words-off": { unitWords: false },
   "pairing-off": { pairing: false },
+  "claimed-off": { claimed: false },
+  "widen-8": { widenWeak: 8 },
   "abbreviations-off": { abbreviations: false },
   "possessives-off": { possessives: false },
   "percent-words-off": { percentWords: false },
@@ -2343,6 +2438,10 @@ const SEVERAL_CALL_MODES: Record<string, string> = {
     "with several calls, an empty optional text parameter never takes the word written right after a number the calls take ('the first circle has a radius of 5cm, the second of 10cm' gave no unit; unit-words.ts; before 2026-12-06 09:30 UTC)",
   "pairing-off":
     "no language policy for pairing words: where the question says 'respectively', a text parameter with one value takes further values only as anywhere else ('Taylor Swift and Maroon 5, with a play time of 20 minutes and 15 minutes respectively' gave Taylor Swift twice; ENGLISH_PAIRING, pairing-words.ts, is the default policy; before 2026-12-06 10:05 UTC)",
+  "widen-8":
+    "with several functions called, a parameter looks outside its function's segment when a value there is over 8 times likelier than its own in the segment, not 16 ('the current price for the same game on the 'Xbox' platform' gave the game 'Xbox'; DecideOptions.widenWeak; before 2026-12-06 12:10 UTC)",
+  "claimed-off":
+    "with several functions called, a parameter that looks outside its function's segment (widenWeak, or a required one left empty) may take a span another called function takes as a first value in its own segment later in the question ('a flight from 'Los Angeles' to 'New York' … on the 'PlayStation' platform' gave the flight's destination the platform; widened-claims.ts; before 2026-12-06 12:00 UTC)",
 };
 
 /** Ablations of the one-call choices (2026-12-06, issue 38, multiple), run with the default modes. */

@@ -310,7 +310,7 @@ describe("factored caller parts", () => {
     const tool: ToolJson = { type: "function", function: { name: "coverage", description: "", parameters: { type: "object", properties: { company: { type: "string" } }, required: ["company"] } } };
     const f = functionView(tool, questionView("the sales growth of XYZ and the coverage ratio for the same duration", new Set(["and"])), new Map());
     const info = f.params[0]!;
-    const probs = info.candidates.map((c) => (c.value === "XYZ" ? 0.8 : c.value === "duration" ? 0.05 : 0));
+    const probs = info.candidates.map((c) => (c.value === "XYZ" ? 0.8 : c.value === "duration" ? 0.04 : 0));
     const scored = { view: f, params: [{ info, probs, pNull: 0 }], features: new Float32Array(0) };
     const w = { argument: [], function: [], callThreshold: 0.5, more: new Array<number>(MORE_DIM).fill(0), moreThreshold: 0.9, maxCalls: 6 };
     // this function's segment starts at its name word "coverage"
@@ -319,8 +319,8 @@ describe("factored caller parts", () => {
     const company = (widenWeak?: number) => argumentsOf(scored, w, { widenWeak }, allowed)[0]!.arguments.company;
     expect(company()).toBe("XYZ");
     expect(company(Infinity)).toBe("duration");
-    // 0.8 is under 20 times 0.05: the value in the segment stays
-    expect(company(20)).toBe("duration");
+    // 0.8 is under 32 times 0.04: the value in the segment stays
+    expect(company(32)).toBe("duration");
   });
 
   it("drops parameter-name cues but keeps the values", () => {

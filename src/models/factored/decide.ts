@@ -52,6 +52,7 @@ import { weighUnits } from "./units.ts";
 import { widenedPhrase } from "./phrases.ts";
 import { emptyWords } from "./empty-words.ts";
 import { ENGLISH_NAME_LINKS, linkedName } from "./name-links.ts";
+import { widenedClaim } from "./widened-claims.ts";
 
 export interface FactoredWeights {
   /** One weight vector per candidate family (FAMILIES order), then the "leave it out" one. */
@@ -118,8 +119,8 @@ export interface DecideOptions {
   cross?: boolean;
   /**
    * With several functions called, a parameter whose value in its function's segment has under 1/widenWeak the
-   * chance of its best value outside the segment may take that one (default 8, chosen on BFCL dev: 4 / 8 / 16 /
-   * 100; Infinity: never, as before 2026-12-05 22:00).
+   * chance of its best value outside the segment may take that one (default 16, chosen on BFCL dev: 4 / 8 / 16 /
+   * 32 / 100; 8 before 2026-12-06 12:10 UTC; Infinity: never, as before 2026-12-05 22:00).
    */
   widenWeak?: number;
   /** false: an enum parameter never takes several members (enum members have no place in the question). */
@@ -277,6 +278,8 @@ export interface DecideOptions {
    * 2026-12-06).
    */
   nameLinks?: ReadonlySet<string> | false;
+  /** false: a parameter that looks outside its function's segment may take a span another function takes first (widened-claims.ts). */
+  claimed?: boolean;
 }
 
 export interface ScoredParam {
@@ -954,17 +957,21 @@ export function argumentsOf(
   // outside too: a value several functions share is said once, in the first function's part ("the sales growth
   // for company XYZ and the interest coverage for the same years")
   const weak = o.widenWeak ?? WIDEN_WEAK;
+  // a value outside the segment, after its start, that another called function takes as a first value in its own
+  // is that one's (widened-claims.ts; claimed false: the ablation); the segment starts at its first candidate
+  const from = allowed ? Math.min(...s.params.flatMap((p) => p.info.candidates.filter((c) => c.start >= 0 && allowed(c)).map((c) => c.start))) : 0;
+  const unclaimed = (c: Candidate) => o.claimed === false || c.start < from || !widenedClaim(c, reserved);
   if (allowed && Number.isFinite(weak)) {
     for (const p of s.params) {
       const pk = picked.find((k) => k.param === p);
       if (!pk || missing.includes(p)) continue;
       const inside = p.probs[p.info.candidates.indexOf(pk.values[0]!)] ?? 0;
-      const out = Math.max(0, ...p.probs.filter((_, i) => !allowed(p.info.candidates[i]!)));
+      const out = Math.max(0, ...p.probs.filter((_, i) => !allowed(p.info.candidates[i]!) && unclaimed(p.info.candidates[i]!)));
       if (out > weak * inside) missing.push(p);
     }
   }
   if (allowed && o.assigner !== "order" && missing.length > 0) {
-    const outside = new Set(missing.flatMap((p) => p.info.candidates));
+    const outside = new Set(missing.flatMap((p) => p.info.candidates.filter(unclaimed)));
     picked =
       o.widen === "all"
         ? assignLearned(s.view, s.params, more)
@@ -1031,7 +1038,7 @@ export const FILL_FLOOR = 0.5;
 const FILL_FEATURE = 5;
 
 /** DecideOptions.widenWeak's default. */
-export const WIDEN_WEAK = 8;
+export const WIDEN_WEAK = 16;
 
 export const callProbability = (s: ScoredFunction, w: FactoredWeights): number => sigmoid(dot(w.function, s.features));
 
