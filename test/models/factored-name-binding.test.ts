@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { FactoredCallerModel } from "../../src/models/caller-factored.ts";
 import { candidatesFor, paramKind } from "../../src/models/factored/candidates.ts";
-import { assignLearned, type ScoredParam } from "../../src/models/factored/decide.ts";
+import { assignLearned, chooseFunctions, DECLINE_BELOW, type ScoredParam } from "../../src/models/factored/decide.ts";
 import { functionView, questionView } from "../../src/models/factored/features.ts";
 import { ENGLISH_NAME_LINKS } from "../../src/models/factored/name-links.ts";
 import { againstName, bindNameNeighbour } from "../../src/models/factored/name-neighbours.ts";
@@ -104,5 +104,27 @@ describe("factored caller: numbered siblings", () => {
     const calls = (options = {}) => FactoredCallerModel.load("models/caller", options).calls([court], q);
     expect(calls()).toEqual([{ name: "find_court_case", arguments: { company1: "Nokia", company2: "Ericsson" } }]);
     expect(calls({ siblings: false }).length).toBe(2);
+  });
+});
+
+describe("factored caller: the bar for calling at all", () => {
+  // a scored function whose call chance is `p` (the call model reads x[0] alone here) and whose fill is `fill`
+  const scoredAt = (name: string, p: number, fill = 1) => {
+    const features = new Float32Array(14);
+    features[0] = Math.log(p / (1 - p));
+    features[5] = fill;
+    return { view: { tool: tool(name, {}) } as never, params: [], features };
+  };
+  const w = { argument: [], function: [1], callThreshold: 0.3, more: [], moreThreshold: 0.9, maxCalls: 3 };
+  const names = (s: ReturnType<typeof chooseFunctions>) => s.map((f) => f.view.tool.function.name);
+
+  it("calls the likeliest function under the call threshold when none passes and it clears declineBelow (unless it is off)", () => {
+    expect(DECLINE_BELOW).toBeLessThan(w.callThreshold);
+    expect(names(chooseFunctions([scoredAt("a", 0.2), scoredAt("b", 0.1)], w))).toEqual(["a"]);
+    expect(names(chooseFunctions([scoredAt("a", 0.2)], w, { declineBelow: false }))).toEqual([]);
+    expect(names(chooseFunctions([scoredAt("a", 0.1)], w))).toEqual([]);
+    // the fill floor still holds, and a function past the threshold brings no second one under it
+    expect(names(chooseFunctions([scoredAt("a", 0.2, 0.2)], w))).toEqual([]);
+    expect(names(chooseFunctions([scoredAt("a", 0.9), scoredAt("b", 0.2)], w))).toEqual(["a"]);
   });
 });

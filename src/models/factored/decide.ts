@@ -285,6 +285,12 @@ export interface DecideOptions {
    * "Seattle"; name-neighbours.ts; before 2026-12-06 12:00 UTC).
    */
   nameNeighbours?: boolean;
+  /**
+   * Where no function passes the call threshold, the likeliest one (past the fill floor) is still called when its
+   * chance is at least this: a lower bar for calling at all than for calling each further function (default
+   * DECLINE_BELOW, chosen on BFCL dev); false: the call threshold alone, as before 2026-12-06 12:15 UTC.
+   */
+  declineBelow?: number | false;
   /** false: numbered siblings (species1, species2) never share out a list one of them holds: several calls instead (numbered-siblings.ts). */
   siblings?: boolean;
   /** false: a capitalised name holding a parameter's name word is taken without the name it links to ("Metropolitan Museum" of Art; named-runs.ts). */
@@ -1051,6 +1057,9 @@ export const UNITS = 4;
 /** DecideOptions.leftoverNames's default. */
 export const LEFTOVER_NAMES = 0.1;
 
+/** DecideOptions.declineBelow's default (chosen on BFCL dev: DEVELOPMENT_PROBES). */
+export const DECLINE_BELOW = 0.15;
+
 /** DecideOptions.fillFloor's default (chosen on BFCL dev: DEVELOPMENT_PROBES). */
 export const FILL_FLOOR = 0.5;
 
@@ -1083,6 +1092,13 @@ export function chooseFunctions(scored: readonly ScoredFunction[], w: FactoredWe
       const strict = strictMentions(chosen, docMentions(o));
       if (strict.includes(true)) chosen = chosen.filter((_, i) => strict[i]);
     }
+  }
+  // none passes: the likeliest past the fill floor, if it clears the lower bar for calling at all (declineBelow)
+  const below = o.declineBelow ?? DECLINE_BELOW;
+  if (chosen.length === 0 && o.gate !== false && below !== false && below < w.callThreshold) {
+    const fillable = scored.filter((s) => s.features[FILL_FEATURE]! >= floor);
+    const best = fillable.reduce<ScoredFunction | undefined>((a, b) => (a === undefined || p[scored.indexOf(b)]! > p[scored.indexOf(a)]! ? b : a), undefined);
+    if (best && p[scored.indexOf(best)]! >= below) return [best];
   }
   if (chosen.length > 0 || o.gate !== false) return chosen;
   return [scored[p.indexOf(Math.max(...p))]!];
