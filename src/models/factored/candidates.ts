@@ -141,6 +141,10 @@ export interface QuestionView {
   literals?: boolean;
   /** Words linking two capitalised runs into one name, taken whole (name-links.ts); undefined: none. */
   nameLinks?: ReadonlySet<string>;
+  /** true: a text parameter's name word binds the span right against it first (name-neighbours.ts). */
+  nameNeighbours?: boolean;
+  /** true: a named run linked to another capitalised run (nameLinks) is taken whole (named-runs.ts). */
+  namedLinks?: boolean;
   /** An empty optional text parameter takes a plain word at this share of its null (empty-words.ts); undefined: none. */
   emptyWords?: number;
   /** true: a parameter left empty takes a value the leftover steps freed (decide.ts refill). */
