@@ -89,14 +89,21 @@ function readChecks(): Record<string, Record<string, unknown>> {
 
 /**
  * A rebuild of a model an earlier check built: whether its weights are the same bytes as that one's. The same
- * bytes keep that check's test figures (test is scored once per model: a rebuild of it is not scored again).
+ * bytes keep that check's test figures (test is scored once per model: a rebuild of it is not scored again) and
+ * its timing (earlier_timings);
+ * other bytes keep the earlier check whole under `previous`, so that no recorded scoring is lost.
  */
 function againstPrevious(key: string, sha: string): Record<string, unknown> {
   const earlier = readChecks()[key];
   if (typeof earlier?.weights_sha256 !== "string") return {};
   return earlier.weights_sha256 === sha
-    ? { same_weights_as_previous: true, ...(earlier.test ? { test: earlier.test } : {}) }
-    : { previous_weights_sha256: earlier.weights_sha256, same_weights_as_previous: false };
+    ? {
+        same_weights_as_previous: true,
+        ...(earlier.test ? { test: earlier.test } : {}),
+        // The same bytes built again: the earlier builds' timings are kept beside this one's.
+        earlier_timings: [...((earlier.earlier_timings as unknown[] | undefined) ?? []), earlier.timing],
+      }
+    : { previous_weights_sha256: earlier.weights_sha256, same_weights_as_previous: false, previous: earlier };
 }
 
 /** Runs `work` holding RESULT.lock, so that two runs of this bench side by side keep each other's checks. */

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { existsSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { addToolsData, DIR, timed, type Timing } from "./add-tools.ts";
+import { addToolsData, DIR, EPOCHS, MODEL, timed, TRAIN_SEED, type Timing } from "./add-tools.ts";
 import { timedAddition } from "./add-tools-timed.ts";
 import { writeBenchResult } from "./lib/result.ts";
 import { trainToolGen } from "../src/train/pipeline.ts";
@@ -30,13 +30,18 @@ import {
  *   full-sixteenth  — the full retraining (every tool, every train query, tiny preset, seed 1) for a sixteenth
  *                     of its schedule's epochs (memorization 2 of 32, retrieval 1 of 16), whose CPU seconds,
  *                     scaled stage by stage by the full schedule's steps over the slice's, estimate the full
- *                     retraining's CPU at this moment's load.
+ *                     retraining's CPU at this moment's load;
+ *   full            — the full retraining itself (bench/add-tools.ts full's options, into a scratch folder removed
+ *                     after), timed, not scaled: an addition's cpu_share_of_measured_full is its CPU over the mean
+ *                     of the run's full items' CPU (the same process, thread count and, as near as the machine
+ *                     allows, load).
  * `TOOLGEN_KERNEL_THREADS=1 /tmp/coord/onecore npx tsx bench/add-tools-retime.ts ITEM ...` (items run in the order
  * given; a name may repeat). Appends one run to bench/results/add-tools-retime.json, keeping earlier runs.
  */
 const RESULT = new URL("./results/add-tools-retime.json", import.meta.url);
 const REBUILD = new URL("./results/add-tools-rebuild.json", import.meta.url);
 const SLICE = "full-sixteenth";
+const FULL = "full";
 /** The slice's share of the tiny schedule's epochs, per stage. */
 const SLICE_DIVISOR = 16;
 
@@ -54,6 +59,8 @@ interface Item {
   /** full-sixteenth only: the full retraining's CPU seconds, scaled from this slice. */
   full_cpu_estimate_s?: number;
 }
+
+const isAddition = (r: Item) => r.item !== SLICE && r.item !== FULL;
 
 const costOf = (r: StageReport): StageCost => ({
   stage: r.stage,
@@ -102,21 +109,25 @@ function derived(items: readonly Item[]) {
     : undefined;
   const slice = slices[0];
   const work = slice && fullRetrievalSteps(slice.phases_cpu_s, slice.stages, fullStepsOf(slice.stages));
+  const fulls = items.filter((r) => r.item === FULL);
+  const measured = fulls.length ? fulls.reduce((a, r) => a + r.timing.cpu_s, 0) / fulls.length : undefined;
   return {
     items: items.map((r) => {
-      if (r.item === SLICE) return r;
+      if (!isAddition(r)) return r;
       const retrieval = r.stages.find((s) => s.stage === "retrieval");
       const cpu = r.phases_cpu_s.retrieval;
       return {
         ...r,
         retrieval_cpu_per_step: retrieval && cpu ? cpu / retrieval.steps : undefined,
         ...(denominator ? { cpu_share_of_full: r.timing.cpu_s / denominator } : {}),
+        ...(measured ? { cpu_share_of_measured_full: r.timing.cpu_s / measured } : {}),
         ...(work && retrieval && cpu
           ? { cpu_share_at_own_rate: shareAtOwnRate(r.timing.cpu_s, cpu, retrieval.steps, work) }
           : {}),
       };
     }),
     ...(denominator ? { full_cpu_estimate_s: denominator } : {}),
+    ...(measured ? { full_cpu_measured_s: measured } : {}),
     ...(work ? { full_work_in_retrieval_steps: work } : {}),
   };
 }
@@ -160,6 +171,35 @@ async function runSlice(): Promise<Item> {
   };
 }
 
+/** The full retraining, as bench/add-tools.ts `full` trains it (the tiny preset's whole schedule), timed. */
+async function runFull(): Promise<Item> {
+  const d = addToolsData()!;
+  const out = join(DIR, "retime", FULL);
+  rmSync(out, { recursive: true, force: true });
+  const { log, marks } = marker();
+  const { result: m, timing } = await timed(() =>
+    trainToolGen({
+      log,
+      catalog: d.catalog,
+      queries: d.train,
+      out,
+      preset: "tiny",
+      seed: TRAIN_SEED,
+      progress: false,
+      ...(EPOCHS ? { schedule: { stages: EPOCHS } } : {}),
+      ...(MODEL ? { config: MODEL } : {}),
+    }),
+  );
+  rmSync(out, { recursive: true, force: true });
+  return {
+    item: FULL,
+    timing,
+    stages: m.done.map(costOf),
+    phases_cpu_s: phases(marks, [stageEnd("memorization"), stageEnd("retrieval")], timing.cpu_s),
+    marks,
+  };
+}
+
 async function runAdd(name: string): Promise<Item> {
   const out = join(DIR, "retime", name);
   const { model: m, timing, marks, phasesCpu } = await timedAddition(name, out, "bench/add-tools-retime.ts");
@@ -190,7 +230,8 @@ const ABOUT =
   "over that estimate (the mean of the run's slices), which the load moves when it changes between the items; " +
   "cpu_share_at_own_rate: the addition's CPU over its own retrieval CPU per step times the full retraining's work " +
   "in retrieval steps (the slice's CPU per memorization step over per retrieval step weighs its 199 memorization " +
-  "steps), which holds whatever the load as long as it holds through the addition";
+  "steps), which holds whatever the load as long as it holds through the addition; cpu_share_of_measured_full " +
+  "(runs with a `full` item): the addition's CPU over the full retraining's, both timed whole in the run";
 
 interface Run {
   started: string;
@@ -207,7 +248,7 @@ function write(command: string, runs: Run[]): void {
 
 const args = process.argv.slice(2);
 if (args.length === 0) {
-  process.stderr.write(`usage: tsx bench/add-tools-retime.ts ${SLICE}|NAME ... | derive\n`);
+  process.stderr.write(`usage: tsx bench/add-tools-retime.ts ${SLICE}|${FULL}|NAME ... | derive\n`);
   process.exit(1);
 }
 const earlier = existsSync(RESULT)
@@ -223,7 +264,7 @@ if (args[0] === "derive") {
     items: [],
   };
   for (const item of args) {
-    const r = item === SLICE ? await runSlice() : await runAdd(item);
+    const r = item === SLICE ? await runSlice() : item === FULL ? await runFull() : await runAdd(item);
     run.items.push(r);
     process.stderr.write(
       `${item}: CPU ${r.timing.cpu_s.toFixed(1)} s, wall ${r.timing.wall_s.toFixed(1)} s, load ` +
