@@ -5,6 +5,7 @@
  * memorized model, user loss on), `saving` (the same, writing a resumable checkpoint every `--every` steps), `nouser` (the same without the user loss: the head at the tool token alone),
  * `thin:F` (the pipeline variant with the user loss thinned to a fraction F of the query's words, `userLossFraction`),
  * `thinw:F` (the same with the kept words' losses weighted 1/F, `userLossReweight`),
+ * `sampled:K` (the pipeline variant with the user's words on a sampled softmax: the batch's targets and K ids drawn, `userLossSamples`),
  * `bench` (a freshly initialised model without user loss: bench:engine's stage workload), `state:DIR` (the
  * pipeline variant resumed from a checkpoint engine-drift.ts saved with --save-at: an early and a late state of
  * the stage side by side tell whether a step gets slower as training goes on, apart from the machine's load).
@@ -44,7 +45,8 @@ for (const v of variants)
   if (
     !["pipeline", "saving", "nouser", "bench"].includes(v) &&
     !v.startsWith("state:") &&
-    !(/^thinw?:/.test(v) && Number(v.split(":")[1]) > 0 && Number(v.split(":")[1]) <= 1)
+    !(/^thinw?:/.test(v) && Number(v.split(":")[1]) > 0 && Number(v.split(":")[1]) <= 1) &&
+    !(/^sampled:/.test(v) && Number.isInteger(Number(v.split(":")[1])) && Number(v.split(":")[1]) > 0)
   )
     throw new Error(`unknown variant ${v}`);
 
@@ -67,11 +69,17 @@ const runs = variants.map(async (variant) => {
   const { model, tokenizer } = state ?? loadCheckpoint(dir);
   if (variant === "bench") model.params.flat.set(initParams(model.config, 1).flat);
   const thin = /^thinw?:/.test(variant) ? Number(variant.split(":")[1]) : undefined;
+  const sampled = variant.startsWith("sampled:") ? Number(variant.split(":")[1]) : undefined;
   const userLoss =
-    variant === "pipeline" || variant === "saving" || state !== undefined || thin !== undefined;
+    variant === "pipeline" ||
+    variant === "saving" ||
+    state !== undefined ||
+    thin !== undefined ||
+    sampled !== undefined;
   const stage = retrievalStage(model, tokenizer!, manifest, split.train, index, userLoss, {
     userLossFraction: thin,
     userLossReweight: variant.startsWith("thinw:"),
+    userLossSamples: sampled,
   });
   const stop = new AbortController();
   const first = optimizer?.step ?? 0;
