@@ -7,7 +7,8 @@
  * --model OUT` scores it. Writes OUT/retrieval-run.json (steps, seconds, mean head rows per step, final loss).
  *   toolgen train --catalog C --queries Q --out MEM --preset tiny --stages memorization   (once)
  *   npx tsx bench/train-schedule-retrieval.ts --model MEM --catalog C --queries Q --out OUT
- *     [--epochs 16] [--user-loss-fraction 1 [--reweight]]
+ *     [--epochs 16] [--user-loss-fraction 1 [--reweight] | --user-loss-samples K] [--seed-offset 0]
+ * --seed-offset adds to the stage's seed (another draw of batches, dropout and samples from the same start).
  */
 import { cpSync, existsSync } from "node:fs";
 import { join } from "node:path";
@@ -36,6 +37,12 @@ const out = option("--out");
 const epochs = Number(option("--epochs", "16"));
 const fraction = Number(option("--user-loss-fraction", "1"));
 const reweight = argv.includes("--reweight");
+const samplesText = option("--user-loss-samples", "");
+const userLossSamples = samplesText === "" ? undefined : Number(samplesText);
+const seedOffset = Number(option("--seed-offset", "0"));
+if (userLossSamples !== undefined && !(Number.isInteger(userLossSamples) && userLossSamples > 0))
+  fail(`--user-loss-samples must be a positive integer, got ${samplesText}`);
+if (!Number.isInteger(seedOffset)) fail(`--seed-offset must be an integer, got ${seedOffset}`);
 if (!(epochs > 0)) fail(`--epochs must be positive, got ${epochs}`);
 if (!(fraction > 0 && fraction <= 1)) fail(`--user-loss-fraction must be in (0, 1], got ${fraction}`);
 if (existsSync(out)) fail(`${out} exists; choose a new --out`);
@@ -53,17 +60,22 @@ const { model, tokenizer } = loadCheckpoint(dir);
 const stage = retrievalStage(model, tokenizer!, manifest, split.train, readToolIndex(dir), true, {
   epochs,
   ...(fraction < 1 ? { userLossFraction: fraction, userLossReweight: reweight } : {}),
+  ...(userLossSamples !== undefined ? { userLossSamples } : {}),
 });
 const head = countHeadRows(model);
 process.stderr.write(
   `train-schedule-retrieval: ${stage.samples.length} samples, ${stage.total} steps, ` +
-    `user-loss fraction ${fraction}${reweight ? " reweighted" : ""}, kernels ${kernels().name}\n`,
+    `user-loss fraction ${fraction}${reweight ? " reweighted" : ""}` +
+    `${userLossSamples !== undefined ? `, sampled user loss (${userLossSamples} drawn)` : ""}, ` +
+    `seed offset ${seedOffset}, kernels ${kernels().name}\n`,
 );
 const started = performance.now();
 const cpuStart = process.cpuUsage();
 let lastLoss = NaN;
+const options = stage.options(new AbortController().signal);
 await train(model, stage.data, {
-  ...stage.options(new AbortController().signal),
+  ...options,
+  seed: options.seed + seedOffset,
   onStep: (info) => {
     lastLoss = info.loss;
     if (info.step % 100 === 0 || info.step === info.steps)
@@ -85,6 +97,8 @@ const record = {
   epochs,
   userLossFraction: fraction,
   userLossReweight: reweight,
+  ...(userLossSamples !== undefined ? { userLossSamples } : {}),
+  seed: options.seed + seedOffset,
   steps: stage.total,
   seconds: Math.round(seconds * 10) / 10,
   cpuSeconds: Math.round((cpu.user + cpu.system) / 1e5) / 10,

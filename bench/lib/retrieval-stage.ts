@@ -12,7 +12,8 @@ import { SCHEDULES } from "../../src/train/schedule.ts";
  * The tiny schedule's retrieval stage as `toolgen train` runs it (its samples, step count and train options), for the
  * benches that time that stage step by step (engine-drift.ts, engine-drift-pair.ts). `userLoss` false gives the
  * cheaper step the bench's stage ran before 2026-12-06 (the LM head on the tool tokens only). `variant` changes the
- * number of epochs (a shorter equal budget for comparisons) or thins the user loss (`userLossFraction`).
+ * number of epochs (a shorter equal budget for comparisons), thins the user loss (`userLossFraction`) or samples its
+ * softmax (`userLossSamples`).
  */
 export function retrievalStage(
   model: Llama,
@@ -21,7 +22,12 @@ export function retrievalStage(
   train: readonly LabelledQuery[],
   index: ToolIndex,
   userLoss: boolean,
-  variant: { epochs?: number; userLossFraction?: number; userLossReweight?: boolean } = {},
+  variant: {
+    epochs?: number;
+    userLossFraction?: number;
+    userLossReweight?: boolean;
+    userLossSamples?: number;
+  } = {},
 ) {
   const schedule = SCHEDULES.tiny;
   const { lr, tokenDropout, averageLast } = schedule.stages.retrieval;
@@ -49,6 +55,7 @@ export function retrievalStage(
     tokenDropout,
     ...(variant.userLossFraction !== undefined ? { userLossFraction: variant.userLossFraction } : {}),
     ...(variant.userLossReweight ? { userLossReweight: true } : {}),
+    ...(variant.userLossSamples !== undefined ? { userLossSamples: variant.userLossSamples } : {}),
     averageLast,
     signal,
   });

@@ -9,6 +9,7 @@ import {
 } from "./layers/attention.ts";
 import { crossEntropyInPlace } from "./layers/cross-entropy.ts";
 import { softCrossEntropyRow, type SoftTarget } from "./layers/soft-cross-entropy.ts";
+import { sampledHeadLoss, type SampledHeadBuffers, type SampledSoftmax } from "./layers/sampled-head.ts";
 import { ropeTable, rotateRows, type RopeTable } from "./layers/rope.ts";
 import { rmsnorm, rmsnormGrad } from "./layers/rmsnorm.ts";
 import { swigluBackward, swigluForward } from "./layers/swiglu.ts";
@@ -131,6 +132,14 @@ export interface Batch {
    * positions with a target. A position kept out of many by sampling can stand for them (`thinUserLoss`).
    */
   weights?: Float32Array;
+  /** Per flat row: 1 where the target is one of the user's words (built on request: `BatchExtras.userRows`). */
+  userRows?: Uint8Array;
+  /**
+   * A sampled softmax for some rows (the sampled user loss): their loss is over a shared set of candidates
+   * instead of the whole vocabulary (`layers/sampled-head.ts`), so the LM head costs candidates·d per row instead
+   * of V·d. Not with `weights`, nor on a row with a soft target.
+   */
+  sampled?: SampledSoftmax;
 }
 
 /**
@@ -359,20 +368,75 @@ export class Llama {
   ): { loss: number; count: number } {
     const c = this.config;
     const d = c.hiddenSize;
-    const V = c.vocabSize;
     const N = batch.B * batch.T;
+    const sampled = batch.sampled;
+    if (sampled && batch.weights)
+      throw new ToolgenError("invalid_input", "a batch cannot have both loss weights and a sampled softmax");
+    // rows with a target: those on the full softmax (`rows`) and those on the sampled one (`sampledRows`)
     const rows: number[] = [];
-    for (let i = 0; i < N; i++) if (batch.targets[i] >= 0) rows.push(i);
+    const sampledRows: number[] = [];
+    for (let i = 0; i < N; i++) if (batch.targets[i] >= 0) (sampled?.rows[i] ? sampledRows : rows).push(i);
     // weighted rows: grouped by weight (each group one cross-entropy call at its own scale)
     const groups = batch.weights ? weightGroups(rows, batch.weights) : undefined;
     if (groups) rows.splice(0, rows.length, ...groups.flatMap((g) => g.rows));
     const M = rows.length;
-    if (M === 0)
+    const count = M + sampledRows.length;
+    if (count === 0)
       throw new ToolgenError(
         "invalid_input",
         "batch has no positions with a target (the loss mask is empty)",
       );
     const ws = this.trunk(batch);
+    const k = this.k;
+    // the loss is Σ w·ℓ / Σ w; unweighted, w = 1 and Σ w = the rows with a target
+    const weightSum = groups ? groups.reduce((a, g) => a + g.weight * g.rows.length, 0) : count;
+    const lmName = c.tieWordEmbeddings ? "model.embed_tokens.weight" : "lm_head.weight";
+    if (grads && !accumulate && !k.fillZero?.(grads.flat)) grads.flat.fill(0);
+    const dhF = ws.rowsD[1];
+    if (grads && !k.fillZero?.(dhF)) dhF.fill(0);
+    let total = 0;
+    if (M > 0) total += this.fullHead(batch, ws, rows, groups, weightSum, lossScale, grads?.get(lmName), dhF);
+    if (sampled && sampledRows.length > 0) {
+      if (batch.soft && sampledRows.some((r) => batch.soft!.has(r)))
+        throw new ToolgenError("invalid_input", "a row with a soft target cannot take the sampled softmax");
+      const buf = this.sampledBuffers(sampledRows.length, sampled.ids.length, !!batch.spans);
+      total += sampledHeadLoss(
+        k,
+        sampled,
+        this.lmHead,
+        grads?.get(lmName),
+        ws.hF,
+        sampledRows,
+        batch.targets,
+        d,
+        lossScale / weightSum,
+        buf,
+      );
+      if (grads) sampledRows.forEach((r, j) => dhF.set(buf.dh.subarray(j * d, (j + 1) * d), r * d));
+    }
+    if (grads) this.backward(batch, ws, dhF, grads);
+    return { loss: total / weightSum, count };
+  }
+
+  /**
+   * The rows on the full softmax: gathers them, projects them to the vocabulary, takes their (weighted, soft)
+   * cross-entropy, and with `lmGrad` adds the head's gradient into it and writes the rows' gradient into `dhF`.
+   * Returns the summed, weighted loss.
+   */
+  private fullHead(
+    batch: Batch,
+    ws: Workspace,
+    rows: number[],
+    groups: ReturnType<typeof weightGroups> | undefined,
+    weightSum: number,
+    lossScale: number,
+    lmGrad: Float32Array | undefined,
+    dhF: Float32Array,
+  ): number {
+    const d = this.config.hiddenSize;
+    const V = this.config.vocabSize;
+    const M = rows.length;
+    const k = this.k;
     // gather the rows that carry a loss, project them to the vocabulary
     const { hSel, dhSel, logits } = this.headBuffers(M, !!batch.spans);
     const targets = new Int32Array(M);
@@ -380,8 +444,7 @@ export class Llama {
       hSel.set(ws.hF.subarray(r * d, (r + 1) * d), j * d);
       targets[j] = batch.targets[r];
     });
-    this.k.matmulABt(logits, hSel, this.lmHead, M, d, V);
-    const k = this.k;
+    k.matmulABt(logits, hSel, this.lmHead, M, d, V);
     // Rows with a soft target: their logits, kept before the cross-entropy turns them into gradients.
     const softRows: Array<{ j: number; soft: SoftTarget; z: Float32Array }> = [];
     if (batch.soft)
@@ -389,8 +452,6 @@ export class Llama {
         const soft = batch.soft!.get(r);
         if (soft) softRows.push({ j, soft, z: logits.slice(j * V, (j + 1) * V) });
       });
-    // the loss is Σ w·ℓ / Σ w; unweighted, w = 1 and Σ w = M
-    const weightSum = groups ? groups.reduce((a, g) => a + g.weight * g.rows.length, 0) : M;
     const weightOf = (j: number): number => (groups ? batch.weights![rows[j]!]! : 1);
     let total = 0;
     for (const g of groups ?? [{ weight: 1, start: 0, rows }]) {
@@ -408,17 +469,36 @@ export class Llama {
       const { loss, hard } = softCrossEntropyRow(z, row, targets[j]!, soft, (lossScale * w) / weightSum);
       total += w * (loss - hard);
     }
-    if (grads) {
-      if (!accumulate && !k.fillZero?.(grads.flat)) grads.flat.fill(0);
-      this.k.matmulAB(dhSel, logits, this.lmHead, M, V, d);
-      const lmName = c.tieWordEmbeddings ? "model.embed_tokens.weight" : "lm_head.weight";
-      this.k.matmulAtB(grads.get(lmName), logits, hSel, V, M, d, true);
-      const dhF = ws.rowsD[1];
-      if (!k.fillZero?.(dhF)) dhF.fill(0);
+    if (lmGrad) {
+      k.matmulAB(dhSel, logits, this.lmHead, M, V, d);
+      k.matmulAtB(lmGrad, logits, hSel, V, M, d, true);
       rows.forEach((r, j) => dhF.set(dhSel.subarray(j * d, (j + 1) * d), r * d));
-      this.backward(batch, ws, dhF, grads);
     }
-    return { loss: total / weightSum, count: M };
+    return total;
+  }
+
+  /** The sampled rows' buffers, grown on demand like the head's (`headBuffers`). */
+  private sampledBuffers(M: number, S: number, packed: boolean): SampledHeadBuffers {
+    const st = this.store!;
+    const room = (x: number) => (packed ? Math.ceil(x * PACKED_HEADROOM) : x);
+    const have = st.sampledHead;
+    if (!have || have.rows < M || have.candidates < S) {
+      const d = this.config.hiddenSize;
+      const rows = Math.max(room(M), have?.rows ?? 0);
+      const candidates = Math.max(room(S), have?.candidates ?? 0);
+      const a = st.arena;
+      if (have) for (const b of [have.h, have.dh, have.logits, have.w, have.dw]) a.release(b);
+      st.sampledHead = {
+        rows,
+        candidates,
+        h: a.alloc(rows * d),
+        dh: a.alloc(rows * d),
+        logits: a.alloc(rows * candidates),
+        w: a.alloc(candidates * d),
+        dw: a.alloc(candidates * d),
+      };
+    }
+    return st.sampledHead!;
   }
 
   private headBuffers(

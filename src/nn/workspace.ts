@@ -45,6 +45,16 @@ export interface WorkspaceStore {
   raw: Workspace;
   // the loss head's rows (grown on demand): gathered hidden states, their gradient, logits
   head?: { rows: number; hSel: Float32Array; dhSel: Float32Array; logits: Float32Array };
+  // the sampled softmax's rows and candidates (grown on demand; layers/sampled-head.ts)
+  sampledHead?: {
+    rows: number;
+    candidates: number;
+    h: Float32Array;
+    dh: Float32Array;
+    logits: Float32Array;
+    w: Float32Array;
+    dw: Float32Array;
+  };
 }
 
 /** Buffers for N rows, P attention probabilities and T positions, from the kernels' allocator. */

@@ -40,6 +40,8 @@ export interface StageReport {
   userLossFraction?: number;
   /** True when those words' losses weighed 1 / fraction (`StageSchedule.userLossReweight`). */
   userLossReweight?: boolean;
+  /** The uniformly drawn candidates of the user's words' sampled softmax, when on (`StageSchedule.userLossSamples`). */
+  userLossSamples?: number;
   /** The fraction of the stage's last updates whose weights were averaged (`StageSchedule.averageLast`). */
   averageLast?: number;
   seconds: number;

@@ -80,7 +80,10 @@ const DEFAULT_STAGES: Stage[] = ["memorization", "retrieval"];
 function fingerprintSchedule({ splitDigits, ...schedule }: Schedule): Schedule {
   const stages = Object.fromEntries(
     Object.entries(schedule.stages).map(
-      ([k, { tokenDropout, userLoss, userLossFraction, userLossReweight, averageLast, ...rest }]) => [
+      ([
+        k,
+        { tokenDropout, userLoss, userLossFraction, userLossReweight, userLossSamples, averageLast, ...rest },
+      ]) => [
         k,
         {
           ...rest,
@@ -89,6 +92,7 @@ function fingerprintSchedule({ splitDigits, ...schedule }: Schedule): Schedule {
           ...(userLoss && userLossFraction !== undefined && userLossFraction < 1
             ? { userLossFraction, ...(userLossReweight ? { userLossReweight } : {}) }
             : {}),
+          ...(userLoss && userLossSamples !== undefined ? { userLossSamples } : {}),
           ...(averageLast ? { averageLast } : {}),
         },
       ],
@@ -176,8 +180,16 @@ function checkOptions(o: ToolGenTrainOptions, schedule: Schedule, stages: readon
   integer("batch size", schedule.batchSize, 1);
   integer("tokenizer vocabulary", schedule.tokenizerVocab, 256);
   for (const stage of stages) {
-    const { epochs, lr, tokenDropout, averageLast, userLoss, userLossFraction, userLossReweight } =
-      schedule.stages[stage];
+    const {
+      epochs,
+      lr,
+      tokenDropout,
+      averageLast,
+      userLoss,
+      userLossFraction,
+      userLossReweight,
+      userLossSamples,
+    } = schedule.stages[stage];
     if (!(epochs > 0 && Number.isFinite(epochs)))
       throw new ToolgenError("invalid_option", `${stage}: epochs must be a positive number, got ${epochs}`);
     if (!(lr > 0 && Number.isFinite(lr)))
@@ -205,6 +217,23 @@ function checkOptions(o: ToolGenTrainOptions, schedule: Schedule, stages: readon
         "invalid_option",
         `${stage}: reweighting the user loss needs the user loss on and a user-loss fraction below 1`,
       );
+    if (userLossSamples !== undefined) {
+      if (!(Number.isInteger(userLossSamples) && userLossSamples > 0))
+        throw new ToolgenError(
+          "invalid_option",
+          `${stage}: the user loss's sampled candidates must be a positive integer, got ${userLossSamples}`,
+        );
+      if (!userLoss)
+        throw new ToolgenError(
+          "invalid_option",
+          `${stage}: a sampled user loss needs the user loss (userLoss) on`,
+        );
+      if (userLossFraction !== undefined && userLossFraction < 1)
+        throw new ToolgenError(
+          "invalid_option",
+          `${stage}: a sampled user loss and a user-loss fraction below 1 do not combine`,
+        );
+    }
     if (averageLast !== undefined && !(averageLast >= 0 && averageLast < 1))
       throw new ToolgenError(
         "invalid_option",
@@ -367,6 +396,7 @@ export async function trainToolGen(o: ToolGenTrainOptions): Promise<ToolGenManif
     const userLossFraction = userLoss ? schedule.stages[stage].userLossFraction : undefined;
     const thinned = userLossFraction !== undefined && userLossFraction < 1 ? userLossFraction : undefined;
     const reweighted = thinned !== undefined && schedule.stages[stage].userLossReweight === true;
+    const sampledUser = userLoss ? schedule.stages[stage].userLossSamples : undefined;
     const samples = chats.map((c) => {
       const sample = encodeChat(tokenizer, c.messages, {
         format: chatFormat,
@@ -414,6 +444,7 @@ export async function trainToolGen(o: ToolGenTrainOptions): Promise<ToolGenManif
           warmupFraction: schedule.warmupFraction,
           tokenDropout,
           ...(thinned ? { userLossFraction: thinned, userLossReweight: reweighted } : {}),
+          ...(sampledUser !== undefined ? { userLossSamples: sampledUser } : {}),
           averageLast,
           optimizer,
           signal: o.signal,
@@ -455,6 +486,7 @@ export async function trainToolGen(o: ToolGenTrainOptions): Promise<ToolGenManif
       ...(userLoss ? { userLoss } : {}),
       ...(thinned ? { userLossFraction: thinned } : {}),
       ...(reweighted ? { userLossReweight: true } : {}),
+      ...(sampledUser !== undefined ? { userLossSamples: sampledUser } : {}),
       ...(averageLast ? { averageLast } : {}),
       seconds: (performance.now() - started) / 1000,
       tokensPerSecond,

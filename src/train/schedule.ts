@@ -46,6 +46,17 @@ export interface StageSchedule {
    */
   userLossReweight?: boolean;
   /**
+   * With `userLoss`: the user's words take a sampled softmax (`nn/train/sampled-user-loss.ts`) over the batch's
+   * own targets and this many more vocabulary ids drawn uniformly per batch (seeded by it), log-corrected, instead
+   * of the whole vocabulary; the tool token's rows (the retrieval loss proper) keep the full softmax. Every word
+   * keeps its signal, and the LM head's cost for the ~550 user rows of a retrieval batch falls from 8,392 to
+   * ~(targets + this) columns. A positive integer; absent: the full softmax. Not with a `userLossFraction` below 1.
+   * Not in a preset: with 512, a step cost 0.667× the full user loss's (2 threads, side by side), but at 4 retrieval
+   * epochs on MetaTool dev it scored NDCG@1 61.58 / 60.11 on two seeds against 64.20 / 63.65 in full
+   * (bench/results/history/engine-drift-pair-sampled-user-loss-2026-12-06.json).
+   */
+  userLossSamples?: number;
+  /**
    * Tail weight averaging: the stage's weights are the mean of those after each of its last `averageLast ·
    * steps` updates (a fraction in [0, 1); 0 or absent: the last weights).
    */

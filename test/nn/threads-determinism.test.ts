@@ -150,4 +150,23 @@ describe.skipIf(!existsSync(DEFAULT_WASM_PATH))("a training run on several kerne
     const full = await run(1, { ...setup, options: { batchSize: 12, tokenDropout: 0.2 } });
     expect(full.weights).not.toBe(one.weights);
   });
+
+  it("gives the same bits on 1 and 2 threads with the user loss on a sampled softmax (userLossSamples)", async () => {
+    // every token after the first is a target, the first half droppable: those rows take the sampled softmax
+    // over the batch's targets and 64 ids drawn from the rest (the words use the first 200 ids, so ~300 are left
+    // to draw from and the draws' logits are corrected), the rest the full one
+    const rng = new Rng(6);
+    const data: Sample[] = Array.from({ length: 48 }, () => {
+      const n = 40 + rng.int(60);
+      const ids = Array.from({ length: n }, () => rng.int(200));
+      return { ids, lossMask: ids.map((_, t) => t > 0), droppable: ids.map((_, t) => t > 0 && t < n / 2) };
+    });
+    const sampled = { tokenDropout: 0.2, userLossSamples: 64 };
+    const setup: Setup = { config, data, options: { batchSize: 12, ...sampled }, threshold: 0 };
+    const one = await run(1, setup);
+    const two = await run(2, setup);
+    expect({ ...two, shared: undefined }).toEqual({ ...one, shared: undefined });
+    const full = await run(1, { ...setup, options: { batchSize: 12, tokenDropout: 0.2 } });
+    expect(full.weights).not.toBe(one.weights);
+  });
 });

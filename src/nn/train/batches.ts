@@ -23,6 +23,17 @@ function placeWeight(weights: Float32Array | undefined, s: Sample, at: number, n
   if (weights && s.lossWeight) weights[at] = s.lossWeight[next]!;
 }
 
+/** Marks flat row `at` as predicting one of the user's words (sample token `next` droppable), when asked to. */
+function placeUser(userRows: Uint8Array | undefined, s: Sample, at: number, next: number): void {
+  if (userRows && s.droppable?.[next]) userRows[at] = 1;
+}
+
+/** What a batch builder adds beside the tokens and targets. */
+export interface BatchExtras {
+  /** Mark the rows whose target is one of the user's words (`Batch.userRows`: the sampled user loss). */
+  userRows?: boolean;
+}
+
 /** Records a sample's soft target at flat position `row` (the one predicting ids[at]) if that row has a target. */
 function placeSoft(soft: Map<number, SoftTarget>, s: Sample, row: number, targets: Int32Array): void {
   if (s.soft && s.soft.at >= 1 && targets[row]! >= 0) soft.set(row, s.soft);
@@ -42,13 +53,14 @@ export function mixSeed(seed: number, a: number, b = 0): number {
  * Padded batch: one sample per row, right-padded to T with `padId`. Position t predicts ids[t+1] where the
  * mask allows; padding and masked positions get target −1. Samples longer than T are truncated.
  */
-export function padBatch(samples: Sample[], T: number, padId: number): Batch {
+export function padBatch(samples: Sample[], T: number, padId: number, extras: BatchExtras = {}): Batch {
   const B = samples.length;
   const tokens = new Int32Array(B * T).fill(padId);
   const targets = new Int32Array(B * T).fill(-1);
   const positions = new Int32Array(B * T);
   const soft = new Map<number, SoftTarget>();
   const weights = samples.some((s) => s.lossWeight) ? new Float32Array(B * T).fill(1) : undefined;
+  const userRows = extras.userRows ? new Uint8Array(B * T) : undefined;
   samples.forEach((s, b) => {
     if (s.lossMask && s.lossMask.length !== s.ids.length) {
       throw new ToolgenError(
@@ -64,6 +76,7 @@ export function padBatch(samples: Sample[], T: number, padId: number): Batch {
       if (next < Math.min(s.ids.length, T + 1) && (!s.lossMask || s.lossMask[next])) {
         targets[b * T + t] = s.ids[next];
         placeWeight(weights, s, b * T + t, next);
+        placeUser(userRows, s, b * T + t, next);
       }
     }
     if (s.soft && s.soft.at - 1 < n) placeSoft(soft, s, b * T + s.soft.at - 1, targets);
@@ -76,6 +89,7 @@ export function padBatch(samples: Sample[], T: number, padId: number): Batch {
     positions,
     ...(soft.size > 0 ? { soft } : {}),
     ...(weights ? { weights } : {}),
+    ...(userRows ? { userRows } : {}),
   };
 }
 
@@ -85,7 +99,7 @@ export function padBatch(samples: Sample[], T: number, padId: number): Batch {
  * exactly what it would alone; position t predicts ids[t+1] of the same sample where the mask allows (the
  * last token of a sample predicts nothing). Samples longer than `maxLength` are truncated like padBatch's.
  */
-export function packBatch(samples: Sample[], maxLength: number): Batch {
+export function packBatch(samples: Sample[], maxLength: number, extras: BatchExtras = {}): Batch {
   const lengths = samples.map((s, b) => {
     if (s.lossMask && s.lossMask.length !== s.ids.length) {
       throw new ToolgenError(
@@ -103,6 +117,7 @@ export function packBatch(samples: Sample[], maxLength: number): Batch {
   const spans: number[] = [];
   const soft = new Map<number, SoftTarget>();
   const weights = samples.some((s) => s.lossWeight) ? new Float32Array(T).fill(1) : undefined;
+  const userRows = extras.userRows ? new Uint8Array(T) : undefined;
   let o = 0;
   samples.forEach((s, b) => {
     const n = lengths[b]!;
@@ -115,6 +130,7 @@ export function packBatch(samples: Sample[], maxLength: number): Batch {
       if (next < Math.min(s.ids.length, maxLength + 1) && (!s.lossMask || s.lossMask[next])) {
         targets[o + t] = s.ids[next]!;
         placeWeight(weights, s, o + t, next);
+        placeUser(userRows, s, o + t, next);
       }
     }
     if (s.soft && s.soft.at - 1 < n) placeSoft(soft, s, o + s.soft.at - 1, targets);
@@ -129,6 +145,7 @@ export function packBatch(samples: Sample[], maxLength: number): Batch {
     spans: Int32Array.from(spans),
     ...(soft.size > 0 ? { soft } : {}),
     ...(weights ? { weights } : {}),
+    ...(userRows ? { userRows } : {}),
   };
 }
 

@@ -17,8 +17,10 @@ import {
   padBatch,
   samplesForStep,
   thinUserLoss,
+  type BatchExtras,
   type Sample,
 } from "./batches.ts";
+import { sampleUserCandidates } from "./sampled-user-loss.ts";
 import { ToolgenError } from "../../errors.ts";
 import { kernels } from "../kernels/index.ts";
 import { checkSoftTarget } from "../layers/soft-cross-entropy.ts";
@@ -65,6 +67,13 @@ export interface TrainOptions {
   userLossFraction?: number;
   /** With `userLossFraction`: each kept word's loss weighs 1 / fraction (`thinUserLoss`'s `reweight`). */
   userLossReweight?: boolean;
+  /**
+   * The sampled user loss (`sampleUserCandidates`): the rows predicting droppable tokens (the user's words) take
+   * a softmax over the batch's targets and this many more vocabulary ids drawn uniformly per batch (seeded by the
+   * batch), log-corrected, instead of the whole vocabulary; the other rows keep the full softmax. A positive
+   * integer; absent: the full softmax everywhere. Not with a `userLossFraction` below 1.
+   */
+  userLossSamples?: number;
   /**
    * Tail weight averaging: the weights returned are the mean of the weights after each of the last
    * `averageLast · steps` updates (a fraction in [0, 1); 0 or absent: the last weights). One run's late weights
@@ -113,6 +122,19 @@ export async function train(model: Llama, data: TrainData, o: TrainOptions): Pro
   const userLossFraction = o.userLossFraction ?? 1;
   if (!(userLossFraction > 0 && userLossFraction <= 1))
     throw new ToolgenError("invalid_option", `userLossFraction must be in (0, 1], got ${userLossFraction}`);
+  const userLossSamples = o.userLossSamples;
+  if (userLossSamples !== undefined) {
+    if (!(Number.isInteger(userLossSamples) && userLossSamples > 0))
+      throw new ToolgenError(
+        "invalid_option",
+        `userLossSamples must be a positive integer, got ${userLossSamples}`,
+      );
+    if (userLossFraction < 1)
+      throw new ToolgenError(
+        "invalid_option",
+        "userLossSamples and a userLossFraction below 1 do not combine",
+      );
+  }
   const averageLast = o.averageLast ?? 0;
   if (!(averageLast >= 0 && averageLast < 1))
     throw new ToolgenError("invalid_option", `averageLast must be in [0, 1), got ${averageLast}`);
@@ -152,8 +174,19 @@ export async function train(model: Llama, data: TrainData, o: TrainOptions): Pro
       return { index, batch, realTokens: batch.B * batch.T };
     }
     const samples = augmented(data.samples, index);
-    const batch =
-      data.pack === false ? paddedSamples(samples, seqLen, data.padId) : packBatch(samples, seqLen);
+    const extras = { userRows: userLossSamples !== undefined };
+    let batch =
+      data.pack === false
+        ? paddedSamples(samples, seqLen, data.padId, extras)
+        : packBatch(samples, seqLen, extras);
+    // the candidates have their own stream, so the dropout's and the thinning's draws are the same with them
+    if (userLossSamples !== undefined)
+      batch = sampleUserCandidates(
+        batch,
+        userLossSamples,
+        new Rng(mixSeed(o.seed, index, 5)),
+        model.config.vocabSize,
+      );
     let realTokens = 0;
     for (const s of samples) realTokens += Math.min(s.ids.length, seqLen);
     return { index, batch, realTokens };
@@ -229,9 +262,9 @@ export async function train(model: Llama, data: TrainData, o: TrainOptions): Pro
  * samples (a query and one tool token) do not pay for long ones (a tool document) in other batches, while
  * the model sees only a few distinct shapes and reuses their buffers.
  */
-function paddedSamples(samples: Sample[], cap: number, padId: number): Batch {
+function paddedSamples(samples: Sample[], cap: number, padId: number, extras: BatchExtras): Batch {
   const longest = samples.reduce((m, s) => Math.max(m, s.ids.length), 1);
-  return padBatch(samples, Math.min(cap, Math.ceil(longest / 32) * 32), padId);
+  return padBatch(samples, Math.min(cap, Math.ceil(longest / 32) * 32), padId, extras);
 }
 
 /** Rejects, before training starts, samples that would give an empty loss or an unknown token. */
