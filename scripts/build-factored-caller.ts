@@ -2102,6 +2102,20 @@ const DEVELOPMENT_PROBES = [
     36.5,
     19.5,
   ],
+  // 2026-12-06 12:52-13:01 UTC, issue 38 (h38m: parallel_multiple, training side), rebuilt on both seeds with main 94c5e47
+  // plus a trainer option (argumentSeveral, reverted): up to 2000 synth questions that call several different functions
+  // once each added to the argument scorer's groups, each call's parameters scored over the whole question
+  // (/tmp/coord/onecore npx tsx scripts/build-factored-caller.ts --seed N --arg-several 2000 --out /tmp/h38m/sN, then
+  // --eval --modes full --result scratch-h38m-sN --out /tmp/h38m/sN; logs /tmp/coord/h38m-s1.log, -s2.log).
+  [
+    "probe, training, not kept (h38m): argument scorer also trained on 2000 several-function synth questions, candidates from the whole question (seed 1: java 63, js 66, sum of six 286.5 against 298.5; the scorer learns to pass over values by their own features only, none says which part of the question is its function's)",
+    52,
+    51.5,
+    84.17,
+    35,
+    19,
+  ],
+  ["the same on seed 2 (java 63, js 66, sum 285.25 against 298)", 52.25, 52, 84.58, 33, 19],
   [
     "probe, decoding, not kept: with the claims and widenWeak 16, the claims (and the 'more' model's reserved spans) read from each function's first values after widening, not before (lost parallel_multiple_56 on both seeds, nothing won: 19 / 19)",
     null,
