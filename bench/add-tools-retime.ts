@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { existsSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { addToolsData, DIR, EPOCHS, MODEL, timed, TRAIN_SEED, type Timing } from "./add-tools.ts";
+import { addToolsData, DIR, FULL_TRAINING, timed, type Timing } from "./add-tools.ts";
 import { timedAddition } from "./add-tools-timed.ts";
 import { writeBenchResult } from "./lib/result.ts";
 import { trainToolGen } from "../src/train/pipeline.ts";
@@ -178,17 +178,7 @@ async function runFull(): Promise<Item> {
   rmSync(out, { recursive: true, force: true });
   const { log, marks } = marker();
   const { result: m, timing } = await timed(() =>
-    trainToolGen({
-      log,
-      catalog: d.catalog,
-      queries: d.train,
-      out,
-      preset: "tiny",
-      seed: TRAIN_SEED,
-      progress: false,
-      ...(EPOCHS ? { schedule: { stages: EPOCHS } } : {}),
-      ...(MODEL ? { config: MODEL } : {}),
-    }),
+    trainToolGen({ log, catalog: d.catalog, queries: d.train, out, ...FULL_TRAINING }),
   );
   rmSync(out, { recursive: true, force: true });
   return {

@@ -56,6 +56,15 @@ const scale = [process.env.TOOLGEN_ADD_TOOLS_EPOCHS, process.env.TOOLGEN_ADD_TOO
 export const DIR = join(WORK, scale ? `add-tools-${scale.replace(/[^a-z0-9.]+/gi, "-")}` : "add-tools");
 
 /** The tool split and the query parts restricted to each side. */
+/** How a full (re)training is trained here and timed by add-tools-retime.ts: the tiny preset's whole schedule. */
+export const FULL_TRAINING = {
+  preset: "tiny",
+  seed: TRAIN_SEED,
+  progress: false,
+  ...(EPOCHS ? { schedule: { stages: EPOCHS } } : {}),
+  ...(MODEL ? { config: MODEL } : {}),
+} as const;
+
 export function addToolsData() {
   const data = metaToolData();
   if (!data) return undefined;
@@ -115,18 +124,7 @@ async function trainPhase(name: "base" | "full"): Promise<void> {
   process.stderr.write(`${name}: ${catalog.length} tools, ${queries.length} train queries → ${out}\n`);
   // Only a run that starts from nothing is timed (a resumed or finished folder would time a part of it).
   const fresh = !existsSync(join(out, "toolgen.json"));
-  const { timing } = await timed(() =>
-    trainToolGen({
-      catalog,
-      queries,
-      out,
-      preset: "tiny",
-      seed: TRAIN_SEED,
-      progress: false,
-      ...(EPOCHS ? { schedule: { stages: EPOCHS } } : {}),
-      ...(MODEL ? { config: MODEL } : {}),
-    }),
-  );
+  const { timing } = await timed(() => trainToolGen({ catalog, queries, out, ...FULL_TRAINING }));
   if (fresh) writeFileAtomic(join(out, "timing.json"), JSON.stringify(timing) + "\n");
   process.stderr.write(`${name}: ${JSON.stringify(timing)}\n`);
 }
