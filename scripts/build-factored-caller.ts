@@ -2401,6 +2401,41 @@ const DEVELOPMENT_PROBES = [
     null,
     null,
   ],
+  // h38n (2026-12-06 14:15-14:35 UTC), decoding probes on the base weights: /tmp/h38n/multi.mts and wmulti.mts
+  // (/tmp/coord/h38n-sweep1.log, h38n-w1.log), then --eval --modes full,comma-names-off on copies of base-s1 / base-s2
+  // (/tmp/coord/h38n-comma-s1.log, -s2.log)
+  [
+    "probe, not kept: the several-call rules off one at a time on seed 1 (fill / segment fill / number groups / tuples / list runs / frames / siblings off: simple_python 57.25 / 57.25 / 57.25 / 57.25 / 57.25 / 57.25 / 56.75, sum 302.25 / 297.75 / 299.75 / 302.25 / 301.25 / 301.25 / 301.75 against 302.25): none of them makes simple_python's 21 splits; the learnt 'more' does, 8 of them on a name cue alone (its parameter's name beside the further value, neither joined nor framed), as 3 right parallel items' further values also do (not probed further)",
+    57.25,
+    60.5,
+    81.25,
+    38,
+    19.5,
+  ],
+  [
+    "probe, not kept: the span family's weight for 'a punctuation mark or the question's end right after the span' (x[23], 1.64: synth questions end on a value) scaled at decoding, seed 1: x0.5 simple_python 56.75, sum 298.75; x0 56, sum 289.5 (java 60, js 60); also the list family's x0.5: the same as the span's alone",
+    56.75,
+    59.5,
+    81.25,
+    36.5,
+    19,
+  ],
+  [
+    "+ comma names: with one call, a text value that is the capitalised second part of 'A, B' (the first part, up to 3 capitalised words, free; no comma or learnt joiner word before the first part or after the second) widens to the whole pair (comma-names.ts, comma-names-off; won simple_python_165 'Los Angeles, California', 187 'Seattle, Washington' on both seeds; 'Sydney, Australia' with city and country parameters stays two values; sum 302.75 against 302.25, java 63, js 64)",
+    57.75,
+    60.5,
+    81.25,
+    38,
+    19.5,
+  ],
+  [
+    "the same on base-s2 (sum 302.25 against 301.75, the same items; java 63, js 66)",
+    57.75,
+    59.5,
+    81.25,
+    36.5,
+    19.5,
+  ],
 ].map(([what, simple_python, multiple, irrelevance, parallel, parallel_multiple]) => ({
   what,
   simple_python,
@@ -2486,6 +2521,7 @@ const MODES: Record<string, DecideOptions> = {
   "named-links-off": { namedLinks: false },
   "siblings-off": { siblings: false },
   "decline-below-off": { declineBelow: false },
+  "comma-names-off": { commaNames: false },
 };
 
 function countKinds(report: BfclReport): Record<string, number> {
@@ -2604,6 +2640,12 @@ const DECLINE_MODES: Record<string, string> = {
     "where no function passes the call threshold (0.3) the question is declined, however close the likeliest function comes (DecideOptions.declineBelow false; before 2026-12-06 12:15 UTC)",
 };
 
+/** Ablation of the two-part names (2026-12-06, issue 38, h38n: simple_python), run with the default modes. */
+const COMMA_NAME_MODES: Record<string, string> = {
+  "comma-names-off":
+    "with one call, a text value that is the capitalised second part of 'A, B' (the first part free, no list going on) stays that part ('the current temperature in Seattle, Washington' gave location 'Washington'; comma-names.ts; before 2026-12-06 14:30 UTC)",
+};
+
 async function evaluate(): Promise<void> {
   const given = process.argv.some((a) => a === "--modes" || a.startsWith("--modes="));
   const modes = [
@@ -2619,6 +2661,7 @@ async function evaluate(): Promise<void> {
             ...Object.keys(WRITTEN_FORM_MODES),
             ...Object.keys(NAME_BINDING_MODES),
             ...Object.keys(DECLINE_MODES),
+            ...Object.keys(COMMA_NAME_MODES),
           ]),
     ]),
   ];
@@ -2665,6 +2708,7 @@ async function evaluate(): Promise<void> {
       written_form_modes: WRITTEN_FORM_MODES,
       name_binding_modes: NAME_BINDING_MODES,
       decline_modes: DECLINE_MODES,
+      comma_name_modes: COMMA_NAME_MODES,
     },
   );
 }

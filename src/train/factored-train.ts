@@ -596,6 +596,7 @@ export function trainFactored(
     requiredFirst: false,
     orderSwaps: false as const,
     emptyNames: false as const,
+    commaNames: false,
   };
   const groups = argumentGroups(oneCall, stats, joiners, o.negatives ?? 40, rng, o.dropPairFeatures, kin);
   const dims = [...FAMILIES.map(() => PAIR_DIM), NULL_DIM];

@@ -145,6 +145,8 @@ export interface QuestionView {
   nameNeighbours?: boolean;
   /** true: a named run linked to another capitalised run (nameLinks) is taken whole (named-runs.ts). */
   namedLinks?: boolean;
+  /** With one call, a text value that is the second part of "Seattle, Washington" widens to the whole pair (comma-names.ts). */
+  commaNames?: boolean;
   /** An empty optional text parameter takes a plain word at this share of its null (empty-words.ts); undefined: none. */
   emptyWords?: number;
   /** true: a parameter left empty takes a value the leftover steps freed (decide.ts refill). */

@@ -54,6 +54,7 @@ import { emptyWords } from "./empty-words.ts";
 import { ENGLISH_NAME_LINKS, linkedName } from "./name-links.ts";
 import { widenedClaim } from "./widened-claims.ts";
 import { bindNameNeighbour } from "./name-neighbours.ts";
+import { commaName } from "./comma-names.ts";
 import { dealSiblings, siblingGroups } from "./numbered-siblings.ts";
 
 export interface FactoredWeights {
@@ -298,6 +299,11 @@ export interface DecideOptions {
   siblings?: boolean;
   /** false: a capitalised name holding a parameter's name word is taken without the name it links to ("Metropolitan Museum" of Art; named-runs.ts). */
   namedLinks?: boolean;
+  /**
+   * false: with one call, a text value that is the capitalised second part of "Seattle, Washington", its first part
+   * free, stays that part ("Washington"), as before 2026-12-06 14:30 UTC (comma-names.ts).
+   */
+  commaNames?: boolean;
 }
 
 export interface ScoredParam {
@@ -403,6 +409,7 @@ export function scoreFunctions(
   if (o.refill !== false) view.refill = true;
   if (o.nameNeighbours !== false) view.nameNeighbours = true;
   if (o.namedLinks !== false) view.namedLinks = true;
+  if (o.commaNames !== false) view.commaNames = true;
   if (o.phrases !== false) view.phrases = o.phrases ?? PHRASES;
   if (o.units !== false) view.units = o.units ?? UNITS;
   if (o.percentWords !== false) view.percentWords = o.percentWords ?? ENGLISH_PERCENT_WORDS;
@@ -624,6 +631,17 @@ export function assignLearned(
         used.push(...rangesOf(k.values[0]!));
       }
     }
+    // a value that is the second part of "Seattle, Washington" widens to the whole pair, its first part free (comma-names.ts); one call only
+    if (f.view.commaNames === true && picked.every((k) => k.values.length === 1))
+      for (const k of picked) {
+        const c = k.values[0]!;
+        if (k.param.info.kind.type !== "string" || k.param.info.kind.enumValues || c.family !== "span" || c.quoted || c.start < 0) continue;
+        const whole = commaName(f.view.tokens, c.start, c.end, f.view.joiners, (r) => used.every((u) => !overlaps(r, u)));
+        if (!whole) continue;
+        const [s, e] = whole;
+        k.values = [{ family: "span", value: f.view.question.slice(f.view.tokens[s]!.start, f.view.tokens[e - 1]!.end), start: s, end: e, quoted: false }];
+        used.push(whole);
+      }
     // or one plain word the question writes (empty-words.ts); one call only
     if (f.view.emptyWords !== undefined && picked.every((k) => k.values.length === 1)) {
       const empty = params.filter((p) => !p.info.required && p.info.kind.type === "string" && !p.info.kind.enumValues && !picked.some((k) => k.param === p));
