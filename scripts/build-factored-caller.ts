@@ -2436,6 +2436,49 @@ const DEVELOPMENT_PROBES = [
     36.5,
     19.5,
   ],
+  // h38n (14:36-14:46 UTC): /tmp/h38n/multi.mts and multi2.mts (seed 1, short looks), then --eval --modes
+  // full,comma-names-off,number-scales-off on copies of base-s1 / base-s2 (/tmp/coord/h38n-scales-s1.log, -s2.log)
+  [
+    "probe, not kept: a further value of one function needs to be joined to a taken one or in its frame, its parameter's name beside it alone no longer enough (seed 1, with comma names: simple_python 57.75 -> 58 (won simple_python_258), parallel 38 -> 37 (lost parallel_20, 125), sum -0.75)",
+    58,
+    60.5,
+    null,
+    37,
+    19.5,
+  ],
+  [
+    "probe, not kept: --inline 0.2 rebuilt at this branch with comma names (synth: a fifth of requests with the values first and the request straight after, a fifth of clause joins a space alone), seed 1: simple_python 55.75, java 63, js 64, multiple 57.5, parallel 32, parallel_multiple 18.5, irrelevance 82.5, sum 290.75 against 302.75 (/tmp/coord/h38n-inline02-s1.log); seed 2 not run",
+    55.75,
+    57.5,
+    82.5,
+    32,
+    18.5,
+  ],
+  [
+    "probe, not kept: number scales with 'k' / 'K' too (seed 1: lost simple_python_51, 52, multiple_108, 195: '300K', '298K' are kelvins; simple_python 57.5, multiple 60, sum 302)",
+    57.5,
+    60,
+    81.25,
+    38,
+    19.5,
+  ],
+  [
+    "+ number scales: a number followed by 'thousand', 'million', 'billion' or 'trillion', or with 'M', 'B' or 'bn' written onto its digits, is offered as the whole number ('100 million outstanding shares' gave 100; ENGLISH_NUMBER_SCALES, number-scales.ts, a language policy, number-scales-off; won simple_python_128, multiple_127 on both seeds; sum 303.5 against 302.75, java 63, js 64)",
+    58,
+    61,
+    81.25,
+    38,
+    19.5,
+  ],
+  ["the same on base-s2 (sum 303 against 302.25, the same items; java 63, js 66)", 58, 60, 81.25, 36.5, 19.5],
+  [
+    "probe, not kept (the coordinator kept 0.2 at 12:35 UTC for the held-back live irrelevance): the bar for calling at all at this branch, seed 1, 0.15 / 0.14 / 0.12 / 0.1: simple_python 58.75 / 59 / 59 / 59, multiple 61 / 61 / 61.5 / 61.5, java 64 each, irrelevance 79.58 / 79.17 / 78.33 / 75.42, sum 305.25 / 305.5 / 306 / 306 against 303.5",
+    59,
+    61,
+    79.17,
+    38,
+    19.5,
+  ],
 ].map(([what, simple_python, multiple, irrelevance, parallel, parallel_multiple]) => ({
   what,
   simple_python,
@@ -2522,6 +2565,7 @@ const MODES: Record<string, DecideOptions> = {
   "siblings-off": { siblings: false },
   "decline-below-off": { declineBelow: false },
   "comma-names-off": { commaNames: false },
+  "number-scales-off": { numberScales: false },
 };
 
 function countKinds(report: BfclReport): Record<string, number> {
@@ -2644,6 +2688,8 @@ const DECLINE_MODES: Record<string, string> = {
 const COMMA_NAME_MODES: Record<string, string> = {
   "comma-names-off":
     "with one call, a text value that is the capitalised second part of 'A, B' (the first part free, no list going on) stays that part ('the current temperature in Seattle, Washington' gave location 'Washington'; comma-names.ts; before 2026-12-06 14:30 UTC)",
+  "number-scales-off":
+    "no language policy for scale words: '50 million' is offered as 50, '1.2M' as 1.2 (ENGLISH_NUMBER_SCALES, number-scales.ts, is the default policy; before 2026-12-06 14:50 UTC)",
 };
 
 async function evaluate(): Promise<void> {

@@ -597,6 +597,7 @@ export function trainFactored(
     orderSwaps: false as const,
     emptyNames: false as const,
     commaNames: false,
+    numberScales: false as const,
   };
   const groups = argumentGroups(oneCall, stats, joiners, o.negatives ?? 40, rng, o.dropPairFeatures, kin);
   const dims = [...FAMILIES.map(() => PAIR_DIM), NULL_DIM];

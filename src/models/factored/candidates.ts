@@ -8,6 +8,7 @@
 import type { JsonSchema } from "../../tools/types.ts";
 import { memberMentions } from "./enum-lists.ts";
 import { numberWordTokens, type NumberWords } from "./number-words.ts";
+import { scaleAfter, type NumberScales } from "./number-scales.ts";
 import { numberCommaRanges } from "./number-commas.ts";
 import { withoutPossessive } from "./possessives.ts";
 import type { QToken } from "./text.ts";
@@ -175,6 +176,8 @@ export interface QuestionView {
   negations?: ReadonlySet<string>;
   /** Numbers written in words, offered to number parameters (a language policy, number-words.ts); undefined: none. */
   numberWords?: NumberWords;
+  /** Scale words after a number ("50 million"), offered as the whole number (a language policy, number-scales.ts); undefined: none. */
+  numberScales?: NumberScales;
   /** true: a parameter's name counts as written where a word shares its start with a short name word (loose-names.ts). */
   looseNames?: boolean;
   /** false: no "Word N, M" span ("January 1, 2021"; number-commas.ts). */
@@ -246,6 +249,13 @@ function numbers(v: QuestionView, integer: boolean): Candidate[] {
   const out: Candidate[] = [];
   v.tokens.forEach((t, i) => {
     if (t.kind !== "number" || t.value === undefined || !Number.isFinite(t.value)) return;
+    // "50 million": the whole number, as the digits stand (number-scales.ts)
+    const scale = v.numberScales ? scaleAfter(v.tokens, i, v.numberScales) : undefined;
+    if (scale !== undefined) {
+      const whole = Number((t.value * scale).toPrecision(12));
+      if (!integer || Number.isInteger(whole)) out.push({ family: "number", value: whole, start: i, end: i + 1, quoted: false });
+      return;
+    }
     if (integer && !Number.isInteger(t.value)) return;
     // digits right after "^" are an exponent (m/s^2), not a value
     if (i > 0 && v.tokens[i - 1]!.text === "^" && v.tokens[i - 1]!.end === t.start) return;

@@ -55,6 +55,7 @@ import { ENGLISH_NAME_LINKS, linkedName } from "./name-links.ts";
 import { widenedClaim } from "./widened-claims.ts";
 import { bindNameNeighbour } from "./name-neighbours.ts";
 import { commaName } from "./comma-names.ts";
+import { ENGLISH_NUMBER_SCALES, type NumberScales } from "./number-scales.ts";
 import { dealSiblings, siblingGroups } from "./numbered-siblings.ts";
 
 export interface FactoredWeights {
@@ -304,6 +305,11 @@ export interface DecideOptions {
    * free, stays that part ("Washington"), as before 2026-12-06 14:30 UTC (comma-names.ts).
    */
   commaNames?: boolean;
+  /**
+   * Scale words after a number ("50 million", "1.2M"), offered as the whole number, a language policy
+   * (number-scales.ts): ENGLISH_NUMBER_SCALES by default, false for none (as before 2026-12-06 14:50 UTC).
+   */
+  numberScales?: NumberScales | false;
 }
 
 export interface ScoredParam {
@@ -410,6 +416,7 @@ export function scoreFunctions(
   if (o.nameNeighbours !== false) view.nameNeighbours = true;
   if (o.namedLinks !== false) view.namedLinks = true;
   if (o.commaNames !== false) view.commaNames = true;
+  if (o.numberScales !== false) view.numberScales = o.numberScales ?? ENGLISH_NUMBER_SCALES;
   if (o.phrases !== false) view.phrases = o.phrases ?? PHRASES;
   if (o.units !== false) view.units = o.units ?? UNITS;
   if (o.percentWords !== false) view.percentWords = o.percentWords ?? ENGLISH_PERCENT_WORDS;
