@@ -2471,6 +2471,25 @@ const DEVELOPMENT_PROBES = [
     19.5,
   ],
   ["the same on base-s2 (sum 303 against 302.25, the same items; java 63, js 66)", 58, 60, 81.25, 36.5, 19.5],
+  // h38n (14:55-15:05 UTC): the seed 1 figures from --eval --modes full,comma-names-off,number-scales-off,plain-lists-off
+  // on a copy of base-s1 (/tmp/coord/h38n-lists-s1.log); seed 2 from /tmp/h38n/multi.mts, the same evaluateBfclModel
+  // over the same categories (that command's --eval run was queued behind a two-core bench and withdrawn)
+  [
+    "+ plain lists: a list parameter of strings is also offered runs of two or more one-word lower-case items joined by commas and learnt joiner words, the last join holding a joiner word and no comma going on after the run ('the price of tomatoes and lettuce at the Whole Foods in Los Angeles' gave items ['Los Angeles']; plain-lists.ts, plain-lists-off; won simple_python_371, multiple_89, 187 on both seeds, lost none; without the closing joiner and the comma check it also lost simple_javascript_11, 'alphabetically and ascendingly, but'; sum 304.75 against 303.5, java 63, js 64)",
+    58.25,
+    62,
+    81.25,
+    38,
+    19.5,
+  ],
+  [
+    "the same on base-s2 (sum 304.25 against 303, the same items; java 63, js 66)",
+    58.25,
+    61,
+    81.25,
+    36.5,
+    19.5,
+  ],
   [
     "probe, not kept (the coordinator kept 0.2 at 12:35 UTC for the held-back live irrelevance): the bar for calling at all at this branch, seed 1, 0.15 / 0.14 / 0.12 / 0.1: simple_python 58.75 / 59 / 59 / 59, multiple 61 / 61 / 61.5 / 61.5, java 64 each, irrelevance 79.58 / 79.17 / 78.33 / 75.42, sum 305.25 / 305.5 / 306 / 306 against 303.5",
     59,
@@ -2566,6 +2585,7 @@ const MODES: Record<string, DecideOptions> = {
   "decline-below-off": { declineBelow: false },
   "comma-names-off": { commaNames: false },
   "number-scales-off": { numberScales: false },
+  "plain-lists-off": { plainLists: false },
 };
 
 function countKinds(report: BfclReport): Record<string, number> {
@@ -2690,6 +2710,8 @@ const COMMA_NAME_MODES: Record<string, string> = {
     "with one call, a text value that is the capitalised second part of 'A, B' (the first part free, no list going on) stays that part ('the current temperature in Seattle, Washington' gave location 'Washington'; comma-names.ts; before 2026-12-06 14:30 UTC)",
   "number-scales-off":
     "no language policy for scale words: '50 million' is offered as 50, '1.2M' as 1.2 (ENGLISH_NUMBER_SCALES, number-scales.ts, is the default policy; before 2026-12-06 14:50 UTC)",
+  "plain-lists-off":
+    "a list parameter is offered no run of plain lower-case words joined as a list, only capitalised runs, quoted texts and numbers ('the price of tomatoes and lettuce at the Whole Foods in Los Angeles' gave items ['Los Angeles']; plain-lists.ts; before 2026-12-06 15:00 UTC)",
 };
 
 async function evaluate(): Promise<void> {

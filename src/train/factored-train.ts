@@ -598,6 +598,7 @@ export function trainFactored(
     emptyNames: false as const,
     commaNames: false,
     numberScales: false as const,
+    plainLists: false,
   };
   const groups = argumentGroups(oneCall, stats, joiners, o.negatives ?? 40, rng, o.dropPairFeatures, kin);
   const dims = [...FAMILIES.map(() => PAIR_DIM), NULL_DIM];

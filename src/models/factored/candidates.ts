@@ -9,6 +9,7 @@ import type { JsonSchema } from "../../tools/types.ts";
 import { memberMentions } from "./enum-lists.ts";
 import { numberWordTokens, type NumberWords } from "./number-words.ts";
 import { scaleAfter, type NumberScales } from "./number-scales.ts";
+import { plainListRuns } from "./plain-lists.ts";
 import { numberCommaRanges } from "./number-commas.ts";
 import { withoutPossessive } from "./possessives.ts";
 import type { QToken } from "./text.ts";
@@ -148,6 +149,8 @@ export interface QuestionView {
   namedLinks?: boolean;
   /** With one call, a text value that is the second part of "Seattle, Washington" widens to the whole pair (comma-names.ts). */
   commaNames?: boolean;
+  /** true: runs of plain lower-case words joined as a list ("tomatoes and lettuce") are list candidates (plain-lists.ts). */
+  plainLists?: boolean;
   /** An empty optional text parameter takes a plain word at this share of its null (empty-words.ts); undefined: none. */
   emptyWords?: number;
   /** true: a parameter left empty takes a value the leftover steps freed (decide.ts refill). */
@@ -396,6 +399,12 @@ function lists(v: QuestionView, k: ParamKind): Candidate[] {
     if (b > a) push(ranges.slice(a, b + 1));
   }
   if (numeric && ranges.length > 1) push(ranges);
+  // "tomatoes and lettuce": runs of plain lower-case words (plain-lists.ts)
+  if (!numeric && v.plainLists === true) {
+    const inQuote = (i: number) => v.quoted.some((q) => i >= q.start - 1 && i <= q.end);
+    for (const run of plainListRuns(v.tokens, v.joiners, inQuote))
+      if (!out.some((o) => JSON.stringify(o.items) === JSON.stringify(run))) push(run);
+  }
   if (!numeric && v.variables !== false) out.push(...variables(v, out));
   if (v.literals !== false) out.push(...literals(v, k, out));
   return out;

@@ -310,6 +310,8 @@ export interface DecideOptions {
    * (number-scales.ts): ENGLISH_NUMBER_SCALES by default, false for none (as before 2026-12-06 14:50 UTC).
    */
   numberScales?: NumberScales | false;
+  /** false: a list parameter is offered no run of plain lower-case words joined as a list ("tomatoes and lettuce"; plain-lists.ts). */
+  plainLists?: boolean;
 }
 
 export interface ScoredParam {
@@ -417,6 +419,7 @@ export function scoreFunctions(
   if (o.namedLinks !== false) view.namedLinks = true;
   if (o.commaNames !== false) view.commaNames = true;
   if (o.numberScales !== false) view.numberScales = o.numberScales ?? ENGLISH_NUMBER_SCALES;
+  if (o.plainLists !== false) view.plainLists = true;
   if (o.phrases !== false) view.phrases = o.phrases ?? PHRASES;
   if (o.units !== false) view.units = o.units ?? UNITS;
   if (o.percentWords !== false) view.percentWords = o.percentWords ?? ENGLISH_PERCENT_WORDS;
