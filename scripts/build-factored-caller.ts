@@ -2491,6 +2491,22 @@ const DEVELOPMENT_PROBES = [
     19.5,
   ],
   [
+    "+ joined numbers: a list parameter of numbers is no longer offered every number the question writes as one list, joined or not, only joined runs, bracketed literals and single numbers (scattered-numbers brings it back; won simple_python_119 'Sample1: [...] and Sample2: [...]' on both seeds, lost none; /tmp/h38n/multi.mts on base-s1 / base-s2; sum 305 against 304.75, java 63, js 64)",
+    58.5,
+    62,
+    81.25,
+    38,
+    19.5,
+  ],
+  [
+    "the same on base-s2 (sum 304.5 against 304.25, the same item; java 63, js 66)",
+    58.5,
+    61,
+    81.25,
+    36.5,
+    19.5,
+  ],
+  [
     "probe, not kept (the coordinator kept 0.2 at 12:35 UTC for the held-back live irrelevance): the bar for calling at all at this branch, seed 1, 0.15 / 0.14 / 0.12 / 0.1: simple_python 58.75 / 59 / 59 / 59, multiple 61 / 61 / 61.5 / 61.5, java 64 each, irrelevance 79.58 / 79.17 / 78.33 / 75.42, sum 305.25 / 305.5 / 306 / 306 against 303.5",
     59,
     61,
@@ -2586,6 +2602,7 @@ const MODES: Record<string, DecideOptions> = {
   "comma-names-off": { commaNames: false },
   "number-scales-off": { numberScales: false },
   "plain-lists-off": { plainLists: false },
+  "scattered-numbers": { scatteredNumbers: true },
 };
 
 function countKinds(report: BfclReport): Record<string, number> {
@@ -2712,6 +2729,8 @@ const COMMA_NAME_MODES: Record<string, string> = {
     "no language policy for scale words: '50 million' is offered as 50, '1.2M' as 1.2 (ENGLISH_NUMBER_SCALES, number-scales.ts, is the default policy; before 2026-12-06 14:50 UTC)",
   "plain-lists-off":
     "a list parameter is offered no run of plain lower-case words joined as a list, only capitalised runs, quoted texts and numbers ('the price of tomatoes and lettuce at the Whole Foods in Los Angeles' gave items ['Los Angeles']; plain-lists.ts; before 2026-12-06 15:00 UTC)",
+  "scattered-numbers":
+    "a list parameter of numbers is also offered every number the question writes as one list, joined or not ('Sample1: [22,33,42,12,34] and Sample2: [23,45,44,14,38]' gave sample1 all ten and sample2 none; candidates.ts; before 2026-12-06 15:10 UTC)",
 };
 
 async function evaluate(): Promise<void> {

@@ -599,6 +599,7 @@ export function trainFactored(
     commaNames: false,
     numberScales: false as const,
     plainLists: false,
+    scatteredNumbers: true,
   };
   const groups = argumentGroups(oneCall, stats, joiners, o.negatives ?? 40, rng, o.dropPairFeatures, kin);
   const dims = [...FAMILIES.map(() => PAIR_DIM), NULL_DIM];

@@ -34,3 +34,15 @@ describe("factored caller: lists of plain words", () => {
     expect(numbers.map((c) => c.value)).not.toContainEqual(["tomatoes", "lettuce"]);
   });
 });
+
+describe("factored caller: lists of numbers the question states", () => {
+  it("offers no list of every number the question writes, only joined runs and literals (unless scatteredNumbers)", () => {
+    const q = "Compare Sample1: [22,33,42] and Sample2: [23,45,44] at a significance level of 0.05";
+    const lists = (joinedNumbers: boolean | undefined) =>
+      candidatesFor({ ...questionView(q, joiners), joinedNumbers }, paramKind({ type: "array", items: { type: "number" } })).map((c) => c.value);
+    expect(lists(true)).toContainEqual([22, 33, 42]);
+    expect(lists(true)).toContainEqual([23, 45, 44]);
+    expect(lists(true)).not.toContainEqual([22, 33, 42, 23, 45, 44, 0.05]);
+    expect(lists(undefined)).toContainEqual([22, 33, 42, 23, 45, 44, 0.05]);
+  });
+});

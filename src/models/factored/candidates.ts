@@ -151,6 +151,8 @@ export interface QuestionView {
   commaNames?: boolean;
   /** true: runs of plain lower-case words joined as a list ("tomatoes and lettuce") are list candidates (plain-lists.ts). */
   plainLists?: boolean;
+  /** true: a list of numbers is offered no run of every number the question writes, only joined runs, literals and single numbers. */
+  joinedNumbers?: boolean;
   /** An empty optional text parameter takes a plain word at this share of its null (empty-words.ts); undefined: none. */
   emptyWords?: number;
   /** true: a parameter left empty takes a value the leftover steps freed (decide.ts refill). */
@@ -398,7 +400,8 @@ function lists(v: QuestionView, k: ParamKind): Candidate[] {
     while (b + 1 < ranges.length && joined(v, ranges[b]![1], ranges[b + 1]![0])) b++;
     if (b > a) push(ranges.slice(a, b + 1));
   }
-  if (numeric && ranges.length > 1) push(ranges);
+  // every number the question writes as one list, unless only lists the question states are offered (joinedNumbers)
+  if (numeric && ranges.length > 1 && v.joinedNumbers !== true) push(ranges);
   // "tomatoes and lettuce": runs of plain lower-case words (plain-lists.ts)
   if (!numeric && v.plainLists === true) {
     const inQuote = (i: number) => v.quoted.some((q) => i >= q.start - 1 && i <= q.end);

@@ -312,6 +312,11 @@ export interface DecideOptions {
   numberScales?: NumberScales | false;
   /** false: a list parameter is offered no run of plain lower-case words joined as a list ("tomatoes and lettuce"; plain-lists.ts). */
   plainLists?: boolean;
+  /**
+   * true: a list parameter of numbers is also offered every number the question writes as one list, joined or not,
+   * as before 2026-12-06 15:10 UTC ("Sample1: [22,33,42,12,34] and Sample2: [23,45,44,14,38]" gave sample1 all ten).
+   */
+  scatteredNumbers?: boolean;
 }
 
 export interface ScoredParam {
@@ -420,6 +425,7 @@ export function scoreFunctions(
   if (o.commaNames !== false) view.commaNames = true;
   if (o.numberScales !== false) view.numberScales = o.numberScales ?? ENGLISH_NUMBER_SCALES;
   if (o.plainLists !== false) view.plainLists = true;
+  if (o.scatteredNumbers !== true) view.joinedNumbers = true;
   if (o.phrases !== false) view.phrases = o.phrases ?? PHRASES;
   if (o.units !== false) view.units = o.units ?? UNITS;
   if (o.percentWords !== false) view.percentWords = o.percentWords ?? ENGLISH_PERCENT_WORDS;
