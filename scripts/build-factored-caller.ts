@@ -2506,6 +2506,25 @@ const DEVELOPMENT_PROBES = [
     36.5,
     19.5,
   ],
+  // h38n's closing run, 15:11-15:13 UTC: /tmp/coord/onecore npx tsx scripts/build-factored-caller.ts --seed N --eval --modes
+  // full,comma-names-off,number-scales-off,plain-lists-off,scattered-numbers --result scratch-h38n-final-sN --out <copy of
+  // base-sN> (/tmp/coord/h38n-final-s1.log, -s2.log)
+  [
+    "official eval of h38n's four rules, seed 1 (the base-s1 weights; sum of six 305 against 302.25; java 63, js 64; each rule off loses its own items: comma-names-off simple_python 58, number-scales-off 58.25 / multiple 61.5, plain-lists-off 58.25 / 61, scattered-numbers 58.25)",
+    58.5,
+    62,
+    81.25,
+    38,
+    19.5,
+  ],
+  [
+    "the same, seed 2 (the base-s2 weights; sum 304.5 against 301.75; java 63, js 66; the same items)",
+    58.5,
+    61,
+    81.25,
+    36.5,
+    19.5,
+  ],
   [
     "probe, not kept (the coordinator kept 0.2 at 12:35 UTC for the held-back live irrelevance): the bar for calling at all at this branch, seed 1, 0.15 / 0.14 / 0.12 / 0.1: simple_python 58.75 / 59 / 59 / 59, multiple 61 / 61 / 61.5 / 61.5, java 64 each, irrelevance 79.58 / 79.17 / 78.33 / 75.42, sum 305.25 / 305.5 / 306 / 306 against 303.5",
     59,
