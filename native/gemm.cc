@@ -10,6 +10,9 @@
 #include <node_api.h>
 #include <immintrin.h>
 
+#include <sys/mman.h>
+
+#include <cerrno>
 #include <cstdint>
 #include <cstring>
 #include <vector>
@@ -245,12 +248,48 @@ napi_value GemmCall(napi_env env, napi_callback_info info) {
   return nullptr;
 }
 
+/**
+ * adviseHugePages(heap: Float32Array over the shared memory from byte 0, bytes): asks the kernel to back the
+ * 2 MB-aligned part of [heap, heap + bytes) with 2 MB pages (madvise MADV_HUGEPAGE; `bytes` may reach past the
+ * memory's current end, up to its maximum, which V8 reserved up front for a shared memory). Pages touched
+ * afterwards come as huge pages where the kernel allows it (transparent_hugepage "madvise" or "always"); moves
+ * no data, changes no bits. Returns 0 or the errno. Why: the LM head's products read the [rows, vocabulary]
+ * logits a column block at a time, one 4 kB page per row, and on the development VM each TLB miss walks two
+ * page tables (issue 40).
+ */
+napi_value AdviseCall(napi_env env, napi_callback_info info) {
+  size_t argc = 2;
+  napi_value argv[2];
+  if (napi_get_cb_info(env, info, &argc, argv, nullptr, nullptr) != napi_ok || argc < 2)
+    return fail(env, "adviseHugePages: 2 arguments expected");
+  napi_typedarray_type type;
+  size_t length = 0;
+  void* data = nullptr;
+  napi_value buffer;
+  size_t offset = 0;
+  int64_t bytes = 0;
+  if (napi_get_typedarray_info(env, argv[0], &type, &length, &data, &buffer, &offset) != napi_ok ||
+      type != napi_float32_array || offset != 0 || napi_get_value_int64(env, argv[1], &bytes) != napi_ok ||
+      bytes < 0)
+    return fail(env, "adviseHugePages: a Float32Array from byte 0 and a byte count expected");
+  constexpr uintptr_t HUGE = uintptr_t(2) << 20;
+  uintptr_t lo = ((uintptr_t)data + HUGE - 1) & ~(HUGE - 1);
+  uintptr_t hi = ((uintptr_t)data + (uintptr_t)bytes) & ~(HUGE - 1);
+  int rc = 0;
+  if (hi > lo && madvise((void*)lo, hi - lo, MADV_HUGEPAGE) != 0) rc = errno;
+  napi_value out;
+  napi_create_int32(env, rc, &out);
+  return out;
+}
+
 }  // namespace
 
 NAPI_MODULE_INIT() {
-  napi_value fn, level;
+  napi_value fn, level, advise;
   napi_create_function(env, "gemm", NAPI_AUTO_LENGTH, GemmCall, nullptr, &fn);
   napi_set_named_property(env, exports, "gemm", fn);
+  napi_create_function(env, "adviseHugePages", NAPI_AUTO_LENGTH, AdviseCall, nullptr, &advise);
+  napi_set_named_property(env, exports, "adviseHugePages", advise);
   // 0: unavailable (no AVX2+FMA), 1: AVX2 tiles, 2: AVX-512 tiles
   napi_create_int32(env, LEVEL, &level);
   napi_set_named_property(env, exports, "level", level);

@@ -444,7 +444,9 @@ export class Llama {
       hSel.set(ws.hF.subarray(r * d, (r + 1) * d), j * d);
       targets[j] = batch.targets[r];
     });
+    k.statsSection?.("LM head");
     k.matmulABt(logits, hSel, this.lmHead, M, d, V);
+    k.statsSection?.(undefined);
     // Rows with a soft target: their logits, kept before the cross-entropy turns them into gradients.
     const softRows: Array<{ j: number; soft: SoftTarget; z: Float32Array }> = [];
     if (batch.soft)
@@ -470,8 +472,10 @@ export class Llama {
       total += w * (loss - hard);
     }
     if (lmGrad) {
+      k.statsSection?.("LM head");
       k.matmulAB(dhSel, logits, this.lmHead, M, V, d);
       k.matmulAtB(lmGrad, logits, hSel, V, M, d, true);
+      k.statsSection?.(undefined);
       rows.forEach((r, j) => dhF.set(dhSel.subarray(j * d, (j + 1) * d), r * d));
     }
     return total;

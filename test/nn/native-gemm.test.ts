@@ -5,6 +5,7 @@ import { presetConfig } from "../../src/nn/config.ts";
 import { emptyStats, referenceKernels, useKernels, type MatmulKernels } from "../../src/nn/kernels/index.ts";
 import { loadNative, NATIVE_PATH } from "../../src/nn/kernels/native.mjs";
 import { createWasmKernels, DEFAULT_WASM_PATH, type WasmKernels } from "../../src/nn/kernels/wasm.ts";
+import { wasmApi } from "../../src/nn/kernels/webassembly.ts";
 import { Llama } from "../../src/nn/llama.ts";
 import { initParams } from "../../src/nn/params.ts";
 import { Rng } from "../../src/nn/rng.ts";
@@ -166,6 +167,20 @@ describe.skipIf(!usable())("the native gemm (TOOLGEN_KERNELS=native)", () => {
     }
     expect(hashes[1]).toBe(hashes[0]);
     expect(hashes[2]).toBe(hashes[0]);
+  });
+});
+
+describe.skipIf(!usable())("the native addon's huge-page advice", () => {
+  it("asks for 2 MB pages over a shared memory, contents untouched, and rejects bad arguments", () => {
+    const addon = loadNative();
+    const memory = new wasmApi.Memory({ initial: 64, maximum: 256, shared: true });
+    const heap = new Float32Array(memory.buffer);
+    heap[12345] = 1.5;
+    // 0, or the errno of a kernel without transparent huge pages: never a throw for a valid range
+    expect(addon.adviseHugePages!(heap, 256 * 65536)).toBeGreaterThanOrEqual(0);
+    expect(heap[12345]).toBe(1.5);
+    expect(() => addon.adviseHugePages!(heap, -1)).toThrow(/byte count/);
+    expect(() => addon.adviseHugePages!(new Float32Array(memory.buffer, 4), 0)).toThrow(/from byte 0/);
   });
 });
 

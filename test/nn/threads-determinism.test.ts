@@ -96,6 +96,10 @@ describe.skipIf(!existsSync(DEFAULT_WASM_PATH))("a training run on several kerne
         "matmul x·Wᵀ (forward)",
         "matmul dy·W (input gradients)",
         "matmul dyᵀ·x (weight gradients)",
+        // the LM head's products, named apart (kernels statsSection)
+        "matmul x·Wᵀ (forward), LM head",
+        "matmul dy·W (input gradients), LM head",
+        "matmul dyᵀ·x (weight gradients), LM head",
         "attention forward",
         "attention backward",
         "RMSNorm forward",

@@ -64,6 +64,11 @@ export type RowWork =
 
 export interface MatmulKernels {
   readonly name: string;
+  /**
+   * Names the part of the model the next products belong to (undefined: none), for the step breakdown of
+   * kernels that time their calls (bench/engine.ts prints the LM head's products apart from the layers').
+   */
+  statsSection?(name: string | undefined): void;
   /** out[M,N] = a[M,K] · b[N,K]ᵀ */
   matmulABt(
     out: Float32Array,

@@ -3,6 +3,8 @@ export const NATIVE_PATH: string;
 /** The addon: gemm on a Float32Array over the heap; level 1: AVX2 tiles, 2: AVX-512 tiles. */
 export interface NativeAddon {
   gemm(heap: Float32Array, ...args: number[]): void;
+  /** madvise(MADV_HUGEPAGE) over [heap, heap + bytes), 2 MB-aligned; the errno or 0 (absent in older builds). */
+  adviseHugePages?(heap: Float32Array, bytes: number): number;
   level: number;
 }
 /** Loads the addon; throws when it is missing, cannot load, or the CPU lacks AVX2+FMA. */
@@ -13,3 +15,5 @@ export function withNativeGemm<T extends object>(
   memory: WebAssembly.Memory,
   addon: NativeAddon,
 ): T & { gemm(...args: number[]): void; native: number };
+/** 2 MB pages over `memory` up to `bytes` (TOOLGEN_NATIVE_HUGE_PAGES=0: not asked, -1); the errno or 0. */
+export function adviseHugePages(memory: WebAssembly.Memory, addon: NativeAddon, bytes: number): number;

@@ -24,9 +24,11 @@ export function loadNative(path = NATIVE_PATH) {
 export function withNativeGemm(exports, memory, addon) {
   let heap = new Float32Array(memory.buffer);
   let cells = new Int32Array(memory.buffer);
+  // TOOLGEN_NATIVE_TILES=avx2: the AVX2 tiles on an AVX-512 CPU (the same bits; to measure which scales better)
+  const level = process.env.TOOLGEN_NATIVE_TILES === "avx2" ? 1 : 0;
   const gemm = (c, ldc, a, rsa, csa, b, rsb, csb, M, N, K, acc) => {
     if (heap.buffer !== memory.buffer) heap = new Float32Array(memory.buffer);
-    addon.gemm(heap, c, ldc, a, rsa, csa, b, rsb, csb, M, N, K, acc);
+    addon.gemm(heap, c, ldc, a, rsa, csa, b, rsb, csb, M, N, K, acc, level);
   };
   // GEMM_BATCH items computed here with the addon's gemm, not inside the module (whose gemm has other bits):
   // a layer's products (q/k/v, gate/up, weight gradients) share one pool job instead of one hand-off each
@@ -35,7 +37,20 @@ export function withNativeGemm(exports, memory, addon) {
     if (cells.buffer !== memory.buffer) cells = new Int32Array(memory.buffer);
     batchItem(cells, gemm, exports, args >> 2, i, scratch);
   };
-  return { ...exports, gemm, runTask, native: addon.level };
+  return { ...exports, gemm, runTask, native: level > 0 ? Math.min(level, addon.level) : addon.level };
+}
+
+/**
+ * Asks for 2 MB pages over the memory up to `bytes` (its maximum: a shared memory's whole range is reserved up
+ * front, so the pages of later growth are covered too), before the engine touches it; no bits change. The LM
+ * head's products read and write the [rows, vocabulary] logits (20 MB on the retrieval stage) a block of
+ * columns at a time, a 4 kB page per row, and on a virtual machine each TLB miss walks two page tables (issue
+ * 40). TOOLGEN_NATIVE_HUGE_PAGES=0 leaves the pages alone (to measure); an addon built before this has no
+ * such call. Returns the madvise errno (0: done), or -1 when not asked.
+ */
+export function adviseHugePages(memory, addon, bytes) {
+  if (process.env.TOOLGEN_NATIVE_HUGE_PAGES === "0" || typeof addon.adviseHugePages !== "function") return -1;
+  return addon.adviseHugePages(new Float32Array(memory.buffer), bytes);
 }
 
 /** i32 cells of a GEMM_BATCH table entry (assembly/train-tasks.ts ENTRY, kernels/wasm-gemm.ts writes them). */

@@ -45,6 +45,12 @@ const GEMM_NAMES: Record<string, string> = {
 /** Adds call times to a KernelStats while one is attached; costs one branch per call otherwise. */
 export class KernelStatsRecorder {
   private stats: KernelStats | undefined;
+  private sectionName: string | undefined;
+
+  /** The part of the model the next GEMMs belong to, added to their names (undefined: none). */
+  section(name: string | undefined): void {
+    this.sectionName = name;
+  }
 
   collect(stats: KernelStats | undefined): void {
     this.stats = stats;
@@ -61,7 +67,10 @@ export class KernelStatsRecorder {
 
   /** A GEMM's call ends (`part`: its share of the time of a batch it ran in). */
   stopGemm(shape: string, t0: number, pooled: boolean, shared: boolean, part = 1): void {
-    if (this.stats) this.add(GEMM_NAMES[shape] ?? shape, (performance.now() - t0) * part, pooled, shared);
+    if (!this.stats) return;
+    const name = GEMM_NAMES[shape] ?? shape;
+    const ms = (performance.now() - t0) * part;
+    this.add(this.sectionName ? `${name}, ${this.sectionName}` : name, ms, pooled, shared);
   }
 
   /** Counts `n` events under `name` in `shared` (products handed to the pool in one batch). */

@@ -12,7 +12,7 @@ import { KernelStatsRecorder, type KernelStats } from "./stats.ts";
 import { swigluBackward, swigluForward } from "../layers/swiglu.ts";
 import { causalBlocks } from "../layers/attention.ts";
 import { ToolgenError } from "../../errors.ts";
-import { loadNative, withNativeGemm } from "./native.mjs";
+import { adviseHugePages, loadNative, withNativeGemm } from "./native.mjs";
 
 /** Floats of one (sequence, head)'s attention probabilities (layers/attention.ts block layout). */
 function causalSpan(L: number): number {
@@ -143,7 +143,10 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
   let wasm = instance.exports as unknown as GemmExports & { native?: number };
   if (options.native) {
     try {
-      wasm = withNativeGemm(wasm, heap.memory, loadNative());
+      const addon = loadNative();
+      wasm = withNativeGemm(wasm, heap.memory, addon);
+      // before the weights and activations touch the memory (its pages come as 2 MB ones from then on)
+      adviseHugePages(heap.memory, addon, maxPages * 65536);
     } catch (err) {
       const why = err instanceof Error ? err.message.split("\n")[0] : String(err);
       process.stderr.write(`toolgen: native GEMM unavailable (${why}); using the WebAssembly gemm\n`);
@@ -470,6 +473,7 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
     name: `${native ? `native-gemm-${wasm.native === 2 ? "avx512" : "avx2"}+` : ""}wasm-simd${pool ? `-${threads}threads` : ""}`,
     heap,
     collectStats: (stats) => recorder.collect(stats),
+    statsSection: (name) => recorder.section(name),
     get parallel() {
       return pool?.ready ?? false;
     },
