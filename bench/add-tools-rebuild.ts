@@ -270,7 +270,11 @@ async function referenceShare(name: string, cpu: number) {
     .find((w): w is number => typeof w === "number");
   if (work === undefined)
     throw new Error(`bench/add-tools-rebuild.ts: no full_work_in_retrieval_steps in ${RETIME}`);
-  const ref = await referenceRetrievalStep(name, join(DIR, "reference-step"), "bench/add-tools-rebuild.ts");
+  const ref = await referenceRetrievalStep(
+    name,
+    join(DIR, `reference-step-${name}`),
+    "bench/add-tools-rebuild.ts",
+  );
   process.stderr.write(
     `  reference: ${ref.steps} full-user-loss retrieval steps, ${ref.cpu_per_step.toFixed(3)} s CPU a step\n`,
   );
