@@ -382,6 +382,33 @@ describe("adding tools to a trained ToolGen model", () => {
     expect(spread.m.fingerprint).not.toBe(once.m.fingerprint);
   });
 
+  it(
+    "trains the user loss sampled, or on the new samples only, at the same steps",
+    { timeout: 60_000 },
+    async () => {
+      const run = (name: string, extra: Partial<AddToolsOptions>) =>
+        addLogged(name, { epochs: { memorization: 2, retrieval: 1 }, spreadReplay: true, ...extra });
+      const full = await run("user-full", {});
+      const sampled = await run("user-sampled", { userLossSamples: 16 });
+      const newOnly = await run("user-new-only", { replayUserLoss: false });
+      const stage = (m: typeof full.m, name: string) => m.added![0]!.stages.find((s) => s.stage === name)!;
+      for (const name of ["memorization", "retrieval"]) {
+        expect(stage(full.m, name).userLoss).toBe(true);
+        expect(stage(full.m, name).userLossSamples).toBeUndefined();
+        expect(stage(full.m, name).replayUserLoss).toBeUndefined();
+        expect(stage(sampled.m, name).userLossSamples).toBe(16);
+        expect(stage(newOnly.m, name).replayUserLoss).toBe(false);
+      }
+      const steps = (m: typeof full.m) => m.added![0]!.stages.map((s) => [s.stage, s.steps]);
+      expect(steps(sampled.m)).toEqual(steps(full.m));
+      expect(steps(newOnly.m)).toEqual(steps(full.m));
+      const weights = (name: string) => readFileSync(join(dir, name, "model.safetensors"));
+      expect(weights("user-sampled").equals(weights("user-full"))).toBe(false);
+      expect(weights("user-new-only").equals(weights("user-full"))).toBe(false);
+      expect(new Set([full, sampled, newOnly].map((r) => r.m.fingerprint)).size).toBe(3);
+    },
+  );
+
   it("refuses bad inputs with one line, before writing anything", async () => {
     const out = join(dir, "never");
     const attempt = (o: Partial<Parameters<typeof addToolsToModel>[0]>) =>
@@ -402,6 +429,9 @@ describe("adding tools to a trained ToolGen model", () => {
       [{ hardReplay: 0.5 }, /apply to method all/],
       [{ method: "all", hardReplay: 1.5 }, /hardReplay must be a share in \[0, 1\], got 1.5/],
       [{ spreadReplay: true }, /spreadReplay applies to method all/],
+      [{ userLossSamples: 64 }, /userLossSamples and replayUserLoss apply to method all/],
+      [{ replayUserLoss: false }, /userLossSamples and replayUserLoss apply to method all/],
+      [{ method: "all", userLossSamples: 0 }, /userLossSamples must be a positive integer, got 0/],
       [{ method: "all", spreadReplay: true, hardReplay: 1 }, /spreadReplay does not combine/],
       [{ method: "all", spreadReplay: true, distill: { weight: 0.5 } }, /spreadReplay does not combine/],
       [{ method: "all", distill: { weight: 1.5 } }, /distill weight must be in \[0, 1\]/],
