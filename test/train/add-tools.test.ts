@@ -553,6 +553,9 @@ describe("adding tools to a trained ToolGen model", () => {
         [["--hard-replay", "1"], /--hard-replay applies to --method all/],
         [["--method", "all", "--hard-replay", "2"], /--hard-replay must be a share in \[0, 1\], got "2"/],
         [["--spread-replay"], /--spread-replay applies to --method all/],
+        [["--user-loss-samples", "64"], /--user-loss-samples applies to --method all/],
+        [["--replay-without-user-loss"], /--replay-without-user-loss applies to --method all/],
+        [["--method", "all", "--user-loss-samples", "0"], /--user-loss-samples/],
         [
           ["--method", "all", "--spread-replay", "--hard-replay", "0.5"],
           /--spread-replay does not combine with --hard-replay or --distill/,
@@ -606,10 +609,16 @@ describe("adding tools to a trained ToolGen model", () => {
       const spread = await runCli([
         "train",
         ...["--add-tools", tools, "--from", base, "--out", spreadOut, "--method", "all", "--epochs", "2"],
-        ...["--spread-replay", "--no-progress", "--json"],
+        ...["--spread-replay", "--user-loss-samples", "16", "--replay-without-user-loss"],
+        ...["--no-progress", "--json"],
       ]);
       expect(spread.code, spread.stderr).toBe(0);
-      expect((JSON.parse(spread.stdout) as { spreadReplay?: boolean }).spreadReplay).toBe(true);
+      const spreadJson = JSON.parse(spread.stdout) as {
+        spreadReplay?: boolean;
+        stages: Array<{ userLossSamples?: number; replayUserLoss?: boolean }>;
+      };
+      expect(spreadJson.spreadReplay).toBe(true);
+      for (const s of spreadJson.stages) expect([s.userLossSamples, s.replayUserLoss]).toEqual([16, false]);
       // --train-layers 1: the first of the two layers is held bit for bit.
       const name = "model.layers.0.mlp.up_proj.weight";
       const [a, b] = [
