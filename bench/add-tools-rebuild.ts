@@ -5,12 +5,13 @@ import type { LabelledQuery } from "../src/catalog/catalog.ts";
 import { writeFileAtomic } from "../src/io/atomic.ts";
 import { readManifest } from "../src/toolgen/model-folder.ts";
 import { availableParallelism } from "node:os";
-import { addToolsData, DIR, readTiming, type Timing } from "./add-tools.ts";
+import { addToolsData, CONFIGS, DIR, readTiming, type Timing } from "./add-tools.ts";
 import { figuresOf, type Figures } from "./toolgen/common.ts";
 import { writeBenchResult } from "./lib/result.ts";
 import { curveOf, devScores, GRID, pick } from "./add-tools-calibrate.ts";
 import { fileURLToPath } from "node:url";
-import { timedAddition } from "./add-tools-timed.ts";
+import { referenceRetrievalStep, timedAddition } from "./add-tools-timed.ts";
+import { shareAtOwnRate } from "./add-tools-cpu.ts";
 
 /**
  * Whether bench/add-tools.ts's models, rebuilt on another machine or with another thread count, are the models
@@ -34,6 +35,7 @@ import { timedAddition } from "./add-tools-timed.ts";
  */
 const RESULT = new URL("./results/add-tools-rebuild.json", import.meta.url);
 const RECORDED = new URL("./results/add-tools.json", import.meta.url);
+const RETIME = new URL("./results/add-tools-retime.json", import.meta.url);
 
 interface Recorded {
   base: Record<string, Figures> & { timing?: Timing };
@@ -219,6 +221,7 @@ async function checkAdd(recorded: Recorded, name: string): Promise<void> {
   const out = join(DIR, `rebuild-${name}`);
   const { model: m, timing, phasesCpu } = await timedAddition(name, out, "bench/add-tools-rebuild.ts");
   writeFileAtomic(join(out, "timing.json"), JSON.stringify(timing) + "\n");
+  const reference = cheaperUserLoss(name) ? await referenceShare(name, timing.cpu_s) : undefined;
   const dev = await devFigures(out, { old_dev: d.parts.old.dev, new_dev: d.parts.new.dev });
   const figures = rec ? compare(dev, rec) : undefined;
   const base = readChecks().base as { timing?: Timing } | undefined;
@@ -239,6 +242,7 @@ async function checkAdd(recorded: Recorded, name: string): Promise<void> {
       ? timing.cpu_s / (base.timing.cpu_s * (recordedFullCpu(recorded) / recorded.base.timing!.cpu_s))
       : null,
     recorded_timing: rec?.timing ?? null,
+    ...(reference ? { reference_full_user_loss: reference } : {}),
     fingerprint: m.fingerprint,
     weights_sha256: weightsDigest(out),
     ...againstPrevious(`add ${name}`, weightsDigest(out)),
@@ -247,6 +251,38 @@ async function checkAdd(recorded: Recorded, name: string): Promise<void> {
       : { recorded: false, dev: { old_dev: dev.old_dev, new_dev: dev.new_dev } }),
     calibration: await calibration(out, recorded),
   });
+}
+
+/** Whether configuration `name` trains with a cheaper step than the retraining's (a sampled or partial user loss). */
+function cheaperUserLoss(name: string): boolean {
+  const o = CONFIGS.find((c) => c.name === name)?.options;
+  return o?.userLossSamples !== undefined || o?.replayUserLoss === false;
+}
+
+/**
+ * The share of an addition whose step is cheaper than the retraining's, at the rate of a full-user-loss step timed
+ * right after it (add-tools-timed.ts: referenceRetrievalStep) times the full retraining's work in retrieval steps
+ * (bench/results/add-tools-retime.json's slice): an estimate against the slice-scaled retraining.
+ */
+async function referenceShare(name: string, cpu: number) {
+  const work = (JSON.parse(readFileSync(RETIME, "utf8")) as { runs: Array<Record<string, unknown>> }).runs
+    .map((r) => r.full_work_in_retrieval_steps)
+    .find((w): w is number => typeof w === "number");
+  if (work === undefined)
+    throw new Error(`bench/add-tools-rebuild.ts: no full_work_in_retrieval_steps in ${RETIME}`);
+  const ref = await referenceRetrievalStep(
+    name,
+    join(DIR, `reference-step-${name}`),
+    "bench/add-tools-rebuild.ts",
+  );
+  process.stderr.write(
+    `  reference: ${ref.steps} full-user-loss retrieval steps, ${ref.cpu_per_step.toFixed(3)} s CPU a step\n`,
+  );
+  return {
+    ...ref,
+    full_work_in_retrieval_steps: work,
+    cpu_share: shareAtOwnRate(cpu, ref.cpu_s, ref.steps, work),
+  };
 }
 
 function recordedFullCpu(recorded: Recorded): number {

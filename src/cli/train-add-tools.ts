@@ -24,6 +24,8 @@ export interface AddToolsCliOptions {
   distillScope?: string;
   hardReplay?: string;
   spreadReplay?: boolean;
+  userLossSamples?: string;
+  replayWithoutUserLoss?: boolean;
   newToolOffset?: string;
   seed: string;
   progress: boolean;
@@ -89,6 +91,8 @@ export async function runAddTools(
       ["--distill", opts.distill],
       ["--hard-replay", opts.hardReplay],
       ["--spread-replay", opts.spreadReplay],
+      ["--user-loss-samples", opts.userLossSamples],
+      ["--replay-without-user-loss", opts.replayWithoutUserLoss],
     ] as const
   ).find(([, value]) => value !== undefined);
   if (method === "rows" && allOnly)
@@ -156,6 +160,10 @@ export async function runAddTools(
       "invalid_option",
       "--spread-replay does not combine with --hard-replay or --distill (both are tied to one replay draw)",
     );
+  const userLossSamples =
+    opts.userLossSamples === undefined
+      ? undefined
+      : integerOption(opts.userLossSamples, "--user-loss-samples", 1);
   let newToolOffset: number | "auto" | undefined;
   if (opts.newToolOffset === "auto") newToolOffset = "auto";
   else if (opts.newToolOffset !== undefined) {
@@ -194,6 +202,8 @@ export async function runAddTools(
     ...(distill ? { distill } : {}),
     ...(hardReplay !== undefined ? { hardReplay } : {}),
     ...(opts.spreadReplay ? { spreadReplay: true } : {}),
+    ...(userLossSamples !== undefined ? { userLossSamples } : {}),
+    ...(opts.replayWithoutUserLoss ? { replayUserLoss: false } : {}),
     ...(newToolOffset !== undefined ? { newToolOffset } : {}),
     seed,
     progress: opts.progress,

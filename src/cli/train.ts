@@ -127,6 +127,16 @@ export function register(program: Command): void {
         "(same steps and mix)",
     )
     .option(
+      "--user-loss-samples <n>",
+      "--add-tools --method all: the user loss (the question's words) as a sampled softmax over n candidates, " +
+        "a cheaper step (default: the whole vocabulary)",
+    )
+    .option(
+      "--replay-without-user-loss",
+      "--add-tools --method all: the replayed old samples train their tool token alone, without the user loss " +
+        "(a cheaper step; the new samples keep it)",
+    )
+    .option(
       "--new-tool-offset <x>",
       "--add-tools: logit offset for the added tools' tokens, applied when the model ranks tools " +
         "(toolgen-offsets.json; negative keeps more of the old tools' ranks; default 0), or auto: chosen on " +
@@ -229,6 +239,9 @@ const ADD_TOOLS_ONLY = [
   "distillTeacher",
   "distillScope",
   "hardReplay",
+  "spreadReplay",
+  "userLossSamples",
+  "replayWithoutUserLoss",
   "newToolOffset",
 ];
 const ADD_TOOLS_REFUSED = [

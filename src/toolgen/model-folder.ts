@@ -42,6 +42,8 @@ export interface StageReport {
   userLossReweight?: boolean;
   /** The uniformly drawn candidates of the user's words' sampled softmax, when on (`StageSchedule.userLossSamples`). */
   userLossSamples?: number;
+  /** False when an addition trained its replayed old samples without the user loss (AddToolsOptions.replayUserLoss). */
+  replayUserLoss?: boolean;
   /** The fraction of the stage's last updates whose weights were averaged (`StageSchedule.averageLast`). */
   averageLast?: number;
   seconds: number;

@@ -121,6 +121,18 @@ export interface AddToolsOptions {
    * repeated every epoch. Does not combine with hardReplay or distill (both are tied to the one draw).
    */
   spreadReplay?: boolean;
+  /**
+   * `all`: the user loss (the words of each sample's question, which the stages of the model's own schedule
+   * train on) takes a sampled softmax over this many candidates (the engine's `userLossSamples`, a cheaper step)
+   * instead of the whole vocabulary. The --from model already learnt those words; the addition is after the tool
+   * tokens. Default: the full softmax. Only where the model's stage trained with the user loss.
+   */
+  userLossSamples?: number;
+  /**
+   * `all`: false trains the replayed old samples on their tool token alone, without the user loss (the new
+   * samples keep it): fewer target rows a step, so a cheaper step. Default true, as the model's own stage.
+   */
+  replayUserLoss?: boolean;
   /** Peak learning rate per stage (default: the rate the model's own stage was trained with). */
   lr?: Partial<Record<AddStage, number>>;
   seed?: number;
@@ -241,6 +253,13 @@ function check(o: AddToolsOptions): Checked {
     fail("spreadReplay does not combine with hardReplay or distill (both are tied to one replay draw)");
   if (o.hardReplay !== undefined && !(o.hardReplay >= 0 && o.hardReplay <= 1))
     fail(`hardReplay must be a share in [0, 1], got ${o.hardReplay}`);
+  if (
+    (o.userLossSamples !== undefined || o.replayUserLoss !== undefined) &&
+    (o.method ?? ADD_DEFAULTS.method) !== "all"
+  )
+    fail("userLossSamples and replayUserLoss apply to method all (the rows fit has no user loss)");
+  if (o.userLossSamples !== undefined && !(Number.isInteger(o.userLossSamples) && o.userLossSamples > 0))
+    fail(`userLossSamples must be a positive integer, got ${o.userLossSamples}`);
   if (o.distill) {
     const { weight, temperature = 1, topK = 8 } = o.distill;
     if (!(weight >= 0 && weight <= 1)) fail(`distill weight must be in [0, 1], got ${weight}`);
@@ -311,6 +330,8 @@ function fingerprintOf(o: AddToolsOptions, from: string, stages: AddStage[]): st
       ...(o.newToolOffset ? { newToolOffset: o.newToolOffset } : {}),
       ...(o.hardReplay !== undefined ? { hardReplay: o.hardReplay } : {}),
       ...(o.spreadReplay ? { spreadReplay: true } : {}),
+      ...(o.userLossSamples !== undefined ? { userLossSamples: o.userLossSamples } : {}),
+      ...(o.replayUserLoss === false ? { replayUserLoss: false } : {}),
     }),
   );
   for (const e of o.tools) h.update(`\u0000${e.id}\u0001${e.description}`);
@@ -350,13 +371,17 @@ async function trainStage(
   const batchSize = base?.batchSize ?? schedule.batchSize;
   const format: ChatFormat = m.chatFormat ?? "chatml";
   const chats = run.spread ? spreadSamples(run.fresh, run.spread, epochs) : [...run.fresh, ...run.replayed];
+  // replayUserLoss false: the user loss on the new samples only (spread repeats the same new sample objects).
+  const fresh = new Set(run.fresh);
+  const userLossOn = (c: StageSample) => userLoss && (o.replayUserLoss !== false || fresh.has(c));
+  const userLossSamples = userLoss ? o.userLossSamples : undefined;
   const samples = chats.map((c, i) => {
     const e = encodeChat(tokenizer, c.messages, {
       format,
       maxContentTokens: schedule.maxContentTokens,
       maxLength: model.config.maxPositions,
     });
-    const s = userLoss ? withUserLoss(e) : e;
+    const s = userLossOn(c) ? withUserLoss(e) : e;
     const soft = run.soft?.[i - run.fresh.length];
     if (!soft || !o.distill) return s;
     // The answer's tool token: the first trained token that is the label.
@@ -390,6 +415,7 @@ async function trainStage(
         warmupFraction: schedule.warmupFraction,
         tokenDropout,
         averageLast,
+        ...(userLossSamples !== undefined ? { userLossSamples } : {}),
         // Anchored: decay toward the start (anchor-weights.ts) instead of AdamW's toward zero.
         ...(o.anchor ? { adamw: { weightDecay: 0 } } : {}),
         signal: o.signal,
@@ -418,6 +444,8 @@ async function trainStage(
     lr,
     ...(tokenDropout ? { tokenDropout } : {}),
     ...(userLoss ? { userLoss } : {}),
+    ...(userLossSamples !== undefined ? { userLossSamples } : {}),
+    ...(userLoss && o.replayUserLoss === false ? { replayUserLoss: false } : {}),
     ...(averageLast ? { averageLast } : {}),
     seconds: (performance.now() - started) / 1000,
     tokensPerSecond,

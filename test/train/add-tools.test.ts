@@ -382,6 +382,33 @@ describe("adding tools to a trained ToolGen model", () => {
     expect(spread.m.fingerprint).not.toBe(once.m.fingerprint);
   });
 
+  it(
+    "trains the user loss sampled, or on the new samples only, at the same steps",
+    { timeout: 60_000 },
+    async () => {
+      const run = (name: string, extra: Partial<AddToolsOptions>) =>
+        addLogged(name, { epochs: { memorization: 2, retrieval: 1 }, spreadReplay: true, ...extra });
+      const full = await run("user-full", {});
+      const sampled = await run("user-sampled", { userLossSamples: 16 });
+      const newOnly = await run("user-new-only", { replayUserLoss: false });
+      const stage = (m: typeof full.m, name: string) => m.added![0]!.stages.find((s) => s.stage === name)!;
+      for (const name of ["memorization", "retrieval"]) {
+        expect(stage(full.m, name).userLoss).toBe(true);
+        expect(stage(full.m, name).userLossSamples).toBeUndefined();
+        expect(stage(full.m, name).replayUserLoss).toBeUndefined();
+        expect(stage(sampled.m, name).userLossSamples).toBe(16);
+        expect(stage(newOnly.m, name).replayUserLoss).toBe(false);
+      }
+      const steps = (m: typeof full.m) => m.added![0]!.stages.map((s) => [s.stage, s.steps]);
+      expect(steps(sampled.m)).toEqual(steps(full.m));
+      expect(steps(newOnly.m)).toEqual(steps(full.m));
+      const weights = (name: string) => readFileSync(join(dir, name, "model.safetensors"));
+      expect(weights("user-sampled").equals(weights("user-full"))).toBe(false);
+      expect(weights("user-new-only").equals(weights("user-full"))).toBe(false);
+      expect(new Set([full, sampled, newOnly].map((r) => r.m.fingerprint)).size).toBe(3);
+    },
+  );
+
   it("refuses bad inputs with one line, before writing anything", async () => {
     const out = join(dir, "never");
     const attempt = (o: Partial<Parameters<typeof addToolsToModel>[0]>) =>
@@ -402,6 +429,9 @@ describe("adding tools to a trained ToolGen model", () => {
       [{ hardReplay: 0.5 }, /apply to method all/],
       [{ method: "all", hardReplay: 1.5 }, /hardReplay must be a share in \[0, 1\], got 1.5/],
       [{ spreadReplay: true }, /spreadReplay applies to method all/],
+      [{ userLossSamples: 64 }, /userLossSamples and replayUserLoss apply to method all/],
+      [{ replayUserLoss: false }, /userLossSamples and replayUserLoss apply to method all/],
+      [{ method: "all", userLossSamples: 0 }, /userLossSamples must be a positive integer, got 0/],
       [{ method: "all", spreadReplay: true, hardReplay: 1 }, /spreadReplay does not combine/],
       [{ method: "all", spreadReplay: true, distill: { weight: 0.5 } }, /spreadReplay does not combine/],
       [{ method: "all", distill: { weight: 1.5 } }, /distill weight must be in \[0, 1\]/],
@@ -523,6 +553,9 @@ describe("adding tools to a trained ToolGen model", () => {
         [["--hard-replay", "1"], /--hard-replay applies to --method all/],
         [["--method", "all", "--hard-replay", "2"], /--hard-replay must be a share in \[0, 1\], got "2"/],
         [["--spread-replay"], /--spread-replay applies to --method all/],
+        [["--user-loss-samples", "64"], /--user-loss-samples applies to --method all/],
+        [["--replay-without-user-loss"], /--replay-without-user-loss applies to --method all/],
+        [["--method", "all", "--user-loss-samples", "0"], /--user-loss-samples/],
         [
           ["--method", "all", "--spread-replay", "--hard-replay", "0.5"],
           /--spread-replay does not combine with --hard-replay or --distill/,
@@ -576,10 +609,16 @@ describe("adding tools to a trained ToolGen model", () => {
       const spread = await runCli([
         "train",
         ...["--add-tools", tools, "--from", base, "--out", spreadOut, "--method", "all", "--epochs", "2"],
-        ...["--spread-replay", "--no-progress", "--json"],
+        ...["--spread-replay", "--user-loss-samples", "16", "--replay-without-user-loss"],
+        ...["--no-progress", "--json"],
       ]);
       expect(spread.code, spread.stderr).toBe(0);
-      expect((JSON.parse(spread.stdout) as { spreadReplay?: boolean }).spreadReplay).toBe(true);
+      const spreadJson = JSON.parse(spread.stdout) as {
+        spreadReplay?: boolean;
+        stages: Array<{ userLossSamples?: number; replayUserLoss?: boolean }>;
+      };
+      expect(spreadJson.spreadReplay).toBe(true);
+      for (const s of spreadJson.stages) expect([s.userLossSamples, s.replayUserLoss]).toEqual([16, false]);
       // --train-layers 1: the first of the two layers is held bit for bit.
       const name = "model.layers.0.mlp.up_proj.weight";
       const [a, b] = [
