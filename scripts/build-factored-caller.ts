@@ -2116,6 +2116,32 @@ const DEVELOPMENT_PROBES = [
     19,
   ],
   ["the same on seed 2 (java 63, js 66, sum 285.25 against 298)", 52.25, 52, 84.58, 33, 19],
+  // 2026-12-06 14:11-14:24 UTC, issue 38 (h38o: parallel_multiple, training side), rebuilt on both seeds at 4f7a87d plus
+  // segment-relative pair features (src/models/factored/segment-features.ts: x[48..52] the span starts in / outside the
+  // call's segment, its place among the segment's tokens, its distance outside, a number's rank among the segment's
+  // numbers; zero where one function is called) read when decide() scores each called function's parameters again in
+  // its segment (callSegments, withSegment; DecideOptions.segmentScores), trained on several-function synth questions
+  // whose segments decoding's cut gives (--arg-segments N); the code was not merged, only this record.
+  // /tmp/coord/onecore /tmp/h38o/run.sh N TAG ARGS = build-factored-caller.ts --seed N ARGS --out /tmp/h38o/TAGN, then
+  // --eval --modes full --result scratch-h38o-TAGN; logs /tmp/coord/h38o-a1.log, -a2.log, -b1.log, -b2.log.
+  [
+    "probe, training, not kept (h38o): --arg-segments 2000 --segment-joint 1, 2000 several-function questions (6,425 groups) in the one pass with the segment features (seed 1: java 62, js 66, sum of six 297.5 against 302.25; outside weights -2.6 span / -2.4 number; with segmentScores false on the same weights pm 19.5: the re-scoring lost 56 'the time difference between two cities', 122 'the same game', 48, 35, won 12, 40, 170)",
+    56,
+    57.5,
+    81.25,
+    37.5,
+    18.5,
+  ],
+  ["the same on seed 2 (java 63, js 66, sum 296.5 against 301.75)", 56.5, 58, 81.25, 35, 18],
+  [
+    "probe, training, not kept (h38o): --arg-segments 6000, a second pass in which only the segment features' weights learn (5,176 several-function questions, 16,914 groups; the other weights and so every one-function figure as main's; seed 1: java 63, js 64, sum 301.75 against 302.25; outside weights -2.85 span / -2.8 number: a value several functions share, said once, is kept from the later call)",
+    57.25,
+    60.5,
+    81.25,
+    38,
+    19,
+  ],
+  ["the same on seed 2 (java 63, js 66, sum 301.75, as main)", 57.25, 59.5, 81.25, 36.5, 19.5],
   [
     "probe, decoding, not kept: with the claims and widenWeak 16, the claims (and the 'more' model's reserved spans) read from each function's first values after widening, not before (lost parallel_multiple_56 on both seeds, nothing won: 19 / 19)",
     null,
