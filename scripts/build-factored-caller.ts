@@ -2117,11 +2117,11 @@ const DEVELOPMENT_PROBES = [
   ],
   ["the same on seed 2 (java 63, js 66, sum 285.25 against 298)", 52.25, 52, 84.58, 33, 19],
   // 2026-12-06 14:11-14:24 UTC, issue 38 (h38o: parallel_multiple, training side), rebuilt on both seeds at 4f7a87d plus
-  // segment-relative pair features (src/models/factored/segment-features.ts: x[48..52] the span starts in / outside the
-  // call's segment, its place among the segment's tokens, its distance outside, a number's rank among the segment's
-  // numbers; zero where one function is called) read when decide() scores each called function's parameters again in
-  // its segment (callSegments, withSegment; DecideOptions.segmentScores), trained on several-function synth questions
-  // whose segments decoding's cut gives (--arg-segments N); the code was not merged, only this record.
+  // segment-relative pair features (x[48..52]: the span starts in / outside the call's segment, its place among the
+  // segment's tokens, its distance outside, a number's rank among the segment's numbers; zero where one function is
+  // called), read when decide() scores each called function's parameters again in its segment, trained on
+  // several-function synth questions whose segments decoding's cut gives (--arg-segments N); the probe's code was not
+  // merged, only this record.
   // /tmp/coord/onecore /tmp/h38o/run.sh N TAG ARGS = build-factored-caller.ts --seed N ARGS --out /tmp/h38o/TAGN, then
   // --eval --modes full --result scratch-h38o-TAGN; logs /tmp/coord/h38o-a1.log, -a2.log, -b1.log, -b2.log.
   [
