@@ -193,6 +193,19 @@ napi_value fail(napi_env env, const char* message) {
   return nullptr;
 }
 
+/** The Float32Array over the shared memory from byte 0 that both calls take first; false if `value` is not one. */
+static bool floatHeap(napi_env env, napi_value value, float** data, size_t* length) {
+  napi_typedarray_type type;
+  void* raw = nullptr;
+  napi_value buffer;
+  size_t offset = 0;
+  if (napi_get_typedarray_info(env, value, &type, length, &raw, &buffer, &offset) != napi_ok ||
+      type != napi_float32_array || offset != 0)
+    return false;
+  *data = static_cast<float*>(raw);
+  return true;
+}
+
 /**
  * gemm(heap: Float32Array over the shared memory from byte 0, c, ldc, a, rsa, csa, b, rsb, csb, M, N, K,
  * accumulate[, level]): c, a, b byte addresses in the heap, strides in floats (assembly/matmul.ts gemm).
@@ -203,18 +216,12 @@ napi_value GemmCall(napi_env env, napi_callback_info info) {
   napi_value argv[14];
   if (napi_get_cb_info(env, info, &argc, argv, nullptr, nullptr) != napi_ok || argc < 13)
     return fail(env, "gemm: 13 arguments expected");
-  napi_typedarray_type type;
   size_t length = 0;
-  void* data = nullptr;
-  napi_value buffer;
-  size_t offset = 0;
-  if (napi_get_typedarray_info(env, argv[0], &type, &length, &data, &buffer, &offset) != napi_ok ||
-      type != napi_float32_array || offset != 0)
-    return fail(env, "gemm: the heap must be a Float32Array from byte 0");
+  float* heap = nullptr;
+  if (!floatHeap(env, argv[0], &heap, &length)) return fail(env, "gemm: the heap must be a Float32Array from byte 0");
   int64_t v[12];
   for (int i = 0; i < 12; i++)
     if (napi_get_value_int64(env, argv[i + 1], &v[i]) != napi_ok) return fail(env, "gemm: numbers expected");
-  float* heap = static_cast<float*>(data);
   Gemm g;
   int64_t c = v[0], pa = v[2], pb = v[5];
   g.ldc = v[1];
@@ -262,15 +269,10 @@ napi_value AdviseCall(napi_env env, napi_callback_info info) {
   napi_value argv[2];
   if (napi_get_cb_info(env, info, &argc, argv, nullptr, nullptr) != napi_ok || argc < 2)
     return fail(env, "adviseHugePages: 2 arguments expected");
-  napi_typedarray_type type;
   size_t length = 0;
-  void* data = nullptr;
-  napi_value buffer;
-  size_t offset = 0;
+  float* data = nullptr;
   int64_t bytes = 0;
-  if (napi_get_typedarray_info(env, argv[0], &type, &length, &data, &buffer, &offset) != napi_ok ||
-      type != napi_float32_array || offset != 0 || napi_get_value_int64(env, argv[1], &bytes) != napi_ok ||
-      bytes < 0)
+  if (!floatHeap(env, argv[0], &data, &length) || napi_get_value_int64(env, argv[1], &bytes) != napi_ok || bytes < 0)
     return fail(env, "adviseHugePages: a Float32Array from byte 0 and a byte count expected");
   constexpr uintptr_t HUGE = uintptr_t(2) << 20;
   uintptr_t lo = ((uintptr_t)data + HUGE - 1) & ~(HUGE - 1);
