@@ -12,6 +12,7 @@ import { curveOf, devScores, GRID, pick } from "./add-tools-calibrate.ts";
 import { fileURLToPath } from "node:url";
 import { referenceRetrievalStep, timedAddition } from "./add-tools-timed.ts";
 import { shareAtOwnRate } from "./add-tools-cpu.ts";
+import { rebuildFloors, type Floors } from "./add-tools-floors.ts";
 
 /**
  * Whether bench/add-tools.ts's models, rebuilt on another machine or with another thread count, are the models
@@ -29,7 +30,8 @@ import { shareAtOwnRate } from "./add-tools-cpu.ts";
  *          at the offsets its dev curve picks.
  * Floors on the rebuilt base (declared before any curve on it was traced, 2026-12-06): A, its old dev NDCG@1 - 1;
  * B, that minus the recorded full retraining's loss of old dev against the recorded base (2.36), minus 1 (the
- * full retraining was not rebuilt: B stands in for "within 1 point of the retraining's old tools").
+ * full retraining was not rebuilt: B stands in for "within 1 point of the retraining's old tools"); C (h41f, for
+ * the additions declared with it), B + 0.5 (bench/add-tools-floors.ts).
  * `npx tsx bench/add-tools-rebuild.ts base` / `… add NAME` / `… test NAME` (heavy: under the core lock). Writes
  * bench/results/add-tools-rebuild.json, keeping earlier checks.
  */
@@ -156,15 +158,14 @@ function write(key: string, entry: Record<string, unknown>): void {
 
 const ndcg1 = (f: Figures | undefined) => f?.["ndcg@1"] ?? NaN;
 
-/** The floors A and B on the rebuilt base (see the head of this file). */
-function floors(recorded: Recorded): { A: number; B: number } {
+/** The floors A, B and C on the rebuilt base (bench/add-tools-floors.ts). */
+function floors(recorded: Recorded): Floors {
   const base = (readChecks().base?.dev as Record<string, { now: number }> | undefined)?.["old_dev.ndcg@1"]
     ?.now;
   if (base === undefined)
     throw new Error("bench/add-tools-rebuild.ts: run `base` first (the floors need it)");
   const full = (recorded as unknown as { full: Record<string, Figures> }).full;
-  const loss = ndcg1(recorded.base.old_dev) - ndcg1(full.old_dev);
-  return { A: base - 1, B: base - loss - 1 };
+  return rebuildFloors(base, ndcg1(recorded.base.old_dev) - ndcg1(full.old_dev));
 }
 
 /** The dev curve of a model folder under one offset on the new tools, and the offsets the floors pick. */
@@ -173,10 +174,11 @@ async function calibration(dir: string, recorded: Recorded) {
   const parts = { old_dev: d.parts.old.dev, new_dev: d.parts.new.dev };
   const curve = curveOf(await devScores(dir, parts), parts, new Set(d.newIds));
   const f = floors(recorded);
-  const chosen = { A: pick(curve, f.A) ?? null, B: pick(curve, f.B) ?? null };
+  const chosen = { A: pick(curve, f.A) ?? null, B: pick(curve, f.B) ?? null, C: pick(curve, f.C) ?? null };
   process.stderr.write(
     `  offset 0: ${JSON.stringify(curve.find((p) => p.offset === 0))}; A (${f.A.toFixed(2)}): ` +
-      `${JSON.stringify(chosen.A)}; B (${f.B.toFixed(2)}): ${JSON.stringify(chosen.B)}\n`,
+      `${JSON.stringify(chosen.A)}; B (${f.B.toFixed(2)}): ${JSON.stringify(chosen.B)}; ` +
+      `C (${f.C.toFixed(2)}): ${JSON.stringify(chosen.C)}\n`,
   );
   return {
     floors: f,

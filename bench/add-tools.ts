@@ -507,6 +507,28 @@ export const CONFIGS: Array<{
         }
       : {}),
   })),
+  // Declared before running (h41f, 2026-12-06 15:40 UTC): a confirmation of h41e's pick on fresh seeds. Rule C, as
+  // rule B with the floor raised by a margin of 0.5 (the full retraining's old dev - 0.5; on the rebuilt base, B +
+  // 0.5: bench/add-tools-floors.ts), applied to the pick at the addition's seeds 3 and 4, whose test figures nobody
+  // has seen; test scored once per seed at offset 0, B's offset and C's. The margin was chosen AFTER seeds 1 and
+  // 2's test figures were seen (at offset 0 they met both goals, at B's offset the old tools missed by 0.54), so
+  // seeds 3 and 4 are the only fresh evidence for it; seeds 1 and 2 are not scored again at any new offset.
+  // Result (h41f, add-tools-rebuild.json): test mean at C old 77.40 (missed by 0.13), new 74.41 (94.9 %), CPU ~8.4 %.
+  ...[3, 4].map((seed) => ({
+    name: `rows-first-all-sixteenth-replay-4-lr-quarter-replay-2-retrieval-3-spread-replay-no-user-loss-seed-${seed}`,
+    options: {
+      ...LR_QUARTER,
+      replay: 2,
+      epochs: { ...fractionOfSchedule(16), retrieval: fractionOfSchedule(16).retrieval * 3 },
+      spreadReplay: true,
+      replayUserLoss: false,
+      seed,
+    },
+    note:
+      "a seed check of h41e's pick under rule C (floor B + 0.5, the margin chosen after seeds 1 and 2's test " +
+      "figures were seen), declared before running (h41f); run on the rebuilt base: " +
+      "bench/results/add-tools-rebuild.json",
+  })),
 ];
 
 type Part = readonly LabelledQuery[];
