@@ -207,18 +207,28 @@ static bool floatHeap(napi_env env, napi_value value, float** data, size_t* leng
 }
 
 /**
+ * The call's arguments into argv (room for `most`) and the heap, the Float32Array every call takes first; false if
+ * fewer than `least` came or the first is not a Float32Array over the shared memory from byte 0.
+ */
+static bool heapCall(napi_env env, napi_callback_info info, size_t least, size_t most, napi_value* argv,
+                     size_t* argc, float** heap, size_t* length) {
+  *argc = most;
+  if (napi_get_cb_info(env, info, argc, argv, nullptr, nullptr) != napi_ok || *argc < least) return false;
+  return floatHeap(env, argv[0], heap, length);
+}
+
+/**
  * gemm(heap: Float32Array over the shared memory from byte 0, c, ldc, a, rsa, csa, b, rsb, csb, M, N, K,
  * accumulate[, level]): c, a, b byte addresses in the heap, strides in floats (assembly/matmul.ts gemm).
  * `level` (tests): the widest tiles to use, 1 for AVX2 on a CPU with AVX-512 (the same bits, the test checks).
  */
 napi_value GemmCall(napi_env env, napi_callback_info info) {
-  size_t argc = 14;
+  size_t argc = 0;
   napi_value argv[14];
-  if (napi_get_cb_info(env, info, &argc, argv, nullptr, nullptr) != napi_ok || argc < 13)
-    return fail(env, "gemm: 13 arguments expected");
   size_t length = 0;
   float* heap = nullptr;
-  if (!floatHeap(env, argv[0], &heap, &length)) return fail(env, "gemm: the heap must be a Float32Array from byte 0");
+  if (!heapCall(env, info, 13, 14, argv, &argc, &heap, &length))
+    return fail(env, "gemm: 13 arguments expected, the first a Float32Array over the heap from byte 0");
   int64_t v[12];
   for (int i = 0; i < 12; i++)
     if (napi_get_value_int64(env, argv[i + 1], &v[i]) != napi_ok) return fail(env, "gemm: numbers expected");
@@ -265,14 +275,13 @@ napi_value GemmCall(napi_env env, napi_callback_info info) {
  * page tables (issue 40).
  */
 napi_value AdviseCall(napi_env env, napi_callback_info info) {
-  size_t argc = 2;
+  size_t argc = 0;
   napi_value argv[2];
-  if (napi_get_cb_info(env, info, &argc, argv, nullptr, nullptr) != napi_ok || argc < 2)
-    return fail(env, "adviseHugePages: 2 arguments expected");
   size_t length = 0;
   float* data = nullptr;
   int64_t bytes = 0;
-  if (!floatHeap(env, argv[0], &data, &length) || napi_get_value_int64(env, argv[1], &bytes) != napi_ok || bytes < 0)
+  if (!heapCall(env, info, 2, 2, argv, &argc, &data, &length) || napi_get_value_int64(env, argv[1], &bytes) != napi_ok ||
+      bytes < 0)
     return fail(env, "adviseHugePages: a Float32Array from byte 0 and a byte count expected");
   constexpr uintptr_t HUGE = uintptr_t(2) << 20;
   uintptr_t lo = ((uintptr_t)data + HUGE - 1) & ~(HUGE - 1);
