@@ -5,6 +5,7 @@ import { fileURLToPath } from "node:url";
 import { addToolsData, DIR, FULL_TRAINING, timed, type Timing } from "./add-tools.ts";
 import { timedAddition } from "./add-tools-timed.ts";
 import { writeBenchResult } from "./lib/result.ts";
+import { writeFileAtomic } from "../src/io/atomic.ts";
 import { trainToolGen } from "../src/train/pipeline.ts";
 import { SCHEDULES } from "../src/train/schedule.ts";
 import type { StageReport } from "../src/toolgen/model-folder.ts";
@@ -31,8 +32,9 @@ import {
  *                     of its schedule's epochs (memorization 2 of 32, retrieval 1 of 16), whose CPU seconds,
  *                     scaled stage by stage by the full schedule's steps over the slice's, estimate the full
  *                     retraining's CPU at this moment's load;
- *   full            — the full retraining itself (bench/add-tools.ts full's options, into a scratch folder removed
- *                     after), timed, not scaled: an addition's cpu_share_of_measured_full is its CPU over the mean
+ *   full            — the full retraining itself (bench/add-tools.ts full's options, into a scratch folder kept as
+ *                     DIR/rebuild-full, with its timing.json, when there is none yet, removed otherwise), timed, not
+ *                     scaled: an addition's cpu_share_of_measured_full is its CPU over the mean
  *                     of the run's full items' CPU (the same process, thread count and, as near as the machine
  *                     allows, load).
  * `TOOLGEN_KERNEL_THREADS=1 /tmp/coord/onecore npx tsx bench/add-tools-retime.ts ITEM ...` (items run in the order
@@ -42,6 +44,8 @@ const RESULT = new URL("./results/add-tools-retime.json", import.meta.url);
 const REBUILD = new URL("./results/add-tools-rebuild.json", import.meta.url);
 const SLICE = "full-sixteenth";
 const FULL = "full";
+/** Where a timed full retraining is kept (the first one; later ones are removed): a rebuilt retraining. */
+export const KEPT_FULL = "rebuild-full";
 /** The slice's share of the tiny schedule's epochs, per stage. */
 const SLICE_DIVISOR = 16;
 
@@ -180,13 +184,22 @@ async function runFull(): Promise<Item> {
   const { result: m, timing } = await timed(() =>
     trainToolGen({ log, catalog: d.catalog, queries: d.train, out, ...FULL_TRAINING }),
   );
-  rmSync(out, { recursive: true, force: true });
+  // Kept (once) as the retraining built by today's code, for add-tools-rebuild.ts to score beside the additions.
+  const sha = digest(out);
+  const kept = join(DIR, KEPT_FULL);
+  const keep = !existsSync(kept);
+  if (keep) {
+    writeFileAtomic(join(out, "timing.json"), JSON.stringify(timing) + "\n");
+    renameSync(out, kept);
+  } else rmSync(out, { recursive: true, force: true });
   return {
     item: FULL,
     timing,
     stages: m.done.map(costOf),
     phases_cpu_s: phases(marks, [stageEnd("memorization"), stageEnd("retrieval")], timing.cpu_s),
     marks,
+    weights_sha256: sha,
+    ...(keep ? { kept_as: kept } : {}),
   };
 }
 
