@@ -22,3 +22,32 @@ export function rebuildFloors(baseOldDev: number, retrainingLoss: number): Floor
   const B = baseOldDev - retrainingLoss - 1;
   return { A: baseOldDev - 1, B, C: B + C_MARGIN };
 }
+
+/**
+ * Rule D (h41g, declared before the rebuilt retraining was scored): the floor is the REBUILT full retraining's old
+ * dev NDCG@1 - 1 (bench/add-tools-retime.ts `full`, kept as DIR/rebuild-full: the same code as the rebuilt base
+ * and the additions), the goal's own edge measured instead of translated from the recorded retraining (floors B
+ * and C, whose loss the rebuilt base does not share: it gains 1.56 dev -> test, the recorded models 0.24-0.27).
+ */
+export function floorD(rebuiltFullOldDev: number): number {
+  if (!Number.isFinite(rebuiltFullOldDev))
+    throw new Error(
+      `add-tools floor D: the rebuilt retraining's old dev ${rebuiltFullOldDev} must be a number`,
+    );
+  return rebuiltFullOldDev - 1;
+}
+
+/**
+ * The old tools' goal lines on test ("within 1 point of the full retraining"): the rebuilt retraining's old test
+ * - 1, which rule D is judged against, and the recorded retraining's, reported beside it.
+ */
+export function goalLines(
+  rebuiltFullOldTest: number,
+  recordedFullOldTest: number,
+): { rebuilt: number; recorded: number } {
+  if (!Number.isFinite(rebuiltFullOldTest) || !Number.isFinite(recordedFullOldTest))
+    throw new Error(
+      `add-tools goal lines: old test ${rebuiltFullOldTest} and ${recordedFullOldTest} must be numbers`,
+    );
+  return { rebuilt: rebuiltFullOldTest - 1, recorded: recordedFullOldTest - 1 };
+}

@@ -5,14 +5,14 @@ import type { LabelledQuery } from "../src/catalog/catalog.ts";
 import { writeFileAtomic } from "../src/io/atomic.ts";
 import { readManifest } from "../src/toolgen/model-folder.ts";
 import { availableParallelism } from "node:os";
-import { addToolsData, CONFIGS, DIR, readTiming, type Timing } from "./add-tools.ts";
+import { addToolsData, CONFIGS, DIR, KEPT_FULL, readTiming, type Timing } from "./add-tools.ts";
 import { figuresOf, type Figures } from "./toolgen/common.ts";
 import { writeBenchResult } from "./lib/result.ts";
-import { curveOf, devScores, GRID, pick } from "./add-tools-calibrate.ts";
+import { curveOf, devScores, GRID, pick, type CurvePoint } from "./add-tools-calibrate.ts";
 import { fileURLToPath } from "node:url";
 import { referenceRetrievalStep, timedAddition } from "./add-tools-timed.ts";
 import { shareAtOwnRate } from "./add-tools-cpu.ts";
-import { rebuildFloors, type Floors } from "./add-tools-floors.ts";
+import { floorD, goalLines, rebuildFloors, type Floors } from "./add-tools-floors.ts";
 
 /**
  * Whether bench/add-tools.ts's models, rebuilt on another machine or with another thread count, are the models
@@ -26,12 +26,16 @@ import { rebuildFloors, type Floors } from "./add-tools-floors.ts";
  *          rebuilt base alone), its weights' digest, its CPU seconds at this run's thread count, and its dev
  *          curve under one offset on the new tools' logits (bench/add-tools-calibrate.ts) with the offsets the
  *          two floors below pick;
- *   test NAME|base — test, once per (model, offset): the rebuilt base's old tools; an addition's at offset 0 and
- *          at the offsets its dev curve picks.
+ *   full — the full retraining rebuilt by bench/add-tools-retime.ts `full` (DIR/rebuild-full): its dev figures,
+ *          old and new tools, its weights' digest and CPU, and floor D (its old dev NDCG@1 - 1);
+ *   test NAME|base|full — test, once per (model, offset): the rebuilt base's old tools; the rebuilt retraining's
+ *          both parts (and the goal lines); an addition's at offset 0 and at the offsets its dev curve picks.
  * Floors on the rebuilt base (declared before any curve on it was traced, 2026-12-06): A, its old dev NDCG@1 - 1;
  * B, that minus the recorded full retraining's loss of old dev against the recorded base (2.36), minus 1 (the
  * full retraining was not rebuilt: B stands in for "within 1 point of the retraining's old tools"); C (h41f, for
- * the additions declared with it), B + 0.5 (bench/add-tools-floors.ts).
+ * the additions declared with it), B + 0.5; D (h41g, for the additions declared with it: CONFIGS' floorD), the
+ * rebuilt retraining's old dev - 1, filled in from the recorded dev curve once `full` has been run
+ * (bench/add-tools-floors.ts).
  * `npx tsx bench/add-tools-rebuild.ts base` / `… add NAME` / `… test NAME` (heavy: under the core lock). Writes
  * bench/results/add-tools-rebuild.json, keeping earlier checks.
  */
@@ -41,6 +45,7 @@ const RETIME = new URL("./results/add-tools-retime.json", import.meta.url);
 
 interface Recorded {
   base: Record<string, Figures> & { timing?: Timing };
+  full: Record<string, Figures> & { timing: Timing };
   configs: Record<string, Record<string, unknown> & { added?: { from?: string }; timing?: Timing }>;
 }
 
@@ -158,6 +163,13 @@ function write(key: string, entry: Record<string, unknown>): void {
 
 const ndcg1 = (f: Figures | undefined) => f?.["ndcg@1"] ?? NaN;
 
+/** Floor D, for a configuration declared with it, once the rebuilt retraining's dev has been scored. */
+function floorDOf(name: string): number | undefined {
+  if (!CONFIGS.find((c) => c.name === name)?.floorD) return undefined;
+  const full = readChecks().full as { dev?: { old_dev?: Figures } } | undefined;
+  return full?.dev?.old_dev ? floorD(ndcg1(full.dev.old_dev)) : undefined;
+}
+
 /** The floors A, B and C on the rebuilt base (bench/add-tools-floors.ts). */
 function floors(recorded: Recorded): Floors {
   const base = (readChecks().base?.dev as Record<string, { now: number }> | undefined)?.["old_dev.ndcg@1"]
@@ -169,16 +181,24 @@ function floors(recorded: Recorded): Floors {
 }
 
 /** The dev curve of a model folder under one offset on the new tools, and the offsets the floors pick. */
-async function calibration(dir: string, recorded: Recorded) {
+async function calibration(dir: string, recorded: Recorded, name: string) {
   const d = addToolsData()!;
   const parts = { old_dev: d.parts.old.dev, new_dev: d.parts.new.dev };
   const curve = curveOf(await devScores(dir, parts), parts, new Set(d.newIds));
-  const f = floors(recorded);
-  const chosen = { A: pick(curve, f.A) ?? null, B: pick(curve, f.B) ?? null, C: pick(curve, f.C) ?? null };
+  const D = floorDOf(name);
+  const f = { ...floors(recorded), ...(D !== undefined ? { D } : {}) };
+  const chosen = {
+    A: pick(curve, f.A) ?? null,
+    B: pick(curve, f.B) ?? null,
+    C: pick(curve, f.C) ?? null,
+    ...(D !== undefined ? { D: pick(curve, D) ?? null } : {}),
+  };
   process.stderr.write(
     `  offset 0: ${JSON.stringify(curve.find((p) => p.offset === 0))}; A (${f.A.toFixed(2)}): ` +
       `${JSON.stringify(chosen.A)}; B (${f.B.toFixed(2)}): ${JSON.stringify(chosen.B)}; ` +
-      `C (${f.C.toFixed(2)}): ${JSON.stringify(chosen.C)}\n`,
+      `C (${f.C.toFixed(2)}): ${JSON.stringify(chosen.C)}` +
+      (D !== undefined ? `; D (${D.toFixed(2)}): ${JSON.stringify(chosen.D)}` : "") +
+      "\n",
   );
   return {
     floors: f,
@@ -251,7 +271,7 @@ async function checkAdd(recorded: Recorded, name: string): Promise<void> {
     ...(figures
       ? { same_dev_figures: figures.same, dev: figures.figures }
       : { recorded: false, dev: { old_dev: dev.old_dev, new_dev: dev.new_dev } }),
-    calibration: await calibration(out, recorded),
+    calibration: await calibration(out, recorded, name),
   });
 }
 
@@ -287,30 +307,92 @@ async function referenceShare(name: string, cpu: number) {
   };
 }
 
+/** The full retraining rebuilt by add-tools-retime.ts `full`: dev figures, digest, CPU and floor D. */
+async function checkFull(recorded: Recorded): Promise<void> {
+  const d = addToolsData()!;
+  const dir = join(DIR, KEPT_FULL);
+  const m = readManifest(dir);
+  if (!m)
+    throw new Error(
+      `bench/add-tools-rebuild.ts: no rebuilt retraining in ${dir} (run add-tools-retime.ts full)`,
+    );
+  const dev = await devFigures(dir, { old_dev: d.parts.old.dev, new_dev: d.parts.new.dev });
+  const sha = weightsDigest(dir);
+  const earlier = readChecks().full as Record<string, unknown> | undefined;
+  save("full", {
+    date: new Date().toISOString(),
+    timing: readTiming(dir) ?? null,
+    fingerprint: m.fingerprint,
+    weights_sha256: sha,
+    ...againstPrevious("full", sha),
+    dev,
+    recorded_dev: { old_dev: recorded.full.old_dev, new_dev: recorded.full.new_dev },
+    floor_D: floorD(ndcg1(dev.old_dev)),
+    ...(earlier?.weights_sha256 === sha && earlier.test ? { test: earlier.test } : {}),
+  });
+  process.stderr.write(
+    `full (rebuilt): dev NDCG@1 old ${ndcg1(dev.old_dev).toFixed(2)} new ${ndcg1(dev.new_dev).toFixed(2)} ` +
+      `(recorded ${ndcg1(recorded.full.old_dev).toFixed(2)} / ${ndcg1(recorded.full.new_dev).toFixed(2)}); ` +
+      `floor D ${floorD(ndcg1(dev.old_dev)).toFixed(2)}\n`,
+  );
+}
+
+/**
+ * Rule D's offset for an addition declared with it whose dev curve was traced before the rebuilt retraining was
+ * scored: picked from the recorded curve (dev only), before any of its test figures at D.
+ */
+function withFloorD(
+  name: string,
+  calibration: { floors: Record<string, number>; chosen: Record<string, unknown> } & Record<string, unknown>,
+) {
+  if (!CONFIGS.find((c) => c.name === name)?.floorD || "D" in calibration.chosen) return calibration;
+  const D = floorDOf(name);
+  if (D === undefined)
+    throw new Error(
+      `bench/add-tools-rebuild.ts: ${name} is judged by rule D: run \`full\` first (the rebuilt retraining's dev)`,
+    );
+  const olds = calibration.old_dev_curve as number[];
+  const news = calibration.new_dev_curve as number[];
+  const curve: CurvePoint[] = GRID.map((offset, i) => ({ offset, old_dev: olds[i]!, new_dev: news[i]! }));
+  const chosen = pick(curve, D) ?? null;
+  process.stderr.write(
+    `${name}: D (${D.toFixed(2)}) from the recorded dev curve: ${JSON.stringify(chosen)}\n`,
+  );
+  return {
+    ...calibration,
+    floors: { ...calibration.floors, D },
+    chosen: { ...calibration.chosen, D: chosen },
+  };
+}
+
 function recordedFullCpu(recorded: Recorded): number {
   return (recorded as unknown as { full: { timing: Timing } }).full.timing.cpu_s;
 }
 
-/** Test figures, scored once per (model, offset) and kept: the base's old tools, an addition's both parts. */
+/**
+ * Test figures, scored once per (model, offset) and kept: the base's old tools, the rebuilt retraining's and an
+ * addition's both parts (an addition declared with rule D has its D offset picked on dev first).
+ */
 async function testPhase(recorded: Recorded, name: string): Promise<void> {
   const d = addToolsData()!;
   const { openToolGenRetriever } = await import("../src/retrieval/toolgen-open.ts");
   const { rankHits } = await import("./toolgen/metatool.ts");
-  const key = name === "base" ? "base" : `add ${name}`;
-  const entry = readChecks()[key] as
+  const own = name === "base" || name === "full";
+  const key = own ? name : `add ${name}`;
+  const found = readChecks()[key] as
     | (Record<string, unknown> & {
-        calibration?: { chosen: Record<string, { offset: number } | null> };
+        calibration?: Parameters<typeof withFloorD>[1];
         test?: Record<string, unknown>;
       })
     | undefined;
-  if (!entry)
-    throw new Error(`bench/add-tools-rebuild.ts: run \`${name === "base" ? "base" : "add " + name}\` first`);
-  const dir = join(DIR, name === "base" ? "base" : `rebuild-${name}`);
+  if (!found) throw new Error(`bench/add-tools-rebuild.ts: run \`${own ? name : "add " + name}\` first`);
+  const entry = found.calibration ? { ...found, calibration: withFloorD(name, found.calibration) } : found;
+  // Rule D's pick is recorded before its test is scored.
+  if (entry.calibration !== found.calibration) save(key, entry);
+  const dir = join(DIR, name === "base" ? "base" : name === "full" ? KEPT_FULL : `rebuild-${name}`);
   const test: Record<string, unknown> = { ...(entry.test ?? {}) };
-  const offsets =
-    name === "base"
-      ? [0]
-      : [0, ...Object.values(entry.calibration?.chosen ?? {}).flatMap((p) => (p ? [p.offset] : []))];
+  const chosen = (entry.calibration?.chosen ?? {}) as Record<string, { offset: number } | null>;
+  const offsets = own ? [0] : [0, ...Object.values(chosen).flatMap((p) => (p ? [p.offset] : []))];
   for (const offset of [...new Set(offsets)]) {
     if (test[String(offset)]) continue; // scored once
     const retriever = openToolGenRetriever(dir, undefined, {
@@ -334,15 +416,27 @@ async function testPhase(recorded: Recorded, name: string): Promise<void> {
         "\n",
     );
   }
-  save(key, { ...entry, test });
+  const lines =
+    name === "full"
+      ? {
+          goal_lines_old_test: goalLines(
+            ndcg1((test["0"] as { old_test: Figures }).old_test),
+            ndcg1(recorded.full.old_test),
+          ),
+        }
+      : {};
+  save(key, { ...entry, test, ...lines });
 }
 
 const recorded = JSON.parse(readFileSync(RECORDED, "utf8")) as Recorded;
 const [phase, name] = process.argv.slice(2);
 if (phase === "base") await checkBase(recorded);
+else if (phase === "full") await checkFull(recorded);
 else if (phase === "add" && name) await checkAdd(recorded, name);
 else if (phase === "test" && name) await testPhase(recorded, name);
 else {
-  process.stderr.write("usage: tsx bench/add-tools-rebuild.ts base | add NAME | test NAME|base\n");
+  process.stderr.write(
+    "usage: tsx bench/add-tools-rebuild.ts base | full | add NAME | test NAME|base|full\n",
+  );
   process.exit(1);
 }

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { existsSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { addToolsData, DIR, FULL_TRAINING, timed, type Timing } from "./add-tools.ts";
+import { addToolsData, DIR, FULL_TRAINING, KEPT_FULL, timed, type Timing } from "./add-tools.ts";
 import { timedAddition } from "./add-tools-timed.ts";
 import { writeBenchResult } from "./lib/result.ts";
 import { writeFileAtomic } from "../src/io/atomic.ts";
@@ -44,8 +44,6 @@ const RESULT = new URL("./results/add-tools-retime.json", import.meta.url);
 const REBUILD = new URL("./results/add-tools-rebuild.json", import.meta.url);
 const SLICE = "full-sixteenth";
 const FULL = "full";
-/** Where a timed full retraining is kept (the first one; later ones are removed): a rebuilt retraining. */
-export const KEPT_FULL = "rebuild-full";
 /** The slice's share of the tiny schedule's epochs, per stage. */
 const SLICE_DIVISOR = 16;
 

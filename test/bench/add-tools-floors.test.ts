@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { C_MARGIN, rebuildFloors } from "../../bench/add-tools-floors.ts";
+import { C_MARGIN, floorD, goalLines, rebuildFloors } from "../../bench/add-tools-floors.ts";
 import { GRID, pick } from "../../bench/add-tools-calibrate.ts";
 
 describe("rebuildFloors", () => {
@@ -23,5 +23,27 @@ describe("rebuildFloors", () => {
 
   it("rejects a missing figure", () => {
     expect(() => rebuildFloors(NaN, 2.36)).toThrow(/must be numbers/);
+  });
+});
+
+describe("floorD and goalLines", () => {
+  it("puts D a point under the rebuilt retraining's old dev, and each line a point under its retraining's test", () => {
+    expect(floorD(78.1)).toBeCloseTo(77.1, 10);
+    const lines = goalLines(79.3, 78.52);
+    expect(lines.rebuilt).toBeCloseTo(78.3, 10);
+    expect(lines.recorded).toBeCloseTo(77.52, 10);
+  });
+
+  it("picks, under D, the best new dev among offsets whose old dev clears it", () => {
+    const curve = GRID.map((offset) => ({ offset, old_dev: 78 - offset, new_dev: 70 + offset }));
+    const d = floorD(78.1);
+    const p = pick(curve, d)!;
+    expect(p.old_dev).toBeGreaterThanOrEqual(d);
+    expect(pick(curve, d + 0.05)!.offset).toBeLessThan(p.offset);
+  });
+
+  it("rejects a missing figure", () => {
+    expect(() => floorD(NaN)).toThrow(/must be a number/);
+    expect(() => goalLines(79, Number.NaN)).toThrow(/must be numbers/);
   });
 });
