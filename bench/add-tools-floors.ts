@@ -51,3 +51,26 @@ export function goalLines(
     );
   return { rebuilt: rebuiltFullOldTest - 1, recorded: recordedFullOldTest - 1 };
 }
+
+/** A dev curve point: the offset on the new tools' logits and both parts' NDCG@1 there. */
+export interface RecordedPoint {
+  offset: number;
+  old_dev: number;
+  new_dev: number;
+}
+
+/**
+ * The dev curve as add-tools-rebuild.ts records it (one old and one new figure per offset of the grid) back into
+ * points, so that a floor declared later (D) picks from the figures already recorded, with no model run again.
+ */
+export function recordedCurve(
+  offsets: readonly number[],
+  olds: readonly number[],
+  news: readonly number[],
+): RecordedPoint[] {
+  if (olds.length !== offsets.length || news.length !== offsets.length)
+    throw new Error(
+      `add-tools recorded curve: ${olds.length} old and ${news.length} new figures for ${offsets.length} offsets`,
+    );
+  return offsets.map((offset, i) => ({ offset, old_dev: olds[i]!, new_dev: news[i]! }));
+}

@@ -8,11 +8,11 @@ import { availableParallelism } from "node:os";
 import { addToolsData, CONFIGS, DIR, KEPT_FULL, readTiming, type Timing } from "./add-tools.ts";
 import { figuresOf, type Figures } from "./toolgen/common.ts";
 import { writeBenchResult } from "./lib/result.ts";
-import { curveOf, devScores, GRID, pick, type CurvePoint } from "./add-tools-calibrate.ts";
+import { curveOf, devScores, GRID, pick } from "./add-tools-calibrate.ts";
 import { fileURLToPath } from "node:url";
 import { referenceRetrievalStep, timedAddition } from "./add-tools-timed.ts";
 import { shareAtOwnRate } from "./add-tools-cpu.ts";
-import { floorD, goalLines, rebuildFloors, type Floors } from "./add-tools-floors.ts";
+import { floorD, goalLines, rebuildFloors, recordedCurve, type Floors } from "./add-tools-floors.ts";
 
 /**
  * Whether bench/add-tools.ts's models, rebuilt on another machine or with another thread count, are the models
@@ -351,9 +351,11 @@ function withFloorD(
     throw new Error(
       `bench/add-tools-rebuild.ts: ${name} is judged by rule D: run \`full\` first (the rebuilt retraining's dev)`,
     );
-  const olds = calibration.old_dev_curve as number[];
-  const news = calibration.new_dev_curve as number[];
-  const curve: CurvePoint[] = GRID.map((offset, i) => ({ offset, old_dev: olds[i]!, new_dev: news[i]! }));
+  const curve = recordedCurve(
+    GRID,
+    calibration.old_dev_curve as number[],
+    calibration.new_dev_curve as number[],
+  );
   const chosen = pick(curve, D) ?? null;
   process.stderr.write(
     `${name}: D (${D.toFixed(2)}) from the recorded dev curve: ${JSON.stringify(chosen)}\n`,

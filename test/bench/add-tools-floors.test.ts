@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { C_MARGIN, floorD, goalLines, rebuildFloors } from "../../bench/add-tools-floors.ts";
+import { C_MARGIN, floorD, goalLines, rebuildFloors, recordedCurve } from "../../bench/add-tools-floors.ts";
 import { GRID, pick } from "../../bench/add-tools-calibrate.ts";
 
 describe("rebuildFloors", () => {
@@ -45,5 +45,22 @@ describe("floorD and goalLines", () => {
   it("rejects a missing figure", () => {
     expect(() => floorD(NaN)).toThrow(/must be a number/);
     expect(() => goalLines(79, Number.NaN)).toThrow(/must be numbers/);
+  });
+});
+
+describe("recordedCurve", () => {
+  it("gives back the points a recorded curve was written from, so that D picks as on the live curve", () => {
+    const curve = GRID.map((offset) => ({ offset, old_dev: 78 - offset, new_dev: 70 + offset }));
+    const back = recordedCurve(
+      GRID,
+      curve.map((p) => p.old_dev),
+      curve.map((p) => p.new_dev),
+    );
+    expect(back).toEqual(curve);
+    expect(pick(back, floorD(78.1))).toEqual(pick(curve, floorD(78.1)));
+  });
+
+  it("rejects a curve whose length is not the grid's", () => {
+    expect(() => recordedCurve(GRID, [1, 2], [1, 2])).toThrow(/2 old and 2 new figures for 321 offsets/);
   });
 });
