@@ -546,6 +546,8 @@ export const CONFIGS: Array<{
   // comparison was between models built by different code. The same configuration as h41e's pick at the
   // addition's fresh seeds 5 and 6 (nobody has seen their test figures); test scored once per seed at offset 0
   // and at each floor's offset (A, B, C, D), the mean of the two at D reported against both lines.
+  // Status (h41g, 17:30 UTC): both added, dev only (add-tools-rebuild.json); the timed retraining was stopped at
+  // step 844 of 6,590 (it would have ended past the deadline), so D has no floor yet and neither test is scored.
   ...[5, 6].map((seed) => ({
     name: `rows-first-all-sixteenth-replay-4-lr-quarter-replay-2-retrieval-3-spread-replay-no-user-loss-seed-${seed}`,
     options: {
