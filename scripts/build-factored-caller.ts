@@ -2650,6 +2650,25 @@ const DEVELOPMENT_PROBES = [
     36.5,
     19.5,
   ],
+  // h38p's closing run, 17:22-17:30 UTC: /tmp/coord/onecore npx tsx scripts/build-factored-caller.ts --seed N --eval --modes
+  // full,joined-lists-off,name-lists-off,two-word-items-off,described-options-off,phrases-0.3 --result scratch-h38p-final-sN
+  // --out <copy of base-sN> (from a copy of the branch at 85d9487's code; /tmp/coord/h38p-final-s1.log, -s2.log)
+  [
+    "official eval of h38p's list and option rules, seed 1 (the base-s1 weights; sum of six 307 against 305; java 63, js 64; v4 simple 62.5; each rule off loses its own items: joined-lists-off, name-lists-off, two-word-items-off, phrases-0.3 simple_python 60.25 each, described-options-off 59.5, the rest the same)",
+    60.5,
+    62,
+    81.25,
+    38,
+    19.5,
+  ],
+  [
+    "the same, seed 2 (the base-s2 weights; sum 306.5 against 304.5; java 63, js 66; v4 simple 63.17; the same ablation figures: 60.25 each, described-options-off 59.5)",
+    60.5,
+    61,
+    81.25,
+    36.5,
+    19.5,
+  ],
 ].map(([what, simple_python, multiple, irrelevance, parallel, parallel_multiple]) => ({
   what,
   simple_python,
