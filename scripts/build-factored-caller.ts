@@ -2559,6 +2559,116 @@ const DEVELOPMENT_PROBES = [
     38,
     19.5,
   ],
+  // h38p (2026-12-06 16:46-17:20 UTC), decoding probes on copies of base-s1 / base-s2: failure dump /tmp/h38p/dump.mts
+  // (sp1.jsonl, sp2.jsonl), /tmp/h38p/multi.mts (seed 1 on the six call categories, irrelevance where written; seed 2
+  // /tmp/coord/h38p-s2a.log with irrelevance), which further-value evidence made each split /tmp/h38p/dm1.jsonl
+  [
+    "probe, not kept (analysis): simple_python's 22 single-call questions answered with several calls (seed 1) have a wrong value underneath in all but simple_python_201; one call per function (parallel-off) on simple_python: 58.5 -> 58.25 (won 201, lost 63, 179); the further values came from joined / same-frame evidence 12, the name cue alone 6, near frames 2, runs 1",
+    58.25,
+    null,
+    null,
+    null,
+    null,
+  ],
+  [
+    "probe, not kept: further-value evidence from frames (sameFrame, nearFrame) only through words rarer than 0.5 / 0.2 / 0.1 in training questions ('the', 'in', 'for' shared made 201, 241, 357 several calls), seed 1: simple_python 58.75 each (won 201, lost 63), parallel 38 -> 35.5 / 32.5 / 32, parallel_multiple 19.5 -> 20 / 20 / 19.5",
+    58.75,
+    62,
+    null,
+    35.5,
+    20,
+  ],
+  [
+    "probe, not kept: phrases also widening a capitalised value by a lower-case word after it ('Mississippi river', 'Canadian dollars'), seed 1, at 0.3 / 0.25 / 0.15: simple_python 58.5 / 58.75 / 58.75, multiple 62 / 61.5 / 61.5 (lost simple_python_291 and multiple_167 'C major' for 'C', 186 'Japan right')",
+    58.75,
+    61.5,
+    null,
+    null,
+    null,
+  ],
+  [
+    "probe, not kept: phrases at 0.2 / 0.15 (default then 0.3), seed 1: simple_python 58.75 / 59, parallel_multiple 19 / 19, sum 304.75 / 305 against 305",
+    59,
+    62,
+    81.25,
+    38,
+    19,
+  ],
+  [
+    "probe, not kept: emptyWords 0.05 (default 0.1), seed 1 with the rules below: simple_python 59 -> 58.75 (won 261 'red', lost 85, 186), multiple 61.5, parallel_multiple 19; emptyNames 0.02 / 0.005 (default 0.05): 58.75 / 59, multiple 61.5 / 61.5, parallel_multiple 19.5 / 18.5",
+    58.75,
+    61.5,
+    null,
+    38,
+    19,
+  ],
+  [
+    "+ joined lists: a list parameter alone holding several lists, each joined to the next, holds one list in one call (joined-lists.ts, joined-lists-off; won simple_python_333 'the high and low temperatures, humidity, and precipitation'), seed 1: simple_python 58.5 -> 58.75, the other categories the same",
+    58.75,
+    62,
+    null,
+    38,
+    19.5,
+  ],
+  [
+    "+ name lists: with one call, names listed and then as many values right after them pair in the names' order (name-lists.ts, name-lists-off; won simple_python_10 'its base and height as 6cm and 10cm'), seed 1: 58.75 -> 59, java 63, js 64, the rest the same",
+    59,
+    62,
+    null,
+    38,
+    19.5,
+  ],
+  [
+    "+ two-word items: a plain list's inner item between a comma and the next join may be two words (plain-lists.ts, two-word-items-off; won simple_python_229 'efficient, organized, easy going and compassionate'), seed 1: 59 -> 59.25, the rest the same",
+    59.25,
+    62,
+    null,
+    38,
+    19.5,
+  ],
+  [
+    "+ described options: with one call, a text parameter whose description quotes two or more values takes the one the question writes as a whole word, outside other values, where its value is none of them (described-options.ts, described-options-off; won simple_python_5 'all', 70 'gas', 253 'full', 361 'Gluten-free'), seed 1: 59.25 -> 60.25, java 63, js 64, the rest the same",
+    60.25,
+    62,
+    null,
+    38,
+    19.5,
+  ],
+  [
+    "+ phrases at 0.25 (0.3 before; phrases-0.3): won simple_python_360 'pasta carbonara', seed 1: 60.25 -> 60.5, the rest the same",
+    60.5,
+    62,
+    81.25,
+    38,
+    19.5,
+  ],
+  [
+    "the four list and option rules on base-s2 (/tmp/coord/h38p-s2a.log): simple_python 58.5 -> 60.25, multiple 61, parallel 36.5, parallel_multiple 19.5, java 63, js 66, irrelevance 81.25, sum 304.5 -> 306.25; with phrases 0.25: 60.5, sum 306.5",
+    60.5,
+    61,
+    81.25,
+    36.5,
+    19.5,
+  ],
+  // h38p's closing run, 17:22-17:30 UTC: /tmp/coord/onecore npx tsx scripts/build-factored-caller.ts --seed N --eval --modes
+  // full,joined-lists-off,name-lists-off,two-word-items-off,described-options-off,phrases-0.3 --result scratch-h38p-final-sN
+  // --out <copy of base-sN> (from a copy of the branch at 85d9487's code; /tmp/coord/h38p-final-s1.log, -s2.log)
+  [
+    "official eval of h38p's list and option rules, seed 1 (the base-s1 weights; sum of six 307 against 305; java 63, js 64; v4 simple 62.5; each rule off loses its own items: joined-lists-off, name-lists-off, two-word-items-off, phrases-0.3 simple_python 60.25 each, described-options-off 59.5, the rest the same)",
+    60.5,
+    62,
+    81.25,
+    38,
+    19.5,
+  ],
+  [
+    "the same, seed 2 (the base-s2 weights; sum 306.5 against 304.5; java 63, js 66; v4 simple 63.17; the same ablation figures: 60.25 each, described-options-off 59.5)",
+    60.5,
+    61,
+    81.25,
+    36.5,
+    19.5,
+  ],
 ].map(([what, simple_python, multiple, irrelevance, parallel, parallel_multiple]) => ({
   what,
   simple_python,
@@ -2648,6 +2758,11 @@ const MODES: Record<string, DecideOptions> = {
   "number-scales-off": { numberScales: false },
   "plain-lists-off": { plainLists: false },
   "scattered-numbers": { scatteredNumbers: true },
+  "joined-lists-off": { joinedLists: false },
+  "name-lists-off": { nameLists: false },
+  "two-word-items-off": { twoWordItems: false },
+  "described-options-off": { describedOptions: false },
+  "phrases-0.3": { phrases: 0.3 },
 };
 
 function countKinds(report: BfclReport): Record<string, number> {
@@ -2778,6 +2893,20 @@ const COMMA_NAME_MODES: Record<string, string> = {
     "a list parameter of numbers is also offered every number the question writes as one list, joined or not ('Sample1: [22,33,42,12,34] and Sample2: [23,45,44,14,38]' gave sample1 all ten and sample2 none; candidates.ts; before 2026-12-06 15:10 UTC)",
 };
 
+/** Ablations of the schema's and the question's list forms (2026-12-06, issue 38, h38p: simple_python), run with the default modes. */
+const LIST_FORM_MODES: Record<string, string> = {
+  "joined-lists-off":
+    "a list parameter alone holding several lists, each joined to the next, makes one call per list ('the high and low temperatures, humidity, and precipitation' gave three calls of one detail each; joined-lists.ts; before 2026-12-06 17:15 UTC)",
+  "name-lists-off":
+    "values keep the parameters the scorer gave them where the question lists names, then their values ('its base and height as 6cm and 10cm' gave base 10, height 6; name-lists.ts; before 2026-12-06 17:15 UTC)",
+  "two-word-items-off":
+    "a plain list's items are one word each ('efficient, organized, easy going and compassionate' gave ['going', 'compassionate']; plain-lists.ts; before 2026-12-06 17:15 UTC)",
+  "described-options-off":
+    "a text parameter whose description quotes two or more values reads them as example words only ('Find all the roots' left root_type ('real' or 'all') out, 'full historyof' for detail_level ('summary' or 'full'); described-options.ts; before 2026-12-06 17:15 UTC)",
+  "phrases-0.3":
+    "a one-word text value widens to a two-word name at 0.3 of its chance, not 0.25 ('pasta' of 'pasta carbonara'; phrases.ts; before 2026-12-06 17:20 UTC)",
+};
+
 async function evaluate(): Promise<void> {
   const given = process.argv.some((a) => a === "--modes" || a.startsWith("--modes="));
   const modes = [
@@ -2794,6 +2923,7 @@ async function evaluate(): Promise<void> {
             ...Object.keys(NAME_BINDING_MODES),
             ...Object.keys(DECLINE_MODES),
             ...Object.keys(COMMA_NAME_MODES),
+            ...Object.keys(LIST_FORM_MODES),
           ]),
     ]),
   ];
@@ -2841,6 +2971,7 @@ async function evaluate(): Promise<void> {
       name_binding_modes: NAME_BINDING_MODES,
       decline_modes: DECLINE_MODES,
       comma_name_modes: COMMA_NAME_MODES,
+      list_form_modes: LIST_FORM_MODES,
     },
   );
 }

@@ -151,6 +151,8 @@ export interface QuestionView {
   commaNames?: boolean;
   /** true: runs of plain lower-case words joined as a list ("tomatoes and lettuce") are list candidates (plain-lists.ts). */
   plainLists?: boolean;
+  /** true: a plain list's item between a comma and the next join may be two words ("easy going"; plain-lists.ts). */
+  twoWordItems?: boolean;
   /** true: a list of numbers is offered no run of every number the question writes, only joined runs, literals and single numbers. */
   joinedNumbers?: boolean;
   /** An empty optional text parameter takes a plain word at this share of its null (empty-words.ts); undefined: none. */
@@ -405,7 +407,7 @@ function lists(v: QuestionView, k: ParamKind): Candidate[] {
   // "tomatoes and lettuce": runs of plain lower-case words (plain-lists.ts)
   if (!numeric && v.plainLists === true) {
     const inQuote = (i: number) => v.quoted.some((q) => i >= q.start - 1 && i <= q.end);
-    for (const run of plainListRuns(v.tokens, v.joiners, inQuote))
+    for (const run of plainListRuns(v.tokens, v.joiners, inQuote, v.twoWordItems === true))
       if (!out.some((o) => JSON.stringify(o.items) === JSON.stringify(run))) push(run);
   }
   if (!numeric && v.variables !== false) out.push(...variables(v, out));

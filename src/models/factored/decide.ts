@@ -57,6 +57,9 @@ import { bindNameNeighbour } from "./name-neighbours.ts";
 import { commaName } from "./comma-names.ts";
 import { ENGLISH_NUMBER_SCALES, type NumberScales } from "./number-scales.ts";
 import { dealSiblings, siblingGroups } from "./numbered-siblings.ts";
+import { namedOrder } from "./name-lists.ts";
+import { joinedList } from "./joined-lists.ts";
+import { describedOptions, writtenOption } from "./described-options.ts";
 
 export interface FactoredWeights {
   /** One weight vector per candidate family (FAMILIES order), then the "leave it out" one. */
@@ -317,6 +320,17 @@ export interface DecideOptions {
    * as before 2026-12-06 15:10 UTC ("Sample1: [22,33,42,12,34] and Sample2: [23,45,44,14,38]" gave sample1 all ten).
    */
   scatteredNumbers?: boolean;
+  /** false: a plain list's items are one word each, as before 2026-12-06 17:15 UTC ("easy going" of "efficient, organized, easy going and compassionate" was none; plain-lists.ts). */
+  twoWordItems?: boolean;
+  /**
+   * false: a text parameter whose description quotes two or more values ('real' or 'all') reads them only as example
+   * words, as before 2026-12-06 17:15 UTC; by default, with one call, it takes the one the question writes (described-options.ts).
+   */
+  describedOptions?: boolean;
+  /** false: values keep the parameters the scorer gave them where names are listed, then their values ("base and height as 6cm and 10cm"; name-lists.ts). */
+  nameLists?: boolean;
+  /** false: a list parameter alone holding several joined lists makes one call per list, as before 2026-12-06 17:15 UTC (joined-lists.ts). */
+  joinedLists?: boolean;
 }
 
 export interface ScoredParam {
@@ -425,6 +439,7 @@ export function scoreFunctions(
   if (o.commaNames !== false) view.commaNames = true;
   if (o.numberScales !== false) view.numberScales = o.numberScales ?? ENGLISH_NUMBER_SCALES;
   if (o.plainLists !== false) view.plainLists = true;
+  if (o.twoWordItems !== false) view.twoWordItems = true;
   if (o.scatteredNumbers !== true) view.joinedNumbers = true;
   if (o.phrases !== false) view.phrases = o.phrases ?? PHRASES;
   if (o.units !== false) view.units = o.units ?? UNITS;
@@ -1046,6 +1061,11 @@ export function argumentsOf(
   if (o.siblings !== false && o.parallel !== false && o.assigner !== "order") picked = withSiblings(s, picked);
   // a word written right after a number the call takes is its unit, for an empty optional text parameter (unit-words.ts)
   if (o.unitWords !== false && o.parallel !== false) picked = withUnits(s, picked, o.unitWords ?? UNIT_WORDS);
+  // with one call: values in the order their names are listed (name-lists.ts); options the description quotes (described-options.ts)
+  if (o.nameLists !== false && picked.every((k) => k.values.length === 1)) picked = withNameLists(s.view, picked);
+  // a list parameter alone holding several joined lists: one list, one call (joined-lists.ts)
+  if (o.joinedLists !== false) picked = withJoinedLists(s.view, picked);
+  if (o.describedOptions !== false && picked.every((k) => k.values.length === 1)) picked = withDescribedOptions(s, picked);
   let calls = callsOf(s.view.tool.function.name, picked, o.parallel === false ? 1 : w.maxCalls, o.cross === true);
   // numbers written in groups, one per required number parameter: one call per group (number-groups.ts)
   const groupShare = o.numberGroups ?? NUMBER_GROUP_SHARE;
@@ -1089,8 +1109,14 @@ export const EMPTY_NAMES = 0.05;
 /** DecideOptions.emptyWords's default. */
 export const EMPTY_WORDS = 0.1;
 
-/** DecideOptions.phrases's default. */
-export const PHRASES = 0.3;
+/** Name words commoner than this in training questions name no parameter for name lists (withNameLists; "of", "for", "from" are commoner). */
+export const NAME_LIST_COMMON = 0.7;
+
+/**
+ * DecideOptions.phrases's default (chosen on BFCL dev: 0.3 until 2026-12-06 17:20 UTC; 0.25 won "pasta carbonara" on
+ * both seeds and lost nothing, 0.2 / 0.15 lost parallel_multiple items; DEVELOPMENT_PROBES).
+ */
+export const PHRASES = 0.25;
 
 /** DecideOptions.units's default. */
 export const UNITS = 4;
@@ -1278,5 +1304,60 @@ function withUnits(s: ScoredFunction, picked: Picked[], minRatio: number): Picke
     taken.add(String(u[0]!.start));
     out.push({ param: empty[i]!, values: u });
   });
+  return out;
+}
+
+/** A list parameter alone holding several lists, each joined to the next, holds them as one (joined-lists.ts). */
+function withJoinedLists(f: FunctionView, picked: Picked[]): Picked[] {
+  const several = picked.filter((k) => k.values.length > 1);
+  if (several.length !== 1 || several[0]!.param.info.kind.type !== "array") return picked;
+  const k = several[0]!;
+  const one = joinedList(k.values, (a, b) => linkOf(f, placesOf(f, a), placesOf(f, b)) !== undefined);
+  return one ? picked.map((x) => (x === k ? { param: k.param, values: [one] } : x)) : picked;
+}
+
+/**
+ * Names listed, then values listed: each parameter of one family takes the value at its name's place (name-lists.ts).
+ * A name word counts where it names one parameter alone and is no joiner and no everyday word (commoner than
+ * NAME_LIST_COMMON in training questions: "of" in number_of_trials).
+ */
+function withNameLists(f: FunctionView, picked: Picked[]): Picked[] {
+  const t = f.view.tokens;
+  let out = picked;
+  for (const family of ["number", "span"] as const) {
+    const group = out.filter((k) => k.values[0]!.family === family && k.values[0]!.start >= 0 && !k.param.info.kind.enumValues);
+    if (group.length < 2) continue;
+    const mention = (i: number) => {
+      const k = t[i]!;
+      if (k.kind !== "word" || f.view.joiners.has(k.lower) || (f.stats.get(k.stem) ?? 0) >= NAME_LIST_COMMON) return -1;
+      const at = group.flatMap((g, j) => (g.param.info.nameStems.has(k.stem) ? [j] : []));
+      return at.length === 1 ? at[0]! : -1;
+    };
+    const order = namedOrder(t, f.view.joiners, group.map((g) => ({ start: g.values[0]!.start })), mention);
+    if (!order) continue;
+    const own = (k: Picked, c: Candidate) => k.param.info.candidates.find((d) => d.family === c.family && d.start === c.start && d.end === c.end);
+    const next = group.map((g, j) => own(g, group[order[j]!]!.values[0]!));
+    if (next.some((c) => c === undefined)) continue;
+    out = out.map((k) => (group.includes(k) ? { param: k.param, values: [next[group.indexOf(k)]!] } : k));
+  }
+  return out;
+}
+
+/** With one call, a text parameter takes the option its description quotes that the question writes (described-options.ts). */
+function withDescribedOptions(s: ScoredFunction, picked: Picked[]): Picked[] {
+  const t = s.view.view.tokens;
+  const chars = (k: Picked) => k.values.flatMap(rangesOf).map(([a, b]) => [t[a]!.start, t[b - 1]!.end] as [number, number]);
+  let out = picked;
+  for (const p of s.params) {
+    if (p.info.kind.type !== "string" || p.info.kind.enumValues) continue;
+    const options = describedOptions(String((p.info.schema as { description?: unknown }).description ?? ""));
+    if (options.length === 0) continue;
+    const held = out.find((k) => k.param === p);
+    const spent = out.filter((k) => k !== held).flatMap(chars);
+    const option = writtenOption(s.view.view.question, options, held?.values[0]!.value, spent);
+    if (option === undefined) continue;
+    const value: Candidate = { family: "span", value: option, start: -1, end: -1, quoted: false };
+    out = held ? out.map((k) => (k === held ? { param: p, values: [value] } : k)) : [...out, { param: p, values: [value] }];
+  }
   return out;
 }

@@ -4,8 +4,9 @@
  * most text in a question is, are no items there, so "tomatoes and lettuce" was never a candidate and the list took
  * a place name ("Los Angeles"). A run of two or more one-word lower-case items, each joined to the next by commas
  * and learnt joiner words, the last join holding a joiner word and no comma going on after the run, is offered as
- * one list (DecideOptions.plainLists; false for the ablation). Reads the question's capitals, commas and the learnt
- * joiner words only.
+ * one list (DecideOptions.plainLists; false for the ablation). With `twoWords` (DecideOptions.twoWordItems) an inner
+ * item between a comma and the next join may be two words ("efficient, organized, easy going and compassionate").
+ * Reads the question's capitals, commas and the learnt joiner words only.
  */
 import type { QToken } from "./text.ts";
 
@@ -17,6 +18,7 @@ export function plainListRuns(
   tokens: readonly QToken[],
   joiners: ReadonlySet<string>,
   inQuote: (i: number) => boolean,
+  twoWords = false,
 ): [number, number][][] {
   const plain = (i: number) => {
     const t = tokens[i];
@@ -32,6 +34,14 @@ export function plainListRuns(
       let c = b + 1;
       while (c - b <= MAX_JOIN && link(c)) c++;
       if (c === b + 1 || !plain(c)) break;
+      // twoWords: an item after a comma alone may be two words where a comma or joiner word follows them
+      // ("organized, easy going and"): the commas mark where it starts; the last item, after the joiner, stays one word
+      const commaOnly = tokens.slice(b + 1, c).every((k) => k.text === ",");
+      if (twoWords && commaOnly && plain(c + 1) && link(c + 2)) {
+        run.push([c, c + 2]);
+        b = c + 1;
+        continue;
+      }
       run.push([c, c + 1]);
       b = c;
     }
