@@ -2559,6 +2559,46 @@ const DEVELOPMENT_PROBES = [
     38,
     19.5,
   ],
+  [
+    "probe, decoding, not kept (h38q, /tmp/h38q/multi.mts on base-s1): unnamed calls, where the question names at least two of the functions past the gate, one past the gate it does not name is called too when its call chance is at least a bar, reading the whole question (the named ones keep their segments); bar 0.3: parallel_multiple 19 (its values, read from the whole question, are wrong: 'population size of tigers' gave the history call the projection's countries), 0.6 / 0.85: 19.5, no item moves; other categories unchanged (sum 304.5 / 305 / 305 against 305)",
+    58.5,
+    62,
+    81.25,
+    38,
+    19,
+  ],
+  [
+    "probe, decoding, not kept (h38q, base-s1, parallel_multiple alone): segment re-reading, each called function's arguments read from its segment's text alone as a one-function question: 14.5 (a value said once for several functions is lost); only where the segment alone gives more calls: 20 (won parallel_multiple_40 'the weight of Neutron and Proton', lost none; superseded by repeated mentions, not run on seed 2)",
+    null,
+    null,
+    null,
+    null,
+    20,
+  ],
+  [
+    "probe, decoding (h38q, base-s1, parallel_multiple alone): repeated mentions, first versions: every later mention of a function after another's starts a segment, a later one kept where its call holds every required value: 17 (lost 11, 58, 60, 62, 125, 167: an own name word in a summary, 'For the triangle' after 'a triangle and a circle', the 'city' of 'capital city'); mentions only where the own words stand together as much as anywhere, a segment kept where it holds its values inside and none another segment's first: 18.5 / 19.5; own words commoner than 0.5 in training questions not counted: 19.5 (loses the two wins); mention segments starting at the mention, not after the clause break before it: 20",
+    null,
+    null,
+    null,
+    null,
+    20,
+  ],
+  [
+    "+ repeated mentions: with several functions called, a function named again after another's mention (its own name words standing together as much as anywhere) starts a segment of its own; a segment that holds every required value of its function, none another segment's first value, is one more call; a mention whose segment holds none (an introduction, a summary) joins the segment before; where some function would keep no such segment the segments stay one per function (repeated-mentions.ts, repeat-mentions-off; h38q). Official eval on a copy of base-s1 (--modes full,repeat-mentions-off): won parallel_multiple_104, 184, lost none; sum 306 against 305; java 63, js 64",
+    58.5,
+    62,
+    81.25,
+    38,
+    20.5,
+  ],
+  [
+    "the same on base-s2 (sum 305.5 against 304.5, the same two items; java 63, js 66)",
+    58.5,
+    61,
+    81.25,
+    36.5,
+    20.5,
+  ],
 ].map(([what, simple_python, multiple, irrelevance, parallel, parallel_multiple]) => ({
   what,
   simple_python,
@@ -2648,6 +2688,7 @@ const MODES: Record<string, DecideOptions> = {
   "number-scales-off": { numberScales: false },
   "plain-lists-off": { plainLists: false },
   "scattered-numbers": { scatteredNumbers: true },
+  "repeat-mentions-off": { repeatMentions: false },
 };
 
 function countKinds(report: BfclReport): Record<string, number> {
@@ -2778,6 +2819,12 @@ const COMMA_NAME_MODES: Record<string, string> = {
     "a list parameter of numbers is also offered every number the question writes as one list, joined or not ('Sample1: [22,33,42,12,34] and Sample2: [23,45,44,14,38]' gave sample1 all ten and sample2 none; candidates.ts; before 2026-12-06 15:10 UTC)",
 };
 
+/** Ablation of the segments per mention (2026-12-06, issue 38, h38q: parallel_multiple), run with the default modes. */
+const REPEATED_MENTION_MODES: Record<string, string> = {
+  "repeat-mentions-off":
+    "with several functions called, one segment per function from its first mention on, however often the question names it again after another ('analyze the structure of building B1234 … statistics for Michael Jordan … another building B5678 … LeBron James' gave the second building to the statistics' segment and one analyze_structure call; repeated-mentions.ts; before 2026-12-06 17:30 UTC)",
+};
+
 async function evaluate(): Promise<void> {
   const given = process.argv.some((a) => a === "--modes" || a.startsWith("--modes="));
   const modes = [
@@ -2794,6 +2841,7 @@ async function evaluate(): Promise<void> {
             ...Object.keys(NAME_BINDING_MODES),
             ...Object.keys(DECLINE_MODES),
             ...Object.keys(COMMA_NAME_MODES),
+            ...Object.keys(REPEATED_MENTION_MODES),
           ]),
     ]),
   ];
@@ -2841,6 +2889,7 @@ async function evaluate(): Promise<void> {
       name_binding_modes: NAME_BINDING_MODES,
       decline_modes: DECLINE_MODES,
       comma_name_modes: COMMA_NAME_MODES,
+      repeated_mention_modes: REPEATED_MENTION_MODES,
     },
   );
 }
