@@ -2599,6 +2599,22 @@ const DEVELOPMENT_PROBES = [
     36.5,
     20.5,
   ],
+  [
+    "probe, decoding, not kept (h38q, with repeated mentions; base-s1, parallel_multiple alone unless said): a run of one function's mentions split where two stand over 5 / 10 tokens apart: 19.5 / 20 (lost 73, 196); a segment asks for a call where it holds at least half / one of the required values (not all): 19.5 / 19 (lost 125, 133, 167), with the split runs 18.5 / 18; widenWeak 8 / 32 / 64: 20 / 20 / 20.5; a function under the call threshold whose own name words the question writes joins those past it at chance 0.05 / 0.15: multiple 59.5 / 60.5 (against 62), parallel_multiple 20.5, only beside two or more past it: unchanged; a function's whole name written in the question ('using the 'sculptor_info.get' function') as its mention, and no offered function's whole name a value: 20.5, no item moves (the names leave the values, the calls stay wrong)",
+    null,
+    62,
+    null,
+    null,
+    20.5,
+  ],
+  [
+    "probe, decoding, not kept (h38q, with repeated mentions): a negation stands up to 3 words from a flag's name, not 2 (NEGATION_WINDOW; 'I don't need the full text' gave full_text true): seed 1 parallel_multiple 21 (won parallel_multiple_136), sum 306.5 against 306; seed 2 20.5, sum 305.5 against 305.5 (the flag right, the item lost on another value): not a gain on both seeds",
+    58.5,
+    62,
+    81.25,
+    38,
+    21,
+  ],
 ].map(([what, simple_python, multiple, irrelevance, parallel, parallel_multiple]) => ({
   what,
   simple_python,
