@@ -2615,6 +2615,14 @@ const DEVELOPMENT_PROBES = [
     38,
     21,
   ],
+  [
+    "probe, rebuild, not kept (h38q: h38o's segment-relative features, branch h38o merged for the probe and not kept, with repeated mentions, each mention segment re-scored with them): the second pass trained on several-function synth questions with the inside-the-segment features only, the outside ones held at 0 so values outside the segment are left to the widening rule (h38o's next step; SEG_INSIDE=1 npx tsx scripts/build-factored-caller.ts --seed N --arg-segments 6000 --out /tmp/h38q/siN, then --eval --modes full,repeat-mentions-off; /tmp/coord/h38q-si1.log, -si2.log): seed 1 parallel_multiple 18 (repeat-mentions-off 17), every other category as main, sum 303.5 against 306; seed 2 17.5 (16.5), sum 302.5 against 305.5",
+    58.5,
+    62,
+    81.25,
+    38,
+    18,
+  ],
 ].map(([what, simple_python, multiple, irrelevance, parallel, parallel_multiple]) => ({
   what,
   simple_python,
