@@ -34,6 +34,7 @@ import { segmentFill } from "./segment-fill.ts";
 import { strictMentions } from "./strict-mentions.ts";
 import { NUMBER_GROUP_SHARE, numberGroupCalls, SCHEMA_ORDER_PRIOR } from "./number-groups.ts";
 import { clauseStarts, clusteredPlace } from "./segment-shape.ts";
+import { mentionEvents, repeatedSegments, segmentOwners, type MentionEvent } from "./repeated-mentions.ts";
 import { quotedJoined } from "./quoted-joins.ts";
 import { extendsRun, type Link } from "./list-runs.ts";
 import { shareValues } from "./shared-values.ts";
@@ -331,6 +332,11 @@ export interface DecideOptions {
   nameLists?: boolean;
   /** false: a list parameter alone holding several joined lists makes one call per list, as before 2026-12-06 17:15 UTC (joined-lists.ts). */
   joinedLists?: boolean;
+  /**
+   * false: with several functions called, one segment per function, from its first mention on, however often the
+   * question names it again after another (as before 2026-12-06 17:30 UTC; repeated-mentions.ts).
+   */
+  repeatMentions?: boolean;
 }
 
 export interface ScoredParam {
@@ -1205,10 +1211,54 @@ export function decide(
     chosen.length > 1 && o.exclusive !== false && o.assigner !== "order"
       ? chosen.map((s, i) => assignLearned(s.view, s.params, undefined, allowed(i)).flatMap((k) => k.values.flatMap(rangesOf)))
       : undefined;
-  const calls = chosen.map((s, i) => argumentsOf(s, w, o, allowed(i), firsts?.flatMap((r, j) => (j === i ? [] : r))));
+  // a function named again after another's mention: a segment per mention (repeated-mentions.ts)
+  const repeated = owner && owner[0] !== -1 && o.repeatMentions !== false && o.assigner !== "order" ? repeatedCalls(chosen, w, o, shape.clauses) : undefined;
+  const calls = repeated ?? chosen.map((s, i) => argumentsOf(s, w, o, allowed(i), firsts?.flatMap((r, j) => (j === i ? [] : r))));
   if (o.shared !== false && chosen.length > 1)
     shareValues(chosen, calls, new Set(chosen[0]!.view.view.quoted.map((q) => q.text)));
   return calls.flat();
+}
+
+/**
+ * The calls where a function is named again after another's mention (repeated-mentions.ts): one segment per
+ * mention, each segment that holds its function's values read as that function's own; undefined where the
+ * segments stay one per function.
+ */
+function repeatedCalls(
+  chosen: readonly ScoredFunction[],
+  w: FactoredWeights,
+  o: DecideOptions,
+  clauses: boolean,
+): { name: string; arguments: Record<string, unknown> }[][] | undefined {
+  const tokens = chosen[0]!.view.view.tokens;
+  const names = chosen.map((s) => new Set(nameWords(s.view.tool.function.name).map(stemOf)));
+  const own = names.map((n, i) => new Set([...n].filter((x) => names.every((m, j) => j === i || !m.has(x)))));
+  const cut = (events: readonly MentionEvent[]) => {
+    const places = events.map((e) => e.at);
+    const owner = segmentOwners(tokens.length, clauses ? clauseStarts(tokens, chosen[0]!.view.view.joiners, places) : places);
+    const allowed = (j: number) => (c: Candidate) => c.start < 0 || owner[c.start] === j;
+    const firsts = events.map((e, j) => assignLearned(chosen[e.fn]!.view, chosen[e.fn]!.params, undefined, allowed(j)).flatMap((k) => k.values.flatMap(rangesOf)));
+    const others = (j: number) => firsts.flatMap((r, k) => (k === j ? [] : r));
+    // a segment holds a call where it has every required value of its function, none another segment's first
+    const holds = events.map((e, j) => {
+      const s = chosen[e.fn]!;
+      const inside = (c: Candidate) => c.start >= 0 && owner[c.start] === j && rangesOf(c).every((r) => others(j).every((u) => !overlaps(r, u)));
+      const held = assignLearned(s.view, s.params, undefined, inside);
+      return s.params.every((p) => !p.info.required || p.info.candidates.length === 0 || held.some((k) => k.param === p));
+    });
+    return { allowed, others, holds };
+  };
+  const picked = repeatedSegments(mentionEvents(tokens, own), chosen.length, (events) => cut(events).holds);
+  if (!picked) return undefined;
+  const seg = cut(picked.events);
+  const out: { name: string; arguments: Record<string, unknown> }[][] = chosen.map(() => []);
+  picked.events.forEach((e, j) => {
+    if (!picked.holds[j]) return;
+    // a call another segment of the same function already gives is no further call
+    for (const c of argumentsOf(chosen[e.fn]!, w, o, seg.allowed(j), seg.others(j)))
+      if (!out[e.fn]!.some((d) => JSON.stringify(d.arguments) === JSON.stringify(c.arguments))) out[e.fn]!.push(c);
+  });
+  return out;
 }
 
 /**
