@@ -420,6 +420,53 @@ napi_value CrossEntropyCall(napi_env env, napi_callback_info info) {
   return nullptr;
 }
 
+
+/**
+ * fmaLoop(iterations): 12 independent AVX-512 (AVX2) fused multiply-add chains in registers, `iterations`
+ * times each; returns a sum so nothing is optimized away. No memory traffic: what 1 and 2 threads of it make
+ * (bench/lib/fma-scaling.ts) says whether the machine's second core adds FMA throughput at that moment, which
+ * a VM's host may not grant (issue 40: 2.07x one minute, 1.00x the next).
+ */
+__attribute__((target("avx512f"))) static double fmaChains512(int64_t n) {
+  __m512 a[12];
+  const __m512 b = _mm512_set1_ps(0.999f), c = _mm512_set1_ps(0.001f);
+  for (int i = 0; i < 12; i++) a[i] = _mm512_set1_ps((float)i);
+  for (int64_t k = 0; k < n; k++)
+    for (int i = 0; i < 12; i++) a[i] = _mm512_fmadd_ps(a[i], b, c);
+  double s = 0;
+  for (int i = 0; i < 12; i++) s += _mm512_reduce_add_ps(a[i]);
+  return s;
+}
+
+__attribute__((target("avx2,fma"))) static double fmaChains256(int64_t n) {
+  __m256 a[12];
+  const __m256 b = _mm256_set1_ps(0.999f), c = _mm256_set1_ps(0.001f);
+  for (int i = 0; i < 12; i++) a[i] = _mm256_set1_ps((float)i);
+  for (int64_t k = 0; k < n; k++)
+    for (int i = 0; i < 12; i++) a[i] = _mm256_fmadd_ps(a[i], b, c);
+  alignas(32) float lanes[8];
+  double s = 0;
+  for (int i = 0; i < 12; i++) {
+    _mm256_store_ps(lanes, a[i]);
+    for (float x : lanes) s += x;
+  }
+  return s;
+}
+
+napi_value FmaLoopCall(napi_env env, napi_callback_info info) {
+  size_t argc = 1;
+  napi_value argv[1];
+  int64_t n = 0;
+  if (napi_get_cb_info(env, info, &argc, argv, nullptr, nullptr) != napi_ok || argc < 1 ||
+      napi_get_value_int64(env, argv[0], &n) != napi_ok || n < 0)
+    return fail(env, "fmaLoop: an iteration count expected");
+  if (LEVEL == 0) return fail(env, "fmaLoop: this CPU has no AVX2+FMA");
+  double s = LEVEL == 2 ? fmaChains512(n) : fmaChains256(n);
+  napi_value out;
+  napi_create_double(env, s, &out);
+  return out;
+}
+
 }  // namespace
 
 NAPI_MODULE_INIT() {
@@ -431,6 +478,9 @@ NAPI_MODULE_INIT() {
   napi_value ce;
   napi_create_function(env, "crossEntropy", NAPI_AUTO_LENGTH, CrossEntropyCall, nullptr, &ce);
   napi_set_named_property(env, exports, "crossEntropy", ce);
+  napi_value fma;
+  napi_create_function(env, "fmaLoop", NAPI_AUTO_LENGTH, FmaLoopCall, nullptr, &fma);
+  napi_set_named_property(env, exports, "fmaLoop", fma);
   // 0: unavailable (no AVX2+FMA), 1: AVX2 tiles, 2: AVX-512 tiles
   napi_create_int32(env, LEVEL, &level);
   napi_set_named_property(env, exports, "level", level);
