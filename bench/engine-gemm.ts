@@ -3,7 +3,8 @@
  * tokens, 64 head rows), replayed in the step's order and groups (llama.ts: q/k/v as one matmulMany, an input
  * gradient with its weight gradients as one, …), on 1 and 2 threads in turns in one process: ms per group and
  * the 2-thread speed-up of each, to see where the GEMMs lose against a perfect split (issue 40).
- *   npx tsx bench/engine-gemm.ts [--rounds 5] [--reps 20] [--threads 1,2]
+ *   npx tsx bench/engine-gemm.ts [--rounds 5] [--reps 20] [--threads 1,2] [--head-rows 611]
+ * (TOOLGEN_KERNELS=native: the native gemm's; --head-rows: the LM head's rows, 611 with the stage's user loss)
  */
 import { createWasmKernels, type WasmKernels } from "../src/nn/kernels/index.ts";
 import type { MatmulCall } from "../src/nn/kernels/api.ts";
@@ -18,7 +19,8 @@ const reps = Number(option("--reps", "20"));
 const threadCounts = option("--threads", "1,2").split(",").map(Number);
 
 const T = 1059;
-const H = 64;
+const H = Number(option("--head-rows", "64"));
+const native = process.env.TOOLGEN_KERNELS === "native";
 const d = 128;
 const f = 352;
 const V = 8392;
@@ -73,9 +75,9 @@ function groups(k: WasmKernels): Group[] {
       calls: [0, 1].map((i) => call("ABt", yf[i]!, x, Wfd[i]!, T, d, f)),
     },
     { label: "fwd down ABt 1059x352x128", calls: [call("ABt", yd[0]!, xf, Wfd[0]!, T, f, d)] },
-    { label: "head ABt 64x128x8392", calls: [call("ABt", logits, h, lm, H, d, V)] },
-    { label: "head AB 64x8392x128", calls: [call("AB", dh, logits, lm, H, V, d)] },
-    { label: "head AtB 8392x64x128", calls: [call("AtB", glm, logits, h, V, H, d, true)] },
+    { label: `head ABt ${H}x128x8392`, calls: [call("ABt", logits, h, lm, H, d, V)] },
+    { label: `head AB ${H}x8392x128`, calls: [call("AB", dh, logits, lm, H, V, d)] },
+    { label: `head AtB 8392x${H}x128`, calls: [call("AtB", glm, logits, h, V, H, d, true)] },
     {
       label: "bwd down AB 1059x128x352 + AtB 128x1059x352",
       calls: [call("AB", yf[0]!, x, Wfd[0]!, T, d, f), call("AtB", gfd[0]!, x, xf, d, T, f, true)],
@@ -193,7 +195,7 @@ function stepCalls(k: WasmKernels): MatmulCall[] {
 async function main(): Promise<void> {
   if (argv.includes("--step")) {
     const ks = threadCounts.map((t) => {
-      const k = createWasmKernels({ threads: t });
+      const k = createWasmKernels({ threads: t, native });
       threadsOf.set(k, t);
       return k;
     });
@@ -231,7 +233,7 @@ async function main(): Promise<void> {
     await Promise.all(ks.map((k) => k.close()));
     return;
   }
-  const kernels = threadCounts.map((threads) => createWasmKernels({ threads }));
+  const kernels = threadCounts.map((threads) => createWasmKernels({ threads, native }));
   // wait for the helpers
   for (const k of kernels)
     while (!k.parallel && k !== kernels[threadCounts.indexOf(1)]) await new Promise((r) => setTimeout(r, 20));

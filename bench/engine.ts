@@ -13,6 +13,7 @@ import { spawnSync } from "node:child_process";
 import { loadavg } from "node:os";
 import { retrievalStage, type StageFigures, type StageGemm } from "./lib/engine-stage.ts";
 import { stageByKernels, STAGE_SETUP } from "./lib/engine-threads.ts";
+import { fmaScaling } from "./lib/fma-scaling.ts";
 import { writeBenchResult } from "./lib/result.ts";
 import { sharedFile } from "./lib/shared-file.ts";
 import { kernels, type MatmulKernels } from "../src/nn/kernels/index.ts";
@@ -325,7 +326,10 @@ async function main(): Promise<void> {
   const ref = np ? byGroup(list, np.results, "linear") : geomean(Object.values(js));
   const tiny = await trainTokensPerSecond("tiny", 8, quick ? 3 : 4);
   const small = await trainTokensPerSecond("small", 4, 3);
+  // the machine's 2-core FMA scaling just before and just after the stage runs (null without the addon)
+  const fmaBefore = files ? await fmaScaling() : null;
   const byKernels = files ? stageByKernels(kernelSets, threadCounts, rounds, quick) : null;
+  const fmaAfter = files ? await fmaScaling() : null;
   const byThreads = byKernels?.[0] ?? null;
   type Stage = Awaited<ReturnType<typeof stageFigures>>;
   const runs = byThreads as Record<string, unknown> | null;
@@ -347,6 +351,11 @@ async function main(): Promise<void> {
     own_gemm_efficiency_1thread: stage1 ? round(stage1.stage_gflops / stage1.matmul_gflops, 3) : null,
     train_efficiency_cpu_1thread: stage1?.train_efficiency_cpu ?? null,
     stage_setup: STAGE_SETUP(STAGE_STEPS),
+    fma_scaling_before_stage: fmaBefore,
+    fma_scaling_after_stage: fmaAfter,
+    fma_scaling_note:
+      "native/gemm.cc fmaLoop, register-only AVX-512 FMA chains on 1 thread, then 2 at once (lib/fma-scaling.ts): " +
+      "what the machine's second core added to pure FMA work just before and after the stage runs",
     stage_by_threads: byThreads,
     // --kernels: each setting's headline figures and its whole stage_by_threads, run side by side
     stage_by_kernels:

@@ -13,6 +13,7 @@
 #include <sys/mman.h>
 
 #include <cerrno>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <vector>
@@ -179,6 +180,96 @@ void gemmBlocked(const Gemm& g, Tile tile) {
   }
 }
 
+// Cross-entropy rows (issue 40): the WebAssembly task's computation (assembly/train.ts crossEntropyRow) with
+// 16-float lanes, giving its bits: the Cephes exponential of assembly/exp.ts with the same f32 multiplies and
+// adds in the same order (never fused: see the pragma), the softmax sum in the same four f64 chains (chain j
+// adds e[j], e[j + 4], e[j + 8], ... in order; then (chain 0 + chain 2) + (chain 1 + chain 3)), the scaling in
+// f64 rounded once to f32. The maximum is exact in any order. The WebAssembly task took 15 % of a one-thread
+// native step (7 ns a float); this one the part of a float's exponential, sum and scaling that AVX-512 leaves.
+#pragma GCC push_options
+#pragma GCC optimize("fp-contract=off")
+
+/** An f32 constant as AssemblyScript makes it from a literal: the f64 value rounded to f32. */
+static inline float F(double x) { return (float)x; }
+
+/**
+ * exp(x) on 16 f32 lanes: assembly/exp.ts exp4, operation by operation (min and max with x second, so a NaN
+ * stays NaN as in WebAssembly).
+ */
+__attribute__((target("avx512f"))) static inline __m512 exp16(__m512 x) {
+  x = _mm512_min_ps(_mm512_set1_ps(F(88.3)), _mm512_max_ps(_mm512_set1_ps(F(-87.3)), x));
+  __m512 k = _mm512_roundscale_ps(_mm512_add_ps(_mm512_mul_ps(x, _mm512_set1_ps(F(1.4426950408889634))),
+                                                _mm512_set1_ps(F(0.5))),
+                                  _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
+  __m512 r = _mm512_sub_ps(x, _mm512_mul_ps(k, _mm512_set1_ps(F(0.693359375))));
+  r = _mm512_sub_ps(r, _mm512_mul_ps(k, _mm512_set1_ps(F(-2.1219444e-4))));
+  __m512 y = _mm512_set1_ps(F(1.98756915e-4));
+  y = _mm512_add_ps(_mm512_mul_ps(y, r), _mm512_set1_ps(F(1.3981999507e-3)));
+  y = _mm512_add_ps(_mm512_mul_ps(y, r), _mm512_set1_ps(F(8.3334519073e-3)));
+  y = _mm512_add_ps(_mm512_mul_ps(y, r), _mm512_set1_ps(F(4.1665795894e-2)));
+  y = _mm512_add_ps(_mm512_mul_ps(y, r), _mm512_set1_ps(F(1.6666665459e-1)));
+  y = _mm512_add_ps(_mm512_mul_ps(y, r), _mm512_set1_ps(F(5.0000001201e-1)));
+  y = _mm512_add_ps(_mm512_add_ps(_mm512_mul_ps(_mm512_mul_ps(y, r), r), r), _mm512_set1_ps(F(1.0)));
+  __m512i pow2 = _mm512_slli_epi32(_mm512_castps_si512(_mm512_add_ps(k, _mm512_set1_ps(F(8388735.0)))), 23);
+  return _mm512_mul_ps(y, _mm512_castsi512_ps(pow2));
+}
+
+/** One row of V logits in place: softmax · scale, minus scale at the target; returns the row's loss. */
+__attribute__((target("avx512f"))) static double crossEntropyRow(float* row, int V, int target, double scale) {
+  int n16 = V & ~15, n4 = V & ~3;
+  __m512 mv = _mm512_set1_ps(-INFINITY);
+  for (int i = 0; i < n16; i += 16) mv = _mm512_max_ps(mv, _mm512_loadu_ps(row + i));
+  float mx = _mm512_reduce_max_ps(mv);
+  for (int i = n16; i < V; i++) mx = row[i] > mx ? row[i] : mx;
+  __m512 m16 = _mm512_set1_ps(mx);
+  // the four f64 chains of the WebAssembly loop: lanes j of `chains` add e[i + j] for each 4 floats in order
+  __m256d chains = _mm256_setzero_pd();
+  int i = 0;
+  for (; i < n16; i += 16) {
+    __m512 e = exp16(_mm512_sub_ps(_mm512_loadu_ps(row + i), m16));
+    _mm512_storeu_ps(row + i, e);
+    __m512d lo = _mm512_cvtps_pd(_mm512_castps512_ps256(e));
+    __m512d hi = _mm512_cvtps_pd(_mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(e), 1)));
+    chains = _mm256_add_pd(chains, _mm512_castpd512_pd256(lo));
+    chains = _mm256_add_pd(chains, _mm512_extractf64x4_pd(lo, 1));
+    chains = _mm256_add_pd(chains, _mm512_castpd512_pd256(hi));
+    chains = _mm256_add_pd(chains, _mm512_extractf64x4_pd(hi, 1));
+  }
+  alignas(64) float tail[16];
+  for (; i < n4; i += 4) {
+    for (int j = 0; j < 16; j++) tail[j] = j < 4 ? row[i + j] : 0.0f;
+    __m512 e = exp16(_mm512_sub_ps(_mm512_load_ps(tail), m16));
+    _mm512_store_ps(tail, e);
+    for (int j = 0; j < 4; j++) row[i + j] = tail[j];
+    chains = _mm256_add_pd(chains, _mm256_cvtps_pd(_mm_load_ps(tail)));
+  }
+  alignas(32) double c[4];
+  _mm256_store_pd(c, chains);
+  double sum = (c[0] + c[2]) + (c[1] + c[3]);
+  for (; i < V; i++) {
+    for (int j = 0; j < 16; j++) tail[j] = row[i] - mx;
+    _mm512_store_ps(tail, exp16(_mm512_load_ps(tail)));
+    row[i] = tail[0];
+    sum += (double)tail[0];
+  }
+  double loss = -std::log((double)row[target] / sum);
+  double k = scale / sum;
+  __m512d kv = _mm512_set1_pd(k);
+  i = 0;
+  for (; i < n16; i += 16) {
+    __m512 e = _mm512_loadu_ps(row + i);
+    __m256 lo = _mm512_cvtpd_ps(_mm512_mul_pd(_mm512_cvtps_pd(_mm512_castps512_ps256(e)), kv));
+    __m256 hi = _mm512_cvtpd_ps(
+        _mm512_mul_pd(_mm512_cvtps_pd(_mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(e), 1))), kv));
+    _mm256_storeu_ps(row + i, lo);
+    _mm256_storeu_ps(row + i + 8, hi);
+  }
+  for (; i < V; i++) row[i] = (float)((double)row[i] * k);
+  row[target] = (float)((double)row[target] - scale);
+  return loss;
+}
+#pragma GCC pop_options
+
 int level() {
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f")) return 2;
@@ -293,6 +384,89 @@ napi_value AdviseCall(napi_env env, napi_callback_info info) {
   return out;
 }
 
+
+/**
+ * crossEntropy(heap, args, item): item `item` of the WebAssembly CROSS_ENTROPY task (assembly/train-tasks.ts)
+ * whose arguments are the i32 cells at byte `args`: logits, targets (i32), losses (f64 a row), V, scale (f64),
+ * rows, rows per item. The same bits as the task (crossEntropyRow above); needs AVX-512 (level 2).
+ */
+napi_value CrossEntropyCall(napi_env env, napi_callback_info info) {
+  size_t argc = 0;
+  napi_value argv[3];
+  size_t length = 0;
+  float* heap = nullptr;
+  int64_t at = 0, item = 0;
+  if (!heapCall(env, info, 3, 3, argv, &argc, &heap, &length) || napi_get_value_int64(env, argv[1], &at) != napi_ok ||
+      napi_get_value_int64(env, argv[2], &item) != napi_ok)
+    return fail(env, "crossEntropy: the heap, an argument address and an item expected");
+  if (LEVEL < 2) return fail(env, "crossEntropy: this CPU has no AVX-512");
+  int64_t n = (int64_t)length;
+  if (at < 0 || (at & 3) || at / 4 + 8 > n || item < 0) return fail(env, "crossEntropy: bad arguments");
+  const int32_t* cell = reinterpret_cast<const int32_t*>(heap) + at / 4;
+  double scale;
+  std::memcpy(&scale, cell + 4, sizeof scale);
+  int64_t logits = cell[0], targets = cell[1], losses = cell[2], V = cell[3], rows = cell[6], per = cell[7];
+  int64_t r0 = item * per, r1 = r0 + per < rows ? r0 + per : rows;
+  if ((logits | targets | losses) & 3 || logits < 0 || targets < 0 || losses < 0 || V <= 0 ||
+      per <= 0 || r0 >= rows || logits / 4 + rows * V > n || targets / 4 + rows > n || losses / 4 + 2 * rows > n)
+    return fail(env, "crossEntropy: operand outside the heap");
+  const int32_t* target = reinterpret_cast<const int32_t*>(heap) + targets / 4;
+  char* loss = reinterpret_cast<char*>(heap) + losses;
+  for (int64_t r = r0; r < r1; r++) {
+    if (target[r] < 0 || target[r] >= V) return fail(env, "crossEntropy: a target outside the vocabulary");
+    double value = crossEntropyRow(heap + logits / 4 + r * V, (int)V, target[r], scale);
+    std::memcpy(loss + r * 8, &value, sizeof value);
+  }
+  return nullptr;
+}
+
+
+/**
+ * fmaLoop(iterations): 12 independent AVX-512 (AVX2) fused multiply-add chains in registers, `iterations`
+ * times each; returns a sum so nothing is optimized away. No memory traffic: what 1 and 2 threads of it make
+ * (bench/lib/fma-scaling.ts) says whether the machine's second core adds FMA throughput at that moment, which
+ * a VM's host may not grant (issue 40: 2.07x one minute, 1.00x the next).
+ */
+__attribute__((target("avx512f"))) static double fmaChains512(int64_t n) {
+  __m512 a[12];
+  const __m512 b = _mm512_set1_ps(0.999f), c = _mm512_set1_ps(0.001f);
+  for (int i = 0; i < 12; i++) a[i] = _mm512_set1_ps((float)i);
+  for (int64_t k = 0; k < n; k++)
+    for (int i = 0; i < 12; i++) a[i] = _mm512_fmadd_ps(a[i], b, c);
+  double s = 0;
+  for (int i = 0; i < 12; i++) s += _mm512_reduce_add_ps(a[i]);
+  return s;
+}
+
+__attribute__((target("avx2,fma"))) static double fmaChains256(int64_t n) {
+  __m256 a[12];
+  const __m256 b = _mm256_set1_ps(0.999f), c = _mm256_set1_ps(0.001f);
+  for (int i = 0; i < 12; i++) a[i] = _mm256_set1_ps((float)i);
+  for (int64_t k = 0; k < n; k++)
+    for (int i = 0; i < 12; i++) a[i] = _mm256_fmadd_ps(a[i], b, c);
+  alignas(32) float lanes[8];
+  double s = 0;
+  for (int i = 0; i < 12; i++) {
+    _mm256_store_ps(lanes, a[i]);
+    for (float x : lanes) s += x;
+  }
+  return s;
+}
+
+napi_value FmaLoopCall(napi_env env, napi_callback_info info) {
+  size_t argc = 1;
+  napi_value argv[1];
+  int64_t n = 0;
+  if (napi_get_cb_info(env, info, &argc, argv, nullptr, nullptr) != napi_ok || argc < 1 ||
+      napi_get_value_int64(env, argv[0], &n) != napi_ok || n < 0)
+    return fail(env, "fmaLoop: an iteration count expected");
+  if (LEVEL == 0) return fail(env, "fmaLoop: this CPU has no AVX2+FMA");
+  double s = LEVEL == 2 ? fmaChains512(n) : fmaChains256(n);
+  napi_value out;
+  napi_create_double(env, s, &out);
+  return out;
+}
+
 }  // namespace
 
 NAPI_MODULE_INIT() {
@@ -301,6 +475,12 @@ NAPI_MODULE_INIT() {
   napi_set_named_property(env, exports, "gemm", fn);
   napi_create_function(env, "adviseHugePages", NAPI_AUTO_LENGTH, AdviseCall, nullptr, &advise);
   napi_set_named_property(env, exports, "adviseHugePages", advise);
+  napi_value ce;
+  napi_create_function(env, "crossEntropy", NAPI_AUTO_LENGTH, CrossEntropyCall, nullptr, &ce);
+  napi_set_named_property(env, exports, "crossEntropy", ce);
+  napi_value fma;
+  napi_create_function(env, "fmaLoop", NAPI_AUTO_LENGTH, FmaLoopCall, nullptr, &fma);
+  napi_set_named_property(env, exports, "fmaLoop", fma);
   // 0: unavailable (no AVX2+FMA), 1: AVX2 tiles, 2: AVX-512 tiles
   napi_create_int32(env, LEVEL, &level);
   napi_set_named_property(env, exports, "level", level);

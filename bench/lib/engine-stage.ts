@@ -42,7 +42,16 @@ export interface StageFigures {
 export interface StepBreakdown {
   ms_per_step: number;
   serial_fraction: number;
-  ops: Array<{ op: string; ms_per_step: number; share: number; pooled_share: number }>;
+  ops: Array<{
+    op: string;
+    ms_per_step: number;
+    share: number;
+    pooled_share: number;
+    /** In the pool's jobs (2+ threads): all threads' item time, the caller's wait for the last items, jobs. */
+    busy_ms_per_step?: number;
+    caller_wait_ms_per_step?: number;
+    jobs_per_step?: number;
+  }>;
 }
 
 function breakdown(stats: KernelStats, seconds: number, steps: number): StepBreakdown {
@@ -57,6 +66,13 @@ function breakdown(stats: KernelStats, seconds: number, steps: number): StepBrea
       ms_per_step: r(ms / steps, 2),
       share: r(ms / total, 4),
       pooled_share: r((stats.pooledMs[op] ?? 0) / total, 4),
+      ...(stats.jobs[op]
+        ? {
+            busy_ms_per_step: r(stats.busyMs[op]! / steps, 2),
+            caller_wait_ms_per_step: r(stats.waitMs[op]! / steps, 2),
+            jobs_per_step: r(stats.jobs[op]! / steps, 1),
+          }
+        : {}),
     }));
   return { ms_per_step: r(total / steps, 1), serial_fraction: r(1 - pooled / total, 4), ops };
 }

@@ -102,6 +102,32 @@ export function stageByKernels(
   }));
 }
 
+/** Each operation's 1- and 2-thread time a step, speed-up, and the 2-thread jobs' busy and idle thread time. */
+function opScaling(one: StageRun | undefined, two: StageRun | undefined) {
+  if (!one?.step || !two?.step) return null;
+  const at2 = new Map(two.step.ops.map((o) => [o.op, o]));
+  return one.step.ops.map((o) => {
+    const t = at2.get(o.op);
+    const ms2 = t?.ms_per_step ?? 0;
+    const busy = t?.busy_ms_per_step;
+    return {
+      op: o.op,
+      ms_1_thread: o.ms_per_step,
+      ms_2_threads: ms2,
+      speedup: ms2 > 0 ? round(o.ms_per_step / ms2, 2) : null,
+      ...(busy === undefined
+        ? {}
+        : {
+            busy_ms: busy,
+            busy_over_1_thread: o.ms_per_step > 0 ? round(busy / o.ms_per_step, 2) : null,
+            idle_ms: round(2 * ms2 - busy, 2),
+            caller_wait_ms: t!.caller_wait_ms_per_step,
+            jobs: t!.jobs_per_step,
+          }),
+    };
+  });
+}
+
 /** The figures of one kernel setting's runs (`runs` by thread count) described at stageByThreads. */
 function summarize(runs: Record<string, StageRun[]>, loads: number[][], rounds: number) {
   const best: Record<string, StageRun> = {};
@@ -152,5 +178,11 @@ function summarize(runs: Record<string, StageRun[]>, loads: number[][], rounds: 
     karp_flatt_serial_fraction: s2 ? round(2 / s2 - 1, 3) : null,
     op_shares_1_thread: shares(one),
     op_shares_2_threads: shares(best["2"]),
+    op_scaling_2_threads: opScaling(one, best["2"]),
+    op_scaling_note:
+      "per operation of the fastest rounds: ms a step on 1 and 2 threads and the speed-up; in the 2-thread pool " +
+      "jobs, busy = both threads' time computing items (busy / the 1-thread ms: how much more the same work " +
+      "costs when both cores compute), idle = 2 × ms − busy (hand-offs, waiting, imbalance), caller_wait = the " +
+      "caller's part of it at the jobs' ends, jobs a step",
   };
 }

@@ -158,6 +158,12 @@ describe.skipIf(!usable())("the native gemm (TOOLGEN_KERNELS=native)", () => {
         expect((stats.shared[op] ?? 0) > 0, `${op} on ${threads} threads`).toBe(threads > 1);
       // a layer's products shared pool jobs (GEMM_BATCH items on the native gemm, native.mjs)
       expect((stats.shared["GEMMs in batches"] ?? 0) > 0, `batches on ${threads} threads`).toBe(threads > 1);
+      // the pool's jobs were timed per operation (busy item time of all threads, the caller's wait)
+      const busy = stats.busyMs["matmul x·Wᵀ (forward)"] ?? 0;
+      expect(busy > 0 && (stats.jobs["matmul x·Wᵀ (forward)"] ?? 0) > 0, `job timing on ${threads}`).toBe(
+        threads > 1,
+      );
+      expect((stats.waitMs["matmul x·Wᵀ (forward)"] ?? 0) >= 0).toBe(true);
       const flat = model.params.flat;
       hashes.push(
         createHash("sha256")
@@ -167,6 +173,49 @@ describe.skipIf(!usable())("the native gemm (TOOLGEN_KERNELS=native)", () => {
     }
     expect(hashes[1]).toBe(hashes[0]);
     expect(hashes[2]).toBe(hashes[0]);
+  });
+});
+
+describe.skipIf(!usable() || loadNative().level < 2)("the native cross-entropy (AVX-512)", () => {
+  const kernels: WasmKernels[] = [];
+  afterAll(async () => {
+    await Promise.all(kernels.map((k) => k.close()));
+  });
+
+  it("gives the WebAssembly task's bits: gradients and losses, on 1 and 2 threads", async () => {
+    const wasm = createWasmKernels({ threads: 1 });
+    kernels.push(wasm);
+    const natives = [1, 2].map((threads) => createWasmKernels({ threads, native: true }));
+    kernels.push(...natives);
+    const until = Date.now() + 20_000;
+    while (!natives[1]!.parallel && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+    expect(natives[1]!.parallel).toBe(true);
+    const rng = new Rng(17);
+    // vocabularies off the 16-float lanes (the 4-float and 1-float tails), and the stage's 8,392
+    for (const [rows, V, spread] of [
+      [3, 1, 1],
+      [5, 7, 3],
+      [9, 37, 30],
+      [700, 8392, 8],
+      // exponentials spread over more than f64's 53 bits, so the order of the sum shows in its bits
+      [64, 8392, 40],
+      [4, 8392, 200], // past the exponential's clamp
+    ] as const) {
+      const logits = random(rng, rows * V).map((x) => x * spread);
+      const targets = Int32Array.from({ length: rows }, () => rng.int(V));
+      const results = [wasm, ...natives].map((k) => {
+        const buffer = k.alloc(rows * V);
+        buffer.set(logits);
+        const loss = k.crossEntropy!(buffer, targets, rows, V, 0.37);
+        const out = Buffer.from(buffer.slice().buffer);
+        k.free(buffer);
+        return { loss, out };
+      });
+      for (const r of results.slice(1)) {
+        expect(r.loss, `loss ${rows}x${V}`).toBe(results[0]!.loss);
+        expect(r.out.equals(results[0]!.out), `gradients ${rows}x${V}`).toBe(true);
+      }
+    }
   });
 });
 

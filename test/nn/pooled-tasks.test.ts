@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { MatmulKernels } from "../../src/nn/kernels/api.ts";
 import { createWasmKernels, DEFAULT_WASM_PATH, type WasmKernels } from "../../src/nn/kernels/wasm.ts";
+import { emptyStats } from "../../src/nn/kernels/stats.ts";
 import {
   attentionBackward,
   attentionBackwardRows,
@@ -251,7 +252,7 @@ describe.skipIf(!existsSync(DEFAULT_WASM_PATH))("pooled kernel tasks", () => {
         for (let i = 0; i < one.length; i++) same(got[i]!, one[i]!);
       }
     }
-    const stats = { ms: {}, pooledMs: {}, calls: 0, shared: {} as Record<string, number> };
+    const stats = emptyStats();
     triple.collectStats(stats);
     const rows = 1031;
     const x = triple.alloc(rows * 64);

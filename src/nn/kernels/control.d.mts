@@ -13,6 +13,8 @@ export declare const CTL: Readonly<{
   BOUNDS: number;
   HOME_NEXT: number;
   SLEEPERS: number;
+  TIMING: number;
+  BUSY: number;
   SIZE: number;
 }>;
 

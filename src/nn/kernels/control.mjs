@@ -19,7 +19,9 @@ export const CTL = Object.freeze({
   BOUNDS: 41, // HOMES + 1 item indices: home h holds items BOUNDS[h]..BOUNDS[h+1]; items below BOUNDS[0] use NEXT
   HOME_NEXT: 41 + 33, // per home: (SEQ & 0xffff) << 16 | items of the home claimed so far
   SLEEPERS: 41 + 33 + 32, // threads asleep in Atomics.wait (waitChange): SEQ and COMPLETED are notified only then
-  SIZE: 41 + 33 + 32 + 1,
+  TIMING: 41 + 33 + 32 + 1, // 1: every thread adds the time it spends computing items to BUSY (kernel statistics)
+  BUSY: 41 + 33 + 32 + 2, // with TIMING: the current job's item time of all threads, in units of 0.1 µs
+  SIZE: 41 + 33 + 32 + 3,
 });
 
 /**
@@ -56,6 +58,7 @@ export function publishJob(ctl, kind, chunks, writeArgs, homes = 0, bounds = und
   Atomics.store(ctl, CTL.ARGS + 14, chunks);
   Atomics.store(ctl, CTL.COMPLETED, 0);
   Atomics.store(ctl, CTL.FAILED, 0);
+  Atomics.store(ctl, CTL.BUSY, 0);
   writeArgs();
   Atomics.store(ctl, CTL.HOMES, homes);
   for (let h = 0; homes > 0 && h <= homes; h++) Atomics.store(ctl, CTL.BOUNDS + h, bounds[h]);
@@ -198,9 +201,13 @@ export function runChunks(ctl, exports, scratch, seq, self = 0) {
   }
 }
 
-/** Computes chunks i0..i1−1 of the current job and counts them completed. */
+/**
+ * Computes chunks i0..i1−1 of the current job and counts them completed; with TIMING, adds the time they took
+ * to BUSY first (before COMPLETED: the caller reads BUSY once every chunk is complete).
+ */
 function run(ctl, exports, scratch, i0, i1) {
   const kind = Atomics.load(ctl, CTL.KIND);
+  const t0 = Atomics.load(ctl, CTL.TIMING) !== 0 ? performance.now() : -1;
   for (let i = i0; i < i1; i++) {
     try {
       if (kind !== 0) exports.runTask(kind, i, ctl.byteOffset + CTL.TASK_ARGS * 4, scratch);
@@ -209,6 +216,7 @@ function run(ctl, exports, scratch, i0, i1) {
       Atomics.store(ctl, CTL.FAILED, 1);
     }
   }
+  if (t0 >= 0) Atomics.add(ctl, CTL.BUSY, Math.round((performance.now() - t0) * 1e4));
   Atomics.add(ctl, CTL.COMPLETED, i1 - i0);
   wake(ctl, CTL.COMPLETED);
 }

@@ -5,6 +5,8 @@ export interface NativeAddon {
   gemm(heap: Float32Array, ...args: number[]): void;
   /** madvise(MADV_HUGEPAGE) over [heap, heap + bytes), 2 MB-aligned; the errno or 0 (absent in older builds). */
   adviseHugePages?(heap: Float32Array, bytes: number): number;
+  /** The register-only FMA loop (bench/lib/fma-scaling.ts); its result only defeats optimization. */
+  fmaLoop?(iterations: number): number;
   level: number;
 }
 /** Loads the addon; throws when it is missing, cannot load, or the CPU lacks AVX2+FMA. */

@@ -30,9 +30,19 @@ export function withNativeGemm(exports, memory, addon) {
     if (heap.buffer !== memory.buffer) heap = new Float32Array(memory.buffer);
     addon.gemm(heap, c, ldc, a, rsa, csa, b, rsb, csb, M, N, K, acc, level);
   };
+  // Cross-entropy rows on the addon (AVX-512; the module's bits, native/gemm.cc crossEntropyRow): the
+  // module's took 15 % of a one-thread native step (issue 40). TOOLGEN_NATIVE_CROSS_ENTROPY=0: the module's.
+  const nativeCrossEntropy =
+    addon.level >= 2 &&
+    typeof addon.crossEntropy === "function" &&
+    process.env.TOOLGEN_NATIVE_CROSS_ENTROPY !== "0";
   // GEMM_BATCH items computed here with the addon's gemm, not inside the module (whose gemm has other bits):
   // a layer's products (q/k/v, gate/up, weight gradients) share one pool job instead of one hand-off each
   const runTask = (kind, i, args, scratch) => {
+    if (kind === TASK.CROSS_ENTROPY && nativeCrossEntropy) {
+      if (heap.buffer !== memory.buffer) heap = new Float32Array(memory.buffer);
+      return addon.crossEntropy(heap, args, i);
+    }
     if (kind !== TASK.GEMM_BATCH) return exports.runTask(kind, i, args, scratch);
     if (cells.buffer !== memory.buffer) cells = new Int32Array(memory.buffer);
     batchItem(cells, gemm, exports, args >> 2, i, scratch);

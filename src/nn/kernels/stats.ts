@@ -10,10 +10,24 @@ export interface KernelStats {
   calls: number;
   /** Calls per operation that the pool's threads shared (the rest ran on the calling thread alone). */
   shared: Record<string, number>;
+  /**
+   * Per operation, in the pool's jobs: every thread's time computing items (`busyMs`), the caller's time waiting
+   * for the helpers' last items (`waitMs`), the jobs (`jobs`); on one thread (no pool) none are recorded.
+   */
+  busyMs: Record<string, number>;
+  waitMs: Record<string, number>;
+  jobs: Record<string, number>;
 }
 
 export function emptyStats(): KernelStats {
-  return { ms: {}, pooledMs: {}, calls: 0, shared: {} };
+  return { ms: {}, pooledMs: {}, calls: 0, shared: {}, busyMs: {}, waitMs: {}, jobs: {} };
+}
+
+/** The pool's cumulative job timing (thread-pool.ts times). */
+export interface PoolTimes {
+  busyMs: number;
+  waitMs: number;
+  jobs: number;
 }
 
 const TASK_NAMES: Record<number, string> = {
@@ -46,6 +60,14 @@ const GEMM_NAMES: Record<string, string> = {
 export class KernelStatsRecorder {
   private stats: KernelStats | undefined;
   private sectionName: string | undefined;
+  /** The pool's timing counters (undefined: no pool), and their values at the last start(). */
+  private pool: { times: PoolTimes; timing(on: boolean): void } | undefined;
+  private mark = { busyMs: 0, waitMs: 0, jobs: 0 };
+
+  /** The pool whose job timing the statistics record per operation. */
+  attach(pool: { times: PoolTimes; timing(on: boolean): void } | undefined): void {
+    this.pool = pool;
+  }
 
   /** The part of the model the next GEMMs belong to, added to their names (undefined: none). */
   section(name: string | undefined): void {
@@ -54,10 +76,13 @@ export class KernelStatsRecorder {
 
   collect(stats: KernelStats | undefined): void {
     this.stats = stats;
+    this.pool?.timing(stats !== undefined);
   }
 
   start(): number {
-    return this.stats ? performance.now() : 0;
+    if (!this.stats) return 0;
+    if (this.pool) Object.assign(this.mark, this.pool.times);
+    return performance.now();
   }
 
   /** A task's call ends: `pooled`, large enough to share; `shared`, the pool's threads did share it. */
@@ -70,7 +95,7 @@ export class KernelStatsRecorder {
     if (!this.stats) return;
     const name = GEMM_NAMES[shape] ?? shape;
     const ms = (performance.now() - t0) * part;
-    this.add(this.sectionName ? `${name}, ${this.sectionName}` : name, ms, pooled, shared);
+    this.add(this.sectionName ? `${name}, ${this.sectionName}` : name, ms, pooled, shared, part);
   }
 
   /** Counts `n` events under `name` in `shared` (products handed to the pool in one batch). */
@@ -78,10 +103,16 @@ export class KernelStatsRecorder {
     if (this.stats) this.stats.shared[name] = (this.stats.shared[name] ?? 0) + n;
   }
 
-  private add(name: string, ms: number, pooled: boolean, shared: boolean): void {
+  private add(name: string, ms: number, pooled: boolean, shared: boolean, part = 1): void {
     const s = this.stats!;
     s.calls++;
     s.ms[name] = (s.ms[name] ?? 0) + ms;
+    const t = this.pool?.times;
+    if (t && t.jobs > this.mark.jobs) {
+      s.busyMs[name] = (s.busyMs[name] ?? 0) + (t.busyMs - this.mark.busyMs) * part;
+      s.waitMs[name] = (s.waitMs[name] ?? 0) + (t.waitMs - this.mark.waitMs) * part;
+      s.jobs[name] = (s.jobs[name] ?? 0) + (t.jobs - this.mark.jobs) * part;
+    }
     if (pooled) s.pooledMs[name] = (s.pooledMs[name] ?? 0) + ms;
     if (shared) s.shared[name] = (s.shared[name] ?? 0) + 1;
   }

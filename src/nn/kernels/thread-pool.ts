@@ -28,6 +28,13 @@ export class ThreadPool {
   private readonly bounds: number[];
   /** JavaScript to run on this thread while the helpers start on the next job (alongside). */
   private pending: (() => void) | undefined;
+  /**
+   * With timing(true), summed over the jobs since: every thread's time computing items (`busyMs`), and the
+   * caller's time waiting for the helpers' last items (`waitMs`). Kernel statistics: the rest of the threads'
+   * time in a job (threads × its wall time − busy) is hand-off and imbalance (issue 40).
+   */
+  readonly times = { busyMs: 0, waitMs: 0, jobs: 0 };
+  private timed = false;
 
   /**
    * One helper per entry of `scratch` (each helper's packing buffer). `startDelayMs`: each helper waits this long
@@ -59,6 +66,12 @@ export class ThreadPool {
       worker.unref();
       this.workers.push(worker);
     }
+  }
+
+  /** Turns the per-job item timing (times) on or off. */
+  timing(on: boolean): void {
+    this.timed = on;
+    Atomics.store(this.ctl, CTL.TIMING, on ? 1 : 0);
   }
 
   /** True once every helper can take jobs; until then the caller computes everything itself. */
@@ -151,10 +164,16 @@ export class ThreadPool {
       }
     }
     runChunks(ctl, exports, scratch, seq);
+    const w0 = this.timed ? performance.now() : 0;
     for (;;) {
       const done = Atomics.load(ctl, CTL.COMPLETED);
       if (done >= chunks) break;
       waitChange(ctl, CTL.COMPLETED, done);
+    }
+    if (this.timed) {
+      this.times.waitMs += performance.now() - w0;
+      this.times.busyMs += Atomics.load(ctl, CTL.BUSY) / 1e4;
+      this.times.jobs++;
     }
     if (failure) throw failure.error;
     if (Atomics.load(ctl, CTL.FAILED) !== 0) {

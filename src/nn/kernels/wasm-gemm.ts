@@ -17,6 +17,9 @@ const GRADE_ROWS = 32;
 
 /** Fewest rows of a row chunk over a B packed once per job (cut()), while each thread still gets one. */
 const PACKED_ROWS = 32;
+/** With the native gemm: at most this many chunks a thread, each of NATIVE_PIECE rows (columns) or more (cut()). */
+const NATIVE_PIECES = Math.max(1, Math.floor(Number(process.env.TOOLGEN_NATIVE_PIECES) || 3));
+const NATIVE_PIECE = 256;
 /** Target multiply-adds per chunk of a parallel matmul. */
 const CHUNK_WORK = 1 << 21;
 /** assembly/matmul.ts KC: a gemm split over its depth at these block edges sums exactly as the unsplit one. */
@@ -424,9 +427,13 @@ export function gemmKernel(ctx: GemmContext) {
     const extent = byRows ? M : N;
     const unit = byRows ? 4 : 8; // the micro-tile, so chunk edges fall on tile edges
     if (native) {
-      // One chunk per thread (its home range): the native gemm computes a stage product in 0.1-0.6 ms, and
-      // 8 chunks of 25 us each, every one re-packing B, scaled 1.2-1.5x on 2 threads; 2 chunks 1.5-1.8x (issue 40)
-      const size = Math.ceil(extent / threads / unit) * unit;
+      // A few chunks per thread (its home range), each of NATIVE_PIECE rows (columns) or more: the native gemm
+      // computes a stage product in 0.1-0.6 ms, and 8 chunks of 25 us each, every one re-packing B, scaled
+      // 1.2-1.5x on 2 threads, 2 chunks 1.5-1.8x; but with one chunk a thread, the caller waited for the helper
+      // 5.4 ms a step in the 16 forward GEMM jobs and 3.6 ms in the LM head's forward (issue 40): with two or
+      // three, the thread that finishes its home first takes the other's last chunk
+      const pieces = Math.max(1, Math.min(NATIVE_PIECES, Math.floor(extent / threads / NATIVE_PIECE)));
+      const size = Math.ceil(extent / (threads * pieces) / unit) * unit;
       return { byRows, extent, size, count: chunkCount(extent, size), packed: false };
     }
     const even = Math.ceil(extent / want / unit) * unit;

@@ -165,6 +165,7 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
   // home ranges of a job with items for the last home (tasks' tail)
   const homeBounds = new Array<number>((pool?.homes ?? 1) + 1).fill(0);
   const recorder = new KernelStatsRecorder();
+  recorder.attach(pool);
   // The arguments of a task run on this thread alone (the pool keeps its own in the control block).
   const taskArgs = heap.allocBytes(16 * 4);
   // The (at, pAt, L) table of the attention items, grown on demand.
