@@ -161,6 +161,21 @@ const LR_QUARTER: Partial<AddToolsOptions> = {
   },
 };
 
+/** h41e's pick (spread replay 2, retrieval 3, no user loss on replayed samples) at another addition seed. */
+function noUserLossPickAt(seed: number): { name: string; options: Partial<AddToolsOptions> } {
+  return {
+    name: `rows-first-all-sixteenth-replay-4-lr-quarter-replay-2-retrieval-3-spread-replay-no-user-loss-seed-${seed}`,
+    options: {
+      ...LR_QUARTER,
+      replay: 2,
+      epochs: { ...fractionOfSchedule(16), retrieval: fractionOfSchedule(16).retrieval * 3 },
+      spreadReplay: true,
+      replayUserLoss: false,
+      seed,
+    },
+  };
+}
+
 /**
  * The configurations of the addition that were tried, all recorded; the one reported as the method is chosen on
  * dev (new tools' dev NDCG@1, among those whose old tools' dev NDCG@1 is within 1 point of the base model's).
@@ -523,15 +538,7 @@ export const CONFIGS: Array<{
   // seeds 3 and 4 are the only fresh evidence for it; seeds 1 and 2 are not scored again at any new offset.
   // Result (h41f, add-tools-rebuild.json): test mean at C old 77.40 (missed by 0.13), new 74.41 (94.9 %), CPU ~8.4 %.
   ...[3, 4].map((seed) => ({
-    name: `rows-first-all-sixteenth-replay-4-lr-quarter-replay-2-retrieval-3-spread-replay-no-user-loss-seed-${seed}`,
-    options: {
-      ...LR_QUARTER,
-      replay: 2,
-      epochs: { ...fractionOfSchedule(16), retrieval: fractionOfSchedule(16).retrieval * 3 },
-      spreadReplay: true,
-      replayUserLoss: false,
-      seed,
-    },
+    ...noUserLossPickAt(seed),
     note:
       "a seed check of h41e's pick under rule C (floor B + 0.5, the margin chosen after seeds 1 and 2's test " +
       "figures were seen), declared before running (h41f); run on the rebuilt base: " +
@@ -549,15 +556,7 @@ export const CONFIGS: Array<{
   // Status (h41g, 17:30 UTC): both added, dev only (add-tools-rebuild.json); the timed retraining was stopped at
   // step 844 of 6,590 (it would have ended past the deadline), so D has no floor yet and neither test is scored.
   ...[5, 6].map((seed) => ({
-    name: `rows-first-all-sixteenth-replay-4-lr-quarter-replay-2-retrieval-3-spread-replay-no-user-loss-seed-${seed}`,
-    options: {
-      ...LR_QUARTER,
-      replay: 2,
-      epochs: { ...fractionOfSchedule(16), retrieval: fractionOfSchedule(16).retrieval * 3 },
-      spreadReplay: true,
-      replayUserLoss: false,
-      seed,
-    },
+    ...noUserLossPickAt(seed),
     note:
       "rule D (floor: the rebuilt retraining's old dev - 1) on fresh seeds, declared before running and before the " +
       "rebuilt retraining was scored (h41g); run on the rebuilt base: bench/results/add-tools-rebuild.json",
