@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { retimeSummary, ruleDSummary } from "./add-tools-summary.ts";
 
 /**
  * What bench:retrieval cannot measure in its own 14 minutes but issue 41 asks its result to report: ToolGen and
@@ -16,6 +17,9 @@ export const ELSEWHERE = {
   toolgen_and_hybrid_in_domain_ranker_gate: "hybrid-cli-metatool-ranker-gate.json",
   toolgen_and_hybrid_g2_unseen_tools_ranker_gate: "hybrid-cli-g2-ranker-gate.json",
   add_tools: "add-tools.json",
+  // Rule D's picks on fresh seeds (bench/add-tools-rebuild.ts) and their CPU timed beside a whole retraining.
+  add_tools_rule_d: "add-tools-rebuild.json",
+  add_tools_cpu: "add-tools-retime.json",
   toolgen_and_hybrid_metatool_tool_disjoint: "toolgen-disjoint-metatool.json",
   // The same model with its gate re-chosen against the shipped ranker (the rule toolgen train follows since f02bffa).
   toolgen_and_hybrid_metatool_tool_disjoint_ranker_gate: "toolgen-disjoint-metatool-ranker-gate.json",
@@ -45,6 +49,8 @@ function summary(file: string, data: Json): Json {
       goals: data.goals,
     };
   }
+  if (data.name === "add-tools-rebuild") return { ...head, ...ruleDSummary(data) };
+  if (data.name === "add-tools-retime") return { ...head, ...retimeSummary(data) };
   if (typeof data.name === "string" && data.name.startsWith("toolgen-disjoint-metatool")) {
     const part = (p: unknown) => {
       const { figures, hybrid_lexical_part, hybrid_minus_better_part, paired_tests } = (p ?? {}) as Json;
