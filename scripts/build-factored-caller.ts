@@ -2741,12 +2741,20 @@ const DEVELOPMENT_PROBES = [
   // items. Decoding probes on copies of base-s1 / base-s2 with /tmp/h38s/chg.mts (items that change, and the gold
   // calls matched over the category), figures seed 1 unless said.
   [
-    "+ counting calls (h38s; decoding, each with its mode): openers (a further value is written with capitals as the first is, a sentence's first word no name of a longer span: won parallel_multiple_120, 'Can you tell' as a second league; openers-off), exact places (an enum member stands where the question writes it letter for letter: won parallel_116, genotypes AA, Aa, aa; exact-places-off), flag turns (a flag named plain and beside a negating word takes both values, a call each: won parallel_104, 'isothermal … not isothermal'; flag-turns-off, flag-turns.ts); each won its item on base-s1 and base-s2 and lost none (/tmp/h38s/chg.mts over the six call categories): seed 1 parallel 38 -> 39, parallel_multiple 20.5 -> 21, sum of six 308 -> 309.5; seed 2 parallel 36.5 -> 37.5, parallel_multiple 20.5 -> 21, sum 307.5 -> 309",
+    "+ counting calls (h38s; decoding, each with its mode): openers (a further value is written with capitals as the first is, a sentence's first word no name of a longer span: won parallel_multiple_120, 'Can you tell' as a second league; openers-off), exact places (an enum member stands where the question writes it letter for letter: won parallel_116, genotypes AA, Aa, aa; exact-places-off), flag turns (a flag named plain and beside a negating word takes both values, a call each: won parallel_104, 'isothermal … not isothermal'; flag-turns-off, flag-turns.ts), whole calls (a call that lacks a required argument is dropped where another call is made: won parallel_multiple_2, rectangle.calculate_perimeter with its breadth alone beside the circle's calls; whole-calls-off, whole-calls.ts); each won its item on base-s1 and base-s2 and lost none (/tmp/h38s/chg.mts over the six call categories): seed 1 parallel 38 -> 39, parallel_multiple 20.5 -> 21.5, sum of six 308 -> 310; seed 2 parallel 36.5 -> 37.5, parallel_multiple 20.5 -> 21.5, sum 307.5 -> 309.5",
     60.5,
     62,
     81.25,
     39,
-    21,
+    21.5,
+  ],
+  [
+    "probe, decoding, not kept (h38s): whole calls always, a call that lacks a required argument dropped even where it is the only one (the caller declines): irrelevance 81.25 -> 83.33 on seed 1, simple_python, java, javascript, multiple unchanged (calls given 401 -> 389, 100 -> 92, 50 -> 49, 203 -> 195): the sum of six does not move and it changes what the caller declines (live irrelevance and relevance are held back)",
+    60.5,
+    62,
+    83.33,
+    39,
+    21.5,
   ],
   [
     "probe, decoding, not kept (h38s): mention runs, a function's segment cut again where its own name words stand together as much as anywhere after a sentence end (or a clause break), a part holding a required value of its own at least half its parameter's best chance in the segment asking for a call, a required value a later part does not write taken from the part before ('in the same game'); sentences: parallel_multiple 20.5, no item moves (gold calls matched 254 -> 256 of 607, calls given 596 -> 612); clauses 20.5 (259, 618); a part needing every / half its required values: 20.5 (254 / 256); for one called function too, where the segment read whole gives fewer calls: parallel 38 (sentences) / 37 (clauses: lost parallel_110, 139) / 37.5 (clauses, half)",
@@ -2886,6 +2894,7 @@ const MODES: Record<string, DecideOptions> = {
   "openers-off": { openers: false },
   "exact-places-off": { exactPlaces: false },
   "flag-turns-off": { flagTurns: false },
+  "whole-calls-off": { wholeCalls: false },
 };
 
 function countKinds(report: BfclReport): Record<string, number> {
@@ -3044,6 +3053,8 @@ const FURTHER_VALUE_MODES: Record<string, string> = {
     "an enum member stands where the question first writes its words' five-letter stems, so members spelt alike but for their capitals share one place ('the homozygous dominant genotype (AA), heterozygous genotype (Aa), and homozygous recessive genotype (aa)' gave one call; decide.ts placesOf; before 2026-12-06 19:50 UTC)",
   "flag-turns-off":
     "a flag the question names plain and beside a negating word takes one value ('The process is isothermal. … What if the process is not isothermal?' gave one call, isothermal false; flag-turns.ts; before 2026-12-06 19:50 UTC)",
+  "whole-calls-off":
+    "a call that lacks a required argument is made beside others ('Find the area and perimeter of a circle …' gave rectangle.calculate_perimeter with its breadth alone; decide.ts DecideOptions.wholeCalls; before 2026-12-06 20:10 UTC)",
 };
 
 async function evaluate(): Promise<void> {

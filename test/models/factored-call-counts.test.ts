@@ -4,6 +4,7 @@ import { functionView, questionView } from "../../src/models/factored/features.t
 import { flagTurns } from "../../src/models/factored/flag-turns.ts";
 import { ENGLISH_NEGATIONS } from "../../src/models/factored/negations.ts";
 import { tokenize } from "../../src/models/factored/text.ts";
+import { wholeCalls } from "../../src/models/factored/whole-calls.ts";
 import type { ToolJson } from "../../src/tools/types.ts";
 
 const joiners = new Set(["and"]);
@@ -78,5 +79,20 @@ describe("factored caller: a flag named both ways", () => {
     const t = tokenize(q);
     const cut = t.findIndex((k) => k.text === "What");
     expect(turns(q, ["isoth"], (k) => k < cut)).toBeUndefined();
+  });
+});
+
+describe("factored caller: calls that lack a required argument", () => {
+  const circle = [{ name: "circle.area", arguments: { radius: 5 } }];
+  const rectangle = [{ name: "rectangle.perimeter", arguments: { breadth: 5 } }];
+  const required = [["radius"], ["length", "breadth"]];
+
+  it("drops them where another call is made", () => {
+    expect(wholeCalls([circle, rectangle], required)).toEqual([circle, []]);
+  });
+
+  it("keeps one where it would be the only call, unless always", () => {
+    expect(wholeCalls([[], rectangle], required)).toEqual([[], rectangle]);
+    expect(wholeCalls([[], rectangle], required, true)).toEqual([[], []]);
   });
 });

@@ -62,6 +62,7 @@ import { namedOrder } from "./name-lists.ts";
 import { joinedList } from "./joined-lists.ts";
 import { describedOptions, writtenOption } from "./described-options.ts";
 import { flagTurns } from "./flag-turns.ts";
+import { wholeCalls } from "./whole-calls.ts";
 
 export interface FactoredWeights {
   /** One weight vector per candidate family (FAMILIES order), then the "leave it out" one. */
@@ -353,6 +354,13 @@ export interface DecideOptions {
    * plain and beside a negating word ("is isothermal … is not isothermal") takes both, a call each (flag-turns.ts).
    */
   flagTurns?: boolean;
+  /**
+   * A call that lacks a required argument (the schema allows no such call): "several" (default) drops it where another
+   * call is made ("the area and perimeter of a circle" gave rectangle.calculate_perimeter with its breadth alone);
+   * "always" drops it even where it is the only one (a decline; a probe); false: kept, as before 2026-12-06 20:10 UTC
+   * (whole-calls.ts).
+   */
+  wholeCalls?: "several" | "always" | false;
 }
 
 export interface ScoredParam {
@@ -1259,6 +1267,9 @@ export function decide(
   const calls = repeated ?? chosen.map((s, i) => argumentsOf(s, w, o, allowed(i), firsts?.flatMap((r, j) => (j === i ? [] : r))));
   if (o.shared !== false && chosen.length > 1)
     shareValues(chosen, calls, new Set(chosen[0]!.view.view.quoted.map((q) => q.text)));
+  // a call that lacks a required argument is no call the schema allows: made only where it would be the only one (whole-calls.ts)
+  if (o.wholeCalls !== false)
+    return wholeCalls(calls, chosen.map((s) => s.params.filter((p) => p.info.required).map((p) => p.info.name)), o.wholeCalls === "always").flat();
   return calls.flat();
 }
 
