@@ -2741,7 +2741,23 @@ const DEVELOPMENT_PROBES = [
   // items. Decoding probes on copies of base-s1 / base-s2 with /tmp/h38s/chg.mts (items that change, and the gold
   // calls matched over the category), figures seed 1 unless said.
   [
-    "+ counting calls (h38s; decoding, each with its mode): openers (a further value is written with capitals as the first is, a sentence's first word no name of a longer span: won parallel_multiple_120, 'Can you tell' as a second league; openers-off), exact places (an enum member stands where the question writes it letter for letter: won parallel_116, genotypes AA, Aa, aa; exact-places-off), flag turns (a flag named plain and beside a negating word takes both values, a call each: won parallel_104, 'isothermal … not isothermal'; flag-turns-off, flag-turns.ts), whole calls (a call that lacks a required argument is dropped where another call is made: won parallel_multiple_2, rectangle.calculate_perimeter with its breadth alone beside the circle's calls; whole-calls-off, whole-calls.ts); each won its item on base-s1 and base-s2 and lost none (/tmp/h38s/chg.mts over the six call categories): seed 1 parallel 38 -> 39, parallel_multiple 20.5 -> 21.5, sum of six 308 -> 310; seed 2 parallel 36.5 -> 37.5, parallel_multiple 20.5 -> 21.5, sum 307.5 -> 309.5",
+    "+ counting calls (h38s; decoding, each with its mode): openers (a further value is written with capitals as the first is, a sentence's first word no name of a longer span: won parallel_multiple_120, 'Can you tell' as a second league; openers-off), exact places (an enum member stands where the question writes it letter for letter: won parallel_116, genotypes AA, Aa, aa; exact-places-off), flag turns (a flag named plain and beside a negating word takes both values, a call each: won parallel_104, 'isothermal … not isothermal'; flag-turns-off, flag-turns.ts), whole calls (a call that lacks a required argument is dropped where another call is made: won parallel_multiple_2, rectangle.calculate_perimeter with its breadth alone beside the circle's calls; whole-calls-off, whole-calls.ts); each won its item on base-s1 and base-s2 and lost none (/tmp/h38s/chg.mts over the six call categories). Official eval of the four (npx tsx scripts/build-factored-caller.ts --eval --modes full,openers-off,exact-places-off,flag-turns-off,whole-calls-off --out <copy of base-sN>, /tmp/coord/h38s-k4-s1.log, -s2.log, 20:05-20:12 UTC): seed 1 simple_python 60.5, java 63, javascript 64, multiple 62, parallel 39, parallel_multiple 21.5, irrelevance 81.25, sum of six 310 (308); seed 2 60.5 / 63 / 66 / 61 / 37.5 / 21.5, irrelevance 81.25, sum 309.5 (307.5); openers-off and whole-calls-off parallel_multiple 21, exact-places-off and flag-turns-off parallel 38.5 (seed 2: 37), nothing else moves",
+    60.5,
+    62,
+    81.25,
+    39,
+    21.5,
+  ],
+  [
+    "+ foreign names (h38s; decoding, foreign-names-off): with several functions called, a value another called function's parameter names right beside it (windowMatch at least 0.6), none of this function's as near, is no further value or number group of this one's: won parallel_multiple_82 ('a density of 5.2 … of 7.8' gave calculate_cone_volume a second call) on base-s1 and base-s2, lost none (/tmp/h38s/chg.mts: multiple and parallel unchanged, one function called there): parallel_multiple 21.5 -> 22 on both seeds, sum of six 310.5 and 310",
+    60.5,
+    62,
+    81.25,
+    39,
+    22,
+  ],
+  [
+    "probe, decoding, not kept (h38s): whole name words, a name word whose five-letter stem another called function's name shares ('invest' beside 'investment') mentions its function where the question writes it whole and no other documents that word (the mention filter, strict mentions and the segments): parallel_multiple 21.5, no item moves (investment.invest called, its company read as 'withdraw' then shared as 'Apple'), multiple 62 (one more call on multiple_49, still wrong)",
     60.5,
     62,
     81.25,
@@ -2895,6 +2911,7 @@ const MODES: Record<string, DecideOptions> = {
   "exact-places-off": { exactPlaces: false },
   "flag-turns-off": { flagTurns: false },
   "whole-calls-off": { wholeCalls: false },
+  "foreign-names-off": { foreignNames: false },
 };
 
 function countKinds(report: BfclReport): Record<string, number> {
@@ -3055,6 +3072,8 @@ const FURTHER_VALUE_MODES: Record<string, string> = {
     "a flag the question names plain and beside a negating word takes one value ('The process is isothermal. … What if the process is not isothermal?' gave one call, isothermal false; flag-turns.ts; before 2026-12-06 19:50 UTC)",
   "whole-calls-off":
     "a call that lacks a required argument is made beside others ('Find the area and perimeter of a circle …' gave rectangle.calculate_perimeter with its breadth alone; decide.ts DecideOptions.wholeCalls; before 2026-12-06 20:10 UTC)",
+  "foreign-names-off":
+    "with several functions called, a value another called function's parameter names right beside it may be a further value or a number group of this one's ('The first material has a density of 5.2 g/cm^3 and the second … of 7.8 g/cm^3 … two identical cones, each with a base radius of 10 cm' gave calculate_cone_volume a second call with radius 5.2, height 7.8; decide.ts foreignNamed; before 2026-12-06 20:15 UTC)",
 };
 
 async function evaluate(): Promise<void> {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { namedSpan, placesOf } from "../../src/models/factored/decide.ts";
+import { foreignNamed, namedSpan, placesOf, type ScoredFunction } from "../../src/models/factored/decide.ts";
 import { functionView, questionView } from "../../src/models/factored/features.ts";
 import { flagTurns } from "../../src/models/factored/flag-turns.ts";
 import { ENGLISH_NEGATIONS } from "../../src/models/factored/negations.ts";
@@ -94,5 +94,36 @@ describe("factored caller: calls that lack a required argument", () => {
   it("keeps one where it would be the only call, unless always", () => {
     expect(wholeCalls([[], rectangle], required)).toEqual([[], rectangle]);
     expect(wholeCalls([[], rectangle], required, true)).toEqual([[], []]);
+  });
+});
+
+describe("factored caller: values another called function names", () => {
+  const tool = (name: string, params: string[]): ToolJson => ({
+    type: "function",
+    function: {
+      name,
+      description: name,
+      parameters: { type: "object", properties: Object.fromEntries(params.map((p) => [p, { type: "number" }])), required: params },
+    },
+  });
+  const q = "The first material has a density of 5.2 g/cm^3. Two cones, each with a base radius of 10 cm and a height of 30 cm.";
+  const view = questionView(q, joiners);
+  const scored = (t: ToolJson): ScoredFunction => {
+    const f = functionView(t, view, new Map());
+    return { view: f, params: f.params.map((info) => ({ info, probs: [], pNull: 0 })), features: new Float32Array() };
+  };
+  const chosen = [scored(tool("cone_volume", ["radius", "height"])), scored(tool("cone_mass", ["radius", "height", "density"]))];
+  const number = (text: string) => {
+    const at = view.tokens.findIndex((k) => k.text === text);
+    return { family: "number" as const, value: Number(text), start: at, end: at + 1, quoted: false };
+  };
+
+  it("gives a number named by another function's parameter, none of this one's, to that function", () => {
+    const foreign = foreignNamed(chosen, 0);
+    expect(foreign(number("5.2"))).toBe(true);
+    expect(foreign(number("10"))).toBe(false); // radius: this function's own parameter's name
+    expect(foreign(number("30"))).toBe(false);
+    // the function that names it keeps it
+    expect(foreignNamed(chosen, 1)(number("5.2"))).toBe(false);
   });
 });

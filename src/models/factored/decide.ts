@@ -20,6 +20,7 @@ import {
   type FunctionView,
   type ParamInfo,
   type WordStats,
+  windowMatch,
 } from "./features.ts";
 import { dot, sigmoid, softmax } from "./linear.ts";
 import { nameWords, stemOf, type QToken } from "./text.ts";
@@ -361,6 +362,12 @@ export interface DecideOptions {
    * (whole-calls.ts).
    */
   wholeCalls?: "several" | "always" | false;
+  /**
+   * false: with several functions called, a value another called function's parameter names beside it may still be a
+   * further value or number group of this one's, as before 2026-12-06 20:15 UTC ("a density of 5.2 … of 7.8" gave the
+   * cone volume a second call; foreignNamed).
+   */
+  foreignNames?: boolean;
 }
 
 export interface ScoredParam {
@@ -557,6 +564,8 @@ export interface MoreOptions {
   openers?: boolean;
   /** true: a flag named both ways, plain and negated, takes both values, a call each (flag-turns.ts). */
   flagTurns?: boolean;
+  /** Values another called function's parameter names beside them: never a further value here (foreignNamed). */
+  foreign?: (c: Candidate) => boolean;
 }
 
 /** The joint assignment: parameters in order of confidence, each its best candidate whose span is still free. */
@@ -763,6 +772,7 @@ export function assignLearned(
         if (r.c.family === "span" && caps(r.c) !== caps(c0)) continue;
         if (pk.values.some((v) => JSON.stringify(v.value) === JSON.stringify(r.c.value))) continue;
         if (placeStart(f, r.c, enums) < 0) continue;
+        if (more.foreign?.(r.c)) continue;
         const x = moreFeatures(f, params, pk.param, pk.values, r.c, enums);
         // a further value needs evidence of its own: joined to a value already taken, its parameter's name
         // beside it, or a near frame of a taken value ("3000 sq ft in New York and 4000 sq ft in Los Angeles");
@@ -821,7 +831,7 @@ export function assignLearned(
         .sort((a, b) => b.pr - a.pr);
       for (const r of ranked) {
         if (pk.values.length >= n) break;
-        if (!further(r.c) || r.c.quoted !== c0.quoted || !fits(pk.param, r.c)) continue;
+        if (!further(r.c) || r.c.quoted !== c0.quoted || !fits(pk.param, r.c) || more.foreign?.(r.c)) continue;
         if (r.c.family === "span" && caps(r.c) !== caps(c0)) continue;
         if (pk.values.some((v) => JSON.stringify(v.value) === JSON.stringify(r.c.value))) continue;
         if (placeStart(f, r.c, enums) < 0) continue;
@@ -1065,6 +1075,7 @@ export function argumentsOf(
   o: DecideOptions = {},
   allowed?: (c: Candidate) => boolean,
   reserved?: readonly [number, number][],
+  foreign?: (c: Candidate) => boolean,
 ): { name: string; arguments: Record<string, unknown> }[] {
   const more =
     o.parallel === false
@@ -1084,6 +1095,7 @@ export function argumentsOf(
           pairing: o.pairing === false ? undefined : (o.pairing ?? ENGLISH_PAIRING),
           openers: o.openers !== false,
           flagTurns: o.flagTurns !== false,
+          foreign,
         };
   let picked = o.assigner === "order" ? assignByOrder(s.params) : assignLearned(s.view, s.params, more, allowed);
   // the span owner left a required parameter without a value: that parameter may take a value outside the
@@ -1130,7 +1142,7 @@ export function argumentsOf(
     const numbers = s.params.filter((p) => p.info.required && (p.info.kind.type === "integer" || p.info.kind.type === "number") && !p.info.kind.enumValues);
     const rows = numberGroupCalls(
       numbers.map((p) => ({ name: p.info.name, candidates: p.info.candidates, probs: p.probs })),
-      allowed ?? (() => true),
+      (c) => (allowed ?? (() => true))(c) && !foreign?.(c),
       groupShare,
       o.numberGroupOrder ?? SCHEMA_ORDER_PRIOR,
     );
@@ -1264,13 +1276,35 @@ export function decide(
       : undefined;
   // a function named again after another's mention: a segment per mention (repeated-mentions.ts)
   const repeated = owner && owner[0] !== -1 && o.repeatMentions !== false && o.assigner !== "order" ? repeatedCalls(chosen, w, o, shape.clauses) : undefined;
-  const calls = repeated ?? chosen.map((s, i) => argumentsOf(s, w, o, allowed(i), firsts?.flatMap((r, j) => (j === i ? [] : r))));
+  // values another called function's parameter names beside them, none of this one's (foreignNamed)
+  const foreign = (i: number) => (o.foreignNames !== false && chosen.length > 1 ? foreignNamed(chosen, i) : undefined);
+  const calls = repeated ?? chosen.map((s, i) => argumentsOf(s, w, o, allowed(i), firsts?.flatMap((r, j) => (j === i ? [] : r)), foreign(i)));
   if (o.shared !== false && chosen.length > 1)
     shareValues(chosen, calls, new Set(chosen[0]!.view.view.quoted.map((q) => q.text)));
   // a call that lacks a required argument is no call the schema allows: made only where it would be the only one (whole-calls.ts)
   if (o.wholeCalls !== false)
     return wholeCalls(calls, chosen.map((s) => s.params.filter((p) => p.info.required).map((p) => p.info.name)), o.wholeCalls === "always").flat();
   return calls.flat();
+}
+
+/** How near (features.ts windowMatch: 1 beside, 0.6 a word away) another function's parameter name must stand to claim a value. */
+export const FOREIGN_CUE = 0.6;
+
+/**
+ * Foreign names: with several functions called, a value that another called function's parameter names right beside
+ * it ("a density of 5.2" for calculate_cone_mass's density), while no parameter of function `i` is named as near, is no
+ * further value or number group of `i`'s (a question that sets the scene before its requests).
+ */
+export function foreignNamed(chosen: readonly ScoredFunction[], i: number): (c: Candidate) => boolean {
+  const f = chosen[i]!.view;
+  const mine = chosen[i]!.params.map((p) => p.info.nameStems);
+  const theirs = chosen.flatMap((s, j) => (j === i ? [] : s.params.map((p) => p.info.nameStems))).filter((st) => !mine.some((m) => [...st].every((x) => m.has(x))));
+  const cue = (stems: Set<string>, c: Candidate) => Math.max(windowMatch(f, stems, c.start - 1, -1, false), windowMatch(f, stems, c.end, 1, false));
+  return (c) => {
+    if (c.start < 0) return false;
+    const other = Math.max(0, ...theirs.map((st) => cue(st, c)));
+    return other >= FOREIGN_CUE && mine.every((st) => cue(st, c) < other);
+  };
 }
 
 /**
