@@ -2749,7 +2749,7 @@ const DEVELOPMENT_PROBES = [
     21.5,
   ],
   [
-    "+ foreign names (h38s; decoding, foreign-names-off): with several functions called, a value another called function's parameter names right beside it (windowMatch at least 0.6), none of this function's as near, is no further value or number group of this one's: won parallel_multiple_82 ('a density of 5.2 … of 7.8' gave calculate_cone_volume a second call) on base-s1 and base-s2, lost none (/tmp/h38s/chg.mts: multiple and parallel unchanged, one function called there): parallel_multiple 21.5 -> 22 on both seeds, sum of six 310.5 and 310",
+    "+ foreign names (h38s; decoding, foreign-names-off): with several functions called, a value another called function's parameter names right beside it (windowMatch at least 0.6), none of this function's as near, is no further value or number group of this one's: won parallel_multiple_82 ('a density of 5.2 … of 7.8' gave calculate_cone_volume a second call) on base-s1 and base-s2, lost none (/tmp/h38s/chg.mts: multiple and parallel unchanged, one function called there). Official eval (1e3beb1's code: --eval --modes full,foreign-names-off --out <copy of base-sN>, /tmp/coord/h38s-k5-s1.log, -s2.log, 20:11-20:13 UTC): seed 1 simple_python 60.5, java 63, javascript 64, multiple 62, parallel 39, parallel_multiple 22, irrelevance 81.25, sum of six 310.5 (main 308); seed 2 60.5 / 63 / 66 / 61 / 37.5 / 22, irrelevance 81.25, sum 310 (main 307.5); foreign-names-off parallel_multiple 21.5 on both, nothing else moves",
     60.5,
     62,
     81.25,
