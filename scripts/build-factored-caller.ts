@@ -2733,6 +2733,85 @@ const DEVELOPMENT_PROBES = [
     38,
     18,
   ],
+  // h38s (2026-12-06 19:10-21:00 UTC), parallel_multiple's number of calls. Failure analysis on base-s1 (main 4e86a32's
+  // rules, /tmp/h38s/cnt.mts): of 159 failures, 25 too few calls, 30 too many, 30 a gold function not called, 3 a
+  // function called that the gold does not call, 1 none, 70 right counts with a wrong value; values underneath right
+  // (every call given matching a distinct gold call, or every gold call matched): too few 4, too many 2, not called
+  // 4, extra function 2, none 1 -- 13 items reachable by the count alone; parallel's too-few group holds 17 such
+  // items. Decoding probes on copies of base-s1 / base-s2 with /tmp/h38s/chg.mts (items that change, and the gold
+  // calls matched over the category), figures seed 1 unless said.
+  [
+    "+ counting calls (h38s; decoding, each with its mode): openers (a further value is written with capitals as the first is, a sentence's first word no name of a longer span: won parallel_multiple_120, 'Can you tell' as a second league; openers-off), exact places (an enum member stands where the question writes it letter for letter: won parallel_116, genotypes AA, Aa, aa; exact-places-off), flag turns (a flag named plain and beside a negating word takes both values, a call each: won parallel_104, 'isothermal … not isothermal'; flag-turns-off, flag-turns.ts), whole calls (a call that lacks a required argument is dropped where another call is made: won parallel_multiple_2, rectangle.calculate_perimeter with its breadth alone beside the circle's calls; whole-calls-off, whole-calls.ts); each won its item on base-s1 and base-s2 and lost none (/tmp/h38s/chg.mts over the six call categories). Official eval of the four (npx tsx scripts/build-factored-caller.ts --eval --modes full,openers-off,exact-places-off,flag-turns-off,whole-calls-off --out <copy of base-sN>, /tmp/coord/h38s-k4-s1.log, -s2.log, 20:05-20:12 UTC): seed 1 simple_python 60.5, java 63, javascript 64, multiple 62, parallel 39, parallel_multiple 21.5, irrelevance 81.25, sum of six 310 (308); seed 2 60.5 / 63 / 66 / 61 / 37.5 / 21.5, irrelevance 81.25, sum 309.5 (307.5); openers-off and whole-calls-off parallel_multiple 21, exact-places-off and flag-turns-off parallel 38.5 (seed 2: 37), nothing else moves",
+    60.5,
+    62,
+    81.25,
+    39,
+    21.5,
+  ],
+  [
+    "+ foreign names (h38s; decoding, foreign-names-off): with several functions called, a value another called function's parameter names right beside it (windowMatch at least 0.6), none of this function's as near, is no further value or number group of this one's: won parallel_multiple_82 ('a density of 5.2 … of 7.8' gave calculate_cone_volume a second call) on base-s1 and base-s2, lost none (/tmp/h38s/chg.mts: multiple and parallel unchanged, one function called there). Official eval (1e3beb1's code: --eval --modes full,foreign-names-off --out <copy of base-sN>, /tmp/coord/h38s-k5-s1.log, -s2.log, 20:11-20:13 UTC): seed 1 simple_python 60.5, java 63, javascript 64, multiple 62, parallel 39, parallel_multiple 22, irrelevance 81.25, sum of six 310.5 (main 308); seed 2 60.5 / 63 / 66 / 61 / 37.5 / 22, irrelevance 81.25, sum 310 (main 307.5); foreign-names-off parallel_multiple 21.5 on both, nothing else moves",
+    60.5,
+    62,
+    81.25,
+    39,
+    22,
+  ],
+  [
+    "probe, decoding, not kept (h38s): whole name words, a name word whose five-letter stem another called function's name shares ('invest' beside 'investment') mentions its function where the question writes it whole and no other documents that word (the mention filter, strict mentions and the segments): parallel_multiple 21.5, no item moves (investment.invest called, its company read as 'withdraw' then shared as 'Apple'), multiple 62 (one more call on multiple_49, still wrong)",
+    60.5,
+    62,
+    81.25,
+    39,
+    21.5,
+  ],
+  [
+    "probe, decoding, not kept (h38s): whole calls always, a call that lacks a required argument dropped even where it is the only one (the caller declines): irrelevance 81.25 -> 83.33 on seed 1, simple_python, java, javascript, multiple unchanged (calls given 401 -> 389, 100 -> 92, 50 -> 49, 203 -> 195): the sum of six does not move and it changes what the caller declines (live irrelevance and relevance are held back)",
+    60.5,
+    62,
+    83.33,
+    39,
+    21.5,
+  ],
+  [
+    "probe, decoding, not kept (h38s): mention runs, a function's segment cut again where its own name words stand together as much as anywhere after a sentence end (or a clause break), a part holding a required value of its own at least half its parameter's best chance in the segment asking for a call, a required value a later part does not write taken from the part before ('in the same game'); sentences: parallel_multiple 20.5, no item moves (gold calls matched 254 -> 256 of 607, calls given 596 -> 612); clauses 20.5 (259, 618); a part needing every / half its required values: 20.5 (254 / 256); for one called function too, where the segment read whole gives fewer calls: parallel 38 (sentences) / 37 (clauses: lost parallel_110, 139) / 37.5 (clauses, half)",
+    60.5,
+    62,
+    81.25,
+    38,
+    20.5,
+  ],
+  [
+    "probe, decoding, not kept (h38s, with openers): gated joins, a function under the call threshold with a chance of at least 0.05 / 0.01, past the fill floor, joins the called ones where the question writes its own name words and its segment among them holds a value for every required parameter that no other takes first: parallel_multiple 21 (no item moves; matched 254 -> 256), multiple 61.5 / 61 (lost multiple_26, 161)",
+    60.5,
+    61.5,
+    81.25,
+    38,
+    21,
+  ],
+  [
+    "probe, decoding, not kept (h38s, with openers): widened firsts, a value a parameter takes from outside its function's segment (widening) is a first value only, never another call's: parallel_multiple 20.5 (lost parallel_multiple_38, 'the GDP of the USA in these years'); outside values allowed where joined to a value taken: 21, no item moves (6 wrong calls fewer on seed 1, 4 on seed 2)",
+    60.5,
+    62,
+    81.25,
+    38,
+    21,
+  ],
+  [
+    "probe, decoding, not kept (h38s, with openers): sentence calls, a further value standing in a sentence that holds no value taken needs the learnt 'more' at 0.5 / 0.6 / 0.7 only, as evidence of its own: parallel 36.5 / 37.5 / 38 (lost parallel_125, 147, 169), simple_python 60 / 60.25 / 60.25 (lost simple_python_169, 302), parallel_multiple 21 (calls given 595 -> 684 / 668 / 648); at 0.6 / 0.7 with the evidence still asked (joined, framed, name beside): parallel 37.5 / 38, parallel_multiple 21, no item won",
+    60.5,
+    62,
+    81.25,
+    38,
+    21,
+  ],
+  [
+    "probe, decoding, not kept (h38s, re-run on base-s1): the old cross option (every combination of separate lists): parallel 36.5 (won parallel_46, lost parallel_0, 50, 85, 120), parallel_multiple 20 (lost parallel_multiple_99)",
+    60.5,
+    62,
+    81.25,
+    36.5,
+    20,
+  ],
 ].map(([what, simple_python, multiple, irrelevance, parallel, parallel_multiple]) => ({
   what,
   simple_python,
@@ -2828,6 +2907,11 @@ const MODES: Record<string, DecideOptions> = {
   "described-options-off": { describedOptions: false },
   "phrases-0.3": { phrases: 0.3 },
   "repeat-mentions-off": { repeatMentions: false },
+  "openers-off": { openers: false },
+  "exact-places-off": { exactPlaces: false },
+  "flag-turns-off": { flagTurns: false },
+  "whole-calls-off": { wholeCalls: false },
+  "foreign-names-off": { foreignNames: false },
 };
 
 function countKinds(report: BfclReport): Record<string, number> {
@@ -2978,6 +3062,20 @@ const REPEATED_MENTION_MODES: Record<string, string> = {
     "with several functions called, one segment per function from its first mention on, however often the question names it again after another ('analyze the structure of building B1234 … statistics for Michael Jordan … another building B5678 … LeBron James' gave the second building to the statistics' segment and one analyze_structure call; repeated-mentions.ts; before 2026-12-06 17:30 UTC)",
 };
 
+/** Ablations of how a further value is read (2026-12-06, issue 38, h38s: parallel_multiple's number of calls), run with the default modes. */
+const FURTHER_VALUE_MODES: Record<string, string> = {
+  "openers-off":
+    "a further value counts as written with capitals when its first word opens a sentence ('Can you tell me the scores for the Manchester United soccer team in the English Premier League …' gave soccer_scores a second call with league 'Can you tell'; decide.ts namedSpan; before 2026-12-06 19:40 UTC)",
+  "exact-places-off":
+    "an enum member stands where the question first writes its words' five-letter stems, so members spelt alike but for their capitals share one place ('the homozygous dominant genotype (AA), heterozygous genotype (Aa), and homozygous recessive genotype (aa)' gave one call; decide.ts placesOf; before 2026-12-06 19:50 UTC)",
+  "flag-turns-off":
+    "a flag the question names plain and beside a negating word takes one value ('The process is isothermal. … What if the process is not isothermal?' gave one call, isothermal false; flag-turns.ts; before 2026-12-06 19:50 UTC)",
+  "whole-calls-off":
+    "a call that lacks a required argument is made beside others ('Find the area and perimeter of a circle …' gave rectangle.calculate_perimeter with its breadth alone; decide.ts DecideOptions.wholeCalls; before 2026-12-06 20:10 UTC)",
+  "foreign-names-off":
+    "with several functions called, a value another called function's parameter names right beside it may be a further value or a number group of this one's ('The first material has a density of 5.2 g/cm^3 and the second … of 7.8 g/cm^3 … two identical cones, each with a base radius of 10 cm' gave calculate_cone_volume a second call with radius 5.2, height 7.8; decide.ts foreignNamed; before 2026-12-06 20:15 UTC)",
+};
+
 async function evaluate(): Promise<void> {
   const given = process.argv.some((a) => a === "--modes" || a.startsWith("--modes="));
   const modes = [
@@ -2996,6 +3094,7 @@ async function evaluate(): Promise<void> {
             ...Object.keys(COMMA_NAME_MODES),
             ...Object.keys(LIST_FORM_MODES),
             ...Object.keys(REPEATED_MENTION_MODES),
+            ...Object.keys(FURTHER_VALUE_MODES),
           ]),
     ]),
   ];
@@ -3045,6 +3144,7 @@ async function evaluate(): Promise<void> {
       comma_name_modes: COMMA_NAME_MODES,
       list_form_modes: LIST_FORM_MODES,
       repeated_mention_modes: REPEATED_MENTION_MODES,
+      further_value_modes: FURTHER_VALUE_MODES,
     },
   );
 }

@@ -193,6 +193,8 @@ export interface QuestionView {
   commonWords?: number;
   /** false: an enum member's written words stay free for other parameters' spans (decide.ts assignLearned). */
   enumSpent?: boolean;
+  /** true: an enum member stands first where the question writes it letter for letter, capitals too ("Aa" beside "AA"; decide.ts placesOf). */
+  exactPlaces?: boolean;
   /** An empty optional number parameter takes an unspent digit number at this share of its null (leftover-numbers.ts). */
   leftoverNumbers?: number;
   /** An unspent capitalised run replaces a text parameter's lower-case value at this share of its chance (leftover-names.ts). */

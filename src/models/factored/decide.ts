@@ -20,9 +20,10 @@ import {
   type FunctionView,
   type ParamInfo,
   type WordStats,
+  windowMatch,
 } from "./features.ts";
 import { dot, sigmoid, softmax } from "./linear.ts";
-import { nameWords, stemOf } from "./text.ts";
+import { nameWords, stemOf, type QToken } from "./text.ts";
 import { FAMILIES, quotedSpans } from "./candidates.ts";
 import { docIdentifiers } from "./doc-identifiers.ts";
 import { flattenTool, nestArguments } from "./nested.ts";
@@ -61,6 +62,8 @@ import { dealSiblings, siblingGroups } from "./numbered-siblings.ts";
 import { namedOrder } from "./name-lists.ts";
 import { joinedList } from "./joined-lists.ts";
 import { describedOptions, writtenOption } from "./described-options.ts";
+import { flagTurns } from "./flag-turns.ts";
+import { wholeCalls } from "./whole-calls.ts";
 
 export interface FactoredWeights {
   /** One weight vector per candidate family (FAMILIES order), then the "leave it out" one. */
@@ -337,6 +340,34 @@ export interface DecideOptions {
    * question names it again after another (as before 2026-12-06 17:30 UTC; repeated-mentions.ts).
    */
   repeatMentions?: boolean;
+  /**
+   * false: a further value counts as written with capitals, as a taken name is, when its first word opens a sentence
+   * ("Can you tell", a second league beside "English Premier League"), as before 2026-12-06 19:40 UTC (namedSpan).
+   */
+  openers?: boolean;
+  /**
+   * false: an enum member stands where the question first writes its words' stems, as before 2026-12-06 19:50 UTC;
+   * by default first where it is written letter for letter, capitals too ("AA", "Aa" and "aa" stand apart; placesOf).
+   */
+  exactPlaces?: boolean;
+  /**
+   * false: a flag named both ways takes one value, as before 2026-12-06 19:50 UTC; by default a flag the question names
+   * plain and beside a negating word ("is isothermal … is not isothermal") takes both, a call each (flag-turns.ts).
+   */
+  flagTurns?: boolean;
+  /**
+   * A call that lacks a required argument (the schema allows no such call): "several" (default) drops it where another
+   * call is made ("the area and perimeter of a circle" gave rectangle.calculate_perimeter with its breadth alone);
+   * "always" drops it even where it is the only one (a decline; a probe); false: kept, as before 2026-12-06 20:10 UTC
+   * (whole-calls.ts).
+   */
+  wholeCalls?: "several" | "always" | false;
+  /**
+   * false: with several functions called, a value another called function's parameter names beside it may still be a
+   * further value or number group of this one's, as before 2026-12-06 20:15 UTC ("a density of 5.2 … of 7.8" gave the
+   * cone volume a second call; foreignNamed).
+   */
+  foreignNames?: boolean;
 }
 
 export interface ScoredParam {
@@ -425,6 +456,7 @@ export function scoreFunctions(
   if (o.constants === false) view.constants = false;
   if (o.numberCommas === false) view.numberCommas = false;
   if (o.enumSpent === false) view.enumSpent = false;
+  if (o.exactPlaces !== false) view.exactPlaces = true;
   if ((o.commonWords ?? COMMON_WORDS) < 1) view.commonWords = o.commonWords ?? COMMON_WORDS;
   if (o.doubledQuotes === false) view.quoted = quotedSpans(question, view.tokens, false);
   if (o.negations !== false) view.negations = o.negations ?? ENGLISH_NEGATIONS;
@@ -485,6 +517,11 @@ export function placesOf(f: FunctionView, c: Candidate, enums = true): [number, 
   const stems = nameWords(String(c.value)).map(stemOf);
   if (stems.length === 0) return [];
   const t = f.view.tokens;
+  // members spelt alike but for their capitals ("AA", "Aa", "aa") each stand where the question writes them so (exactPlaces)
+  if (f.view.exactPlaces === true) {
+    const words = String(c.value).split(/[\s_]+/).filter((w) => w !== "");
+    for (let i = 0; i + words.length <= t.length; i++) if (words.every((w, j) => t[i + j]!.text === w)) return [[i, i + words.length]];
+  }
   for (let i = 0; i + stems.length <= t.length; i++)
     if (stems.every((st, j) => t[i + j]!.stem === st)) return [[i, i + stems.length]];
   return [];
@@ -523,6 +560,12 @@ export interface MoreOptions {
   listRuns?: boolean;
   /** Words that say lists pair in order (pairing-words.ts); undefined: none. */
   pairing?: ReadonlySet<string>;
+  /** true: a sentence's capitalised first word makes no name of a longer span (namedSpan). */
+  openers?: boolean;
+  /** true: a flag named both ways, plain and negated, takes both values, a call each (flag-turns.ts). */
+  flagTurns?: boolean;
+  /** Values another called function's parameter names beside them: never a further value here (foreignNamed). */
+  foreign?: (c: Candidate) => boolean;
 }
 
 /** The joint assignment: parameters in order of confidence, each its best candidate whose span is still free. */
@@ -549,6 +592,8 @@ export function assignLearned(
     !(c.family === "span" && named.has(String(c.value))) &&
     spent(c).every((r) => used.every((u) => !overlaps(r, u)));
   const enums = more?.enumPlaces !== false;
+  // how a further value must be written as the first is: with capitals or without (openers: a sentence's first word aside)
+  const caps = (c: Candidate) => (more?.openers === true ? namedSpan(f.view.tokens, c.start, c.end) : capitalised(f, c));
   const further = (c: Candidate) =>
     free(c) &&
     placesOf(f, c, enums).every((r) => used.every((u) => !overlaps(r, u)) && (more?.reserved ?? []).every((u) => !overlaps(r, u)));
@@ -724,9 +769,10 @@ export function assignLearned(
         // a further value is written as the first is (both quoted or neither, both with capitals or neither):
         // a list keeps one form
         if (!further(r.c) || r.c.quoted !== c0.quoted || !fits(pk.param, r.c)) continue;
-        if (r.c.family === "span" && capitalised(f, r.c) !== capitalised(f, c0)) continue;
+        if (r.c.family === "span" && caps(r.c) !== caps(c0)) continue;
         if (pk.values.some((v) => JSON.stringify(v.value) === JSON.stringify(r.c.value))) continue;
         if (placeStart(f, r.c, enums) < 0) continue;
+        if (more.foreign?.(r.c)) continue;
         const x = moreFeatures(f, params, pk.param, pk.values, r.c, enums);
         // a further value needs evidence of its own: joined to a value already taken, its parameter's name
         // beside it, or a near frame of a taken value ("3000 sq ft in New York and 4000 sq ft in Los Angeles");
@@ -746,7 +792,7 @@ export function assignLearned(
           x[5]! <= r.pr &&
           extendsRun(pk.values, r.c, {
             link: (a, b) => linkOf(f, placesOf(f, a, enums), placesOf(f, b, enums)),
-            rivals: ranked.filter((q) => further(q.c) && q.c.quoted === c0.quoted && (q.c.family !== "span" || capitalised(f, q.c) === capitalised(f, c0))).map((q) => q.c),
+            rivals: ranked.filter((q) => further(q.c) && q.c.quoted === c0.quoted && (q.c.family !== "span" || caps(q.c) === caps(c0))).map((q) => q.c),
           });
         if (!run && ((!joined && !framed && !quotedList && x[4] === 0) || sigmoid(dot(more.weights, x)) < more.threshold)) continue;
         used.push(...placesOf(f, r.c, enums));
@@ -758,6 +804,19 @@ export function assignLearned(
     }
     pk.values.sort((a, b) => placeStart(f, a, enums) - placeStart(f, b, enums));
   }
+  // a flag named both ways ("is isothermal … is not isothermal"): a value per way, in question order (flag-turns.ts)
+  if (more.flagTurns === true && f.view.negations)
+    for (const p of params) {
+      if (p.info.kind.type !== "boolean") continue;
+      const stems = new Set([...p.info.nameStems].filter((st) => (f.stats.get(st) ?? 0) < COMMON_WORDS));
+      const inPart = (k: number) => allowed({ family: "span", value: "", start: k, end: k + 1, quoted: false });
+      const turns = flagTurns(f.view.tokens, stems, f.view.negations, f.view.joiners, inPart);
+      const pk = picked.find((k) => k.param === p);
+      if (!turns || (pk && pk.values.length > 1)) continue;
+      const values = turns.map((v): Candidate => p.info.candidates.find((c) => c.family === "bool" && c.value === v) ?? { family: "bool", value: v, start: -1, end: -1, quoted: false });
+      if (pk) pk.values = values;
+      else picked.push({ param: p, values });
+    }
   // once some parameter holds several values the number of calls is set: a parameter with one value takes
   // further ones up to that number without the evidence asked above (the learnt "more" still says yes)
   const n = Math.max(1, ...picked.map((pk) => pk.values.length));
@@ -772,8 +831,8 @@ export function assignLearned(
         .sort((a, b) => b.pr - a.pr);
       for (const r of ranked) {
         if (pk.values.length >= n) break;
-        if (!further(r.c) || r.c.quoted !== c0.quoted || !fits(pk.param, r.c)) continue;
-        if (r.c.family === "span" && capitalised(f, r.c) !== capitalised(f, c0)) continue;
+        if (!further(r.c) || r.c.quoted !== c0.quoted || !fits(pk.param, r.c) || more.foreign?.(r.c)) continue;
+        if (r.c.family === "span" && caps(r.c) !== caps(c0)) continue;
         if (pk.values.some((v) => JSON.stringify(v.value) === JSON.stringify(r.c.value))) continue;
         if (placeStart(f, r.c, enums) < 0) continue;
         const x = moreFeatures(f, params, pk.param, pk.values, r.c, enums);
@@ -795,7 +854,7 @@ export function assignLearned(
         .sort((a, b) => b.pr - a.pr);
       for (const r of ranked) {
         if (pk.values.length >= n) break;
-        if (!further(r.c) || r.c.quoted !== c0.quoted || capitalised(f, r.c) !== capitalised(f, c0) || !fits(pk.param, r.c)) continue;
+        if (!further(r.c) || r.c.quoted !== c0.quoted || caps(r.c) !== caps(c0) || !fits(pk.param, r.c)) continue;
         if (!pk.values.some((v) => linkOf(f, rangesOf(v), rangesOf(r.c)) !== undefined || linkOf(f, rangesOf(r.c), rangesOf(v)) !== undefined)) continue;
         used.push(...rangesOf(r.c));
         pk.values.push(r.c);
@@ -808,7 +867,7 @@ export function assignLearned(
       places: (c) => placesOf(f, c, enums),
       free: further,
       take: (c) => used.push(...placesOf(f, c, enums)),
-      alike: (c, c0) => c.quoted === c0.quoted && (c.family !== "span" || capitalised(f, c) === capitalised(f, c0)),
+      alike: (c, c0) => c.quoted === c0.quoted && (c.family !== "span" || caps(c) === caps(c0)),
       minRatio: more.segmentFill,
     });
   return leftovers();
@@ -1016,6 +1075,7 @@ export function argumentsOf(
   o: DecideOptions = {},
   allowed?: (c: Candidate) => boolean,
   reserved?: readonly [number, number][],
+  foreign?: (c: Candidate) => boolean,
 ): { name: string; arguments: Record<string, unknown> }[] {
   const more =
     o.parallel === false
@@ -1033,6 +1093,9 @@ export function argumentsOf(
           quotedJoins: o.quotedJoins !== false,
           listRuns: o.listRuns !== false,
           pairing: o.pairing === false ? undefined : (o.pairing ?? ENGLISH_PAIRING),
+          openers: o.openers !== false,
+          flagTurns: o.flagTurns !== false,
+          foreign,
         };
   let picked = o.assigner === "order" ? assignByOrder(s.params) : assignLearned(s.view, s.params, more, allowed);
   // the span owner left a required parameter without a value: that parameter may take a value outside the
@@ -1079,7 +1142,7 @@ export function argumentsOf(
     const numbers = s.params.filter((p) => p.info.required && (p.info.kind.type === "integer" || p.info.kind.type === "number") && !p.info.kind.enumValues);
     const rows = numberGroupCalls(
       numbers.map((p) => ({ name: p.info.name, candidates: p.info.candidates, probs: p.probs })),
-      allowed ?? (() => true),
+      (c) => (allowed ?? (() => true))(c) && !foreign?.(c),
       groupShare,
       o.numberGroupOrder ?? SCHEMA_ORDER_PRIOR,
     );
@@ -1213,10 +1276,35 @@ export function decide(
       : undefined;
   // a function named again after another's mention: a segment per mention (repeated-mentions.ts)
   const repeated = owner && owner[0] !== -1 && o.repeatMentions !== false && o.assigner !== "order" ? repeatedCalls(chosen, w, o, shape.clauses) : undefined;
-  const calls = repeated ?? chosen.map((s, i) => argumentsOf(s, w, o, allowed(i), firsts?.flatMap((r, j) => (j === i ? [] : r))));
+  // values another called function's parameter names beside them, none of this one's (foreignNamed)
+  const foreign = (i: number) => (o.foreignNames !== false && chosen.length > 1 ? foreignNamed(chosen, i) : undefined);
+  const calls = repeated ?? chosen.map((s, i) => argumentsOf(s, w, o, allowed(i), firsts?.flatMap((r, j) => (j === i ? [] : r)), foreign(i)));
   if (o.shared !== false && chosen.length > 1)
     shareValues(chosen, calls, new Set(chosen[0]!.view.view.quoted.map((q) => q.text)));
+  // a call that lacks a required argument is no call the schema allows: made only where it would be the only one (whole-calls.ts)
+  if (o.wholeCalls !== false)
+    return wholeCalls(calls, chosen.map((s) => s.params.filter((p) => p.info.required).map((p) => p.info.name)), o.wholeCalls === "always").flat();
   return calls.flat();
+}
+
+/** How near (features.ts windowMatch: 1 beside, 0.6 a word away) another function's parameter name must stand to claim a value. */
+export const FOREIGN_CUE = 0.6;
+
+/**
+ * Foreign names: with several functions called, a value that another called function's parameter names right beside
+ * it ("a density of 5.2" for calculate_cone_mass's density), while no parameter of function `i` is named as near, is no
+ * further value or number group of `i`'s (a question that sets the scene before its requests).
+ */
+export function foreignNamed(chosen: readonly ScoredFunction[], i: number): (c: Candidate) => boolean {
+  const f = chosen[i]!.view;
+  const mine = chosen[i]!.params.map((p) => p.info.nameStems);
+  const theirs = chosen.flatMap((s, j) => (j === i ? [] : s.params.map((p) => p.info.nameStems))).filter((st) => !mine.some((m) => [...st].every((x) => m.has(x))));
+  const cue = (stems: Set<string>, c: Candidate) => Math.max(windowMatch(f, stems, c.start - 1, -1, false), windowMatch(f, stems, c.end, 1, false));
+  return (c) => {
+    if (c.start < 0) return false;
+    const other = Math.max(0, ...theirs.map((st) => cue(st, c)));
+    return other >= FOREIGN_CUE && mine.every((st) => cue(st, c) < other);
+  };
 }
 
 /**
@@ -1309,6 +1397,19 @@ export function mentionPlaces(chosen: readonly ScoredFunction[], docs?: number, 
 /** Whether each function's own name words (those no other of them has; with `docs`, its own rarer description words) appear in the question. */
 export function mentioned(chosen: readonly ScoredFunction[], docs?: number): boolean[] {
   return mentionPlaces(chosen, docs).map((at) => at >= 0);
+}
+
+/**
+ * Is a span written as a name, for further values (DecideOptions.openers): a word of it starts with a capital letter,
+ * the first word of a sentence counting only where it is the span's only word ("Can you tell" opens a question, it is
+ * no name; "Paris" alone may be one).
+ */
+export function namedSpan(tokens: readonly QToken[], start: number, end: number): boolean {
+  if (start < 0) return false;
+  const words = tokens.slice(start, end);
+  const upper = (k: QToken) => k.capital || /^\p{Lu}/u.test(k.text);
+  // a sentence's first word is written with a capital whatever it is (QToken.capital is false there)
+  return words.some((k, i) => upper(k) && (k.capital || i > 0 || words.length === 1));
 }
 
 /** Does a span hold a word that starts with a capital letter? */

@@ -122,7 +122,7 @@ const DECAY = [1, 0.6, 0.35];
 const rarity = (stats: WordStats, stem: string): number => 1 - (stats.get(stem) ?? 0);
 
 /** Strongest match of `stems` among the 3 tokens before (dir -1) or after (dir +1) a range, decayed by distance. */
-function windowMatch(f: FunctionView, stems: Set<string>, from: number, dir: 1 | -1, idf: boolean): number {
+export function windowMatch(f: FunctionView, stems: Set<string>, from: number, dir: 1 | -1, idf: boolean): number {
   let best = 0;
   const t = f.view.tokens;
   // a symbol written onto the value ("$3000", "5%", "'Paris'") is how the value is written, not a word between it
