@@ -2733,6 +2733,30 @@ const DEVELOPMENT_PROBES = [
     38,
     18,
   ],
+  [
+    "probe, decoding (h38r; base-s1 weights, /tmp/h38r/snap1/probe.sh p1, /tmp/coord/h38r-p1.log): sentence openers (a sentence's first word set off by a comma is no one-word text value), value exchanges at 2 (a value passes to another parameter of the function where the product of chances grows more than twice), segments from openers (a later function's segment starts at the sentence opener before its mention) and contractions ('I'm' as no value) together: parallel_multiple 20.5 -> 22 (won 90, 118, 138, lost none), every other category unchanged, sum of six 309.5 against 308; java 63, js 64",
+    60.5,
+    62,
+    81.25,
+    38,
+    22,
+  ],
+  [
+    "the same on base-s2 (the same three items; sum 309 against 307.5; java 63, js 66)",
+    60.5,
+    61,
+    81.25,
+    36.5,
+    22,
+  ],
+  [
+    "probe, decoding, each off from the four (h38r; parallel and parallel_multiple, /tmp/coord/h38r-a1.log), the same on both seeds: sentence openers off 21 (loses 118 and 138), value exchanges off 21.5 (loses 138), segments from openers off 21.5 (loses 90), contractions off 22 (no item): contractions not kept (they trade one wrong value for another: 'I'm' for 'curious'); before that, with sentence openers alone on, value exchanges at margins 1 / 2 / 4 / 8 on base-s1: parallel_multiple 21 -> 21.5 at each (138 won, 139 lost among the right-count items; parallel_multiple only, a quick look; with segments from openers 139 is not lost)",
+    null,
+    null,
+    null,
+    38,
+    21,
+  ],
 ].map(([what, simple_python, multiple, irrelevance, parallel, parallel_multiple]) => ({
   what,
   simple_python,
@@ -2828,6 +2852,9 @@ const MODES: Record<string, DecideOptions> = {
   "described-options-off": { describedOptions: false },
   "phrases-0.3": { phrases: 0.3 },
   "repeat-mentions-off": { repeatMentions: false },
+  "sentence-openers-off": { sentenceOpeners: false },
+  "value-exchanges-off": { valueExchanges: false },
+  "opener-segments-off": { openerSegments: false },
 };
 
 function countKinds(report: BfclReport): Record<string, number> {
@@ -2978,6 +3005,16 @@ const REPEATED_MENTION_MODES: Record<string, string> = {
     "with several functions called, one segment per function from its first mention on, however often the question names it again after another ('analyze the structure of building B1234 … statistics for Michael Jordan … another building B5678 … LeBron James' gave the second building to the statistics' segment and one analyze_structure call; repeated-mentions.ts; before 2026-12-06 17:30 UTC)",
 };
 
+/** Ablation of the rules on values inside a long question's parts (2026-12-06, issue 38, h38r: parallel_multiple), run with the default modes. */
+const VALUE_PART_MODES: Record<string, string> = {
+  "sentence-openers-off":
+    "a sentence's opening word set off by a comma may be a one-word text value ('Lastly, …' gave music key 'Finally'; sentence-openers.ts; before 2026-12-06 20:00 UTC)",
+  "value-exchanges-off":
+    "no value passes between a function's parameters after the joint assignment: a required parameter keeps a value an optional one is far surer of (company_name 'Patent' at 0.17, case_type sure of it at 0.93; value-exchanges.ts; before 2026-12-06 20:00 UTC)",
+  "opener-segments-off":
+    "a later function's segment starts at the clause of its mention, not at the sentence opener before it ('Second, I'm currently in Boston, MA … Could you find the closest sushi restaurant' gave Boston to the function before; opener-segments.ts; before 2026-12-06 20:00 UTC)",
+};
+
 async function evaluate(): Promise<void> {
   const given = process.argv.some((a) => a === "--modes" || a.startsWith("--modes="));
   const modes = [
@@ -2996,6 +3033,7 @@ async function evaluate(): Promise<void> {
             ...Object.keys(COMMA_NAME_MODES),
             ...Object.keys(LIST_FORM_MODES),
             ...Object.keys(REPEATED_MENTION_MODES),
+            ...Object.keys(VALUE_PART_MODES),
           ]),
     ]),
   ];
@@ -3045,6 +3083,7 @@ async function evaluate(): Promise<void> {
       comma_name_modes: COMMA_NAME_MODES,
       list_form_modes: LIST_FORM_MODES,
       repeated_mention_modes: REPEATED_MENTION_MODES,
+      value_part_modes: VALUE_PART_MODES,
     },
   );
 }
