@@ -2757,6 +2757,39 @@ const DEVELOPMENT_PROBES = [
     38,
     21,
   ],
+  [
+    "official eval of the three rules (h38r; copies of base-s1: npx tsx scripts/build-factored-caller.ts --eval --modes full,sentence-openers-off,value-exchanges-off,opener-segments-off --out /tmp/h38r/e1 --result scratch-h38r-s1, 20:19 UTC, /tmp/coord/h38r-eval.log): full parallel_multiple 22, sum of six 309.5 (java 63, js 64); sentence-openers-off 21, value-exchanges-off 21.5, opener-segments-off 21.5, every other category the same",
+    60.5,
+    62,
+    81.25,
+    38,
+    22,
+  ],
+  ["the same on base-s2 (sum 309; java 63, js 66; each off 21 / 21.5 / 21.5)", 60.5, 61, 81.25, 36.5, 22],
+  [
+    "probe, decoding (h38r; with the three rules; /tmp/h38r/snap2/probe.sh lq, /tmp/coord/h38r-lq.log): leftover quotes, a quoted text no parameter holds replaces a text parameter's unquoted value at 0.1 / 0.2 of its chance: seed 1 won simple_java_66, simple_javascript_49, parallel_multiple_164, 178 at both, lost none: java 64, js 66, parallel_multiple 23, sum 313.5 against 309.5; seed 2 at 0.1 the same four (js 68, sum 313 against 309), at 0.2 not js_49 (sum 311): 0.1 chosen",
+    60.5,
+    62,
+    81.25,
+    38,
+    23,
+  ],
+  [
+    "official eval with leftover quotes at 0.1 (h38r; copies of base-s1: npx tsx scripts/build-factored-caller.ts --eval --modes full,leftover-quotes-off --out /tmp/h38r/e1 --result scratch-h38r-lq-s1, 20:24 UTC, /tmp/coord/h38r-eval2.log): full java 64, js 66, parallel_multiple 23, sum of six 313.5 (main 308); leftover-quotes-off java 63, js 64, parallel_multiple 22 (sum 309.5)",
+    60.5,
+    62,
+    81.25,
+    38,
+    23,
+  ],
+  [
+    "the same on base-s2 (java 64, js 68, sum 313 against main's 307.5; leftover-quotes-off 63 / 66 / 22, sum 309)",
+    60.5,
+    61,
+    81.25,
+    36.5,
+    23,
+  ],
 ].map(([what, simple_python, multiple, irrelevance, parallel, parallel_multiple]) => ({
   what,
   simple_python,
@@ -2855,6 +2888,7 @@ const MODES: Record<string, DecideOptions> = {
   "sentence-openers-off": { sentenceOpeners: false },
   "value-exchanges-off": { valueExchanges: false },
   "opener-segments-off": { openerSegments: false },
+  "leftover-quotes-off": { leftoverQuotes: false },
 };
 
 function countKinds(report: BfclReport): Record<string, number> {
@@ -3013,6 +3047,8 @@ const VALUE_PART_MODES: Record<string, string> = {
     "no value passes between a function's parameters after the joint assignment: a required parameter keeps a value an optional one is far surer of (company_name 'Patent' at 0.17, case_type sure of it at 0.93; value-exchanges.ts; before 2026-12-06 20:00 UTC)",
   "opener-segments-off":
     "a later function's segment starts at the clause of its mention, not at the sentence opener before it ('Second, I'm currently in Boston, MA … Could you find the closest sushi restaurant' gave Boston to the function before; opener-segments.ts; before 2026-12-06 20:00 UTC)",
+  "leftover-quotes-off":
+    "a quoted text no parameter holds stays unused however close its chance ('the date of the 'Battle of Waterloo'' gave event 'Belgium'; leftover-quotes.ts; before 2026-12-06 20:30 UTC)",
 };
 
 async function evaluate(): Promise<void> {

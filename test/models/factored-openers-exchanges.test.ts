@@ -4,6 +4,7 @@ import { openerStarts } from "../../src/models/factored/opener-segments.ts";
 import { dropSentenceOpeners, sentenceOpener } from "../../src/models/factored/sentence-openers.ts";
 import { tokenize } from "../../src/models/factored/text.ts";
 import { exchangeValues, type ExchangeSlot } from "../../src/models/factored/value-exchanges.ts";
+import { bestQuote } from "../../src/models/factored/leftover-quotes.ts";
 
 const span = (tokens: ReturnType<typeof tokenize>, text: string): Candidate => {
   const at = tokens.findIndex((k) => k.text === text);
@@ -74,5 +75,19 @@ describe("factored caller: value exchanges", () => {
       { required: false, probs: [0, 0.9], pNull: 0.1, at: -1, fixed: false },
     ];
     expect(exchangeValues(slots, world, 2)).toEqual([1, -1]);
+  });
+});
+
+describe("factored caller: leftover quotes", () => {
+  it("replaces an unquoted value by a quoted text at the given share of its chance, the largest share first", () => {
+    // event holds 'Belgium' at 0.10; the quoted 'Battle of Waterloo' has 0.015 of its chance (0.15 of it)
+    const event = { own: 0.1, quoted: [{ at: 7, chance: 0.015 }] };
+    // location holds something at 0.3 and would take the same quote at 0.03 (a tenth of it)
+    const location = { own: 0.3, quoted: [{ at: 4, chance: 0.03 }] };
+    expect(bestQuote([event, location], 0.1)).toEqual({ slot: 0, at: 7 });
+    // under the share: none
+    expect(bestQuote([event, location], 0.2)).toBeUndefined();
+    // nothing quoted free: none
+    expect(bestQuote([{ own: 0.1, quoted: [] }], 0.1)).toBeUndefined();
   });
 });

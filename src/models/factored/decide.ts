@@ -64,6 +64,7 @@ import { describedOptions, writtenOption } from "./described-options.ts";
 import { dropSentenceOpeners } from "./sentence-openers.ts";
 import { exchangeValues } from "./value-exchanges.ts";
 import { openerStarts } from "./opener-segments.ts";
+import { bestQuote } from "./leftover-quotes.ts";
 
 export interface FactoredWeights {
   /** One weight vector per candidate family (FAMILIES order), then the "leave it out" one. */
@@ -348,6 +349,11 @@ export interface DecideOptions {
    * 2026-12-06 20:00 UTC).
    */
   valueExchanges?: number | false;
+  /**
+   * After the joint assignment, a quoted text no parameter holds replaces a text parameter's unquoted value at this
+   * share of its chance (leftover-quotes.ts; default LEFTOVER_QUOTES; false: never, as before 2026-12-06 20:30 UTC).
+   */
+  leftoverQuotes?: number | false;
   /** false: a later function's segment starts at its clause, not at the sentence opener before it ("Second, …"; opener-segments.ts). */
   openerSegments?: boolean;
 }
@@ -462,6 +468,7 @@ export function scoreFunctions(
   if (o.twoWordItems !== false) view.twoWordItems = true;
   if (o.sentenceOpeners !== false) view.sentenceOpeners = true;
   if (o.valueExchanges !== false) view.valueExchanges = o.valueExchanges ?? VALUE_EXCHANGES;
+  if (o.leftoverQuotes !== false) view.leftoverQuotes = o.leftoverQuotes ?? LEFTOVER_QUOTES;
   if (o.scatteredNumbers !== true) view.joinedNumbers = true;
   if (o.phrases !== false) view.phrases = o.phrases ?? PHRASES;
   if (o.units !== false) view.units = o.units ?? UNITS;
@@ -610,6 +617,27 @@ export function assignLearned(
   }
   // a value passes to another parameter surer of it, the giver taking its next free value (value-exchanges.ts)
   if (f.view.valueExchanges !== undefined) exchangePicked(f, params, picked, namedPicks, used, spent, (p, c) => allowed(c) && !namesFunction(c) && !(c.family === "span" && named.has(String(c.value))) && fits(p, c), f.view.valueExchanges);
+  // a quoted text no parameter holds replaces a text parameter's unquoted value (leftover-quotes.ts)
+  if (f.view.leftoverQuotes !== undefined)
+    for (let round = 0; round < params.length; round++) {
+      const texts = picked.filter((k) => {
+        const v = k.values[0]!;
+        const kind = k.param.info.kind;
+        return !namedPicks.has(k) && k.values.length === 1 && kind.type === "string" && !kind.enumValues && v.family === "span" && !v.quoted && v.start >= 0;
+      });
+      const next = bestQuote(
+        texts.map((k) => ({
+          own: k.param.probs[k.param.info.candidates.indexOf(k.values[0]!)] ?? 0,
+          quoted: k.param.info.candidates.flatMap((c, at) => (c.family === "span" && c.quoted && free(c) && fits(k.param, c) ? [{ at, chance: k.param.probs[at]! }] : [])),
+        })),
+        f.view.leftoverQuotes,
+      );
+      if (!next) break;
+      const k = texts[next.slot]!;
+      k.values = [k.param.info.candidates[next.at]!];
+      used.length = 0;
+      for (const q of picked) for (const v of q.values) used.push(...spent(v));
+    }
   // two text values, or two numbers, exchanged where the schema's order, held likelier, says so (order-swaps.ts)
   if (f.view.orderSwaps !== undefined) {
     const numeric = (k: Picked) => (k.param.info.kind.type === "integer" || k.param.info.kind.type === "number") && k.values[0]!.family === "number";
@@ -1162,6 +1190,9 @@ const FILL_FEATURE = 5;
 
 /** DecideOptions.valueExchanges's default. */
 export const VALUE_EXCHANGES = 2;
+
+/** DecideOptions.leftoverQuotes's default (chosen on BFCL dev: 0.1 / 0.2 in DEVELOPMENT_PROBES). */
+export const LEFTOVER_QUOTES = 0.1;
 
 /** DecideOptions.widenWeak's default. */
 export const WIDEN_WEAK = 16;
