@@ -2790,6 +2790,14 @@ const DEVELOPMENT_PROBES = [
     36.5,
     23,
   ],
+  [
+    "probe, decoding, not kept (h38r; with the four rules; /tmp/h38r/snap3/run.sh, /tmp/coord/h38r-x.log, both seeds): sentence openers also end spans of several words that start at the opener ('Lastly, I'), contractions ('I'm' as no one-word value) again, and both: every category and every failing item the same as without (sums 313.5 / 313)",
+    60.5,
+    62,
+    81.25,
+    38,
+    23,
+  ],
 ].map(([what, simple_python, multiple, irrelevance, parallel, parallel_multiple]) => ({
   what,
   simple_python,
