@@ -2812,6 +2812,71 @@ const DEVELOPMENT_PROBES = [
     36.5,
     20,
   ],
+  [
+    "probe, decoding (h38r; base-s1 weights, /tmp/h38r/snap1/probe.sh p1, /tmp/coord/h38r-p1.log): sentence openers (a sentence's first word set off by a comma is no one-word text value), value exchanges at 2 (a value passes to another parameter of the function where the product of chances grows more than twice), segments from openers (a later function's segment starts at the sentence opener before its mention) and contractions ('I'm' as no value) together: parallel_multiple 20.5 -> 22 (won 90, 118, 138, lost none), every other category unchanged, sum of six 309.5 against 308; java 63, js 64",
+    60.5,
+    62,
+    81.25,
+    38,
+    22,
+  ],
+  [
+    "the same on base-s2 (the same three items; sum 309 against 307.5; java 63, js 66)",
+    60.5,
+    61,
+    81.25,
+    36.5,
+    22,
+  ],
+  [
+    "probe, decoding, each off from the four (h38r; parallel and parallel_multiple, /tmp/coord/h38r-a1.log), the same on both seeds: sentence openers off 21 (loses 118 and 138), value exchanges off 21.5 (loses 138), segments from openers off 21.5 (loses 90), contractions off 22 (no item): contractions not kept (they trade one wrong value for another: 'I'm' for 'curious'); before that, with sentence openers alone on, value exchanges at margins 1 / 2 / 4 / 8 on base-s1: parallel_multiple 21 -> 21.5 at each (138 won, 139 lost among the right-count items; parallel_multiple only, a quick look; with segments from openers 139 is not lost)",
+    null,
+    null,
+    null,
+    38,
+    21,
+  ],
+  [
+    "official eval of the three rules (h38r; copies of base-s1: npx tsx scripts/build-factored-caller.ts --eval --modes full,sentence-openers-off,value-exchanges-off,opener-segments-off --out /tmp/h38r/e1 --result scratch-h38r-s1, 20:19 UTC, /tmp/coord/h38r-eval.log): full parallel_multiple 22, sum of six 309.5 (java 63, js 64); sentence-openers-off 21, value-exchanges-off 21.5, opener-segments-off 21.5, every other category the same",
+    60.5,
+    62,
+    81.25,
+    38,
+    22,
+  ],
+  ["the same on base-s2 (sum 309; java 63, js 66; each off 21 / 21.5 / 21.5)", 60.5, 61, 81.25, 36.5, 22],
+  [
+    "probe, decoding (h38r; with the three rules; /tmp/h38r/snap2/probe.sh lq, /tmp/coord/h38r-lq.log): leftover quotes, a quoted text no parameter holds replaces a text parameter's unquoted value at 0.1 / 0.2 of its chance: seed 1 won simple_java_66, simple_javascript_49, parallel_multiple_164, 178 at both, lost none: java 64, js 66, parallel_multiple 23, sum 313.5 against 309.5; seed 2 at 0.1 the same four (js 68, sum 313 against 309), at 0.2 not js_49 (sum 311): 0.1 chosen",
+    60.5,
+    62,
+    81.25,
+    38,
+    23,
+  ],
+  [
+    "official eval with leftover quotes at 0.1 (h38r; copies of base-s1: npx tsx scripts/build-factored-caller.ts --eval --modes full,leftover-quotes-off --out /tmp/h38r/e1 --result scratch-h38r-lq-s1, 20:24 UTC, /tmp/coord/h38r-eval2.log): full java 64, js 66, parallel_multiple 23, sum of six 313.5 (main 308); leftover-quotes-off java 63, js 64, parallel_multiple 22 (sum 309.5)",
+    60.5,
+    62,
+    81.25,
+    38,
+    23,
+  ],
+  [
+    "the same on base-s2 (java 64, js 68, sum 313 against main's 307.5; leftover-quotes-off 63 / 66 / 22, sum 309)",
+    60.5,
+    61,
+    81.25,
+    36.5,
+    23,
+  ],
+  [
+    "probe, decoding, not kept (h38r; with the four rules; /tmp/h38r/snap3/run.sh, /tmp/coord/h38r-x.log, both seeds): sentence openers also end spans of several words that start at the opener ('Lastly, I'), contractions ('I'm' as no one-word value) again, and both: every category and every failing item the same as without (sums 313.5 / 313)",
+    60.5,
+    62,
+    81.25,
+    38,
+    23,
+  ],
 ].map(([what, simple_python, multiple, irrelevance, parallel, parallel_multiple]) => ({
   what,
   simple_python,
@@ -2912,6 +2977,10 @@ const MODES: Record<string, DecideOptions> = {
   "flag-turns-off": { flagTurns: false },
   "whole-calls-off": { wholeCalls: false },
   "foreign-names-off": { foreignNames: false },
+  "sentence-openers-off": { sentenceOpeners: false },
+  "value-exchanges-off": { valueExchanges: false },
+  "opener-segments-off": { openerSegments: false },
+  "leftover-quotes-off": { leftoverQuotes: false },
 };
 
 function countKinds(report: BfclReport): Record<string, number> {
@@ -3076,6 +3145,18 @@ const FURTHER_VALUE_MODES: Record<string, string> = {
     "with several functions called, a value another called function's parameter names right beside it may be a further value or a number group of this one's ('The first material has a density of 5.2 g/cm^3 and the second … of 7.8 g/cm^3 … two identical cones, each with a base radius of 10 cm' gave calculate_cone_volume a second call with radius 5.2, height 7.8; decide.ts foreignNamed; before 2026-12-06 20:15 UTC)",
 };
 
+/** Ablation of the rules on values inside a long question's parts (2026-12-06, issue 38, h38r: parallel_multiple), run with the default modes. */
+const VALUE_PART_MODES: Record<string, string> = {
+  "sentence-openers-off":
+    "a sentence's opening word set off by a comma may be a one-word text value ('Lastly, …' gave music key 'Finally'; sentence-openers.ts; before 2026-12-06 20:00 UTC)",
+  "value-exchanges-off":
+    "no value passes between a function's parameters after the joint assignment: a required parameter keeps a value an optional one is far surer of (company_name 'Patent' at 0.17, case_type sure of it at 0.93; value-exchanges.ts; before 2026-12-06 20:00 UTC)",
+  "opener-segments-off":
+    "a later function's segment starts at the clause of its mention, not at the sentence opener before it ('Second, I'm currently in Boston, MA … Could you find the closest sushi restaurant' gave Boston to the function before; opener-segments.ts; before 2026-12-06 20:00 UTC)",
+  "leftover-quotes-off":
+    "a quoted text no parameter holds stays unused however close its chance ('the date of the 'Battle of Waterloo'' gave event 'Belgium'; leftover-quotes.ts; before 2026-12-06 20:30 UTC)",
+};
+
 async function evaluate(): Promise<void> {
   const given = process.argv.some((a) => a === "--modes" || a.startsWith("--modes="));
   const modes = [
@@ -3095,6 +3176,7 @@ async function evaluate(): Promise<void> {
             ...Object.keys(LIST_FORM_MODES),
             ...Object.keys(REPEATED_MENTION_MODES),
             ...Object.keys(FURTHER_VALUE_MODES),
+            ...Object.keys(VALUE_PART_MODES),
           ]),
     ]),
   ];
@@ -3145,6 +3227,7 @@ async function evaluate(): Promise<void> {
       list_form_modes: LIST_FORM_MODES,
       repeated_mention_modes: REPEATED_MENTION_MODES,
       further_value_modes: FURTHER_VALUE_MODES,
+      value_part_modes: VALUE_PART_MODES,
     },
   );
 }

@@ -209,6 +209,12 @@ export interface QuestionView {
   orderSwaps?: number;
   /** An empty optional text parameter takes an unspent capitalised run at this share of its null (leftover-names.ts). */
   emptyNames?: number;
+  /** true: a sentence's opening word set off by a comma is no one-word text value (sentence-openers.ts). */
+  sentenceOpeners?: boolean;
+  /** After the joint assignment, an unheld quoted text replaces a text parameter's unquoted value at this share of its chance (leftover-quotes.ts). */
+  leftoverQuotes?: number;
+  /** After the joint assignment, a value passes to another parameter where the product of chances grows this many times (value-exchanges.ts). */
+  valueExchanges?: number;
   /** gluedRuns of the question, once computed. */
   runs?: [number, number][];
 }

@@ -64,6 +64,10 @@ import { joinedList } from "./joined-lists.ts";
 import { describedOptions, writtenOption } from "./described-options.ts";
 import { flagTurns } from "./flag-turns.ts";
 import { wholeCalls } from "./whole-calls.ts";
+import { dropSentenceOpeners } from "./sentence-openers.ts";
+import { exchangeValues } from "./value-exchanges.ts";
+import { openerStarts } from "./opener-segments.ts";
+import { bestQuote } from "./leftover-quotes.ts";
 
 export interface FactoredWeights {
   /** One weight vector per candidate family (FAMILIES order), then the "leave it out" one. */
@@ -368,6 +372,21 @@ export interface DecideOptions {
    * cone volume a second call; foreignNamed).
    */
   foreignNames?: boolean;
+  /** false: a sentence's opening word set off by a comma ("Lastly, …") may be a one-word text value, as before 2026-12-06 20:00 UTC (sentence-openers.ts). */
+  sentenceOpeners?: boolean;
+  /**
+   * After the joint assignment, a value passes to another parameter of the function where the product of the two
+   * chances grows more than this many times (value-exchanges.ts; default VALUE_EXCHANGES; false: none, as before
+   * 2026-12-06 20:00 UTC).
+   */
+  valueExchanges?: number | false;
+  /**
+   * After the joint assignment, a quoted text no parameter holds replaces a text parameter's unquoted value at this
+   * share of its chance (leftover-quotes.ts; default LEFTOVER_QUOTES; false: never, as before 2026-12-06 20:30 UTC).
+   */
+  leftoverQuotes?: number | false;
+  /** false: a later function's segment starts at its clause, not at the sentence opener before it ("Second, …"; opener-segments.ts). */
+  openerSegments?: boolean;
 }
 
 export interface ScoredParam {
@@ -415,6 +434,7 @@ export function scoreParams(f: FunctionView, w: readonly number[][]): ScoredPara
     if (p.kind.commaJoined) joinCommaParts(p.candidates, probs);
     else if (f.view.numberCommas !== false) joinNumberCommas(p.candidates, probs);
     if (f.view.commonWords !== undefined) dropCommonWords(f, p.candidates, probs, f.view.commonWords);
+    if (f.view.sentenceOpeners === true) dropSentenceOpeners(f.view.tokens, p.candidates, probs);
     // a number's unit written in one number parameter's description names that parameter (units.ts)
     if (f.view.units !== undefined) weighUnits(f, p, probs, f.view.units);
     // a name word binds the span right against it before one a word or two away (name-neighbours.ts)
@@ -478,6 +498,9 @@ export function scoreFunctions(
   if (o.numberScales !== false) view.numberScales = o.numberScales ?? ENGLISH_NUMBER_SCALES;
   if (o.plainLists !== false) view.plainLists = true;
   if (o.twoWordItems !== false) view.twoWordItems = true;
+  if (o.sentenceOpeners !== false) view.sentenceOpeners = true;
+  if (o.valueExchanges !== false) view.valueExchanges = o.valueExchanges ?? VALUE_EXCHANGES;
+  if (o.leftoverQuotes !== false) view.leftoverQuotes = o.leftoverQuotes ?? LEFTOVER_QUOTES;
   if (o.scatteredNumbers !== true) view.joinedNumbers = true;
   if (o.phrases !== false) view.phrases = o.phrases ?? PHRASES;
   if (o.units !== false) view.units = o.units ?? UNITS;
@@ -637,6 +660,29 @@ export function assignLearned(
     used.push(...spent(value));
     picked.push({ param: p, values: [value] });
   }
+  // a value passes to another parameter surer of it, the giver taking its next free value (value-exchanges.ts)
+  if (f.view.valueExchanges !== undefined) exchangePicked(f, params, picked, namedPicks, used, spent, (p, c) => allowed(c) && !namesFunction(c) && !(c.family === "span" && named.has(String(c.value))) && fits(p, c), f.view.valueExchanges);
+  // a quoted text no parameter holds replaces a text parameter's unquoted value (leftover-quotes.ts)
+  if (f.view.leftoverQuotes !== undefined)
+    for (let round = 0; round < params.length; round++) {
+      const texts = picked.filter((k) => {
+        const v = k.values[0]!;
+        const kind = k.param.info.kind;
+        return !namedPicks.has(k) && k.values.length === 1 && kind.type === "string" && !kind.enumValues && v.family === "span" && !v.quoted && v.start >= 0;
+      });
+      const next = bestQuote(
+        texts.map((k) => ({
+          own: k.param.probs[k.param.info.candidates.indexOf(k.values[0]!)] ?? 0,
+          quoted: k.param.info.candidates.flatMap((c, at) => (c.family === "span" && c.quoted && free(c) && fits(k.param, c) ? [{ at, chance: k.param.probs[at]! }] : [])),
+        })),
+        f.view.leftoverQuotes,
+      );
+      if (!next) break;
+      const k = texts[next.slot]!;
+      k.values = [k.param.info.candidates[next.at]!];
+      used.length = 0;
+      for (const q of picked) for (const v of q.values) used.push(...spent(v));
+    }
   // two text values, or two numbers, exchanged where the schema's order, held likelier, says so (order-swaps.ts)
   if (f.view.orderSwaps !== undefined) {
     const numeric = (k: Picked) => (k.param.info.kind.type === "integer" || k.param.info.kind.type === "number") && k.values[0]!.family === "number";
@@ -1205,6 +1251,12 @@ export const FILL_FLOOR = 0.5;
 /** Where functionFeatures writes the fill (the mean chance that a required parameter gets a value). */
 const FILL_FEATURE = 5;
 
+/** DecideOptions.valueExchanges's default. */
+export const VALUE_EXCHANGES = 2;
+
+/** DecideOptions.leftoverQuotes's default (chosen on BFCL dev: 0.1 / 0.2 in DEVELOPMENT_PROBES). */
+export const LEFTOVER_QUOTES = 0.1;
+
 /** DecideOptions.widenWeak's default. */
 export const WIDEN_WEAK = 16;
 
@@ -1260,7 +1312,7 @@ export function decide(
   }
   const scored = scoreFunctions(tools, question, w, stats, joiners, o);
   const chosen = chooseFunctions(scored, w, o);
-  const shape = { clauses: o.clauseStarts !== false, clusters: o.mentionClusters !== false };
+  const shape = { clauses: o.clauseStarts !== false, clusters: o.mentionClusters !== false, openers: o.openerSegments !== false };
   let owner = chosen.length > 1 && o.segment !== false ? spanOwners(chosen, docMentions(o), shape) : undefined;
   // a sentence that mentions one function alone is that function's (sentence-owners.ts)
   if (owner && owner[0] !== -1 && o.sentenceOwners !== false) {
@@ -1323,7 +1375,7 @@ function repeatedCalls(
   const own = names.map((n, i) => new Set([...n].filter((x) => names.every((m, j) => j === i || !m.has(x)))));
   const cut = (events: readonly MentionEvent[]) => {
     const places = events.map((e) => e.at);
-    const owner = segmentOwners(tokens.length, clauses ? clauseStarts(tokens, chosen[0]!.view.view.joiners, places) : places);
+    const owner = segmentOwners(tokens.length, clauses ? shapedStarts(tokens, chosen[0]!.view.view.joiners, places, o.openerSegments !== false) : places);
     const allowed = (j: number) => (c: Candidate) => c.start < 0 || owner[c.start] === j;
     const firsts = events.map((e, j) => assignLearned(chosen[e.fn]!.view, chosen[e.fn]!.params, undefined, allowed(j)).flatMap((k) => k.values.flatMap(rangesOf)));
     const others = (j: number) => firsts.flatMap((r, k) => (k === j ? [] : r));
@@ -1359,13 +1411,13 @@ function repeatedCalls(
 export function spanOwners(
   chosen: readonly ScoredFunction[],
   docs?: number,
-  shape: { clauses?: boolean; clusters?: boolean } = {},
+  shape: { clauses?: boolean; clusters?: boolean; openers?: boolean } = {},
 ): number[] {
   const tokens = chosen[0]!.view.view.tokens;
   const places = mentionPlaces(chosen, docs, shape.clusters === true);
   if (places.some((at) => at < 0)) return tokens.map(() => -1);
   // shape.clauses: a later function's segment starts after the clause break before its mention (segment-shape.ts)
-  const first = shape.clauses === true ? clauseStarts(tokens, chosen[0]!.view.view.joiners, places) : places;
+  const first = shape.clauses === true ? shapedStarts(tokens, chosen[0]!.view.view.joiners, places, shape.openers === true) : places;
   const order = first.map((at, i) => ({ at, i })).sort((a, b) => a.at - b.at);
   return tokens.map((_, k) => {
     let owner = order[0]!.i;
@@ -1511,4 +1563,67 @@ function withDescribedOptions(s: ScoredFunction, picked: Picked[]): Picked[] {
     out = held ? out.map((k) => (k === held ? { param: p, values: [value] } : k)) : [...out, { param: p, values: [value] }];
   }
   return out;
+}
+
+/**
+ * The joint assignment's picks after value exchanges (value-exchanges.ts): `picked` and `used` rewritten in place;
+ * picks with several values and those a named run took stay as they are.
+ */
+function exchangePicked(
+  f: FunctionView,
+  params: readonly ScoredParam[],
+  picked: Picked[],
+  fixed: ReadonlySet<Picked>,
+  used: [number, number][],
+  spent: (c: Candidate) => [number, number][],
+  may: (p: ScoredParam, c: Candidate) => boolean,
+  margin: number,
+): void {
+  const pickOf = params.map((p) => picked.find((k) => k.param === p));
+  const slots = params.map((p, i) => {
+    const k = pickOf[i];
+    return {
+      required: p.info.required,
+      probs: p.probs,
+      pNull: p.pNull,
+      at: k && k.values.length === 1 ? p.info.candidates.indexOf(k.values[0]!) : -1,
+      fixed: k !== undefined && (fixed.has(k) || k.values.length !== 1 || p.info.candidates.indexOf(k.values[0]!) < 0),
+    };
+  });
+  const same = (a: Candidate, b: Candidate) => a.family === b.family && a.start === b.start && a.end === b.end && JSON.stringify(a.value) === JSON.stringify(b.value);
+  const held = (at: readonly number[], skip: number) =>
+    params.flatMap((p, i) => (i === skip ? [] : slots[i]!.fixed && pickOf[i] ? pickOf[i]!.values.flatMap(spent) : at[i]! >= 0 ? spent(p.info.candidates[at[i]!]!) : []));
+  const at = exchangeValues(
+    slots,
+    {
+      sameAs: (from, cand, to) => {
+        const c = params[from]!.info.candidates[cand]!;
+        return c.start < 0 ? -1 : params[to]!.info.candidates.findIndex((d) => same(c, d));
+      },
+      fits: (slot, cand, now) => {
+        const c = params[slot]!.info.candidates[cand]!;
+        if (!may(params[slot]!, c)) return false;
+        const others = held(now, slot);
+        return spent(c).every((r) => others.every((u) => !overlaps(r, u)));
+      },
+    },
+    margin,
+  );
+  if (at.every((a, i) => a === slots[i]!.at)) return;
+  params.forEach((p, i) => {
+    if (slots[i]!.fixed || at[i] === slots[i]!.at) return;
+    const k = pickOf[i];
+    if (at[i]! < 0) {
+      if (k) picked.splice(picked.indexOf(k), 1);
+    } else if (k) k.values = [p.info.candidates[at[i]!]!];
+    else picked.push({ param: p, values: [p.info.candidates[at[i]!]!] });
+  });
+  used.length = 0;
+  for (const k of picked) for (const v of k.values) used.push(...spent(v));
+}
+
+/** Segment starts after clause breaks (segment-shape.ts), with `openers` moved back to sentence openers (opener-segments.ts). */
+function shapedStarts(tokens: readonly QToken[], joiners: ReadonlySet<string>, places: readonly number[], openers: boolean): number[] {
+  const starts = clauseStarts(tokens, joiners, places);
+  return openers ? openerStarts(tokens, places, starts) : starts;
 }
