@@ -58,9 +58,70 @@ void packPanelsA(const Gemm& g, int i0, int mc, int p0, int kc, float* out) {
   }
 }
 
+/**
+ * Transposes 16 rows of 16 floats in registers: r[i] lane j becomes r[j] lane i (unpack pairs, then 4-float
+ * groups, then 128-bit lanes).
+ */
+__attribute__((target("avx512f"))) static inline void transpose16(__m512 r[16]) {
+  __m512 t[16], u[16];
+  for (int i = 0; i < 16; i += 2) {
+    t[i] = _mm512_unpacklo_ps(r[i], r[i + 1]);
+    t[i + 1] = _mm512_unpackhi_ps(r[i], r[i + 1]);
+  }
+  // u[4i + k], lane L: column 4L + k of rows 4i..4i+3
+  for (int i = 0; i < 16; i += 4) {
+    u[i] = _mm512_shuffle_ps(t[i], t[i + 2], 0x44);
+    u[i + 1] = _mm512_shuffle_ps(t[i], t[i + 2], 0xEE);
+    u[i + 2] = _mm512_shuffle_ps(t[i + 1], t[i + 3], 0x44);
+    u[i + 3] = _mm512_shuffle_ps(t[i + 1], t[i + 3], 0xEE);
+  }
+  for (int k = 0; k < 4; k++) {
+    __m512 w0 = _mm512_shuffle_f32x4(u[k], u[4 + k], 0x44);
+    __m512 w1 = _mm512_shuffle_f32x4(u[k], u[4 + k], 0xEE);
+    __m512 w2 = _mm512_shuffle_f32x4(u[8 + k], u[12 + k], 0x44);
+    __m512 w3 = _mm512_shuffle_f32x4(u[8 + k], u[12 + k], 0xEE);
+    r[k] = _mm512_shuffle_f32x4(w0, w2, 0x88);
+    r[4 + k] = _mm512_shuffle_f32x4(w0, w2, 0xDD);
+    r[8 + k] = _mm512_shuffle_f32x4(w1, w3, 0x88);
+    r[12 + k] = _mm512_shuffle_f32x4(w1, w3, 0xDD);
+  }
+}
+
+/**
+ * One 32-column panel of a B stored column by column (B(p, j) = b[p + j·csb]: the forward's x·Wᵀ reads W so),
+ * depth 0..kc: out[p * 32 + j], zero past `cols`. 16 × 16 blocks transposed in registers; the scalar copy it
+ * replaces moved one float a cycle, and on 2 threads each thread packs each weight of the forward (issue 40).
+ */
+__attribute__((target("avx512f"))) static void packPanelB32Transposed(const float* b, int64_t csb, int cols, int kc,
+                                                                      float* out) {
+  int p = 0;
+  for (; p + 16 <= kc; p += 16) {
+    for (int jh = 0; jh < 32; jh += 16) {
+      __m512 r[16];
+      for (int j = 0; j < 16; j++)
+        r[j] = jh + j < cols ? _mm512_loadu_ps(b + (int64_t)(jh + j) * csb + p) : _mm512_setzero_ps();
+      transpose16(r);
+      for (int i = 0; i < 16; i++) _mm512_storeu_ps(out + (int64_t)(p + i) * 32 + jh, r[i]);
+    }
+  }
+  for (; p < kc; p++)
+    for (int j = 0; j < 32; j++) out[(int64_t)p * 32 + j] = j < cols ? b[p + (int64_t)j * csb] : 0.0f;
+}
+
 /** Packs depth p0..p0+kc, columns j0..j0+nc of B into NR-column panels: panel[p * NR + j], zero past nc. */
 template <int NR>
 void packPanelsB(const Gemm& g, int j0, int nc, int p0, int kc, float* out) {
+  if constexpr (NR == 32) {
+    // (NR 32: the AVX-512 tiles, so the CPU has AVX-512)
+    if (g.csb != 1 && g.rsb == 1) {
+      for (int jr = 0; jr < nc; jr += NR) {
+        int cols = nc - jr < NR ? nc - jr : NR;
+        packPanelB32Transposed(g.b + p0 + (int64_t)(j0 + jr) * g.csb, g.csb, cols, kc, out);
+        out += (int64_t)kc * NR;
+      }
+      return;
+    }
+  }
   for (int jr = 0; jr < nc; jr += NR) {
     int cols = nc - jr < NR ? nc - jr : NR;
     if (g.csb == 1) {
@@ -134,9 +195,14 @@ __attribute__((target("avx512f"))) void tileAvx512(int kc, const float* a, const
 
 using Tile = void (*)(int, const float*, const float*, float*, int64_t, bool);
 
-/** The blocked product with an MR-row, NR-column tile. */
+/**
+ * The blocked product with an MR-row, NR-column tile. `fullA` / `fullB` (or null): the operand already packed
+ * whole, panels over the full depth (packPanelsA<MR>(g, 0, M, 0, K) / packPanelsB<NR>(g, 0, N, 0, K): panel q
+ * at q·K·MR (q·K·NR), depth p at p·MR (p·NR) in it), read in place of packing each block; the same floats, so
+ * the same bits.
+ */
 template <int MR, int NR>
-void gemmBlocked(const Gemm& g, Tile tile) {
+void gemmBlocked(const Gemm& g, Tile tile, const float* fullA = nullptr, const float* fullB = nullptr) {
   if (g.K == 0) {
     if (!g.accumulate)
       for (int i = 0; i < g.M; i++) std::memset(g.c + i * g.ldc, 0, sizeof(float) * g.N);
@@ -144,23 +210,26 @@ void gemmBlocked(const Gemm& g, Tile tile) {
   }
   int ncMax = g.N < NC ? g.N : NC;
   int kcMax = g.K < KC ? g.K : KC;
-  packB.resize((size_t)((ncMax + NR - 1) / NR) * NR * kcMax);
-  packA.resize((size_t)MC * kcMax);
+  if (!fullB) packB.resize((size_t)((ncMax + NR - 1) / NR) * NR * kcMax);
+  if (!fullA) packA.resize((size_t)MC * kcMax);
   alignas(64) float edge[MR * NR];
   for (int j0 = 0; j0 < g.N; j0 += NC) {
     int nc = g.N - j0 < NC ? g.N - j0 : NC;
     for (int p0 = 0; p0 < g.K; p0 += KC) {
       int kc = g.K - p0 < KC ? g.K - p0 : KC;
       bool load = g.accumulate || p0 > 0;
-      packPanelsB<NR>(g, j0, nc, p0, kc, packB.data());
+      if (!fullB) packPanelsB<NR>(g, j0, nc, p0, kc, packB.data());
       for (int i0 = 0; i0 < g.M; i0 += MC) {
         int mc = g.M - i0 < MC ? g.M - i0 : MC;
-        packPanelsA<MR>(g, i0, mc, p0, kc, packA.data());
+        if (!fullA) packPanelsA<MR>(g, i0, mc, p0, kc, packA.data());
         for (int jr = 0; jr < nc; jr += NR) {
-          const float* bp = packB.data() + (int64_t)(jr / NR) * NR * kc;
+          // (j0 and i0 are multiples of NC and MC, themselves multiples of NR and MR: whole panels)
+          const float* bp = fullB ? fullB + (int64_t)((j0 + jr) / NR) * g.K * NR + (int64_t)p0 * NR
+                                  : packB.data() + (int64_t)(jr / NR) * NR * kc;
           int cols = nc - jr < NR ? nc - jr : NR;
           for (int ir = 0; ir < mc; ir += MR) {
-            const float* ap = packA.data() + (int64_t)(ir / MR) * MR * kc;
+            const float* ap = fullA ? fullA + (int64_t)((i0 + ir) / MR) * g.K * MR + (int64_t)p0 * MR
+                                    : packA.data() + (int64_t)(ir / MR) * MR * kc;
             int rows = mc - ir < MR ? mc - ir : MR;
             float* c = g.c + (int64_t)(i0 + ir) * g.ldc + (j0 + jr);
             if (rows == MR && cols == NR) {
@@ -178,6 +247,72 @@ void gemmBlocked(const Gemm& g, Tile tile) {
       }
     }
   }
+}
+
+// Operands packed once per pool job and thread (issue 40). The pool's GEMM jobs cut a product into row (or
+// column) chunks; each chunk packed the operand all chunks share, B (A), again: on 2 threads the stage's forward
+// products packed each weight 4 times against once on one thread (its transposing copy is scalar), and the
+// q/k/v weight gradients their input 6 times against 3. A chunk called with a job token (the caller's job number,
+// unique in the process: kernels/wasm-gemm.ts) and `share` packs the shared operand whole the first time this
+// thread meets it in that job and reads that packing for the job's other chunks of any product with the same
+// operand. Within one job the operands a product reads are not written (its chunks run in any order on any
+// thread), so the packing stays valid; a new token packs again. The packing holds the same floats, so the
+// same bits; finer chunks cost their rows alone.
+struct Packing {
+  int64_t token = 0;
+  const float* src = nullptr;
+  int64_t rs = 0, cs = 0;
+  int extent = 0, depth = 0, width = 0;
+  uint64_t used = 0;
+  std::vector<float> data;
+};
+constexpr int PACKINGS = 6;  // distinct shared operands of one job (the q/k/v backward: Wq, Wk, Wv and h1)
+thread_local Packing packings[PACKINGS];
+thread_local uint64_t packingClock = 0;
+/** Most floats of a packing kept (above it, the chunk packs block by block as before). */
+constexpr int64_t PACKING_MAX = int64_t(1) << 24;
+
+/**
+ * The whole packing of operand `side` (0: A, panels of W rows; 1: B, panels of W columns) of `g` for `token`,
+ * packed now unless this thread has it; null when it would exceed PACKING_MAX.
+ */
+template <int W>
+const float* packedWhole(const Gemm& g, int64_t token, int side) {
+  const float* src = side == 0 ? g.a : g.b;
+  int64_t rs = side == 0 ? g.rsa : g.rsb, cs = side == 0 ? g.csa : g.csb;
+  int extent = side == 0 ? g.M : g.N;
+  int64_t floats = (int64_t)((extent + W - 1) / W) * W * g.K;
+  if (floats > PACKING_MAX || g.K == 0) return nullptr;
+  Packing* oldest = &packings[0];
+  for (Packing& p : packings) {
+    if (p.token == token && p.src == src && p.rs == rs && p.cs == cs && p.extent == extent && p.depth == g.K &&
+        p.width == W * (side == 0 ? 1 : -1)) {
+      p.used = ++packingClock;
+      return p.data.data();
+    }
+    if (p.used < oldest->used) oldest = &p;
+  }
+  Packing& p = *oldest;
+  p.data.resize((size_t)floats);
+  if (side == 0) packPanelsA<W>(g, 0, extent, 0, g.K, p.data.data());
+  else packPanelsB<W>(g, 0, extent, 0, g.K, p.data.data());
+  p.token = token;
+  p.src = src;
+  p.rs = rs;
+  p.cs = cs;
+  p.extent = extent;
+  p.depth = g.K;
+  p.width = W * (side == 0 ? 1 : -1);
+  p.used = ++packingClock;
+  return p.data.data();
+}
+
+/** The product with the MR×NR tile; with a job token, the operand `share` names (1: B, 2: A) packed once. */
+template <int MR, int NR>
+void gemmShared(const Gemm& g, Tile tile, int64_t token, int share) {
+  const float* fullA = token != 0 && share == 2 ? packedWhole<MR>(g, token, 0) : nullptr;
+  const float* fullB = token != 0 && share == 1 ? packedWhole<NR>(g, token, 1) : nullptr;
+  gemmBlocked<MR, NR>(g, tile, fullA, fullB);
 }
 
 // Cross-entropy rows (issue 40): the WebAssembly task's computation (assembly/train.ts crossEntropyRow) with
@@ -310,15 +445,17 @@ static bool heapCall(napi_env env, napi_callback_info info, size_t least, size_t
 
 /**
  * gemm(heap: Float32Array over the shared memory from byte 0, c, ldc, a, rsa, csa, b, rsb, csb, M, N, K,
- * accumulate[, level]): c, a, b byte addresses in the heap, strides in floats (assembly/matmul.ts gemm).
- * `level` (tests): the widest tiles to use, 1 for AVX2 on a CPU with AVX-512 (the same bits, the test checks).
+ * accumulate[, level[, token, share]]): c, a, b byte addresses in the heap, strides in floats (assembly/matmul.ts
+ * gemm). `level` (tests): the widest tiles to use, 1 for AVX2 on a CPU with AVX-512 (the same bits, the test
+ * checks); 0 the widest. `token` (a pool job's number, 0: none) and `share` (1: B, 2: A): this call is a chunk of
+ * a job whose other chunks read the same B (A), which this thread packs once for the job (packedWhole).
  */
 napi_value GemmCall(napi_env env, napi_callback_info info) {
   size_t argc = 0;
-  napi_value argv[14];
+  napi_value argv[16];
   size_t length = 0;
   float* heap = nullptr;
-  if (!heapCall(env, info, 13, 14, argv, &argc, &heap, &length))
+  if (!heapCall(env, info, 13, 16, argv, &argc, &heap, &length))
     return fail(env, "gemm: 13 arguments expected, the first a Float32Array over the heap from byte 0");
   int64_t v[12];
   for (int i = 0; i < 12; i++)
@@ -350,8 +487,13 @@ napi_value GemmCall(napi_env env, napi_callback_info info) {
   int32_t wanted = 0;
   if (argc > 13 && napi_get_value_int32(env, argv[13], &wanted) == napi_ok && wanted > 0 && wanted < level)
     level = wanted;
-  if (level == 2) gemmBlocked<MR_AVX512, 32>(g, tileAvx512);
-  else if (level == 1) gemmBlocked<MR_AVX2, 16>(g, tileAvx2);
+  int64_t token = 0;
+  int32_t share = 0;
+  if (argc > 15 && (napi_get_value_int64(env, argv[14], &token) != napi_ok ||
+                    napi_get_value_int32(env, argv[15], &share) != napi_ok || share < 0 || share > 2))
+    return fail(env, "gemm: a job token and a share (0, 1 or 2) expected");
+  if (level == 2) gemmShared<MR_AVX512, 32>(g, tileAvx512, token, share);
+  else if (level == 1) gemmShared<MR_AVX2, 16>(g, tileAvx2, token, share);
   else return fail(env, "gemm: this CPU has no AVX2+FMA");
   return nullptr;
 }

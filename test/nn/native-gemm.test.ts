@@ -28,8 +28,12 @@ function usable(): boolean {
 const made: WasmKernels[] = [];
 let previous: MatmulKernels | undefined;
 
-async function nativeKernels(threads: number, parallelThreshold?: number): Promise<WasmKernels> {
-  const k = createWasmKernels({ threads, native: true, parallelThreshold, minChunk: 8 });
+async function nativeKernels(
+  threads: number,
+  parallelThreshold?: number,
+  nativeTailWork?: number,
+): Promise<WasmKernels> {
+  const k = createWasmKernels({ threads, native: true, parallelThreshold, minChunk: 8, nativeTailWork });
   made.push(k);
   const until = Date.now() + 20_000;
   while (threads > 1 && !k.parallel && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
@@ -87,8 +91,15 @@ describe.skipIf(!usable())("the native gemm (TOOLGEN_KERNELS=native)", () => {
     // and one adding into a column-split output (run after the job)
     const [T, D, F] = [203, 40, 88];
     const results: Buffer[] = [];
-    for (const threads of [1, 3]) {
-      const k = await nativeKernels(threads, 0);
+    // (tail work 1: every job's last product cut into graded pieces down to the tile, over one packing of its
+    // shared operand per thread: kernels/wasm-gemm.ts gradeNative, native/gemm.cc packedWhole)
+    for (const [threads, tail] of [
+      [1, undefined],
+      [3, undefined],
+      [2, 1],
+      [3, 1],
+    ] as const) {
+      const k = await nativeKernels(threads, 0, tail);
       const x = k.alloc(T * D);
       const dy = k.alloc(T * F);
       const w = k.alloc(F * D);
@@ -112,13 +123,58 @@ describe.skipIf(!usable())("the native gemm (TOOLGEN_KERNELS=native)", () => {
       k.matmulMany!(list);
       k.collectStats();
       expect((stats.shared["GEMMs in batches"] ?? 0) > 0).toBe(threads > 1);
+      expect((stats.shared["GEMMs with graded row chunks"] ?? 0) > 0).toBe(tail === 1);
       const batched = Buffer.concat(outs.map((o) => Buffer.from(o.slice().buffer)));
       outs.forEach((o, i) => o.set(start[i]!));
       for (const m of list) k[`matmul${m.shape}`](m.out, m.a, m.b, m.M, m.K, m.N, "accumulate" in m);
       expect(batched.equals(Buffer.concat(outs.map((o) => Buffer.from(o.slice().buffer))))).toBe(true);
       results.push(batched);
     }
-    expect(results[1]!.equals(results[0]!)).toBe(true);
+    for (const r of results.slice(1)) expect(r.equals(results[0]!)).toBe(true);
+  });
+
+  it("cuts row and column products into graded pieces over one packing per job: the single call's bits", async () => {
+    // a tall product (row chunks sharing B) and a wide one (column chunks sharing A), with deep and shallow
+    // depths, twice, their shared operands changed in between: a new job packs them again
+    const results: Buffer[] = [];
+    for (const [threads, tail] of [
+      [1, undefined],
+      [2, 1],
+      [3, 1],
+      [2, 1 << 14],
+    ] as const) {
+      const k = await nativeKernels(threads, 0, tail);
+      const rng = new Rng(9);
+      const shapes = [
+        ["ABt", 301, 70, 45],
+        ["AB", 33, 530, 200],
+        ["AtB", 150, 290, 37],
+      ] as const;
+      const outs: Buffer[] = [];
+      let graded = 0;
+      for (const [shape, M, K, N] of shapes) {
+        const a = k.alloc(M * K);
+        const b = k.alloc(K * N);
+        const out = k.alloc(M * N);
+        out.set(random(rng, M * N));
+        for (let round = 0; round < 2; round++) {
+          a.set(random(rng, M * K));
+          b.set(random(rng, K * N));
+          const stats = emptyStats();
+          k.collectStats(stats);
+          k[`matmul${shape}`](out, a, b, M, K, N, round === 1);
+          k.collectStats();
+          graded += stats.shared["GEMMs with graded row chunks"] ?? 0;
+          outs.push(Buffer.from(out.slice().buffer));
+        }
+        k.free(a);
+        k.free(b);
+        k.free(out);
+      }
+      expect(graded > 0, `graded pieces on ${threads} threads`).toBe(tail !== undefined);
+      results.push(Buffer.concat(outs));
+    }
+    for (const r of results.slice(1)) expect(r.equals(results[0]!)).toBe(true);
   });
 
   it("gives the same bits on 1, 2 and 3 threads in a training run", async () => {
@@ -135,8 +191,14 @@ describe.skipIf(!usable())("the native gemm (TOOLGEN_KERNELS=native)", () => {
       ids: Array.from({ length: 40 + rng.int(60) }, () => rng.int(VOCAB)),
     }));
     const hashes: string[] = [];
-    for (const threads of [1, 2, 3]) {
-      const k = await nativeKernels(threads, 0);
+    // (and on 3 threads with every job's last product in graded pieces: kernels/wasm-gemm.ts gradeNative)
+    for (const [threads, tail] of [
+      [1, undefined],
+      [2, undefined],
+      [3, undefined],
+      [3, 1],
+    ] as const) {
+      const k = await nativeKernels(threads, 0, tail);
       const before = useKernels(k);
       previous ??= before;
       const stats = emptyStats();
@@ -173,6 +235,7 @@ describe.skipIf(!usable())("the native gemm (TOOLGEN_KERNELS=native)", () => {
     }
     expect(hashes[1]).toBe(hashes[0]);
     expect(hashes[2]).toBe(hashes[0]);
+    expect(hashes[3]).toBe(hashes[0]);
   });
 });
 
@@ -230,6 +293,48 @@ describe.skipIf(!usable())("the native addon's huge-page advice", () => {
     expect(heap[12345]).toBe(1.5);
     expect(() => addon.adviseHugePages!(heap, -1)).toThrow(/byte count/);
     expect(() => addon.adviseHugePages!(new Float32Array(memory.buffer, 4), 0)).toThrow(/from byte 0/);
+  });
+});
+
+describe.skipIf(!usable())("the native gemm's packing of a shared operand once per job", () => {
+  it("gives each chunk the whole product's bits, and packs again for a new token", () => {
+    const addon = loadNative();
+    const rng = new Rng(4);
+    const heap = new Float32Array(new SharedArrayBuffer(4 * 400_000));
+    const [M, K, N] = [90, 300, 70];
+    // A row-major M×K at 0, B row-major K×N after it, C after that
+    const [a, b, c] = [0, 4 * M * K, 4 * (M * K + K * N)];
+    const C = M * K + K * N;
+    const whole = () => {
+      heap.fill(0, C, C + M * N);
+      addon.gemm(heap, c, N, a, K, 1, b, N, 1, M, N, K, 0);
+      return heap.slice(C, C + M * N);
+    };
+    // row chunks of 8, 16 and the rest, sharing B (share 1); column chunks of 32 and the rest, sharing A (2)
+    const chunked = (token: number) => {
+      heap.fill(0, C, C + M * N);
+      for (const [r0, r1] of [
+        [0, 8],
+        [8, 24],
+        [24, M],
+      ])
+        addon.gemm(heap, c + 4 * r0 * N, N, a + 4 * r0 * K, K, 1, b, N, 1, r1 - r0, N, K, 0, 0, token, 1);
+      const rows = heap.slice(C, C + M * N);
+      heap.fill(0, C, C + M * N);
+      for (const [j0, j1] of [
+        [0, 32],
+        [32, N],
+      ])
+        addon.gemm(heap, c + 4 * j0, N, a, K, 1, b + 4 * j0, N, 1, M, j1 - j0, K, 0, 0, token, 2);
+      return [rows, heap.slice(C, C + M * N)];
+    };
+    const same = (x: Float32Array, y: Float32Array) => Buffer.from(x.buffer).equals(Buffer.from(y.buffer));
+    for (const token of [7, 8]) {
+      heap.set(random(rng, M * K + K * N));
+      const want = whole();
+      for (const got of chunked(token)) expect(same(got, want), `token ${token}`).toBe(true);
+    }
+    expect(() => addon.gemm(heap, c, N, a, K, 1, b, N, 1, M, N, K, 0, 0, 1, 3)).toThrow(/share/);
   });
 });
 

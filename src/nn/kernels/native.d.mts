@@ -1,6 +1,10 @@
 /** Where `npm run build:native` puts the addon. */
 export const NATIVE_PATH: string;
-/** The addon: gemm on a Float32Array over the heap; level 1: AVX2 tiles, 2: AVX-512 tiles. */
+/**
+ * The addon: gemm on a Float32Array over the heap (c, ldc, a, rsa, csa, b, rsb, csb, M, N, K, accumulate, then
+ * optionally the tiles' level, a pool job's token and the operand its chunks share: native/gemm.cc GemmCall);
+ * level 1: AVX2 tiles, 2: AVX-512 tiles.
+ */
 export interface NativeAddon {
   gemm(heap: Float32Array, ...args: number[]): void;
   /** madvise(MADV_HUGEPAGE) over [heap, heap + bytes), 2 MB-aligned; the errno or 0 (absent in older builds). */

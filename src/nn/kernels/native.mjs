@@ -38,6 +38,8 @@ export function withNativeGemm(exports, memory, addon) {
     process.env.TOOLGEN_NATIVE_CROSS_ENTROPY !== "0";
   // GEMM_BATCH items computed here with the addon's gemm, not inside the module (whose gemm has other bits):
   // a layer's products (q/k/v, gate/up, weight gradients) share one pool job instead of one hand-off each
+  // (the heap view and tile level the batch items pass to the addon)
+  const view = { f32: heap, level };
   const runTask = (kind, i, args, scratch) => {
     if (kind === TASK.CROSS_ENTROPY && nativeCrossEntropy) {
       if (heap.buffer !== memory.buffer) heap = new Float32Array(memory.buffer);
@@ -45,7 +47,9 @@ export function withNativeGemm(exports, memory, addon) {
     }
     if (kind !== TASK.GEMM_BATCH) return exports.runTask(kind, i, args, scratch);
     if (cells.buffer !== memory.buffer) cells = new Int32Array(memory.buffer);
-    batchItem(cells, gemm, exports, args >> 2, i, scratch);
+    if (heap.buffer !== memory.buffer) heap = new Float32Array(memory.buffer);
+    view.f32 = heap;
+    batchItem(cells, addon, view, args >> 2, i, scratch, exports);
   };
   return { ...exports, gemm, runTask, native: level > 0 ? Math.min(level, addon.level) : addon.level };
 }
@@ -66,33 +70,49 @@ export function adviseHugePages(memory, addon, bytes) {
 /** i32 cells of a GEMM_BATCH table entry (assembly/train-tasks.ts ENTRY, kernels/wasm-gemm.ts writes them). */
 const ENTRY = 27;
 
+/** TOOLGEN_NATIVE_SHARE=0: every chunk packs its own operands, as before the job's shared packing (to measure). */
+const shareOperands = process.env.TOOLGEN_NATIVE_SHARE !== "0";
+
 /**
  * Item i of a GEMM_BATCH job (args at cell `a`: table, entries, pack items — none with the native gemm, whose
- * products pack their own B —, then a deferred task's kind, arguments and items, which come first): the chunk of the entry whose items hold it, then the same rows of each product
- * chained to it, then its row epilogue, as assembly/train-tasks.ts runTrainTask computes them.
+ * products pack their own B —, then a deferred task's kind, arguments and items, which come first, then the
+ * job's token: kernels/wasm-gemm.ts job()): the chunk of the entry whose items hold it, then the same rows of each
+ * product chained to it, then its row epilogue, as assembly/train-tasks.ts runTrainTask computes them. With a
+ * token, each chunk reads the operand the product's chunks share (B of a row chunk, A of a column chunk) from
+ * this thread's one packing of it for the job (native/gemm.cc packedWhole): chunks cost their rows alone.
  */
-function batchItem(cells, gemm, exports, a, i, scratch) {
+function batchItem(cells, addon, heap, a, i, scratch, exports) {
   // the items of a task handed to this job (kernels/wasm-gemm.ts defer()) come first, in the module
   if (i < cells[a + 5]) return exports.runTask(cells[a + 3], i, cells[a + 4], scratch);
   i -= cells[a + 5];
+  const token = shareOperands ? cells[a + 6] : 0;
   const table = cells[a] >> 2;
   const last = table + (cells[a + 1] - 1) * ENTRY;
   if (cells[a + 2] !== 0) throw new Error("native GEMM_BATCH: a job with pack items");
   let t = table;
   while (t < last && i >= cells[t + 14] + cells[t + 15]) t += ENTRY;
   const chunk = cells[t + 20] + i - cells[t + 14];
-  const start = chunk * cells[t + 13];
-  // the product's last chunk takes all that is left (control.mjs chunkCount: never fewer than 4 rows)
-  const end = chunk === cells[t + 21] - 1;
-  batchChunk(cells, gemm, t, start, end);
-  for (let u = cells[t + 24] >> 2; u !== 0; u = cells[u + 24] >> 2) batchChunk(cells, gemm, u, start, end);
+  let start;
+  let stop;
+  const starts = cells[t + 26] >> 2;
+  if (starts !== 0) {
+    // chunks of the sizes kernels/wasm-gemm.ts grade() wrote (the product's last one ends at its extent)
+    start = cells[starts + chunk];
+    stop = cells[starts + chunk + 1];
+  } else {
+    start = chunk * cells[t + 13];
+    // the product's last chunk takes all that is left (control.mjs chunkCount: never fewer than 4 rows)
+    stop = chunk === cells[t + 21] - 1 ? cells[t + (cells[t + 12] === 1 ? 8 : 9)] : start + cells[t + 13];
+  }
+  batchChunk(cells, addon, heap, t, start, stop, token);
+  for (let u = cells[t + 24] >> 2; u !== 0; u = cells[u + 24] >> 2)
+    batchChunk(cells, addon, heap, u, start, stop, token);
   // then the entry's row epilogue (row chunks only), in the module: the rows this item just wrote
-  if (cells[t + 25] !== 0)
-    exports.rowEpilogue(cells[t + 25], start, end ? cells[t + 8] : start + cells[t + 13]);
+  if (cells[t + 25] !== 0) exports.rowEpilogue(cells[t + 25], start, stop);
 }
 
-/** The chunk of entry t (i32 cell index) from row (column) `start`; `end`: the last, which takes the rest. */
-function batchChunk(cells, gemm, t, start, end) {
+/** Rows (columns) start..stop−1 of entry t (i32 cell index), sharing B (A) through the job's token. */
+function batchChunk(cells, addon, heap, t, start, stop, token) {
   let c = cells[t];
   const ldc = cells[t + 1];
   let pa = cells[t + 2];
@@ -103,14 +123,33 @@ function batchChunk(cells, gemm, t, start, end) {
   const csb = cells[t + 7];
   let M = cells[t + 8];
   let N = cells[t + 9];
-  if (cells[t + 12] === 1) {
-    M = end ? M - start : cells[t + 13];
+  const byRows = cells[t + 12] === 1;
+  if (byRows) {
+    M = stop - start;
     c += start * ldc * 4;
     pa += start * rsa * 4;
   } else {
-    N = end ? N - start : cells[t + 13];
+    N = stop - start;
     c += start * 4;
     pb += start * csb * 4;
   }
-  gemm(c, ldc, pa, rsa, csa, pb, rsb, csb, M, N, cells[t + 10], cells[t + 11]);
+  const level = heap.level;
+  addon.gemm(
+    heap.f32,
+    c,
+    ldc,
+    pa,
+    rsa,
+    csa,
+    pb,
+    rsb,
+    csb,
+    M,
+    N,
+    cells[t + 10],
+    cells[t + 11],
+    level,
+    token,
+    byRows ? 1 : 2,
+  );
 }

@@ -20,6 +20,21 @@ const PACKED_ROWS = 32;
 /** With the native gemm: at most this many chunks a thread, each of NATIVE_PIECE rows (columns) or more (cut()). */
 const NATIVE_PIECES = Math.max(1, Math.floor(Number(process.env.TOOLGEN_NATIVE_PIECES) || 3));
 const NATIVE_PIECE = 256;
+/** The native gemm's register tile (native/gemm.cc AVX-512): chunk edges on its 8 rows, 32 columns. */
+const NATIVE_ROWS = 8;
+const NATIVE_COLUMNS = 32;
+/**
+ * With the native gemm: the multiply-adds of the smallest graded piece (gradeNative(); ~20 µs at the stage's
+ * 50 G a second), several times an item's hand-off and call. TOOLGEN_NATIVE_GRADE=0: no graded pieces (to measure).
+ */
+const NATIVE_TAIL_WORK = process.env.TOOLGEN_NATIVE_GRADE === "0" ? 0 : 1 << 20;
+/**
+ * Each pool job's number for the native gemm (GEMM_BATCH's 7th argument): a thread packs the operand a
+ * product's chunks share once per job (native/gemm.cc packedWhole), so no two jobs this thread hands out may
+ * share a number, across every kernel set of the process (module-wide; from a random start, so that another
+ * copy of this module in the same thread, bench/engine-pair.ts, is unlikely to meet the same numbers).
+ */
+let nativeJobs = (Math.random() * 0x3fffffff) | 0;
 /** Target multiply-adds per chunk of a parallel matmul. */
 const CHUNK_WORK = 1 << 21;
 /** assembly/matmul.ts KC: a gemm split over its depth at these block edges sums exactly as the unsplit one. */
@@ -48,6 +63,8 @@ export interface GemmContext {
   threshold: number;
   /** Fewest rows (or columns) in a chunk of a parallel matmul while each thread still gets one. */
   minChunk: number;
+  /** With the native gemm: the fewest multiply-adds of a graded piece (gradeNative(); default NATIVE_TAIL_WORK). */
+  nativeTailWork?: number;
 }
 
 /**
@@ -56,6 +73,7 @@ export interface GemmContext {
  */
 export function gemmKernel(ctx: GemmContext) {
   const { heap, wasm, pool, threads, mainScratch, recorder, threshold, minChunk } = ctx;
+  const tailWork = NATIVE_TAIL_WORK === 0 ? 0 : (ctx.nativeTailWork ?? NATIVE_TAIL_WORK);
   // The K-split gemm's partial products, and the B operands packed whole, grown on demand and kept; the table
   // of a pooled job's GEMMs.
   let partials = { addr: 0, bytes: 0 };
@@ -93,8 +111,9 @@ export function gemmKernel(ctx: GemmContext) {
     homeChunks: new Array<number>(homes + 1).fill(0),
   }));
   const order: Part[] = [];
-  // GEMM_BATCH's arguments: table, entries, pack items, then the deferred task's kind, arguments, items
-  const jobArgs = [0, 0, 0, 0, 0, 0];
+  // GEMM_BATCH's arguments: table, entries, pack items, then the deferred task's kind, arguments, items, then the
+  // job's number (the native gemm's packings, nativeJobs; 0 with the WebAssembly gemm, which reads 6)
+  const jobArgs = [0, 0, 0, 0, 0, 0, 0];
   // Work handed to the next GEMM job (defer()): a task's items, its arguments in the heap (and as numbers, for a
   // job of its own), the byte ranges it reads and writes.
   const deferred = {
@@ -246,7 +265,10 @@ export function gemmKernel(ctx: GemmContext) {
       startsView = new Int32Array(heap.memory.buffer, startsAddr, STARTS);
     }
     startsUsed = 0;
-    for (const p of order) grade(p);
+    for (let i = 0; i < order.length; i++) {
+      if (native) gradeNative(order[i]!, i === order.length - 1);
+      else grade(order[i]!);
+    }
     // where each product's packed B lies (0: none)
     let at = packedB.addr;
     let packBase = 0;
@@ -294,6 +316,7 @@ export function gemmKernel(ctx: GemmContext) {
     jobArgs[3] = extra > 0 ? deferred.kind : 0;
     jobArgs[4] = extra > 0 ? deferred.addr : 0;
     jobArgs[5] = extra;
+    jobArgs[6] = native ? (nativeJobs = (nativeJobs + 1) & 0x3fffffff || 1) : 0;
     deferred.count = 0;
     pool!.runTasks(wasm, TASK.GEMM_BATCH, jobArgs, extra + packBase + items, mainScratch, bounds);
   }
@@ -386,6 +409,49 @@ export function gemmKernel(ctx: GemmContext) {
     if (k > p.count) recorder.count("GEMMs with graded row chunks", 1);
   }
 
+  /**
+   * With the native gemm: cuts the last chunk of each home range of the job's last product (the smallest chunks,
+   * `order`; with the products chained to it) into halves of what is left, each of `tailWork` multiply-adds
+   * or more and on the tile's edges, so the thread that finishes its home first helps with small pieces: with
+   * whole chunks of 90-500 µs the caller waited for the helper 2.5 ms a step in the 16 forward GEMM jobs and the
+   * threads idled 7.3 ms (issue 40). Rows or columns: a piece packs none of the operand all chunks share (the
+   * job's packing of it, native/gemm.cc packedWhole), and the native gemm's bits do not depend on the cut.
+   */
+  function gradeNative(p: Part, last: boolean): void {
+    p.startsAt = 0;
+    if (!last || homes < 2 || tailWork <= 0) return;
+    const byRows = p.cells[12] === 1;
+    const extent = byRows ? p.cells[8]! : p.cells[9]!;
+    const size = p.cells[13]!;
+    const unit = byRows ? NATIVE_ROWS : NATIVE_COLUMNS;
+    const least = Math.max(unit, Math.ceil(tailWork / (p.chunkWork / size) / unit) * unit);
+    const need = p.count + 6 * homes + 1;
+    if (startsUsed + need > STARTS) return;
+    const at = startsUsed;
+    let k = 0;
+    for (let h = 0; h < homes; h++) {
+      const c0 = Math.floor((p.count * h) / homes);
+      const c1 = Math.floor((p.count * (h + 1)) / homes);
+      p.homeChunks[h] = k;
+      for (let c = c0; c < c1; c++) {
+        const r0 = c * size;
+        const r1 = c === p.count - 1 ? extent : r0 + size;
+        startsView[at + k++] = r0;
+        // at most 6 cuts a home (`need`): 268 rows of the gate/up chain -> 128, 64, 32, 16, 28
+        for (let s = r0, cuts = 0; c === c1 - 1 && cuts < 6 && r1 - s >= 2 * least; cuts++) {
+          s += Math.max(least, Math.floor((r1 - s) / 2 / unit) * unit);
+          startsView[at + k++] = s;
+        }
+      }
+    }
+    p.homeChunks[homes] = k;
+    startsView[at + k] = extent;
+    p.graded = k;
+    p.startsAt = startsAddr + at * 4;
+    startsUsed += k + 1;
+    if (k > p.count) recorder.count("GEMMs with graded row chunks", 1);
+  }
+
   /** Writes table entry `entries` for chunks c0..c1−1 of product p (job()). */
   function write(p: Part, c0: number, c1: number): void {
     const o = entries * ENTRY;
@@ -425,7 +491,8 @@ export function gemmKernel(ctx: GemmContext) {
     // row chunk reading the shared B: 2 threads 79-80 -> 83-85 GFLOPS (issue 40)
     const byRows = M >= N || N < 16 || (canPack && M >= 8 * want);
     const extent = byRows ? M : N;
-    const unit = byRows ? 4 : 8; // the micro-tile, so chunk edges fall on tile edges
+    // the micro-tile, so chunk edges fall on tile edges
+    const unit = native ? (byRows ? NATIVE_ROWS : NATIVE_COLUMNS) : byRows ? 4 : 8;
     if (native) {
       // A few chunks per thread (its home range), each of NATIVE_PIECE rows (columns) or more: the native gemm
       // computes a stage product in 0.1-0.6 ms, and 8 chunks of 25 us each, every one re-packing B, scaled

@@ -46,6 +46,11 @@ export interface WasmKernelOptions {
    */
   native?: boolean;
   /**
+   * With `native`: the fewest multiply-adds of a graded piece of a pooled product's last chunks (default 2^20;
+   * 0: none; kernels/wasm-gemm.ts gradeNative). Tests set it low, so small products are cut in graded pieces too.
+   */
+  nativeTailWork?: number;
+  /**
    * Query rows per sub-block of the attention's products (default 16; 0: each 64-row query block whole): a
    * sub-block multiplies only the keys its queries attend to, skipping the masked part (the same bits).
    */
@@ -304,7 +309,17 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
   const owners = new Map<number, Float32Array>();
   let warnedFull = false;
 
-  const gemms = gemmKernel({ heap, wasm, pool, threads, mainScratch, recorder, threshold, minChunk });
+  const gemms = gemmKernel({
+    heap,
+    wasm,
+    pool,
+    threads,
+    mainScratch,
+    recorder,
+    threshold,
+    minChunk,
+    nativeTailWork: options.nativeTailWork,
+  });
   const run = gemms.run;
   // Row epilogue blocks of one matmulThen call (one per product at most), reused from call to call.
   const epilogues = heap.allocBytes(8 * EPILOGUE.CELLS * 4);
