@@ -380,29 +380,43 @@ export function gemmKernel(ctx: GemmContext) {
     if (native || homes < 2 || p.cells[12] !== 1 || (p.packs === 0 && !p.packedBy)) return;
     const need = p.count + 5 * homes + 1;
     if (startsUsed + need > STARTS) return;
-    const M = p.cells[8]!;
+    // at most 5 cuts a home (`need`): 136 rows -> 68, 32, 16, 8, 12; 32 -> 16, 8, 8
+    layStarts(p, p.cells[8]!, (r0, r1, put) => {
+      if (r1 - r0 < GRADE_ROWS) return;
+      for (let s = r0, cuts = 0; cuts < 5 && r1 - s >= GRADE_ROWS / 2; cuts++) {
+        s += Math.floor((r1 - s) / 8) * 4;
+        put(s);
+      }
+    });
+  }
+
+  /**
+   * Writes product p's chunk starts into the starts table, each home range's chunks in turn, where `cutLast` adds
+   * the starts of pieces inside the last chunk [r0, r1) of each home range (grade(), gradeNative()).
+   */
+  function layStarts(
+    p: Part,
+    extent: number,
+    cutLast: (r0: number, r1: number, put: (start: number) => void) => void,
+  ): void {
     const size = p.cells[13]!;
     const at = startsUsed;
     let k = 0;
+    const put = (start: number) => {
+      startsView[at + k++] = start;
+    };
     for (let h = 0; h < homes; h++) {
       const c0 = Math.floor((p.count * h) / homes);
       const c1 = Math.floor((p.count * (h + 1)) / homes);
       p.homeChunks[h] = k;
       for (let c = c0; c < c1; c++) {
         const r0 = c * size;
-        const r1 = c === p.count - 1 ? M : r0 + size;
-        startsView[at + k++] = r0;
-        // at most 5 cuts a home (`need`): 136 rows -> 68, 32, 16, 8, 12; 32 -> 16, 8, 8
-        if (c === c1 - 1 && r1 - r0 >= GRADE_ROWS) {
-          for (let s = r0, cuts = 0; cuts < 5 && r1 - s >= GRADE_ROWS / 2; cuts++) {
-            s += Math.floor((r1 - s) / 8) * 4;
-            startsView[at + k++] = s;
-          }
-        }
+        put(r0);
+        if (c === c1 - 1) cutLast(r0, c === p.count - 1 ? extent : r0 + size, put);
       }
     }
     p.homeChunks[homes] = k;
-    startsView[at + k] = M;
+    startsView[at + k] = extent;
     p.graded = k;
     p.startsAt = startsAddr + at * 4;
     startsUsed += k + 1;
@@ -427,29 +441,13 @@ export function gemmKernel(ctx: GemmContext) {
     const least = Math.max(unit, Math.ceil(tailWork / (p.chunkWork / size) / unit) * unit);
     const need = p.count + 6 * homes + 1;
     if (startsUsed + need > STARTS) return;
-    const at = startsUsed;
-    let k = 0;
-    for (let h = 0; h < homes; h++) {
-      const c0 = Math.floor((p.count * h) / homes);
-      const c1 = Math.floor((p.count * (h + 1)) / homes);
-      p.homeChunks[h] = k;
-      for (let c = c0; c < c1; c++) {
-        const r0 = c * size;
-        const r1 = c === p.count - 1 ? extent : r0 + size;
-        startsView[at + k++] = r0;
-        // at most 6 cuts a home (`need`): 268 rows of the gate/up chain -> 128, 64, 32, 16, 28
-        for (let s = r0, cuts = 0; c === c1 - 1 && cuts < 6 && r1 - s >= 2 * least; cuts++) {
-          s += Math.max(least, Math.floor((r1 - s) / 2 / unit) * unit);
-          startsView[at + k++] = s;
-        }
+    // at most 6 cuts a home (`need`): 268 rows of the gate/up chain -> 128, 64, 32, 16, 28
+    layStarts(p, extent, (r0, r1, put) => {
+      for (let s = r0, cuts = 0; cuts < 6 && r1 - s >= 2 * least; cuts++) {
+        s += Math.max(least, Math.floor((r1 - s) / 2 / unit) * unit);
+        put(s);
       }
-    }
-    p.homeChunks[homes] = k;
-    startsView[at + k] = extent;
-    p.graded = k;
-    p.startsAt = startsAddr + at * 4;
-    startsUsed += k + 1;
-    if (k > p.count) recorder.count("GEMMs with graded row chunks", 1);
+    });
   }
 
   /** Writes table entry `entries` for chunks c0..c1−1 of product p (job()). */
