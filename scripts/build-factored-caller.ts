@@ -2916,6 +2916,14 @@ const DEVELOPMENT_PROBES = [
     39.5,
     25.5,
   ],
+  [
+    "probe, decoding, not kept (h38u, with the three rules; /tmp/h38u/chg.mts on base-s1 and base-s2, the same on both): other functions' sentences, a sentence that names other called functions by their own name words and not this one holds none of its values, in its segment or from outside it ('… and then the square root of these results. You choose the numbers 36 and 48 for the LCM and GCD calculations'): parallel_multiple 25.5 -> 22.5 (won parallel_multiple_12, lost 8, 20, 25, 38, 62, 125, 167: a value said beside one function is as often shared, 'the GDP of the USA in these years'), parallel and multiple unchanged",
+    60.5,
+    62.5,
+    81.25,
+    39.5,
+    22.5,
+  ],
 ].map(([what, simple_python, multiple, irrelevance, parallel, parallel_multiple]) => ({
   what,
   simple_python,
