@@ -217,6 +217,8 @@ export interface QuestionView {
   valueExchanges?: number;
   /** gluedRuns of the question, once computed. */
   runs?: [number, number][];
+  /** true: an object parameter is offered the dictionaries the question writes as literals (candidates.ts dictLiterals). */
+  dictLiterals?: boolean;
 }
 
 // a possessive ending is no part of the value (possessives.ts; a language policy)
@@ -234,7 +236,7 @@ export function candidatesFor(v: QuestionView, k: ParamKind): Candidate[] {
     return stated.length > 0 || v.constants === false ? stated : namedConstants(v);
   }
   if (k.type === "array") return k.enumValues && v.enumLists !== false ? memberLists(v, k.enumValues) : lists(v, k);
-  if (k.type === "object") return v.variables !== false ? objectVariables(v) : [];
+  if (k.type === "object") return [...(v.variables !== false ? objectVariables(v) : []), ...(v.dictLiterals === true ? dictLiterals(v) : [])];
   const out = spans(v);
   if (v.numberCommas !== false)
     for (const [s, e] of numberCommaRanges(v.tokens)) out.push({ family: "span", value: spanText(v, s, e), start: s, end: e, quoted: false });
@@ -453,6 +455,28 @@ function literals(v: QuestionView, k: ParamKind, others: readonly Candidate[]): 
     while (end < v.tokens.length && v.tokens[end]!.end <= j + 1) end++;
     if (start < 0 || end <= start) continue;
     out.push({ family: "list", value: parsed, start, end, quoted: false, items: [[start, end]] });
+  }
+  return out;
+}
+
+/**
+ * Dictionaries the question writes as literals ("the grade dictionary {'Math': 85, 'Art': 89}"), read as JSON as
+ * bracketed lists are (readLiteral): one span each over its whole text, for an object parameter, which is otherwise
+ * offered only a variable's name. Flat ones only (the first closing brace ends it); an empty one is no value.
+ */
+function dictLiterals(v: QuestionView): Candidate[] {
+  const out: Candidate[] = [];
+  const text = v.question;
+  for (let i = text.indexOf("{"); i >= 0; i = text.indexOf("{", i + 1)) {
+    const j = text.indexOf("}", i);
+    if (j < 0) break;
+    const parsed = readLiteral(text.slice(i, j + 1));
+    if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed) || Object.keys(parsed).length === 0) continue;
+    const start = v.tokens.findIndex((t) => t.start >= i);
+    let end = start;
+    while (end < v.tokens.length && v.tokens[end]!.end <= j + 1) end++;
+    if (start < 0 || end <= start) continue;
+    out.push({ family: "span", value: parsed, start, end, quoted: false });
   }
   return out;
 }

@@ -68,6 +68,7 @@ import { dropSentenceOpeners } from "./sentence-openers.ts";
 import { exchangeValues } from "./value-exchanges.ts";
 import { openerStarts } from "./opener-segments.ts";
 import { bestQuote } from "./leftover-quotes.ts";
+import { dropWrittenNames, writtenNamePlaces } from "./written-names.ts";
 
 export interface FactoredWeights {
   /** One weight vector per candidate family (FAMILIES order), then the "leave it out" one. */
@@ -387,6 +388,18 @@ export interface DecideOptions {
   leftoverQuotes?: number | false;
   /** false: a later function's segment starts at its clause, not at the sentence opener before it ("Second, …"; opener-segments.ts). */
   openerSegments?: boolean;
+  /**
+   * false: a function's whole name written in the question ("using the 'sculptor_info.get' function") is no call for
+   * it past the gate, no mention and may be a value (written-names.ts; before 2026-12-06 22:30 UTC).
+   */
+  writtenNames?: boolean;
+  /**
+   * With several functions called, the learnt "more" bar for a value joined to a taken one by a joiner word ("the
+   * weight of Neutron and Proton"; wordJoined; default JOINED_PAIRS; false: the model's own threshold).
+   */
+  joinedPairs?: number | false;
+  /** false: an object parameter is offered no dictionary the question writes as a literal ("{'Math': 85}"; candidates.ts dictLiterals). */
+  dictLiterals?: boolean;
 }
 
 export interface ScoredParam {
@@ -507,9 +520,13 @@ export function scoreFunctions(
   if (o.percentWords !== false) view.percentWords = o.percentWords ?? ENGLISH_PERCENT_WORDS;
   if (o.possessives !== false) view.possessives = o.possessives ?? ENGLISH_POSSESSIVE;
   if (o.abbreviations !== false) view.abbreviations = o.abbreviations ?? "lists";
+  if (o.dictLiterals !== false) view.dictLiterals = true;
+  // a function's whole name the question writes is no value (written-names.ts)
+  const namesAt = o.writtenNames !== false ? writtenNamePlaces(view.tokens, tools.map((t) => t.function.name)).flat() : [];
   const scored = tools.map((tool) => {
     const f = functionView(tool, view, stats);
     const params = scoreParams(f, w.argument);
+    for (const p of params) dropWrittenNames(p, namesAt);
     const required = params.filter((p) => p.info.required);
     const fill = required.length === 0 ? 1 : required.reduce((a, p) => a + (1 - p.pNull), 0) / required.length;
     const share = required.length === 0 ? 1 : required.filter((p) => p.info.candidates.length > 0).length / required.length;
@@ -587,6 +604,8 @@ export interface MoreOptions {
   openers?: boolean;
   /** true: a flag named both ways, plain and negated, takes both values, a call each (flag-turns.ts). */
   flagTurns?: boolean;
+  /** With several functions called, the learnt "more" bar for a value joined to a taken one by a joiner word (wordJoined). */
+  joinedBar?: number;
   /** Values another called function's parameter names beside them: never a further value here (foreignNamed). */
   foreign?: (c: Candidate) => boolean;
 }
@@ -840,7 +859,10 @@ export function assignLearned(
             link: (a, b) => linkOf(f, placesOf(f, a, enums), placesOf(f, b, enums)),
             rivals: ranked.filter((q) => further(q.c) && q.c.quoted === c0.quoted && (q.c.family !== "span" || caps(q.c) === caps(c0))).map((q) => q.c),
           });
-        if (!run && ((!joined && !framed && !quotedList && x[4] === 0) || sigmoid(dot(more.weights, x)) < more.threshold)) continue;
+        // joined pairs: in a function's part of a longer question, a value joined to a taken one by a joiner word
+        // needs the learnt "more" at a lower bar (wordJoined; the model scores "Neutron and Proton" 0.72 there)
+        const bar = joined && more.joinedBar !== undefined && wordJoined(f, pk.values, r.c, enums) ? Math.min(more.joinedBar, more.threshold) : more.threshold;
+        if (!run && ((!joined && !framed && !quotedList && x[4] === 0) || sigmoid(dot(more.weights, x)) < bar)) continue;
         used.push(...placesOf(f, r.c, enums));
         pk.values.push(r.c);
         added = true;
@@ -925,6 +947,13 @@ export const MORE_DIM = 14;
 
 /** How many words on each side of a value nearFrame looks at. */
 const FRAME_WIDTH = 2;
+
+/** Is `c` joined to one of `values` (either side) with a learnt joiner word among what stands between? */
+export function wordJoined(f: FunctionView, values: readonly Candidate[], c: Candidate, enums: boolean): boolean {
+  const taken = values.flatMap((v) => placesOf(f, v, enums));
+  const at = placesOf(f, c, enums);
+  return linkOf(f, taken, at) === "word" || linkOf(f, at, taken) === "word";
+}
 
 /** Are two token ranges joined only by commas and learnt joiner words (1 to 3 tokens between)? */
 function joinedRanges(f: FunctionView, a: [number, number], b: [number, number]): boolean {
@@ -1142,6 +1171,7 @@ export function argumentsOf(
           openers: o.openers !== false,
           flagTurns: o.flagTurns !== false,
           foreign,
+          joinedBar: allowed !== undefined && o.joinedPairs !== false ? (o.joinedPairs ?? JOINED_PAIRS) : undefined,
         };
   let picked = o.assigner === "order" ? assignByOrder(s.params) : assignLearned(s.view, s.params, more, allowed);
   // the span owner left a required parameter without a value: that parameter may take a value outside the
@@ -1257,6 +1287,9 @@ export const VALUE_EXCHANGES = 2;
 /** DecideOptions.leftoverQuotes's default (chosen on BFCL dev: 0.1 / 0.2 in DEVELOPMENT_PROBES). */
 export const LEFTOVER_QUOTES = 0.1;
 
+/** DecideOptions.joinedPairs's default (chosen on BFCL dev: 0.5 / 0.7 in DEVELOPMENT_PROBES). */
+export const JOINED_PAIRS = 0.7;
+
 /** DecideOptions.widenWeak's default. */
 export const WIDEN_WEAK = 16;
 
@@ -1271,17 +1304,19 @@ export function chooseFunctions(scored: readonly ScoredFunction[], w: FactoredWe
   }
   const p = scored.map((s) => callProbability(s, w));
   const floor = o.fillFloor ?? FILL_FLOOR;
-  let chosen = scored.filter((s, i) => p[i]! >= w.callThreshold && s.features[FILL_FEATURE]! >= floor);
+  // a function whose whole name the question writes is asked for, whatever its chance (written-names.ts)
+  const written = writtenFunctions(scored, o);
+  let chosen = scored.filter((s, i) => (p[i]! >= w.callThreshold || written.has(s)) && s.features[FILL_FEATURE]! >= floor);
   // several pass: those whose own name words the question mentions, else the most likely alone (a question
   // that names none of them asks for one call, not for every function that could serve it)
   if (chosen.length > 1 && o.mention !== false) {
-    const said = mentioned(chosen, docMentions(o));
+    const said = mentioned(chosen, docMentions(o), o.writtenNames !== false);
     const named = chosen.filter((_, i) => said[i]);
     chosen = named.length > 0 ? named : [chosen.reduce((a, b) => (p[scored.indexOf(b)]! > p[scored.indexOf(a)]! ? b : a))];
     // of several mentioned, those mentioned by words no other documents, where some are (strict-mentions.ts)
     if (chosen.length > 1 && o.strict !== false) {
       const strict = strictMentions(chosen, docMentions(o));
-      if (strict.includes(true)) chosen = chosen.filter((_, i) => strict[i]);
+      if (strict.includes(true)) chosen = chosen.filter((s, i) => strict[i] || written.has(s));
     }
   }
   // none passes: the likeliest past the fill floor, if it clears the lower bar for calling at all (declineBelow)
@@ -1312,7 +1347,12 @@ export function decide(
   }
   const scored = scoreFunctions(tools, question, w, stats, joiners, o);
   const chosen = chooseFunctions(scored, w, o);
-  const shape = { clauses: o.clauseStarts !== false, clusters: o.mentionClusters !== false, openers: o.openerSegments !== false };
+  const shape = {
+    clauses: o.clauseStarts !== false,
+    clusters: o.mentionClusters !== false,
+    openers: o.openerSegments !== false,
+    written: o.writtenNames !== false,
+  };
   let owner = chosen.length > 1 && o.segment !== false ? spanOwners(chosen, docMentions(o), shape) : undefined;
   // a sentence that mentions one function alone is that function's (sentence-owners.ts)
   if (owner && owner[0] !== -1 && o.sentenceOwners !== false) {
@@ -1411,10 +1451,10 @@ function repeatedCalls(
 export function spanOwners(
   chosen: readonly ScoredFunction[],
   docs?: number,
-  shape: { clauses?: boolean; clusters?: boolean; openers?: boolean } = {},
+  shape: { clauses?: boolean; clusters?: boolean; openers?: boolean; written?: boolean } = {},
 ): number[] {
   const tokens = chosen[0]!.view.view.tokens;
-  const places = mentionPlaces(chosen, docs, shape.clusters === true);
+  const places = mentionPlaces(chosen, docs, shape.clusters === true, shape.written === true);
   if (places.some((at) => at < 0)) return tokens.map(() => -1);
   // shape.clauses: a later function's segment starts after the clause break before its mention (segment-shape.ts)
   const first = shape.clauses === true ? shapedStarts(tokens, chosen[0]!.view.view.joiners, places, shape.openers === true) : places;
@@ -1429,16 +1469,19 @@ export function spanOwners(
 /**
  * Where each function is first mentioned (-1: nowhere): its own name words (those no other of them has); with
  * `docs`, else its own description words (those no other's name or description has) less common than `docs` in
- * training questions ("the greatest common divisor" for calculate_gcd).
+ * training questions ("the greatest common divisor" for calculate_gcd); with `written`, else where the question writes
+ * its whole name (written-names.ts).
  */
-export function mentionPlaces(chosen: readonly ScoredFunction[], docs?: number, clusters = false): number[] {
+export function mentionPlaces(chosen: readonly ScoredFunction[], docs?: number, clusters = false, written = false): number[] {
   const tokens = chosen[0]!.view.view.tokens;
+  const whole = written ? writtenNamePlaces(tokens, chosen.map((s) => s.view.tool.function.name)) : undefined;
   const names = chosen.map((s) => new Set(nameWords(s.view.tool.function.name).map(stemOf)));
   const own = names.map((n, i) => new Set([...n].filter((x) => names.every((m, j) => j === i || !m.has(x)))));
   const words = chosen.map((s) => s.view.toolStems);
   return own.map((o, i) => {
     // clusters: where most of its own name words stand together (segment-shape.ts)
     const at = clusters ? clusteredPlace(tokens, o) : tokens.findIndex((t) => o.has(t.stem));
+    if (at < 0 && whole && whole[i]!.length > 0) return whole[i]![0]!;
     if (at >= 0 || docs === undefined) return at;
     const stats = chosen[i]!.view.stats;
     const mine = new Set([...words[i]!].filter((x) => (stats.get(x) ?? 0) < docs && words.every((m, j) => j === i || !m.has(x))));
@@ -1447,8 +1490,17 @@ export function mentionPlaces(chosen: readonly ScoredFunction[], docs?: number, 
 }
 
 /** Whether each function's own name words (those no other of them has; with `docs`, its own rarer description words) appear in the question. */
-export function mentioned(chosen: readonly ScoredFunction[], docs?: number): boolean[] {
-  return mentionPlaces(chosen, docs).map((at) => at >= 0);
+export function mentioned(chosen: readonly ScoredFunction[], docs?: number, written = false): boolean[] {
+  return mentionPlaces(chosen, docs, false, written).map((at) => at >= 0);
+}
+
+/** The functions whose whole name the question writes (written-names.ts); none with DecideOptions.writtenNames false. */
+function writtenFunctions(scored: readonly ScoredFunction[], o: DecideOptions): Set<ScoredFunction> {
+  // a scored function built without its question (a stub) names nothing
+  const tokens = (scored[0]?.view as Partial<FunctionView> | undefined)?.view?.tokens;
+  if (o.writtenNames === false || tokens === undefined) return new Set();
+  const places = writtenNamePlaces(tokens, scored.map((s) => s.view.tool.function.name));
+  return new Set(scored.filter((_, i) => places[i]!.length > 0));
 }
 
 /**
