@@ -94,6 +94,13 @@ export interface FactoredTrainOptions {
    */
   argumentBags?: number;
   /**
+   * Pair features learnt in a second pass over the argument scorer's groups (default none): the first pass trains
+   * without them (as dropPairFeatures), the second starts from its weights and lets only these learn, so features
+   * added later (name-shapes.ts, boundary-words.ts) learn what the others leave unexplained instead of moving every
+   * weight (a retraining's churn costs as many items as the features win).
+   */
+  secondPassFeatures?: readonly number[];
+  /**
    * Share of the argument scorer's questions added again with one-word string values made two words
    * (multiWordValues; default 0): synth draws mostly one-word values, people name places and things in several.
    */
@@ -361,6 +368,24 @@ export function mentionedBooleans(e: CallerExample): CallerExample {
   return q === e.question ? e : { ...e, question: q };
 }
 
+/** Zeroes features `indices` of every pair item (not the null's) for a first pass; `restore` puts them back. */
+export function holdFeatures(
+  groups: readonly SoftmaxGroup[],
+  indices: readonly number[],
+): { restore: () => void } {
+  const kept: { x: Float32Array; i: number; v: number }[] = [];
+  for (const g of groups)
+    for (const it of g.items) {
+      if (it.block === NULL_BLOCK) continue;
+      for (const i of indices)
+        if (it.x[i] !== 0) {
+          kept.push({ x: it.x, i, v: it.x[i]! });
+          it.x[i] = 0;
+        }
+    }
+  return { restore: () => kept.forEach((k) => (k.x[k.i] = k.v)) };
+}
+
 function argumentGroups(
   examples: readonly CallerExample[],
   stats: Map<string, number>,
@@ -603,7 +628,20 @@ export function trainFactored(
   };
   const groups = argumentGroups(oneCall, stats, joiners, o.negatives ?? 40, rng, o.dropPairFeatures, kin);
   const dims = [...FAMILIES.map(() => PAIR_DIM), NULL_DIM];
-  const arg = trainSoftmax(groups, dims, { epochs: o.epochs ?? 4, lr: 0.1, l2: 1e-5, seed });
+  const later = o.secondPassFeatures ?? [];
+  const held = later.length > 0 ? holdFeatures(groups, later) : undefined;
+  let arg = trainSoftmax(groups, dims, { epochs: o.epochs ?? 4, lr: 0.1, l2: 1e-5, seed });
+  if (held) {
+    held.restore();
+    arg = trainSoftmax(groups, dims, {
+      epochs: o.epochs ?? 4,
+      lr: 0.1,
+      l2: 1e-5,
+      seed,
+      init: arg.weights,
+      learn: new Set(later),
+    });
+  }
   const bags = o.argumentBags ?? 1;
   for (let b = 1; b < bags; b++) {
     const more = trainSoftmax(groups, dims, {

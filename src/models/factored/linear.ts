@@ -21,6 +21,10 @@ export interface TrainOptions {
   lr: number;
   l2: number;
   seed: number;
+  /** Start from these weights (one array per block), not from zeros. */
+  init?: readonly (readonly number[])[];
+  /** Only these feature indices learn; every other weight keeps its start (a second pass over features added later). */
+  learn?: ReadonlySet<number>;
 }
 
 // a weight missing at the end (a model file from before a feature was added) counts as 0
@@ -51,7 +55,7 @@ export function trainSoftmax(
   dims: readonly number[],
   o: TrainOptions,
 ): { weights: number[][]; loss: number } {
-  const w = dims.map((d) => new Float64Array(d));
+  const w = dims.map((d, b) => Float64Array.from({ length: d }, (_, i) => o.init?.[b]?.[i] ?? 0));
   const g2 = dims.map((d) => new Float64Array(d).fill(1e-8));
   const rng = new Rng(o.seed);
   const order = groups.map((_, i) => i);
@@ -73,7 +77,7 @@ export function trainSoftmax(
         const gb = g2[it.block]!;
         for (let d = 0; d < it.x.length; d++) {
           const xd = it.x[d]!;
-          if (xd === 0) continue;
+          if (xd === 0 || (o.learn !== undefined && !o.learn.has(d))) continue;
           const gd = grad * xd + o.l2 * wb[d]!;
           gb[d] += gd * gd;
           wb[d] -= (o.lr * gd) / Math.sqrt(gb[d]!);
