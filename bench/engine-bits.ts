@@ -4,7 +4,8 @@
  * (first 16 hex digits). Any thread count, and any change that only moves work between threads, must print the
  * same: 6f32d56bc22b6f0e (1–3 threads) since the stage carries the schedule's user loss (2026-12-06, issue 40),
  * until a change is meant to alter the bits; with TOOLGEN_KERNELS=native (the native gemm's own bits)
- * baf0e787e4de4a99 (1 and 2 threads). A checkout from before trains the stage without the user loss and prints
+ * bdb974d8de89a628 (1–3 threads) since the LM head's dy·W runs in depth pieces (kernels/wasm-gemm.ts
+ * nativeDepthPieces; baf0e787e4de4a99 before, and with TOOLGEN_NATIVE_DEPTH_PIECES=0). A checkout from before trains the stage without the user loss and prints
  * 861360a83fb4ebdb (main 44b5fb0 onwards; native f964fa036e5ee576) with the same engine.
  *   TOOLGEN_KERNEL_THREADS=2 npx tsx bench/engine-bits.ts [CHECKOUT]
  * (CHECKOUT: another checkout's src/ and build/kernels.wasm, default this one; it needs node_modules)

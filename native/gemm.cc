@@ -43,9 +43,37 @@ struct Gemm {
 // Per-thread packing buffers (each JavaScript thread calls the addon on its own chunks).
 thread_local std::vector<float> packA, packB;
 
+__attribute__((target("avx512f"))) static void packPanelsA8Transposed(const float* a, int64_t rsa, int mc, int kc,
+                                                                     float* out);
+
 /** Packs rows i0..i0+mc, depth p0..p0+kc of A into MR-row panels: panel[p * MR + r], zero rows past mc. */
 template <int MR>
 void packPanelsA(const Gemm& g, int i0, int mc, int p0, int kc, float* out) {
+  if constexpr (MR == MR_AVX512) {
+    // (MR 8: the AVX-512 tiles, so the CPU has AVX-512) rows stored along the depth (x·Wᵀ, dy·W): the scalar
+    // gather below moved one float a cycle, a fifth of the LM head's dy·W on one thread (issue 40)
+    if (g.csa == 1 && g.rsa != 1) {
+      packPanelsA8Transposed(g.a + (int64_t)i0 * g.rsa + p0, g.rsa, mc, kc, out);
+      return;
+    }
+  }
+  if (g.rsa == 1) {
+    // columns stored along the rows (dyᵀ·x): each depth's MR values lie side by side
+    for (int ir = 0; ir < mc; ir += MR) {
+      int rows = mc - ir < MR ? mc - ir : MR;
+      const float* src = g.a + (i0 + ir) + (int64_t)p0 * g.csa;
+      if (rows == MR) {
+        for (int p = 0; p < kc; p++) std::memcpy(out + p * MR, src + (int64_t)p * g.csa, sizeof(float) * MR);
+      } else {
+        for (int p = 0; p < kc; p++) {
+          std::memcpy(out + p * MR, src + (int64_t)p * g.csa, sizeof(float) * rows);
+          for (int r = rows; r < MR; r++) out[p * MR + r] = 0.0f;
+        }
+      }
+      out += (int64_t)kc * MR;
+    }
+    return;
+  }
   for (int ir = 0; ir < mc; ir += MR) {
     int rows = mc - ir < MR ? mc - ir : MR;
     for (int p = 0; p < kc; p++) {
@@ -84,6 +112,37 @@ __attribute__((target("avx512f"))) static inline void transpose16(__m512 r[16]) 
     r[4 + k] = _mm512_shuffle_f32x4(w0, w2, 0xDD);
     r[8 + k] = _mm512_shuffle_f32x4(w1, w3, 0x88);
     r[12 + k] = _mm512_shuffle_f32x4(w1, w3, 0xDD);
+  }
+}
+
+/**
+ * Rows 0..mc of an A stored row by row (A(i, p) = a[i·rsa + p]), depth 0..kc, into 8-row panels (out[p * 8 + r],
+ * panel q at q·kc·8, zero rows past mc): 16 rows × 16 depths transposed in registers, two panels at a time. The
+ * same floats as the scalar packing.
+ */
+__attribute__((target("avx512f"))) static void packPanelsA8Transposed(const float* a, int64_t rsa, int mc, int kc,
+                                                                     float* out) {
+  for (int ir = 0; ir < mc; ir += 16) {
+    int rows = mc - ir < 16 ? mc - ir : 16;
+    float* lo = out + (int64_t)(ir / 8) * kc * 8;
+    float* hi = rows > 8 ? lo + (int64_t)kc * 8 : nullptr;
+    const float* src = a + (int64_t)ir * rsa;
+    int p = 0;
+    for (; p + 16 <= kc; p += 16) {
+      __m512 r[16];
+      for (int j = 0; j < 16; j++) r[j] = j < rows ? _mm512_loadu_ps(src + (int64_t)j * rsa + p) : _mm512_setzero_ps();
+      transpose16(r);
+      for (int k = 0; k < 16; k++) {
+        _mm256_storeu_ps(lo + (int64_t)(p + k) * 8, _mm512_castps512_ps256(r[k]));
+        if (hi) _mm256_storeu_ps(hi + (int64_t)(p + k) * 8, _mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(r[k]), 1)));
+      }
+    }
+    for (; p < kc; p++)
+      for (int j = 0; j < 16; j++) {
+        float v = j < rows ? src[(int64_t)j * rsa + p] : 0.0f;
+        if (j < 8) lo[(int64_t)p * 8 + j] = v;
+        else if (hi) hi[(int64_t)p * 8 + j - 8] = v;
+      }
   }
 }
 

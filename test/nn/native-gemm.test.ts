@@ -177,6 +177,73 @@ describe.skipIf(!usable())("the native gemm (TOOLGEN_KERNELS=native)", () => {
     for (const r of results.slice(1)) expect(r.equals(results[0]!)).toBe(true);
   });
 
+  it("computes a product whose depth dwarfs its output in fixed depth pieces: the same bits on 1, 2 and 3 threads", async () => {
+    // (the LM head's dy·W: kernels/wasm-gemm.ts nativeDepthPieces) pieces of 1,024 depths whatever the threads,
+    // piece 0 accumulating into C, the others summed into it in order: computed here with the addon itself
+    const [M, K, N] = [40, 4500, 24];
+    const rng = new Rng(11);
+    const A = random(rng, M * K);
+    const B = random(rng, K * N);
+    const C0 = random(rng, M * N);
+    const addon = loadNative();
+    const heap = new Float32Array(new SharedArrayBuffer(4 * (M * K + K * N + 6 * M * N)));
+    heap.set(A);
+    heap.set(B, M * K);
+    heap.set(C0, M * K + K * N);
+    const pieces = Math.ceil(K / 1024);
+    for (let q = 0; q < pieces; q++) {
+      const k0 = q * 1024;
+      const dst = 4 * (M * K + K * N + q * M * N);
+      addon.gemm(
+        heap,
+        dst,
+        N,
+        4 * k0,
+        K,
+        1,
+        4 * (M * K + k0 * N),
+        N,
+        1,
+        M,
+        N,
+        Math.min(1024, K - k0),
+        q === 0 ? 1 : 0,
+      );
+    }
+    const want = heap.slice(M * K + K * N, M * K + K * N + M * N);
+    for (let q = 1; q < pieces; q++)
+      for (let e = 0; e < M * N; e++) want[e] = Math.fround(want[e]! + heap[M * K + K * N + q * M * N + e]!);
+    for (const threads of [1, 2, 3]) {
+      const k = await nativeKernels(threads, 0);
+      const [a, b, out] = [k.alloc(M * K), k.alloc(K * N), k.alloc(M * N)];
+      a.set(A);
+      b.set(B);
+      out.set(C0);
+      const stats = emptyStats();
+      k.collectStats(stats);
+      k.matmulAB(out, a, b, M, K, N, true);
+      k.collectStats();
+      expect(stats.shared["GEMMs in depth pieces"] ?? 0, `pooled pieces on ${threads} threads`).toBe(
+        threads > 1 ? 1 : 0,
+      );
+      expect(Buffer.from(out.slice().buffer).equals(Buffer.from(want.buffer)), `${threads} threads`).toBe(
+        true,
+      );
+      // in a batch of products too (matmulMany): the same pieces
+      out.set(C0);
+      const other = k.alloc(M * N);
+      k.matmulMany!([
+        { shape: "AB", out, a, b, M, K, N, accumulate: true },
+        { shape: "ABt", out: other, a, b, M, K, N },
+      ]);
+      expect(
+        Buffer.from(out.slice().buffer).equals(Buffer.from(want.buffer)),
+        `${threads} threads, batched`,
+      ).toBe(true);
+      for (const x of [a, b, out, other]) k.free(x);
+    }
+  });
+
   it("gives the same bits on 1, 2 and 3 threads in a training run", async () => {
     const VOCAB = 256;
     const config = presetConfig("tiny", VOCAB, {

@@ -45,11 +45,13 @@ export function withNativeGemm(exports, memory, addon) {
       if (heap.buffer !== memory.buffer) heap = new Float32Array(memory.buffer);
       return addon.crossEntropy(heap, args, i);
     }
-    if (kind !== TASK.GEMM_BATCH) return exports.runTask(kind, i, args, scratch);
+    if (kind !== TASK.GEMM_BATCH && kind !== TASK.GEMM_SPLIT_K)
+      return exports.runTask(kind, i, args, scratch);
     if (cells.buffer !== memory.buffer) cells = new Int32Array(memory.buffer);
     if (heap.buffer !== memory.buffer) heap = new Float32Array(memory.buffer);
     view.f32 = heap;
-    batchItem(cells, addon, view, args >> 2, i, scratch, exports);
+    if (kind === TASK.GEMM_SPLIT_K) depthPiece(cells, addon, view, args >> 2, i);
+    else batchItem(cells, addon, view, args >> 2, i, scratch, exports);
   };
   return { ...exports, gemm, runTask, native: level > 0 ? Math.min(level, addon.level) : addon.level };
 }
@@ -65,6 +67,38 @@ export function withNativeGemm(exports, memory, addon) {
 export function adviseHugePages(memory, addon, bytes) {
   if (process.env.TOOLGEN_NATIVE_HUGE_PAGES === "0" || typeof addon.adviseHugePages !== "function") return -1;
   return addon.adviseHugePages(new Float32Array(memory.buffer), bytes);
+}
+
+/**
+ * Item i of a GEMM_SPLIT_K job with the native gemm (args at cell `a`, assembly/train-tasks.ts's layout: c, ldc,
+ * a, rsa, csa, b, rsb, csb, M, N, K, accumulate, partials, depth per piece, then rows per block and row blocks,
+ * which must be M and 1): the product over depths i·kc..(i+1)·kc (the last piece: what is left), piece 0 into C
+ * (accumulating as asked), piece i > 0 into partial i − 1, summed into C in order afterwards (SUM_PARTIALS:
+ * kernels/wasm-gemm.ts nativeDepthPieces).
+ */
+function depthPiece(cells, addon, heap, a, i) {
+  const [c, ldc, pa, rsa, csa, pb, rsb, csb, M, N, K, acc, partials, kc] = cells.subarray(a, a + 14);
+  if (cells[a + 14] !== M || cells[a + 15] !== 1) throw new Error("native GEMM_SPLIT_K: row blocks");
+  const k0 = i * kc;
+  const depth = Math.min(kc, K - k0);
+  const dst = i === 0 ? c : partials + (i - 1) * M * N * 4;
+  const level = heap.level;
+  addon.gemm(
+    heap.f32,
+    dst,
+    ldc,
+    pa + k0 * csa * 4,
+    rsa,
+    csa,
+    pb + k0 * rsb * 4,
+    rsb,
+    csb,
+    M,
+    N,
+    depth,
+    i === 0 ? acc : 0,
+    level,
+  );
 }
 
 /** i32 cells of a GEMM_BATCH table entry (assembly/train-tasks.ts ENTRY, kernels/wasm-gemm.ts writes them). */

@@ -35,6 +35,11 @@ const NATIVE_TAIL_WORK = process.env.TOOLGEN_NATIVE_GRADE === "0" ? 0 : 1 << 20;
  * copy of this module in the same thread, bench/engine-pair.ts, is unlikely to meet the same numbers).
  */
 let nativeJobs = (Math.random() * 0x3fffffff) | 0;
+/**
+ * With the native gemm: the depth of one piece of a product whose depth dwarfs its output (nativeDepthPieces()).
+ * TOOLGEN_NATIVE_DEPTH_PIECES=0: no such pieces (to measure; other bits).
+ */
+const NATIVE_DEPTH_PIECE = process.env.TOOLGEN_NATIVE_DEPTH_PIECES === "0" ? 0 : 1024;
 /** Target multiply-adds per chunk of a parallel matmul. */
 const CHUNK_WORK = 1 << 21;
 /** assembly/matmul.ts KC: a gemm split over its depth at these block edges sums exactly as the unsplit one. */
@@ -52,6 +57,8 @@ export interface GemmContext {
     gemmBatchEntryBytes?: () => number;
     /** Set when gemm is the native addon's (native.mjs): its bits differ from the WebAssembly gemm's. */
     native?: number;
+    /** out[i] = x[i] + y[i], n floats (assembly/train.ts); absent from older modules. */
+    addInto?: (out: number, x: number, y: number, n: number) => void;
     /** Rows r0..r1−1 of a row epilogue block (assembly/train-tasks.ts rowEpilogue); absent from older modules. */
     rowEpilogue?: (block: number, r0: number, r1: number) => void;
   };
@@ -560,8 +567,10 @@ export function gemmKernel(ctx: GemmContext) {
       const sibling = (after?.[i] ?? -1) >= 0 ? batched.indexOf(list[after![i]!]!) : -1;
       const first =
         same >= 0 ? same : sibling >= 0 && siblingFits(sibling, batched[sibling]!, m) ? sibling : -1;
-      if (later.some((x) => heap.addressOf(x.out) === c)) later.push(m);
-      else if (first < 0 && m.shape === "AtB" && !packed && splitK(m.M, m.K, extent)) one(m, 0);
+      const deep = nativeDepthPieces(m.M, m.K, m.N) > 1;
+      // (a product in depth pieces never joins the job: nativeDepthPieces())
+      if (later.some((x) => heap.addressOf(x.out) === c) || (deep && same >= 0)) later.push(m);
+      else if (deep || (first < 0 && m.shape === "AtB" && !packed && splitK(m.M, m.K, extent))) one(m, 0);
       else if (same >= 0 && !chainable(batched[same]!, parts[same]!, m)) {
         later.push(m);
         // (the epilogue of the product it adds into then runs after it, at the end)
@@ -702,9 +711,12 @@ export function gemmKernel(ctx: GemmContext) {
       const { rsa, csa, rsb, csb } = strides(shape, M, K, N);
       const acc = accumulate ? 1 : 0;
       const { byRows, extent, size, count, packed } = cut(M, N, K);
+      const pieces = nativeDepthPieces(M, K, N);
       // (deferred work joins a GEMM_BATCH job, else runs first)
-      if (!(shared && batches) || (shape === "AtB" && !packed && splitK(M, K, extent))) flush();
-      if (shared && shape === "AtB" && !packed && splitK(M, K, extent)) {
+      if (!(shared && batches) || pieces > 1 || (shape === "AtB" && !packed && splitK(M, K, extent))) flush();
+      if (pieces > 1) {
+        depthPieces(shared, { c, pa, rsa, csa, pb, rsb, csb }, M, K, N, acc, pieces);
+      } else if (shared && shape === "AtB" && !packed && splitK(M, K, extent)) {
         splitDepth(c, pa, pb, M, K, N, acc);
       } else if (shared && batches) {
         const n = addPart(0, shape, c, pa, pb, M, K, N, acc);
@@ -725,6 +737,78 @@ export function gemmKernel(ctx: GemmContext) {
       for (const tmp of temps) heap.freeBytes(tmp);
     }
     recorder.stopGemm(shape, t0, eligible, shared);
+  }
+
+  /**
+   * With the native gemm, the pieces of depth NATIVE_DEPTH_PIECE (the last: what is left) a product is computed
+   * in when its depth is at least 4 pieces and 8 times its output's height and width (the LM head's dy·W: 611 ×
+   * 128 over 8,392); 0: not split. Split by rows, each thread streamed all of W and packed it again for each of
+   * its graded pieces: the product took 1.71× its one-thread time in busy work on 2 threads (issue 40). The
+   * pieces depend on the shape alone, never on the thread count, and are summed in order (depthPieces()), so
+   * 1, 2 and 3 threads give the same bits (not the unsplit product's: each piece is its own fma chain).
+   */
+  function nativeDepthPieces(M: number, K: number, N: number): number {
+    const piece = NATIVE_DEPTH_PIECE;
+    if (!native || !wasm.addInto || piece === 0 || K < 4 * piece || K < 8 * Math.max(M, N)) return 0;
+    return Math.ceil(K / piece);
+  }
+
+  /**
+   * C (+)= A·B in `pieces` depth pieces (nativeDepthPieces()): piece 0 into C (accumulating as asked), piece q > 0
+   * into partial q − 1, then C += partial 1, partial 2, … in order, element by element. On the pool (`pooled`)
+   * the pieces are a GEMM_SPLIT_K job (native.mjs depthPiece) and the sum a SUM_PARTIALS job, else both run
+   * here: the same operations whichever thread runs them. `gemm`: C (row stride N), A, B and their strides.
+   */
+  function depthPieces(
+    pooled: boolean,
+    gemm: { c: number; pa: number; rsa: number; csa: number; pb: number; rsb: number; csb: number },
+    M: number,
+    K: number,
+    N: number,
+    acc: number,
+    pieces: number,
+  ): void {
+    const { c, pa, rsa, csa, pb, rsb, csb } = gemm;
+    const piece = NATIVE_DEPTH_PIECE;
+    const bytes = 4 * (pieces - 1) * M * N;
+    if (bytes > partials.bytes) {
+      if (partials.bytes > 0) heap.freeBytes(partials.addr);
+      partials = { addr: heap.allocBytes(bytes), bytes };
+    }
+    if (pooled) {
+      const args = [c, N, pa, rsa, csa, pb, rsb, csb, M, N, K, acc, partials.addr, piece, M, 1];
+      pool!.runTasks(wasm, TASK.GEMM_SPLIT_K, args, pieces, mainScratch);
+      const { chunk, count } = slicing(M * N, threads);
+      pool!.runTasks(
+        wasm,
+        TASK.SUM_PARTIALS,
+        [c, partials.addr, pieces - 1, M * N, chunk],
+        count,
+        mainScratch,
+      );
+      recorder.count("GEMMs in depth pieces", 1);
+      return;
+    }
+    for (let q = 0; q < pieces; q++) {
+      const k0 = q * piece;
+      const dst = q === 0 ? c : partials.addr + 4 * (q - 1) * M * N;
+      wasm.gemm(
+        dst,
+        N,
+        pa + 4 * k0 * csa,
+        rsa,
+        csa,
+        pb + 4 * k0 * rsb,
+        rsb,
+        csb,
+        M,
+        N,
+        Math.min(piece, K - k0),
+        q === 0 ? acc : 0,
+        mainScratch,
+      );
+    }
+    for (let q = 1; q < pieces; q++) wasm.addInto!(c, c, partials.addr + 4 * (q - 1) * M * N, M * N);
   }
 
   /**
