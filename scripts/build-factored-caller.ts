@@ -3071,7 +3071,7 @@ const DEVELOPMENT_PROBES = [
   // Angeles, CA': comma codes below). Only the last is within decoding reach without word knowledge; of the
   // one-parameter items, 53 (more than 5) and 160 (5%) need arithmetic or a reading against the description.
   [
-    "probe, decoding, not kept (h38v, /tmp/h38v/items.mts per item on base-s1, parallel_multiple): with several functions called, an optional parameter left empty in its segment looks outside it where its best value there is over 4 / 16 times likelier than leaving it out (DecideOptions.widenOptional): 24 (lost 26, 167, 184: a span another call takes, 'Playstation' as a case type; won none); only at spans no other call takes as a first value and with chance >= 0.5 / 0.2 / 0.05: 25.5 at each (parallel_multiple_155 gains 'genbank' but stays wrong by 26 = half of 52 and the base 2; 87 and 135 move, stay wrong); code removed",
+    "probe, decoding, not kept (h38v, /tmp/h38v/items.mts per item on base-s1, parallel_multiple): with several functions called, an optional parameter left empty in its segment looks outside it where its best value there is over 4 / 16 times likelier than leaving it out (DecideOptions.widenOptional): at 4, parallel_multiple 24 on seed 1, 24.5 on seed 2 (/tmp/coord/h38v-sweep1.log, --categories parallel_multiple,parallel,multiple; parallel and multiple unchanged; seed 1 lost 26, 167, 184: a span another call takes, 'Playstation' as a case type; won none); only at spans no other call takes as a first value and with chance >= 0.5 / 0.2 / 0.05: 25.5 at each (parallel_multiple_155 gains 'genbank' but stays wrong by 26 = half of 52 and the base 2; 87 and 135 move, stay wrong); code removed",
     null,
     null,
     null,
