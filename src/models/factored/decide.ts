@@ -45,6 +45,7 @@ import { emptyNames, leftoverNames } from "./leftover-names.ts";
 import { digitText } from "./digit-texts.ts";
 import { namedRun } from "./named-runs.ts";
 import { orderSwaps } from "./order-swaps.ts";
+import { headNamed } from "./name-heads.ts";
 import { sentenceOwners, sentenceRanges } from "./sentence-owners.ts";
 import { UNIT_WORDS, unitWords } from "./unit-words.ts";
 import { ENGLISH_PAIRING, saysPairing } from "./pairing-words.ts";
@@ -57,6 +58,7 @@ import { ENGLISH_NAME_LINKS, linkedName } from "./name-links.ts";
 import { widenedClaim } from "./widened-claims.ts";
 import { bindNameNeighbour } from "./name-neighbours.ts";
 import { commaName } from "./comma-names.ts";
+import { commaCode } from "./comma-codes.ts";
 import { ENGLISH_NUMBER_SCALES, type NumberScales } from "./number-scales.ts";
 import { dealSiblings, siblingGroups } from "./numbered-siblings.ts";
 import { namedOrder } from "./name-lists.ts";
@@ -139,6 +141,8 @@ export interface DecideOptions {
    * 32 / 100; 8 before 2026-12-06 12:10 UTC; Infinity: never, as before 2026-12-05 22:00).
    */
   widenWeak?: number;
+  /** false: a lowercase word that repeats the last word of a capitalised name written before it stays that word (name-heads.ts). */
+  nameHeads?: boolean;
   /** false: an enum parameter never takes several members (enum members have no place in the question). */
   enumPlaces?: boolean;
   /**
@@ -317,6 +321,8 @@ export interface DecideOptions {
    * free, stays that part ("Washington"), as before 2026-12-06 14:30 UTC (comma-names.ts).
    */
   commaNames?: boolean;
+  /** false: with one call, a capitalised text value followed by ", CA" stays the name alone (comma-codes.ts). */
+  commaCodes?: boolean;
   /**
    * Scale words after a number ("50 million", "1.2M"), offered as the whole number, a language policy
    * (number-scales.ts): ENGLISH_NUMBER_SCALES by default, false for none (as before 2026-12-06 14:50 UTC).
@@ -1204,6 +1210,10 @@ export function argumentsOf(
   }
   // numbered siblings take one value each of a joined list one of them holds (numbered-siblings.ts)
   if (o.siblings !== false && o.parallel !== false && o.assigner !== "order") picked = withSiblings(s, picked);
+  // a lowercase word that repeats the last word of a capitalised name written before it is that name (name-heads.ts)
+  if (o.nameHeads !== false) picked = withNameHeads(s, picked);
+  // a name followed by ", CA" widens over the code, the code free (comma-codes.ts); one call only
+  if (o.commaCodes !== false && picked.every((k) => k.values.length === 1)) picked = withCommaCodes(s, picked);
   // a word written right after a number the call takes is its unit, for an empty optional text parameter (unit-words.ts)
   if (o.unitWords !== false && o.parallel !== false) picked = withUnits(s, picked, o.unitWords ?? UNIT_WORDS);
   // with one call: values in the order their names are listed (name-lists.ts); options the description quotes (described-options.ts)
@@ -1519,6 +1529,32 @@ export function namedSpan(tokens: readonly QToken[], start: number, end: number)
 /** Does a span hold a word that starts with a capital letter? */
 const capitalised = (f: FunctionView, c: Candidate): boolean =>
   c.start >= 0 && f.view.tokens.slice(c.start, c.end).some((k) => k.capital || /^\p{Lu}/u.test(k.text));
+
+/** `picked` with a text parameter's lowercase head word replaced by the capitalised name it repeats (name-heads.ts). */
+function withNameHeads(s: ScoredFunction, picked: Picked[]): Picked[] {
+  return picked.map((k) => {
+    const kind = k.param.info.kind;
+    if (kind.type !== "string" || kind.enumValues || k.values.length !== 1) return k;
+    const at = headNamed(s.view.view.tokens, k.values[0]!, k.param.info.candidates);
+    return at < 0 ? k : { ...k, values: [k.param.info.candidates[at]!] };
+  });
+}
+
+/** `picked` with a text value followed by ", CA" widened over the code where no other value holds it (comma-codes.ts). */
+function withCommaCodes(s: ScoredFunction, picked: Picked[]): Picked[] {
+  const v = s.view.view;
+  const used = picked.flatMap((k) => k.values.flatMap(rangesOf));
+  return picked.map((k) => {
+    const c = k.values[0]!;
+    const kind = k.param.info.kind;
+    if (kind.type !== "string" || kind.enumValues || c.family !== "span" || c.quoted || c.start < 0) return k;
+    const whole = commaCode(v.tokens, c.start, c.end, (r) => used.every((u) => !overlaps(r, u)));
+    if (!whole) return k;
+    const [a, b] = whole;
+    used.push(whole);
+    return { ...k, values: [{ family: "span", value: v.question.slice(v.tokens[a]!.start, v.tokens[b - 1]!.end), start: a, end: b, quoted: false }] };
+  });
+}
 
 /** `picked` with empty optional text parameters given the units written after the call's numbers (unit-words.ts). */
 /** The values of numbered siblings dealt one each from a joined list one of them holds (numbered-siblings.ts). */
