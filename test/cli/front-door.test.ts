@@ -24,6 +24,7 @@ describe("toolgen --version and doctor", () => {
       "tsx",
       "esbuild",
       "kernels",
+      "native-gemm",
       "node-llama-cpp",
       "better-sqlite3",
       "data",

@@ -296,6 +296,7 @@ export function multiply(a, b) {
       tsx: "ok",
       esbuild: "failed",
       kernels: "ok",
+      "native-gemm": "missing",
       "node-llama-cpp": "missing",
       "better-sqlite3": "missing",
       data: "missing",
