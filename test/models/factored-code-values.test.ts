@@ -6,12 +6,7 @@ import { functionView, pairFeatures, questionView } from "../../src/models/facto
 import { ENGLISH_NEGATIONS } from "../../src/models/factored/negations.ts";
 import { flattenTool, nestArguments } from "../../src/models/factored/nested.ts";
 import { tokenize } from "../../src/models/factored/text.ts";
-import type { JsonSchema, ToolJson } from "../../src/tools/types.ts";
-
-const tool = (name: string, properties: Record<string, JsonSchema>, required: string[] = [], description = ""): ToolJson => ({
-  type: "function",
-  function: { name, description, parameters: { type: "object", properties, required } },
-});
+import { tool } from "./factored-fixtures.ts";
 
 /** Every parameter prefers the candidates in the order given by `rank` (candidate texts, best first). */
 function scored(f: ReturnType<typeof functionView>, rank: string[]): ScoredParam[] {

@@ -1,24 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { commaName } from "../../src/models/factored/comma-names.ts";
-import { assignLearned, type ScoredParam } from "../../src/models/factored/decide.ts";
+import { assignLearned } from "../../src/models/factored/decide.ts";
 import { functionView, questionView } from "../../src/models/factored/features.ts";
 import { tokenize } from "../../src/models/factored/text.ts";
-import type { JsonSchema, ToolJson } from "../../src/tools/types.ts";
-
-const tool = (name: string, properties: Record<string, JsonSchema>, required: string[] = []): ToolJson => ({
-  type: "function",
-  function: { name, description: "", parameters: { type: "object", properties, required } },
-});
-
-/** Each parameter's chances by candidate text (`table[param][text]`; unlisted 0.001) and of leaving it out. */
-function scored(f: ReturnType<typeof functionView>, table: Record<string, Record<string, number>>): ScoredParam[] {
-  return f.params.map((info) => {
-    const raw = info.candidates.map((c) => table[info.name]?.[String(c.value)] ?? 0.001);
-    const none = table[info.name] ? 0 : 1;
-    const total = raw.reduce((a, b) => a + b, 0) + none;
-    return { info, probs: raw.map((r) => r / total), pNull: none / total };
-  });
-}
+import { tool, scoredFromTable } from "./factored-fixtures.ts";
 
 const values = (picked: ReturnType<typeof assignLearned>) =>
   Object.fromEntries(picked.map((p) => [p.param.info.name, p.values.map((v) => v.value)]));
@@ -57,7 +42,7 @@ describe("factored caller: a place and its region after a comma are one value", 
     const q = "What's the current temperature in Seattle, Washington?";
     const pick = (commaNames: boolean | undefined) => {
       const f = functionView(weather, { ...questionView(q, joiners), commaNames }, new Map());
-      return values(assignLearned(f, scored(f, { location: { Washington: 0.6, Seattle: 0.3 } }), undefined));
+      return values(assignLearned(f, scoredFromTable(f, { location: { Washington: 0.6, Seattle: 0.3 } }), undefined));
     };
     expect(pick(true)).toEqual({ location: ["Seattle, Washington"] });
     expect(pick(undefined)).toEqual({ location: ["Washington"] });
@@ -67,7 +52,7 @@ describe("factored caller: a place and its region after a comma are one value", 
     const time = tool("get_current_time", { city: { type: "string" }, country: { type: "string" } }, ["city", "country"]);
     const q = "What is the current time in Sydney, Australia?";
     const f = functionView(time, { ...questionView(q, joiners), commaNames: true }, new Map());
-    const s = scored(f, { city: { Sydney: 0.8, Australia: 0.1 }, country: { Australia: 0.7, Sydney: 0.2 } });
+    const s = scoredFromTable(f, { city: { Sydney: 0.8, Australia: 0.1 }, country: { Australia: 0.7, Sydney: 0.2 } });
     expect(values(assignLearned(f, s, undefined))).toEqual({ city: ["Sydney"], country: ["Australia"] });
   });
 });

@@ -1,25 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { assignLearned, type ScoredParam } from "../../src/models/factored/decide.ts";
+import { assignLearned } from "../../src/models/factored/decide.ts";
 import { functionView, questionView } from "../../src/models/factored/features.ts";
 import { capitalRun, lowerSpan } from "../../src/models/factored/leftover-names.ts";
 import { runAround } from "../../src/models/factored/named-runs.ts";
-import type { JsonSchema, ToolJson } from "../../src/tools/types.ts";
-
-const tool = (name: string, properties: Record<string, JsonSchema>, required: string[] = []): ToolJson => ({
-  type: "function",
-  function: { name, description: "", parameters: { type: "object", properties, required } },
-});
-
-/** Each parameter's chances by candidate text (`table[param][text]`; unlisted 0.001) and of leaving it out. */
-function scored(f: ReturnType<typeof functionView>, table: Record<string, Record<string, number>>, pNull: Record<string, number> = {}): ScoredParam[] {
-  return f.params.map((info) => {
-    const raw = info.candidates.map((c) => table[info.name]?.[String(c.value)] ?? 0.001);
-    // a parameter the table does not list is left out
-    const none = pNull[info.name] ?? (table[info.name] ? 0 : 1);
-    const total = raw.reduce((a, b) => a + b, 0) + none;
-    return { info, probs: raw.map((r) => r / total), pNull: none / total };
-  });
-}
+import { tool, scoredFromTable } from "./factored-fixtures.ts";
 
 const values = (picked: ReturnType<typeof assignLearned>) =>
   Object.fromEntries(picked.map((p) => [p.param.info.name, p.values.map((v) => v.value)]));
@@ -36,21 +20,21 @@ describe("factored caller: leftover values", () => {
     const view = { ...questionView(q, new Set()), leftoverNumbers: 0.01 };
     const f = functionView(restaurants, view, new Map());
     // the scorer leaves max_distance out (null 0.9 against 0.1 for 10): the rule gives it the number
-    const s = scored(f, { cuisine: { sushi: 0.9 }, max_distance: { 10: 0.1 } }, { max_distance: 0.9 });
+    const s = scoredFromTable(f, { cuisine: { sushi: 0.9 }, max_distance: { 10: 0.1 } }, { max_distance: 0.9 });
     expect(values(assignLearned(f, s, undefined))).toEqual({ cuisine: ["sushi"], max_distance: [10] });
     const off = functionView(restaurants, questionView(q, new Set()), new Map());
-    const t = scored(off, { cuisine: { sushi: 0.9 }, max_distance: { 10: 0.1 } }, { max_distance: 0.9 });
+    const t = scoredFromTable(off, { cuisine: { sushi: 0.9 }, max_distance: { 10: 0.1 } }, { max_distance: 0.9 });
     expect(values(assignLearned(off, t, undefined))).toEqual({ cuisine: ["sushi"] });
   });
 
   it("leaves a number another parameter spent, and one below the share of leaving the parameter out", () => {
     const view = { ...questionView(q, new Set()), leftoverNumbers: 0.5 };
     const f = functionView(restaurants, view, new Map());
-    const s = scored(f, { cuisine: { sushi: 0.9 }, max_distance: { 10: 0.1 } }, { max_distance: 0.9 });
+    const s = scoredFromTable(f, { cuisine: { sushi: 0.9 }, max_distance: { 10: 0.1 } }, { max_distance: 0.9 });
     expect(values(assignLearned(f, s, undefined))).toEqual({ cuisine: ["sushi"] });
     const spent = tool("find", { distance: { type: "string" }, max_distance: { type: "integer" } }, ["distance"]);
     const g = functionView(spent, { ...questionView("within 10 miles", new Set()), leftoverNumbers: 0 }, new Map());
-    const u = scored(g, { distance: { "10 miles": 0.9 }, max_distance: { 10: 0.1 } }, { max_distance: 0.9 });
+    const u = scoredFromTable(g, { distance: { "10 miles": 0.9 }, max_distance: { 10: 0.1 } }, { max_distance: 0.9 });
     expect(values(assignLearned(g, u, undefined))).toEqual({ distance: ["10 miles"] });
   });
 
@@ -60,12 +44,12 @@ describe("factored caller: leftover values", () => {
   it("gives a text parameter an unspent capitalised name in place of a lower-case word (unless leftoverNames is off)", () => {
     const table = { location: { feet: 0.4, "San Francisco": 0.3 }, area: { 1800: 0.99 } };
     const f = functionView(house, { ...questionView(h, new Set()), leftoverNames: 0.1 }, new Map());
-    expect(values(assignLearned(f, scored(f, table), undefined))).toEqual({ area: [1800], location: ["San Francisco"] });
+    expect(values(assignLearned(f, scoredFromTable(f, table), undefined))).toEqual({ area: [1800], location: ["San Francisco"] });
     const off = functionView(house, questionView(h, new Set()), new Map());
-    expect(values(assignLearned(off, scored(off, table), undefined))).toEqual({ area: [1800], location: ["feet"] });
+    expect(values(assignLearned(off, scoredFromTable(off, table), undefined))).toEqual({ area: [1800], location: ["feet"] });
     // the name's chance must reach minRatio of the word's
     const strict = functionView(house, { ...questionView(h, new Set()), leftoverNames: 0.9 }, new Map());
-    expect(values(assignLearned(strict, scored(strict, table), undefined))).toEqual({ area: [1800], location: ["feet"] });
+    expect(values(assignLearned(strict, scoredFromTable(strict, table), undefined))).toEqual({ area: [1800], location: ["feet"] });
   });
 
   it("reads whole capitalised runs only, and keeps identifiers and quoted values", () => {
@@ -90,13 +74,13 @@ describe("factored caller: leftover values", () => {
     const table = { city: { "2020": 0.7, "San Francisco": 0.2 }, year: { 2020: 0.05 } };
     const pNull = { year: 0.95 };
     const f = functionView(rate, { ...questionView(r, new Set()), digitTexts: true, leftoverNumbers: 0.01 }, new Map());
-    expect(values(assignLearned(f, scored(f, table, pNull), undefined))).toEqual({ city: ["San Francisco"], year: [2020] });
+    expect(values(assignLearned(f, scoredFromTable(f, table, pNull), undefined))).toEqual({ city: ["San Francisco"], year: [2020] });
     const off = functionView(rate, { ...questionView(r, new Set()), leftoverNumbers: 0.01 }, new Map());
-    expect(values(assignLearned(off, scored(off, table, pNull), undefined))).toEqual({ city: ["2020"] });
+    expect(values(assignLearned(off, scoredFromTable(off, table, pNull), undefined))).toEqual({ city: ["2020"] });
     // with no number parameter the text takes the number ("the 2021 season")
     const season = tool("sports_ranking", { season: { type: "string" } }, ["season"]);
     const g = functionView(season, { ...questionView("the 2021 season", new Set()), digitTexts: true }, new Map());
-    expect(values(assignLearned(g, scored(g, { season: { "2021": 0.9 } }), undefined))).toEqual({ season: ["2021"] });
+    expect(values(assignLearned(g, scoredFromTable(g, { season: { "2021": 0.9 } }), undefined))).toEqual({ season: ["2021"] });
   });
 
   it("takes a capitalised name holding a text parameter's own name word for that parameter first (unless namedRuns is off)", () => {
@@ -105,9 +89,9 @@ describe("factored caller: leftover values", () => {
     // the scorer wants Paris for both: the name word "Museum" stands just before it
     const table = { museum: { Paris: 0.9, "Louvre Museum": 0.01 }, location: { Paris: 0.5, "Louvre Museum": 0.1 } };
     const f = functionView(museum, { ...questionView(m, new Set()), namedRuns: true }, new Map());
-    expect(values(assignLearned(f, scored(f, table), undefined))).toEqual({ museum: ["Louvre Museum"], location: ["Paris"] });
+    expect(values(assignLearned(f, scoredFromTable(f, table), undefined))).toEqual({ museum: ["Louvre Museum"], location: ["Paris"] });
     const off = functionView(museum, questionView(m, new Set()), new Map());
-    expect(values(assignLearned(off, scored(off, table), undefined))).toEqual({ museum: ["Paris"], location: ["Louvre Museum"] });
+    expect(values(assignLearned(off, scoredFromTable(off, table), undefined))).toEqual({ museum: ["Paris"], location: ["Louvre Museum"] });
   });
 
   it("fills required parameters before optional ones (unless requiredFirst is off)", () => {
@@ -117,9 +101,9 @@ describe("factored caller: leftover values", () => {
     const table = { location: { Sydney: 0.8, Australia: 0.2 }, country: { Sydney: 0.6, Australia: 0.3 }, timezone: { Sydney: 0.7, Australia: 0.25 } };
     const pNull = { timezone: 0.05 };
     const f = functionView(time, { ...questionView(q, new Set()), requiredFirst: true }, new Map());
-    expect(values(assignLearned(f, scored(f, table, pNull), undefined))).toEqual({ location: ["Sydney"], country: ["Australia"] });
+    expect(values(assignLearned(f, scoredFromTable(f, table, pNull), undefined))).toEqual({ location: ["Sydney"], country: ["Australia"] });
     const off = functionView(time, questionView(q, new Set()), new Map());
-    expect(values(assignLearned(off, scored(off, table, pNull), undefined))).toEqual({ location: ["Sydney"], timezone: ["Australia"], country: ["What's"] });
+    expect(values(assignLearned(off, scoredFromTable(off, table, pNull), undefined))).toEqual({ location: ["Sydney"], timezone: ["Australia"], country: ["What's"] });
   });
 
   it("exchanges two text values where the schema's order, held likelier, says so (unless orderSwaps is off)", () => {
@@ -128,12 +112,12 @@ describe("factored caller: leftover values", () => {
     // both want "forest" about as much: the greedy pass gives it to color, the surer
     const table = { color: { forest: 0.6, green: 0.3 }, habitat: { forest: 0.58, green: 0.3 } };
     const f = functionView(bird, { ...questionView(b, new Set()), orderSwaps: 1.5 }, new Map());
-    expect(values(assignLearned(f, scored(f, table), undefined))).toEqual({ color: ["green"], habitat: ["forest"] });
+    expect(values(assignLearned(f, scoredFromTable(f, table), undefined))).toEqual({ color: ["green"], habitat: ["forest"] });
     const off = functionView(bird, questionView(b, new Set()), new Map());
-    expect(values(assignLearned(off, scored(off, table), undefined))).toEqual({ color: ["forest"], habitat: ["green"] });
+    expect(values(assignLearned(off, scoredFromTable(off, table), undefined))).toEqual({ color: ["forest"], habitat: ["green"] });
     // a clear preference stands against the order
     const clear = { color: { forest: 0.9, green: 0.05 }, habitat: { forest: 0.05, green: 0.9 } };
-    expect(values(assignLearned(f, scored(f, clear), undefined))).toEqual({ color: ["forest"], habitat: ["green"] });
+    expect(values(assignLearned(f, scoredFromTable(f, clear), undefined))).toEqual({ color: ["forest"], habitat: ["green"] });
   });
 
   it("exchanges two numbers the same way, never a number with a text", () => {
@@ -141,9 +125,9 @@ describe("factored caller: leftover values", () => {
     const w = "a wall of 30 feet by 12 feet";
     const table = { length: { 12: 0.5, 30: 0.45 }, height: { 12: 0.48, 30: 0.45 } };
     const f = functionView(wall, { ...questionView(w, new Set()), orderSwaps: 1.5 }, new Map());
-    expect(values(assignLearned(f, scored(f, table), undefined))).toEqual({ length: [30], height: [12] });
+    expect(values(assignLearned(f, scoredFromTable(f, table), undefined))).toEqual({ length: [30], height: [12] });
     const off = functionView(wall, questionView(w, new Set()), new Map());
-    expect(values(assignLearned(off, scored(off, table), undefined))).toEqual({ length: [12], height: [30] });
+    expect(values(assignLearned(off, scoredFromTable(off, table), undefined))).toEqual({ length: [12], height: [30] });
   });
 
   it("gives an unspent capitalised name to an empty optional text parameter (unless emptyNames is off)", () => {
@@ -151,11 +135,11 @@ describe("factored caller: leftover values", () => {
     const z = "Fetch player statistics of 'Zelda' on Switch";
     const table = { game: { Zelda: 0.9 }, platform: { Switch: 0.1 } };
     const f = functionView(stats, { ...questionView(z, new Set()), emptyNames: 0.05 }, new Map());
-    expect(values(assignLearned(f, scored(f, table, { platform: 0.9 }), undefined))).toEqual({ game: ["Zelda"], platform: ["Switch"] });
+    expect(values(assignLearned(f, scoredFromTable(f, table, { platform: 0.9 }), undefined))).toEqual({ game: ["Zelda"], platform: ["Switch"] });
     const off = functionView(stats, questionView(z, new Set()), new Map());
-    expect(values(assignLearned(off, scored(off, table, { platform: 0.9 }), undefined))).toEqual({ game: ["Zelda"] });
+    expect(values(assignLearned(off, scoredFromTable(off, table, { platform: 0.9 }), undefined))).toEqual({ game: ["Zelda"] });
     // below the share of leaving it out: empty
     const g = functionView(stats, { ...questionView(z, new Set()), emptyNames: 0.5 }, new Map());
-    expect(values(assignLearned(g, scored(g, table, { platform: 0.9 }), undefined))).toEqual({ game: ["Zelda"] });
+    expect(values(assignLearned(g, scoredFromTable(g, table, { platform: 0.9 }), undefined))).toEqual({ game: ["Zelda"] });
   });
 });

@@ -8,12 +8,7 @@ import { againstName, bindNameNeighbour } from "../../src/models/factored/name-n
 import { dealSiblings, siblingGroups } from "../../src/models/factored/numbered-siblings.ts";
 import { ENGLISH_POSSESSIVE } from "../../src/models/factored/possessives.ts";
 import { stemOf, tokenize } from "../../src/models/factored/text.ts";
-import type { JsonSchema, ToolJson } from "../../src/tools/types.ts";
-
-const tool = (name: string, properties: Record<string, JsonSchema>, required: string[] = []): ToolJson => ({
-  type: "function",
-  function: { name, description: "", parameters: { type: "object", properties, required } },
-});
+import { tool } from "./factored-fixtures.ts";
 
 /** Chances for a question's text candidates: `likely` gets most, every other span a little. */
 function chances(q: string, likely: string, next = ""): { candidates: ReturnType<typeof candidatesFor>; probs: number[] } {

@@ -1,25 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { commaCode } from "../../src/models/factored/comma-codes.ts";
-import { argumentsOf, type FactoredWeights, type ScoredParam } from "../../src/models/factored/decide.ts";
+import { argumentsOf, type FactoredWeights } from "../../src/models/factored/decide.ts";
 import { functionView, questionView } from "../../src/models/factored/features.ts";
 import { headNamed } from "../../src/models/factored/name-heads.ts";
 import { tokenize } from "../../src/models/factored/text.ts";
-import type { JsonSchema, ToolJson } from "../../src/tools/types.ts";
-
-const tool = (name: string, properties: Record<string, JsonSchema>, required: string[] = []): ToolJson => ({
-  type: "function",
-  function: { name, description: "", parameters: { type: "object", properties, required } },
-});
-
-/** Each parameter's chances by candidate text (`table[param][text]`; unlisted 0.001) and of leaving it out. */
-function scored(f: ReturnType<typeof functionView>, table: Record<string, Record<string, number>>): ScoredParam[] {
-  return f.params.map((info) => {
-    const raw = info.candidates.map((c) => table[info.name]?.[String(c.value)] ?? 0.001);
-    const none = table[info.name] ? 0 : 1;
-    const total = raw.reduce((a, b) => a + b, 0) + none;
-    return { info, probs: raw.map((r) => r / total), pNull: none / total };
-  });
-}
+import type { ToolJson } from "../../src/tools/types.ts";
+import { tool, scoredFromTable } from "./factored-fixtures.ts";
 
 const joiners = new Set(["and", "or"]);
 const free = () => true;
@@ -28,7 +14,7 @@ const noWeights = {} as FactoredWeights;
 
 function argsFor(t: ToolJson, q: string, table: Record<string, Record<string, number>>, o: { nameHeads?: boolean; commaCodes?: boolean }) {
   const f = functionView(t, questionView(q, joiners), new Map());
-  return argumentsOf({ view: f, params: scored(f, table), features: new Float32Array(0) }, noWeights, { parallel: false, ...o })[0]!.arguments;
+  return argumentsOf({ view: f, params: scoredFromTable(f, table), features: new Float32Array(0) }, noWeights, { parallel: false, ...o })[0]!.arguments;
 }
 
 describe("factored caller: a lowercase head word stands for the capitalised name it repeats", () => {

@@ -10,12 +10,7 @@ import { ENGLISH_PERCENT_WORDS, saysPercent } from "../../src/models/factored/pe
 import { ENGLISH_POSSESSIVE, withoutPossessive } from "../../src/models/factored/possessives.ts";
 import { tokenize } from "../../src/models/factored/text.ts";
 import { unitAfter, weighUnits, writesUnit } from "../../src/models/factored/units.ts";
-import type { JsonSchema, ToolJson } from "../../src/tools/types.ts";
-
-const tool = (name: string, properties: Record<string, JsonSchema>, required: string[] = []): ToolJson => ({
-  type: "function",
-  function: { name, description: "", parameters: { type: "object", properties, required } },
-});
+import { tool } from "./factored-fixtures.ts";
 
 describe("factored caller: values as the question and the schema write them", () => {
   it("reads a description's examples after a dotted abbreviation, whatever their case (unless abbreviations is off)", () => {

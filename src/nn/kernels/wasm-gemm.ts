@@ -739,6 +739,19 @@ export function gemmKernel(ctx: GemmContext) {
     recorder.stopGemm(shape, t0, eligible, shared);
   }
 
+  /** Makes the partial-results buffer (depthPieces(), splitDepth()) at least `bytes` long. */
+  function growPartials(bytes: number): void {
+    if (bytes <= partials.bytes) return;
+    if (partials.bytes > 0) heap.freeBytes(partials.addr);
+    partials = { addr: heap.allocBytes(bytes), bytes };
+  }
+
+  /** C += partial 1, partial 2, … (`count` of `cells` floats each) in order, element ranges on the pool. */
+  function sumPartialsPooled(c: number, count: number, cells: number): void {
+    const { chunk, count: jobs } = slicing(cells, threads);
+    pool!.runTasks(wasm, TASK.SUM_PARTIALS, [c, partials.addr, count, cells, chunk], jobs, mainScratch);
+  }
+
   /**
    * With the native gemm, the pieces of depth NATIVE_DEPTH_PIECE (the last: what is left) a product is computed
    * in when its depth is at least 4 pieces and 8 times its output's height and width (the LM head's dy·W: 611 ×
@@ -770,22 +783,11 @@ export function gemmKernel(ctx: GemmContext) {
   ): void {
     const { c, pa, rsa, csa, pb, rsb, csb } = gemm;
     const piece = NATIVE_DEPTH_PIECE;
-    const bytes = 4 * (pieces - 1) * M * N;
-    if (bytes > partials.bytes) {
-      if (partials.bytes > 0) heap.freeBytes(partials.addr);
-      partials = { addr: heap.allocBytes(bytes), bytes };
-    }
+    growPartials(4 * (pieces - 1) * M * N);
     if (pooled) {
       const args = [c, N, pa, rsa, csa, pb, rsb, csb, M, N, K, acc, partials.addr, piece, M, 1];
       pool!.runTasks(wasm, TASK.GEMM_SPLIT_K, args, pieces, mainScratch);
-      const { chunk, count } = slicing(M * N, threads);
-      pool!.runTasks(
-        wasm,
-        TASK.SUM_PARTIALS,
-        [c, partials.addr, pieces - 1, M * N, chunk],
-        count,
-        mainScratch,
-      );
+      sumPartialsPooled(c, pieces - 1, M * N);
       recorder.count("GEMMs in depth pieces", 1);
       return;
     }
@@ -832,22 +834,11 @@ export function gemmKernel(ctx: GemmContext) {
     const rowChunk = Math.ceil(M / rowBlocks / 4) * 4;
     rowBlocks = Math.ceil(M / rowChunk);
     if (M - (rowBlocks - 1) * rowChunk < 4) rowBlocks--; // the last block takes the remaining rows
-    const bytes = 4 * (kBlocks - 1) * M * N;
-    if (bytes > partials.bytes) {
-      if (partials.bytes > 0) heap.freeBytes(partials.addr);
-      partials = { addr: heap.allocBytes(bytes), bytes };
-    }
+    growPartials(4 * (kBlocks - 1) * M * N);
     const args = [c, N, pa, 1, M, pb, N, 1, M, N, K, acc, partials.addr, KC, rowChunk, rowBlocks];
     pool!.runTasks(wasm, TASK.GEMM_SPLIT_K, args, kBlocks * rowBlocks, mainScratch);
     if (kBlocks === 1) return;
-    const { chunk, count } = slicing(M * N, threads);
-    pool!.runTasks(
-      wasm,
-      TASK.SUM_PARTIALS,
-      [c, partials.addr, kBlocks - 1, M * N, chunk],
-      count,
-      mainScratch,
-    );
+    sumPartialsPooled(c, kBlocks - 1, M * N);
   }
 
   return { run, many, defer, flush };
