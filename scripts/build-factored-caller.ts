@@ -15,9 +15,7 @@
  * default 0, a probe), --stats-values / --stats-tools-only (word rarity as before; probes), --paired-share X
  * (same-function multi-call questions written as groups of varied values, src/synth; default 0), --inline X (share
  * of synth's requests with the values first and the request straight after, "use city X to get …", and of its
- * clause joins that are a space alone; default 0), --value-shapes X (share of synth's made-up or pooled string
- * values written as several words, src/synth/value-shapes.ts; default 0), --value-first X (share of synth's
- * clauses written value first with words after it, "where Oslo is the city"; default 0),
+ * clause joins that are a space alone; default 0),
  * --name-after X (share of the argument scorer's questions added again with each parameter's name after its
  * value; default 0.3), --more-cue-drop 0|1
  * (the "more" model also learns from same-function multi-call questions without name cues; default 1),
@@ -71,8 +69,6 @@ const { values: args } = parseArgs({
     "multi-share": { type: "string", default: "0.3" },
     "paired-share": { type: "string", default: "0" },
     inline: { type: "string", default: "0" },
-    "value-shapes": { type: "string", default: "0" },
-    "value-first": { type: "string", default: "0" },
     "arg-examples": { type: "string", default: "16000" },
     "fn-examples": { type: "string", default: "6000" },
     "cue-drop": { type: "string", default: "0.5" },
@@ -181,8 +177,6 @@ async function trainingExamples(): Promise<{ examples: CallerExample[]; counts: 
         multiCallShare: Number(args["multi-share"]),
         pairedShare: Number(args["paired-share"]),
         inlineShare: Number(args.inline),
-        valueShapeShare: Number(args["value-shapes"]),
-        valueFirstShare: Number(args["value-first"]),
         listedToolShare: Number(args["listed-tools"]),
         maxCalls: Number(args["max-calls"]),
         declineShare: 0.2,

@@ -39,12 +39,6 @@ export const ASKS = ["can you", "could you", "would you", "is it possible to", "
 /** Asking for a noun phrase: "show me <noun phrase>". */
 export const NOUN_ASKS = ["show me", "I need", "get me", "I'd like", "give me", "find"];
 
-/**
- * Small words inside names people write ("Bank of …", "Rio de …", "… and …"), for synth's shaped values
- * (value-shapes.ts).
- */
-export const NAME_JOINS = ["of", "of the", "de", "and", "on"];
-
 /** Two requests in one question: first, joiner, second. */
 export const JOINERS = [" and then ", ". Also, ", "; then ", ", and also ", " and ", ". After that, "];
 /** The same tool again with other values. */

@@ -35,16 +35,6 @@ export interface ArgumentText {
   text: string;
 }
 
-/**
- * How often the question's words are put in the less usual places (each 0 by default, and at 0 no draw is made,
- * so the questions are as before the options): `inline` (SynthOptions.inlineShare), `valueFirst`
- * (SynthOptions.valueFirstShare).
- */
-export interface Phrasing {
-  inline?: number;
-  valueFirst?: number;
-}
-
 const MAX_PHRASE_WORDS = 10;
 /** Words a cut phrase must not end on ("… of a", "… for the specific"). */
 const DANGLING: ReadonlySet<string> = new Set(
@@ -122,24 +112,10 @@ function parameterWords(arg: ArgumentText, rng: SynthRng): string {
   return nameWords(arg.name);
 }
 
-/**
- * One "<parameter> <value>" clause, written one of several ways; with chance `valueFirst` the value comes first
- * and words of its own follow it ("where Oslo is the city", "Oslo as the city"), as a value inside a sentence
- * is followed by words rather than a comma or the question's end.
- */
-function clause(arg: ArgumentText, rng: SynthRng, alone: boolean, bare: boolean, valueFirst = 0): Segment[] {
+/** One "<parameter> <value>" clause, written one of several ways. */
+function clause(arg: ArgumentText, rng: SynthRng, alone: boolean, bare: boolean): Segment[] {
   const words = parameterWords(arg, rng);
   const value: Segment = { text: arg.text, value: true };
-  // not a yes / no: "no as the with ratings" says nothing
-  if (valueFirst > 0 && arg.schema.type !== "boolean" && rng.chance(valueFirst)) {
-    const forms: Segment[][] = [
-      [value, { text: ` as the ${words}` }],
-      [value, { text: ` being the ${words}` }],
-    ];
-    if (!bare) forms.push([{ text: "where " }, value, { text: ` is the ${words}` }]);
-    if (!bare) forms.push([{ text: "with " }, value, { text: ` as the ${words}` }]);
-    return rng.pick(forms);
-  }
   if (bare) {
     // after "given" / "for" / "with": no preposition of its own
     return rng.pick([
@@ -175,9 +151,8 @@ export function argumentClauses(
   args: readonly ArgumentText[],
   rng: SynthRng,
   bare = false,
-  phrasing: Phrasing = {},
+  inline = 0,
 ): Segment[] {
-  const inline = phrasing.inline ?? 0;
   const shown = rng.shuffle(args.filter((a) => a.text !== ""));
   const out: Segment[] = [];
   shown.forEach((arg, i) => {
@@ -190,7 +165,7 @@ export function argumentClauses(
               ? rng.pick([" and ", ", and ", ", "])
               : ", ",
       });
-    out.push(...clause(arg, rng, shown.length === 1, bare, phrasing.valueFirst));
+    out.push(...clause(arg, rng, shown.length === 1, bare));
   });
   return out;
 }
@@ -201,19 +176,18 @@ export function requestSegments(
   args: readonly ArgumentText[],
   rng: SynthRng,
   plain = false,
-  phrasing: Phrasing = {},
+  inline = 0,
 ): Segment[] {
-  const inline = phrasing.inline ?? 0;
   // the values first: "given base 10 and height 5, calculate the area of a triangle"
   if (!plain && args.some((a) => a.text !== "") && phrase.kind === "verb" && rng.chance(0.12)) {
-    const bare = argumentClauses(args, rng, true, phrasing);
+    const bare = argumentClauses(args, rng, true, inline);
     return [{ text: `${rng.pick(["given", "for", "with"])} ` }, ...bare, { text: `, ${phrase.text}` }];
   }
   // with chance `inline`, the values first and the request straight after them, no comma between ("use city X
   // to get the weather", "for city X show me weather forecasts"): the last value is followed by words, as values
   // inside people's sentences are, not by the question's end
   if (inline > 0 && args.some((a) => a.text !== "") && rng.chance(inline)) {
-    const bare = argumentClauses(args, rng, true, phrasing);
+    const bare = argumentClauses(args, rng, true, inline);
     return phrase.kind === "verb"
       ? [
           { text: `${rng.pick(["use", "using", "with", "for"])} ` },
@@ -226,7 +200,7 @@ export function requestSegments(
           { text: ` ${rng.pick(NOUN_ASKS)} ${phrase.text}` },
         ];
   }
-  const clauses = argumentClauses(args, rng, false, phrasing);
+  const clauses = argumentClauses(args, rng, false, inline);
   const tail: Segment[] = clauses.length > 0 ? [{ text: " " }, ...clauses] : [];
   if (plain || rng.chance(0.3)) {
     return phrase.kind === "verb"

@@ -9,12 +9,12 @@ import {
   segmentsText,
   styled,
   toolPhrase,
-  type Phrasing,
   type Segment,
 } from "./phrase.ts";
 import { SynthRng } from "./rng.ts";
 import type { SynthCall, SynthItem, SynthOptions } from "./types.ts";
-import { drawProperties, type DrawContext } from "./values.ts";
+import type { ValuePool } from "./value-pool.ts";
+import { drawProperties } from "./values.ts";
 import { nameWords } from "./words.ts";
 
 export const DEFAULT_MULTI_CALL_SHARE = 0.15;
@@ -43,8 +43,6 @@ function checkOptions(o: SynthOptions): void {
     ["declineShare", o.declineShare],
     ["sameToolShare", o.sameToolShare],
     ["inlineShare", o.inlineShare],
-    ["valueFirstShare", o.valueFirstShare],
-    ["valueShapeShare", o.valueShapeShare],
     ["pairedShare", o.pairedShare],
     ["listedToolShare", o.listedToolShare],
   ] as const) {
@@ -57,20 +55,10 @@ function checkOptions(o: SynthOptions): void {
     bad(`maxCalls must be a whole number from 2 to 8, got ${o.maxCalls}`);
 }
 
-/** Where the options put the question's words (phrase.ts `Phrasing`). */
-function phrasingOf(o: SynthOptions): Phrasing {
-  return { inline: o.inlineShare ?? 0, valueFirst: o.valueFirstShare ?? 0 };
-}
-
-/** What a value draw takes from the options: the value pool, the share of shaped values (value-shapes.ts). */
-function drawContextOf(o: SynthOptions): DrawContext {
-  return { pool: o.valuePool, shapes: o.valueShapeShare ?? 0 };
-}
-
 /** A call for `entry` with its arguments' texts; undefined when no drawn call validates. */
-function drawCall(entry: CatalogEntry, rng: SynthRng, context: DrawContext) {
+function drawCall(entry: CatalogEntry, rng: SynthRng, pool?: ValuePool) {
   for (let i = 0; i < TRIES; i++) {
-    const drawn = drawProperties(entry.parameters, rng, 0, context);
+    const drawn = drawProperties(entry.parameters, rng, 0, pool);
     if (drawn === undefined) continue;
     if (validateArguments(drawn.value, entry.parameters).length > 0) continue;
     return { call: { name: entry.id, arguments: drawn.value } satisfies SynthCall, parts: drawn.parts };
@@ -85,25 +73,25 @@ const sameCall = (a: SynthCall, b: SynthCall) => JSON.stringify(a) === JSON.stri
 function twoCalls(
   usable: readonly CatalogEntry[],
   rng: SynthRng,
-  context: DrawContext,
-  phrasing: Phrasing = {},
+  pool?: ValuePool,
+  inline = 0,
 ): { segments: Segment[]; calls: SynthCall[] } | undefined {
   const first = usable[rng.int(usable.length)]!;
-  const a = drawCall(first, rng, context);
+  const a = drawCall(first, rng, pool);
   if (a === undefined) return undefined;
-  const opening = withoutTrailingStop(requestSegments(toolPhrase(first, rng), a.parts, rng, false, phrasing));
+  const opening = withoutTrailingStop(requestSegments(toolPhrase(first, rng), a.parts, rng, false, inline));
   const again = rng.chance(DEFAULT_SAME_TOOL_SHARE) && a.parts.some((p) => p.text !== "");
   if (again) {
-    const b = drawCall(first, rng, context);
+    const b = drawCall(first, rng, pool);
     if (b === undefined || sameCall(b.call, a.call)) return undefined;
-    const clauses = argumentClauses(b.parts, rng, false, phrasing);
+    const clauses = argumentClauses(b.parts, rng, false, inline);
     if (clauses.length === 0) return undefined;
     return { segments: [...opening, { text: rng.pick(AGAIN) }, ...clauses], calls: [a.call, b.call] };
   }
   const second = usable[rng.int(usable.length)]!;
-  const b = drawCall(second, rng, context);
+  const b = drawCall(second, rng, pool);
   if (b === undefined || sameCall(b.call, a.call)) return undefined;
-  const follow = requestSegments(toolPhrase(second, rng), b.parts, rng, true, phrasing);
+  const follow = requestSegments(toolPhrase(second, rng), b.parts, rng, true, inline);
   return { segments: [...opening, { text: rng.pick(JOINERS) }, ...follow], calls: [a.call, b.call] };
 }
 
@@ -127,29 +115,29 @@ function manyCalls(
   rng: SynthRng,
   options: SynthOptions,
 ): { segments: Segment[]; calls: SynthCall[] } | undefined {
-  const phrasing = phrasingOf(options);
+  const inline = options.inlineShare ?? 0;
   const first = usable[rng.int(usable.length)]!;
-  const a = drawCall(first, rng, drawContextOf(options));
+  const a = drawCall(first, rng, options.valuePool);
   if (a === undefined) return undefined;
   const shown = a.parts.filter((p) => p.text !== "");
   if (rng.chance(options.sameToolShare ?? DEFAULT_SAME_TOOL_SHARE) && shown.length > 0) {
     const others: Drawn[] = [];
     for (let i = 1; i < count; i++) {
-      const b = drawCall(first, rng, drawContextOf(options));
+      const b = drawCall(first, rng, options.valuePool);
       if (b === undefined) return undefined;
       others.push(b);
     }
     const form = rng.next();
     if (form >= 0.5 && form < 0.5 + 0.5 * (options.pairedShare ?? 0) && shown.length >= 2)
-      return pairedGroups(first, a, others, shown, rng, phrasing);
-    if (form < 0.5) return listedCalls(first, a, others, shown, rng, false, phrasing);
+      return pairedGroups(first, a, others, shown, rng, inline);
+    if (form < 0.5) return listedCalls(first, a, others, shown, rng, false, inline);
     const calls = [a.call];
     const segments = withoutTrailingStop(
-      requestSegments(toolPhrase(first, rng), a.parts, rng, false, phrasing),
+      requestSegments(toolPhrase(first, rng), a.parts, rng, false, inline),
     );
     for (const b of others) {
       if (calls.some((c) => sameCall(c, b.call))) return undefined;
-      const clauses = argumentClauses(b.parts, rng, false, phrasing);
+      const clauses = argumentClauses(b.parts, rng, false, inline);
       if (clauses.length === 0) return undefined;
       segments.push({ text: rng.pick(AGAIN) }, ...clauses);
       calls.push(b.call);
@@ -166,7 +154,7 @@ function manyCalls(
   for (let tool = 0; calls.length < count || tool < 2; tool++) {
     if (tool > 0) {
       entry = usable[rng.int(usable.length)]!;
-      drawn = drawCall(entry, rng, drawContextOf(options));
+      drawn = drawCall(entry, rng, options.valuePool);
     }
     if (drawn === undefined || calls.some((c) => sameCall(c, drawn!.call))) return undefined;
     const shownHere = drawn.parts.filter((p) => p.text !== "");
@@ -175,14 +163,14 @@ function manyCalls(
     if (listedShare > 0 && shownHere.length > 0 && left >= 2 && rng.chance(listedShare)) {
       const others: Drawn[] = [];
       for (let i = 1 + rng.int(Math.min(3, left - 1)); i > 0; i--) {
-        const b = drawCall(entry, rng, drawContextOf(options));
+        const b = drawCall(entry, rng, options.valuePool);
         if (b === undefined) return undefined;
         others.push(b);
       }
-      part = listedCalls(entry, drawn, others, shownHere, rng, tool > 0, phrasing);
+      part = listedCalls(entry, drawn, others, shownHere, rng, tool > 0, inline);
       if (part === undefined) return undefined;
     } else {
-      const phrase = requestSegments(toolPhrase(entry, rng), drawn.parts, rng, tool > 0, phrasing);
+      const phrase = requestSegments(toolPhrase(entry, rng), drawn.parts, rng, tool > 0, inline);
       part = { segments: withoutTrailingStop(phrase), calls: [drawn.call] };
     }
     if (part.calls.some((c) => calls.some((d) => sameCall(c, d)))) return undefined;
@@ -204,7 +192,7 @@ function listedCalls(
   shown: readonly Drawn["parts"][number][],
   rng: SynthRng,
   following: boolean,
-  phrasing: Phrasing = {},
+  inline = 0,
 ): { segments: Segment[]; calls: SynthCall[] } | undefined {
   const varied = rng.pick(shown);
   const calls = [a.call];
@@ -222,7 +210,7 @@ function listedCalls(
   }
   const rest = a.parts.filter((p) => p !== varied);
   const phrase = toolPhrase(first, rng);
-  const head = withoutTrailingStop(requestSegments(phrase, rest, rng, following, phrasing));
+  const head = withoutTrailingStop(requestSegments(phrase, rest, rng, following, inline));
   const words = nameWords(varied.name);
   const list = listed(texts, rng);
   const tail: Segment[] = rng.pick([
@@ -245,7 +233,7 @@ function pairedGroups(
   others: readonly Drawn[],
   shown: readonly Drawn["parts"][number][],
   rng: SynthRng,
-  phrasing: Phrasing = {},
+  inline = 0,
 ): { segments: Segment[]; calls: SynthCall[] } | undefined {
   const varied = rng.shuffle(shown).slice(0, 2 + rng.int(Math.min(3, shown.length) - 1));
   const calls = [a.call];
@@ -268,7 +256,7 @@ function pairedGroups(
     rows.push(texts);
   }
   const rest = a.parts.filter((p) => !varied.includes(p));
-  const segments = withoutTrailingStop(requestSegments(toolPhrase(first, rng), rest, rng, false, phrasing));
+  const segments = withoutTrailingStop(requestSegments(toolPhrase(first, rng), rest, rng, false, inline));
   segments.push({ text: rest.some((p) => p.text !== "") ? rng.pick([", ", " and ", " "]) : " " });
   const named = rng.chance(0.5);
   const between = rng.pick([" ", ", ", " with ", " for "]);
@@ -357,10 +345,10 @@ export function synthesizeWithReport(catalog: readonly CatalogEntry[], options: 
   for (const entry of catalog) {
     let made = 0;
     for (let tries = 0; made < options.perTool && tries < options.perTool * TRIES; tries++) {
-      const drawn = drawCall(entry, rng, drawContextOf(options));
+      const drawn = drawCall(entry, rng, options.valuePool);
       if (drawn === undefined) break;
       const segments = styled(
-        requestSegments(toolPhrase(entry, rng), drawn.parts, rng, false, phrasingOf(options)),
+        requestSegments(toolPhrase(entry, rng), drawn.parts, rng, false, options.inlineShare ?? 0),
         rng,
       );
       if (add(segments, [drawn.call])) made++;
@@ -377,7 +365,7 @@ export function synthesizeWithReport(catalog: readonly CatalogEntry[], options: 
   for (let made = 0, tries = 0; made < multi && usable.length > 0 && tries < multi * TRIES; tries++) {
     const drawn =
       maxCalls === 2
-        ? twoCalls(usable, rng, drawContextOf(options), phrasingOf(options))
+        ? twoCalls(usable, rng, options.valuePool, options.inlineShare ?? 0)
         : manyCalls(usable, 2 + rng.int(maxCalls - 1), rng, options);
     if (drawn !== undefined && add(styled(drawn.segments, rng), drawn.calls)) made++;
   }

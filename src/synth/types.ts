@@ -47,16 +47,6 @@ export interface SynthOptions {
    * (default 0: none, and the questions are as before the option).
    */
   inlineShare?: number;
-  /**
-   * Share of clauses written value first, words of their own after it ("where Oslo is the city", "Oslo as the
-   * city"), so that a value is followed by words (default 0: none, and the questions are as before the option).
-   */
-  valueFirstShare?: number;
-  /**
-   * Share of made-up or pooled string values reshaped as several words ("Velmora Drasin", "Velmora of Drasin",
-   * "Velmora 2"; value-shapes.ts), where synth's values are otherwise mostly one word (default 0: none).
-   */
-  valueShapeShare?: number;
   /** Decline questions as a share of the single-call ones (default 0.1). */
   declineShare?: number;
   /** Catalog tools offered besides the called ones (default 3; fewer when the catalog is small). */

@@ -6,7 +6,6 @@ import { madeUpText, madeUpWord } from "./made-up.ts";
 import type { SynthRng } from "./rng.ts";
 import type { ValuePool } from "./value-pool.ts";
 import { pooledValue } from "./value-pool.ts";
-import { shapedValue } from "./value-shapes.ts";
 import { nameWords } from "./words.ts";
 
 /** A value drawn for a schema and how the question writes it (`text` is empty when nothing is written). */
@@ -15,14 +14,10 @@ export interface DrawnValue {
   text: string;
 }
 
-/**
- * What a draw knows beyond the schema: the catalog's value pool (optional), the parameter's name, and the share
- * of made-up or pooled string values reshaped as several words (value-shapes.ts; default 0).
- */
+/** What a draw knows beyond the schema: the catalog's value pool (optional) and the parameter's name. */
 export interface DrawContext {
   pool?: ValuePool;
   name?: string;
-  shapes?: number;
 }
 
 /** Optional properties of a drawn object each appear with this chance (at most three of them). */
@@ -183,18 +178,11 @@ function drawString(schema: JsonSchema, rng: SynthRng, ctx: DrawContext): DrawnV
   const described = drawDescribedFormat(schema.description, rng);
   if (described && valid(described.value, schema)) return described;
   const candidates = stringCandidates(schema).filter((c) => valid(c, schema));
-  const shapes = ctx.shapes ?? 0;
   for (let i = 0; i < TRIES; i++) {
-    let value: string;
-    if (candidates.length > 0 && (rng.chance(0.4) || schema.pattern !== undefined))
-      value = rng.pick(candidates);
-    else {
-      value = (ctx.pool && pooledValue(ctx.pool, ctx.name ?? "", rng)) ?? madeUpText(rng);
-      // at 0 no draw is made: the questions are as before the option
-      // only words are reshaped: an id or a code stays one token
-      if (shapes > 0 && /^\p{L}[\p{L}' -]*$/u.test(value) && rng.chance(shapes))
-        value = shapedValue(value, rng);
-    }
+    const value =
+      candidates.length > 0 && (rng.chance(0.4) || schema.pattern !== undefined)
+        ? rng.pick(candidates)
+        : ((ctx.pool && pooledValue(ctx.pool, ctx.name ?? "", rng)) ?? madeUpText(rng));
     if (valid(value, schema)) return { value, text: maybeQuoted(value, rng) };
   }
   return undefined;
@@ -270,7 +258,7 @@ export function drawProperties(
   schema: JsonSchema,
   rng: SynthRng,
   depth = 0,
-  context: DrawContext = {},
+  pool?: ValuePool,
 ):
   | { value: Record<string, unknown>; parts: { name: string; schema: JsonSchema; text: string }[] }
   | undefined {
@@ -286,7 +274,7 @@ export function drawProperties(
   const parts: { name: string; schema: JsonSchema; text: string }[] = [];
   for (const name of Object.keys(properties)) {
     if (!required.has(name) && !optional.includes(name)) continue;
-    const drawn = drawValue(properties[name] ?? {}, rng, depth + 1, { ...context, name });
+    const drawn = drawValue(properties[name] ?? {}, rng, depth + 1, { pool, name });
     if (drawn === undefined) {
       if (required.has(name)) return undefined;
       continue;
@@ -304,7 +292,7 @@ function drawObject(
   depth: number,
   ctx: DrawContext,
 ): DrawnValue | undefined {
-  const drawn = drawProperties(schema, rng, depth, ctx);
+  const drawn = drawProperties(schema, rng, depth, ctx.pool);
   if (drawn === undefined || !valid(drawn.value, schema)) return undefined;
   const text = drawn.parts
     .filter((p) => p.text !== "")
