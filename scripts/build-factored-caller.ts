@@ -3102,6 +3102,47 @@ const DEVELOPMENT_PROBES = [
     null,
     26.5,
   ],
+  // h38x (2026-12-06 23:10-23:50 UTC), the training data's value shapes (h38t's finding: synth's text values are mostly
+  // one word at a clause's end, so the scorer learns x[23] 'punctuation or the end after the span' and one-word
+  // spans). Code at f64154a (reverted): SynthOptions.valueShapeShare (src/synth/value-shapes.ts: a made-up or pooled
+  // value of letters only written as several words, 'Velmora Drasin', 'Velmora of Drasin', 'Drasin Velmora',
+  // 'Velmora 2'; --value-shapes X) and valueFirstShare (a clause value first with words after it, 'where Oslo is
+  // the city', 'Oslo as the city', not for booleans; --value-first X); at 0 synth's output equal to main's draw for
+  // draw. Each rebuilt on seeds 1 and 2 (/tmp/h38x/chain.sh: build-factored-caller.ts --seed N ARGS --out
+  // /tmp/h38x/TAG-sN, then --eval --modes full --out the same; logs /tmp/coord/h38x-TAG-sN.log). Main: seed 1 sum of
+  // six 319, seed 2 318.5, argument loss 0.4499 / 0.4422, 'more' ratio 0.9 on both. Nothing kept.
+  [
+    "probe, rebuild, not kept (h38x): --value-shapes 0.5 (half of synth's made-up or pooled word values several words), seed 1: simple_python 57.5, java 65, js 66, multiple 56.5, parallel 35.5, parallel_multiple 24.5, irrelevance 81.67, sum of six 305 against 319 (argument loss 0.4671; synth chose the 'more' ratio 0.8); seed 2: 56.25 / 64 / 68 / 56 / 35 / 23.5, irrelevance 82.5, sum 302.75 against 318.5 (ratio 0.7); the losses in simple_python and multiple",
+    57.5,
+    56.5,
+    81.67,
+    35.5,
+    24.5,
+  ],
+  [
+    "probe, decoding on the --value-shapes 0.5 weights (h38x): the 'more' ratio set back to main's 0.9 by hand (a copy of /tmp/h38x/shp05-sN), seed 1: simple_python 57.25, java 65, js 66, multiple 56.5, parallel 34, parallel_multiple 24.5, irrelevance 81.67, sum 303.25; seed 2: 56.75 / 64 / 68 / 57 / 33 / 24, irrelevance 82.5, sum 302.75: the loss is the argument scorer's, not the ratio's",
+    57.25,
+    56.5,
+    81.67,
+    34,
+    24.5,
+  ],
+  [
+    "probe, rebuild, not kept (h38x): --value-shapes 0.15, seed 1: simple_python 58.75, java 63, js 68, multiple 61.5, parallel 36.5, parallel_multiple 25.5, irrelevance 82.5, sum 313.25 against 319 (argument loss 0.4484; ratio 0.8); seed 2: 57 / 65 / 68 / 57.5 / 35.5 / 24, irrelevance 81.25, sum 307 against 318.5 (loss 0.4559; ratio 0.8)",
+    58.75,
+    61.5,
+    82.5,
+    36.5,
+    25.5,
+  ],
+  [
+    "probe, rebuild, not kept (h38x): --value-first 0.3 (three in ten of synth's clauses value first, words after it), seed 1: simple_python 56.5, java 59, js 64, multiple 58.5, parallel 34, parallel_multiple 24.5, irrelevance 82.92, sum 296.5 against 319 (argument loss 0.5418; ratio 0.7); seed 2: 57.5 / 61 / 66 / 59.5 / 34.5 / 26, irrelevance 82.5, sum 304.5 against 318.5 (loss 0.552; ratio 0.8)",
+    56.5,
+    58.5,
+    82.92,
+    34,
+    24.5,
+  ],
 ].map(([what, simple_python, multiple, irrelevance, parallel, parallel_multiple]) => ({
   what,
   simple_python,
