@@ -406,6 +406,12 @@ export interface DecideOptions {
   joinedPairs?: number | false;
   /** false: an object parameter is offered no dictionary the question writes as a literal ("{'Math': 85}"; candidates.ts dictLiterals). */
   dictLiterals?: boolean;
+  /**
+   * Diagnostic, never set by decoding: the functions called are exactly these (those offered), whatever the gate
+   * says; the argument scorer, the call counts and the segments then run as usual. scripts/caller-call-counts.ts
+   * uses it to bound what a better choice of functions could win (BFCL's gold functions as an oracle).
+   */
+  onlyFunctions?: readonly string[];
 }
 
 export interface ScoredParam {
@@ -1308,6 +1314,7 @@ export const callProbability = (s: ScoredFunction, w: FactoredWeights): number =
 /** The functions to call, in the order offered; empty to decline. */
 export function chooseFunctions(scored: readonly ScoredFunction[], w: FactoredWeights, o: DecideOptions = {}): ScoredFunction[] {
   if (scored.length === 0) return [];
+  if (o.onlyFunctions) return scored.filter((s) => o.onlyFunctions!.includes(s.view.tool.function.name));
   if (o.chooser === "cover") {
     const best = scored.reduce((a, b) => (b.features[1]! > a.features[1]! ? b : a));
     return o.gate === false || callProbability(best, w) >= w.callThreshold ? [best] : [];
