@@ -3143,6 +3143,43 @@ const DEVELOPMENT_PROBES = [
     34,
     24.5,
   ],
+  // h38z (2026-12-07 01:05-01:40 UTC), which functions are called and how often, decided for the whole question:
+  // first a failure analysis on main's rules (npx tsx scripts/caller-call-counts.ts --model <copy of seed N's build>
+  // [--oracle-functions]; /tmp/coord/h38z-counts.log), then decoding probes scored per item by the same checker
+  // (/tmp/h38z/analyze.mts: FactoredCallerModel.calls and checkBfclItem over a category, on copies of the two seeds'
+  // builds; the probes' code was switched by environment variables and is not kept). Nothing kept but the script.
+  [
+    "analysis (h38z, scripts/caller-call-counts.ts, seeds 1 / 2): parallel_multiple 53 / 53 of 200 right; of the failures 83 / 81 items call some function a wrong number of times (functions: 45 / 45 too often, 31 / 30 too seldom, 12 / 12 dropped by the mention filter, 9 / 9 under the call threshold, 2 / 2 under the fill floor, 8 / 8 dropped later, 3 / 3 not in the answer). Bounds with the values left as decoded: calling exactly the answer's functions (--oracle-functions, DecideOptions.onlyFunctions) wins no item on either seed (53 / 53, no item changes); dropping every call that matches no expected one would win 1 / 1 ('trim' 54 / 54); only 8 / 8 failed items have every call right and too few of them ('add'). Of the 37 failed items that miss exactly one expected call (seed 1), 30 call its function the right number of times with a wrong value. parallel: 79 / 76 right, trim 80 / 77, add 19 / 19. Call counts and the function set are not what holds parallel_multiple back: its values are",
+    null,
+    null,
+    null,
+    39.5,
+    26.5,
+  ],
+  [
+    "probe, decoding, not kept (h38z): claimed everywhere, with several functions called, widening never takes a span another called function takes first in its own segment, also before this function's segment (widened-claims.ts allows those: a value said once for several calls): parallel_multiple 53 -> 43 items on seed 1 and 53 -> 43 on seed 2; values said once and used by several functions are common",
+    null,
+    null,
+    null,
+    null,
+    21.5,
+  ],
+  [
+    "probe, decoding, not kept (h38z): kin claims, a value said before the function's segment that another called function takes first is not taken by widening where the two parameters share no name stem: parallel_multiple 53 -> 52 on both seeds (seed 1 wins 170, 'Warrior' a concert's location; loses 2 and 56, 'Beijing' a location and a city_1); the same where the other's parameter gives the span over 1 / 2 / 4 / 16 times this one's chance: 51 / 53 / 53 / 53 on both seeds (at 2 seven items' calls change, none turns)",
+    null,
+    null,
+    null,
+    null,
+    26,
+  ],
+  [
+    "probe, decoding, not kept (h38z): the learnt 'more' threshold (0.9, chosen on synth) set by hand for the whole model, seed 1 at 0.8 / 0.95: simple_python 60.25 / 60.25, multiple 62 / 62.5, parallel 37 / 33.5, parallel_multiple 25.5 / 26.5; seed 2: 60.25 / 60, 61 / 61.5, 37 / 33, 26 / 26.5 (0.9 is best on dev too); only for functions called beside others (several functions) at 0.8 / 0.95 / 0.99: parallel_multiple 51 / 53 / 52 items on seed 1, 52 / 53 / 52 on seed 2, while the functions called too often go 62 / 37 / 29 (45 at 0.9) and too seldom 28 / 35 / 41 (31): the counts move, the items do not",
+    60.25,
+    62,
+    null,
+    37,
+    25.5,
+  ],
 ].map(([what, simple_python, multiple, irrelevance, parallel, parallel_multiple]) => ({
   what,
   simple_python,
