@@ -25,10 +25,29 @@ export function selectKernels(options: WasmKernelOptions = {}): MatmulKernels {
   }
 }
 
+let noteOnBuild: string | undefined;
+
 /** The kernels the engine uses: one shared instance per process. */
 export function kernels(): MatmulKernels {
-  chosen ??= selectKernels();
+  if (!chosen) {
+    chosen = selectKernels();
+    if (noteOnBuild) process.stderr.write(noteOnBuild + "\n");
+    noteOnBuild = undefined;
+  }
   return chosen;
+}
+
+/** Whether this process has built its kernels already (TOOLGEN_KERNELS is read once, then). */
+export function kernelsBuilt(): boolean {
+  return chosen !== undefined;
+}
+
+/**
+ * A line for stderr when the engine builds its kernels (`toolgen train`'s automatic choice says which it took
+ * when training starts, so a command refused for a bad option prints its error alone).
+ */
+export function noteWhenKernelsBuilt(line: string): void {
+  noteOnBuild = line;
 }
 
 /**
@@ -53,6 +72,8 @@ export function gemmFamily(name: string): "wasm" | "native" | "reference" {
 }
 
 export type { MatmulKernels } from "./api.ts";
+export { chooseTrainingKernels, type TrainingKernelsChoice } from "./training-kernels.ts";
+export { nativeSelfCheck, type NativeCheck } from "./native-check.ts";
 export { referenceKernels } from "./reference.ts";
 export { createWasmKernels, type WasmKernels, type WasmKernelOptions } from "./wasm.ts";
 export { emptyStats, type KernelStats } from "./stats.ts";
