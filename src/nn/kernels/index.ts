@@ -1,6 +1,7 @@
 import type { MatmulKernels } from "./api.ts";
 import { referenceKernels } from "./reference.ts";
 import { createWasmKernels, type WasmKernelOptions } from "./wasm.ts";
+import { chooseTrainingKernels, type TrainingKernelsChoice } from "./training-kernels.ts";
 
 let chosen: MatmulKernels | undefined;
 
@@ -59,6 +60,23 @@ export function useKernels(k: MatmulKernels): MatmulKernels | undefined {
   const previous = chosen;
   chosen = k;
   return previous;
+}
+
+/**
+ * For library callers who train: picks the kernels as `toolgen train` does (training-kernels.ts: the native gemm
+ * where the addon loads and passes its self-check, else WebAssembly) and makes them the engine's, unless
+ * TOOLGEN_KERNELS already says. Call it before any model is made: the kernels are the whole process's (inference
+ * included), and arrays made by earlier ones stay theirs. Returns the choice (its `line` is not printed).
+ */
+export async function useTrainingKernels(): Promise<TrainingKernelsChoice | undefined> {
+  if (chosen)
+    throw new Error(
+      "useTrainingKernels: the engine's kernels are already built; call it before any model is made",
+    );
+  if (process.env.TOOLGEN_KERNELS) return undefined;
+  const choice = await chooseTrainingKernels();
+  process.env.TOOLGEN_KERNELS = choice.family;
+  return choice;
 }
 
 /**
