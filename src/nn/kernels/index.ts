@@ -80,6 +80,24 @@ export async function useTrainingKernels(): Promise<TrainingKernelsChoice | unde
 }
 
 /**
+ * Pins this process to the WebAssembly kernels (the same bytes on every machine) before `what` is trained: the
+ * committed models are rebuilt with the kernels they were built with. A TOOLGEN_KERNELS that says otherwise is
+ * overridden, with one line on stderr; kernels already built of another family are an error.
+ */
+export function pinWasmKernels(what: string): void {
+  if (chosen && gemmFamily(chosen.name) !== "wasm")
+    throw new Error(
+      `${what}: the engine already runs ${chosen.name}; it is built with the WebAssembly kernels`,
+    );
+  const asked = process.env.TOOLGEN_KERNELS;
+  if (asked && asked !== "wasm")
+    process.stderr.write(
+      `toolgen: ${what} is built with the WebAssembly kernels, as committed (TOOLGEN_KERNELS=${asked} left aside)\n`,
+    );
+  process.env.TOOLGEN_KERNELS = "wasm";
+}
+
+/**
  * The family of the matrix-product kernels named `name`, which fixes a run's bits (the thread count does not):
  * `wasm` (the default WebAssembly gemm: the same bits on every machine), `native` (TOOLGEN_KERNELS=native: the
  * same bits on every x86-64 CPU with AVX2+FMA, other bits than `wasm`) or `reference` (the plain JS loops).
