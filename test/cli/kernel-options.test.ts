@@ -86,9 +86,21 @@ describe("toolgen train --kernels / --threads", () => {
     });
   });
 
-  it.skipIf(!existsSync(NATIVE_PATH))("the self-check passes on the built addon", async () => {
-    expect(await nativeSelfCheck()).toMatchObject({ ok: true });
-  });
+  it.skipIf(!existsSync(NATIVE_PATH))(
+    "the self-check passes on the built addon, and fails a wrong gemm",
+    async () => {
+      expect(await nativeSelfCheck()).toMatchObject({ ok: true });
+      // and fails a gemm whose ABt products are off by 1e-3 of an element
+      const off = await nativeSelfCheck((k) => ({
+        ...k,
+        matmulABt(out, a, b, M, K, N, accumulate) {
+          k.matmulABt(out, a, b, M, K, N, accumulate);
+          out[out.length - 1] += 1e-3 * Math.max(1, Math.abs(out[out.length - 1]!));
+        },
+      }));
+      expect(off).toMatchObject({ ok: false, loads: true, why: expect.stringMatching(/ABt product 5×3×7/) });
+    },
+  );
 
   it("a bad value exits non-zero with one line on stderr and writes nothing", () => {
     const out = join(root, "bad");

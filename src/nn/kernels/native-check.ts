@@ -1,3 +1,4 @@
+import type { MatmulKernels } from "./api.ts";
 import { referenceKernels } from "./reference.ts";
 import { Rng } from "../rng.ts";
 import { createWasmKernels } from "./wasm.ts";
@@ -22,9 +23,11 @@ export type NativeCheck =
 
 /**
  * Loads the addon, then computes small products with the native gemm on one thread and with the plain JS
- * reference: ok when every output agrees within 1e-4 of the largest.
+ * reference: ok when every output agrees within 1e-4 of the largest. `products` (tests) wraps the kernels.
  */
-export async function nativeSelfCheck(): Promise<NativeCheck> {
+export async function nativeSelfCheck(
+  products: (k: MatmulKernels) => MatmulKernels = (k) => k,
+): Promise<NativeCheck> {
   let level: number;
   try {
     level = loadNative().level;
@@ -51,7 +54,7 @@ export async function nativeSelfCheck(): Promise<NativeCheck> {
         for (let i = 0; i < b.length; i++) b[i] = rng.next() * 2 - 1;
         const want = new Float32Array(M * N);
         referenceKernels[`matmul${shape}`](want, a, b, M, K, N, false);
-        k[`matmul${shape}`](out, a, b, M, K, N, false);
+        products(k)[`matmul${shape}`](out, a, b, M, K, N, false);
         let scale = 1;
         let worst = 0;
         for (let i = 0; i < want.length; i++) {
