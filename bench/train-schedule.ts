@@ -1,5 +1,6 @@
 /**
  * Full-schedule timing of `toolgen train --preset tiny` exactly as a user runs it: the CLI in a child process
+ * (its default kernels: the native gemm when built and checked, else WebAssembly; TOOLGEN_KERNELS=wasm pins them)
  * under GNU time (wall time and peak RSS of the whole process), its `--json` result (losses per stage), and the
  * machine's load before and after. Two parts:
  *   metatool          MetaTool's default schedule (memorization, then retrieval) on the train part of
@@ -133,7 +134,15 @@ export function parseTrainRun(stdout: string, stderr: string): Record<string, un
   const clock = (field("Elapsed (wall clock) time") ?? "0").split(":").map(Number);
   const wall = clock.reduce((acc, x) => acc * 60 + x, 0);
   const result = JSON.parse(stdout.trim().split("\n").pop() ?? "{}") as Record<string, unknown>;
+  // the kernels' family each stage ran with (toolgen train picks the native gemm when it is built and passes its
+  // self-check, else WebAssembly, and says which in one line on stderr)
+  const stages = (result.done ?? []) as Array<{ gemm?: string }>;
+  const kernelsLine = stderr
+    .split("\n")
+    .find((l) => /^toolgen: (training with|the native gemm failed)/.test(l));
   return {
+    kernels: [...new Set(stages.map((d) => d.gemm ?? "unrecorded"))].join(",") || "unrecorded",
+    ...(kernelsLine ? { kernels_line: kernelsLine } : {}),
     wall_seconds: wall,
     peak_rss_mb: Math.round(Number(field("Maximum resident set size (kbytes)") ?? 0) / 1024),
     cpu_seconds: Number(field("User time (seconds)") ?? 0) + Number(field("System time (seconds)") ?? 0),

@@ -32,6 +32,7 @@ import { trainCaller } from "../src/train/caller-train.ts";
 import { writeBenchResult } from "../bench/lib/result.ts";
 import { quantile, timed } from "./timed-model.ts";
 import { callerCheckSet } from "./caller-check-set.ts";
+import { pinWasmKernels } from "../src/nn/kernels/index.ts";
 
 const { values: args } = parseArgs({
   options: {
@@ -113,6 +114,8 @@ async function trainingExamples(): Promise<{ examples: CallerExample[]; counts: 
 
 async function build(): Promise<void> {
   const started = Date.now();
+  // the committed weights' kernels: WebAssembly, whose bytes are the same on every machine
+  pinWasmKernels("models/caller-lm");
   const { examples, counts } = await trainingExamples();
   const declines = examples.filter((e) => e.calls.length === 0).length;
   const multi = examples.filter((e) => e.calls.length > 1).length;

@@ -152,7 +152,7 @@ async function kernelsCheck(): Promise<Check> {
     return {
       name: "kernels",
       status: "ok",
-      detail: `${kernels.name} (${DEFAULT_WASM_PATH}; ${availableParallelism()} cores here)`,
+      detail: `${kernels.name} (${DEFAULT_WASM_PATH}; ${availableParallelism()} cores here): inference's and the library's kernels`,
       required: false,
     };
   } catch (error) {
@@ -165,25 +165,33 @@ async function kernelsCheck(): Promise<Check> {
   }
 }
 
-/** The opt-in native gemm (`toolgen train --kernels native`): optional, built in a checkout only. */
+/**
+ * The native gemm: optional, built in a checkout only; `toolgen train` uses it by default where it loads and passes
+ * the self-check run here too (kernels/training-kernels.ts), so doctor says which kernels training will take.
+ */
 async function nativeGemmCheck(): Promise<Check> {
-  const { loadNative } = await import("../nn/kernels/native.mjs");
-  try {
-    const addon = loadNative();
+  const { nativeSelfCheck } = await import("../nn/kernels/native-check.ts");
+  const found = await nativeSelfCheck();
+  if (found.ok)
     return {
       name: "native-gemm",
       status: "ok",
-      detail: `${addon.level >= 2 ? "AVX-512" : "AVX2"} tiles: \`toolgen train --kernels native\` trains about twice as fast as the default kernels, with other bytes (the same on every x86-64 CPU with AVX2+FMA)`,
+      detail: `${found.tiles} tiles, self-check passed: \`toolgen train\` uses it by default (about twice as fast as the WebAssembly kernels; the same bytes on every x86-64 CPU with AVX2+FMA); \`--kernels wasm\` for bytes that are the same on every machine`,
       required: false,
     };
-  } catch (error) {
+  if (found.loads)
     return {
       name: "native-gemm",
-      status: "missing",
-      detail: `optional (${(error as Error).message.split("\n")[0]}); \`npm run build:native\` in a checkout builds it for \`toolgen train --kernels native\``,
+      status: "failed",
+      detail: `it loads but fails its self-check (${found.why}); \`toolgen train\` uses the WebAssembly kernels (rebuild it with \`npm run build:native\`)`,
       required: false,
     };
-  }
+  return {
+    name: "native-gemm",
+    status: "missing",
+    detail: `optional (${found.why}); \`toolgen train\` uses the WebAssembly kernels, and \`npm run build:native\` in a checkout builds the native gemm, which it then uses (about twice as fast)`,
+    required: false,
+  };
 }
 
 /** The public benchmark data: ../shared/data beside the checkout, or TOOLGEN_BENCH_DATA (bench/toolgen/plans.ts). */

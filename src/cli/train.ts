@@ -177,8 +177,9 @@ export function register(program: Command): void {
     )
     .option(
       "--kernels <name>",
-      "matrix-product kernels: wasm (default: the same bytes on every machine) | native (the C++ AVX2/AVX-512 " +
-        "gemm, npm run build:native: about 2x faster, the same bytes on every x86-64 CPU with AVX2+FMA) | reference",
+      "matrix-product kernels: auto (default: native when it is built and passes a self-check, else wasm) | " +
+        "wasm (the same bytes on every machine) | native (the C++ AVX2/AVX-512 gemm, npm run build:native: about " +
+        "2x faster, the same bytes on every x86-64 CPU with AVX2+FMA) | reference",
     )
     .option(
       "--threads <n>",
@@ -188,7 +189,6 @@ export function register(program: Command): void {
     .option("--json", "print one JSON object with the result")
     .action(
       runAction(async (opts: AnyTrainOptions, command: Command) => {
-        await applyKernelOptions(opts);
         if (opts.addTools) refuseOptionsOf(command, ADD_TOOLS_REFUSED, "--add-tools");
         else {
           if (opts.catalog && opts.text)
@@ -201,6 +201,8 @@ export function register(program: Command): void {
             opts.catalog ? "--catalog" : "--text",
           );
         }
+        // after the options are checked: a refused command prints its error alone, not the kernels' line too
+        await applyKernelOptions(opts);
         // Ctrl-C stops after the current step and still writes a resumable checkpoint
         const stop = new AbortController();
         const onSigint = () => stop.abort();

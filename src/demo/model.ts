@@ -5,6 +5,7 @@ import { fileURLToPath } from "node:url";
 import type { CatalogEntry, LabelledQuery } from "../catalog/catalog.ts";
 import { BuiltinTokenModel } from "../models/builtin.ts";
 import type { LlamaConfig } from "../nn/config.ts";
+import { pinWasmKernels } from "../nn/kernels/index.ts";
 import type { Tool } from "../tools/types.ts";
 import type { Stage, Trajectory } from "../train/datasets.ts";
 import { loadToolGenModel, readManifest, type ToolGenManifest } from "../toolgen/model-folder.ts";
@@ -299,6 +300,8 @@ export async function rebuildCommittedDemoModel(
   // keep the rebuild within 30 minutes on a 2-core machine. (Read when the kernels are first made, which
   // `toolgen demo --rebuild` has not done yet.)
   process.env.TOOLGEN_KERNEL_THREADS = "2";
+  // the committed weights' kernels: WebAssembly, whose bytes are the same on every machine
+  pinWasmKernels("the committed demo model");
   const tmp = join(dirname(COMMITTED_DEMO_MODEL), `.demo-rebuild-${process.pid}`);
   rmSync(tmp, { recursive: true, force: true });
   const { manifest } = await ensureDemoModel({ dir: tmp, log });

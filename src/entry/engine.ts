@@ -66,9 +66,14 @@ export {
 export {
   selectKernels,
   kernels,
+  useTrainingKernels,
+  chooseTrainingKernels,
+  nativeSelfCheck,
   referenceKernels,
   createWasmKernels,
   type MatmulKernels,
+  type TrainingKernelsChoice,
+  type NativeCheck,
   type WasmKernels,
   type WasmKernelOptions,
 } from "../nn/kernels/index.ts";

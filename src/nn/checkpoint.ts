@@ -33,7 +33,8 @@ export interface TrainerState {
   averaged?: number;
   /**
    * The matrix-product kernels that trained it (kernels/index.ts gemmFamily): their family fixes the bits, so a
-   * run repeats byte for byte only on the same family (`wasm` unless TOOLGEN_KERNELS=native). Absent in older
+   * run repeats byte for byte only on the same family (`toolgen train` takes `native` where the addon is built
+   * and checks out, else `wasm`; the library keeps `wasm` unless TOOLGEN_KERNELS says). Absent in older
    * checkpoints.
    */
   gemm?: string;
@@ -191,7 +192,8 @@ export function loadTrainingState(ckpt: LoadedCheckpoint): { optimizer: AdamW; s
   if (state.gemm !== undefined && state.gemm !== gemm)
     process.stderr.write(
       `toolgen: ${dir} was trained with the ${state.gemm} matrix products, this run uses ${gemm}: it continues, ` +
-        "but not byte for byte as an uninterrupted run would (TOOLGEN_KERNELS chooses them)\n",
+        "but not byte for byte as an uninterrupted run would (`toolgen train --kernels " +
+        `${state.gemm}\` or TOOLGEN_KERNELS=${state.gemm} continues with the same ones)\n`,
     );
   const optimizer = new AdamW(model.params, { ...ADAMW_DEFAULTS, ...state.adamw });
   fillParams(optimizer.m, tensors, optFile, "m.");

@@ -54,6 +54,11 @@ export interface StageReport {
   lossCurve?: Array<{ step: number; loss: number }>;
   /** The training code's version this stage ran with (`trainingCodeVersion().hash`; absent in older folders). */
   code?: string;
+  /**
+   * The matrix-product kernels' family this stage ran with (`wasm`, `native`, `reference`: kernels/index.ts
+   * gemmFamily), which fixes its bytes with the code; absent in older folders, which trained with `wasm`.
+   */
+  gemm?: string;
 }
 
 export interface ToolGenManifest {

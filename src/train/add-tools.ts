@@ -4,6 +4,7 @@ import { basename, dirname, join, resolve } from "node:path";
 import type { CatalogEntry, LabelledQuery } from "../catalog/catalog.ts";
 import { loadCheckpoint, saveCheckpoint } from "../nn/checkpoint.ts";
 import type { Llama } from "../nn/llama.ts";
+import { gemmFamily, kernels } from "../nn/kernels/index.ts";
 import { Rng } from "../nn/rng.ts";
 import type { Tokenizer } from "../nn/tokenizer/index.ts";
 import { trainingProgressBar } from "../nn/train/progress.ts";
@@ -453,6 +454,7 @@ async function trainStage(
     finalLoss: curve[curve.length - 1]?.loss ?? NaN,
     lossCurve: downsampleCurve(curve, 200),
     code: trainingCodeVersion().hash,
+    gemm: gemmFamily(kernels().name),
   };
 }
 

@@ -5,6 +5,7 @@ import type { CatalogEntry, LabelledQuery } from "../catalog/catalog.ts";
 import { loadCheckpoint, loadTrainingState, saveCheckpoint } from "../nn/checkpoint.ts";
 import { presetConfig, type LlamaConfig } from "../nn/config.ts";
 import { Llama } from "../nn/llama.ts";
+import { gemmFamily, kernels } from "../nn/kernels/index.ts";
 import { initParams } from "../nn/params.ts";
 import { Tokenizer } from "../nn/tokenizer/index.ts";
 import type { AdamW } from "../nn/train/adamw.ts";
@@ -494,6 +495,7 @@ export async function trainToolGen(o: ToolGenTrainOptions): Promise<ToolGenManif
       finalLoss: lastLoss,
       lossCurve: downsampleCurve(curve, 200),
       code: code.hash,
+      gemm: gemmFamily(kernels().name),
     };
     manifest.done.push(report);
     writeJsonAtomic(join(o.out, MANIFEST_FILE), manifest);

@@ -32,8 +32,15 @@ describe("toolgen --version and doctor", () => {
     expect(lines[1]).toMatch(new RegExp(`^ok +node +${process.versions.node} \\(toolgen needs >=`));
     const json = JSON.parse((await runCli(["doctor", "--json"])).stdout) as {
       ok: boolean;
-      checks: { name: string; status: string; required: boolean }[];
+      checks: { name: string; status: string; required: boolean; detail: string }[];
     };
+    // which kernels `toolgen train` takes by default: the native gemm exactly where it loads and checks out
+    const native = json.checks.find((c) => c.name === "native-gemm")!;
+    expect(native.detail).toMatch(
+      native.status === "ok"
+        ? /`toolgen train` uses it by default/
+        : /`toolgen train` uses the WebAssembly kernels/,
+    );
     expect(json.ok).toBe(true);
     expect(json.checks.filter((c) => c.required).map((c) => c.name)).toEqual(["node", "typescript", "tsx"]);
     // this checkout has its dev dependencies, the optional peers among them, and builds the kernels

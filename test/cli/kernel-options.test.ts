@@ -1,10 +1,11 @@
-import { execFileSync, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { applyKernelOptions } from "../../src/cli/kernel-options.ts";
 import { NATIVE_PATH } from "../../src/nn/kernels/native.mjs";
+import { nativeSelfCheck, type NativeCheck } from "../../src/nn/kernels/native-check.ts";
 
 const root = mkdtempSync(join(tmpdir(), "toolgen-kernel-options-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -27,7 +28,7 @@ describe("toolgen train --kernels / --threads", () => {
     await applyKernelOptions({ kernels: "wasm" }, () => undefined);
     expect(process.env.TOOLGEN_KERNELS).toBeUndefined();
     await expect(applyKernelOptions({ kernels: "gpu" })).rejects.toThrow(
-      /--kernels must be one of wasm, native, reference/,
+      /--kernels must be one of auto, wasm, native, reference/,
     );
     await expect(applyKernelOptions({ threads: "0" })).rejects.toThrow(
       /--threads must be a positive integer/,
@@ -40,6 +41,66 @@ describe("toolgen train --kernels / --threads", () => {
     );
     expect(process.env.TOOLGEN_KERNELS).toBe(saved.kernels);
   });
+
+  it("without --kernels, picks native when the addon loads and passes its self-check, else wasm, in one line", async () => {
+    const pick = async (found: NativeCheck, opts = {}, env?: string) => {
+      if (env === undefined) delete process.env.TOOLGEN_KERNELS;
+      else process.env.TOOLGEN_KERNELS = env;
+      const lines: string[] = [];
+      let checked = false;
+      const check = async () => ((checked = true), found);
+      await applyKernelOptions(opts, () => undefined, { check, log: (l) => lines.push(l) });
+      return { kernels: process.env.TOOLGEN_KERNELS, lines, checked };
+    };
+    const passes: NativeCheck = { ok: true, tiles: "AVX2" };
+    // present and right: native, and the line says how to get the same bytes everywhere
+    const present = await pick(passes);
+    expect(present.kernels).toBe("native");
+    expect(present.lines).toHaveLength(1);
+    expect(present.lines[0]).toMatch(/training with the native gemm \(AVX2 tiles.*--kernels wasm/);
+    // absent: WebAssembly, and how to build the native gemm
+    const absent = await pick({ ok: false, loads: false, why: "Cannot find module" });
+    expect(absent.kernels).toBeUndefined();
+    expect(absent.lines).toEqual([
+      expect.stringMatching(/training with the WebAssembly kernels.*build:native/),
+    ]);
+    // loads but computes wrong products: WebAssembly, and the line says so
+    const wrong = await pick({ ok: false, loads: true, why: "its AB product is off" });
+    expect(wrong.kernels).toBeUndefined();
+    expect(wrong.lines).toEqual([expect.stringMatching(/failed its self-check \(its AB product is off\)/)]);
+    // forced: --kernels wasm / native, or TOOLGEN_KERNELS already set, are taken as they are, unchecked and silent
+    for (const [opts, env, want] of [
+      [{ kernels: "wasm" }, undefined, undefined],
+      [{ kernels: "native" }, undefined, "native"],
+      [{}, "wasm", "wasm"],
+      [{}, "reference", "reference"],
+      [{ kernels: "wasm" }, "native", undefined],
+    ] as const) {
+      const forced = await pick(passes, opts, env);
+      expect([opts, env, forced]).toEqual([opts, env, { kernels: want, lines: [], checked: false }]);
+    }
+    // --kernels auto asks even over TOOLGEN_KERNELS
+    expect(await pick(passes, { kernels: "auto" }, "wasm")).toMatchObject({
+      kernels: "native",
+      checked: true,
+    });
+  });
+
+  it.skipIf(!existsSync(NATIVE_PATH))(
+    "the self-check passes on the built addon, and fails a wrong gemm",
+    async () => {
+      expect(await nativeSelfCheck()).toMatchObject({ ok: true });
+      // and fails a gemm whose ABt products are off by 1e-3 of an element
+      const off = await nativeSelfCheck((k) => ({
+        ...k,
+        matmulABt(out, a, b, M, K, N, accumulate) {
+          k.matmulABt(out, a, b, M, K, N, accumulate);
+          out[out.length - 1] += 1e-3 * Math.max(1, Math.abs(out[out.length - 1]!));
+        },
+      }));
+      expect(off).toMatchObject({ ok: false, loads: true, why: expect.stringMatching(/ABt product 5×3×7/) });
+    },
+  );
 
   it("a bad value exits non-zero with one line on stderr and writes nothing", () => {
     const out = join(root, "bad");
@@ -54,7 +115,7 @@ describe("toolgen train --kernels / --threads", () => {
   });
 
   it.skipIf(!existsSync(NATIVE_PATH))(
-    "--kernels native trains with the native gemm and records it in the checkpoint",
+    "--kernels native, wasm and the automatic choice train with what they say and record it in the checkpoint",
     () => {
       const text = join(root, "corpus.txt");
       writeFileSync(
@@ -64,9 +125,10 @@ describe("toolgen train --kernels / --threads", () => {
           (_, i) => `Paragraph ${i}: the weather tool returns the temperature.\n\n`,
         ).join(""),
       );
+      let lastStderr = "";
       const gemmOf = (kernels: string) => {
-        const out = join(root, kernels);
-        execFileSync(
+        const out = join(root, kernels || "auto");
+        const r = spawnSync(
           process.execPath,
           [
             "bin/toolgen.mjs",
@@ -85,17 +147,26 @@ describe("toolgen train --kernels / --threads", () => {
             "--vocab-size",
             "300",
             "--no-progress",
-            "--kernels",
-            kernels,
+            ...(kernels ? ["--kernels", kernels] : []),
             "--threads",
             "2",
           ]),
-          { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, TOOLGEN_KERNELS: "" } },
+          {
+            stdio: ["ignore", "pipe", "pipe"],
+            env: { ...process.env, TOOLGEN_KERNELS: "" },
+            encoding: "utf8",
+          },
         );
+        lastStderr = r.stderr;
+        expect(r.status, r.stderr).toBe(0);
         return JSON.parse(readFileSync(join(out, "trainer_state.json"), "utf8")).gemm;
       };
       expect(gemmOf("native")).toBe("native");
       expect(gemmOf("wasm")).toBe("wasm");
+      expect(lastStderr).not.toMatch(/training with/);
+      // no --kernels: the native gemm where it is built and checks out (as here), one line on stderr saying so
+      expect(gemmOf("")).toBe("native");
+      expect(lastStderr).toMatch(/^toolgen: training with the native gemm .*--kernels wasm/m);
     },
     60_000,
   );

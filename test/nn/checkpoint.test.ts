@@ -166,6 +166,34 @@ describe("checkpoints", () => {
     ).toBe(true);
   });
 
+  it("resuming a checkpoint trained with other kernels says so on stderr, and continues", async () => {
+    const model = new Llama(cfg(20), initParams(cfg(20), 1));
+    const dir = fresh();
+    await train(model, data, {
+      steps: 1,
+      batchSize: 1,
+      lr: 1e-3,
+      seed: 1,
+      onStep: (_info, optimizer) => saveCheckpoint(dir, model, { optimizer }),
+    });
+    const file = join(dir, "trainer_state.json");
+    const ours = gemmFamily(kernels().name);
+    const other = ours === "native" ? "wasm" : "native";
+    writeFileSync(file, JSON.stringify({ ...JSON.parse(readFileSync(file, "utf8")), gemm: other }));
+    const err = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
+    try {
+      expect(loadTrainingState(loadCheckpoint(dir)).state.step).toBe(1);
+      const said = err.mock.calls.map((c) => String(c[0])).join("");
+      expect(said).toMatch(
+        new RegExp(
+          `trained with the ${other} matrix products, this run uses ${ours}.*not byte for byte.*--kernels`,
+        ),
+      );
+    } finally {
+      err.mockRestore();
+    }
+  });
+
   it("refuses to resume from files of different steps", async () => {
     const model = new Llama(cfg(20), initParams(cfg(20), 1));
     const dir = fresh();

@@ -4,6 +4,7 @@ import { presetConfig } from "../config.ts";
 import { Llama } from "../llama.ts";
 import { initParams } from "../params.ts";
 import { Tokenizer } from "../tokenizer/index.ts";
+import { gemmFamily, kernels } from "../kernels/index.ts";
 import { hasTrainingState, resumeRun, trainWithCheckpoints, type RunResult } from "./run.ts";
 import { ToolgenError } from "../../errors.ts";
 
@@ -41,6 +42,8 @@ export interface TextTrainingResult extends RunResult {
   vocabSize: number;
   textTokens: number;
   resumedFromStep: number;
+  /** The matrix-product kernels' family that trained it (kernels/index.ts gemmFamily; with the code, its bytes). */
+  gemm: string;
 }
 
 /**
@@ -133,5 +136,6 @@ export async function trainOnText(o: TextTrainingOptions): Promise<TextTrainingR
     vocabSize: model.config.vocabSize,
     textTokens: ids.length,
     resumedFromStep,
+    gemm: gemmFamily(kernels().name),
   };
 }
