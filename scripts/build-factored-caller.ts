@@ -3282,7 +3282,7 @@ const CALL_COUNT_MODES: Record<string, string> = {
   "mention-clusters-off":
     "with several functions called, a function is mentioned at the first of its own name words, not where most of them stand together ('capital city … largest city'; segment-shape.ts; before 2026-12-06 03:30 UTC)",
   "number-groups-off":
-    "numbers written in groups, one per required number parameter ('3 and 4, 5 and 12'), are not dealt one group per call unless bracketed (number-groups.ts; before 2026-12-06 03:30 UTC)",
+    "numbers written in groups, one per required number parameter ('3 and 4, 5 and 12'), are not dealt one group per call (bracketed ones were, by tuples.ts, until 2026-12-07; number-groups.ts; before 2026-12-06 03:30 UTC)",
   "number-order-off":
     "number groups are dealt in the order the scorer likes best alone, the schema's order of the parameters no likelier than another (numberGroupOrder 1; before 2026-12-06 03:40 UTC)",
   "quoted-joins-off":
