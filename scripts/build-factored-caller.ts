@@ -3507,7 +3507,7 @@ async function evaluate(): Promise<void> {
   const manifest = JSON.parse(readFileSync(join(args.out!, "caller.json"), "utf8")) as { training?: unknown };
   writeBenchResult(
     args.result!,
-    `npx tsx scripts/build-factored-caller.ts --eval --out ${args.out} --modes ${modes.join(",")}`,
+    `npx tsx scripts/build-factored-caller.ts --eval --seed ${args.seed} --out ${args.out} --bfcl ${args.bfcl} --modes ${modes.join(",")}${args.items ? " --items" : ""}${args.halves ? " --halves" : ""}`,
     {
       model: args.out,
       data: args.bfcl,
