@@ -3159,6 +3159,14 @@ const DEVELOPMENT_PROBES = [
     39.5,
     26.5,
   ],
+  [
+    "probe, rebuild, not kept (h38y): type names and quote bounds taken out of the features for training and decoding alike (features.ts: exampleStems with typeNames false, no quote mark read as a span's boundary; their off-modes move no item on the committed weights), rebuilt on both seeds at 119de08 (/tmp/coord/h38y-probe.sh: build-factored-caller.ts --seed N --out /tmp/coord/h38y-probe-sN, then --eval --modes full --items, 01:46-01:51 UTC): argument loss 0.4556 / 0.4478 against 0.4499 / 0.4422; seed 1 simple_python 60, java 64, javascript 66, multiple 62, parallel 33.5, parallel_multiple 26, irrelevance 81.25, sum of six 311.5 against 319 (16 items lost, none won; synth chose the 'more' ratio 0.95 in place of 0.9); seed 2 60 / 64 / 68 / 61.5 / 38 / 26.5, 81.25, sum 318 against 318.5 (3 lost, 1 won): both rules stay",
+    60,
+    62,
+    81.25,
+    33.5,
+    26,
+  ],
 ].map(([what, simple_python, multiple, irrelevance, parallel, parallel_multiple]) => ({
   what,
   simple_python,
