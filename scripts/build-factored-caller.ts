@@ -35,7 +35,9 @@
  * of one-call questions added again as declines with their required values cut out, src/train/valueless-declines.ts;
  * default 0, a probe),
  * --modes full,gate-off,... , --categories a,b (a quick look: printed,
- * not recorded), --bfcl DIR, --result NAME.
+ * not recorded), --bfcl DIR, --result NAME, --items (each run records the ids of the items it failed), --halves
+ * (the full model's wins over each mode per half of every category, the halves split by a hash of the item id:
+ * scripts/ablation-halves.ts; printed as a table and recorded; needs full among the modes).
  */
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
@@ -59,6 +61,8 @@ import { trainFactored } from "../src/train/factored-train.ts";
 import { valuelessDeclines } from "../src/train/valueless-declines.ts";
 import { writeBenchResult } from "../bench/lib/result.ts";
 import { quantile, timed } from "./timed-model.ts";
+import { halfSizes, halvesTable, modeHalves, type ModeHalves } from "./ablation-halves.ts";
+import { bfclCategories, readBfclCategory } from "../src/catalog/import/bfcl.ts";
 
 const { values: args } = parseArgs({
   options: {
@@ -99,9 +103,11 @@ const { values: args } = parseArgs({
     modes: {
       type: "string",
       default:
-        "full,gate-off,assigner-order,chooser-cover,parallel-off,segment-off,mention-off,fill-off,fractions-off,commas-off,frames-off,prefer-other,widen-all,exclusive-off,glued-off,kin-names-off,enum-lists-off,variables-off,literals-off,symbols-off,type-names-off,comma-spans-off,doc-identifiers-off,nested-off,quote-bounds-off,untyped-code-off,constants-off,dotted-off,negations-off,doubled-quotes-off,unwrap-off,segment-fill-off,shared-off,doc-mentions-off,tuples-off,number-words-off,loose-names-off,fill-floor-off,strict-off,number-commas-off,common-words-off,enum-spent-off,clause-starts-off,mention-clusters-off,number-groups-off,number-order-off,quoted-joins-off,list-runs-off",
+        "full,gate-off,assigner-order,chooser-cover,parallel-off,segment-off,mention-off,fractions-off,commas-off,frames-off,prefer-other,widen-all,exclusive-off,glued-off,kin-names-off,enum-lists-off,variables-off,literals-off,symbols-off,type-names-off,comma-spans-off,doc-identifiers-off,nested-off,quote-bounds-off,untyped-code-off,constants-off,dotted-off,negations-off,doubled-quotes-off,unwrap-off,segment-fill-off,shared-off,doc-mentions-off,number-words-off,loose-names-off,fill-floor-off,strict-off,number-commas-off,common-words-off,enum-spent-off,clause-starts-off,mention-clusters-off,number-groups-off,number-order-off,quoted-joins-off,list-runs-off",
     },
     categories: { type: "string" },
+    items: { type: "boolean", default: false },
+    halves: { type: "boolean", default: false },
     result: { type: "string", default: "bfcl-caller-factored" },
   },
 });
@@ -3180,6 +3186,24 @@ const DEVELOPMENT_PROBES = [
     37,
     25.5,
   ],
+  // h38y (2026-12-07 01:00-01:35 UTC): the eight modes that moved no category figure on seed 1 in the 2026-12-06
+  // 23:34 evaluation, checked per item on both seeds (--halves --items: the ids each run failed).
+  [
+    "removed (h38y): fill (with several calls, a parameter with one value took further ones up to the call count, the learnt 'more' still saying yes), tuples (bracketed number groups '(45, 60) and (81, 63)', one call each; number groups deal them bracketed or not) and refill (a parameter left empty took a value the leftover steps freed). Per item (npx tsx scripts/build-factored-caller.ts --eval [--seed 2] --modes full,opener-segments-off,weak-stay,fill-off,type-names-off,quote-bounds-off,tuples-off,refill-off,empty-words-off --halves --items on copies of models/caller and base-s2 at 4a8e61d, 01:00-01:08 UTC): fill-off, tuples-off, refill-off, type-names-off and quote-bounds-off move no item on either seed; weak-stay moves six parallel_multiple items on both seeds (wins 22, 56, 122, loses 12, 71, 170), opener-segments-off wins parallel_multiple_90 on both (loses 88 on seed 1), empty-words-off swaps simple_python_262 for 246 on both: kept; type names and quote bounds are read by training too (functionView's defaults in src/train/factored-train.ts), so removing them needs a rebuild on both seeds: kept, not tried. After the removal (da41809, --modes full --items, 01:32 UTC): seed 1 simple_python 60.5, java 64, javascript 66, multiple 62.5, parallel 39.5, parallel_multiple 26.5, irrelevance 81.25, sum 319; seed 2 60.5 / 64 / 68 / 61.5 / 38 / 26.5, 81.25, sum 318.5; the same failed items as before on both seeds (599 and 603)",
+    60.5,
+    62.5,
+    81.25,
+    39.5,
+    26.5,
+  ],
+  [
+    "probe, rebuild, not kept (h38y): type names and quote bounds taken out of the features for training and decoding alike (features.ts: exampleStems with typeNames false, no quote mark read as a span's boundary; their off-modes move no item on the committed weights), rebuilt on both seeds at 119de08 (/tmp/coord/h38y-probe.sh: build-factored-caller.ts --seed N --out /tmp/coord/h38y-probe-sN, then --eval --modes full --items, 01:46-01:51 UTC): argument loss 0.4556 / 0.4478 against 0.4499 / 0.4422; seed 1 simple_python 60, java 64, javascript 66, multiple 62, parallel 33.5, parallel_multiple 26, irrelevance 81.25, sum of six 311.5 against 319 (16 items lost, none won; synth chose the 'more' ratio 0.95 in place of 0.9); seed 2 60 / 64 / 68 / 61.5 / 38 / 26.5, 81.25, sum 318 against 318.5 (3 lost, 1 won): both rules stay",
+    60,
+    62,
+    81.25,
+    33.5,
+    26,
+  ],
 ].map(([what, simple_python, multiple, irrelevance, parallel, parallel_multiple]) => ({
   what,
   simple_python,
@@ -3198,7 +3222,6 @@ const MODES: Record<string, DecideOptions> = {
   "parallel-off": { parallel: false },
   "segment-off": { segment: false },
   "mention-off": { mention: false },
-  "fill-off": { fill: false },
   "fractions-off": { fractions: false },
   "weak-stay": { widenWeak: Infinity },
   "enum-places-off": { enumPlaces: false },
@@ -3227,7 +3250,6 @@ const MODES: Record<string, DecideOptions> = {
   "segment-fill-off": { segmentFill: 0 },
   "shared-off": { shared: false },
   "doc-mentions-off": { docMentions: 0 },
-  "tuples-off": { tuples: false },
   "number-words-off": { numberWords: false },
   "loose-names-off": { looseNames: false },
   "fill-floor-off": { fillFloor: 0 },
@@ -3258,7 +3280,6 @@ const MODES: Record<string, DecideOptions> = {
   "percent-words-off": { percentWords: false },
   "units-off": { units: false },
   "phrases-off": { phrases: false },
-  "refill-off": { refill: false },
   "empty-words-off": { emptyWords: false },
   "name-links-off": { nameLinks: false },
   "name-neighbours-off": { nameNeighbours: false },
@@ -3311,14 +3332,12 @@ const CALL_COUNT_MODES: Record<string, string> = {
     "with several functions called, no text value passes from one function to a same-named parameter of another written plainly or left empty (before 2026-12-06)",
   "doc-mentions-off":
     "with several functions past the gate, only a function's own name words mention it (the mention filter and the segments), not its own rarer description words (DecideOptions.docMentions 0; before 2026-12-06)",
-  "tuples-off":
-    "bracketed groups of numbers ('(45, 60) and (81, 63)') are not read as one call each for a function with that many required number parameters (before 2026-12-06)",
   "clause-starts-off":
     "with several functions called, a later function's segment starts at its mention, not just after the last clause break (punctuation or a learnt joiner) before it (segment-shape.ts; before 2026-12-06 03:30 UTC)",
   "mention-clusters-off":
     "with several functions called, a function is mentioned at the first of its own name words, not where most of them stand together ('capital city … largest city'; segment-shape.ts; before 2026-12-06 03:30 UTC)",
   "number-groups-off":
-    "numbers written in groups, one per required number parameter ('3 and 4, 5 and 12'), are not dealt one group per call unless bracketed (number-groups.ts; before 2026-12-06 03:30 UTC)",
+    "numbers written in groups, one per required number parameter ('3 and 4, 5 and 12'), are not dealt one group per call (bracketed ones were, by tuples.ts, until 2026-12-07; number-groups.ts; before 2026-12-06 03:30 UTC)",
   "number-order-off":
     "number groups are dealt in the order the scorer likes best alone, the schema's order of the parameters no likelier than another (numberGroupOrder 1; before 2026-12-06 03:40 UTC)",
   "quoted-joins-off":
@@ -3383,8 +3402,6 @@ const WRITTEN_FORM_MODES: Record<string, string> = {
     "a number's unit ('5 seconds', '440Hz') makes it no likelier for the parameter whose description writes that unit ('... applied in seconds'; units.ts; before 2026-12-06)",
   "phrases-off":
     "a one-word text value stays one word, even where the two-word span it makes with an uncommon free word beside it has at least 0.3 of its chance ('the plasma membrane' gave 'membrane'; phrases.ts; before 2026-12-06)",
-  "refill-off":
-    "a parameter left empty by the joint assignment stays empty when the leftover steps free a value it wants more than leaving it out ('this weekend' for time_period once start_location took 'Las Vegas'; decide.ts; before 2026-12-06)",
   "empty-words-off":
     "an empty optional text parameter takes no plain lower-case word the question writes, whatever its chance against leaving it out ('a rectangle ... in red' gave no color; empty-words.ts; before 2026-12-06)",
   "name-links-off":
@@ -3507,6 +3524,7 @@ async function evaluate(): Promise<void> {
     if (!MODES[m]) throw new Error(`unknown mode ${m} (have ${Object.keys(MODES).join(", ")})`);
   const categories = args.categories?.split(",");
   const runs: Record<string, unknown> = {};
+  const failedByMode: Record<string, Set<string>> = {};
   for (const mode of modes) {
     const times: number[] = [];
     const load = loadavg()[0];
@@ -3521,23 +3539,27 @@ async function evaluate(): Promise<void> {
       load_before: load,
       load_after: loadavg()[0],
       failure_kinds: countKinds(report),
+      ...(args.items ? { failed: report.failures.map((f) => f.id).sort() } : {}),
     };
+    failedByMode[mode] = new Set(report.failures.map((f) => f.id));
     process.stderr.write(
       `${mode}: ${JSON.stringify({ by_category: figures.by_category, p50: figures.latency_ms.p50 })}\n`,
     );
     runs[mode] = figures;
   }
+  const halves = args.halves ? perHalf(failedByMode, categories) : undefined;
   if (categories) return;
   const manifest = JSON.parse(readFileSync(join(args.out!, "caller.json"), "utf8")) as { training?: unknown };
   writeBenchResult(
     args.result!,
-    `npx tsx scripts/build-factored-caller.ts --eval --out ${args.out} --modes ${modes.join(",")}`,
+    `npx tsx scripts/build-factored-caller.ts --eval --seed ${args.seed} --out ${args.out} --bfcl ${args.bfcl} --modes ${modes.join(",")}${args.items ? " --items" : ""}${args.halves ? " --halves" : ""}`,
     {
       model: args.out,
       data: args.bfcl,
-      note: "BFCL non-live is dev for the function caller: never trained on (synth questions over StableToolBench, MetaTool and the demo's tools); the call threshold (0.3, with the fill floor 0.5) and the bar for calling at all where no function passes it (0.2, DecideOptions.declineBelow) chosen on this dev set (DEVELOPMENT_PROBES), the parallel ratio on held-out synth questions. Modes: full = the factored caller; gate-off = always call the best function; assigner-order = each parameter takes its family's next candidate in question order (required ones only); chooser-cover = the function whose text covers most of the question, gated; parallel-off = one call per function; segment-off = with several functions called, each may take any span of the question; mention-off = every function past the gate is called, whether the question mentions its own name words or not; fill-off = with several calls, a parameter with one value takes further ones only with evidence (joined, same frame, name beside); fractions-off = a number written '5%' is offered as 5 only, never as 0.05; commas-off = two values joined by a comma alone count as a list of two; frames-off = a further value in a near frame of a taken one (a word shared among the two before or the two after both) is no evidence by that alone; prefer-other = a further value goes only to a parameter that wants it at least as much as any other (a hard rule before 2026-12-05; now only a feature of the learnt 'more'); widen-all = with several functions called, a required parameter left without a value in its function's segment sends every parameter of that function back to the whole question (before 2026-12-05), not that parameter alone; exclusive-off = with several functions called, a span one function takes as a first value may still be another's further value; glued-off = a run of tokens written without spaces between them ('2022-04-27', '10:00AM') is not offered whole and spans may cut it, as before 2026-12-05 (the weights trained with it on); kin-names-off = another parameter's name near a span counts as a cue whatever that parameter takes, as before 2026-12-05 16:00 UTC and as the argument scorer is trained (by default decoding counts only parameters of the span's family: a flag's or a count's name is no cue for a place after it); enum-lists-off = an array of enum members takes lists of the question's capitalised or quoted words, not the members it mentions; variables-off = a list or object parameter never takes one camelCase variable's name; literals-off = no list read from a bracketed literal ('[200,300]'); symbols-off = a symbol written onto a value ('$3000', a quote mark) counts as a word between the value and its name (the weights trained reading past it); type-names-off = an unquoted code identifier in a parameter's description ('StringBuilder') counts among the values it names (the weights trained without); comma-spans-off = no span across a comma, even for a parameter whose description writes its values so ('e.g. Boston, MA'; the weights trained with them); doc-identifiers-off = a code identifier the function's own name or documentation writes ('runIt', 'the PrintStream to which ...') may be a value (before 2026-12-06); nested-off = an object parameter that declares properties is filled as one value (a variable's name), not property by property; quote-bounds-off = a quote mark opening or closing a quoted text next to a span counts as a boundary of the span (x[22], x[23]; the weights trained without that); untyped-code-off = a parameter of no declared type may take any span, not only a quoted or code-like one where the question writes such; constants-off = a number parameter never takes a named constant ('EVENT_THREAD') where the question states no number; dotted-off = a dotted name ('domain.com') is stemmed by its first letters as a plain word (the weights trained with whole stems); negations-off = no language policy for flags: a boolean parameter's name written beside 'not' / 'without' counts for true as any mention (ENGLISH_NEGATIONS, src/models/factored/negations.ts, is the default policy); doubled-quotes-off = a quoted text that ends with a quoted word of its own ('… status = 'active'') closes at the first closing mark, cutting the last; fill-floor-off = a function passes the gate however few of its required parameters the question can fill (DecideOptions.fillFloor 0; before 2026-12-06 the learnt gate alone decided); loose-names-off = a parameter's name counts as written only where the question writes its words' five-letter stems ('tolls' is not 'toll'; before 2026-12-06); number-words-off = no language policy for numbers written in words: a number parameter takes only numbers the question writes in digits (ENGLISH_NUMBER_WORDS, src/models/factored/number-words.ts, is the default policy, used where the question states no digits).",
+      note: "BFCL non-live is dev for the function caller: never trained on (synth questions over StableToolBench, MetaTool and the demo's tools); the call threshold (0.3, with the fill floor 0.5) and the bar for calling at all where no function passes it (0.2, DecideOptions.declineBelow) chosen on this dev set (DEVELOPMENT_PROBES), the parallel ratio on held-out synth questions. Modes: full = the factored caller; gate-off = always call the best function; assigner-order = each parameter takes its family's next candidate in question order (required ones only); chooser-cover = the function whose text covers most of the question, gated; parallel-off = one call per function; segment-off = with several functions called, each may take any span of the question; mention-off = every function past the gate is called, whether the question mentions its own name words or not; fractions-off = a number written '5%' is offered as 5 only, never as 0.05; commas-off = two values joined by a comma alone count as a list of two; frames-off = a further value in a near frame of a taken one (a word shared among the two before or the two after both) is no evidence by that alone; prefer-other = a further value goes only to a parameter that wants it at least as much as any other (a hard rule before 2026-12-05; now only a feature of the learnt 'more'); widen-all = with several functions called, a required parameter left without a value in its function's segment sends every parameter of that function back to the whole question (before 2026-12-05), not that parameter alone; exclusive-off = with several functions called, a span one function takes as a first value may still be another's further value; glued-off = a run of tokens written without spaces between them ('2022-04-27', '10:00AM') is not offered whole and spans may cut it, as before 2026-12-05 (the weights trained with it on); kin-names-off = another parameter's name near a span counts as a cue whatever that parameter takes, as before 2026-12-05 16:00 UTC and as the argument scorer is trained (by default decoding counts only parameters of the span's family: a flag's or a count's name is no cue for a place after it); enum-lists-off = an array of enum members takes lists of the question's capitalised or quoted words, not the members it mentions; variables-off = a list or object parameter never takes one camelCase variable's name; literals-off = no list read from a bracketed literal ('[200,300]'); symbols-off = a symbol written onto a value ('$3000', a quote mark) counts as a word between the value and its name (the weights trained reading past it); type-names-off = an unquoted code identifier in a parameter's description ('StringBuilder') counts among the values it names (the weights trained without); comma-spans-off = no span across a comma, even for a parameter whose description writes its values so ('e.g. Boston, MA'; the weights trained with them); doc-identifiers-off = a code identifier the function's own name or documentation writes ('runIt', 'the PrintStream to which ...') may be a value (before 2026-12-06); nested-off = an object parameter that declares properties is filled as one value (a variable's name), not property by property; quote-bounds-off = a quote mark opening or closing a quoted text next to a span counts as a boundary of the span (x[22], x[23]; the weights trained without that); untyped-code-off = a parameter of no declared type may take any span, not only a quoted or code-like one where the question writes such; constants-off = a number parameter never takes a named constant ('EVENT_THREAD') where the question states no number; dotted-off = a dotted name ('domain.com') is stemmed by its first letters as a plain word (the weights trained with whole stems); negations-off = no language policy for flags: a boolean parameter's name written beside 'not' / 'without' counts for true as any mention (ENGLISH_NEGATIONS, src/models/factored/negations.ts, is the default policy); doubled-quotes-off = a quoted text that ends with a quoted word of its own ('… status = 'active'') closes at the first closing mark, cutting the last; fill-floor-off = a function passes the gate however few of its required parameters the question can fill (DecideOptions.fillFloor 0; before 2026-12-06 the learnt gate alone decided); loose-names-off = a parameter's name counts as written only where the question writes its words' five-letter stems ('tolls' is not 'toll'; before 2026-12-06); number-words-off = no language policy for numbers written in words: a number parameter takes only numbers the question writes in digits (ENGLISH_NUMBER_WORDS, src/models/factored/number-words.ts, is the default policy, used where the question states no digits).",
       training: manifest.training,
       runs,
+      ...(halves ?? {}),
       development_probes: DEVELOPMENT_PROBES,
       call_count_modes: CALL_COUNT_MODES,
       multiple_modes: MULTIPLE_MODES,
@@ -3554,6 +3576,35 @@ async function evaluate(): Promise<void> {
       named_call_modes: NAMED_CALL_MODES,
     },
   );
+}
+
+/** --halves: each mode's wins per half of every category (scripts/ablation-halves.ts), printed and returned. */
+function perHalf(
+  failedByMode: Record<string, Set<string>>,
+  categories: string[] | undefined,
+): {
+  halves_rule: string;
+  half_sizes: Record<string, { a: number; b: number }>;
+  halves: Record<string, ModeHalves>;
+} {
+  const full = failedByMode.full;
+  if (!full) throw new Error("--halves needs the full mode among --modes");
+  const idsByCategory = Object.fromEntries(
+    (categories ?? bfclCategories(args.bfcl!)).map((c) => [
+      c,
+      readBfclCategory(args.bfcl!, c).map((i) => i.id),
+    ]),
+  );
+  const halves: Record<string, ModeHalves> = {};
+  for (const [mode, failed] of Object.entries(failedByMode))
+    if (mode !== "full") halves[mode] = modeHalves(idsByCategory, full, failed);
+  process.stderr.write(halvesTable(halves).join("\n") + "\n");
+  return {
+    halves_rule:
+      "half a or b: the low bit of the item id's 32-bit FNV-1a hash after MurmurHash3's finaliser (content-blind); won = items the full model scores right and the mode wrong, lost = the other way round",
+    half_sizes: halfSizes(idsByCategory),
+    halves,
+  };
 }
 
 await (args.eval ? evaluate() : build());

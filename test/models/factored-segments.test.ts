@@ -4,7 +4,6 @@ import { assignLearned, mentionPlaces, MORE_DIM, type ScoredFunction } from "../
 import { functionView, questionView } from "../../src/models/factored/features.ts";
 import { shareValues, type Call } from "../../src/models/factored/shared-values.ts";
 import { tokenize } from "../../src/models/factored/text.ts";
-import { numberTuples, tupleCalls } from "../../src/models/factored/tuples.ts";
 import type { JsonSchema, ToolJson } from "../../src/tools/types.ts";
 
 const tool = (name: string, properties: Record<string, JsonSchema>, required: string[]): ToolJson => ({
@@ -124,18 +123,5 @@ describe("mentions by description words", () => {
     expect(mentionPlaces(chosen, 0.6)).toEqual([tokens.findIndex((t) => t.lower === "greatest"), tokens.findIndex((t) => t.lower === "least")]);
     // words both descriptions share ("common") or too common ones mention neither
     expect(mentionPlaces(chosen, 0.6).every((at) => tokens[at]!.lower !== "common")).toBe(true);
-  });
-});
-
-describe("tuples", () => {
-  it("reads bracketed groups of numbers as one call each, dealt to the required number parameters in order", () => {
-    const t = tokenize("the gcd of the pairs (45, 60) and (81, 63), please");
-    expect(numberTuples(t)).toEqual([[45, 60], [81, 63]]);
-    const params = [{ name: "a", integer: true }, { name: "b", integer: true }];
-    expect(tupleCalls(t, params, { x: 1 })).toEqual([{ x: 1, a: 45, b: 60 }, { x: 1, a: 81, b: 63 }]);
-    // one group, groups of another size, or fractions for whole-number parameters: no reading
-    expect(tupleCalls(tokenize("the pair (45, 60)"), params, {})).toBeUndefined();
-    expect(tupleCalls(tokenize("(1, 2, 3) and (4, 5, 6)"), params, {})).toBeUndefined();
-    expect(tupleCalls(tokenize("(1.5, 2) and (4, 5)"), params, {})).toBeUndefined();
   });
 });

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { afterAbbreviation, listedExamples } from "../../src/models/factored/abbreviations.ts";
 import { candidatesFor, paramKind } from "../../src/models/factored/candidates.ts";
-import { assignLearned, type ScoredParam } from "../../src/models/factored/decide.ts";
 import { emptyWords, plainWord } from "../../src/models/factored/empty-words.ts";
 import { functionView, pairFeatures, questionView } from "../../src/models/factored/features.ts";
 import { ENGLISH_NAME_LINKS, linkedName } from "../../src/models/factored/name-links.ts";
@@ -124,32 +123,6 @@ describe("factored caller: a one-word value widens to the two-word name it stand
     expect(widenedPhrase({ candidates: zs, probs: [0.57, 0.35, 0.07], at: 0 }, { ...cx, tokens: z, names: new Set() }, 0.3, 0.5)).toBe(-1);
     // a word another value spent stays out
     expect(widenedPhrase({ candidates, probs, at: 0 }, { ...cx, free: () => false }, 0.3, 0.5)).toBe(-1);
-  });
-});
-
-describe("factored caller: a value freed by the leftover steps", () => {
-  /** Each parameter's chances by candidate text (unlisted 0.001) and of leaving it out. */
-  function scored(f: ReturnType<typeof functionView>, table: Record<string, Record<string, number>>, pNull: Record<string, number>): ScoredParam[] {
-    return f.params.map((info) => {
-      const raw = info.candidates.map((c) => table[info.name]?.[String(c.value)] ?? 0.001);
-      const none = pNull[info.name] ?? 0;
-      const total = raw.reduce((a, b) => a + b, 0) + none;
-      return { info, probs: raw.map((r) => r / total), pNull: none / total };
-    });
-  }
-  const traffic = tool("traffic_estimate", { start_location: { type: "string" }, time_period: { type: "string" } }, ["start_location"]);
-  const q = "How much traffic from Las Vegas this weekend?";
-  // start_location takes "weekend" first; leftover names give it "Las Vegas", which frees "weekend" for time_period
-  const table = { start_location: { weekend: 0.5, "Las Vegas": 0.3 }, time_period: { weekend: 0.6 } };
-
-  it("goes to an empty parameter whose chance of it beats leaving it out (unless refill is off)", () => {
-    const values = (refill: boolean | undefined) => {
-      const f = functionView(traffic, { ...questionView(q, new Set()), leftoverNames: 0.1, requiredFirst: true, refill }, new Map());
-      const picked = assignLearned(f, scored(f, table, { time_period: 0.3 }), undefined);
-      return Object.fromEntries(picked.map((p) => [p.param.info.name, p.values.map((v) => v.value)]));
-    };
-    expect(values(true)).toEqual({ start_location: ["Las Vegas"], time_period: ["weekend"] });
-    expect(values(undefined)).toEqual({ start_location: ["Las Vegas"] });
   });
 });
 

@@ -157,8 +157,6 @@ export interface QuestionView {
   joinedNumbers?: boolean;
   /** An empty optional text parameter takes a plain word at this share of its null (empty-words.ts); undefined: none. */
   emptyWords?: number;
-  /** true: a parameter left empty takes a value the leftover steps freed (decide.ts refill). */
-  refill?: boolean;
   /** A one-word text value widens to a two-word name at this share of its chance (phrases.ts); undefined: none. */
   phrases?: number;
   /** How much likelier a number is for a parameter whose description writes its unit (units.ts); undefined: no units. */

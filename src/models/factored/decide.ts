@@ -39,7 +39,6 @@ import { mentionEvents, repeatedSegments, segmentOwners, type MentionEvent } fro
 import { quotedJoined } from "./quoted-joins.ts";
 import { extendsRun, type Link } from "./list-runs.ts";
 import { shareValues } from "./shared-values.ts";
-import { tupleCalls } from "./tuples.ts";
 import { leftoverNumbers } from "./leftover-numbers.ts";
 import { emptyNames, leftoverNames } from "./leftover-names.ts";
 import { digitText } from "./digit-texts.ts";
@@ -93,8 +92,6 @@ export interface DecideOptions {
   chooser?: "learned" | "cover";
   /** false: one call per function. */
   parallel?: boolean;
-  /** false: a parameter with one value takes further ones only with evidence, as the first parameter does. */
-  fill?: boolean;
   /** false: two values joined by a comma alone count as a list (else only when a joiner word goes on with it). */
   commas?: boolean;
   /** false: every function that passes the gate is called, its name mentioned or not. */
@@ -178,8 +175,6 @@ export interface DecideOptions {
    * questions, for the mention filter and the segments (mentionPlaces; default DOC_MENTIONS; 0: names only).
    */
   docMentions?: number;
-  /** false: bracketed groups of numbers ("(45, 60) and (81, 63)") are not read as one call each (tuples.ts). */
-  tuples?: boolean;
   /** false: no text value passes from one called function to a same-named parameter of another (shared-values.ts). */
   shared?: boolean;
   /** false: a message wrapped whole in quote marks is one quoted text, hiding the values inside (candidates.ts unwrapQuoted). */
@@ -284,8 +279,6 @@ export interface DecideOptions {
    * whose chance is at least this share of the word's (phrases.ts; default PHRASES); false: none, as before 2026-12-06.
    */
   phrases?: number | false;
-  /** false: a parameter left empty takes no value the leftover steps freed, as before 2026-12-06 (refill). */
-  refill?: boolean;
   /**
    * With one call, an empty optional text parameter takes a plain word the question writes (lower case, uncommon, no
    * name word) whose chance is at least this share of leaving it out (empty-words.ts; default EMPTY_WORDS); false: none,
@@ -516,7 +509,6 @@ export function scoreFunctions(
   if (o.emptyNames !== false) view.emptyNames = o.emptyNames ?? EMPTY_NAMES;
   if (o.nameLinks !== false) view.nameLinks = o.nameLinks ?? ENGLISH_NAME_LINKS;
   if (o.emptyWords !== false) view.emptyWords = o.emptyWords ?? EMPTY_WORDS;
-  if (o.refill !== false) view.refill = true;
   if (o.nameNeighbours !== false) view.nameNeighbours = true;
   if (o.namedLinks !== false) view.namedLinks = true;
   if (o.commaNames !== false) view.commaNames = true;
@@ -596,7 +588,6 @@ export interface Picked {
 export interface MoreOptions {
   weights: number[];
   threshold: number;
-  fill?: boolean;
   commas?: boolean;
   frames?: boolean;
   preferOther?: boolean;
@@ -813,19 +804,6 @@ export function assignLearned(
       );
       took.forEach((at, i) => at >= 0 && picked.push({ param: empty[i]!, values: [empty[i]!.info.candidates[at]!] }));
     }
-    // a parameter left empty takes a value the steps above freed, as the joint assignment would have (refill); one call only
-    if (f.view.refill === true && picked.every((k) => k.values.length === 1)) {
-      // what the values now held spend (a value replaced above spends its words no more)
-      used.length = 0;
-      for (const k of picked) used.push(...spent(k.values[0]!));
-      for (const p of order) {
-        if (picked.some((k) => k.param === p)) continue;
-        const best = p.probs.map((pr, i) => ({ pr, c: p.info.candidates[i]! })).filter((r) => free(r.c) && fits(p, r.c)).sort((a, b) => b.pr - a.pr)[0];
-        if (!best || (!p.info.required && p.pNull >= best.pr)) continue;
-        used.push(...spent(best.c));
-        picked.push({ param: p, values: [best.c] });
-      }
-    }
     return picked;
   };
   if (more === undefined) return leftovers();
@@ -897,32 +875,8 @@ export function assignLearned(
       if (pk) pk.values = values;
       else picked.push({ param: p, values });
     }
-  // once some parameter holds several values the number of calls is set: a parameter with one value takes
-  // further ones up to that number without the evidence asked above (the learnt "more" still says yes)
+  // once some parameter holds several values the number of calls is set (segment fill and pairing words fill up to it)
   const n = Math.max(1, ...picked.map((pk) => pk.values.length));
-  if (n > 1 && more.fill !== false) {
-    for (const pk of picked) {
-      const c0 = pk.values[0]!;
-      if (placeStart(f, c0, enums) < 0 || pk.values.length > 1) continue;
-      if (c0.family === "enum") used.push(...placesOf(f, c0, enums));
-      const ranked = pk.param.probs
-        .map((pr, i) => ({ pr, c: pk.param.info.candidates[i]! }))
-        .filter((r) => r.c !== c0 && r.pr >= MORE_FLOOR)
-        .sort((a, b) => b.pr - a.pr);
-      for (const r of ranked) {
-        if (pk.values.length >= n) break;
-        if (!further(r.c) || r.c.quoted !== c0.quoted || !fits(pk.param, r.c) || more.foreign?.(r.c)) continue;
-        if (r.c.family === "span" && caps(r.c) !== caps(c0)) continue;
-        if (pk.values.some((v) => JSON.stringify(v.value) === JSON.stringify(r.c.value))) continue;
-        if (placeStart(f, r.c, enums) < 0) continue;
-        const x = moreFeatures(f, params, pk.param, pk.values, r.c, enums);
-        if ((more.preferOther === true && x[5]! > r.pr) || sigmoid(dot(more.weights, x)) < more.threshold) continue;
-        used.push(...placesOf(f, r.c, enums));
-        pk.values.push(r.c);
-      }
-      pk.values.sort((a, b) => placeStart(f, a, enums) - placeStart(f, b, enums));
-    }
-  }
   // "… respectively": a text parameter with one value takes the spans joined to it, up to that number (pairing-words.ts)
   if (n > 1 && saysPairing(f.view.tokens, more.pairing))
     for (const pk of picked) {
@@ -1170,7 +1124,6 @@ export function argumentsOf(
       : {
           weights: w.more,
           threshold: w.moreThreshold,
-          fill: o.fill !== false,
           commas: o.commas !== false,
           frames: o.frames !== false,
           preferOther: o.preferOther === true,
@@ -1241,13 +1194,7 @@ export function argumentsOf(
     if (rows)
       calls = rows.slice(0, w.maxCalls).map((r, i) => ({ name: s.view.tool.function.name, arguments: { ...calls[Math.min(i, calls.length - 1)]!.arguments, ...r } }));
   }
-  if (o.tuples === false || o.parallel === false || calls.length === 0) return calls;
-  // "(45, 60) and (81, 63)": one call per bracketed group of as many numbers as the required number parameters
-  const numeric = s.params
-    .filter((p) => p.info.required && (p.info.kind.type === "integer" || p.info.kind.type === "number") && !p.info.kind.enumValues)
-    .map((p) => ({ name: p.info.name, integer: p.info.kind.type === "integer" }));
-  const rows = tupleCalls(s.view.view.tokens, numeric, calls[0]!.arguments);
-  return rows ? rows.slice(0, w.maxCalls).map((args) => ({ name: s.view.tool.function.name, arguments: args })) : calls;
+  return calls;
 }
 
 /** DecideOptions.docMentions's default: own description words commoner than this in training questions are no mention. */
