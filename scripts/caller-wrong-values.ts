@@ -10,6 +10,7 @@
  *  - "absent": the answer is no candidate at all (arithmetic, knowledge, rewording);
  *  - "shared": a candidate said once in the question that the answer gives to several calls ("both", "the same");
  *  - "boundary": a candidate whose span overlaps the chosen one (a sub- or super-span);
+ *  - "swapped": two parameters of one call hold each other's answers;
  *  - "held-expected": the value chosen is one the answer gives another call (a value put in the wrong call);
  *  - "held-made": the value chosen is one another call made holds too, no expected one;
  *  - "outranked": outranked by another span no other call holds.
@@ -97,7 +98,7 @@ function written(question: string, allowed: unknown[]): boolean {
 }
 
 /** The classes where the answer is among the candidates, so a better ranking or assignment alone could give it. */
-const RANKABLE = new Set(["shared", "boundary", "held-expected", "held-made", "outranked"]);
+const RANKABLE = new Set(["swapped", "shared", "boundary", "held-expected", "held-made", "outranked"]);
 
 /**
  * Which chosen function owns each token, as decoding's segments cut the question (spanOwners, then a sentence that
@@ -139,7 +140,7 @@ function classify(
   param: string,
   made: unknown,
   allowed: unknown[],
-  others: { made: unknown[]; expected: unknown[][] },
+  others: { made: unknown[]; expected: unknown[][]; swapped: (made: unknown) => boolean },
   seg: ReturnType<typeof segments>,
 ): { kind: string; rank?: number; gap?: number; inSegment?: boolean } {
   const p = fn?.params.find((x) => x.info.name === param);
@@ -168,6 +169,7 @@ function classify(
   if (sharedByAnswer && times === 1) return { kind: "shared", rank, gap, inSegment };
   if (chosenIndex >= 0 && gold.some((g) => overlaps(cands[g]!, cands[chosenIndex]!)))
     return { kind: "boundary", rank, gap, inSegment };
+  if (others.swapped(made)) return { kind: "swapped", rank, gap, inSegment };
   const same = (v: unknown) => JSON.stringify(v) === JSON.stringify(made);
   if (others.expected.some((o) => o.some(same))) return { kind: "held-expected", rank, gap, inSegment };
   return { kind: others.made.some(same) ? "held-made" : "outranked", rank, gap, inSegment };
@@ -218,6 +220,15 @@ for (const category of args.categories!.split(",")) {
       const otherExpected = gold.flatMap((c, i) =>
         i === gi ? [] : Object.values(Object.values(c)[0] as Record<string, unknown>).map(asList),
       );
+      // the value made is another parameter's answer in this call, and that parameter holds this one's answer
+      const swappedWith = (param: string, allowed: unknown[]) => (made: unknown) =>
+        Object.entries(allowedBy).some(
+          ([q, a]) =>
+            q !== param &&
+            q in call.arguments &&
+            asList(a).some((x) => JSON.stringify(x) === JSON.stringify(made)) &&
+            allowed.some((x) => JSON.stringify(x) === JSON.stringify(call.arguments[q])),
+        );
       for (const param of new Set([...Object.keys(allowedBy), ...Object.keys(call.arguments)])) {
         const allowed = param in allowedBy ? asList(allowedBy[param]) : [""];
         const has = param in call.arguments;
@@ -233,7 +244,7 @@ for (const category of args.categories!.split(",")) {
                 param,
                 call.arguments[param],
                 allowed,
-                { made: otherMade, expected: otherExpected },
+                { made: otherMade, expected: otherExpected, swapped: swappedWith(param, allowed) },
                 seg,
               );
         kinds[r.kind] = (kinds[r.kind] ?? 0) + 1;
