@@ -3191,6 +3191,14 @@ const DEVELOPMENT_PROBES = [
     39.5,
     26.5,
   ],
+  [
+    "re-check, decoding, not kept (h38s): the three existing rules that keep a call's values in its own part, switched off on copies of today's builds (npx tsx scripts/build-factored-caller.ts --eval [--seed 2] --modes full,exclusive-off,claimed-off,widen-8 --out <copy>), since 'held by another call' and 'said once for several calls' are large classes: parallel_multiple 26.5 -> 21.5 / 22.5 / 25 on seed 1 and 26.5 -> 21.5 / 22.5 / 25 on seed 2, every other category unchanged; the rules still pay for themselves",
+    null,
+    null,
+    null,
+    39.5,
+    21.5,
+  ],
 ].map(([what, simple_python, multiple, irrelevance, parallel, parallel_multiple]) => ({
   what,
   simple_python,
