@@ -3204,6 +3204,25 @@ const DEVELOPMENT_PROBES = [
     33.5,
     26,
   ],
+  // h38s (2026-12-07 01:50-02:10 UTC), why the values of the parallel categories' failed items are wrong, on copies
+  // of the two seeds' builds (npx tsx scripts/caller-wrong-values.ts --model <copy> --log FILE; item ids in
+  // /tmp/coord/h38s-values-s1.log and -s2.log). Analysis only: no class is large enough alone for a decoding probe.
+  [
+    "analysis (h38s, scripts/caller-wrong-values.ts, seeds 1 / 2): parallel_multiple's 147 / 147 failed items hold, per expected parameter, 68 / 67 calls left unmade, 33 / 35 values omitted, 11 / 10 given where the answer wants none, and wrong values: the answer no candidate at all 45 / 45 (arithmetic, knowledge, rewording), no candidate but written in another form 21 / 20 (number as text, case, a list to assemble), a candidate said once that the answer gives several calls 43 / 45, a sub- or super-span of the chosen one 17 / 21, two parameters of one call holding each other's answers 24 / 24, outranked by a value the answer gives another call 96 / 98, by a value another call made holds too 39 / 44, by another span 117 / 112. Items whose every wrong value is of one class (counts right): at most 6 / 5 (outranked), 5 / 5 (another call's answer), 3 / 3 (swapped); items whose every wrong value is among the candidates with every function called as often as the answer: 37 / 38, of them 32 / 32 with every answer inside its function's segment, 21 / 21 where the scorer itself ranks each wrong value above the answer (whole-question chance), 4 / 4 where it ranks the answer above every wrong one (decoding lost it). The answer is the scorer's first choice among all the question's candidates for 47 / 49 wrong values, second 51 / 50, third 31 / 33, lower 207 / 212. parallel: 121 / 124 failed, reachable by ranking 22 / 22. No single class fixed by decoding wins more than a few items; the argument scorer's ranking inside the segment is the lever",
+    null,
+    null,
+    null,
+    39.5,
+    26.5,
+  ],
+  [
+    "re-check, decoding, not kept (h38s): the three existing rules that keep a call's values in its own part, switched off on copies of today's builds (npx tsx scripts/build-factored-caller.ts --eval [--seed 2] --modes full,exclusive-off,claimed-off,widen-8 --out <copy>), since 'held by another call' and 'said once for several calls' are large classes: parallel_multiple 26.5 -> 21.5 / 22.5 / 25 on seed 1 and 26.5 -> 21.5 / 22.5 / 25 on seed 2, every other category unchanged; the rules still pay for themselves",
+    null,
+    null,
+    null,
+    39.5,
+    21.5,
+  ],
 ].map(([what, simple_python, multiple, irrelevance, parallel, parallel_multiple]) => ({
   what,
   simple_python,
