@@ -3223,6 +3223,15 @@ const DEVELOPMENT_PROBES = [
     39.5,
     21.5,
   ],
+  // coordinator (2026-12-07 01:54 UTC): required first, which h38y's per-item runs showed winning no item.
+  [
+    "removed (coordinator): required first (the joint assignment filled required parameters before optional ones, 2026-12-06). h38y's per-item runs (--halves --items, seed 1 at 4a8e61d, seed 2 at da41809): required-first-off scored multiple_166, parallel_102, simple_python_37 and simple_python_287 right where the full model failed them, and lost none, on both seeds. Removed from decide.ts, its mode and test; npx tsx scripts/build-factored-caller.ts --eval [--seed 2] --modes full on copies of models/caller and the seed-2 build at 917799c plus the removal, 01:54-02:00 UTC: seed 1 simple_python 61, java 64, javascript 66, multiple 63, parallel 40, parallel_multiple 26.5, irrelevance 81.25, sum of six 320.5 (319); seed 2 61 / 64 / 68 / 62 / 38.5 / 26.5, 81.25, sum 320 (318.5)",
+    61,
+    63,
+    81.25,
+    40,
+    26.5,
+  ],
 ].map(([what, simple_python, multiple, irrelevance, parallel, parallel_multiple]) => ({
   what,
   simple_python,
@@ -3285,7 +3294,6 @@ const MODES: Record<string, DecideOptions> = {
   "leftover-names-off": { leftoverNames: false },
   "digit-texts-off": { digitTexts: false },
   "named-runs-off": { namedRuns: false },
-  "required-first-off": { requiredFirst: false },
   "order-swaps-off": { orderSwaps: false },
   "empty-names-off": { emptyNames: false },
   "list-runs-off": { listRuns: false },
@@ -3401,8 +3409,6 @@ const LEFTOVER_MODES: Record<string, string> = {
     "a text parameter may take a span that is one number token even where its function has an integer or number parameter ('crime in San Francisco in 2020' gave city '2020'; digit-texts.ts; before 2026-12-06)",
   "named-runs-off":
     "a run of capitalised words holding a text parameter's own name word is scored as any span, not taken for that parameter first ('Louvre Museum in Paris' gave museum 'Paris'; named-runs.ts; before 2026-12-06)",
-  "required-first-off":
-    "the joint assignment takes parameters most confident first, optional ones among the required ('What's the current time in Sydney, Australia?': the optional timezone took Australia before the required country; before 2026-12-06)",
   "order-swaps-off":
     "no two text values or two numbers are exchanged after the joint assignment, whatever the schema's order ('a small green bird in forest' gave color 'forest', 'a wall of 30 feet by 12 feet' length 12; order-swaps.ts; before 2026-12-06)",
   "empty-names-off":

@@ -618,7 +618,6 @@ export function trainFactored(
     leftoverNames: false as const,
     digitTexts: false,
     namedRuns: false,
-    requiredFirst: false,
     orderSwaps: false as const,
     emptyNames: false as const,
     commaNames: false,

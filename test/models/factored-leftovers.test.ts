@@ -94,18 +94,6 @@ describe("factored caller: leftover values", () => {
     expect(values(assignLearned(off, scoredFromTable(off, table), undefined))).toEqual({ museum: ["Paris"], location: ["Louvre Museum"] });
   });
 
-  it("fills required parameters before optional ones (unless requiredFirst is off)", () => {
-    const time = tool("get_current_time", { location: { type: "string" }, country: { type: "string" }, timezone: { type: "string" } }, ["location", "country"]);
-    const q = "What's the current time in Sydney, Australia?";
-    // the optional timezone is surer of Australia than the required country is
-    const table = { location: { Sydney: 0.8, Australia: 0.2 }, country: { Sydney: 0.6, Australia: 0.3 }, timezone: { Sydney: 0.7, Australia: 0.25 } };
-    const pNull = { timezone: 0.05 };
-    const f = functionView(time, { ...questionView(q, new Set()), requiredFirst: true }, new Map());
-    expect(values(assignLearned(f, scoredFromTable(f, table, pNull), undefined))).toEqual({ location: ["Sydney"], country: ["Australia"] });
-    const off = functionView(time, questionView(q, new Set()), new Map());
-    expect(values(assignLearned(off, scoredFromTable(off, table, pNull), undefined))).toEqual({ location: ["Sydney"], timezone: ["Australia"], country: ["What's"] });
-  });
-
   it("exchanges two text values where the schema's order, held likelier, says so (unless orderSwaps is off)", () => {
     const bird = tool("identify_bird", { color: { type: "string" }, habitat: { type: "string" } }, ["color", "habitat"]);
     const b = "Identify a small green bird in forest";

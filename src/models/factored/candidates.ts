@@ -201,8 +201,6 @@ export interface QuestionView {
   digitTexts?: boolean;
   /** true: a capitalised name holding a text parameter's own name word is taken for it first (named-runs.ts). */
   namedRuns?: boolean;
-  /** true: the joint assignment fills required parameters before optional ones. */
-  requiredFirst?: boolean;
   /** Two text values are exchanged where the schema's order, this much likelier, says so (order-swaps.ts). */
   orderSwaps?: number;
   /** An empty optional text parameter takes an unspent capitalised run at this share of its null (leftover-names.ts). */

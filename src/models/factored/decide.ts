@@ -230,8 +230,6 @@ export interface DecideOptions {
   digitTexts?: boolean;
   /** false: a capitalised name holding a text parameter's own name word is not taken for it first (named-runs.ts). */
   namedRuns?: boolean;
-  /** false: the joint assignment takes parameters most confident first, optional ones among the required. */
-  requiredFirst?: boolean;
   /**
    * Two text values are exchanged where the schema's order, this much likelier, says so (order-swaps.ts; 1.5 chosen on
    * BFCL dev); false: none, as before 2026-12-06.
@@ -504,7 +502,6 @@ export function scoreFunctions(
   if (o.leftoverNames !== false) view.leftoverNames = o.leftoverNames ?? LEFTOVER_NAMES;
   if (o.digitTexts !== false) view.digitTexts = true;
   if (o.namedRuns !== false) view.namedRuns = true;
-  if (o.requiredFirst !== false) view.requiredFirst = true;
   if (o.orderSwaps !== false) view.orderSwaps = o.orderSwaps ?? ORDER_SWAPS;
   if (o.emptyNames !== false) view.emptyNames = o.emptyNames ?? EMPTY_NAMES;
   if (o.nameLinks !== false) view.nameLinks = o.nameLinks ?? ENGLISH_NAME_LINKS;
@@ -651,9 +648,8 @@ export function assignLearned(
   const kinds = params.map((p) => p.info.kind);
   const fits = (p: ScoredParam, c: Candidate) =>
     (!untyped.has(p) || codeLike(c)) && !(f.view.digitTexts === true && digitText(f.view.tokens, kinds, p.info.kind, c));
-  // required parameters before optional ones where requiredFirst (before 2026-12-06: confidence alone), then the most confident first
-  const rank = (p: ScoredParam) => (f.view.requiredFirst === true && p.info.required ? 1 : 0);
-  const order = [...params].sort((a, b) => rank(b) - rank(a) || Math.max(0, ...b.probs) - Math.max(0, ...a.probs));
+  // the most confident parameter first (required first, 2026-12-06, lost four BFCL items and won none by 2026-12-07)
+  const order = [...params].sort((a, b) => Math.max(0, ...b.probs) - Math.max(0, ...a.probs));
   const picked: Picked[] = [];
   // a capitalised name holding a text parameter's own name word is that parameter's, first (named-runs.ts)
   if (f.view.namedRuns === true)
