@@ -3521,6 +3521,40 @@ const NAMED_CALL_MODES: Record<string, string> = {
     "with one call per function, a capitalised text value followed by a comma and a capital code stays the name alone ('the nearest Walmart in Los Angeles, CA' gave loc 'Los Angeles'; comma-codes.ts; before 2026-12-06 23:00 UTC)",
 };
 
+// The rules that h38y's per-half runs (bench/results/bfcl-caller-halves-s1.json, -s2.json) found winning exactly one
+// BFCL item, the same on both seeds, switched off together: what the caller scores without rules that rest on a
+// single dev item (docs/caller-development-log.md, "Which rules' wins are spread").
+const ONE_ITEM_RULES = [
+  "untyped-code-off",
+  "constants-off",
+  "quoted-joins-off",
+  "sentence-owners-off",
+  "pairing-off",
+  "joined-lists-off",
+  "name-lists-off",
+  "two-word-items-off",
+  "openers-off",
+  "exact-places-off",
+  "flag-turns-off",
+  "whole-calls-off",
+  "foreign-names-off",
+  "value-exchanges-off",
+  "opener-segments-off",
+  "joined-pairs-off",
+  "name-heads-off",
+  "comma-codes-off",
+];
+MODES["one-item-rules-off"] = Object.assign(
+  {},
+  ...ONE_ITEM_RULES.map((m) => {
+    if (!MODES[m]) throw new Error(`ONE_ITEM_RULES: unknown mode ${m}`);
+    return MODES[m];
+  }),
+);
+const DEV_FIT_MODES: Record<string, string> = {
+  "one-item-rules-off": `every rule whose ablation moves exactly one BFCL item, the same on both seeds, off at once (${ONE_ITEM_RULES.join(", ")})`,
+};
+
 async function evaluate(): Promise<void> {
   const given = process.argv.some((a) => a === "--modes" || a.startsWith("--modes="));
   const modes = [
@@ -3542,6 +3576,7 @@ async function evaluate(): Promise<void> {
             ...Object.keys(FURTHER_VALUE_MODES),
             ...Object.keys(VALUE_PART_MODES),
             ...Object.keys(NAMED_CALL_MODES),
+            ...Object.keys(DEV_FIT_MODES),
           ]),
     ]),
   ];
@@ -3599,6 +3634,7 @@ async function evaluate(): Promise<void> {
       further_value_modes: FURTHER_VALUE_MODES,
       value_part_modes: VALUE_PART_MODES,
       named_call_modes: NAMED_CALL_MODES,
+      dev_fit_modes: DEV_FIT_MODES,
     },
   );
 }
