@@ -125,6 +125,12 @@ export interface FactoredTrainOptions {
    * come out SEGMENT_DIM wider, and decoding then scores several called functions against their own segments.
    */
   segmentFeatures?: boolean;
+  /**
+   * With segmentFeatures: the scorer first trains on the one-call questions alone (its weights exactly those of a
+   * model without multi-call questions), then on the multi-call questions alone with only the segment features
+   * learning (default false: both together, every weight learning).
+   */
+  segmentsOnly?: boolean;
 }
 
 export { sameValue };
@@ -629,6 +635,7 @@ export function trainFactored(
   // and questions that call several functions, from those the "more" and call models will not read (unseenRows)
   const multi = o.multiCallArguments ?? 0;
   let multiCallQuestions = 0;
+  const segmentGroups: SoftmaxGroup[] = [];
   if (multi > 0) {
     const scorerSeen = new Set(plain);
     const spare = (o.unseenRows ? shuffled.filter((e) => !scorerSeen.has(e)) : shuffled)
@@ -637,15 +644,15 @@ export function trainFactored(
       .slice(0, multi);
     multiCallQuestions = spare.length;
     const segments = o.segmentFeatures ?? false;
-    groups.push(
-      ...multiCallGroups(spare, stats, joiners, {
-        negatives: o.negatives ?? 40,
-        rng,
-        segments,
-        kin,
-        drop: o.dropPairFeatures,
-      }),
-    );
+    const made = multiCallGroups(spare, stats, joiners, {
+      negatives: o.negatives ?? 40,
+      rng,
+      segments,
+      kin,
+      drop: o.dropPairFeatures,
+    });
+    if (segments && o.segmentsOnly) segmentGroups.push(...made);
+    else groups.push(...made);
   }
   const pairDim = PAIR_DIM + (multi > 0 && o.segmentFeatures ? SEGMENT_DIM : 0);
   const dims = [...FAMILIES.map(() => pairDim), NULL_DIM];
@@ -663,6 +670,16 @@ export function trainFactored(
       learn: new Set(later),
     });
   }
+  // segmentsOnly: the multi-call questions then teach the segment features alone, the one-call weights kept
+  if (segmentGroups.length > 0)
+    arg = trainSoftmax(segmentGroups, dims, {
+      epochs: o.epochs ?? 4,
+      lr: 0.1,
+      l2: 1e-5,
+      seed,
+      init: arg.weights,
+      learn: new Set(Array.from({ length: SEGMENT_DIM }, (_, k) => PAIR_DIM + k)),
+    });
   const bags = o.argumentBags ?? 1;
   for (let b = 1; b < bags; b++) {
     const more = trainSoftmax(groups, dims, {

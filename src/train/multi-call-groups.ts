@@ -35,7 +35,7 @@ export interface MultiCallGroupOptions {
   segments: boolean;
   /** Read another parameter's name as a cue only within the span's family (features.ts kinNames). */
   kin?: boolean;
-  /** Pair features zeroed (FactoredTrainOptions.dropPairFeatures). */
+  /** Pair (and segment) features zeroed (FactoredTrainOptions.dropPairFeatures). */
   drop?: readonly number[];
 }
 
@@ -100,9 +100,10 @@ export function multiCallGroups(
         const keep = [...at, ...hard, ...others.slice(0, o.negatives)];
         const items = keep.map((k) => {
           const c = p.candidates[k]!;
-          const x = pairFeatures(f, p, c);
-          for (const d of o.drop ?? []) x[d] = 0;
-          return { block: blockOf(c), x: o.segments ? withSegmentFeatures(x, c, context) : x };
+          const pair = pairFeatures(f, p, c);
+          const x = o.segments ? withSegmentFeatures(pair, c, context) : pair;
+          for (const d of o.drop ?? []) if (d < x.length) x[d] = 0;
+          return { block: blockOf(c), x };
         });
         items.push({ block: NULL_BLOCK, x: nullFeatures(f, p) });
         groups.push({ items, gold: some ? at.map((_, k) => k) : [items.length - 1] });
