@@ -3156,6 +3156,22 @@ const DEVELOPMENT_PROBES = [
     34,
     24.5,
   ],
+  [
+    "probe, rebuild, not kept (h38m): --multi-args 4000 (the argument scorer trains also on the spare synth questions that call two or more functions, 2,881 on seed 1 / 2,843 on seed 2, each called function's parameters over the whole question with the other calls' values kept as wrong spans; no new feature), seed 1: simple_python 56.75, java 64, js 68, multiple 54.5, parallel 34.5, parallel_multiple 24.5, irrelevance 81.25, sum 302.25 against 319 (argument loss 0.4731; ratio 0.9); seed 2: 57.25 / 64 / 68 / 53.5 / 34 / 25, irrelevance 81.25, sum 301.75 against 318.5 (loss 0.4648): the other calls' values look like values, and without a feature to tell them apart the scorer learns to shun value-like spans",
+    56.75,
+    54.5,
+    81.25,
+    34.5,
+    24.5,
+  ],
+  [
+    "probe, rebuild, not kept (h38m): --multi-args 4000 --segment-features 1 (those questions' pair features followed by four segment features, segment-features.ts: outside the call's own segment, over a span another called function takes, before the mention inside the segment, distance from the mention; decoding scores several called functions again with them), seed 1: simple_python 58.25, java 64, js 66, multiple 59, parallel 37.5, parallel_multiple 22, irrelevance 81.25, sum 306.75 (segment-features-off at decoding: parallel_multiple 26, sum 310.75; argument loss 0.4061, ratio 0.9; learnt span weights outside -3.41, taken -4.65, before -1.16, distance +0.40); seed 2: 57 / 64 / 68 / 57 / 37.5 / 21, irrelevance 81.25, sum 304.5 (off: parallel_multiple 24.5, sum 308; ratio 0.8). Decoding with only some of the four learnt weights (the others set to 0, seed 1): without 'taken' parallel_multiple 24, without 'outside' 22, 'outside' alone 25, 'taken' alone 23.5, none 26. Lost with them (seed 1): values a question says once for two calls ('the current time in Beijing and Tokyo and … the time difference between two cities' gave city_2 'two cities'), values set out before a function's mention, one-capital notes ('C'); won: 12, 71, 118",
+    58.25,
+    59,
+    81.25,
+    37.5,
+    22,
+  ],
 ].map(([what, simple_python, multiple, irrelevance, parallel, parallel_multiple]) => ({
   what,
   simple_python,
