@@ -3172,6 +3172,22 @@ const DEVELOPMENT_PROBES = [
     37.5,
     22,
   ],
+  [
+    "probe, rebuild, not kept (h38m): --multi-args 4000 --segment-features 1 --segments-only 1 (the argument scorer trained on one-call questions as before, its weights exactly main's, then a second pass over the multi-call questions alone in which only the four segment weights learn), seed 1: simple_python 60.5, java 64, js 66, multiple 62.5, parallel 39.5, parallel_multiple 23, irrelevance 81.25, sum 315.5 against 319 (segment-features-off: main's figures, 319; span weights outside -3.52, taken -4.27, before -1.19, distance +0.43); seed 2: 60.5 / 64 / 68 / 61.5 / 38 / 22.5, irrelevance 81.25, sum 314.5 against 318.5 (off: 318.5)",
+    60.5,
+    62.5,
+    81.25,
+    39.5,
+    23,
+  ],
+  [
+    "probe, rebuild, not kept (h38m): as the one before without the 'taken' feature (--drop-pair 49), seed 1: 60.5 / 64 / 66 / 62.5 / 39.5 / 22.5, irrelevance 81.25, sum 315 (off: 319; span weights outside -5.15, before -1.39, distance +0.53); seed 2: 60.5 / 64 / 68 / 61.5 / 38 / 23, irrelevance 81.25, sum 315 (off: 318.5)",
+    60.5,
+    62.5,
+    81.25,
+    39.5,
+    22.5,
+  ],
 ].map(([what, simple_python, multiple, irrelevance, parallel, parallel_multiple]) => ({
   what,
   simple_python,
