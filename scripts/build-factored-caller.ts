@@ -37,7 +37,8 @@
  * too, the other calls' values its hard negatives; default 0, a probe), --segment-features 0|1 (their pair
  * features read against each call's own segment, and decoding so with the wider weights; default 0, a probe),
  * --segments-only 0|1 (those questions teach the segment features alone, in a second pass from the one-call
- * scorer's weights, which stay as without them; default 0, a probe),
+ * scorer's weights, which stay as without them; default 0, a probe), --own-segment 0|1 (those questions' groups
+ * hold only candidates in each call's own segment, as decoding assigns them; default 0, a probe),
  * --modes full,gate-off,... , --categories a,b (a quick look: printed,
  * not recorded), --bfcl DIR, --result NAME.
  */
@@ -101,6 +102,7 @@ const { values: args } = parseArgs({
     "multi-args": { type: "string", default: "0" },
     "segment-features": { type: "string", default: "0" },
     "segments-only": { type: "string", default: "0" },
+    "own-segment": { type: "string", default: "0" },
     eval: { type: "boolean", default: false },
     bfcl: { type: "string", default: "../shared/data/bfcl" },
     modes: {
@@ -281,6 +283,8 @@ async function build(): Promise<void> {
     segmentFeatures: args["segment-features"] === "1",
     // --segments-only 1: those questions teach the segment features alone, after the one-call scorer (a probe)
     segmentsOnly: args["segments-only"] === "1",
+    // --own-segment 1: those questions' groups hold only candidates in each call's own segment (a probe)
+    ownSegment: args["own-segment"] === "1",
     // "synth" = the threshold chosen on held-out synth questions; a number fixes it (0.3: chosen on BFCL dev
     // with the fill floor, 2026-12-06; 0.5 before, DEVELOPMENT_PROBES)
     callThreshold: args["call-threshold"] === "synth" ? undefined : Number(args["call-threshold"]),

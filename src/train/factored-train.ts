@@ -131,6 +131,8 @@ export interface FactoredTrainOptions {
    * learning (default false: both together, every weight learning).
    */
   segmentsOnly?: boolean;
+  /** The multi-call questions' groups hold only candidates in each call's own segment (default false). */
+  ownSegment?: boolean;
 }
 
 export { sameValue };
@@ -650,6 +652,7 @@ export function trainFactored(
       segments,
       kin,
       drop: o.dropPairFeatures,
+      ownSegment: o.ownSegment ?? false,
     });
     if (segments && o.segmentsOnly) segmentGroups.push(...made);
     else groups.push(...made);

@@ -35,6 +35,8 @@ export interface MultiCallGroupOptions {
   segments: boolean;
   /** Read another parameter's name as a cue only within the span's family (features.ts kinNames). */
   kin?: boolean;
+  /** Only candidates in the call's own segment (as decoding assigns them), none outside it (default false). */
+  ownSegment?: boolean;
   /** Pair (and segment) features zeroed (FactoredTrainOptions.dropPairFeatures). */
   drop?: readonly number[];
 }
@@ -90,7 +92,9 @@ export function multiCallGroups(
         const some = values.some((v) => v !== undefined);
         if ((some && values.some((v) => v === undefined)) || (some && at.length === 0)) return;
         const overTaken = (c: Candidate) => c.start >= 0 && taken.some(([a, b]) => c.start < b && a < c.end);
-        const rest = p.candidates.map((_, k) => k).filter((k) => !at.includes(k));
+        const rest = p.candidates
+          .map((_, k) => k)
+          .filter((k) => !at.includes(k) && (!o.ownSegment || mine(i)(p.candidates[k]!)));
         const hard = rest.filter((k) => overTaken(p.candidates[k]!));
         const others = rest.filter((k) => !overTaken(p.candidates[k]!));
         for (let k = others.length - 1; k > 0; k--) {
