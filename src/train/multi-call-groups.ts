@@ -72,7 +72,8 @@ export function multiCallGroups(
           values.some((v) => v !== undefined && sameValue(c.value, v)) ? [k] : [],
         );
         const inside = at.filter((k) => mine(i)(p.candidates[k]!));
-        return { values, at: inside.length > 0 ? inside : at };
+        // ownSegment: a gold value written only outside its segment makes no group (decoding would not look there)
+        return { values, at: inside.length > 0 || o.ownSegment ? inside : at };
       }),
     );
     const spans = chosen.map((s, i) =>
