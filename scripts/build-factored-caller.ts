@@ -3192,6 +3192,14 @@ const DEVELOPMENT_PROBES = [
     39.5,
     22.5,
   ],
+  [
+    "probe, rebuild, not kept (h38m, at 04d5feb): --segments-only 1 with --own-segment 1 (the multi-call groups hold only candidates in each call's own segment, but a gold value written only outside it still made a group), seed 1: 60.5 / 64 / 66 / 62.5 / 39.5 / 21.5, irrelevance 81.25, sum 314 against 319 (off: 319; span weights outside +1.79, the gold being the only outside candidate, taken -2.99, before -1.46, distance -0.20); seed 2: 60.5 / 64 / 68 / 61.5 / 38 / 21, irrelevance 81.25, sum 313 (off: 318.5)",
+    60.5,
+    62.5,
+    81.25,
+    39.5,
+    21.5,
+  ],
 ].map(([what, simple_python, multiple, irrelevance, parallel, parallel_multiple]) => ({
   what,
   simple_python,
