@@ -3200,6 +3200,22 @@ const DEVELOPMENT_PROBES = [
     39.5,
     21.5,
   ],
+  [
+    "probe, rebuild, not kept (h38m, at 2c77962): --segments-only 1 --own-segment 1, a gold value written only outside its segment making no group (so the outside weight stays 0), seed 1: 60.5 / 64 / 66 / 62.5 / 39.5 / 26.5, irrelevance 81.25, sum 319, main's (span weights taken -2.42, before -1.34, distance -0.14); seed 2: 60.5 / 64 / 68 / 61.5 / 38 / 25.5, irrelevance 81.25, sum 317.5 against 318.5",
+    60.5,
+    62.5,
+    81.25,
+    39.5,
+    26.5,
+  ],
+  [
+    "probe, rebuild, not kept (h38m, at 2c77962): as the one before without the 'taken' feature (--drop-pair 49: only 'before the mention' and the distance learn), seed 1: 60.5 / 64 / 66 / 62.5 / 39.5 / 26.5, irrelevance 81.25, sum 319, main's (span weights before -1.34, distance -0.14); seed 2: 60.5 / 64 / 68 / 61.5 / 38 / 26, irrelevance 81.25, sum 318 against 318.5",
+    60.5,
+    62.5,
+    81.25,
+    39.5,
+    26.5,
+  ],
 ].map(([what, simple_python, multiple, irrelevance, parallel, parallel_multiple]) => ({
   what,
   simple_python,
