@@ -72,6 +72,13 @@ describe("the argument scorer's groups from questions calling several functions 
     }
   });
 
+  it("hold only the call's own segment's candidates with ownSegment", () => {
+    const own = multiCallGroups([example], new Map(), new Set(["and"]), { negatives: 0, rng: new Rng(1), segments: true, ownSegment: true });
+    expect(own).toHaveLength(2);
+    // the other call's value stands outside this call's segment: gold and "leave it out" alone
+    for (const g of own) expect(g.items).toHaveLength(2);
+  });
+
   it("read the plain pair features without segments, and skip one-function questions", () => {
     expect(groups(false)[0]!.items[0]!.x).toHaveLength(PAIR_DIM);
     const one = { ...example, calls: [example.calls[0]!] };
