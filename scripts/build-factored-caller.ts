@@ -33,7 +33,12 @@
  * every other parameter's name as a cue, decoding reads only the span family's; 1 trains as decoding reads, a
  * probe), --stats-queries metatool (MetaTool's user queries counted into word rarity; a probe), --valueless X (share
  * of one-call questions added again as declines with their required values cut out, src/train/valueless-declines.ts;
- * default 0, a probe),
+ * default 0, a probe), --multi-args N (questions that call two or more functions the argument scorer trains on
+ * too, the other calls' values its hard negatives; default 0, a probe), --segment-features 0|1 (their pair
+ * features read against each call's own segment, and decoding so with the wider weights; default 0, a probe),
+ * --segments-only 0|1 (those questions teach the segment features alone, in a second pass from the one-call
+ * scorer's weights, which stay as without them; default 0, a probe), --own-segment 0|1 (those questions' groups
+ * hold only candidates in each call's own segment, as decoding assigns them; default 0, a probe),
  * --modes full,gate-off,... , --categories a,b (a quick look: printed,
  * not recorded), --bfcl DIR, --result NAME, --items (each run records the ids of the items it failed), --halves
  * (the full model's wins over each mode per half of every category, the halves split by a hash of the item id:
@@ -98,6 +103,10 @@ const { values: args } = parseArgs({
     seed: { type: "string", default: "1" },
     "kin-names-train": { type: "string", default: "0" },
     valueless: { type: "string", default: "0" },
+    "multi-args": { type: "string", default: "0" },
+    "segment-features": { type: "string", default: "0" },
+    "segments-only": { type: "string", default: "0" },
+    "own-segment": { type: "string", default: "0" },
     eval: { type: "boolean", default: false },
     bfcl: { type: "string", default: "../shared/data/bfcl" },
     modes: {
@@ -274,6 +283,14 @@ async function build(): Promise<void> {
     dropPairFeatures: args["drop-pair"] === "" ? [] : args["drop-pair"]!.split(",").map(Number),
     secondPassFeatures: featureList("--second-pass", args["second-pass"]!),
     negatives: count("--negatives", args.negatives!),
+    // --multi-args N: questions that call several functions the argument scorer trains on too; --segment-features 1:
+    // with segment features (src/train/multi-call-groups.ts, src/models/factored/segment-features.ts; probes)
+    multiCallArguments: count("--multi-args", args["multi-args"]!),
+    segmentFeatures: args["segment-features"] === "1",
+    // --segments-only 1: those questions teach the segment features alone, after the one-call scorer (a probe)
+    segmentsOnly: args["segments-only"] === "1",
+    // --own-segment 1: those questions' groups hold only candidates in each call's own segment (a probe)
+    ownSegment: args["own-segment"] === "1",
     // "synth" = the threshold chosen on held-out synth questions; a number fixes it (0.3: chosen on BFCL dev
     // with the fill floor, 2026-12-06; 0.5 before, DEVELOPMENT_PROBES)
     callThreshold: args["call-threshold"] === "synth" ? undefined : Number(args["call-threshold"]),
@@ -3232,6 +3249,62 @@ const DEVELOPMENT_PROBES = [
     40,
     26.5,
   ],
+  [
+    "probe, rebuild, not kept (h38m): --multi-args 4000 (the argument scorer trains also on the spare synth questions that call two or more functions, 2,881 on seed 1 / 2,843 on seed 2, each called function's parameters over the whole question with the other calls' values kept as wrong spans; no new feature), seed 1: simple_python 56.75, java 64, js 68, multiple 54.5, parallel 34.5, parallel_multiple 24.5, irrelevance 81.25, sum 302.25 against 319 (argument loss 0.4731; ratio 0.9); seed 2: 57.25 / 64 / 68 / 53.5 / 34 / 25, irrelevance 81.25, sum 301.75 against 318.5 (loss 0.4648): the other calls' values look like values, and without a feature to tell them apart the scorer learns to shun value-like spans",
+    56.75,
+    54.5,
+    81.25,
+    34.5,
+    24.5,
+  ],
+  [
+    "probe, rebuild, not kept (h38m): --multi-args 4000 --segment-features 1 (those questions' pair features followed by four segment features, segment-features.ts: outside the call's own segment, over a span another called function takes, before the mention inside the segment, distance from the mention; decoding scores several called functions again with them), seed 1: simple_python 58.25, java 64, js 66, multiple 59, parallel 37.5, parallel_multiple 22, irrelevance 81.25, sum 306.75 (segment-features-off at decoding: parallel_multiple 26, sum 310.75; argument loss 0.4061, ratio 0.9; learnt span weights outside -3.41, taken -4.65, before -1.16, distance +0.40); seed 2: 57 / 64 / 68 / 57 / 37.5 / 21, irrelevance 81.25, sum 304.5 (off: parallel_multiple 24.5, sum 308; ratio 0.8). Decoding with only some of the four learnt weights (the others set to 0, seed 1): without 'taken' parallel_multiple 24, without 'outside' 22, 'outside' alone 25, 'taken' alone 23.5, none 26. Lost with them (seed 1): values a question says once for two calls ('the current time in Beijing and Tokyo and … the time difference between two cities' gave city_2 'two cities'), values set out before a function's mention, one-capital notes ('C'); won: 12, 71, 118",
+    58.25,
+    59,
+    81.25,
+    37.5,
+    22,
+  ],
+  [
+    "probe, rebuild, not kept (h38m): --multi-args 4000 --segment-features 1 --segments-only 1 (the argument scorer trained on one-call questions as before, its weights exactly main's, then a second pass over the multi-call questions alone in which only the four segment weights learn), seed 1: simple_python 60.5, java 64, js 66, multiple 62.5, parallel 39.5, parallel_multiple 23, irrelevance 81.25, sum 315.5 against 319 (segment-features-off: main's figures, 319; span weights outside -3.52, taken -4.27, before -1.19, distance +0.43); seed 2: 60.5 / 64 / 68 / 61.5 / 38 / 22.5, irrelevance 81.25, sum 314.5 against 318.5 (off: 318.5)",
+    60.5,
+    62.5,
+    81.25,
+    39.5,
+    23,
+  ],
+  [
+    "probe, rebuild, not kept (h38m): as the one before without the 'taken' feature (--drop-pair 49), seed 1: 60.5 / 64 / 66 / 62.5 / 39.5 / 22.5, irrelevance 81.25, sum 315 (off: 319; span weights outside -5.15, before -1.39, distance +0.53); seed 2: 60.5 / 64 / 68 / 61.5 / 38 / 23, irrelevance 81.25, sum 315 (off: 318.5)",
+    60.5,
+    62.5,
+    81.25,
+    39.5,
+    22.5,
+  ],
+  [
+    "probe, rebuild, not kept (h38m, at 04d5feb): --segments-only 1 with --own-segment 1 (the multi-call groups hold only candidates in each call's own segment, but a gold value written only outside it still made a group), seed 1: 60.5 / 64 / 66 / 62.5 / 39.5 / 21.5, irrelevance 81.25, sum 314 against 319 (off: 319; span weights outside +1.79, the gold being the only outside candidate, taken -2.99, before -1.46, distance -0.20); seed 2: 60.5 / 64 / 68 / 61.5 / 38 / 21, irrelevance 81.25, sum 313 (off: 318.5)",
+    60.5,
+    62.5,
+    81.25,
+    39.5,
+    21.5,
+  ],
+  [
+    "probe, rebuild, not kept (h38m, at 2c77962): --segments-only 1 --own-segment 1, a gold value written only outside its segment making no group (so the outside weight stays 0), seed 1: 60.5 / 64 / 66 / 62.5 / 39.5 / 26.5, irrelevance 81.25, sum 319, main's (span weights taken -2.42, before -1.34, distance -0.14); seed 2: 60.5 / 64 / 68 / 61.5 / 38 / 25.5, irrelevance 81.25, sum 317.5 against 318.5",
+    60.5,
+    62.5,
+    81.25,
+    39.5,
+    26.5,
+  ],
+  [
+    "probe, rebuild, not kept (h38m, at 2c77962): as the one before without the 'taken' feature (--drop-pair 49: only 'before the mention' and the distance learn), seed 1: 60.5 / 64 / 66 / 62.5 / 39.5 / 26.5, irrelevance 81.25, sum 319, main's (span weights before -1.34, distance -0.14); seed 2: 60.5 / 64 / 68 / 61.5 / 38 / 26, irrelevance 81.25, sum 318 against 318.5",
+    60.5,
+    62.5,
+    81.25,
+    39.5,
+    26.5,
+  ],
 ].map(([what, simple_python, multiple, irrelevance, parallel, parallel_multiple]) => ({
   what,
   simple_python,
@@ -3337,6 +3410,7 @@ const MODES: Record<string, DecideOptions> = {
   "dict-literals-off": { dictLiterals: false },
   "name-heads-off": { nameHeads: false },
   "comma-codes-off": { commaCodes: false },
+  "segment-features-off": { segmentFeatures: false },
 };
 
 function countKinds(report: BfclReport): Record<string, number> {
