@@ -16,6 +16,7 @@ import { parseArgs } from "node:util";
 import { readBfclAnswers, readBfclCategory } from "../src/catalog/import/bfcl.ts";
 import { checkBfclItem, checkCall } from "../src/eval/bfcl-checker.ts";
 import { FactoredCallerModel } from "../src/models/caller-factored.ts";
+import { loadCallerForAnalysis } from "./caller-analysis-model.ts";
 import {
   callProbability,
   mentioned,
@@ -34,10 +35,7 @@ const { values: args } = parseArgs({
   },
 });
 
-const model = FactoredCallerModel.load(args.model!);
-const stats = new Map(Object.entries(model.file.words));
-const joiners = new Set(model.file.joiners);
-const w = model.file.weights;
+const { model, stats, joiners, w } = loadCallerForAnalysis(args.model!);
 const rows: unknown[] = [];
 
 /** Why a function the answer calls was not called. */

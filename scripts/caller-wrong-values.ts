@@ -29,7 +29,7 @@ import { parseArgs } from "node:util";
 import { readBfclAnswers, readBfclCategory } from "../src/catalog/import/bfcl.ts";
 import { checkBfclItem, checkCall } from "../src/eval/bfcl-checker.ts";
 import type { BfclCall } from "../src/eval/bfcl-types.ts";
-import { FactoredCallerModel } from "../src/models/caller-factored.ts";
+import { loadCallerForAnalysis } from "./caller-analysis-model.ts";
 import {
   chooseFunctions,
   scoreFunctions,
@@ -51,10 +51,7 @@ const { values: args } = parseArgs({
   },
 });
 
-const model = FactoredCallerModel.load(args.model!);
-const stats = new Map(Object.entries(model.file.words));
-const joiners = new Set(model.file.joiners);
-const w = model.file.weights;
+const { model, stats, joiners, w } = loadCallerForAnalysis(args.model!);
 const log: string[] = [];
 
 type Doc = Parameters<typeof checkCall>[0];
