@@ -16,7 +16,7 @@ import { parseArgs } from "node:util";
 import { readBfclAnswers, readBfclCategory } from "../src/catalog/import/bfcl.ts";
 import { checkBfclItem, checkCall } from "../src/eval/bfcl-checker.ts";
 import { FactoredCallerModel } from "../src/models/caller-factored.ts";
-import { loadCallerForAnalysis } from "./caller-analysis-model.ts";
+import { ANALYSIS_OPTIONS, loadCallerForAnalysis } from "./caller-analysis-model.ts";
 import {
   callProbability,
   mentioned,
@@ -27,9 +27,7 @@ import {
 
 const { values: args } = parseArgs({
   options: {
-    model: { type: "string", default: "models/caller" },
-    bfcl: { type: "string", default: "../shared/data/bfcl" },
-    categories: { type: "string", default: "parallel_multiple,parallel" },
+    ...ANALYSIS_OPTIONS,
     "oracle-functions": { type: "boolean", default: false },
     json: { type: "string" },
   },

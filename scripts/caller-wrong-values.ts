@@ -29,7 +29,7 @@ import { parseArgs } from "node:util";
 import { readBfclAnswers, readBfclCategory } from "../src/catalog/import/bfcl.ts";
 import { checkBfclItem, checkCall } from "../src/eval/bfcl-checker.ts";
 import type { BfclCall } from "../src/eval/bfcl-types.ts";
-import { loadCallerForAnalysis } from "./caller-analysis-model.ts";
+import { ANALYSIS_OPTIONS, loadCallerForAnalysis } from "./caller-analysis-model.ts";
 import {
   chooseFunctions,
   scoreFunctions,
@@ -44,9 +44,7 @@ import type { Candidate } from "../src/models/factored/candidates.ts";
 
 const { values: args } = parseArgs({
   options: {
-    model: { type: "string", default: "models/caller" },
-    bfcl: { type: "string", default: "../shared/data/bfcl" },
-    categories: { type: "string", default: "parallel_multiple,parallel" },
+    ...ANALYSIS_OPTIONS,
     log: { type: "string" },
   },
 });
