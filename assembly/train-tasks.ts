@@ -116,6 +116,14 @@ export function gemmBatchEntryBytes(): i32 {
   return <i32>ENTRY;
 }
 
+/**
+ * 1: this module runs a GEMM_BATCH entry's row epilogue right after its own rows, a chained entry's included
+ * (modules before it ran the chain's head's epilogue once the chain was done, and a chained entry's never).
+ */
+export function gemmBatchChainEpilogues(): i32 {
+  return 1;
+}
+
 function ptr(args: usize, i: i32): usize {
   return <usize>arg(args, i);
 }
@@ -242,8 +250,8 @@ export function runTrainTask(kind: i32, i: i32, args: usize, scratch: usize): vo
     // whole at (0: each chunk packs its own), first pack item, pack items, pack items done, then the gemm's
     // chunk number of the entry's first chunk, the gemm's chunks, the address of its pack items done (in its
     // entry that packs), its pack items, then the entry of the product chained to it (0: none; kernels/wasm-gemm.ts chain(): it adds
-    // into this one's output, computed on the same chunks right after them), then its row epilogue (0: none;
-    // rowEpilogue, on the chunk's rows once it and its chained products are done), then the address of its chunks'
+    // into this one's output, or reads its rows, computed on the same chunks right after them), then its row
+    // epilogue (0: none; rowEpilogue, on the chunk's rows right after the entry's own), then the address of its chunks'
     // row starts (0: chunks of the size in cell 13, the last one the rest). A gemm has one entry per home range of the job (kernels/control.mjs)
     // with chunks in it. Items below the pack items pack one block of a B each; the rest are chunks, item i
     // chunk i − pack items of the entry whose chunks hold it (entries write distinct outputs, so any order is
@@ -284,13 +292,17 @@ export function runTrainTask(kind: i32, i: i32, args: usize, scratch: usize): vo
       const last = chunk == load<i32>(t, 84) - 1;
       end = last ? load<i32>(t + (load<i32>(t, 48) == 1 ? 32 : 36)) : start + load<i32>(t, 52);
     }
+    // the entry's rows, then its row epilogue (cell 25; row chunks only); then each product chained to it (entry
+    // cell 24), the same rows, in order, each followed by its own epilogue: a chained product may read the rows
+    // an earlier one and its epilogue wrote (a layer's o, gate, up, down: kernels/wasm-gemm.ts chainRows())
     batchChunk(t, start, end - start, scratch);
-    // products chained to this one (entry cell 24): the same rows of each, in order, after it
-    for (let u = <usize>load<i32>(t, 96); u != 0; u = <usize>load<i32>(u, 96))
-      batchChunk(u, start, end - start, scratch);
-    // then the entry's row epilogue (cell 25; row chunks only): the rows this item just wrote
     const e = <usize>load<i32>(t, 100);
     if (e != 0) rowEpilogue(e, start, end);
+    for (let u = <usize>load<i32>(t, 96); u != 0; u = <usize>load<i32>(u, 96)) {
+      batchChunk(u, start, end - start, scratch);
+      const eu = <usize>load<i32>(u, 100);
+      if (eu != 0) rowEpilogue(eu, start, end);
+    }
   } else if (kind == GEMM_SPLIT_K) {
     // args: c, ldc, a, rsa, csa, b, rsb, csb, M, N, K, accumulate, partials, K per block, rows per block,
     // row blocks. Block (kb, rb): rows of block rb over depths kb·kc..; kb 0 into C (accumulating as asked),

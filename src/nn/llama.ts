@@ -269,8 +269,31 @@ export class Llama {
         () => rotateRows(k, this.rope, positions, N, c.numHeads, false, A.q, A.k),
       );
       attentionForwardRows(k, A.att, A.p, A.q, A.k, A.v, s);
-      // x2 = x + o_proj(att), then h2 = its norm: on the product's row chunks when the kernels can
       const norm2 = { out: A.h2, inv: A.inv2, w: W.norm2, eps };
+      const norm = normAfter(l);
+      // The rest of the layer reads each row alone: o, gate, up, down and the work between them in one hand-off
+      // when the kernels can (matmulChain), each thread going through the whole layer on its rows
+      if (
+        k.matmulChain?.(
+          [
+            linear(tmp, A.att, W.o, N, d, d),
+            linear(A.g, A.h2, W.gate, N, d, f),
+            linear(A.u, A.h2, W.up, N, d, f),
+            linear(tmp, A.a, W.down, N, f, d),
+          ],
+          [
+            { kind: "residual", sum: A.x2, x: A.x, norm: norm2 },
+            undefined,
+            { kind: "swiglu", a: A.a, g: A.g, u: A.u, sg: A.sg },
+            { kind: "residual", sum: next, x: A.x2, norm },
+          ],
+        )
+      ) {
+        this.sgKept[l] = true;
+        normed = true;
+        continue;
+      }
+      // else: x2 = x + o_proj(att), then h2 = its norm: on the product's row chunks when the kernels can
       matmulsThen(
         k,
         [linear(tmp, A.att, W.o, N, d, d)],
@@ -293,7 +316,6 @@ export class Llama {
       );
       if (fused) this.sgKept[l] = true;
       // the residual stream's next rows, then the norm after them
-      const norm = normAfter(l);
       normed = matmulsThen(
         k,
         [linear(tmp, A.a, W.down, N, f, d)],

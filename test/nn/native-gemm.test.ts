@@ -287,6 +287,8 @@ describe.skipIf(!usable())("the native gemm (TOOLGEN_KERNELS=native)", () => {
         expect((stats.shared[op] ?? 0) > 0, `${op} on ${threads} threads`).toBe(threads > 1);
       // a layer's products shared pool jobs (GEMM_BATCH items on the native gemm, native.mjs)
       expect((stats.shared["GEMMs in batches"] ?? 0) > 0, `batches on ${threads} threads`).toBe(threads > 1);
+      // a layer's o, gate, up and down each row chunk through all four (matmulChain, native.mjs batchItem)
+      expect((stats.shared["GEMMs in row chains"] ?? 0) > 0, `row chains on ${threads}`).toBe(threads > 1);
       // the pool's jobs were timed per operation (busy item time of all threads, the caller's wait)
       const busy = stats.busyMs["matmul x·Wᵀ (forward)"] ?? 0;
       expect(busy > 0 && (stats.jobs["matmul x·Wᵀ (forward)"] ?? 0) > 0, `job timing on ${threads}`).toBe(

@@ -12,7 +12,8 @@ import { train, type TrainOptions } from "../../src/nn/train/trainer.ts";
 
 // A whole training run on 1, 2 and 3 kernel threads, and twice on 3: every part of a step the pool shares
 // (the GEMMs, alone and in batches, the weight gradients split over tokens, attention, RMSNorm forward and backward, the
-// residual adds, RoPE and SwiGLU done on a product's row chunks (RoPE's backward in the attention's items), cross-entropy, the embedding and its gradient, zeroing, the gradient norm and clipping, AdamW
+// residual adds, RoPE and SwiGLU done on a product's row chunks, a layer's o, gate, up and down as one row chain
+// (RoPE's backward in the attention's items), cross-entropy, the embedding and its gradient, zeroing, the gradient norm and clipping, AdamW
 // and weight averaging) must give the same bits whatever the number of threads and whichever thread finishes
 // first. The model is small but each job is large enough for the pool (≥ 2^15 floats) and a batch packs more
 // than 512 tokens, so the weight gradients are split over two depth blocks and summed in order.
@@ -112,6 +113,8 @@ describe.skipIf(!existsSync(DEFAULT_WASM_PATH))("a training run on several kerne
         "AdamW",
         "weight averaging",
         "GEMMs in batches",
+        // a layer's o, gate, up, down and the work between them, each row chunk through all four (matmulChain)
+        "GEMMs in row chains",
         "row epilogues in GEMM jobs",
         "B packings shared in GEMM jobs",
         "GEMMs with graded row chunks",

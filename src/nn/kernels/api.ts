@@ -113,6 +113,14 @@ export interface MatmulKernels {
    * caller then runs the products and the work itself.
    */
   matmulThen?(list: readonly MatmulCall[], then: readonly (RowWork | undefined)[]): boolean;
+  /**
+   * Optional: a row chain, products over the same M rows (no weight gradient), each followed by `then[i]` on its
+   * rows, where a product reads only rows that earlier products and their work wrote (or the caller's arrays):
+   * the same bits as product 0, then[0], product 1, then[1], … one after the other over all rows; kernels with
+   * threads run the whole chain on each row chunk, in one hand-off (a layer's o, gate, up, down with the
+   * residual adds, norms and SwiGLU between them). Returns false, having computed nothing, when it cannot.
+   */
+  matmulChain?(list: readonly MatmulCall[], then: readonly (RowWork | undefined)[]): boolean;
   /** Optional: finishes work a call left for the next one (matmulThen's rmsnormBackward dw). */
   flush?(): void;
   /**

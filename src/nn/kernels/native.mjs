@@ -110,8 +110,8 @@ const shareOperands = process.env.TOOLGEN_NATIVE_SHARE !== "0";
 /**
  * Item i of a GEMM_BATCH job (args at cell `a`: table, entries, pack items — none with the native gemm, whose
  * products pack their own B —, then a deferred task's kind, arguments and items, which come first, then the
- * job's token: kernels/wasm-gemm.ts job()): the chunk of the entry whose items hold it, then the same rows of each
- * product chained to it, then its row epilogue, as assembly/train-tasks.ts runTrainTask computes them. With a
+ * job's token: kernels/wasm-gemm.ts job()): the chunk of the entry whose items hold it and its row epilogue, then
+ * the same rows of each product chained to it and its epilogue, as assembly/train-tasks.ts runTrainTask computes them. With a
  * token, each chunk reads the operand the product's chunks share (B of a row chunk, A of a column chunk) from
  * this thread's one packing of it for the job (native/gemm.cc packedWhole): chunks cost their rows alone.
  */
@@ -138,11 +138,14 @@ function batchItem(cells, addon, heap, a, i, scratch, exports) {
     // the product's last chunk takes all that is left (control.mjs chunkCount: never fewer than 4 rows)
     stop = chunk === cells[t + 21] - 1 ? cells[t + (cells[t + 12] === 1 ? 8 : 9)] : start + cells[t + 13];
   }
+  // each entry's row epilogue (row chunks only), in the module, right after the entry's own rows: a product
+  // chained to it may read them (kernels/wasm-gemm.ts chainRows())
   batchChunk(cells, addon, heap, t, start, stop, token);
-  for (let u = cells[t + 24] >> 2; u !== 0; u = cells[u + 24] >> 2)
-    batchChunk(cells, addon, heap, u, start, stop, token);
-  // then the entry's row epilogue (row chunks only), in the module: the rows this item just wrote
   if (cells[t + 25] !== 0) exports.rowEpilogue(cells[t + 25], start, stop);
+  for (let u = cells[t + 24] >> 2; u !== 0; u = cells[u + 24] >> 2) {
+    batchChunk(cells, addon, heap, u, start, stop, token);
+    if (cells[u + 25] !== 0) exports.rowEpilogue(cells[u + 25], start, stop);
+  }
 }
 
 /** Rows (columns) start..stop−1 of entry t (i32 cell index), sharing B (A) through the job's token. */

@@ -55,6 +55,11 @@ export interface GemmContext {
     packedBBytes?: (K: number, N: number) => number;
     /** Bytes of a GEMM_BATCH table entry the module reads; absent from modules built before home ranges. */
     gemmBatchEntryBytes?: () => number;
+    /**
+     * 1 when the module runs each GEMM_BATCH entry's row epilogue right after its own rows, a chained entry's too
+     * (assembly/train-tasks.ts); absent from older modules, which run the chain head's after the chain.
+     */
+    gemmBatchChainEpilogues?: () => number;
     /** Set when gemm is the native addon's (native.mjs): its bits differ from the WebAssembly gemm's. */
     native?: number;
     /** out[i] = x[i] + y[i], n floats (assembly/train.ts); absent from older modules. */
@@ -103,6 +108,8 @@ export function gemmKernel(ctx: GemmContext) {
   const native = wasm.native !== undefined;
   const batches = !!wasm.runTask && (native || wasm.gemmBatchEntryBytes?.() === ENTRY * 4);
   const canPack = !native && !!wasm.packBlocks && !!wasm.packedBBytes && batches;
+  // Whether a job's entries run their epilogues right after their own rows (chainRows(); native.mjs always does)
+  const chainEpilogues = batches && (native || wasm.gemmBatchChainEpilogues?.() === 1);
   // The products of the job being built (reused: no allocation per job).
   const parts: Part[] = Array.from({ length: BATCH }, () => ({
     cells: new Array<number>(14).fill(0),
@@ -605,6 +612,7 @@ export function gemmKernel(ctx: GemmContext) {
     }
     const t0 = recorder.start();
     if (n >= 2) {
+      if (chainEpilogues) epiloguesToTails(n);
       job(n);
       const works = batched.map((m) => m.M * m.N * m.K);
       const total = works.reduce((a, b) => a + b, 0);
@@ -628,6 +636,86 @@ export function gemmKernel(ctx: GemmContext) {
       }
     }
     if (ran) recorder.stopGemm(list[0]!.shape, t1, true, false);
+  }
+
+  /**
+   * With a module that runs each entry's epilogue right after its rows (chainEpilogues): moves the epilogue
+   * many() put on a chain's head to the chain's last product, so it still runs once the whole chain has written
+   * the rows (dh = dg·Wg, dh += du·Wu, then RMSNorm's backward on dh).
+   */
+  function epiloguesToTails(n: number): void {
+    for (let i = 0; i < n; i++) {
+      const p = parts[i]!;
+      if (p.chained || !p.then || p.epilogue === 0) continue;
+      let tail = p.then;
+      while (tail.then) tail = tail.then;
+      tail.epilogue = p.epilogue;
+      p.epilogue = 0;
+    }
+  }
+
+  /**
+   * Products over the same M rows, each reading only the rows earlier ones (and their row epilogues) wrote, as one
+   * pool job: each row chunk computes product 0 on its rows, then epilogue blocks[0] (0: none), then product 1,
+   * and so on (a layer's o, gate, up, down with the residual adds, norms and SwiGLU between them: wasm.ts
+   * matmulChain). Row by row that is what the products and epilogues one after the other over all rows compute,
+   * so the same bits, in one hand-off instead of one per product. Returns false, having computed nothing, when
+   * it cannot (no pool, an older module, a weight gradient, rows that differ, an array outside the heap, a product
+   * the native gemm cuts over its depth, or a cut by columns).
+   */
+  function chainRows(list: readonly MatmulCall[], blocks: readonly number[]): boolean {
+    if (!pool || !pool.ready || !chainEpilogues || list.length < 2 || list.length > BATCH) return false;
+    const M = list[0]!.M;
+    let work = 0;
+    for (const m of list) {
+      checkOperands(m.shape, m.out, m.a, m.b, m.M, m.K, m.N);
+      if (m.shape === "AtB" || m.M !== M || m.N === 0 || m.K === 0) return false;
+      if (heap.addressOf(m.out) < 0 || heap.addressOf(m.a) < 0 || heap.addressOf(m.b) < 0) return false;
+      if (nativeDepthPieces(m.M, m.K, m.N) > 1) return false;
+      work += m.N * m.K;
+    }
+    const N0 = list[0]!.N;
+    // one cut for the chain, as one product of the chain's work a row
+    const { byRows, size, count } = cut(M, N0, Math.max(1, Math.round(work / N0)));
+    if (!byRows || M < 8 || M * work < threshold) return false;
+    flush(); // (deferred work runs first: the chain's epilogues write rows it might read)
+    let n = 0;
+    for (let i = 0; i < list.length; i++) {
+      const m = list[i]!;
+      n = addPart(
+        n,
+        m.shape,
+        heap.addressOf(m.out),
+        heap.addressOf(m.a),
+        heap.addressOf(m.b),
+        m.M,
+        m.K,
+        m.N,
+        m.accumulate ? 1 : 0,
+      );
+      const p = parts[i]!;
+      p.cells[12] = 1;
+      p.cells[13] = size;
+      p.count = count;
+      p.epilogue = blocks[i] ?? 0;
+      // every row chunk reads the whole B: packed once for the job (its first items) when the module can
+      const packed = canPack && count > 1;
+      p.packs = packed ? wasm.packBlocks!(m.K, m.N) : 0;
+      p.packBytes = packed ? Math.ceil(wasm.packedBBytes!(m.K, m.N) / 16) * 16 : 0;
+      if (i > 0) {
+        parts[i - 1]!.then = p;
+        p.chained = true;
+      }
+    }
+    parts[0]!.chunkWork = size * work;
+    const t0 = recorder.start();
+    job(n);
+    const total = M * work;
+    for (const m of list) recorder.stopGemm(m.shape, t0, true, true, (m.M * m.N * m.K) / total);
+    recorder.count("GEMMs in row chains", list.length);
+    const fused = blocks.filter((b) => b !== 0).length;
+    if (fused > 0) recorder.count("row epilogues in GEMM jobs", fused);
+    return true;
   }
 
   /**
@@ -841,7 +929,7 @@ export function gemmKernel(ctx: GemmContext) {
     sumPartialsPooled(c, kBlocks - 1, M * N);
   }
 
-  return { run, many, defer, flush };
+  return { run, many, chainRows, defer, flush };
 }
 
 /** Whether two table entries' B operands pack to the same floats: the same address, strides, depth and width. */

@@ -336,6 +336,7 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
   function epilogueBlocks(
     list: readonly MatmulCall[],
     then: readonly (RowWork | undefined)[],
+    chain = false,
   ): number[] | undefined {
     if (!wasm.rowEpilogue || !runTask || list.length > 8 || then.length !== list.length) return undefined;
     let positions: Int32Array | undefined;
@@ -350,8 +351,9 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
         cells.push([]);
         continue;
       }
-      // (the products that add into this one's output come after it: its work runs once they are done)
-      for (let j = 0; j < list.length; j++)
+      // (the products that add into this one's output come after it: its work runs once they are done; in a
+      // row chain each product's work runs right after it, and a later product may write the same rows again)
+      for (let j = 0; j < list.length && !chain; j++)
         if (j !== i && list[j]!.out === m.out && (j < i || !list[j]!.accumulate)) return undefined;
       const n = m.M * m.N;
       const y = addresses(n, [m.out]);
@@ -502,6 +504,14 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
       if (!blocks) return false;
       const dw = normDw;
       gemms.many(list, blocks, afterIndex);
+      if (dw) gemms.defer(TASK.RMSNORM_BACKWARD, dw.args, dw.count, dw.ranges);
+      return true;
+    },
+    matmulChain(list, then) {
+      const blocks = epilogueBlocks(list, then, true);
+      if (!blocks) return false;
+      const dw = normDw;
+      if (!gemms.chainRows(list, blocks)) return false;
       if (dw) gemms.defer(TASK.RMSNORM_BACKWARD, dw.args, dw.count, dw.ranges);
       return true;
     },
