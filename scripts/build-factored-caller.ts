@@ -33,7 +33,14 @@
  * every other parameter's name as a cue, decoding reads only the span family's; 1 trains as decoding reads, a
  * probe), --stats-queries metatool (MetaTool's user queries counted into word rarity; a probe), --valueless X (share
  * of one-call questions added again as declines with their required values cut out, src/train/valueless-declines.ts;
- * default 0, a probe),
+ * default 0, a probe), --multi-args N (questions that call two or more functions the argument scorer trains on
+ * too, the other calls' values its hard negatives; default 0, a probe), --segment-features 0|1 (their pair
+ * features read against each call's own segment, and decoding so with the wider weights; default 0, a probe),
+ * --segments-only 0|1 (those questions teach the segment features alone, in a second pass from the one-call
+ * scorer's weights, which stay as without them; default 0, a probe), --own-segment 0|1 (those questions' groups
+ * hold only candidates in each call's own segment, as decoding assigns them; default 0, a probe),
+ * --shapes X (that share of synth's multi-call questions in the shapes of src/synth/multi-shapes.ts: a value said
+ * once for two calls, values set out before the requests, a call pointing back; default 0, a probe),
  * --modes full,gate-off,... , --categories a,b (a quick look: printed,
  * not recorded), --bfcl DIR, --result NAME, --items (each run records the ids of the items it failed), --halves
  * (the full model's wins over each mode per half of every category, the halves split by a hash of the item id:
@@ -98,6 +105,11 @@ const { values: args } = parseArgs({
     seed: { type: "string", default: "1" },
     "kin-names-train": { type: "string", default: "0" },
     valueless: { type: "string", default: "0" },
+    "multi-args": { type: "string", default: "0" },
+    "segment-features": { type: "string", default: "0" },
+    "segments-only": { type: "string", default: "0" },
+    "own-segment": { type: "string", default: "0" },
+    shapes: { type: "string", default: "0" },
     eval: { type: "boolean", default: false },
     bfcl: { type: "string", default: "../shared/data/bfcl" },
     modes: {
@@ -184,6 +196,9 @@ async function trainingExamples(): Promise<{ examples: CallerExample[]; counts: 
         pairedShare: Number(args["paired-share"]),
         inlineShare: Number(args.inline),
         listedToolShare: Number(args["listed-tools"]),
+        // --shapes X: that share of multi-call questions written as a value said once for two calls, values set
+        // out before the requests, or a call pointing back (src/synth/multi-shapes.ts; default 0, a probe)
+        shapeShare: Number(args.shapes),
         maxCalls: Number(args["max-calls"]),
         declineShare: 0.2,
         distractors,
@@ -274,6 +289,14 @@ async function build(): Promise<void> {
     dropPairFeatures: args["drop-pair"] === "" ? [] : args["drop-pair"]!.split(",").map(Number),
     secondPassFeatures: featureList("--second-pass", args["second-pass"]!),
     negatives: count("--negatives", args.negatives!),
+    // --multi-args N: questions that call several functions the argument scorer trains on too; --segment-features 1:
+    // with segment features (src/train/multi-call-groups.ts, src/models/factored/segment-features.ts; probes)
+    multiCallArguments: count("--multi-args", args["multi-args"]!),
+    segmentFeatures: args["segment-features"] === "1",
+    // --segments-only 1: those questions teach the segment features alone, after the one-call scorer (a probe)
+    segmentsOnly: args["segments-only"] === "1",
+    // --own-segment 1: those questions' groups hold only candidates in each call's own segment (a probe)
+    ownSegment: args["own-segment"] === "1",
     // "synth" = the threshold chosen on held-out synth questions; a number fixes it (0.3: chosen on BFCL dev
     // with the fill floor, 2026-12-06; 0.5 before, DEVELOPMENT_PROBES)
     callThreshold: args["call-threshold"] === "synth" ? undefined : Number(args["call-threshold"]),
@@ -3393,6 +3416,7 @@ const MODES: Record<string, DecideOptions> = {
   "dict-literals-off": { dictLiterals: false },
   "name-heads-off": { nameHeads: false },
   "comma-codes-off": { commaCodes: false },
+  "segment-features-off": { segmentFeatures: false },
 };
 
 function countKinds(report: BfclReport): Record<string, number> {
