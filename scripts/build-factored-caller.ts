@@ -41,6 +41,8 @@
  * hold only candidates in each call's own segment, as decoding assigns them; default 0, a probe),
  * --shapes X (that share of synth's multi-call questions in the shapes of src/synth/multi-shapes.ts: a value said
  * once for two calls, values set out before the requests, a call pointing back; default 0, a probe),
+ * --shape-groups X (with --multi-args: questions of those shapes alone, a draw of their own, X per one-call
+ * question, for the argument scorer's multi-call groups only; default 0, a probe),
  * --modes full,gate-off,... , --categories a,b (a quick look: printed,
  * not recorded), --bfcl DIR, --result NAME, --items (each run records the ids of the items it failed), --halves
  * (the full model's wins over each mode per half of every category, the halves split by a hash of the item id:
@@ -110,6 +112,7 @@ const { values: args } = parseArgs({
     "segments-only": { type: "string", default: "0" },
     "own-segment": { type: "string", default: "0" },
     shapes: { type: "string", default: "0" },
+    "shape-groups": { type: "string", default: "0" },
     eval: { type: "boolean", default: false },
     bfcl: { type: "string", default: "../shared/data/bfcl" },
     modes: {
@@ -259,9 +262,35 @@ function featureList(option: string, text: string): number[] {
   });
 }
 
+/**
+ * --shape-groups X: questions of synth's multi-call shapes only (src/synth/multi-shapes.ts), from a draw of their
+ * own (seeds 9001 on), X multi-call questions per one-call question of each catalog, for the argument scorer's
+ * multi-call groups alone: every other part trains on the same data as without them.
+ */
+async function shapeGroupExamples(share: number): Promise<CallerExample[]> {
+  if (share <= 0) return [];
+  const out: CallerExample[] = [];
+  let seed = 9001;
+  for (const c of await catalogs()) {
+    const items = synthesize(c.entries, {
+      seed: seed++,
+      perTool: Math.max(1, Math.round(c.perTool / 3)),
+      multiCallShare: share,
+      shapeShare: 1,
+      declineShare: 0,
+      distractors: 1,
+      valuePool: undefined,
+    });
+    out.push(...callerExamples(items, c.entries).filter((e) => e.calls.length > 1 && e.tools.length > 0));
+  }
+  return out;
+}
+
 async function build(): Promise<void> {
   const started = Date.now();
   const { examples, counts } = await trainingExamples();
+  const shapeGroups = await shapeGroupExamples(Number(args["shape-groups"]));
+  if (shapeGroups.length > 0) process.stderr.write(`shape groups: ${shapeGroups.length} questions\n`);
   process.stderr.write(`examples: ${examples.length} ${JSON.stringify(counts)}\n`);
   const file = trainFactored(examples, {
     // --seed N: the trainer's seed (epoch orders, which questions each part trains on); synth's seeds stay.
@@ -297,6 +326,8 @@ async function build(): Promise<void> {
     segmentsOnly: args["segments-only"] === "1",
     // --own-segment 1: those questions' groups hold only candidates in each call's own segment (a probe)
     ownSegment: args["own-segment"] === "1",
+    // --shape-groups X: synth's multi-call shapes for those groups alone (shapeGroupExamples; a probe)
+    multiCallExtra: shapeGroups,
     // "synth" = the threshold chosen on held-out synth questions; a number fixes it (0.3: chosen on BFCL dev
     // with the fill floor, 2026-12-06; 0.5 before, DEVELOPMENT_PROBES)
     callThreshold: args["call-threshold"] === "synth" ? undefined : Number(args["call-threshold"]),
@@ -3310,6 +3341,19 @@ const DEVELOPMENT_PROBES = [
     81.25,
     39.5,
     26.5,
+  ],
+  // 2026-12-07 03:39-03:56 UTC, issue 38 (h38w: synth's multi-call shapes), rebuilt on both seeds at 7ca0179
+  // (/tmp/coord/onecore npx tsx scripts/build-factored-caller.ts --seed N ARGS --out /tmp/h38w/NAME-sN, then --eval
+  // --seed N --modes full[,segment-features-off] --out /tmp/h38w/NAME-sN; logs /tmp/coord/h38w-*.log). Main at
+  // 01e944f: seed 1 61 / 64 / 66 / 63 / 40 / 26.5, irrelevance 81.25, sum 320.5; seed 2 61 / 64 / 68 / 62 / 38.5 /
+  // 26.5, 81.25, sum 320 (simple_python / java / js / multiple / parallel / parallel_multiple).
+  [
+    "probe, rebuild, not kept (h38w): --shapes 0.5 --multi-args 4000 --segment-features 1 --segments-only 1 (half of synth's multi-call questions in the shapes of src/synth/multi-shapes.ts: a value said once for two calls, values set out before the requests, a call pointing back; the segment weights learnt on them after the one-call scorer; 3,209 multi-call questions on seed 1), seed 1: 60.25 / 63 / 68 / 62.5 / 37.5 / 23, irrelevance 80.83, sum 314.25 (segment-features-off on the same weights: parallel_multiple 25.5, sum 316.75; span weights outside -2.42, taken -1.00, before -0.45, distance +0.59 in the first family); seed 2: 60.75 / 64 / 68 / 61 / 38 / 24, irrelevance 80.83, sum 315.75 (off: parallel_multiple 26.5, sum 318.25). The shapes make 'outside' and 'taken' less forbidding (-2.4 / -1.0 against h38m's -3.5 / -4.3) but the clean questions still outnumber them, and the data change alone costs both seeds",
+    60.25,
+    62.5,
+    80.83,
+    37.5,
+    23,
   ],
 ].map(([what, simple_python, multiple, irrelevance, parallel, parallel_multiple]) => ({
   what,

@@ -131,6 +131,11 @@ export interface FactoredTrainOptions {
    * learning (default false: both together, every weight learning).
    */
   segmentsOnly?: boolean;
+  /**
+   * Further questions for the multi-call groups alone (with multiCallArguments above 0), read by no other part:
+   * the argument scorer learns from them while the function, "more" and one-call data stay as without them.
+   */
+  multiCallExtra?: readonly CallerExample[];
   /** The multi-call questions' groups hold only candidates in each call's own segment (default false). */
   ownSegment?: boolean;
 }
@@ -642,7 +647,8 @@ export function trainFactored(
     const spare = (o.unseenRows ? shuffled.filter((e) => !scorerSeen.has(e)) : shuffled)
       .slice(o.functionExamples ?? 6000)
       .filter((e) => new Set(e.calls.map((c) => c.name)).size > 1)
-      .slice(0, multi);
+      .slice(0, multi)
+      .concat(o.multiCallExtra ?? []);
     multiCallQuestions = spare.length;
     const segments = o.segmentFeatures ?? false;
     const made = multiCallGroups(spare, stats, joiners, {
