@@ -3355,6 +3355,14 @@ const DEVELOPMENT_PROBES = [
     37.5,
     23,
   ],
+  [
+    "probe, rebuild, not kept (h38w): --shapes 0.5 --multi-args 4000 (the multi-call data alone, the shapes among them, no segment feature; every argument weight learning), seed 1: 57 / 64 / 68 / 55.5 / 35 / 24.5, irrelevance 80.83, sum 304 (argument loss 0.4764); seed 2: 57 / 64 / 68 / 55 / 35.5 / 24, irrelevance 80.83, sum 303.5: as h38m's --multi-args 4000 (302.25 / 301.75) within a point or two; a value said once for two calls or before a mention among them does not stop the scorer learning to shun the spans another call takes",
+    57,
+    55.5,
+    80.83,
+    35,
+    24.5,
+  ],
 ].map(([what, simple_python, multiple, irrelevance, parallel, parallel_multiple]) => ({
   what,
   simple_python,
