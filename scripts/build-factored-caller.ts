@@ -3364,12 +3364,20 @@ const DEVELOPMENT_PROBES = [
     24.5,
   ],
   [
-    "probe, rebuild, not kept (h38w): --multi-args 4000 --shape-groups 0.3 --segment-features 1 --segments-only 1 (synth's shapes from a draw of their own, 1,688 questions on seed 1, only for the multi-call groups, beside the 3,209 clean ones; only the four segment weights learn, so every other weight and all other data are main's), seed 1: 61 / 64 / 66 / 63 / 40 / 25, irrelevance 81.25, sum 319 (segment-features-off: main's figures, parallel_multiple 26.5, sum 320.5; span weights outside -2.71, taken -1.25, before -0.60, distance +0.03); seed 2: 61 / 64 / 68 / 62 / 38.5 / 25.5, irrelevance 81.25, sum 319 (off: main's, 320). Nearer main than h38m's --segments-only (23 / 22.5) but below it: the features as learnt still cost items",
+    "probe, rebuild, not kept (h38w): --multi-args 4000 --shape-groups 0.3 --segment-features 1 --segments-only 1 (synth's shapes from a draw of their own, 2,016 questions, only for the multi-call groups, beside the 2,881 clean ones of seed 1; only the four segment weights learn, so every other weight and all other data are main's), seed 1: 61 / 64 / 66 / 63 / 40 / 25, irrelevance 81.25, sum 319 (segment-features-off: main's figures, parallel_multiple 26.5, sum 320.5; span weights outside -2.71, taken -1.25, before -0.60, distance +0.03); seed 2: 61 / 64 / 68 / 62 / 38.5 / 25.5, irrelevance 81.25, sum 319 (off: main's, 320). Nearer main than h38m's --segments-only (23 / 22.5) but below it: the features as learnt still cost items",
     61,
     63,
     81.25,
     40,
     25,
+  ],
+  [
+    "probe, rebuild, not kept (h38w): --multi-args 1 --shape-groups 0.3 --segment-features 1 --segments-only 1 (the segment weights learnt from synth's shapes alone: 2,016 shaped questions and one clean one), seed 1: 61 / 64 / 66 / 63 / 40 / 26.5, irrelevance 81.25, sum 320.5, main's (segment-features-off the same; span weights outside -2.19, taken -0.91, before -0.23, distance -0.27); seed 2: 61 / 64 / 68 / 62 / 38.5 / 25, irrelevance 81.25, sum 319 against 320 (off: main's; outside -2.26, taken -0.89). Even in the shaped questions most gold lies in its own call's part and the other call's values, outside it, are wrong: 'outside' stays about -2.2",
+    61,
+    63,
+    81.25,
+    40,
+    26.5,
   ],
 ].map(([what, simple_python, multiple, irrelevance, parallel, parallel_multiple]) => ({
   what,
