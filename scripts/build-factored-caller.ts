@@ -3379,6 +3379,14 @@ const DEVELOPMENT_PROBES = [
     40,
     26.5,
   ],
+  [
+    "probe, rebuild, not kept (h38w): --multi-args 4000 --shape-groups 1 --segment-features 1 --segments-only 1 (more shapes: 6,722 shaped beside 2,881 clean questions on seed 1), seed 1: 61 / 64 / 66 / 63 / 40 / 24.5, irrelevance 81.25, sum 318.5 (segment-features-off: main's, 320.5; span weights outside -2.46, taken -0.96, before -0.52, distance -0.11); seed 2: 61 / 64 / 68 / 62 / 38.5 / 25, irrelevance 81.25, sum 319 (off: main's, 320). More shapes than 0.3 do no better",
+    61,
+    63,
+    81.25,
+    40,
+    24.5,
+  ],
 ].map(([what, simple_python, multiple, irrelevance, parallel, parallel_multiple]) => ({
   what,
   simple_python,
