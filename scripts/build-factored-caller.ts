@@ -33,16 +33,9 @@
  * every other parameter's name as a cue, decoding reads only the span family's; 1 trains as decoding reads, a
  * probe), --stats-queries metatool (MetaTool's user queries counted into word rarity; a probe), --valueless X (share
  * of one-call questions added again as declines with their required values cut out, src/train/valueless-declines.ts;
- * default 0, a probe), --multi-args N (questions that call two or more functions the argument scorer trains on
- * too, the other calls' values its hard negatives; default 0, a probe), --segment-features 0|1 (their pair
- * features read against each call's own segment, and decoding so with the wider weights; default 0, a probe),
- * --segments-only 0|1 (those questions teach the segment features alone, in a second pass from the one-call
- * scorer's weights, which stay as without them; default 0, a probe), --own-segment 0|1 (those questions' groups
- * hold only candidates in each call's own segment, as decoding assigns them; default 0, a probe),
- * --shapes X (that share of synth's multi-call questions in the shapes of src/synth/multi-shapes.ts: a value said
- * once for two calls, values set out before the requests, a call pointing back; default 0, a probe),
- * --shape-groups X (with --multi-args: questions of those shapes alone, a draw of their own, X per one-call
- * question, for the argument scorer's multi-call groups only; default 0, a probe),
+ * default 0, a probe), --shapes X (that share of synth's multi-call questions in the shapes of
+ * src/synth/multi-shapes.ts: a value said once for two calls, values set out before the requests, a call pointing
+ * back; default 0, a probe),
  * --modes full,gate-off,... , --categories a,b (a quick look: printed,
  * not recorded), --bfcl DIR, --result NAME, --items (each run records the ids of the items it failed), --halves
  * (the full model's wins over each mode per half of every category, the halves split by a hash of the item id:
@@ -107,12 +100,7 @@ const { values: args } = parseArgs({
     seed: { type: "string", default: "1" },
     "kin-names-train": { type: "string", default: "0" },
     valueless: { type: "string", default: "0" },
-    "multi-args": { type: "string", default: "0" },
-    "segment-features": { type: "string", default: "0" },
-    "segments-only": { type: "string", default: "0" },
-    "own-segment": { type: "string", default: "0" },
     shapes: { type: "string", default: "0" },
-    "shape-groups": { type: "string", default: "0" },
     eval: { type: "boolean", default: false },
     bfcl: { type: "string", default: "../shared/data/bfcl" },
     modes: {
@@ -262,35 +250,9 @@ function featureList(option: string, text: string): number[] {
   });
 }
 
-/**
- * --shape-groups X: questions of synth's multi-call shapes only (src/synth/multi-shapes.ts), from a draw of their
- * own (seeds 9001 on), X multi-call questions per one-call question of each catalog, for the argument scorer's
- * multi-call groups alone: every other part trains on the same data as without them.
- */
-async function shapeGroupExamples(share: number): Promise<CallerExample[]> {
-  if (share <= 0) return [];
-  const out: CallerExample[] = [];
-  let seed = 9001;
-  for (const c of await catalogs()) {
-    const items = synthesize(c.entries, {
-      seed: seed++,
-      perTool: Math.max(1, Math.round(c.perTool / 3)),
-      multiCallShare: share,
-      shapeShare: 1,
-      declineShare: 0,
-      distractors: 1,
-      valuePool: undefined,
-    });
-    out.push(...callerExamples(items, c.entries).filter((e) => e.calls.length > 1 && e.tools.length > 0));
-  }
-  return out;
-}
-
 async function build(): Promise<void> {
   const started = Date.now();
   const { examples, counts } = await trainingExamples();
-  const shapeGroups = await shapeGroupExamples(Number(args["shape-groups"]));
-  if (shapeGroups.length > 0) process.stderr.write(`shape groups: ${shapeGroups.length} questions\n`);
   process.stderr.write(`examples: ${examples.length} ${JSON.stringify(counts)}\n`);
   const file = trainFactored(examples, {
     // --seed N: the trainer's seed (epoch orders, which questions each part trains on); synth's seeds stay.
@@ -318,16 +280,6 @@ async function build(): Promise<void> {
     dropPairFeatures: args["drop-pair"] === "" ? [] : args["drop-pair"]!.split(",").map(Number),
     secondPassFeatures: featureList("--second-pass", args["second-pass"]!),
     negatives: count("--negatives", args.negatives!),
-    // --multi-args N: questions that call several functions the argument scorer trains on too; --segment-features 1:
-    // with segment features (src/train/multi-call-groups.ts, src/models/factored/segment-features.ts; probes)
-    multiCallArguments: count("--multi-args", args["multi-args"]!),
-    segmentFeatures: args["segment-features"] === "1",
-    // --segments-only 1: those questions teach the segment features alone, after the one-call scorer (a probe)
-    segmentsOnly: args["segments-only"] === "1",
-    // --own-segment 1: those questions' groups hold only candidates in each call's own segment (a probe)
-    ownSegment: args["own-segment"] === "1",
-    // --shape-groups X: synth's multi-call shapes for those groups alone (shapeGroupExamples; a probe)
-    multiCallExtra: shapeGroups,
     // "synth" = the threshold chosen on held-out synth questions; a number fixes it (0.3: chosen on BFCL dev
     // with the fill floor, 2026-12-06; 0.5 before, DEVELOPMENT_PROBES)
     callThreshold: args["call-threshold"] === "synth" ? undefined : Number(args["call-threshold"]),
@@ -3342,7 +3294,7 @@ const DEVELOPMENT_PROBES = [
     39.5,
     26.5,
   ],
-  // 2026-12-07 03:39-03:56 UTC, issue 38 (h38w: synth's multi-call shapes), rebuilt on both seeds at 7ca0179
+  // 2026-12-07 03:39-03:56 UTC, issue 38 (h38w: synth's multi-call shapes), rebuilt on both seeds at 7ca0179 and later (the probe code, h38m's options back and --shape-groups, is in the history at 2eb1bb4)
   // (/tmp/coord/onecore npx tsx scripts/build-factored-caller.ts --seed N ARGS --out /tmp/h38w/NAME-sN, then --eval
   // --seed N --modes full[,segment-features-off] --out /tmp/h38w/NAME-sN; logs /tmp/coord/h38w-*.log). Main at
   // 01e944f: seed 1 61 / 64 / 66 / 63 / 40 / 26.5, irrelevance 81.25, sum 320.5; seed 2 61 / 64 / 68 / 62 / 38.5 /
@@ -3492,7 +3444,6 @@ const MODES: Record<string, DecideOptions> = {
   "dict-literals-off": { dictLiterals: false },
   "name-heads-off": { nameHeads: false },
   "comma-codes-off": { commaCodes: false },
-  "segment-features-off": { segmentFeatures: false },
 };
 
 function countKinds(report: BfclReport): Record<string, number> {

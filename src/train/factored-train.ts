@@ -38,9 +38,6 @@ import { nameWords, stemOf, tokenize } from "../models/factored/text.ts";
 import { Rng } from "../nn/rng.ts";
 import type { JsonSchema, ToolJson } from "../tools/types.ts";
 import type { CallerExample } from "./caller-data.ts";
-import { multiCallGroups } from "./multi-call-groups.ts";
-import { norm, sameValue } from "./same-value.ts";
-import { SEGMENT_DIM } from "../models/factored/segment-features.ts";
 
 export interface FactoredTrainOptions {
   seed?: number;
@@ -114,33 +111,24 @@ export interface FactoredTrainOptions {
    * name, decoding only its family's; chosen on BFCL dev, DEVELOPMENT_PROBES: trained on, figures fell).
    */
   kinNames?: boolean;
-  /**
-   * Most questions that call two or more functions the argument scorer trains on too (multi-call-groups.ts; default
-   * 0: one-call questions only), the other calls' values among each parameter's wrong ones. Taken from the questions
-   * the "more" and call models do not read, so theirs stay the same.
-   */
-  multiCallArguments?: number;
-  /**
-   * The pair features of those questions carry segment features (segment-features.ts; default false): the weights
-   * come out SEGMENT_DIM wider, and decoding then scores several called functions against their own segments.
-   */
-  segmentFeatures?: boolean;
-  /**
-   * With segmentFeatures: the scorer first trains on the one-call questions alone (its weights exactly those of a
-   * model without multi-call questions), then on the multi-call questions alone with only the segment features
-   * learning (default false: both together, every weight learning).
-   */
-  segmentsOnly?: boolean;
-  /**
-   * Further questions for the multi-call groups alone (with multiCallArguments above 0), read by no other part:
-   * the argument scorer learns from them while the function, "more" and one-call data stay as without them.
-   */
-  multiCallExtra?: readonly CallerExample[];
-  /** The multi-call questions' groups hold only candidates in each call's own segment (default false). */
-  ownSegment?: boolean;
 }
 
-export { sameValue };
+const norm = (v: unknown): unknown => {
+  if (typeof v === "string") return v.trim().toLowerCase().replace(/\s+/g, " ");
+  if (Array.isArray(v)) return v.map(norm);
+  if (v !== null && typeof v === "object")
+    return Object.fromEntries(
+      Object.entries(v)
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([k, x]) => [k, norm(x)]),
+    );
+  return v;
+};
+
+/** Do two argument values agree (strings without case or extra spaces, numbers by value, lists item by item)? */
+export function sameValue(a: unknown, b: unknown): boolean {
+  return JSON.stringify(norm(a)) === JSON.stringify(norm(b));
+}
 
 /** A reply's calls as one comparable key (order of calls and of keys ignored). */
 export function callsKey(calls: readonly { name: string; arguments: Record<string, unknown> }[]): string {
@@ -638,32 +626,7 @@ export function trainFactored(
     scatteredNumbers: true,
   };
   const groups = argumentGroups(oneCall, stats, joiners, o.negatives ?? 40, rng, o.dropPairFeatures, kin);
-  // and questions that call several functions, from those the "more" and call models will not read (unseenRows)
-  const multi = o.multiCallArguments ?? 0;
-  let multiCallQuestions = 0;
-  const segmentGroups: SoftmaxGroup[] = [];
-  if (multi > 0) {
-    const scorerSeen = new Set(plain);
-    const spare = (o.unseenRows ? shuffled.filter((e) => !scorerSeen.has(e)) : shuffled)
-      .slice(o.functionExamples ?? 6000)
-      .filter((e) => new Set(e.calls.map((c) => c.name)).size > 1)
-      .slice(0, multi)
-      .concat(o.multiCallExtra ?? []);
-    multiCallQuestions = spare.length;
-    const segments = o.segmentFeatures ?? false;
-    const made = multiCallGroups(spare, stats, joiners, {
-      negatives: o.negatives ?? 40,
-      rng,
-      segments,
-      kin,
-      drop: o.dropPairFeatures,
-      ownSegment: o.ownSegment ?? false,
-    });
-    if (segments && o.segmentsOnly) segmentGroups.push(...made);
-    else groups.push(...made);
-  }
-  const pairDim = PAIR_DIM + (multi > 0 && o.segmentFeatures ? SEGMENT_DIM : 0);
-  const dims = [...FAMILIES.map(() => pairDim), NULL_DIM];
+  const dims = [...FAMILIES.map(() => PAIR_DIM), NULL_DIM];
   const later = o.secondPassFeatures ?? [];
   const held = later.length > 0 ? holdFeatures(groups, later) : undefined;
   let arg = trainSoftmax(groups, dims, { epochs: o.epochs ?? 4, lr: 0.1, l2: 1e-5, seed });
@@ -678,16 +641,6 @@ export function trainFactored(
       learn: new Set(later),
     });
   }
-  // segmentsOnly: the multi-call questions then teach the segment features alone, the one-call weights kept
-  if (segmentGroups.length > 0)
-    arg = trainSoftmax(segmentGroups, dims, {
-      epochs: o.epochs ?? 4,
-      lr: 0.1,
-      l2: 1e-5,
-      seed,
-      init: arg.weights,
-      learn: new Set(Array.from({ length: SEGMENT_DIM }, (_, k) => PAIR_DIM + k)),
-    });
   const bags = o.argumentBags ?? 1;
   for (let b = 1; b < bags; b++) {
     const more = trainSoftmax(groups, dims, {
@@ -779,7 +732,6 @@ export function trainFactored(
       train: train.length,
       dev: dev.length,
       argumentGroups: groups.length,
-      ...(multi > 0 ? { multiCallQuestions } : {}),
       argumentLoss: Math.round(arg.loss * 1e4) / 1e4,
       moreRows: moreRows.length,
       morePositives: moreRows.filter((r) => r.y === 1).length,

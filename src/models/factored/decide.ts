@@ -70,8 +70,6 @@ import { exchangeValues } from "./value-exchanges.ts";
 import { openerStarts } from "./opener-segments.ts";
 import { bestQuote } from "./leftover-quotes.ts";
 import { dropWrittenNames, writtenNamePlaces } from "./written-names.ts";
-import { PAIR_DIM } from "./features.ts";
-import { withSegmentFeatures, type SegmentContext } from "./segment-features.ts";
 
 export interface FactoredWeights {
   /** One weight vector per candidate family (FAMILIES order), then the "leave it out" one. */
@@ -393,11 +391,6 @@ export interface DecideOptions {
    */
   writtenNames?: boolean;
   /**
-   * false: a model trained with segment features (segment-features.ts; its pair weights wider than PAIR_DIM) scores
-   * the candidates of several called functions as for one call, not against each call's own segment.
-   */
-  segmentFeatures?: boolean;
-  /**
    * With several functions called, the learnt "more" bar for a value joined to a taken one by a joiner word ("the
    * weight of Neutron and Proton"; wordJoined; default JOINED_PAIRS; false: the model's own threshold).
    */
@@ -449,10 +442,9 @@ function joinCommaParts(candidates: readonly Candidate[], probs: number[]): void
   for (let i = 0; i < probs.length; i++) probs[i] = probs[i]! / total;
 }
 
-export function scoreParams(f: FunctionView, w: readonly number[][], segment?: SegmentContext): ScoredParam[] {
+export function scoreParams(f: FunctionView, w: readonly number[][]): ScoredParam[] {
   return f.params.map((p) => {
-    const pair = (c: Candidate) => (segment ? withSegmentFeatures(pairFeatures(f, p, c), c, segment) : pairFeatures(f, p, c));
-    const scores = p.candidates.map((c) => dot(w[blockOf(c)]!, pair(c)));
+    const scores = p.candidates.map((c) => dot(w[blockOf(c)]!, pairFeatures(f, p, c)));
     scores.push(dot(w[NULL_BLOCK]!, nullFeatures(f, p)));
     const probs = softmax(scores);
     if (p.kind.commaJoined) joinCommaParts(p.candidates, probs);
@@ -1314,15 +1306,21 @@ export function decide(
     });
   }
   const scored = scoreFunctions(tools, question, w, stats, joiners, o);
-  let chosen = chooseFunctions(scored, w, o);
-  const shape = segmentShape(o);
-  const owner = callOwners(chosen, o);
-  const allowed = (i: number) => owner && ((c: Candidate) => c.start < 0 || owner[c.start] === i);
-  // a model trained with segment features reads each call's candidates against its own segment (segment-features.ts)
-  if (owner && o.segmentFeatures !== false && (w.argument[0]?.length ?? 0) > PAIR_DIM) {
-    const namesAt = o.writtenNames !== false ? writtenNamePlaces(chosen[0]!.view.view.tokens, tools.map((t) => t.function.name)).flat() : [];
-    chosen = inSegments(chosen, owner, w, o, namesAt);
+  const chosen = chooseFunctions(scored, w, o);
+  const shape = {
+    clauses: o.clauseStarts !== false,
+    clusters: o.mentionClusters !== false,
+    openers: o.openerSegments !== false,
+    written: o.writtenNames !== false,
+  };
+  let owner = chosen.length > 1 && o.segment !== false ? spanOwners(chosen, docMentions(o), shape) : undefined;
+  // a sentence that mentions one function alone is that function's (sentence-owners.ts)
+  if (owner && owner[0] !== -1 && o.sentenceOwners !== false) {
+    const names = chosen.map((s) => new Set(nameWords(s.view.tool.function.name).map(stemOf)));
+    const own = names.map((n, i) => new Set([...n].filter((x) => names.every((m, j) => j === i || !m.has(x)))));
+    owner = sentenceOwners(chosen[0]!.view.view.tokens, sentenceRanges(chosen[0]!.view.view.tokens), own, owner);
   }
+  const allowed = (i: number) => owner && ((c: Candidate) => c.start < 0 || owner[c.start] === i);
   // several functions: the spans each takes as first values are spent, no other function's further values
   const firsts =
     chosen.length > 1 && o.exclusive !== false && o.assigner !== "order"
@@ -1339,59 +1337,6 @@ export function decide(
   if (o.wholeCalls !== false)
     return wholeCalls(calls, chosen.map((s) => s.params.filter((p) => p.info.required).map((p) => p.info.name)), o.wholeCalls === "always").flat();
   return calls.flat();
-}
-
-/** The segments' shape decoding reads (segment-shape.ts, opener-segments.ts, written-names.ts). */
-const segmentShape = (o: DecideOptions) => ({
-  clauses: o.clauseStarts !== false,
-  clusters: o.mentionClusters !== false,
-  openers: o.openerSegments !== false,
-  written: o.writtenNames !== false,
-});
-
-/**
- * With several functions called, the one each token's values belong to, as decoding reads it (spanOwners, then
- * sentenceOwners); undefined for one function or with `segment` off. Training reads it so too (segment features).
- */
-export function callOwners(chosen: readonly ScoredFunction[], o: DecideOptions = {}): number[] | undefined {
-  let owner = chosen.length > 1 && o.segment !== false ? spanOwners(chosen, docMentions(o), segmentShape(o)) : undefined;
-  // a sentence that mentions one function alone is that function's (sentence-owners.ts)
-  if (owner && owner[0] !== -1 && o.sentenceOwners !== false) {
-    const names = chosen.map((s) => new Set(nameWords(s.view.tool.function.name).map(stemOf)));
-    const own = names.map((n, i) => new Set([...n].filter((x) => names.every((m, j) => j === i || !m.has(x)))));
-    owner = sentenceOwners(chosen[0]!.view.view.tokens, sentenceRanges(chosen[0]!.view.view.tokens), own, owner);
-  }
-  return owner;
-}
-
-/** Where each called function is mentioned, as its segment reads it (mentionPlaces with decoding's shape). */
-export function callMentions(chosen: readonly ScoredFunction[], o: DecideOptions = {}): number[] {
-  const shape = segmentShape(o);
-  return mentionPlaces(chosen, docMentions(o), shape.clusters, shape.written);
-}
-
-/**
- * The called functions' parameters scored again with segment features (segment-features.ts): each function's
- * candidates read against its own segment, its mention and the spans the others take as first values (taken from
- * the scores without them, as the joint assignment in each segment gives them).
- */
-function inSegments(
-  chosen: readonly ScoredFunction[],
-  owner: readonly number[],
-  w: FactoredWeights,
-  o: DecideOptions,
-  namesAt: readonly number[],
-): ScoredFunction[] {
-  const mentions = callMentions(chosen, o);
-  const firsts = chosen.map((s, i) =>
-    assignLearned(s.view, s.params, undefined, (c) => c.start < 0 || owner[0] === -1 || owner[c.start] === i).flatMap((k) => k.values.flatMap(rangesOf)),
-  );
-  return chosen.map((s, i) => {
-    const context: SegmentContext = { owner, index: i, mentionAt: mentions[i]!, taken: firsts.flatMap((r, j) => (j === i ? [] : r)) };
-    const params = scoreParams(s.view, w.argument, context);
-    for (const p of params) dropWrittenNames(p, namesAt);
-    return { ...s, params };
-  });
 }
 
 /** How near (features.ts windowMatch: 1 beside, 0.6 a word away) another function's parameter name must stand to claim a value. */
