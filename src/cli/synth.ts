@@ -25,6 +25,7 @@ interface SynthCliOptions {
   multiCallShare: string;
   declineShare: string;
   maxCalls: string;
+  shapeShare: string;
   distractors: string;
   heldOut: string;
   json?: boolean;
@@ -83,6 +84,11 @@ export function register(program: Command): void {
       String(DEFAULT_MAX_CALLS),
     )
     .option(
+      "--shape-share <x>",
+      "multi-call questions written as a value said once for two calls, values set out first or a call pointing back (src/synth/multi-shapes.ts)",
+      "0",
+    )
+    .option(
       "--decline-share <x>",
       "questions no tool answers, as a share of the one-call ones",
       String(DEFAULT_DECLINE_SHARE),
@@ -101,6 +107,7 @@ export function register(program: Command): void {
         const seed = integerOption(opts.seed, "--seed", 0);
         const multiCallShare = shareOption(opts.multiCallShare, "--multi-call-share");
         const declineShare = shareOption(opts.declineShare, "--decline-share");
+        const shapeShare = shareOption(opts.shapeShare, "--shape-share");
         const distractors = integerOption(opts.distractors, "--distractors", 0);
         const maxCalls = integerOption(opts.maxCalls, "--max-calls", 2);
         if (maxCalls > 8)
@@ -118,6 +125,7 @@ export function register(program: Command): void {
           perTool: perTool ?? autoPerTool(catalog.length),
           multiCallShare,
           maxCalls,
+          shapeShare,
           declineShare,
           distractors,
         });

@@ -41,6 +41,15 @@ export const NOUN_ASKS = ["show me", "I need", "get me", "I'd like", "give me", 
 
 /** Two requests in one question: first, joiner, second. */
 export const JOINERS = [" and then ", ". Also, ", "; then ", ", and also ", " and ", ". After that, "];
+/** Values set out before the requests that use them: "<opening> density 5.2 and mass 3. Compute the volume". */
+export const SETUP_OPENINGS = ["Given ", "Suppose ", "I have ", "We have ", "Say ", "Take "];
+export const SETUP_CLOSES = [". ", "; ", ", ", ". Now "];
+/** A value said once for two requests, at the end ("… and the time, both for city X") or before them. */
+export const SHARED_ENDS = [" for ", " with ", ", both for ", ", both with ", ", each for "];
+export const SHARED_OPENINGS = ["For ", "With ", "Using ", "Both for "];
+/** A later request pointing back to an earlier one's value: "… and then convert that amount". */
+export const REFERENCES = ["for the same", "with the same", "using the same", "for that", "with that"];
+export const REFERENCE_JOINERS = [", and then ", " and then ", ". Then ", ", then ", "; after that "];
 /** The same tool again with other values. */
 export const AGAIN = [", and again ", ", then the same ", "; also do it ", ", and once more "];
 

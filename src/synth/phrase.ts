@@ -263,6 +263,13 @@ export function styled(segments: Segment[], rng: SynthRng): Segment[] {
   return out;
 }
 
+/** The segments without the "." or "?" that ends them, so that another request can follow. */
+export function withoutTrailingStop(segments: Segment[]): Segment[] {
+  const last = segments[segments.length - 1]!;
+  if (last.value || !/[.?]$/.test(last.text)) return segments;
+  return [...segments.slice(0, -1), { text: last.text.replace(/[.?]+$/, "") }];
+}
+
 export function segmentsText(segments: readonly Segment[]): string {
   return segments
     .map((s) => s.text)

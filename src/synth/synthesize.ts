@@ -9,8 +9,10 @@ import {
   segmentsText,
   styled,
   toolPhrase,
+  withoutTrailingStop,
   type Segment,
 } from "./phrase.ts";
+import { MULTI_SHAPES, shapedCalls } from "./multi-shapes.ts";
 import { SynthRng } from "./rng.ts";
 import type { SynthCall, SynthItem, SynthOptions } from "./types.ts";
 import type { ValuePool } from "./value-pool.ts";
@@ -45,6 +47,7 @@ function checkOptions(o: SynthOptions): void {
     ["inlineShare", o.inlineShare],
     ["pairedShare", o.pairedShare],
     ["listedToolShare", o.listedToolShare],
+    ["shapeShare", o.shapeShare],
   ] as const) {
     if (v !== undefined && !(Number.isFinite(v) && v >= 0 && v <= 1))
       bad(`${name} must be a number in [0, 1], got ${v}`);
@@ -93,6 +96,22 @@ function twoCalls(
   if (b === undefined || sameCall(b.call, a.call)) return undefined;
   const follow = requestSegments(toolPhrase(second, rng), b.parts, rng, true, inline);
   return { segments: [...opening, { text: rng.pick(JOINERS) }, ...follow], calls: [a.call, b.call] };
+}
+
+/** A two-call question of a shape drawn evenly from MULTI_SHAPES (multi-shapes.ts). */
+function shaped(
+  usable: readonly CatalogEntry[],
+  rng: SynthRng,
+  options: SynthOptions,
+): { segments: Segment[]; calls: SynthCall[] } | undefined {
+  const shape = rng.pick(MULTI_SHAPES);
+  const first = usable[rng.int(usable.length)]!;
+  const draw = (entry: CatalogEntry) => drawCall(entry, rng, options.valuePool);
+  const a = draw(first);
+  if (a === undefined) return undefined;
+  const made = shapedCalls(shape, usable, first, a, rng, draw, options.inlineShare ?? 0);
+  if (made === undefined || sameCall(made.calls[0]!, made.calls[1]!)) return undefined;
+  return made;
 }
 
 /** "v1, v2 and v3": the values of one parameter, listed. */
@@ -281,12 +300,6 @@ function normalize(question: string): string {
     .trim();
 }
 
-function withoutTrailingStop(segments: Segment[]): Segment[] {
-  const last = segments[segments.length - 1]!;
-  if (last.value || !/[.?]$/.test(last.text)) return segments;
-  return [...segments.slice(0, -1), { text: last.text.replace(/[.?]+$/, "") }];
-}
-
 /**
  * Labelled questions for every tool of `catalog` (README.md): `perTool` one-call questions per tool, two-call
  * and decline questions as shares of them, each offered with distractors. The same catalog and options give the
@@ -362,11 +375,16 @@ export function synthesizeWithReport(catalog: readonly CatalogEntry[], options: 
   // maxCalls allows more (then 2 to maxCalls, drawn evenly).
   const multi = Math.round(single * (options.multiCallShare ?? DEFAULT_MULTI_CALL_SHARE));
   const maxCalls = options.maxCalls ?? DEFAULT_MAX_CALLS;
+  const shapeShare = options.shapeShare ?? 0;
   for (let made = 0, tries = 0; made < multi && usable.length > 0 && tries < multi * TRIES; tries++) {
+    // with chance shapeShare, one of the shapes synth's forms above never write (multi-shapes.ts); at 0 no draw
+    // is made, so the questions stay as before the option
     const drawn =
-      maxCalls === 2
-        ? twoCalls(usable, rng, options.valuePool, options.inlineShare ?? 0)
-        : manyCalls(usable, 2 + rng.int(maxCalls - 1), rng, options);
+      shapeShare > 0 && rng.chance(shapeShare)
+        ? shaped(usable, rng, options)
+        : maxCalls === 2
+          ? twoCalls(usable, rng, options.valuePool, options.inlineShare ?? 0)
+          : manyCalls(usable, 2 + rng.int(maxCalls - 1), rng, options);
     if (drawn !== undefined && add(styled(drawn.segments, rng), drawn.calls)) made++;
   }
 

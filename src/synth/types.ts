@@ -47,6 +47,12 @@ export interface SynthOptions {
    * (default 0: none, and the questions are as before the option).
    */
   inlineShare?: number;
+  /**
+   * Of the multi-call questions, the share written in one of three shapes drawn evenly (multi-shapes.ts): a value
+   * said once for two calls, the first call's values set out before the requests, the second call pointing back
+   * to the first's value (default 0: none, and the questions are as before the option).
+   */
+  shapeShare?: number;
   /** Decline questions as a share of the single-call ones (default 0.1). */
   declineShare?: number;
   /** Catalog tools offered besides the called ones (default 3; fewer when the catalog is small). */

@@ -63,6 +63,17 @@ describe("toolgen synth", () => {
     expect(all.every((q) => (q.calls as unknown[]).length <= 4)).toBe(true);
   });
 
+  it("--shape-share 1: every multi-call question calls two different tools", async () => {
+    const out = join(dir, "out-shapes");
+    const args = ["synth", "--catalog", catalogFile, "--out", out, "--per-tool", "10", "--shape-share", "1"];
+    const r = await runCli([...args, "--multi-call-share", "0.5", "--json"]);
+    expect(r.code).toBe(0);
+    const all = [...lines(join(out, "questions.jsonl")), ...lines(join(out, "held-out.jsonl"))];
+    const multi = all.filter((q) => (q.calls as unknown[]).length > 1);
+    expect(multi.length).toBeGreaterThan(0);
+    for (const q of multi) expect(new Set((q.calls as { name: string }[]).map((c) => c.name)).size).toBe(2);
+  });
+
   it("--per-tool auto: about 2,000 questions for a small catalog, at least 4 per tool for a large one", () => {
     expect(autoPerTool(5)).toBe(400);
     expect(autoPerTool(85)).toBe(24);
@@ -91,6 +102,7 @@ describe("toolgen synth", () => {
       ["--seed", "-1"],
       ["--max-calls", "1"],
       ["--max-calls", "9"],
+      ["--shape-share", "2"],
     ]) {
       const r = await runCli(["synth", "--catalog", catalogFile, "--out", out, ...args]);
       expect(r.code).not.toBe(0);
