@@ -3305,7 +3305,6 @@ const MODES: Record<string, DecideOptions> = {
   "chooser-cover": { chooser: "cover" },
   "parallel-off": { parallel: false },
   "segment-off": { segment: false },
-  "segment-frames-off": { segmentFrames: false },
   "mention-off": { mention: false },
   "fractions-off": { fractions: false },
   "weak-stay": { widenWeak: Infinity },

@@ -32,7 +32,6 @@ import { ENGLISH_NUMBER_WORDS, type NumberWords } from "./number-words.ts";
 import { COMMON_WORDS, dropCommonWords } from "./common-words.ts";
 import { joinNumberCommas } from "./number-commas.ts";
 import { segmentFill } from "./segment-fill.ts";
-import { frameOf } from "./segment-frames.ts";
 import { strictMentions } from "./strict-mentions.ts";
 import { NUMBER_GROUP_SHARE, numberGroupCalls, SCHEMA_ORDER_PRIOR } from "./number-groups.ts";
 import { clauseStarts, clusteredPlace } from "./segment-shape.ts";
@@ -99,11 +98,6 @@ export interface DecideOptions {
   mention?: boolean;
   /** false: with several functions called, every function may take any span (no spanOwners). */
   segment?: boolean;
-  /**
-   * false: a called function's values are scored against the whole question even where it has a segment (the
-   * ablation of segment-frames.ts: nearest cues and places read in the segment alone).
-   */
-  segmentFrames?: boolean;
   /** false: a number written "5%" is offered as 5 only, never as the fraction 0.05. */
   fractions?: boolean;
   /** false: no span made of tokens written without spaces between them ("2022-04-27"; candidates.ts gluedRuns). */
@@ -1312,7 +1306,7 @@ export function decide(
     });
   }
   const scored = scoreFunctions(tools, question, w, stats, joiners, o);
-  let chosen = chooseFunctions(scored, w, o);
+  const chosen = chooseFunctions(scored, w, o);
   const shape = {
     clauses: o.clauseStarts !== false,
     clusters: o.mentionClusters !== false,
@@ -1325,16 +1319,6 @@ export function decide(
     const names = chosen.map((s) => new Set(nameWords(s.view.tool.function.name).map(stemOf)));
     const own = names.map((n, i) => new Set([...n].filter((x) => names.every((m, j) => j === i || !m.has(x)))));
     owner = sentenceOwners(chosen[0]!.view.view.tokens, sentenceRanges(chosen[0]!.view.view.tokens), own, owner);
-  }
-  // each called function's values scored again with its segment as their frame (segment-frames.ts)
-  if (owner && owner[0] !== -1 && o.segmentFrames !== false) {
-    const namesAt = o.writtenNames !== false ? writtenNamePlaces(chosen[0]!.view.view.tokens, tools.map((t) => t.function.name)).flat() : [];
-    chosen = chosen.map((s, i) => {
-      const view = { ...s.view, frame: frameOf(owner!, i) };
-      const params = scoreParams(view, w.argument);
-      for (const p of params) dropWrittenNames(p, namesAt);
-      return { ...s, view, params };
-    });
   }
   const allowed = (i: number) => owner && ((c: Candidate) => c.start < 0 || owner[c.start] === i);
   // several functions: the spans each takes as first values are spent, no other function's further values

@@ -10,7 +10,6 @@ import { afterAbbreviation, listedExamples } from "./abbreviations.ts";
 import { looseNameCover } from "./loose-names.ts";
 import { negatedMention } from "./negations.ts";
 import { saysPercent } from "./percent-words.ts";
-import { frameFor, placeIn, readable, type Frame } from "./segment-frames.ts";
 import { nameWords, stemOf, textStems, tokenize } from "./text.ts";
 
 /** How common each word stem is in questions, 0 (never seen) to 1 (in every question). */
@@ -39,11 +38,6 @@ export interface FunctionView {
   /** The stems of every parameter's name and description. */
   docStems: Set<string>;
   stats: WordStats;
-  /**
-   * The called function's segment, where decoding gives it one (segment-frames.ts): a value inside it reads its
-   * nearest cues and its place among the question's words, numbers and names in the segment alone.
-   */
-  frame?: Frame;
 }
 
 const familyOf = (k: ParamKind): string =>
@@ -144,10 +138,10 @@ export function windowMatch(f: FunctionView, stems: Set<string>, from: number, d
 }
 
 /** 1/(1+distance) to the nearest token outside [s, e) whose stem is in `stems`; 0 if none. */
-function nearest(f: FunctionView, stems: Set<string>, s: number, e: number, frame?: Frame): number {
+function nearest(f: FunctionView, stems: Set<string>, s: number, e: number): number {
   let best = 0;
   f.view.tokens.forEach((t, i) => {
-    if ((i >= s && i < e) || !stems.has(t.stem) || t.stem === "" || !readable(frame, i)) return;
+    if ((i >= s && i < e) || !stems.has(t.stem) || t.stem === "") return;
     const d = i < s ? s - i : i - e + 1;
     best = Math.max(best, 1 / d);
   });
@@ -180,14 +174,14 @@ function otherDescriptions(f: FunctionView, p: ParamInfo): Set<string> {
 const norm = (s: string) => s.toLowerCase().replace(/[_\-\s]+/g, " ").trim();
 
 /** Where each maximal run of capitalised words starts. */
-function capitalRuns(f: FunctionView, frame?: Frame): number[] {
+function capitalRuns(f: FunctionView): number[] {
   const t = f.view.tokens;
-  return t.flatMap((k, i) => (k.capital && !t[i - 1]?.capital && readable(frame, i) ? [i] : []));
+  return t.flatMap((k, i) => (k.capital && !t[i - 1]?.capital ? [i] : []));
 }
 
 /** The place of the number at token `i` among the question's numbers, 0..1 (0.5 when it is the only one). */
-function numberRank(f: FunctionView, i: number, frame?: Frame): number {
-  const at = f.view.tokens.map((t, k) => (t.kind === "number" && readable(frame, k) ? k : -1)).filter((k) => k >= 0);
+function numberRank(f: FunctionView, i: number): number {
+  const at = f.view.tokens.map((t, k) => (t.kind === "number" ? k : -1)).filter((k) => k >= 0);
   return at.length < 2 ? 0.5 : at.indexOf(i) / (at.length - 1);
 }
 
@@ -202,17 +196,15 @@ export function pairFeatures(f: FunctionView, p: ParamInfo, c: Candidate): Float
   const n = Math.max(1, t.length);
   x[0] = 1;
   x[1] = p.required ? 1 : 0;
-  // a value in the called function's segment is read against the segment (segment-frames.ts)
-  const frame = frameFor(f.frame, c);
   if (c.start >= 0) {
     const others = otherNames(f, p);
     x[2] = windowMatch(f, p.nameStems, c.start - 1, -1, false);
     x[3] = windowMatch(f, p.nameStems, c.end, 1, false);
     x[4] = windowMatch(f, p.descStems, c.start - 1, -1, true);
     x[5] = windowMatch(f, p.descStems, c.end, 1, true);
-    x[6] = nearest(f, p.nameStems, c.start, c.end, frame);
-    x[7] = nearest(f, p.descStems, c.start, c.end, frame);
-    x[8] = nearest(f, others, c.start, c.end, frame);
+    x[6] = nearest(f, p.nameStems, c.start, c.end);
+    x[7] = nearest(f, p.descStems, c.start, c.end);
+    x[8] = nearest(f, others, c.start, c.end);
     x[9] = windowMatch(f, others, c.start - 1, -1, false);
     const inside = t.slice(c.start, c.end).filter((k) => k.kind !== "punct");
     const len = Math.max(1, inside.length);
@@ -240,9 +232,8 @@ export function pairFeatures(f: FunctionView, p: ParamInfo, c: Candidate): Float
       f.view.quoteBounds === false ? false : f.view.quoted.some((q) => (side === "open" ? q.start - 1 : q.end) === i);
     x[22] = !before || (before.kind === "punct" && !quoteMark(c.start - 1, "close")) ? 1 : 0;
     x[23] = !after || (after.kind === "punct" && !quoteMark(c.end, "open")) ? 1 : 0;
-    const place = placeIn(frame, c.start, n);
-    x[24] = 1 - Math.abs(p.order - place);
-    x[25] = c.family === "number" ? 1 - Math.abs(p.order - numberRank(f, c.start, frame)) : place;
+    x[24] = 1 - Math.abs(p.order - c.start / n);
+    x[25] = c.family === "number" ? 1 - Math.abs(p.order - numberRank(f, c.start)) : c.start / n;
   }
   if (c.family === "number") {
     const v = c.value as number;
@@ -293,7 +284,7 @@ export function pairFeatures(f: FunctionView, p: ParamInfo, c: Candidate): Float
     x[35] = allCap && !cap(c.start - 1) && !cap(c.end) ? 1 : 0;
     x[36] = (cap(c.start) && cap(c.start - 1)) || (cap(c.end - 1) && cap(c.end)) ? 1 : 0;
     if (x[35] === 1) {
-      const runs = capitalRuns(f, frame);
+      const runs = capitalRuns(f);
       x[37] = 1 - Math.abs(p.order - (runs.length < 2 ? 0.5 : runs.indexOf(c.start) / (runs.length - 1)));
     }
     x[38] = Math.max(0, ...inside.map((k) => f.stats.get(k.stem) ?? 0));
