@@ -131,12 +131,6 @@ export interface QuestionView {
   glued?: boolean;
   /** false: another parameter's name near a span is a cue whatever that parameter takes (features.ts otherNames). */
   kinNames?: boolean;
-  /** false: features.ts x[48], x[49] (another parameter's own name words beside a span, other-cues.ts) stay 0. */
-  otherCues?: boolean;
-  /** false: features.ts x[50] (a comma after the span, more question after it; comma-ends.ts) stays 0. */
-  commaEnds?: boolean;
-  /** false: features.ts x[51], x[52] (whose name is nearest a span, other-cues.ts nearestNameContrast) stay 0. */
-  nameContrast?: boolean;
   /** false: an array of enum members takes lists of the question's words, as any array does (enum-lists.ts). */
   enumLists?: boolean;
   /** false: a list parameter is never given one variable's name in place of a list (candidates.ts variables). */

@@ -98,12 +98,6 @@ export interface DecideOptions {
   mention?: boolean;
   /** false: with several functions called, every function may take any span (no spanOwners). */
   segment?: boolean;
-  /** false: the learnt other-cue features x[48], x[49] stay 0 (other-cues.ts; the ablation). */
-  otherCues?: boolean;
-  /** false: the learnt comma-end feature x[50] stays 0 (comma-ends.ts; the ablation). */
-  commaEnds?: boolean;
-  /** false: the learnt name-contrast features x[51], x[52] stay 0 (other-cues.ts nearestNameContrast; the ablation). */
-  nameContrast?: boolean;
   /** false: a number written "5%" is offered as 5 only, never as the fraction 0.05. */
   fractions?: boolean;
   /** false: no span made of tokens written without spaces between them ("2022-04-27"; candidates.ts gluedRuns). */
@@ -487,9 +481,6 @@ export function scoreFunctions(
     o.unwrap !== false,
   );
   if (o.enumLists === false) view.enumLists = false;
-  if (o.otherCues === false) view.otherCues = false;
-  if (o.commaEnds === false) view.commaEnds = false;
-  if (o.nameContrast === false) view.nameContrast = false;
   if (o.variables === false) view.variables = false;
   if (o.literals === false) view.literals = false;
   if (o.symbols === false) view.symbols = false;

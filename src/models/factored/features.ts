@@ -9,8 +9,6 @@ import { candidatesFor, gluedRuns, paramKind, percentAfter, quotedSpans, unwrapQ
 import { afterAbbreviation, listedExamples } from "./abbreviations.ts";
 import { looseNameCover } from "./loose-names.ts";
 import { negatedMention } from "./negations.ts";
-import { endsAtComma } from "./comma-ends.ts";
-import { foreignNameStems, nearestNameContrast } from "./other-cues.ts";
 import { saysPercent } from "./percent-words.ts";
 import { nameWords, stemOf, textStems, tokenize } from "./text.ts";
 
@@ -116,7 +114,7 @@ export function functionView(tool: ToolJson, view: QuestionView, stats: WordStat
   return { tool, view, params, toolStems, docStems, stats };
 }
 
-export const PAIR_DIM = 53;
+export const PAIR_DIM = 48;
 export const NULL_DIM = 10;
 export const FUNCTION_DIM = 14;
 
@@ -163,14 +161,6 @@ function otherNames(f: FunctionView, p: ParamInfo): Set<string> {
     for (const s of q.nameStems) if (!p.nameStems.has(s)) out.add(s);
   }
   return out;
-}
-
-/** The name stems of `p` and of each other parameter of its family that no other of them has (nearestNameContrast). */
-function exclusiveNames(f: FunctionView, p: ParamInfo): { own: Set<string>; others: Set<string>[] } {
-  const fam = familyOf(p.kind);
-  const kin = f.params.filter((q) => familyOf(q.kind) === fam);
-  const only = (q: ParamInfo) => new Set([...q.nameStems].filter((s) => kin.every((r) => r === q || !r.nameStems.has(s))));
-  return { own: only(p), others: kin.filter((q) => q !== p).map(only) };
 }
 
 /** Stems of the other parameters' descriptions that are not in this parameter's name or description. */
@@ -322,21 +312,6 @@ export function pairFeatures(f: FunctionView, p: ParamInfo, c: Candidate): Float
     const around = otherDescriptions(f, p);
     x[46] = windowMatch(f, around, c.start - 1, -1, true);
     x[47] = windowMatch(f, around, c.end, 1, true);
-  }
-  if (c.start >= 0 && f.view.otherCues !== false) {
-    // another parameter's own name words beside the span, by rarity (other-cues.ts)
-    const foreign = foreignNameStems(p, otherNames(f, p));
-    x[48] = windowMatch(f, foreign, c.start - 1, -1, true);
-    x[49] = windowMatch(f, foreign, c.end, 1, true);
-  }
-  // a comma after the span with more question after it, not the question's end (comma-ends.ts)
-  if (c.start >= 0 && f.view.commaEnds !== false) x[50] = endsAtComma(t, c.end, c.quoted) ? 1 : 0;
-  if (c.start >= 0 && f.view.nameContrast !== false) {
-    // this parameter's own name nearest the span, or another's of its family (other-cues.ts)
-    const { own, others } = exclusiveNames(f, p);
-    const near = nearestNameContrast(t, own, others, c.start, c.end);
-    x[51] = near.own;
-    x[52] = near.other;
   }
   return x;
 }

@@ -15,9 +15,10 @@ export function foreignNameStems(p: ParamInfo, others: ReadonlySet<string>): Set
 }
 
 /**
- * Which parameter's name is nearest a span: this one's (`own`, 1/distance) or another's of the same family
- * (`other`, 1/distance), each parameter read by the name words no other of them has; 0 for the one farther
- * away (and both 0 when neither is written). A value sits by its own name; the nearest name claims it.
+ * Which parameter's name is written last before a span: this one's (`own`, 1/distance) or another's of the same
+ * family (`other`, 1/distance), each parameter read by the name words no other of them has; 0 for the one farther
+ * away (and both 0 when neither is written before it). A value follows its name ("a final value of $3000"); read
+ * on both sides, the next parameter's name after a value claimed it ("$2000, final value …": tried, DEVELOPMENT_PROBES).
  */
 export function nearestNameContrast(
   tokens: readonly { stem: string }[],
@@ -29,8 +30,8 @@ export function nearestNameContrast(
   const distance = (stems: ReadonlySet<string>): number => {
     let best = Infinity;
     tokens.forEach((t, i) => {
-      if ((i >= start && i < end) || t.stem === "" || !stems.has(t.stem)) return;
-      best = Math.min(best, i < start ? start - i : i - end + 1);
+      if (i >= start || t.stem === "" || !stems.has(t.stem)) return;
+      best = Math.min(best, start - i);
     });
     return best;
   };
