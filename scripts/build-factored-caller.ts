@@ -3329,7 +3329,7 @@ const DEVELOPMENT_PROBES = [
     26.5,
   ],
   [
-    "probe, rebuild, not kept in time (h38c, 2026-12-07, code at c7d4bfe; as one feature, x[48], with a test at 137b121): another parameter of the family named nearer before the span than this one, alone (x[52]; --drop-pair 48,49,50,51 --second-pass 52), seed 1: 61 / 64 / 66 / 62.5 / 40.5 / 27, irrelevance 81.25, sum 321 (name-contrast-off on the same build: 61 / 64 / 66 / 63 / 40 / 26.5, sum 320.5, main's exactly); seed 2: SEED2",
+    "probe, rebuild, not kept in time (h38c, 2026-12-07, code at c7d4bfe; as one feature, x[48], with a test at 137b121): another parameter of the family named nearer before the span than this one, alone (x[52]; --drop-pair 48,49,50,51 --second-pass 52), seed 1: 61 / 64 / 66 / 62.5 / 40.5 / 27, irrelevance 81.25, sum 321 (name-contrast-off on the same build: 61 / 64 / 66 / 63 / 40 / 26.5, sum 320.5, main's exactly); seed 2: 61.25 / 64 / 68 / 61.5 / 39 / 26.5, irrelevance 81.67, sum 320.25 (off: 61 / 64 / 68 / 62 / 38.5 / 26.5, sum 320, main's). Both seeds: multiple -0.5, parallel +0.5, parallel_multiple +0.5 / 0; the seed-2 figure came after the session's last hour for long jobs, so models/caller was not rebuilt with it",
     61,
     62.5,
     81.25,
