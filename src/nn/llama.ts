@@ -564,7 +564,8 @@ export class Llama {
     const d = c.hiddenSize;
     const f = c.intermediateSize;
     const s = this.shape(batch);
-    const dx = ws.rowsD[0]; // gradient of the residual stream, carried down through the layers
+    let dx = ws.rowsD[0]; // gradient of the residual stream, carried down through the layers
+    let dxNext = ws.rowsD[1]; // (dhF until the final norm's backward; then where a row chain writes dL/dx2)
     const tmp = ws.rowsD[2];
     const dh = ws.rowsD[3];
     if (!k.fillZero?.(dx)) dx.fill(0);
@@ -578,33 +579,69 @@ export class Llama {
       const W = layers[l]!;
       const dW = grads[l]!;
       // MLP: out = x2 + down(silu(gate(h2)) ⊙ up(h2)); dx currently holds dL/dout
-      // da, then dg, du from it on its row chunks when the kernels can
       const sg = this.sgKept[l] ? A.sg : undefined;
-      matmulsThen(
-        k,
-        [inputGrad(da, dx, W.down, N, d, f), weightGrad(dW.down, dx, A.a, d, N, f)],
-        [{ kind: "swigluBackward", dg, du, g: A.g, u: A.u, ...(sg ? { sg } : {}) }, undefined],
-        () => {
-          if (k.swigluBackward) k.swigluBackward(dg, du, da, A.g, A.u, N * f, sg);
-          else swigluBackward(dg, du, da, A.g, A.u, N * f);
-        },
-      );
-      // dh = dg·Wg, then += du·Wu (that order: the kernels run the second on the first one's row chunks); the
-      // weight gradients alongside; then the norm's backward: dx on dh's row chunks, its dw in the next job
-      const norm2: RowWork = { kind: "rmsnormBackward", dx, dw: dW.norm2, x: A.x2, w: W.norm2, inv: A.inv2 };
-      matmulsThen(
-        k,
+      const swigluBack: RowWork = { kind: "swigluBackward", dg, du, g: A.g, u: A.u, ...(sg ? { sg } : {}) };
+      // One hand-off when the kernels can (matmulChain), each thread through the layer's rows: da, then dg, du
+      // from it; dh = dg·Wg, += du·Wu (dQ's rows, free until the attention's backward); the norm's backward
+      // writing dL/dx2 into dxNext (dx stays for down's weight gradient; its dw in the next job); dO = dL/dx2·Wo.
+      // Then the four weight gradients, which read whole columns, in one job.
+      const chained = k.matmulChain?.(
         [
-          inputGrad(dh, dg, W.gate, N, f, d),
+          inputGrad(da, dx, W.down, N, d, f),
+          inputGrad(dQ, dg, W.gate, N, f, d),
+          inputGrad(dQ, du, W.up, N, f, d, true),
+          inputGrad(tmp, dxNext, W.o, N, d, d),
+        ],
+        [
+          swigluBack,
+          undefined,
+          { kind: "rmsnormBackward", dx: dxNext, from: dx, dw: dW.norm2, x: A.x2, w: W.norm2, inv: A.inv2 },
+          undefined,
+        ],
+      );
+      if (chained) {
+        matmuls(k, [
+          weightGrad(dW.down, dx, A.a, d, N, f),
           weightGrad(dW.gate, dg, A.h2, f, N, d),
           weightGrad(dW.up, du, A.h2, f, N, d),
-          inputGrad(dh, du, W.up, N, f, d, true),
-        ],
-        [norm2, undefined, undefined, undefined],
-        () => rmsnormGrad(k, dx, dW.norm2, dh, A.x2, W.norm2, A.inv2, N, d),
-      );
-      // attention: x2 = x + o_proj(attn(h1)); dx now holds dL/dx2
-      matmuls(k, [inputGrad(tmp, dx, W.o, N, d, d), weightGrad(dW.o, dx, A.att, d, N, d)]);
+          weightGrad(dW.o, dxNext, A.att, d, N, d),
+        ]);
+        [dx, dxNext] = [dxNext, dx];
+      } else {
+        // else da, then dg, du from it on its row chunks when the kernels can
+        matmulsThen(
+          k,
+          [inputGrad(da, dx, W.down, N, d, f), weightGrad(dW.down, dx, A.a, d, N, f)],
+          [swigluBack, undefined],
+          () => {
+            if (k.swigluBackward) k.swigluBackward(dg, du, da, A.g, A.u, N * f, sg);
+            else swigluBackward(dg, du, da, A.g, A.u, N * f);
+          },
+        );
+        // dh = dg·Wg, then += du·Wu (that order: the kernels run the second on the first one's row chunks); the
+        // weight gradients alongside; then the norm's backward: dx on dh's row chunks, its dw in the next job
+        const norm2: RowWork = {
+          kind: "rmsnormBackward",
+          dx,
+          dw: dW.norm2,
+          x: A.x2,
+          w: W.norm2,
+          inv: A.inv2,
+        };
+        matmulsThen(
+          k,
+          [
+            inputGrad(dh, dg, W.gate, N, f, d),
+            weightGrad(dW.gate, dg, A.h2, f, N, d),
+            weightGrad(dW.up, du, A.h2, f, N, d),
+            inputGrad(dh, du, W.up, N, f, d, true),
+          ],
+          [norm2, undefined, undefined, undefined],
+          () => rmsnormGrad(k, dx, dW.norm2, dh, A.x2, W.norm2, A.inv2, N, d),
+        );
+        // attention: x2 = x + o_proj(attn(h1)); dx now holds dL/dx2
+        matmuls(k, [inputGrad(tmp, dx, W.o, N, d, d), weightGrad(dW.o, dx, A.att, d, N, d)]);
+      }
       // dO = tmp, and dQ, dK, dV in the rows [N, d] as well; RoPE's backward on dQ and dK in one job
       // (RoPE's backward on each item's rows as soon as it has them, when the kernels can)
       const rope = { rope: this.rope, positions };
