@@ -251,8 +251,10 @@ export class Llama {
             eps,
           }
         : { out: ws.hF, inv: ws.invF, w: P.get("model.norm.weight"), eps };
-    // whether the last residual add also computed the norm after it (kernels with matmulThen)
+    // whether the last residual add also computed the norm after it (kernels with matmulThen), and whether the
+    // last layer's row chain also computed this layer's q, k, v
     let normed = false;
+    let qkvDone = false;
     const layers = layerTensors(P, c.numLayers);
     for (let l = 0; l < c.numLayers; l++) {
       const A = ws.layers[l];
@@ -262,33 +264,42 @@ export class Llama {
       // q, k, v stay in the rows [N, d] (the attention reads each head's columns there): RoPE on q and k in
       // place, on each row chunk right after it (matmulThen), else one job for both
       const rope: RowWork = { kind: "rope", rope: this.rope, positions, H: c.numHeads, inverse: false };
-      matmulsThen(
-        k,
-        [linear(A.q, A.h1, W.q, N, d, d), linear(A.k, A.h1, W.k, N, d, d), linear(A.v, A.h1, W.v, N, d, d)],
-        [rope, rope, undefined],
-        () => rotateRows(k, this.rope, positions, N, c.numHeads, false, A.q, A.k),
-      );
+      if (!qkvDone)
+        matmulsThen(
+          k,
+          [linear(A.q, A.h1, W.q, N, d, d), linear(A.k, A.h1, W.k, N, d, d), linear(A.v, A.h1, W.v, N, d, d)],
+          [rope, rope, undefined],
+          () => rotateRows(k, this.rope, positions, N, c.numHeads, false, A.q, A.k),
+        );
       attentionForwardRows(k, A.att, A.p, A.q, A.k, A.v, s);
       const norm2 = { out: A.h2, inv: A.inv2, w: W.norm2, eps };
       const norm = normAfter(l);
       // The rest of the layer reads each row alone: o, gate, up, down and the work between them in one hand-off
-      // when the kernels can (matmulChain), each thread going through the whole layer on its rows
-      if (
-        k.matmulChain?.(
-          [
-            linear(tmp, A.att, W.o, N, d, d),
-            linear(A.g, A.h2, W.gate, N, d, f),
-            linear(A.u, A.h2, W.up, N, d, f),
-            linear(tmp, A.a, W.down, N, f, d),
-          ],
-          [
-            { kind: "residual", sum: A.x2, x: A.x, norm: norm2 },
-            undefined,
-            { kind: "swiglu", a: A.a, g: A.g, u: A.u, sg: A.sg },
-            { kind: "residual", sum: next, x: A.x2, norm },
-          ],
-        )
-      ) {
+      // when the kernels can (matmulChain), each thread going through the whole layer on its rows, and on to the
+      // next layer's q, k, v (+ RoPE), which read only the rows of the norm down's work just wrote
+      const list: MatmulCall[] = [
+        linear(tmp, A.att, W.o, N, d, d),
+        linear(A.g, A.h2, W.gate, N, d, f),
+        linear(A.u, A.h2, W.up, N, d, f),
+        linear(tmp, A.a, W.down, N, f, d),
+      ];
+      const then: (RowWork | undefined)[] = [
+        { kind: "residual", sum: A.x2, x: A.x, norm: norm2 },
+        undefined,
+        { kind: "swiglu", a: A.a, g: A.g, u: A.u, sg: A.sg },
+        { kind: "residual", sum: next, x: A.x2, norm },
+      ];
+      const B1 = ws.layers[l + 1];
+      const W1 = layers[l + 1];
+      if (B1 && W1) {
+        list.push(linear(B1.q, B1.h1, W1.q, N, d, d), linear(B1.k, B1.h1, W1.k, N, d, d));
+        list.push(linear(B1.v, B1.h1, W1.v, N, d, d));
+        then.push(rope, rope, undefined);
+      }
+      // (kernels that cannot take the longer chain may take the layer's own)
+      const chained = !!k.matmulChain?.(list, then);
+      qkvDone = chained && list.length > 4;
+      if (chained || (list.length > 4 && k.matmulChain?.(list.slice(0, 4), then.slice(0, 4)))) {
         this.sgKept[l] = true;
         normed = true;
         continue;
