@@ -19,6 +19,7 @@ import {
   embeddingGrad,
   embeddingRows,
   rmsnormInputGrad,
+  rmsnormInputGradFrom,
   rmsnormWeightGrad,
   scaleInPlace,
   sumPartials,
@@ -59,9 +60,9 @@ function at(e: usize, cell: usize, o: usize): usize {
  * positions, inverse: RoPE in place on those rows of x; SWIGLU: f, a, g, u, σ(g) kept at (0: not kept): a =
  * silu(g)·u on those rows of [rows, f]; SWIGLU_BACKWARD: f, dg, du, da, g, u, σ(g) (0: computed again). Each is
  * the function its own job runs on the same rows (train.ts addInto, elementwise.ts rmsnormForward and the
- * SwiGLU ones, elementwise, every lane alike; heads.ts ropeRows; NORM_BACKWARD_DX: d, dx, dy, x, w, inv: the dx
- * part of RMSNorm's backward, train.ts rmsnormInputGrad), row by row: the same bits, computed by the
- * thread that just wrote the rows, without a hand-off of its own.
+ * SwiGLU ones, elementwise, every lane alike; heads.ts ropeRows; NORM_BACKWARD_DX: d, dx, dy, x, w, inv, from
+ * (0: dx): dx = from + the dx part of RMSNorm's backward, train.ts rmsnormInputGradFrom), row by row: the same
+ * bits, computed by the thread that just wrote the rows, without a hand-off of its own.
  */
 export function rowEpilogue(e: usize, r0: i32, r1: i32): void {
   const kind = load<i32>(e);
@@ -95,7 +96,19 @@ export function rowEpilogue(e: usize, r0: i32, r1: i32): void {
     else swigluBackward(at(e, 8, o), at(e, 12, o), at(e, 16, o), at(e, 20, o), at(e, 24, o), n);
   } else if (kind == NORM_BACKWARD_DX) {
     const d = load<i32>(e, 4);
-    rmsnormInputGrad(at(e, 8, 0), at(e, 12, 0), at(e, 16, 0), at(e, 20, 0), at(e, 24, 0), r0, r1, d);
+    // cell 28: the gradient to add to (0: dx itself, in place; kernels/wasm.ts, the backward's row chain)
+    const from = load<i32>(e, 28) != 0 ? at(e, 28, 0) : at(e, 8, 0);
+    rmsnormInputGradFrom(
+      at(e, 8, 0),
+      from,
+      at(e, 12, 0),
+      at(e, 16, 0),
+      at(e, 20, 0),
+      at(e, 24, 0),
+      r0,
+      r1,
+      d,
+    );
   } else if (kind == ROPE) {
     ropeRows(
       <usize>load<i32>(e, 4),
@@ -121,6 +134,11 @@ export function gemmBatchEntryBytes(): i32 {
  * (modules before it ran the chain's head's epilogue once the chain was done, and a chained entry's never).
  */
 export function gemmBatchChainEpilogues(): i32 {
+  return 1;
+}
+
+/** 1: this module's NORM_BACKWARD_DX epilogue reads its cell 28 (dx = from + …; modules before it added into dx). */
+export function normBackwardFrom(): i32 {
   return 1;
 }
 

@@ -20,6 +20,24 @@ export function rmsnormInputGrad(
   r1: i32,
   d: i32,
 ): void {
+  rmsnormInputGradFrom(dx, dx, dy, x, w, inv, r0, r1, d);
+}
+
+/**
+ * rmsnormInputGrad writing dx = from + inv·(…) instead of adding into dx (the same bits as copying from into dx
+ * first): the backward's row chain leaves the gradient it started from in place for a weight gradient to read.
+ */
+export function rmsnormInputGradFrom(
+  dx: usize,
+  from: usize,
+  dy: usize,
+  x: usize,
+  w: usize,
+  inv: usize,
+  r0: i32,
+  r1: i32,
+  d: i32,
+): void {
   for (let r = r0; r < r1; r++) {
     const o0 = <usize>(r * d) * 4;
     const k = load<f32>(inv + <usize>r * 4);
@@ -47,12 +65,12 @@ export function rmsnormInputGrad(
       const o = <usize>i * 4;
       const g = f32x4.mul(v128.load(dy + o0 + o), v128.load(w + o));
       const t = f32x4.mul(kv, f32x4.sub(g, f32x4.mul(v128.load(x + o0 + o), cv)));
-      v128.store(dx + o0 + o, f32x4.add(v128.load(dx + o0 + o), t));
+      v128.store(dx + o0 + o, f32x4.add(v128.load(from + o0 + o), t));
     }
     for (; i < d; i++) {
       const o = <usize>i * 4;
       const g = load<f32>(dy + o0 + o) * load<f32>(w + o);
-      store<f32>(dx + o0 + o, load<f32>(dx + o0 + o) + k * (g - load<f32>(x + o0 + o) * c));
+      store<f32>(dx + o0 + o, load<f32>(from + o0 + o) + k * (g - load<f32>(x + o0 + o) * c));
     }
   }
 }

@@ -325,7 +325,7 @@ struct Packing {
   uint64_t used = 0;
   std::vector<float> data;
 };
-constexpr int PACKINGS = 6;  // distinct shared operands of one job (the q/k/v backward: Wq, Wk, Wv and h1)
+constexpr int PACKINGS = 8;  // distinct shared operands of one job (the forward row chain: o, gate, up, down, next q, k, v)
 thread_local Packing packings[PACKINGS];
 thread_local uint64_t packingClock = 0;
 /** Most floats of a packing kept (above it, the chunk packs block by block as before). */

@@ -251,8 +251,10 @@ export class Llama {
             eps,
           }
         : { out: ws.hF, inv: ws.invF, w: P.get("model.norm.weight"), eps };
-    // whether the last residual add also computed the norm after it (kernels with matmulThen)
+    // whether the last residual add also computed the norm after it (kernels with matmulThen), and whether the
+    // last layer's row chain also computed this layer's q, k, v
     let normed = false;
+    let qkvDone = false;
     const layers = layerTensors(P, c.numLayers);
     for (let l = 0; l < c.numLayers; l++) {
       const A = ws.layers[l];
@@ -262,33 +264,42 @@ export class Llama {
       // q, k, v stay in the rows [N, d] (the attention reads each head's columns there): RoPE on q and k in
       // place, on each row chunk right after it (matmulThen), else one job for both
       const rope: RowWork = { kind: "rope", rope: this.rope, positions, H: c.numHeads, inverse: false };
-      matmulsThen(
-        k,
-        [linear(A.q, A.h1, W.q, N, d, d), linear(A.k, A.h1, W.k, N, d, d), linear(A.v, A.h1, W.v, N, d, d)],
-        [rope, rope, undefined],
-        () => rotateRows(k, this.rope, positions, N, c.numHeads, false, A.q, A.k),
-      );
+      if (!qkvDone)
+        matmulsThen(
+          k,
+          [linear(A.q, A.h1, W.q, N, d, d), linear(A.k, A.h1, W.k, N, d, d), linear(A.v, A.h1, W.v, N, d, d)],
+          [rope, rope, undefined],
+          () => rotateRows(k, this.rope, positions, N, c.numHeads, false, A.q, A.k),
+        );
       attentionForwardRows(k, A.att, A.p, A.q, A.k, A.v, s);
       const norm2 = { out: A.h2, inv: A.inv2, w: W.norm2, eps };
       const norm = normAfter(l);
       // The rest of the layer reads each row alone: o, gate, up, down and the work between them in one hand-off
-      // when the kernels can (matmulChain), each thread going through the whole layer on its rows
-      if (
-        k.matmulChain?.(
-          [
-            linear(tmp, A.att, W.o, N, d, d),
-            linear(A.g, A.h2, W.gate, N, d, f),
-            linear(A.u, A.h2, W.up, N, d, f),
-            linear(tmp, A.a, W.down, N, f, d),
-          ],
-          [
-            { kind: "residual", sum: A.x2, x: A.x, norm: norm2 },
-            undefined,
-            { kind: "swiglu", a: A.a, g: A.g, u: A.u, sg: A.sg },
-            { kind: "residual", sum: next, x: A.x2, norm },
-          ],
-        )
-      ) {
+      // when the kernels can (matmulChain), each thread going through the whole layer on its rows, and on to the
+      // next layer's q, k, v (+ RoPE), which read only the rows of the norm down's work just wrote
+      const list: MatmulCall[] = [
+        linear(tmp, A.att, W.o, N, d, d),
+        linear(A.g, A.h2, W.gate, N, d, f),
+        linear(A.u, A.h2, W.up, N, d, f),
+        linear(tmp, A.a, W.down, N, f, d),
+      ];
+      const then: (RowWork | undefined)[] = [
+        { kind: "residual", sum: A.x2, x: A.x, norm: norm2 },
+        undefined,
+        { kind: "swiglu", a: A.a, g: A.g, u: A.u, sg: A.sg },
+        { kind: "residual", sum: next, x: A.x2, norm },
+      ];
+      const B1 = ws.layers[l + 1];
+      const W1 = layers[l + 1];
+      if (B1 && W1) {
+        list.push(linear(B1.q, B1.h1, W1.q, N, d, d), linear(B1.k, B1.h1, W1.k, N, d, d));
+        list.push(linear(B1.v, B1.h1, W1.v, N, d, d));
+        then.push(rope, rope, undefined);
+      }
+      // (kernels that cannot take the longer chain may take the layer's own)
+      const chained = !!k.matmulChain?.(list, then);
+      qkvDone = chained && list.length > 4;
+      if (chained || (list.length > 4 && k.matmulChain?.(list.slice(0, 4), then.slice(0, 4)))) {
         this.sgKept[l] = true;
         normed = true;
         continue;
@@ -564,7 +575,8 @@ export class Llama {
     const d = c.hiddenSize;
     const f = c.intermediateSize;
     const s = this.shape(batch);
-    const dx = ws.rowsD[0]; // gradient of the residual stream, carried down through the layers
+    let dx = ws.rowsD[0]; // gradient of the residual stream, carried down through the layers
+    let dxNext = ws.rowsD[1]; // (dhF until the final norm's backward; then where a row chain writes dL/dx2)
     const tmp = ws.rowsD[2];
     const dh = ws.rowsD[3];
     if (!k.fillZero?.(dx)) dx.fill(0);
@@ -578,33 +590,69 @@ export class Llama {
       const W = layers[l]!;
       const dW = grads[l]!;
       // MLP: out = x2 + down(silu(gate(h2)) ⊙ up(h2)); dx currently holds dL/dout
-      // da, then dg, du from it on its row chunks when the kernels can
       const sg = this.sgKept[l] ? A.sg : undefined;
-      matmulsThen(
-        k,
-        [inputGrad(da, dx, W.down, N, d, f), weightGrad(dW.down, dx, A.a, d, N, f)],
-        [{ kind: "swigluBackward", dg, du, g: A.g, u: A.u, ...(sg ? { sg } : {}) }, undefined],
-        () => {
-          if (k.swigluBackward) k.swigluBackward(dg, du, da, A.g, A.u, N * f, sg);
-          else swigluBackward(dg, du, da, A.g, A.u, N * f);
-        },
-      );
-      // dh = dg·Wg, then += du·Wu (that order: the kernels run the second on the first one's row chunks); the
-      // weight gradients alongside; then the norm's backward: dx on dh's row chunks, its dw in the next job
-      const norm2: RowWork = { kind: "rmsnormBackward", dx, dw: dW.norm2, x: A.x2, w: W.norm2, inv: A.inv2 };
-      matmulsThen(
-        k,
+      const swigluBack: RowWork = { kind: "swigluBackward", dg, du, g: A.g, u: A.u, ...(sg ? { sg } : {}) };
+      // One hand-off when the kernels can (matmulChain), each thread through the layer's rows: da, then dg, du
+      // from it; dh = dg·Wg, += du·Wu (dQ's rows, free until the attention's backward); the norm's backward
+      // writing dL/dx2 into dxNext (dx stays for down's weight gradient; its dw in the next job); dO = dL/dx2·Wo.
+      // Then the four weight gradients, which read whole columns, in one job.
+      const chained = k.matmulChain?.(
         [
-          inputGrad(dh, dg, W.gate, N, f, d),
+          inputGrad(da, dx, W.down, N, d, f),
+          inputGrad(dQ, dg, W.gate, N, f, d),
+          inputGrad(dQ, du, W.up, N, f, d, true),
+          inputGrad(tmp, dxNext, W.o, N, d, d),
+        ],
+        [
+          swigluBack,
+          undefined,
+          { kind: "rmsnormBackward", dx: dxNext, from: dx, dw: dW.norm2, x: A.x2, w: W.norm2, inv: A.inv2 },
+          undefined,
+        ],
+      );
+      if (chained) {
+        matmuls(k, [
+          weightGrad(dW.down, dx, A.a, d, N, f),
           weightGrad(dW.gate, dg, A.h2, f, N, d),
           weightGrad(dW.up, du, A.h2, f, N, d),
-          inputGrad(dh, du, W.up, N, f, d, true),
-        ],
-        [norm2, undefined, undefined, undefined],
-        () => rmsnormGrad(k, dx, dW.norm2, dh, A.x2, W.norm2, A.inv2, N, d),
-      );
-      // attention: x2 = x + o_proj(attn(h1)); dx now holds dL/dx2
-      matmuls(k, [inputGrad(tmp, dx, W.o, N, d, d), weightGrad(dW.o, dx, A.att, d, N, d)]);
+          weightGrad(dW.o, dxNext, A.att, d, N, d),
+        ]);
+        [dx, dxNext] = [dxNext, dx];
+      } else {
+        // else da, then dg, du from it on its row chunks when the kernels can
+        matmulsThen(
+          k,
+          [inputGrad(da, dx, W.down, N, d, f), weightGrad(dW.down, dx, A.a, d, N, f)],
+          [swigluBack, undefined],
+          () => {
+            if (k.swigluBackward) k.swigluBackward(dg, du, da, A.g, A.u, N * f, sg);
+            else swigluBackward(dg, du, da, A.g, A.u, N * f);
+          },
+        );
+        // dh = dg·Wg, then += du·Wu (that order: the kernels run the second on the first one's row chunks); the
+        // weight gradients alongside; then the norm's backward: dx on dh's row chunks, its dw in the next job
+        const norm2: RowWork = {
+          kind: "rmsnormBackward",
+          dx,
+          dw: dW.norm2,
+          x: A.x2,
+          w: W.norm2,
+          inv: A.inv2,
+        };
+        matmulsThen(
+          k,
+          [
+            inputGrad(dh, dg, W.gate, N, f, d),
+            weightGrad(dW.gate, dg, A.h2, f, N, d),
+            weightGrad(dW.up, du, A.h2, f, N, d),
+            inputGrad(dh, du, W.up, N, f, d, true),
+          ],
+          [norm2, undefined, undefined, undefined],
+          () => rmsnormGrad(k, dx, dW.norm2, dh, A.x2, W.norm2, A.inv2, N, d),
+        );
+        // attention: x2 = x + o_proj(attn(h1)); dx now holds dL/dx2
+        matmuls(k, [inputGrad(tmp, dx, W.o, N, d, d), weightGrad(dW.o, dx, A.att, d, N, d)]);
+      }
       // dO = tmp, and dQ, dK, dV in the rows [N, d] as well; RoPE's backward on dQ and dK in one job
       // (RoPE's backward on each item's rows as soon as it has them, when the kernels can)
       const rope = { rope: this.rope, positions };

@@ -45,6 +45,8 @@ export type RowWork =
       x: Float32Array;
       w: Float32Array;
       inv: Float32Array;
+      /** dx = from + the norm's part on the rows (from's rows unchanged) instead of dx += it; kernels may refuse. */
+      from?: Float32Array;
     }
   | {
       kind: "swigluBackward";

@@ -335,6 +335,13 @@ export function gemmKernel(ctx: GemmContext) {
     pool!.runTasks(wasm, TASK.GEMM_BATCH, jobArgs, extra + packBase + items, mainScratch, bounds);
   }
 
+  /** Whether a [start, end) byte range of a meets one of b. */
+  function rangesMeet(a: readonly number[], b: readonly number[]): boolean {
+    for (let i = 0; i < a.length; i += 2)
+      for (let j = 0; j < b.length; j += 2) if (a[i]! < b[j + 1]! && b[j]! < a[i + 1]!) return true;
+    return false;
+  }
+
   /** Whether an output of parts[0..n) overlaps a byte range the deferred task reads or writes. */
   function overlaps(n: number): boolean {
     const r = deferred.ranges;
@@ -663,7 +670,11 @@ export function gemmKernel(ctx: GemmContext) {
    * it cannot (no pool, an older module, a weight gradient, rows that differ, an array outside the heap, a product
    * the native gemm cuts over its depth, or a cut by columns).
    */
-  function chainRows(list: readonly MatmulCall[], blocks: readonly number[]): boolean {
+  function chainRows(
+    list: readonly MatmulCall[],
+    blocks: readonly number[],
+    writes: readonly number[] = [],
+  ): boolean {
     if (!pool || !pool.ready || !chainEpilogues || list.length < 2 || list.length > BATCH) return false;
     const M = list[0]!.M;
     let work = 0;
@@ -678,7 +689,8 @@ export function gemmKernel(ctx: GemmContext) {
     // one cut for the chain, as one product of the chain's work a row
     const { byRows, size, count } = cut(M, N0, Math.max(1, Math.round(work / N0)));
     if (!byRows || M < 8 || M * work < threshold) return false;
-    flush(); // (deferred work runs first: the chain's epilogues write rows it might read)
+    // deferred work joins the job unless the epilogues write what it touches (job(): or the products): then first
+    if (deferred.count > 0 && rangesMeet(writes, deferred.ranges)) flush();
     let n = 0;
     for (let i = 0; i < list.length; i++) {
       const m = list[i]!;

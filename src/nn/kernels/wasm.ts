@@ -97,6 +97,8 @@ interface GemmExports {
   ropeHeadRows?(...args: number[]): void;
   /** Present in modules whose GEMM_BATCH entries carry a row epilogue (assembly/train-tasks.ts rowEpilogue). */
   rowEpilogue?(block: number, r0: number, r1: number): void;
+  /** 1 when NORM_BACKWARD_DX reads cell 7, the gradient to add to (assembly/train-tasks.ts); absent before. */
+  normBackwardFrom?(): number;
 }
 
 /** Row epilogue kinds and i32 cells per block (assembly/train-tasks.ts rowEpilogue). */
@@ -328,6 +330,16 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
   const afterIndex: number[] = [];
   // RMSNorm's weight gradient of a matmulThen call, handed to the next GEMM job once the call is done
   let normDw: { args: number[]; count: number; ranges: number[] } | undefined;
+  // The [start, end) byte ranges epilogueBlocks' row work writes (a chain's deferred work must not touch them)
+  const epilogueWrites: number[] = [];
+  // Whether NORM_BACKWARD_DX reads a gradient to add to (RowWork rmsnormBackward `from`; older modules: not)
+  const normFrom = wasm.normBackwardFrom?.() === 1;
+
+  /** Notes [address, address + 4·floats) pairs as written by row work (epilogueWrites). */
+  function written(...pairs: number[]): void {
+    for (let i = 0; i < pairs.length; i += 2)
+      if (pairs[i + 1]! > 0) epilogueWrites.push(pairs[i]!, pairs[i]! + 4 * pairs[i + 1]!);
+  }
 
   /**
    * The row epilogue blocks of matmulThen (0 where a product has no work), or undefined when the module lacks
@@ -342,6 +354,7 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
     let positions: Int32Array | undefined;
     const cells: number[][] = [];
     afterIndex.length = 0;
+    epilogueWrites.length = 0;
     normDw = undefined;
     for (let i = 0; i < list.length; i++) {
       const m = list[i]!;
@@ -364,13 +377,19 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
           ? inHeap([w.norm.out, w.norm.inv, w.norm.w], [0, 0, 0], [n, m.M, m.N])
           : [0, 0, 0];
         if (!p || !norm) return undefined;
+        written(p[0]!, n);
+        if (w.norm) written(norm[0]!, n, norm[1]!, m.M);
         cells.push([EPILOGUE.RESIDUAL, m.N, p[0]!, p[1]!, y[0]!, ...norm, bits(w.norm?.eps ?? 0)]);
       } else if (w.kind === "rmsnormBackward") {
         // dx on the product's rows (it wrote dy), dw deferred to the next GEMM job (with a pool; else refused)
         const p = addresses(n, [w.dx, w.x]);
         const q = inHeap([w.dw, w.w, w.inv], [0, 0, 0], [m.N, m.N, m.M]);
         if (!p || !q || !pool?.ready || normDw || n < POOL_FLOATS) return undefined;
-        cells.push([EPILOGUE.NORM_BACKWARD_DX, m.N, p[0]!, y[0]!, p[1]!, q[1]!, q[2]!]);
+        // dx = from + …: from's rows alone are read (no other row of the list may write them)
+        const from = w.from ? addresses(n, [w.from]) : [0];
+        if (!from || (w.from && (!normFrom || w.from === w.dx))) return undefined;
+        cells.push([EPILOGUE.NORM_BACKWARD_DX, m.N, p[0]!, y[0]!, p[1]!, q[1]!, q[2]!, from[0]!]);
+        written(p[0]!, n);
         const job = normBackwardJob([p[0]!, q[0]!, y[0]!, p[1]!, q[1]!, q[2]!], m.M, m.N, threads, true);
         // (it reads dy, x, inv and writes dw)
         const bytes = 4 * n;
@@ -392,11 +411,13 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
         if (!p || w.u !== m.out || !wasm.swigluForwardKeep || !(j >= 0 && j < i)) return undefined;
         if (list[j]!.M !== m.M || list[j]!.N !== m.N) return undefined;
         afterIndex[i] = j;
+        written(p[0]!, n, p[2]!, w.sg ? n : 0);
         cells.push([EPILOGUE.SWIGLU, m.N, p[0]!, p[1]!, y[0]!, p[2]!]);
       } else if (w.kind === "swigluBackward") {
         const p = addresses(n, [w.dg, w.du, w.g, w.u]);
         const sg = w.sg && wasm.swigluForwardKeep ? addresses(n, [w.sg]) : [0];
         if (!p || !sg) return undefined;
+        written(p[0]!, n, p[1]!, n);
         cells.push([EPILOGUE.SWIGLU_BACKWARD, m.N, p[0]!, p[1]!, y[0]!, p[2]!, p[3]!, sg[0]!]);
       } else {
         const hd = 2 * w.rope.half;
@@ -511,7 +532,7 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
       const blocks = epilogueBlocks(list, then, true);
       if (!blocks) return false;
       const dw = normDw;
-      if (!gemms.chainRows(list, blocks)) return false;
+      if (!gemms.chainRows(list, blocks, epilogueWrites)) return false;
       if (dw) gemms.defer(TASK.RMSNORM_BACKWARD, dw.args, dw.count, dw.ranges);
       return true;
     },
