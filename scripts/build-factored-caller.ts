@@ -101,6 +101,8 @@ const { values: args } = parseArgs({
     "kin-names-train": { type: "string", default: "0" },
     valueless: { type: "string", default: "0" },
     shapes: { type: "string", default: "0" },
+    "link-marks": { type: "string", default: "0" },
+    "link-leads": { type: "string", default: "0" },
     eval: { type: "boolean", default: false },
     bfcl: { type: "string", default: "../shared/data/bfcl" },
     modes: {
@@ -190,6 +192,11 @@ async function trainingExamples(): Promise<{ examples: CallerExample[]; counts: 
         // --shapes X: that share of multi-call questions written as a value said once for two calls, values set
         // out before the requests, or a call pointing back (src/synth/multi-shapes.ts; default 0, a probe)
         shapeShare: Number(args.shapes),
+        // --link-marks X: that share of the joins between a multi-call question's requests written as a link word
+        // set off by a mark (", and finally, can you …"; src/synth/link-marks.ts; default 0, a probe)
+        linkMarkShare: Number(args["link-marks"]),
+        // --link-leads X: that share of one-call questions opened by a marked link ("Finally, can you …"; a probe)
+        linkLeadShare: Number(args["link-leads"]),
         maxCalls: Number(args["max-calls"]),
         declineShare: 0.2,
         distractors,
