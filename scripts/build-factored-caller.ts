@@ -3394,6 +3394,14 @@ const DEVELOPMENT_PROBES = [
     40.5,
     27,
   ],
+  [
+    "probe, rebuild, not kept (h38p, 2026-12-07, code at this branch's synth commits): marked links in synth's questions (src/synth/link-marks.ts, english.ts LINK_WORDS / LINK_MARKS): half the joins between a multi-call question's requests written as a link word set off by a comma, semicolon, colon or dash, perhaps an ask after it ('…, and finally, can you …'), and a fifth of one-call questions opened by one ('Finally, get …'), against x[23] (a mark right after a span) learnt as 'a value': the argument scorer trains on one-call questions only (factored-train.ts oneCall), so the multi-call joins alone cannot reach it (--link-marks 0.5 --link-leads 0.2; argument loss 0.4509 / 0.4349), seed 1: 59.5 / 63 / 68 / 61 / 38 / 26, irrelevance 82.92, sum 315.5 against 320.5; seed 2: 58 / 65 / 66 / 58.5 / 37.5 / 25.5, irrelevance 80.83, sum 310.5 against 320. The multi-call joins alone (--link-marks 0.5) not run in the session's time",
+    59.5,
+    61,
+    82.92,
+    38,
+    26,
+  ],
 ].map(([what, simple_python, multiple, irrelevance, parallel, parallel_multiple]) => ({
   what,
   simple_python,
