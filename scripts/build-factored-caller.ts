@@ -101,6 +101,8 @@ const { values: args } = parseArgs({
     "kin-names-train": { type: "string", default: "0" },
     valueless: { type: "string", default: "0" },
     shapes: { type: "string", default: "0" },
+    "link-marks": { type: "string", default: "0" },
+    "link-leads": { type: "string", default: "0" },
     eval: { type: "boolean", default: false },
     bfcl: { type: "string", default: "../shared/data/bfcl" },
     modes: {
@@ -190,6 +192,11 @@ async function trainingExamples(): Promise<{ examples: CallerExample[]; counts: 
         // --shapes X: that share of multi-call questions written as a value said once for two calls, values set
         // out before the requests, or a call pointing back (src/synth/multi-shapes.ts; default 0, a probe)
         shapeShare: Number(args.shapes),
+        // --link-marks X: that share of the joins between a multi-call question's requests written as a link word
+        // set off by a mark (", and finally, can you …"; src/synth/link-marks.ts; default 0, a probe)
+        linkMarkShare: Number(args["link-marks"]),
+        // --link-leads X: that share of one-call questions opened by a marked link ("Finally, can you …"; a probe)
+        linkLeadShare: Number(args["link-leads"]),
         maxCalls: Number(args["max-calls"]),
         declineShare: 0.2,
         distractors,
@@ -3386,6 +3393,14 @@ const DEVELOPMENT_PROBES = [
     81.25,
     40.5,
     27,
+  ],
+  [
+    "probe, rebuild, not kept (h38p, 2026-12-07, code at this branch's synth commits): marked links in synth's questions (src/synth/link-marks.ts, english.ts LINK_WORDS / LINK_MARKS): half the joins between a multi-call question's requests written as a link word set off by a comma, semicolon, colon or dash, perhaps an ask after it ('…, and finally, can you …'), and a fifth of one-call questions opened by one ('Finally, get …'), against x[23] (a mark right after a span) learnt as 'a value': the argument scorer trains on one-call questions only (factored-train.ts oneCall), so the multi-call joins alone cannot reach it (--link-marks 0.5 --link-leads 0.2; argument loss 0.4509 / 0.4349), seed 1: 59.5 / 63 / 68 / 61 / 38 / 26, irrelevance 82.92, sum 315.5 against 320.5; seed 2: 58 / 65 / 66 / 58.5 / 37.5 / 25.5, irrelevance 80.83, sum 310.5 against 320. The multi-call joins alone (--link-marks 0.5) not run in the session's time",
+    59.5,
+    61,
+    82.92,
+    38,
+    26,
   ],
 ].map(([what, simple_python, multiple, irrelevance, parallel, parallel_multiple]) => ({
   what,

@@ -41,6 +41,29 @@ export const NOUN_ASKS = ["show me", "I need", "get me", "I'd like", "give me", 
 
 /** Two requests in one question: first, joiner, second. */
 export const JOINERS = [" and then ", ". Also, ", "; then ", ", and also ", " and ", ". After that, "];
+/**
+ * Marked links (SynthOptions.linkMarkShare): a link word set off by a mark before the next request, as people
+ * write "…, and finally, can you …" or "…; also; …". Written so that a plain word sits right before a comma or
+ * semicolon and is no value, where the plain JOINERS never put a mark after a word.
+ */
+export const LINK_LEADS = [" ", ", ", "; ", ". "];
+export const LINK_WORDS = [
+  "and then",
+  "then",
+  "and finally",
+  "finally",
+  "also",
+  "and also",
+  "after that",
+  "next",
+  "lastly",
+  "additionally",
+  "besides that",
+  "on top of that",
+];
+export const LINK_MARKS = [", ", "; ", ": ", " - "];
+/** What may follow a marked link before the request: nothing, or an ask. */
+export const LINK_ASKS = ["", "", "can you ", "could you ", "please ", "I also need you to "];
 /** Values set out before the requests that use them: "<opening> density 5.2 and mass 3. Compute the volume". */
 export const SETUP_OPENINGS = ["Given ", "Suppose ", "I have ", "We have ", "Say ", "Take "];
 export const SETUP_CLOSES = [". ", "; ", ", ", ". Now "];

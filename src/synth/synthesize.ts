@@ -2,6 +2,7 @@ import type { CatalogEntry } from "../catalog/catalog.ts";
 import { ToolgenError } from "../errors.ts";
 import { validateArguments } from "../tools/validate.ts";
 import { AGAIN, JOINERS } from "./english.ts";
+import { linkOpening, requestJoiner } from "./link-marks.ts";
 import { catalogNameWords, offTopicQuestion } from "./off-topic.ts";
 import {
   argumentClauses,
@@ -48,6 +49,8 @@ function checkOptions(o: SynthOptions): void {
     ["pairedShare", o.pairedShare],
     ["listedToolShare", o.listedToolShare],
     ["shapeShare", o.shapeShare],
+    ["linkMarkShare", o.linkMarkShare],
+    ["linkLeadShare", o.linkLeadShare],
   ] as const) {
     if (v !== undefined && !(Number.isFinite(v) && v >= 0 && v <= 1))
       bad(`${name} must be a number in [0, 1], got ${v}`);
@@ -78,6 +81,7 @@ function twoCalls(
   rng: SynthRng,
   pool?: ValuePool,
   inline = 0,
+  linkShare = 0,
 ): { segments: Segment[]; calls: SynthCall[] } | undefined {
   const first = usable[rng.int(usable.length)]!;
   const a = drawCall(first, rng, pool);
@@ -89,13 +93,15 @@ function twoCalls(
     if (b === undefined || sameCall(b.call, a.call)) return undefined;
     const clauses = argumentClauses(b.parts, rng, false, inline);
     if (clauses.length === 0) return undefined;
-    return { segments: [...opening, { text: rng.pick(AGAIN) }, ...clauses], calls: [a.call, b.call] };
+    const again = requestJoiner(rng, linkShare, AGAIN);
+    return { segments: [...opening, { text: again }, ...clauses], calls: [a.call, b.call] };
   }
   const second = usable[rng.int(usable.length)]!;
   const b = drawCall(second, rng, pool);
   if (b === undefined || sameCall(b.call, a.call)) return undefined;
   const follow = requestSegments(toolPhrase(second, rng), b.parts, rng, true, inline);
-  return { segments: [...opening, { text: rng.pick(JOINERS) }, ...follow], calls: [a.call, b.call] };
+  const joiner = requestJoiner(rng, linkShare, JOINERS);
+  return { segments: [...opening, { text: joiner }, ...follow], calls: [a.call, b.call] };
 }
 
 /** A two-call question of a shape drawn evenly from MULTI_SHAPES (multi-shapes.ts). */
@@ -158,7 +164,7 @@ function manyCalls(
       if (calls.some((c) => sameCall(c, b.call))) return undefined;
       const clauses = argumentClauses(b.parts, rng, false, inline);
       if (clauses.length === 0) return undefined;
-      segments.push({ text: rng.pick(AGAIN) }, ...clauses);
+      segments.push({ text: requestJoiner(rng, options.linkMarkShare ?? 0, AGAIN) }, ...clauses);
       calls.push(b.call);
     }
     return { segments, calls };
@@ -193,7 +199,7 @@ function manyCalls(
       part = { segments: withoutTrailingStop(phrase), calls: [drawn.call] };
     }
     if (part.calls.some((c) => calls.some((d) => sameCall(c, d)))) return undefined;
-    if (tool > 0) segments.push({ text: rng.pick(JOINERS) });
+    if (tool > 0) segments.push({ text: requestJoiner(rng, options.linkMarkShare ?? 0, JOINERS) });
     segments.push(...part.segments);
     calls.push(...part.calls);
   }
@@ -360,10 +366,18 @@ export function synthesizeWithReport(catalog: readonly CatalogEntry[], options: 
     for (let tries = 0; made < options.perTool && tries < options.perTool * TRIES; tries++) {
       const drawn = drawCall(entry, rng, options.valuePool);
       if (drawn === undefined) break;
-      const segments = styled(
-        requestSegments(toolPhrase(entry, rng), drawn.parts, rng, false, options.inlineShare ?? 0),
+      const request = requestSegments(
+        toolPhrase(entry, rng),
+        drawn.parts,
         rng,
+        false,
+        options.inlineShare ?? 0,
       );
+      // with chance linkLeadShare the request opens with a marked link, as a later request of a longer exchange
+      // ("Finally, can you …"); at 0 no draw is made
+      const lead = options.linkLeadShare ?? 0;
+      const opened = lead > 0 && rng.chance(lead) ? [{ text: linkOpening(rng) }, ...request] : request;
+      const segments = styled(opened, rng);
       if (add(segments, [drawn.call])) made++;
     }
     if (made === 0) unusable.add(entry.id);
@@ -383,7 +397,7 @@ export function synthesizeWithReport(catalog: readonly CatalogEntry[], options: 
       shapeShare > 0 && rng.chance(shapeShare)
         ? shaped(usable, rng, options)
         : maxCalls === 2
-          ? twoCalls(usable, rng, options.valuePool, options.inlineShare ?? 0)
+          ? twoCalls(usable, rng, options.valuePool, options.inlineShare ?? 0, options.linkMarkShare ?? 0)
           : manyCalls(usable, 2 + rng.int(maxCalls - 1), rng, options);
     if (drawn !== undefined && add(styled(drawn.segments, rng), drawn.calls)) made++;
   }

@@ -53,6 +53,19 @@ export interface SynthOptions {
    * to the first's value (default 0: none, and the questions are as before the option).
    */
   shapeShare?: number;
+  /**
+   * Of the joins between the requests of a multi-call question (JOINERS, AGAIN; not the shapes' joins), the share
+   * written as a marked link: a link word set off by a comma, semicolon, colon or dash (", and finally, can you
+   * …", link-marks.ts), so a plain word stands before a mark and is no value (default 0: none, and the questions
+   * are as before the option).
+   */
+  linkMarkShare?: number;
+  /**
+   * Of the one-call questions, the share opened by a marked link ("Finally, can you …", "Also; …",
+   * link-marks.ts), as a later request of a longer exchange: the argument scorer learns from one-call questions
+   * only, and there a plain word before a mark is then no value (default 0: none, questions as before).
+   */
+  linkLeadShare?: number;
   /** Decline questions as a share of the single-call ones (default 0.1). */
   declineShare?: number;
   /** Catalog tools offered besides the called ones (default 3; fewer when the catalog is small). */
