@@ -1,21 +1,9 @@
 import { existsSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { MatmulCall, RowWork } from "../../src/nn/kernels/api.ts";
-import { loadNative, NATIVE_PATH } from "../../src/nn/kernels/native.mjs";
-import { createWasmKernels, DEFAULT_WASM_PATH, type WasmKernels } from "../../src/nn/kernels/wasm.ts";
+import { DEFAULT_WASM_PATH, type WasmKernels } from "../../src/nn/kernels/wasm.ts";
 import { emptyStats } from "../../src/nn/kernels/stats.ts";
-
-const bytes = (x: Float32Array) => Buffer.from(x.buffer, x.byteOffset, x.byteLength);
-
-function nativeUsable(): boolean {
-  if (!existsSync(NATIVE_PATH)) return false;
-  try {
-    loadNative();
-    return true;
-  } catch {
-    return false;
-  }
-}
+import { bytes, nativeUsable, startKernels } from "../helpers/threaded-kernels.ts";
 
 // The backward's row chain (llama.ts backward): down's input gradient, SwiGLU's backward, the gate/up input
 // gradients summed, RMSNorm's backward writing dL/dx2 into a second buffer (RowWork `from`), o's input gradient,
@@ -27,12 +15,12 @@ describe.skipIf(!existsSync(DEFAULT_WASM_PATH))("a layer's backward products as 
   const kernels: WasmKernels[] = [];
 
   beforeAll(async () => {
-    for (const native of nativeUsable() ? [false, true] : [false])
-      for (const threads of [1, 2, 3]) kernels.push(createWasmKernels({ threads, native }));
-    const until = Date.now() + 20_000;
-    const started = () => kernels.every((k) => k.parallel || k.name.indexOf("threads") < 0);
-    while (!started() && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
-    expect(started(), "helper threads did not start").toBe(true);
+    const families = nativeUsable() ? [false, true] : [false];
+    kernels.push(
+      ...(await startKernels(
+        families.flatMap((native) => [1, 2, 3].map((threads) => ({ threads, native }))),
+      )),
+    );
   });
 
   afterAll(async () => {

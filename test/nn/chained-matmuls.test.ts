@@ -1,10 +1,9 @@
 import { existsSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { MatmulCall } from "../../src/nn/kernels/api.ts";
-import { createWasmKernels, DEFAULT_WASM_PATH, type WasmKernels } from "../../src/nn/kernels/wasm.ts";
+import { DEFAULT_WASM_PATH, type WasmKernels } from "../../src/nn/kernels/wasm.ts";
 import { emptyStats } from "../../src/nn/kernels/stats.ts";
-
-const bytes = (x: Float32Array) => Buffer.from(x.buffer, x.byteOffset, x.byteLength);
+import { bytes, startKernels } from "../helpers/threaded-kernels.ts";
 
 // matmulMany with products that add into an earlier one's output (the backward's dh = dg·Wg, dh += du·Wu; dh =
 // dQ·Wq, += dK·Wk, += dV·Wv): the pool runs them on the first one's row chunks (kernels/wasm-gemm.ts chain()),
@@ -13,14 +12,7 @@ describe.skipIf(!existsSync(DEFAULT_WASM_PATH))("chained products in one hand-of
   const kernels: WasmKernels[] = [];
 
   beforeAll(async () => {
-    for (const threads of [1, 2, 3]) kernels.push(createWasmKernels({ threads }));
-    const until = Date.now() + 20_000;
-    while (!kernels.every((k, i) => i === 0 || k.parallel) && Date.now() < until)
-      await new Promise((r) => setTimeout(r, 20));
-    expect(
-      kernels.slice(1).every((k) => k.parallel),
-      "helper threads did not start",
-    ).toBe(true);
+    kernels.push(...(await startKernels([1, 2, 3].map((threads) => ({ threads })))));
   });
 
   afterAll(async () => {

@@ -1,10 +1,9 @@
 import { existsSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { MatmulCall, RowWork } from "../../src/nn/kernels/api.ts";
-import { createWasmKernels, DEFAULT_WASM_PATH, type WasmKernels } from "../../src/nn/kernels/wasm.ts";
+import { DEFAULT_WASM_PATH, type WasmKernels } from "../../src/nn/kernels/wasm.ts";
 import { emptyStats } from "../../src/nn/kernels/stats.ts";
-
-const bytes = (x: Float32Array) => Buffer.from(x.buffer, x.byteOffset, x.byteLength);
+import { bytes, startKernels } from "../helpers/threaded-kernels.ts";
 
 // matmulChain: a layer's o, gate, up and down with the residual adds, norms and SwiGLU between them in one pool
 // job, each thread going through the whole chain on its row chunks (kernels/wasm-gemm.ts chainRows()). It must
@@ -15,14 +14,7 @@ describe.skipIf(!existsSync(DEFAULT_WASM_PATH))("a layer's products as one row c
   const kernels: WasmKernels[] = [];
 
   beforeAll(async () => {
-    for (const threads of [1, 2, 3]) kernels.push(createWasmKernels({ threads }));
-    const until = Date.now() + 20_000;
-    while (!kernels.every((k, i) => i === 0 || k.parallel) && Date.now() < until)
-      await new Promise((r) => setTimeout(r, 20));
-    expect(
-      kernels.slice(1).every((k) => k.parallel),
-      "helper threads did not start",
-    ).toBe(true);
+    kernels.push(...(await startKernels([1, 2, 3].map((threads) => ({ threads })))));
   });
 
   afterAll(async () => {
