@@ -3507,6 +3507,7 @@ const MODES: Record<string, DecideOptions> = {
   "dict-literals-off": { dictLiterals: false },
   "name-heads-off": { nameHeads: false },
   "comma-codes-off": { commaCodes: false },
+  "preceding-names-off": { precedingNames: false },
 };
 
 function countKinds(report: BfclReport): Record<string, number> {

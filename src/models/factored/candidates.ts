@@ -131,6 +131,8 @@ export interface QuestionView {
   glued?: boolean;
   /** false: another parameter's name near a span is a cue whatever that parameter takes (features.ts otherNames). */
   kinNames?: boolean;
+  /** false: features.ts x[48] (another parameter's name nearer before a span, preceding-names.ts) stays 0. */
+  precedingNames?: boolean;
   /** false: an array of enum members takes lists of the question's words, as any array does (enum-lists.ts). */
   enumLists?: boolean;
   /** false: a list parameter is never given one variable's name in place of a list (candidates.ts variables). */

@@ -98,6 +98,8 @@ export interface DecideOptions {
   mention?: boolean;
   /** false: with several functions called, every function may take any span (no spanOwners). */
   segment?: boolean;
+  /** false: the learnt feature x[48] stays 0: another parameter's name nearer before a value (preceding-names.ts). */
+  precedingNames?: boolean;
   /** false: a number written "5%" is offered as 5 only, never as the fraction 0.05. */
   fractions?: boolean;
   /** false: no span made of tokens written without spaces between them ("2022-04-27"; candidates.ts gluedRuns). */
@@ -481,6 +483,7 @@ export function scoreFunctions(
     o.unwrap !== false,
   );
   if (o.enumLists === false) view.enumLists = false;
+  if (o.precedingNames === false) view.precedingNames = false;
   if (o.variables === false) view.variables = false;
   if (o.literals === false) view.literals = false;
   if (o.symbols === false) view.symbols = false;

@@ -10,6 +10,7 @@ import { afterAbbreviation, listedExamples } from "./abbreviations.ts";
 import { looseNameCover } from "./loose-names.ts";
 import { negatedMention } from "./negations.ts";
 import { saysPercent } from "./percent-words.ts";
+import { otherNameBefore } from "./preceding-names.ts";
 import { nameWords, stemOf, textStems, tokenize } from "./text.ts";
 
 /** How common each word stem is in questions, 0 (never seen) to 1 (in every question). */
@@ -114,7 +115,7 @@ export function functionView(tool: ToolJson, view: QuestionView, stats: WordStat
   return { tool, view, params, toolStems, docStems, stats };
 }
 
-export const PAIR_DIM = 48;
+export const PAIR_DIM = 49;
 export const NULL_DIM = 10;
 export const FUNCTION_DIM = 14;
 
@@ -161,6 +162,14 @@ function otherNames(f: FunctionView, p: ParamInfo): Set<string> {
     for (const s of q.nameStems) if (!p.nameStems.has(s)) out.add(s);
   }
   return out;
+}
+
+/** The name stems of `p` and of each other parameter of its family that no other of them has (preceding-names.ts). */
+function exclusiveNames(f: FunctionView, p: ParamInfo): { own: Set<string>; others: Set<string>[] } {
+  const fam = familyOf(p.kind);
+  const kin = f.params.filter((q) => familyOf(q.kind) === fam);
+  const only = (q: ParamInfo) => new Set([...q.nameStems].filter((s) => kin.every((r) => r === q || !r.nameStems.has(s))));
+  return { own: only(p), others: kin.filter((q) => q !== p).map(only) };
 }
 
 /** Stems of the other parameters' descriptions that are not in this parameter's name or description. */
@@ -312,6 +321,11 @@ export function pairFeatures(f: FunctionView, p: ParamInfo, c: Candidate): Float
     const around = otherDescriptions(f, p);
     x[46] = windowMatch(f, around, c.start - 1, -1, true);
     x[47] = windowMatch(f, around, c.end, 1, true);
+  }
+  // another parameter of the family named nearer before the span than this one (preceding-names.ts)
+  if (c.start >= 0 && f.view.precedingNames !== false) {
+    const { own, others } = exclusiveNames(f, p);
+    x[48] = otherNameBefore(t, own, others, c.start);
   }
   return x;
 }
