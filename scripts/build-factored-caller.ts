@@ -24,7 +24,8 @@
  * on held-out synth questions), --catalog-values X (default 1, chosen on BFCL dev; 0 = made-up
  * values only; see src/synth/value-pool.ts), --drop-pair i,j (pair features the argument scorer is not given; a
  * probe), --second-pass i,j (the argument scorer trained without pair features i, j, then again from those weights
- * with only i, j learning; a probe: src/train/factored-train.ts secondPassFeatures), --negatives N (wrong spans kept
+ * with only i, j learning: src/train/factored-train.ts secondPassFeatures; default 48, the preceding names of
+ * preceding-names.ts, kept 2026-12-07 on both seeds; "" = none), --negatives N (wrong spans kept
  * per parameter in the argument scorer's training groups; default 40), --arg-bags N (the argument scorer trained N
  * times, weights averaged; default 1, a probe),
  * --multi-word X (share of one-call questions added again with one-word string values made two; default 0.3,
@@ -92,7 +93,9 @@ const { values: args } = parseArgs({
     "listed-tools": { type: "string", default: "0" },
     "unseen-rows": { type: "string", default: "1" },
     "drop-pair": { type: "string", default: "" },
-    "second-pass": { type: "string", default: "" },
+    // x[48] (another parameter named nearer before a span) learns alone after the rest, as it was measured: every
+    // other weight is then the build's without it (DEVELOPMENT_PROBES, h38c / h38l)
+    "second-pass": { type: "string", default: "48" },
     negatives: { type: "string", default: "40" },
     "arg-bags": { type: "string", default: "1" },
     "multi-word": { type: "string", default: "0.3" },
