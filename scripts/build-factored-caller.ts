@@ -3405,6 +3405,22 @@ const DEVELOPMENT_PROBES = [
     38,
     26,
   ],
+  [
+    "probe, rebuild, not kept (h38l, 2026-12-07): h38p's marked links between a multi-call question's requests alone, without the one-call leads (--link-marks 0.5; npx tsx scripts/build-factored-caller.ts [--seed 2] --link-marks 0.5 --out DIR, then --eval [--seed 2] --modes full; argument loss 0.4512 / 0.4370, synth's 'more' ratio 0.8 / 0.9), seed 1: 57.75 / 63 / 66 / 59 / 36.5 / 25.5, irrelevance 82.08, sum 307.75 against 320.5; seed 2: 60 / 63 / 66 / 63 / 36.5 / 26.5, irrelevance 82.08, sum 315 against 320. The joins reach the function and 'more' models, not the argument scorer (one-call only), and cost parallel on both seeds; with the leads (h38p) 315.5 / 310.5: neither form helps, so (a)+(b) was not tried",
+    57.75,
+    59,
+    82.08,
+    36.5,
+    25.5,
+  ],
+  [
+    "kept (h38l, 2026-12-07): h38c's x[48] at 137b121 brought back (preceding-names.ts: another parameter of the span's family named nearer before the span than this one, each read by the name words no other of the family has; learnt alone in a second pass, --second-pass 48, now the build's default), rebuilt on both seeds (npx tsx scripts/build-factored-caller.ts [--seed 2] --second-pass 48 --out DIR, then --eval [--seed 2] --modes full,preceding-names-off --items; argument loss 0.4473 / 0.4387, 'more' ratio 0.9 both), h38c's figures exactly: seed 1: 61 / 64 / 66 / 62.5 / 40.5 / 27, irrelevance 81.25, sum 321 (preceding-names-off on the same build 61 / 64 / 66 / 63 / 40 / 26.5, 320.5, main's; won parallel_23, parallel_multiple_187, lost multiple_21); seed 2: 61.25 / 64 / 68 / 61.5 / 39 / 26.5, irrelevance 81.67, sum 320.25 (off: 61 / 64 / 68 / 62 / 38.5 / 26.5, irrelevance 81.25, 320, main's; won irrelevance_4, parallel_23, parallel_multiple_187, simple_python_246, lost multiple_21, parallel_multiple_120). One item or two either way, far from parallel_multiple's 35",
+    61,
+    62.5,
+    81.25,
+    40.5,
+    27,
+  ],
 ].map(([what, simple_python, multiple, irrelevance, parallel, parallel_multiple]) => ({
   what,
   simple_python,
@@ -3615,6 +3631,8 @@ const NAME_BINDING_MODES: Record<string, string> = {
     "a capitalised name holding a parameter's own name word is taken without the name 'of' links it to ('the Metropolitan Museum of Art' gave 'Metropolitan Museum' and a second call with 'Art'; named-runs.ts, name-links.ts; before 2026-12-06 12:00 UTC)",
   "siblings-off":
     "numbered siblings (species1, species2) never share out a joined list one of them holds: one call per value, the other sibling repeating its own ('between Apple and Samsung occurred in USA' gave company2 'USA' twice; numbered-siblings.ts; before 2026-12-06 12:00 UTC)",
+  "preceding-names-off":
+    "the learnt x[48] stays 0: another parameter of the span's family named nearer before a value than this one's own name is no evidence against it ('the initial investment value was $5000, the final investment value … $15000' gave initial_value 15000, final_value 5000; preceding-names.ts; before 2026-12-07, h38c / h38l)",
 };
 
 /** Ablation of the bar for calling at all (2026-12-06, issue 38, h38k: simple_python), run with the default modes. */
