@@ -36,8 +36,7 @@
  * of one-call questions added again as declines with their required values cut out, src/train/valueless-declines.ts;
  * default 0, a probe), --shapes X (that share of synth's multi-call questions in the shapes of
  * src/synth/multi-shapes.ts: a value said once for two calls, values set out before the requests, a call pointing
- * back; default 0, a probe), --kin-pass X (x[49], kin values, learnt last on multi-call questions of a draw of their
- * own, X of them in those shapes: kinExamples; default 0, a probe),
+ * back; default 0, a probe),
  * --modes full,gate-off,... , --categories a,b (a quick look: printed,
  * not recorded), --bfcl DIR, --result NAME, --items (each run records the ids of the items it failed), --halves
  * (the full model's wins over each mode per half of every category, the halves split by a hash of the item id:
@@ -97,7 +96,6 @@ const { values: args } = parseArgs({
     // x[48] (another parameter named nearer before a span) learns alone after the rest, as it was measured: every
     // other weight is then the build's without it (DEVELOPMENT_PROBES, h38c / h38l)
     "second-pass": { type: "string", default: "48" },
-    "kin-pass": { type: "string", default: "0" },
     negatives: { type: "string", default: "40" },
     "arg-bags": { type: "string", default: "1" },
     "multi-word": { type: "string", default: "0.3" },
@@ -262,35 +260,9 @@ function featureList(option: string, text: string): number[] {
   });
 }
 
-/**
- * --kin-pass X: multi-call questions from a draw of their own (seeds 9101 on), X of them in synth's shapes
- * (src/synth/multi-shapes.ts: a value said once for two calls, values set out first, a call pointing back), for the
- * last pass in which x[49] (kin values) alone learns; every other part trains on the same data as without them.
- */
-async function kinExamples(share: number): Promise<CallerExample[]> {
-  if (share <= 0) return [];
-  const out: CallerExample[] = [];
-  let seed = 9101;
-  for (const c of await catalogs()) {
-    const items = synthesize(c.entries, {
-      seed: seed++,
-      perTool: Math.max(1, Math.round(c.perTool / 3)),
-      multiCallShare: 1,
-      shapeShare: share,
-      declineShare: 0,
-      distractors: 1,
-      valuePool: undefined,
-    });
-    out.push(...callerExamples(items, c.entries).filter((e) => e.calls.length > 1 && e.tools.length > 0));
-  }
-  return out;
-}
-
 async function build(): Promise<void> {
   const started = Date.now();
   const { examples, counts } = await trainingExamples();
-  const kin = await kinExamples(Number(args["kin-pass"]));
-  if (kin.length > 0) process.stderr.write(`kin pass: ${kin.length} multi-call questions\n`);
   process.stderr.write(`examples: ${examples.length} ${JSON.stringify(counts)}\n`);
   const file = trainFactored(examples, {
     // --seed N: the trainer's seed (epoch orders, which questions each part trains on); synth's seeds stay.
@@ -317,8 +289,6 @@ async function build(): Promise<void> {
     kinNames: args["kin-names-train"] === "1",
     dropPairFeatures: args["drop-pair"] === "" ? [] : args["drop-pair"]!.split(",").map(Number),
     secondPassFeatures: featureList("--second-pass", args["second-pass"]!),
-    // --kin-pass X: x[49] (kin values) learnt last on multi-call questions, X of them shaped (kinExamples; a probe)
-    kinExamples: kin,
     negatives: count("--negatives", args.negatives!),
     // "synth" = the threshold chosen on held-out synth questions; a number fixes it (0.3: chosen on BFCL dev
     // with the fill floor, 2026-12-06; 0.5 before, DEVELOPMENT_PROBES)
@@ -3557,7 +3527,6 @@ const MODES: Record<string, DecideOptions> = {
   "name-heads-off": { nameHeads: false },
   "comma-codes-off": { commaCodes: false },
   "preceding-names-off": { precedingNames: false },
-  "kin-values-off": { kinValues: false },
 };
 
 function countKinds(report: BfclReport): Record<string, number> {

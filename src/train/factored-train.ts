@@ -35,11 +35,9 @@ import {
 } from "../models/factored/features.ts";
 import { trainLogistic, trainSoftmax, type SoftmaxGroup } from "../models/factored/linear.ts";
 import { nameWords, stemOf, tokenize } from "../models/factored/text.ts";
-import { KIN_VALUE_FEATURE } from "../models/factored/kin-values.ts";
 import { Rng } from "../nn/rng.ts";
 import type { JsonSchema, ToolJson } from "../tools/types.ts";
 import type { CallerExample } from "./caller-data.ts";
-import { kinValueGroups } from "./kin-groups.ts";
 
 export interface FactoredTrainOptions {
   seed?: number;
@@ -113,11 +111,6 @@ export interface FactoredTrainOptions {
    * name, decoding only its family's; chosen on BFCL dev, DEVELOPMENT_PROBES: trained on, figures fell).
    */
   kinNames?: boolean;
-  /**
-   * Questions calling several functions for a last pass in which only x[49] (kin values, kin-values.ts) learns,
-   * every other weight kept (train/kin-groups.ts; default none: x[49]'s weight stays 0 and decoding never reads it).
-   */
-  kinExamples?: readonly CallerExample[];
 }
 
 const norm = (v: unknown): unknown => {
@@ -648,28 +641,6 @@ export function trainFactored(
       learn: new Set(later),
     });
   }
-  // x[49] last, alone, on multi-call questions (kin-groups.ts; its own draws, so every other part stays as without it)
-  let kinGroups = 0;
-  let kinLoss = 0;
-  if ((o.kinExamples?.length ?? 0) > 0) {
-    const kg = kinValueGroups(o.kinExamples!, stats, joiners, {
-      negatives: o.negatives ?? 40,
-      rng: new Rng(seed + 4900),
-      kin,
-      same: sameValue,
-    });
-    kinGroups = kg.length;
-    const k = trainSoftmax(kg, dims, {
-      epochs: o.epochs ?? 4,
-      lr: 0.1,
-      l2: 1e-5,
-      seed,
-      init: arg.weights,
-      learn: new Set([KIN_VALUE_FEATURE]),
-    });
-    arg = { weights: k.weights, loss: arg.loss };
-    kinLoss = k.loss;
-  }
   const bags = o.argumentBags ?? 1;
   for (let b = 1; b < bags; b++) {
     const more = trainSoftmax(groups, dims, {
@@ -762,7 +733,6 @@ export function trainFactored(
       dev: dev.length,
       argumentGroups: groups.length,
       argumentLoss: Math.round(arg.loss * 1e4) / 1e4,
-      ...(kinGroups > 0 ? { kinGroups, kinLoss: Math.round(kinLoss * 1e4) / 1e4 } : {}),
       moreRows: moreRows.length,
       morePositives: moreRows.filter((r) => r.y === 1).length,
       listsAsCalls: listsAsCalls(train).length,

@@ -11,7 +11,6 @@ import type { ToolJson } from "../../tools/types.ts";
 import type { Candidate } from "./candidates.ts";
 import {
   coveredTokens,
-  familyOf,
   functionFeatures,
   functionView,
   nullFeatures,
@@ -39,8 +38,7 @@ import { clauseStarts, clusteredPlace } from "./segment-shape.ts";
 import { mentionEvents, repeatedSegments, segmentOwners, type MentionEvent } from "./repeated-mentions.ts";
 import { quotedJoined } from "./quoted-joins.ts";
 import { extendsRun, type Link } from "./list-runs.ts";
-import { shareValues, type Call } from "./shared-values.ts";
-import { KIN_VALUE_FEATURE, kinTakenValues, type KinTaken } from "./kin-values.ts";
+import { shareValues } from "./shared-values.ts";
 import { leftoverNumbers } from "./leftover-numbers.ts";
 import { emptyNames, leftoverNames } from "./leftover-names.ts";
 import { digitText } from "./digit-texts.ts";
@@ -102,8 +100,6 @@ export interface DecideOptions {
   segment?: boolean;
   /** false: the learnt feature x[48] stays 0: another parameter's name nearer before a value (preceding-names.ts). */
   precedingNames?: boolean;
-  /** false: with several functions called, no second decoding reading the values kin parameters took (x[49], kin-values.ts). */
-  kinValues?: boolean;
   /** false: a number written "5%" is offered as 5 only, never as the fraction 0.05. */
   fractions?: boolean;
   /** false: no span made of tokens written without spaces between them ("2022-04-27"; candidates.ts gluedRuns). */
@@ -476,7 +472,6 @@ export function scoreFunctions(
   stats: WordStats,
   joiners: ReadonlySet<string>,
   o: DecideOptions = {},
-  kinTaken?: KinTaken,
 ): ScoredFunction[] {
   const view = questionView(
     question,
@@ -533,7 +528,7 @@ export function scoreFunctions(
   // a function's whole name the question writes is no value (written-names.ts)
   const namesAt = o.writtenNames !== false ? writtenNamePlaces(view.tokens, tools.map((t) => t.function.name)).flat() : [];
   const scored = tools.map((tool) => {
-    const f = functionView(tool, view, stats, kinTaken?.get(tool.function.name));
+    const f = functionView(tool, view, stats);
     const params = scoreParams(f, w.argument);
     for (const p of params) dropWrittenNames(p, namesAt);
     const required = params.filter((p) => p.info.required);
@@ -1313,33 +1308,7 @@ export function decide(
       return tool ? { name: c.name, arguments: nestArguments(tool, c.arguments) } : c;
     });
   }
-  let { chosen, calls } = decideOnce(tools, question, w, stats, joiners, o);
-  // a value said once for two calls: decoded again with the values kin parameters of the others took (kin-values.ts)
-  if (chosen.length > 1 && o.kinValues !== false && w.argument.some((b) => (b[KIN_VALUE_FEATURE] ?? 0) !== 0)) {
-    const functions = chosen.map((s) => ({
-      name: s.view.tool.function.name,
-      params: s.view.params.map((p) => ({ name: p.name, nameStems: p.nameStems, family: familyOf(p.kind) })),
-    }));
-    const taken = kinTakenValues(functions, calls.map((c) => c[0]?.arguments));
-    if (taken.size > 0) ({ chosen, calls } = decideOnce(tools, question, w, stats, joiners, o, taken));
-  }
-  // a call that lacks a required argument is no call the schema allows: made only where it would be the only one (whole-calls.ts)
-  if (o.wholeCalls !== false)
-    return wholeCalls(calls, chosen.map((s) => s.params.filter((p) => p.info.required).map((p) => p.info.name)), o.wholeCalls === "always").flat();
-  return calls.flat();
-}
-
-/** The functions called and each one's calls, before whole-calls.ts; with `kinTaken`, x[49] read (kin-values.ts). */
-function decideOnce(
-  tools: readonly ToolJson[],
-  question: string,
-  w: FactoredWeights,
-  stats: WordStats,
-  joiners: ReadonlySet<string>,
-  o: DecideOptions,
-  kinTaken?: KinTaken,
-): { chosen: ScoredFunction[]; calls: Call[][] } {
-  const scored = scoreFunctions(tools, question, w, stats, joiners, o, kinTaken);
+  const scored = scoreFunctions(tools, question, w, stats, joiners, o);
   const chosen = chooseFunctions(scored, w, o);
   const shape = {
     clauses: o.clauseStarts !== false,
@@ -1367,7 +1336,10 @@ function decideOnce(
   const calls = repeated ?? chosen.map((s, i) => argumentsOf(s, w, o, allowed(i), firsts?.flatMap((r, j) => (j === i ? [] : r)), foreign(i)));
   if (o.shared !== false && chosen.length > 1)
     shareValues(chosen, calls, new Set(chosen[0]!.view.view.quoted.map((q) => q.text)));
-  return { chosen, calls };
+  // a call that lacks a required argument is no call the schema allows: made only where it would be the only one (whole-calls.ts)
+  if (o.wholeCalls !== false)
+    return wholeCalls(calls, chosen.map((s) => s.params.filter((p) => p.info.required).map((p) => p.info.name)), o.wholeCalls === "always").flat();
+  return calls.flat();
 }
 
 /** How near (features.ts windowMatch: 1 beside, 0.6 a word away) another function's parameter name must stand to claim a value. */

@@ -10,7 +10,6 @@ import { afterAbbreviation, listedExamples } from "./abbreviations.ts";
 import { looseNameCover } from "./loose-names.ts";
 import { negatedMention } from "./negations.ts";
 import { saysPercent } from "./percent-words.ts";
-import { KIN_VALUE_FEATURE, takenValue } from "./kin-values.ts";
 import { otherNameBefore } from "./preceding-names.ts";
 import { nameWords, stemOf, textStems, tokenize } from "./text.ts";
 
@@ -40,11 +39,9 @@ export interface FunctionView {
   /** The stems of every parameter's name and description. */
   docStems: Set<string>;
   stats: WordStats;
-  /** Per parameter, the values kin parameters of the other called functions take (kin-values.ts; x[49]). */
-  kinTaken?: ReadonlyMap<string, readonly unknown[]>;
 }
 
-export const familyOf = (k: ParamKind): string =>
+const familyOf = (k: ParamKind): string =>
   k.type === "boolean" ? "bool" : k.enumValues && k.type !== "array" ? "enum" : k.type === "integer" || k.type === "number" ? "number" : k.type === "array" ? "list" : "span";
 
 export function questionView(
@@ -85,12 +82,7 @@ function exampleStems(description: string, typeNames = true, abbreviations: bool
   return out;
 }
 
-export function functionView(
-  tool: ToolJson,
-  view: QuestionView,
-  stats: WordStats,
-  kinTaken?: ReadonlyMap<string, readonly unknown[]>,
-): FunctionView {
+export function functionView(tool: ToolJson, view: QuestionView, stats: WordStats): FunctionView {
   const schema = (tool.function.parameters ?? {}) as JsonSchema & { properties?: Record<string, JsonSchema>; required?: string[] };
   const props = schema.properties ?? {};
   const required = new Set(Array.isArray(schema.required) ? schema.required : []);
@@ -120,10 +112,10 @@ export function functionView(
     ...textStems(tool.function.description ?? ""),
   ]);
   const docStems = new Set(params.flatMap((p) => [...p.nameStems, ...p.descStems]));
-  return { tool, view, params, toolStems, docStems, stats, ...(kinTaken ? { kinTaken } : {}) };
+  return { tool, view, params, toolStems, docStems, stats };
 }
 
-export const PAIR_DIM = 50;
+export const PAIR_DIM = 49;
 export const NULL_DIM = 10;
 export const FUNCTION_DIM = 14;
 
@@ -335,9 +327,6 @@ export function pairFeatures(f: FunctionView, p: ParamInfo, c: Candidate): Float
     const { own, others } = exclusiveNames(f, p);
     x[48] = otherNameBefore(t, own, others, c.start);
   }
-  // a value a kin parameter of another called function takes (kin-values.ts; set only with several functions called)
-  const kin = f.kinTaken?.get(p.name);
-  if (kin && takenValue(c.value, kin)) x[KIN_VALUE_FEATURE] = 1;
   return x;
 }
 
