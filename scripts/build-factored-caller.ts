@@ -3421,6 +3421,22 @@ const DEVELOPMENT_PROBES = [
     40.5,
     27,
   ],
+  [
+    "probe, rebuild, not kept (h38l, 2026-12-07, code at c59f452, test at 7dc8ab2): kin values, x[49] (kin-values.ts: a span that another called function's first call gives a parameter of the same value family sharing a name word, 'a value said once for two calls'), learnt last and alone (every other weight the x[48] build's) on 7,916 multi-call questions of a draw of their own, half in synth's multi-call shapes (src/synth/multi-shapes.ts; train/kin-groups.ts: 4,138 groups holding such a value; --kin-pass 0.5), decoding decoding again with the first decoding's values where several functions are called (kin-values-off: no second decoding); learnt span -0.01 / -0.01, numbers -0.85 / -0.96 (seed 1 / 2): synth says another call's value is seldom this one's. Seed 1: 61 / 64 / 66 / 62.5 / 40.5 / 26, irrelevance 81.25, sum 320 (kin-values-off 321, the x[48] build's; lost parallel_multiple_62, 82: time and acceleration shared by two kinematics calls pushed apart); seed 2: 61.25 / 64 / 68 / 61.5 / 39 / 25.5, irrelevance 81.67, sum 319.25 (off 320.25)",
+    61,
+    62.5,
+    81.25,
+    40.5,
+    26,
+  ],
+  [
+    "probe, rebuild, not kept (h38l, 2026-12-07, code at c59f452): kin values as the one before with every multi-call question of the draw in synth's shapes (--kin-pass 1; 9,019 groups), learnt span +0.38 / +0.39, numbers -0.64 / -0.74. Seed 1: 61 / 64 / 66 / 62.5 / 40.5 / 25.5, irrelevance 81.25, sum 319.5 (off 321; lost parallel_multiple_40: getWeight's particle took the other function's first value 'Proton' and lost its own second call, 'Neutron', and 62, 82); seed 2: 61.25 / 64 / 68 / 61.5 / 39 / 24.5, irrelevance 81.67, sum 318.25 (off 320.25). No item won on either seed in either form; BFCL's parallel_multiple_56 (the brief's 'two cities') is decoded right by the x[48] build already",
+    61,
+    62.5,
+    81.25,
+    40.5,
+    25.5,
+  ],
 ].map(([what, simple_python, multiple, irrelevance, parallel, parallel_multiple]) => ({
   what,
   simple_python,
