@@ -200,7 +200,7 @@ describe("factored caller parts", () => {
     expect(x("genre", "jazz")[44]).toBe(1);
     expect(x("genre", "Boston")[45]).toBe(1);
     // "hall" of the seats description stands just after "3"; the number is read as before
-    expect(x("seats", 3).slice(44)).toEqual(new Float32Array(4));
+    expect([...x("seats", 3).slice(44)].every((v) => v === 0)).toBe(true);
     expect(x("city", "seats")[47]).toBeGreaterThan(0);
   });
 
