@@ -3,6 +3,7 @@ import { kernels } from "./kernels/index.ts";
 import type { MatmulCall, MatmulKernels, RowWork } from "./kernels/api.ts";
 import {
   attentionBackwardRows,
+  attentionBackwardRowsWith,
   attentionForwardRows,
   attentionProbsSize,
   type AttentionShape,
@@ -579,6 +580,9 @@ export class Llama {
     let dxNext = ws.rowsD[1]; // (dhF until the final norm's backward; then where a row chain writes dL/dx2)
     const tmp = ws.rowsD[2];
     const dh = ws.rowsD[3];
+    // the row chain's dh (dg·Wg + du·Wu): the norm's deferred dw reads it in the job where the attention's
+    // backward writes dQ, dK, dV, and the layer above's deferred norm dw reads dh in the chain's own job
+    const chainDh = ws.rowsD[4];
     if (!k.fillZero?.(dx)) dx.fill(0);
     rmsnormGrad(k, dx, G.get("model.norm.weight"), dhF, ws.xOut, P.get("model.norm.weight"), ws.invF, N, d);
     const [dQ, dK, dV] = ws.headsD;
@@ -593,14 +597,14 @@ export class Llama {
       const sg = this.sgKept[l] ? A.sg : undefined;
       const swigluBack: RowWork = { kind: "swigluBackward", dg, du, g: A.g, u: A.u, ...(sg ? { sg } : {}) };
       // One hand-off when the kernels can (matmulChain), each thread through the layer's rows: da, then dg, du
-      // from it; dh = dg·Wg, += du·Wu (dQ's rows, free until the attention's backward); the norm's backward
-      // writing dL/dx2 into dxNext (dx stays for down's weight gradient; its dw in the next job); dO = dL/dx2·Wo.
-      // Then the four weight gradients, which read whole columns, in one job.
+      // from it; dh = dg·Wg, += du·Wu (chainDh); the norm's backward writing dL/dx2 into dxNext (dx stays for
+      // down's weight gradient; its dw in the next job); dO = dL/dx2·Wo. Then the four weight gradients, which
+      // read whole columns, in one job with the attention's backward when the kernels can (below).
       const chained = k.matmulChain?.(
         [
           inputGrad(da, dx, W.down, N, d, f),
-          inputGrad(dQ, dg, W.gate, N, f, d),
-          inputGrad(dQ, du, W.up, N, f, d, true),
+          inputGrad(chainDh, dg, W.gate, N, f, d),
+          inputGrad(chainDh, du, W.up, N, f, d, true),
           inputGrad(tmp, dxNext, W.o, N, d, d),
         ],
         [
@@ -610,13 +614,20 @@ export class Llama {
           undefined,
         ],
       );
+      const rope = { rope: this.rope, positions };
+      // whether the attention's backward (dQ, dK, dV with RoPE's backward) has run too
+      let attended = false;
       if (chained) {
-        matmuls(k, [
+        const weightGrads = [
           weightGrad(dW.down, dx, A.a, d, N, f),
           weightGrad(dW.gate, dg, A.h2, f, N, d),
           weightGrad(dW.up, du, A.h2, f, N, d),
           weightGrad(dW.o, dxNext, A.att, d, N, d),
-        ]);
+        ];
+        // the attention reads dO = tmp, P, q, k, v, which no weight gradient writes, and writes dQ, dK, dV,
+        // which none reads: one job, each thread its rows' attention items first (issue 40)
+        attended = attentionBackwardRowsWith(k, weightGrads, dQ, dK, dV, tmp, A.p, A.q, A.k, A.v, s, rope);
+        if (!attended) matmuls(k, weightGrads);
         [dx, dxNext] = [dxNext, dx];
       } else {
         // else da, then dg, du from it on its row chunks when the kernels can
@@ -655,8 +666,7 @@ export class Llama {
       }
       // dO = tmp, and dQ, dK, dV in the rows [N, d] as well; RoPE's backward on dQ and dK in one job
       // (RoPE's backward on each item's rows as soon as it has them, when the kernels can)
-      const rope = { rope: this.rope, positions };
-      if (!attentionBackwardRows(k, dQ, dK, dV, tmp, A.p, A.q, A.k, A.v, ws.tt, s, rope))
+      if (!attended && !attentionBackwardRows(k, dQ, dK, dV, tmp, A.p, A.q, A.k, A.v, ws.tt, s, rope))
         rotateRows(k, this.rope, positions, N, c.numHeads, true, dQ, dK);
       // dh = dQ·Wq, += dK·Wk, += dV·Wv (that order, on the same row chunks); the three weight gradients alongside
       const norm1: RowWork = { kind: "rmsnormBackward", dx, dw: dW.norm1, x: A.x, w: W.norm1, inv: A.inv1 };

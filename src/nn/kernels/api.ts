@@ -242,6 +242,29 @@ export interface MatmulKernels {
     rope?: { rope: { half: number; cos: Float32Array; sin: Float32Array }; positions: Int32Array },
   ): boolean;
   /**
+   * Optional: attentionBackwardAll with `rope` (rows, ld = H·hd) and the products of `list` (matmulMany: none
+   * reads what another writes) in one pool job: each thread takes the attention items of its share of the rows
+   * first, then its share of the products' chunks, then helps with what the others left. The attention must read
+   * nothing the products write and write nothing they read or write (a layer's weight gradients). The same bits
+   * as attentionBackwardAll, then the products. Returns false, having computed nothing, when it cannot.
+   */
+  attentionBackwardWith?(
+    list: readonly MatmulCall[],
+    dQ: Float32Array,
+    dK: Float32Array,
+    dV: Float32Array,
+    dO: Float32Array,
+    P: Float32Array,
+    Q: Float32Array,
+    K: Float32Array,
+    V: Float32Array,
+    items: Int32Array,
+    hd: number,
+    scale: number,
+    ld: number,
+    rope: { rope: { half: number; cos: Float32Array; sin: Float32Array }; positions: Int32Array },
+  ): boolean;
+  /**
    * Optional: layers/rope.ts rotateRows, RoPE in place on the first `rows` rows [rows, H·hd] of x and, when
    * given, of y (one hand-off for q and k), with the same bits. Returns false, having written nothing, when it
    * cannot take these arrays.

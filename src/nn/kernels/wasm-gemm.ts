@@ -6,6 +6,25 @@ import { slicing } from "./wasm-train.ts";
 import type { MatmulCall } from "./api.ts";
 
 type Shape = MatmulCall["shape"];
+
+/**
+ * A task whose items join a GEMM job beside its products (many()): home h takes items bounds[h]..bounds[h + 1]
+ * − 1 first, g a claim, then its share of the products' chunks. Its items must read nothing the products write
+ * and write nothing they read or write (the attention backward beside a layer's weight gradients). `ranges`: the
+ * [start, end) byte ranges it reads or writes (work deferred to the job that meets them runs first); `part`: its
+ * share of the job's time in the kernel statistics (an estimate: the job is timed as a whole).
+ */
+export interface SideTask {
+  kind: number;
+  args: readonly number[];
+  count: number;
+  bounds: ArrayLike<number>;
+  group: number;
+  ranges: readonly number[];
+  part: number;
+}
+/** Cell 12 of a table entry of task items (assembly/train-tasks.ts TASK_ENTRY). */
+const TASK_ENTRY = 2;
 /** Most GEMMs in one pooled batch. */
 const BATCH = 8;
 /** i32 cells of a GEMM_BATCH table entry (assembly/train-tasks.ts ENTRY). */
@@ -60,6 +79,8 @@ export interface GemmContext {
      * (assembly/train-tasks.ts); absent from older modules, which run the chain head's after the chain.
      */
     gemmBatchChainEpilogues?: () => number;
+    /** 1 when GEMM_BATCH takes entries of task items (assembly/train-tasks.ts); absent from older modules. */
+    gemmBatchTaskEntries?: () => number;
     /** Set when gemm is the native addon's (native.mjs): its bits differ from the WebAssembly gemm's. */
     native?: number;
     /** out[i] = x[i] + y[i], n floats (assembly/train.ts); absent from older modules. */
@@ -92,8 +113,8 @@ export function gemmKernel(ctx: GemmContext) {
   let packedB = { addr: 0, bytes: 0 };
   // One table entry per (GEMM, home range) with chunks: each thread's share of each product.
   const homes = pool?.homes ?? 1;
-  // (a chained product has one entry of its own, after the home ranges' entries)
-  const cells = BATCH * (homes + 1) * ENTRY;
+  // (a chained product has one entry of its own, after the home ranges' entries; a side task one a home)
+  const cells = (BATCH + 1) * (homes + 1) * ENTRY;
   const table = heap.allocBytes(cells * 4);
   let tableView = new Int32Array(heap.memory.buffer, table, cells);
   // the row starts of graded products' chunks (grade())
@@ -110,6 +131,10 @@ export function gemmKernel(ctx: GemmContext) {
   const canPack = !native && !!wasm.packBlocks && !!wasm.packedBBytes && batches;
   // Whether a job's entries run their epilogues right after their own rows (chainRows(); native.mjs always does)
   const chainEpilogues = batches && (native || wasm.gemmBatchChainEpilogues?.() === 1);
+  // Whether a job may hold a task's items beside its products (SideTask)
+  const sideTasks = batches && wasm.gemmBatchTaskEntries?.() === 1;
+  // the side task of the job being built (many()), its arguments in the heap
+  const side = { task: undefined as SideTask | undefined, addr: heap.allocBytes(16 * 4) };
   // The products of the job being built (reused: no allocation per job).
   const parts: Part[] = Array.from({ length: BATCH }, () => ({
     cells: new Array<number>(14).fill(0),
@@ -306,8 +331,12 @@ export function gemmKernel(ctx: GemmContext) {
     packItems = 0;
     // (last in a chain first: each names the entry of the one after it)
     for (let i = n - 1; i >= 0; i--) if (parts[i]!.chained) write(parts[i]!, 0, 0);
+    const task = side.task;
     for (let h = 0; h < homes; h++) {
       bounds[h] = packBase + items;
+      // the side task's items of this home first (they read the rows this thread wrote last)
+      if (task && task.bounds[h + 1]! > task.bounds[h]!)
+        writeTask(task, task.bounds[h]!, task.bounds[h + 1]!);
       for (const p of order) {
         const c0 = p.startsAt !== 0 ? p.homeChunks[h]! : Math.floor((p.count * h) / homes);
         const c1 = p.startsAt !== 0 ? p.homeChunks[h + 1]! : Math.floor((p.count * (h + 1)) / homes);
@@ -321,7 +350,8 @@ export function gemmKernel(ctx: GemmContext) {
       if (owner) tableView[e * ENTRY + 22] = table + (owner.entry! * ENTRY + 19) * 4;
     }
     // the deferred task's items first, any thread (they write nothing the products touch: overlaps())
-    const extra = deferred.count > 0 && !overlaps(n) ? deferred.count : 0;
+    const clash = !!task && rangesMeet(task.ranges, deferred.ranges);
+    const extra = deferred.count > 0 && !clash && !overlaps(n) ? deferred.count : 0;
     if (deferred.count > 0 && extra === 0) flush();
     for (let h = 0; h <= homes; h++) bounds[h]! += extra;
     jobArgs[0] = table;
@@ -382,7 +412,9 @@ export function gemmKernel(ctx: GemmContext) {
 
   // The table being written by job(): its items, entries and pack items so far (no closure made per job), and
   // per entry the product whose packing of B it reads (undefined: its own).
-  const sharers: (Part | undefined)[] = new Array<Part | undefined>(BATCH * (homes + 1)).fill(undefined);
+  const sharers: (Part | undefined)[] = new Array<Part | undefined>((BATCH + 1) * (homes + 1)).fill(
+    undefined,
+  );
   let items = 0;
   let entries = 0;
   let packItems = 0;
@@ -471,6 +503,25 @@ export function gemmKernel(ctx: GemmContext) {
     });
   }
 
+  /** Writes table entry `entries` for items i0..i1−1 of side task `task`, `task.group` a chunk (job()). */
+  function writeTask(task: SideTask, i0: number, i1: number): void {
+    const o = entries * ENTRY;
+    const chunks = Math.ceil((i1 - i0) / task.group);
+    sharers[entries] = undefined;
+    tableView.fill(0, o, o + ENTRY);
+    tableView[o] = task.kind;
+    tableView[o + 2] = side.addr;
+    tableView[o + 12] = TASK_ENTRY;
+    tableView[o + 13] = task.group;
+    tableView[o + 14] = items;
+    tableView[o + 15] = chunks;
+    tableView[o + 17] = packItems;
+    tableView[o + 20] = i0;
+    tableView[o + 21] = i1;
+    items += chunks;
+    entries++;
+  }
+
   /** Writes table entry `entries` for chunks c0..c1−1 of product p (job()). */
   function write(p: Part, c0: number, c1: number): void {
     const o = entries * ENTRY;
@@ -553,16 +604,29 @@ export function gemmKernel(ctx: GemmContext) {
    * Independent GEMMs (none reads or writes another's output) as one pool job: their chunks are claimed from
    * one counter, so the threads meet once instead of once per product. Each chunk is the one the single call
    * would compute, so are its bits. Products that are small, not all in the heap, or split over their depth
-   * run one by one.
+   * run one by one. With `task` (SideTask), its items join the job too when they can; returns whether they ran
+   * (else the caller runs them: the products are computed either way).
    */
-  function many(list: readonly MatmulCall[], blocks?: readonly number[], after?: readonly number[]): void {
-    if (!pool || !pool.ready || !batches || list.length < 2 || list.length > BATCH) return each(list, blocks);
+  function many(
+    list: readonly MatmulCall[],
+    blocks?: readonly number[],
+    after?: readonly number[],
+    task?: SideTask,
+  ): boolean {
+    const least = task && sideTasks ? 1 : 2;
+    if (!pool || !pool.ready || !batches || list.length < least || list.length > BATCH) {
+      each(list, blocks);
+      return false;
+    }
     for (const m of list) {
       checkOperands(m.shape, m.out, m.a, m.b, m.M, m.K, m.N);
       const { M, K, N } = m;
       const eligible = M * N * K >= threshold && (M >= 8 || N >= 16);
       const inHeap = heap.addressOf(m.out) >= 0 && heap.addressOf(m.a) >= 0 && heap.addressOf(m.b) >= 0;
-      if (!inHeap || !eligible || M === 0 || N === 0) return each(list, blocks);
+      if (!inHeap || !eligible || M === 0 || N === 0) {
+        each(list, blocks);
+        return false;
+      }
     }
     // which products' row epilogues the job runs (on row chunks); the others' run on this thread at the end
     fusedNow.length = 0;
@@ -618,12 +682,27 @@ export function gemmKernel(ctx: GemmContext) {
       }
     }
     const t0 = recorder.start();
-    if (n >= 2) {
+    const joined = !!task && sideTasks && n >= 1;
+    if (n >= 2 || joined) {
       if (chainEpilogues) epiloguesToTails(n);
-      job(n);
+      if (joined) {
+        new Int32Array(heap.memory.buffer, side.addr, 16).set(task.args);
+        side.task = task;
+      }
+      try {
+        job(n);
+      } finally {
+        side.task = undefined;
+      }
       const works = batched.map((m) => m.M * m.N * m.K);
       const total = works.reduce((a, b) => a + b, 0);
-      batched.forEach((m, i) => recorder.stopGemm(m.shape, t0, true, true, works[i]! / total));
+      // (the job is timed whole: the side task's share an estimate, SideTask part)
+      const gemmPart = joined ? 1 - task.part : 1;
+      batched.forEach((m, i) => recorder.stopGemm(m.shape, t0, true, true, (gemmPart * works[i]!) / total));
+      if (joined) {
+        recorder.stop(task.kind, t0, true, true, task.part);
+        recorder.count("tasks in GEMM jobs", 1);
+      }
       recorder.count("GEMMs in batches", batched.length);
       const fused = fusedNow.filter(Boolean).length;
       if (fused > 0) recorder.count("row epilogues in GEMM jobs", fused);
@@ -643,6 +722,7 @@ export function gemmKernel(ctx: GemmContext) {
       }
     }
     if (ran) recorder.stopGemm(list[0]!.shape, t1, true, false);
+    return joined;
   }
 
   /**
