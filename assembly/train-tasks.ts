@@ -145,7 +145,8 @@ export function gemmBatchChainEpilogues(): i32 {
 
 /**
  * 1: this module's GEMM_BATCH takes entries of task items (cell 12 = TASK_ENTRY: the attention backward beside a
- * layer's weight gradients, kernels/wasm-gemm.ts job()); modules before it read every entry as a product.
+ * layer's weight gradients, kernels/wasm-gemm.ts job()) and a second deferred task (args 7-9); modules before it
+ * read every entry as a product and one deferred task.
  */
 export function gemmBatchTaskEntries(): i32 {
   return 1;
@@ -294,6 +295,13 @@ export function runTrainTask(kind: i32, i: i32, args: usize, scratch: usize): vo
       return;
     }
     i -= extra;
+    // (args 7-9: a second such task, its items after the first's: the two norms a row chain goes through)
+    const extra2 = arg(args, 9);
+    if (i < extra2) {
+      runTrainTask(arg(args, 7), i, ptr(args, 8), scratch);
+      return;
+    }
+    i -= extra2;
     const table = ptr(args, 0);
     const lastEntry = table + <usize>(arg(args, 1) - 1) * ENTRY;
     const packItems = arg(args, 2);

@@ -120,9 +120,16 @@ export interface MatmulKernels {
    * rows, where a product reads only rows that earlier products and their work wrote (or the caller's arrays):
    * the same bits as product 0, then[0], product 1, then[1], … one after the other over all rows; kernels with
    * threads run the whole chain on each row chunk, in one hand-off (a layer's o, gate, up, down with the
-   * residual adds, norms and SwiGLU between them). Returns false, having computed nothing, when it cannot.
+   * residual adds, norms and SwiGLU between them). `beside`: products computed in the same hand-off (as
+   * matmulMany), which read nothing the chain writes and write nothing it reads (the q, k, v weight gradients
+   * beside the backward's chain from their input gradients to the layer below's). Returns false, having
+   * computed nothing, when it cannot.
    */
-  matmulChain?(list: readonly MatmulCall[], then: readonly (RowWork | undefined)[]): boolean;
+  matmulChain?(
+    list: readonly MatmulCall[],
+    then: readonly (RowWork | undefined)[],
+    beside?: readonly MatmulCall[],
+  ): boolean;
   /** Optional: finishes work a call left for the next one (matmulThen's rmsnormBackward dw). */
   flush?(): void;
   /**

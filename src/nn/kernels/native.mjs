@@ -122,6 +122,9 @@ function batchItem(cells, addon, heap, a, i, scratch, exports) {
   // the items of a task handed to this job (kernels/wasm-gemm.ts defer()) come first, in the module
   if (i < cells[a + 5]) return exports.runTask(cells[a + 3], i, cells[a + 4], scratch);
   i -= cells[a + 5];
+  // (a second such task after it, args 7-9: the two norms a row chain goes through)
+  if (i < cells[a + 9]) return exports.runTask(cells[a + 7], i, cells[a + 8], scratch);
+  i -= cells[a + 9];
   const token = shareOperands ? cells[a + 6] : 0;
   const table = cells[a] >> 2;
   const last = table + (cells[a + 1] - 1) * ENTRY;

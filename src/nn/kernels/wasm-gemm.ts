@@ -25,8 +25,8 @@ export interface SideTask {
 }
 /** Cell 12 of a table entry of task items (assembly/train-tasks.ts TASK_ENTRY). */
 const TASK_ENTRY = 2;
-/** Most GEMMs in one pooled batch. */
-const BATCH = 8;
+/** Most GEMMs in one pooled batch (a backward row chain of 7 with 3 weight gradients beside it: chainRows()). */
+const BATCH = 12;
 /** i32 cells of a GEMM_BATCH table entry (assembly/train-tasks.ts ENTRY). */
 const ENTRY = 27;
 /** Row starts the graded chunks of one job may take (grade()): BATCH products of at most this many / BATCH. */
@@ -151,17 +151,22 @@ export function gemmKernel(ctx: GemmContext) {
   }));
   const order: Part[] = [];
   // GEMM_BATCH's arguments: table, entries, pack items, then the deferred task's kind, arguments, items, then the
-  // job's number (the native gemm's packings, nativeJobs; 0 with the WebAssembly gemm, which reads 6)
-  const jobArgs = [0, 0, 0, 0, 0, 0, 0];
-  // Work handed to the next GEMM job (defer()): a task's items, its arguments in the heap (and as numbers, for a
-  // job of its own), the byte ranges it reads and writes.
-  const deferred = {
+  // job's number (the native gemm's packings, nativeJobs; 0 with the WebAssembly gemm, which reads 6), then a
+  // second deferred task's kind, arguments, items
+  const jobArgs = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+  // Work handed to the next GEMM job (defer()), up to two tasks (a row chain through two norms' backward): each
+  // a task's items, its arguments in the heap (and as numbers, for a job of its own), the byte ranges it reads and
+  // writes; `used` of them are waiting.
+  const slot = () => ({
     kind: 0,
     addr: heap.allocBytes(16 * 4),
     args: [] as number[],
     count: 0,
     ranges: [] as number[],
-  };
+  });
+  const deferred = { slots: [slot(), slot()], used: 0 };
+  // (modules before task entries read one deferred task; the native gemm's batches run in native.mjs)
+  const deferSlots = native || wasm.gemmBatchTaskEntries?.() === 1 ? 2 : 1;
   // per product of the many() call in progress: whether the job runs its row epilogue
   const fusedNow: boolean[] = [];
 
@@ -349,20 +354,28 @@ export function gemmKernel(ctx: GemmContext) {
       const owner = sharers[e];
       if (owner) tableView[e * ENTRY + 22] = table + (owner.entry! * ENTRY + 19) * 4;
     }
-    // the deferred task's items first, any thread (they write nothing the products touch: overlaps())
-    const clash = !!task && rangesMeet(task.ranges, deferred.ranges);
-    const extra = deferred.count > 0 && !clash && !overlaps(n) ? deferred.count : 0;
-    if (deferred.count > 0 && extra === 0) flush();
-    for (let h = 0; h <= homes; h++) bounds[h]! += extra;
+    // the deferred tasks' items first, any thread (they write nothing the products touch: overlaps())
+    const [first, second] = deferred.slots as [Slot, Slot];
+    const clash =
+      !!task && deferred.slots.some((d, i) => i < deferred.used && rangesMeet(task.ranges, d.ranges));
+    const joins = deferred.used > 0 && !clash && !overlaps(n);
+    if (deferred.used > 0 && !joins) flush();
+    const extra = joins ? first.count : 0;
+    const extra2 = joins && deferred.used > 1 ? second.count : 0;
+    for (let h = 0; h <= homes; h++) bounds[h]! += extra + extra2;
     jobArgs[0] = table;
     jobArgs[1] = entries;
     jobArgs[2] = packBase;
-    jobArgs[3] = extra > 0 ? deferred.kind : 0;
-    jobArgs[4] = extra > 0 ? deferred.addr : 0;
+    jobArgs[3] = extra > 0 ? first.kind : 0;
+    jobArgs[4] = extra > 0 ? first.addr : 0;
     jobArgs[5] = extra;
     jobArgs[6] = native ? (nativeJobs = (nativeJobs + 1) & 0x3fffffff || 1) : 0;
-    deferred.count = 0;
-    pool!.runTasks(wasm, TASK.GEMM_BATCH, jobArgs, extra + packBase + items, mainScratch, bounds);
+    jobArgs[7] = extra2 > 0 ? second.kind : 0;
+    jobArgs[8] = extra2 > 0 ? second.addr : 0;
+    jobArgs[9] = extra2;
+    deferred.used = 0;
+    const count = extra + extra2 + packBase + items;
+    pool!.runTasks(wasm, TASK.GEMM_BATCH, jobArgs, count, mainScratch, bounds);
   }
 
   /** Whether a [start, end) byte range of a meets one of b. */
@@ -372,15 +385,23 @@ export function gemmKernel(ctx: GemmContext) {
     return false;
   }
 
-  /** Whether an output of parts[0..n) overlaps a byte range the deferred task reads or writes. */
+  /** Whether an output of parts[0..n) overlaps a byte range a deferred task reads or writes. */
   function overlaps(n: number): boolean {
-    const r = deferred.ranges;
-    for (let i = 0; i < n; i++) {
-      const p = parts[i]!;
-      const c0 = p.cells[0]!;
-      const c1 = c0 + 4 * ((p.cells[8]! - 1) * p.cells[1]! + p.cells[9]!);
-      for (let j = 0; j < r.length; j += 2) if (c0 < r[j + 1]! && r[j]! < c1) return true;
+    for (let k = 0; k < deferred.used; k++) {
+      const r = deferred.slots[k]!.ranges;
+      for (let i = 0; i < n; i++) {
+        const p = parts[i]!;
+        const c0 = p.cells[0]!;
+        const c1 = c0 + 4 * ((p.cells[8]! - 1) * p.cells[1]! + p.cells[9]!);
+        for (let j = 0; j < r.length; j += 2) if (c0 < r[j + 1]! && r[j]! < c1) return true;
+      }
     }
+    return false;
+  }
+
+  /** Whether a [start, end) byte range of `ranges` meets one a deferred task reads or writes. */
+  function meetsDeferred(ranges: readonly number[]): boolean {
+    for (let k = 0; k < deferred.used; k++) if (rangesMeet(ranges, deferred.slots[k]!.ranges)) return true;
     return false;
   }
 
@@ -391,23 +412,27 @@ export function gemmKernel(ctx: GemmContext) {
    * part done on the row chunks of the product that wrote dy (wasm.ts matmulThen): one hand-off less.
    */
   function defer(kind: number, args: readonly number[], count: number, ranges: readonly number[]): void {
-    flush();
-    new Int32Array(heap.memory.buffer, deferred.addr, 16).set(args);
-    deferred.kind = kind;
-    deferred.args = args.slice();
-    deferred.count = count;
-    deferred.ranges = ranges.slice();
+    // (a task that reads or writes what a waiting one touches runs after it: that one first, in a job of its own)
+    if (deferred.used === deferSlots || meetsDeferred(ranges)) flush();
+    const d = deferred.slots[deferred.used++]!;
+    new Int32Array(heap.memory.buffer, d.addr, 16).set(args);
+    d.kind = kind;
+    d.args = args.slice();
+    d.count = count;
+    d.ranges = ranges.slice();
   }
 
-  /** Runs deferred work now, in a job of its own (before any other kernel work). */
+  /** Runs deferred work now, each task in a job of its own, in order (before any other kernel work). */
   function flush(): void {
-    if (deferred.count === 0) return;
-    const count = deferred.count;
-    deferred.count = 0;
-    const t0 = recorder.start();
-    if (pool && pool.ready) pool.runTasks(wasm, deferred.kind, deferred.args, count, mainScratch);
-    else for (let i = 0; i < count; i++) wasm.runTask!(deferred.kind, i, deferred.addr, mainScratch);
-    recorder.stop(deferred.kind, t0, true, !!pool && pool.ready);
+    const used = deferred.used;
+    deferred.used = 0;
+    for (let k = 0; k < used; k++) {
+      const d = deferred.slots[k]!;
+      const t0 = recorder.start();
+      if (pool && pool.ready) pool.runTasks(wasm, d.kind, d.args, d.count, mainScratch);
+      else for (let i = 0; i < d.count; i++) wasm.runTask!(d.kind, i, d.addr, mainScratch);
+      recorder.stop(d.kind, t0, true, !!pool && pool.ready);
+    }
   }
 
   // The table being written by job(): its items, entries and pack items so far (no closure made per job), and
@@ -748,14 +773,28 @@ export function gemmKernel(ctx: GemmContext) {
    * matmulChain). Row by row that is what the products and epilogues one after the other over all rows compute,
    * so the same bits, in one hand-off instead of one per product. Returns false, having computed nothing, when
    * it cannot (no pool, an older module, a weight gradient, rows that differ, an array outside the heap, a product
-   * the native gemm cuts over its depth, or a cut by columns).
+   * the native gemm cuts over its depth, or a cut by columns). `beside`: products that join the job with chunks of
+   * their own (matmulMany's), which read nothing the chain writes and write nothing it reads (the q, k, v weight
+   * gradients beside the backward's chain from them to the layer below's o).
    */
   function chainRows(
     list: readonly MatmulCall[],
     blocks: readonly number[],
     writes: readonly number[] = [],
+    beside: readonly MatmulCall[] = [],
   ): boolean {
-    if (!pool || !pool.ready || !chainEpilogues || list.length < 2 || list.length > BATCH) return false;
+    if (!pool || !pool.ready || !chainEpilogues || list.length < 2) return false;
+    if (list.length + beside.length > BATCH) return false;
+    // products beside the chain, each cut on its own (weight gradients that read whole columns): each must go
+    // to the pool in the job, not over its depth in jobs of their own
+    for (const m of beside) {
+      checkOperands(m.shape, m.out, m.a, m.b, m.M, m.K, m.N);
+      if (heap.addressOf(m.out) < 0 || heap.addressOf(m.a) < 0 || heap.addressOf(m.b) < 0) return false;
+      const eligible = m.M * m.N * m.K >= threshold && (m.M >= 8 || m.N >= 16);
+      const { extent, packed } = cut(m.M, m.N, m.K);
+      if (!eligible || nativeDepthPieces(m.M, m.K, m.N) > 1) return false;
+      if (m.shape === "AtB" && !packed && splitK(m.M, m.K, extent)) return false;
+    }
     const M = list[0]!.M;
     let work = 0;
     for (const m of list) {
@@ -770,7 +809,7 @@ export function gemmKernel(ctx: GemmContext) {
     const { byRows, size, count } = cut(M, N0, Math.max(1, Math.round(work / N0)));
     if (!byRows || M < 8 || M * work < threshold) return false;
     // deferred work joins the job unless the epilogues write what it touches (job(): or the products): then first
-    if (deferred.count > 0 && rangesMeet(writes, deferred.ranges)) flush();
+    if (meetsDeferred(writes)) flush();
     let n = 0;
     for (let i = 0; i < list.length; i++) {
       const m = list[i]!;
@@ -800,11 +839,18 @@ export function gemmKernel(ctx: GemmContext) {
       }
     }
     parts[0]!.chunkWork = size * work;
+    let total = M * work;
+    for (const m of beside) {
+      const at = [heap.addressOf(m.out), heap.addressOf(m.a), heap.addressOf(m.b)] as const;
+      n = addPart(n, m.shape, at[0], at[1], at[2], m.M, m.K, m.N, m.accumulate ? 1 : 0);
+      total += m.M * m.N * m.K;
+    }
     const t0 = recorder.start();
     job(n);
-    const total = M * work;
     for (const m of list) recorder.stopGemm(m.shape, t0, true, true, (m.M * m.N * m.K) / total);
+    for (const m of beside) recorder.stopGemm(m.shape, t0, true, true, (m.M * m.N * m.K) / total);
     recorder.count("GEMMs in row chains", list.length);
+    if (beside.length > 0) recorder.count("GEMMs beside row chains", beside.length);
     const fused = blocks.filter((b) => b !== 0).length;
     if (fused > 0) recorder.count("row epilogues in GEMM jobs", fused);
     return true;
@@ -1028,6 +1074,8 @@ export function gemmKernel(ctx: GemmContext) {
 function samePackedB(p: readonly number[], q: readonly number[]): boolean {
   return p[5] === q[5] && p[6] === q[6] && p[7] === q[7] && p[9] === q[9] && p[10] === q[10];
 }
+
+type Slot = { kind: number; addr: number; args: number[]; count: number; ranges: number[] };
 
 function largerFirst(x: { chunkWork: number }, y: { chunkWork: number }): number {
   return y.chunkWork - x.chunkWork;

@@ -111,6 +111,8 @@ const EPILOGUE = {
   CELLS: 16,
 } as const;
 
+/** Most products of a matmulThen or matmulChain call with row work (wasm-gemm.ts BATCH). */
+const EPILOGUES = 12;
 /** Longest sequence the pooled attention backward takes (assembly/tasks.ts ATTENTION_MAX_L). */
 const ATTENTION_MAX_L = 2048;
 /** Most items in one pool job (the chunk counter has 16 bits). */
@@ -349,12 +351,13 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
   });
   const run = gemms.run;
   // Row epilogue blocks of one matmulThen call (one per product at most), reused from call to call.
-  const epilogues = heap.allocBytes(8 * EPILOGUE.CELLS * 4);
+  const epilogues = heap.allocBytes(EPILOGUES * EPILOGUE.CELLS * 4);
   const blockAddrs: number[] = [];
   // per product: the earlier product whose rows its work also reads (swiglu: g), −1 none
   const afterIndex: number[] = [];
-  // RMSNorm's weight gradient of a matmulThen call, handed to the next GEMM job once the call is done
-  let normDw: { args: number[]; count: number; ranges: number[] } | undefined;
+  // RMSNorm's weight gradients of a matmulThen or matmulChain call (a chain may go through two norms), handed to
+  // the next GEMM job once the call is done
+  const normDw: { args: number[]; count: number; ranges: number[] }[] = [];
   // The [start, end) byte ranges epilogueBlocks' row work writes (a chain's deferred work must not touch them)
   const epilogueWrites: number[] = [];
   // Whether NORM_BACKWARD_DX reads a gradient to add to (RowWork rmsnormBackward `from`; older modules: not)
@@ -375,12 +378,13 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
     then: readonly (RowWork | undefined)[],
     chain = false,
   ): number[] | undefined {
-    if (!wasm.rowEpilogue || !runTask || list.length > 8 || then.length !== list.length) return undefined;
+    if (!wasm.rowEpilogue || !runTask || list.length > EPILOGUES || then.length !== list.length)
+      return undefined;
     let positions: Int32Array | undefined;
     const cells: number[][] = [];
     afterIndex.length = 0;
     epilogueWrites.length = 0;
-    normDw = undefined;
+    normDw.length = 0;
     for (let i = 0; i < list.length; i++) {
       const m = list[i]!;
       const w = then[i];
@@ -409,7 +413,8 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
         // dx on the product's rows (it wrote dy), dw deferred to the next GEMM job (with a pool; else refused)
         const p = addresses(n, [w.dx, w.x]);
         const q = inHeap([w.dw, w.w, w.inv], [0, 0, 0], [m.N, m.N, m.M]);
-        if (!p || !q || !pool?.ready || normDw || n < POOL_FLOATS) return undefined;
+        // (two in a row chain at most: the next GEMM job takes two deferred tasks)
+        if (!p || !q || !pool?.ready || normDw.length >= (chain ? 2 : 1) || n < POOL_FLOATS) return undefined;
         // dx = from + …: from's rows alone are read (no other row of the list may write them)
         const from = w.from ? addresses(n, [w.from]) : [0];
         if (!from || (w.from && (!normFrom || w.from === w.dx))) return undefined;
@@ -428,7 +433,7 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
           q[0]!,
           q[0]! + 4 * m.N,
         ];
-        normDw = { args: job.args, count: job.colItems, ranges };
+        normDw.push({ args: job.args, count: job.colItems, ranges });
       } else if (w.kind === "swiglu") {
         // (σ(g) kept only by modules that read it back; g: an earlier product's output of the same shape)
         const j = list.findIndex((o) => o.out === w.g);
@@ -455,7 +460,7 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
       }
     }
     // (written last: positionsInHeap may have grown the memory)
-    const view = new Int32Array(heap.memory.buffer, epilogues, 8 * EPILOGUE.CELLS);
+    const view = new Int32Array(heap.memory.buffer, epilogues, EPILOGUES * EPILOGUE.CELLS);
     blockAddrs.length = 0;
     cells.forEach((c, i) => {
       view.set(c, i * EPILOGUE.CELLS);
@@ -576,17 +581,15 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
     matmulThen(list, then) {
       const blocks = epilogueBlocks(list, then);
       if (!blocks) return false;
-      const dw = normDw;
       gemms.many(list, blocks, afterIndex);
-      if (dw) gemms.defer(TASK.RMSNORM_BACKWARD, dw.args, dw.count, dw.ranges);
+      for (const dw of normDw) gemms.defer(TASK.RMSNORM_BACKWARD, dw.args, dw.count, dw.ranges);
       return true;
     },
-    matmulChain(list, then) {
+    matmulChain(list, then, beside) {
       const blocks = epilogueBlocks(list, then, true);
       if (!blocks) return false;
-      const dw = normDw;
-      if (!gemms.chainRows(list, blocks, epilogueWrites)) return false;
-      if (dw) gemms.defer(TASK.RMSNORM_BACKWARD, dw.args, dw.count, dw.ranges);
+      if (!gemms.chainRows(list, blocks, epilogueWrites, beside)) return false;
+      for (const dw of normDw) gemms.defer(TASK.RMSNORM_BACKWARD, dw.args, dw.count, dw.ranges);
       return true;
     },
     flush: () => gemms.flush(),
