@@ -370,6 +370,12 @@ export {
 } from "./elementwise";
 export { attentionForward, attentionBackward } from "./attention";
 export { runTask } from "./tasks";
-export { gemmBatchChainEpilogues, gemmBatchEntryBytes, normBackwardFrom, rowEpilogue } from "./train-tasks";
+export {
+  gemmBatchChainEpilogues,
+  gemmBatchEntryBytes,
+  gemmBatchTaskEntries,
+  normBackwardFrom,
+  rowEpilogue,
+} from "./train-tasks";
 export { addInto } from "./train";
 export { ropeHeadRows, ropeRows } from "./heads";

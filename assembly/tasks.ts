@@ -3,7 +3,8 @@
 // own part of the outputs and reads only inputs, so the result does not depend on which thread ran it nor
 // on the number of threads. `args` points at the job's arguments (i32 slots; f32 values stored as their
 // bits); `scratch` at the calling thread's scratchBytes() bytes.
-import { attentionBackward, attentionForward } from "./attention";
+import { attentionForward } from "./attention";
+import { attentionBackwardItem } from "./attention-items";
 import {
   rmsnormForward,
   swigluBackward,
@@ -11,8 +12,7 @@ import {
   swigluForward,
   swigluForwardKeep,
 } from "./elementwise";
-import { gemmScratchBytes } from "./matmul";
-import { moveHeads, ropeHeadRows, ropeRows } from "./heads";
+import { moveHeads, ropeRows } from "./heads";
 import { arg, argf } from "./args";
 import { runTrainTask } from "./train-tasks";
 import { addInto } from "./train";
@@ -64,41 +64,7 @@ export function runTask(kind: i32, i: i32, args: usize, scratch: usize): void {
     const v = <usize>arg(args, 4) + at;
     attentionForward(o, p, q, k, v, L, arg(args, 6), argf(args, 7), scratch, arg(args, 8), arg(args, 9));
   } else if (kind == ATTENTION_BACKWARD) {
-    const t = <usize>arg(args, 8) + <usize>(i * 12);
-    const at = <usize>load<i32>(t) * 4;
-    const pAt = <usize>load<i32>(t, 4) * 4;
-    const L = load<i32>(t, 8);
-    const ds = scratch + <usize>gemmScratchBytes();
-    attentionBackward(
-      <usize>arg(args, 0) + at,
-      <usize>arg(args, 1) + at,
-      <usize>arg(args, 2) + at,
-      <usize>arg(args, 3) + at,
-      <usize>arg(args, 4) + pAt,
-      <usize>arg(args, 5) + at,
-      <usize>arg(args, 6) + at,
-      <usize>arg(args, 7) + at,
-      ds,
-      L,
-      arg(args, 9),
-      argf(args, 10),
-      scratch,
-      arg(args, 11),
-      arg(args, 12),
-    );
-    // args 13–15: RoPE's backward on this item's dQ and dK rows (its head's columns), the cos and sin tables and
-    // the rows' positions (13 = 0: none)
-    const cos = <usize>arg(args, 13);
-    if (cos != 0) {
-      const ld = arg(args, 11);
-      const hd = arg(args, 9);
-      const r0 = load<i32>(t) / ld;
-      const h = (load<i32>(t) - r0 * ld) / hd;
-      const sin = <usize>arg(args, 14);
-      const pos = <usize>arg(args, 15);
-      ropeHeadRows(<usize>arg(args, 0), r0, r0 + L, h, ld, hd, cos, sin, pos, 1);
-      ropeHeadRows(<usize>arg(args, 1), r0, r0 + L, h, ld, hd, cos, sin, pos, 1);
-    }
+    attentionBackwardItem(i, args, scratch);
   } else if (kind == SWIGLU_FORWARD) {
     const n = arg(args, 3);
     const chunk = arg(args, 4);

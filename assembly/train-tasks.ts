@@ -12,6 +12,7 @@ import {
 import { ropeRows } from "./heads";
 import { gemm, gemmPacked, packBBlock } from "./matmul";
 import { arg, argd, argf } from "./args";
+import { attentionBackwardItem } from "./attention-items";
 import {
   addInto,
   averageInto,
@@ -40,6 +41,11 @@ const GEMM_SPLIT_K: i32 = 18;
 const GEMM_BATCH: i32 = 19;
 /** Bytes of one GEMM_BATCH table entry (27 i32: kernels/wasm-gemm.ts writes them). */
 const ENTRY: usize = 108;
+
+/** Cell 12 of a GEMM_BATCH entry that holds a task's items, not a product's chunks (gemmBatchTaskEntries). */
+const TASK_ENTRY: i32 = 2;
+/** The task kind such an entry may hold (tasks.ts ATTENTION_BACKWARD). */
+const ATTENTION_BACKWARD: i32 = 2;
 
 /** Row epilogues of a GEMM_BATCH entry (rowEpilogue; kernels/wasm-gemm.ts EPILOGUE mirrors them). */
 const RESIDUAL: i32 = 1;
@@ -134,6 +140,15 @@ export function gemmBatchEntryBytes(): i32 {
  * (modules before it ran the chain's head's epilogue once the chain was done, and a chained entry's never).
  */
 export function gemmBatchChainEpilogues(): i32 {
+  return 1;
+}
+
+/**
+ * 1: this module's GEMM_BATCH takes entries of task items (cell 12 = TASK_ENTRY: the attention backward beside a
+ * layer's weight gradients, kernels/wasm-gemm.ts job()) and a second deferred task (args 7-9); modules before it
+ * read every entry as a product and one deferred task.
+ */
+export function gemmBatchTaskEntries(): i32 {
   return 1;
 }
 
@@ -280,6 +295,13 @@ export function runTrainTask(kind: i32, i: i32, args: usize, scratch: usize): vo
       return;
     }
     i -= extra;
+    // (args 7-9: a second such task, its items after the first's: the two norms a row chain goes through)
+    const extra2 = arg(args, 9);
+    if (i < extra2) {
+      runTrainTask(arg(args, 7), i, ptr(args, 8), scratch);
+      return;
+    }
+    i -= extra2;
     const table = ptr(args, 0);
     const lastEntry = table + <usize>(arg(args, 1) - 1) * ENTRY;
     const packItems = arg(args, 2);
@@ -296,6 +318,16 @@ export function runTrainTask(kind: i32, i: i32, args: usize, scratch: usize): vo
     const item = i - packItems;
     while (t < lastEntry && item >= load<i32>(t, 56) + load<i32>(t, 60)) t += ENTRY;
     const chunk = load<i32>(t, 80) + item - load<i32>(t, 56);
+    if (load<i32>(t, 48) == TASK_ENTRY) {
+      // a task's items (cell 0 its kind, cell 2 its arguments' address): the entry holds items cell 20 ..
+      // cell 21 − 1, its j-th chunk g of them (g in cell 13), each computed as its own job computes it
+      if (load<i32>(t) != ATTENTION_BACKWARD) unreachable();
+      const g = load<i32>(t, 52);
+      const first = load<i32>(t, 80) + (item - load<i32>(t, 56)) * g;
+      const end = min(load<i32>(t, 84), first + g);
+      for (let j = first; j < end; j++) attentionBackwardItem(j, <usize>load<i32>(t, 8), scratch);
+      return;
+    }
     let start: i32;
     let end: i32;
     const starts = <usize>load<i32>(t, 104);

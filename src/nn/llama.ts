@@ -3,6 +3,7 @@ import { kernels } from "./kernels/index.ts";
 import type { MatmulCall, MatmulKernels, RowWork } from "./kernels/api.ts";
 import {
   attentionBackwardRows,
+  attentionBackwardRowsWith,
   attentionForwardRows,
   attentionProbsSize,
   type AttentionShape,
@@ -579,12 +580,17 @@ export class Llama {
     let dxNext = ws.rowsD[1]; // (dhF until the final norm's backward; then where a row chain writes dL/dx2)
     const tmp = ws.rowsD[2];
     const dh = ws.rowsD[3];
+    // the row chain's dh (dg·Wg + du·Wu): the norm's deferred dw reads it in the job where the attention's
+    // backward writes dQ, dK, dV, and the layer above's deferred norm dw reads dh in the chain's own job
+    const chainDh = ws.rowsD[4];
     if (!k.fillZero?.(dx)) dx.fill(0);
     rmsnormGrad(k, dx, G.get("model.norm.weight"), dhF, ws.xOut, P.get("model.norm.weight"), ws.invF, N, d);
     const [dQ, dK, dV] = ws.headsD;
     const [da, dg, du] = ws.rowsF;
     const layers = layerTensors(P, c.numLayers);
     const grads = layerTensors(G, c.numLayers);
+    // the q/k/v backward of the layer above, left for this layer's row chain (see its end)
+    let qkv: { list: MatmulCall[]; then: (RowWork | undefined)[]; weights: MatmulCall[] } | undefined;
     for (let l = c.numLayers - 1; l >= 0; l--) {
       const A = ws.layers[l];
       const W = layers[l]!;
@@ -593,30 +599,40 @@ export class Llama {
       const sg = this.sgKept[l] ? A.sg : undefined;
       const swigluBack: RowWork = { kind: "swigluBackward", dg, du, g: A.g, u: A.u, ...(sg ? { sg } : {}) };
       // One hand-off when the kernels can (matmulChain), each thread through the layer's rows: da, then dg, du
-      // from it; dh = dg·Wg, += du·Wu (dQ's rows, free until the attention's backward); the norm's backward
-      // writing dL/dx2 into dxNext (dx stays for down's weight gradient; its dw in the next job); dO = dL/dx2·Wo.
-      // Then the four weight gradients, which read whole columns, in one job.
-      const chained = k.matmulChain?.(
-        [
-          inputGrad(da, dx, W.down, N, d, f),
-          inputGrad(dQ, dg, W.gate, N, f, d),
-          inputGrad(dQ, du, W.up, N, f, d, true),
-          inputGrad(tmp, dxNext, W.o, N, d, d),
-        ],
-        [
-          swigluBack,
-          undefined,
-          { kind: "rmsnormBackward", dx: dxNext, from: dx, dw: dW.norm2, x: A.x2, w: W.norm2, inv: A.inv2 },
-          undefined,
-        ],
-      );
+      // from it; dh = dg·Wg, += du·Wu (chainDh); the norm's backward writing dL/dx2 into dxNext (dx stays for
+      // down's weight gradient; its dw in the next job); dO = dL/dx2·Wo. Then the four weight gradients, which
+      // read whole columns, in one job with the attention's backward when the kernels can (below).
+      const list = [
+        inputGrad(da, dx, W.down, N, d, f),
+        inputGrad(chainDh, dg, W.gate, N, f, d),
+        inputGrad(chainDh, du, W.up, N, f, d, true),
+        inputGrad(tmp, dxNext, W.o, N, d, d),
+      ];
+      const then: (RowWork | undefined)[] = [
+        swigluBack,
+        undefined,
+        { kind: "rmsnormBackward", dx: dxNext, from: dx, dw: dW.norm2, x: A.x2, w: W.norm2, inv: A.inv2 },
+        undefined,
+      ];
+      // the layer above's q/k/v input gradients and its norm's backward (dx in place) read and write each row
+      // alone: the chain starts with them, their weight gradients beside it (one hand-off less a layer)
+      let chained = !!qkv && !!k.matmulChain?.([...qkv.list, ...list], [...qkv.then, ...then], qkv.weights);
+      if (qkv && !chained) matmulsThenQkv(k, qkv);
+      chained ||= !!k.matmulChain?.(list, then);
+      const rope = { rope: this.rope, positions };
+      // whether the attention's backward (dQ, dK, dV with RoPE's backward) has run too
+      let attended = false;
       if (chained) {
-        matmuls(k, [
+        const weightGrads = [
           weightGrad(dW.down, dx, A.a, d, N, f),
           weightGrad(dW.gate, dg, A.h2, f, N, d),
           weightGrad(dW.up, du, A.h2, f, N, d),
           weightGrad(dW.o, dxNext, A.att, d, N, d),
-        ]);
+        ];
+        // the attention reads dO = tmp, P, q, k, v, which no weight gradient writes, and writes dQ, dK, dV,
+        // which none reads: one job, each thread its rows' attention items first (issue 40)
+        attended = attentionBackwardRowsWith(k, weightGrads, dQ, dK, dV, tmp, A.p, A.q, A.k, A.v, s, rope);
+        if (!attended) matmuls(k, weightGrads);
         [dx, dxNext] = [dxNext, dx];
       } else {
         // else da, then dg, du from it on its row chunks when the kernels can
@@ -655,24 +671,32 @@ export class Llama {
       }
       // dO = tmp, and dQ, dK, dV in the rows [N, d] as well; RoPE's backward on dQ and dK in one job
       // (RoPE's backward on each item's rows as soon as it has them, when the kernels can)
-      const rope = { rope: this.rope, positions };
-      if (!attentionBackwardRows(k, dQ, dK, dV, tmp, A.p, A.q, A.k, A.v, ws.tt, s, rope))
+      if (!attended && !attentionBackwardRows(k, dQ, dK, dV, tmp, A.p, A.q, A.k, A.v, ws.tt, s, rope))
         rotateRows(k, this.rope, positions, N, c.numHeads, true, dQ, dK);
-      // dh = dQ·Wq, += dK·Wk, += dV·Wv (that order, on the same row chunks); the three weight gradients alongside
-      const norm1: RowWork = { kind: "rmsnormBackward", dx, dw: dW.norm1, x: A.x, w: W.norm1, inv: A.inv1 };
-      matmulsThen(
-        k,
-        [
+      // dh = dQ·Wq, += dK·Wk, += dV·Wv (that order, on the same row chunks), then the norm's backward (dx in
+      // place); the three weight gradients alongside: in the next layer's row chain when there is one and the
+      // kernels chain rows, else now
+      qkv = {
+        list: [
           inputGrad(dh, dQ, W.q, N, d, d),
-          weightGrad(dW.q, dQ, A.h1, d, N, d),
-          weightGrad(dW.k, dK, A.h1, d, N, d),
-          weightGrad(dW.v, dV, A.h1, d, N, d),
           inputGrad(dh, dK, W.k, N, d, d, true),
           inputGrad(dh, dV, W.v, N, d, d, true),
         ],
-        [norm1, undefined, undefined, undefined, undefined, undefined],
-        () => rmsnormGrad(k, dx, dW.norm1, dh, A.x, W.norm1, A.inv1, N, d),
-      );
+        then: [
+          undefined,
+          undefined,
+          { kind: "rmsnormBackward", dx, dw: dW.norm1, x: A.x, w: W.norm1, inv: A.inv1 },
+        ],
+        weights: [
+          weightGrad(dW.q, dQ, A.h1, d, N, d),
+          weightGrad(dW.k, dK, A.h1, d, N, d),
+          weightGrad(dW.v, dV, A.h1, d, N, d),
+        ],
+      };
+      if (l === 0 || !chained) {
+        matmulsThenQkv(k, qkv);
+        qkv = undefined;
+      }
     }
     const dEmb = G.get("model.embed_tokens.weight");
     k.flush?.(); // (the last norm's dw, when the kernels left it for their next call)
@@ -682,6 +706,25 @@ export class Llama {
       for (let j = 0; j < d; j++) dEmb[o + j] += dx[i * d + j];
     }
   }
+}
+
+/**
+ * A layer's q/k/v backward on its own: dh = dQ·Wq, += dK·Wk, += dV·Wv on the same row chunks, the norm's
+ * backward on them (dx in place; its dw in the next job), the three weight gradients alongside, in one hand-off
+ * when the kernels can.
+ */
+function matmulsThenQkv(
+  k: MatmulKernels,
+  qkv: { list: MatmulCall[]; then: (RowWork | undefined)[]; weights: MatmulCall[] },
+): void {
+  const [q, kk, v] = qkv.list as [MatmulCall, MatmulCall, MatmulCall];
+  const norm = qkv.then[2] as Extract<RowWork, { kind: "rmsnormBackward" }>;
+  matmulsThen(
+    k,
+    [q, ...qkv.weights, kk, v],
+    [norm, undefined, undefined, undefined, undefined, undefined],
+    () => rmsnormGrad(k, norm.dx, norm.dw, q.out, norm.x, norm.w, norm.inv, q.M, q.N),
+  );
 }
 
 /** The rows with a target grouped by their loss weight, heaviest last, each group in row order. */

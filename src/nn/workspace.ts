@@ -30,7 +30,7 @@ export interface Workspace {
   invF: Float32Array;
   hF: Float32Array;
   // scratch
-  rowsD: Float32Array[]; // 4 × [N, d]
+  rowsD: Float32Array[]; // 5 × [N, d] (the fifth: the backward row chain's dh, llama.ts)
   headsD: Float32Array[]; // 3 × [N, d]: the attention's dQ, dK, dV (each head's columns in the rows)
   rowsF: Float32Array[]; // 3 × [N, f]
   tt: Float32Array; // [QUERY_BLOCK, T]: the attention backward's scratch
@@ -90,7 +90,7 @@ export function allocateWorkspace(c: LlamaConfig, N: number, P: number, T: numbe
     xOut: al(N * d),
     invF: al(N),
     hF: al(N * d),
-    rowsD: [al(N * d), al(N * d), al(N * d), al(N * d)],
+    rowsD: [al(N * d), al(N * d), al(N * d), al(N * d), al(N * d)],
     headsD: [al(N * d), al(N * d), al(N * d)],
     rowsF: [al(N * f), al(N * f), al(N * f)],
     tt: al(QUERY_BLOCK * T),

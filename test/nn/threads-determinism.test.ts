@@ -118,6 +118,10 @@ describe.skipIf(!existsSync(DEFAULT_WASM_PATH))("a training run on several kerne
         "row epilogues in GEMM jobs",
         "B packings shared in GEMM jobs",
         "GEMMs with graded row chunks",
+        // the attention backward's items in the weight gradients' job (attentionBackwardWith)
+        "tasks in GEMM jobs",
+        // the q/k/v weight gradients beside the backward's chain from their input gradients (matmulChain beside)
+        "GEMMs beside row chains",
       ]) {
         expect(many.shared[op] ?? 0, `${op} on ${threads} threads`).toBeGreaterThan(0);
       }

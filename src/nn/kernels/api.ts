@@ -120,9 +120,16 @@ export interface MatmulKernels {
    * rows, where a product reads only rows that earlier products and their work wrote (or the caller's arrays):
    * the same bits as product 0, then[0], product 1, then[1], … one after the other over all rows; kernels with
    * threads run the whole chain on each row chunk, in one hand-off (a layer's o, gate, up, down with the
-   * residual adds, norms and SwiGLU between them). Returns false, having computed nothing, when it cannot.
+   * residual adds, norms and SwiGLU between them). `beside`: products computed in the same hand-off (as
+   * matmulMany), which read nothing the chain writes and write nothing it reads (the q, k, v weight gradients
+   * beside the backward's chain from their input gradients to the layer below's). Returns false, having
+   * computed nothing, when it cannot.
    */
-  matmulChain?(list: readonly MatmulCall[], then: readonly (RowWork | undefined)[]): boolean;
+  matmulChain?(
+    list: readonly MatmulCall[],
+    then: readonly (RowWork | undefined)[],
+    beside?: readonly MatmulCall[],
+  ): boolean;
   /** Optional: finishes work a call left for the next one (matmulThen's rmsnormBackward dw). */
   flush?(): void;
   /**
@@ -240,6 +247,29 @@ export interface MatmulKernels {
     scale: number,
     ld?: number,
     rope?: { rope: { half: number; cos: Float32Array; sin: Float32Array }; positions: Int32Array },
+  ): boolean;
+  /**
+   * Optional: attentionBackwardAll with `rope` (rows, ld = H·hd) and the products of `list` (matmulMany: none
+   * reads what another writes) in one pool job: each thread takes the attention items of its share of the rows
+   * first, then its share of the products' chunks, then helps with what the others left. The attention must read
+   * nothing the products write and write nothing they read or write (a layer's weight gradients). The same bits
+   * as attentionBackwardAll, then the products. Returns false, having computed nothing, when it cannot.
+   */
+  attentionBackwardWith?(
+    list: readonly MatmulCall[],
+    dQ: Float32Array,
+    dK: Float32Array,
+    dV: Float32Array,
+    dO: Float32Array,
+    P: Float32Array,
+    Q: Float32Array,
+    K: Float32Array,
+    V: Float32Array,
+    items: Int32Array,
+    hd: number,
+    scale: number,
+    ld: number,
+    rope: { rope: { half: number; cos: Float32Array; sin: Float32Array }; positions: Int32Array },
   ): boolean;
   /**
    * Optional: layers/rope.ts rotateRows, RoPE in place on the first `rows` rows [rows, H·hd] of x and, when

@@ -104,6 +104,9 @@ function depthPiece(cells, addon, heap, a, i) {
 /** i32 cells of a GEMM_BATCH table entry (assembly/train-tasks.ts ENTRY, kernels/wasm-gemm.ts writes them). */
 const ENTRY = 27;
 
+/** Cell 12 of a GEMM_BATCH entry of task items (assembly/train-tasks.ts TASK_ENTRY, kernels/wasm-gemm.ts). */
+const TASK_ENTRY = 2;
+
 /** TOOLGEN_NATIVE_SHARE=0: every chunk packs its own operands, as before the job's shared packing (to measure). */
 const shareOperands = process.env.TOOLGEN_NATIVE_SHARE !== "0";
 
@@ -119,12 +122,24 @@ function batchItem(cells, addon, heap, a, i, scratch, exports) {
   // the items of a task handed to this job (kernels/wasm-gemm.ts defer()) come first, in the module
   if (i < cells[a + 5]) return exports.runTask(cells[a + 3], i, cells[a + 4], scratch);
   i -= cells[a + 5];
+  // (a second such task after it, args 7-9: the two norms a row chain goes through)
+  if (i < cells[a + 9]) return exports.runTask(cells[a + 7], i, cells[a + 8], scratch);
+  i -= cells[a + 9];
   const token = shareOperands ? cells[a + 6] : 0;
   const table = cells[a] >> 2;
   const last = table + (cells[a + 1] - 1) * ENTRY;
   if (cells[a + 2] !== 0) throw new Error("native GEMM_BATCH: a job with pack items");
   let t = table;
   while (t < last && i >= cells[t + 14] + cells[t + 15]) t += ENTRY;
+  if (cells[t + 12] === TASK_ENTRY) {
+    // a task's items in the module (the attention backward beside the weight gradients): the entry holds items
+    // cell 20 .. cell 21 − 1, its j-th chunk g of them (g: cell 13); kind in cell 0, arguments at cell 2
+    const g = cells[t + 13];
+    const first = cells[t + 20] + (i - cells[t + 14]) * g;
+    const end = Math.min(cells[t + 21], first + g);
+    for (let j = first; j < end; j++) exports.runTask(cells[t], j, cells[t + 2], scratch);
+    return;
+  }
   const chunk = cells[t + 20] + i - cells[t + 14];
   let start;
   let stop;

@@ -85,9 +85,13 @@ export class KernelStatsRecorder {
     return performance.now();
   }
 
-  /** A task's call ends: `pooled`, large enough to share; `shared`, the pool's threads did share it. */
-  stop(kind: number, t0: number, pooled: boolean, shared: boolean): void {
-    if (this.stats) this.add(TASK_NAMES[kind] ?? `task ${kind}`, performance.now() - t0, pooled, shared);
+  /**
+   * A task's call ends: `pooled`, large enough to share; `shared`, the pool's threads did share it; `part`: its
+   * share of the time of a GEMM job it ran in.
+   */
+  stop(kind: number, t0: number, pooled: boolean, shared: boolean, part = 1): void {
+    if (this.stats)
+      this.add(TASK_NAMES[kind] ?? `task ${kind}`, (performance.now() - t0) * part, pooled, shared, part);
   }
 
   /** A GEMM's call ends (`part`: its share of the time of a batch it ran in). */

@@ -6,8 +6,27 @@ import { slicing } from "./wasm-train.ts";
 import type { MatmulCall } from "./api.ts";
 
 type Shape = MatmulCall["shape"];
-/** Most GEMMs in one pooled batch. */
-const BATCH = 8;
+
+/**
+ * A task whose items join a GEMM job beside its products (many()): home h takes items bounds[h]..bounds[h + 1]
+ * − 1 first, g a claim, then its share of the products' chunks. Its items must read nothing the products write
+ * and write nothing they read or write (the attention backward beside a layer's weight gradients). `ranges`: the
+ * [start, end) byte ranges it reads or writes (work deferred to the job that meets them runs first); `part`: its
+ * share of the job's time in the kernel statistics (an estimate: the job is timed as a whole).
+ */
+export interface SideTask {
+  kind: number;
+  args: readonly number[];
+  count: number;
+  bounds: ArrayLike<number>;
+  group: number;
+  ranges: readonly number[];
+  part: number;
+}
+/** Cell 12 of a table entry of task items (assembly/train-tasks.ts TASK_ENTRY). */
+const TASK_ENTRY = 2;
+/** Most GEMMs in one pooled batch (a backward row chain of 7 with 3 weight gradients beside it: chainRows()). */
+const BATCH = 12;
 /** i32 cells of a GEMM_BATCH table entry (assembly/train-tasks.ts ENTRY). */
 const ENTRY = 27;
 /** Row starts the graded chunks of one job may take (grade()): BATCH products of at most this many / BATCH. */
@@ -60,6 +79,8 @@ export interface GemmContext {
      * (assembly/train-tasks.ts); absent from older modules, which run the chain head's after the chain.
      */
     gemmBatchChainEpilogues?: () => number;
+    /** 1 when GEMM_BATCH takes entries of task items (assembly/train-tasks.ts); absent from older modules. */
+    gemmBatchTaskEntries?: () => number;
     /** Set when gemm is the native addon's (native.mjs): its bits differ from the WebAssembly gemm's. */
     native?: number;
     /** out[i] = x[i] + y[i], n floats (assembly/train.ts); absent from older modules. */
@@ -92,8 +113,8 @@ export function gemmKernel(ctx: GemmContext) {
   let packedB = { addr: 0, bytes: 0 };
   // One table entry per (GEMM, home range) with chunks: each thread's share of each product.
   const homes = pool?.homes ?? 1;
-  // (a chained product has one entry of its own, after the home ranges' entries)
-  const cells = BATCH * (homes + 1) * ENTRY;
+  // (a chained product has one entry of its own, after the home ranges' entries; a side task one a home)
+  const cells = (BATCH + 1) * (homes + 1) * ENTRY;
   const table = heap.allocBytes(cells * 4);
   let tableView = new Int32Array(heap.memory.buffer, table, cells);
   // the row starts of graded products' chunks (grade())
@@ -110,6 +131,10 @@ export function gemmKernel(ctx: GemmContext) {
   const canPack = !native && !!wasm.packBlocks && !!wasm.packedBBytes && batches;
   // Whether a job's entries run their epilogues right after their own rows (chainRows(); native.mjs always does)
   const chainEpilogues = batches && (native || wasm.gemmBatchChainEpilogues?.() === 1);
+  // Whether a job may hold a task's items beside its products (SideTask)
+  const sideTasks = batches && wasm.gemmBatchTaskEntries?.() === 1;
+  // the side task of the job being built (many()), its arguments in the heap
+  const side = { task: undefined as SideTask | undefined, addr: heap.allocBytes(16 * 4) };
   // The products of the job being built (reused: no allocation per job).
   const parts: Part[] = Array.from({ length: BATCH }, () => ({
     cells: new Array<number>(14).fill(0),
@@ -126,17 +151,22 @@ export function gemmKernel(ctx: GemmContext) {
   }));
   const order: Part[] = [];
   // GEMM_BATCH's arguments: table, entries, pack items, then the deferred task's kind, arguments, items, then the
-  // job's number (the native gemm's packings, nativeJobs; 0 with the WebAssembly gemm, which reads 6)
-  const jobArgs = [0, 0, 0, 0, 0, 0, 0];
-  // Work handed to the next GEMM job (defer()): a task's items, its arguments in the heap (and as numbers, for a
-  // job of its own), the byte ranges it reads and writes.
-  const deferred = {
+  // job's number (the native gemm's packings, nativeJobs; 0 with the WebAssembly gemm, which reads 6), then a
+  // second deferred task's kind, arguments, items
+  const jobArgs = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+  // Work handed to the next GEMM job (defer()), up to two tasks (a row chain through two norms' backward): each
+  // a task's items, its arguments in the heap (and as numbers, for a job of its own), the byte ranges it reads and
+  // writes; `used` of them are waiting.
+  const slot = () => ({
     kind: 0,
     addr: heap.allocBytes(16 * 4),
     args: [] as number[],
     count: 0,
     ranges: [] as number[],
-  };
+  });
+  const deferred = { slots: [slot(), slot()], used: 0 };
+  // (modules before task entries read one deferred task; the native gemm's batches run in native.mjs)
+  const deferSlots = native || wasm.gemmBatchTaskEntries?.() === 1 ? 2 : 1;
   // per product of the many() call in progress: whether the job runs its row epilogue
   const fusedNow: boolean[] = [];
 
@@ -306,8 +336,12 @@ export function gemmKernel(ctx: GemmContext) {
     packItems = 0;
     // (last in a chain first: each names the entry of the one after it)
     for (let i = n - 1; i >= 0; i--) if (parts[i]!.chained) write(parts[i]!, 0, 0);
+    const task = side.task;
     for (let h = 0; h < homes; h++) {
       bounds[h] = packBase + items;
+      // the side task's items of this home first (they read the rows this thread wrote last)
+      if (task && task.bounds[h + 1]! > task.bounds[h]!)
+        writeTask(task, task.bounds[h]!, task.bounds[h + 1]!);
       for (const p of order) {
         const c0 = p.startsAt !== 0 ? p.homeChunks[h]! : Math.floor((p.count * h) / homes);
         const c1 = p.startsAt !== 0 ? p.homeChunks[h + 1]! : Math.floor((p.count * (h + 1)) / homes);
@@ -320,19 +354,28 @@ export function gemmKernel(ctx: GemmContext) {
       const owner = sharers[e];
       if (owner) tableView[e * ENTRY + 22] = table + (owner.entry! * ENTRY + 19) * 4;
     }
-    // the deferred task's items first, any thread (they write nothing the products touch: overlaps())
-    const extra = deferred.count > 0 && !overlaps(n) ? deferred.count : 0;
-    if (deferred.count > 0 && extra === 0) flush();
-    for (let h = 0; h <= homes; h++) bounds[h]! += extra;
+    // the deferred tasks' items first, any thread (they write nothing the products touch: overlaps())
+    const [first, second] = deferred.slots as [Slot, Slot];
+    const clash =
+      !!task && deferred.slots.some((d, i) => i < deferred.used && rangesMeet(task.ranges, d.ranges));
+    const joins = deferred.used > 0 && !clash && !overlaps(n);
+    if (deferred.used > 0 && !joins) flush();
+    const extra = joins ? first.count : 0;
+    const extra2 = joins && deferred.used > 1 ? second.count : 0;
+    for (let h = 0; h <= homes; h++) bounds[h]! += extra + extra2;
     jobArgs[0] = table;
     jobArgs[1] = entries;
     jobArgs[2] = packBase;
-    jobArgs[3] = extra > 0 ? deferred.kind : 0;
-    jobArgs[4] = extra > 0 ? deferred.addr : 0;
+    jobArgs[3] = extra > 0 ? first.kind : 0;
+    jobArgs[4] = extra > 0 ? first.addr : 0;
     jobArgs[5] = extra;
     jobArgs[6] = native ? (nativeJobs = (nativeJobs + 1) & 0x3fffffff || 1) : 0;
-    deferred.count = 0;
-    pool!.runTasks(wasm, TASK.GEMM_BATCH, jobArgs, extra + packBase + items, mainScratch, bounds);
+    jobArgs[7] = extra2 > 0 ? second.kind : 0;
+    jobArgs[8] = extra2 > 0 ? second.addr : 0;
+    jobArgs[9] = extra2;
+    deferred.used = 0;
+    const count = extra + extra2 + packBase + items;
+    pool!.runTasks(wasm, TASK.GEMM_BATCH, jobArgs, count, mainScratch, bounds);
   }
 
   /** Whether a [start, end) byte range of a meets one of b. */
@@ -342,15 +385,23 @@ export function gemmKernel(ctx: GemmContext) {
     return false;
   }
 
-  /** Whether an output of parts[0..n) overlaps a byte range the deferred task reads or writes. */
+  /** Whether an output of parts[0..n) overlaps a byte range a deferred task reads or writes. */
   function overlaps(n: number): boolean {
-    const r = deferred.ranges;
-    for (let i = 0; i < n; i++) {
-      const p = parts[i]!;
-      const c0 = p.cells[0]!;
-      const c1 = c0 + 4 * ((p.cells[8]! - 1) * p.cells[1]! + p.cells[9]!);
-      for (let j = 0; j < r.length; j += 2) if (c0 < r[j + 1]! && r[j]! < c1) return true;
+    for (let k = 0; k < deferred.used; k++) {
+      const r = deferred.slots[k]!.ranges;
+      for (let i = 0; i < n; i++) {
+        const p = parts[i]!;
+        const c0 = p.cells[0]!;
+        const c1 = c0 + 4 * ((p.cells[8]! - 1) * p.cells[1]! + p.cells[9]!);
+        for (let j = 0; j < r.length; j += 2) if (c0 < r[j + 1]! && r[j]! < c1) return true;
+      }
     }
+    return false;
+  }
+
+  /** Whether a [start, end) byte range of `ranges` meets one a deferred task reads or writes. */
+  function meetsDeferred(ranges: readonly number[]): boolean {
+    for (let k = 0; k < deferred.used; k++) if (rangesMeet(ranges, deferred.slots[k]!.ranges)) return true;
     return false;
   }
 
@@ -361,28 +412,34 @@ export function gemmKernel(ctx: GemmContext) {
    * part done on the row chunks of the product that wrote dy (wasm.ts matmulThen): one hand-off less.
    */
   function defer(kind: number, args: readonly number[], count: number, ranges: readonly number[]): void {
-    flush();
-    new Int32Array(heap.memory.buffer, deferred.addr, 16).set(args);
-    deferred.kind = kind;
-    deferred.args = args.slice();
-    deferred.count = count;
-    deferred.ranges = ranges.slice();
+    // (a task that reads or writes what a waiting one touches runs after it: that one first, in a job of its own)
+    if (deferred.used === deferSlots || meetsDeferred(ranges)) flush();
+    const d = deferred.slots[deferred.used++]!;
+    new Int32Array(heap.memory.buffer, d.addr, 16).set(args);
+    d.kind = kind;
+    d.args = args.slice();
+    d.count = count;
+    d.ranges = ranges.slice();
   }
 
-  /** Runs deferred work now, in a job of its own (before any other kernel work). */
+  /** Runs deferred work now, each task in a job of its own, in order (before any other kernel work). */
   function flush(): void {
-    if (deferred.count === 0) return;
-    const count = deferred.count;
-    deferred.count = 0;
-    const t0 = recorder.start();
-    if (pool && pool.ready) pool.runTasks(wasm, deferred.kind, deferred.args, count, mainScratch);
-    else for (let i = 0; i < count; i++) wasm.runTask!(deferred.kind, i, deferred.addr, mainScratch);
-    recorder.stop(deferred.kind, t0, true, !!pool && pool.ready);
+    const used = deferred.used;
+    deferred.used = 0;
+    for (let k = 0; k < used; k++) {
+      const d = deferred.slots[k]!;
+      const t0 = recorder.start();
+      if (pool && pool.ready) pool.runTasks(wasm, d.kind, d.args, d.count, mainScratch);
+      else for (let i = 0; i < d.count; i++) wasm.runTask!(d.kind, i, d.addr, mainScratch);
+      recorder.stop(d.kind, t0, true, !!pool && pool.ready);
+    }
   }
 
   // The table being written by job(): its items, entries and pack items so far (no closure made per job), and
   // per entry the product whose packing of B it reads (undefined: its own).
-  const sharers: (Part | undefined)[] = new Array<Part | undefined>(BATCH * (homes + 1)).fill(undefined);
+  const sharers: (Part | undefined)[] = new Array<Part | undefined>((BATCH + 1) * (homes + 1)).fill(
+    undefined,
+  );
   let items = 0;
   let entries = 0;
   let packItems = 0;
@@ -471,6 +528,25 @@ export function gemmKernel(ctx: GemmContext) {
     });
   }
 
+  /** Writes table entry `entries` for items i0..i1−1 of side task `task`, `task.group` a chunk (job()). */
+  function writeTask(task: SideTask, i0: number, i1: number): void {
+    const o = entries * ENTRY;
+    const chunks = Math.ceil((i1 - i0) / task.group);
+    sharers[entries] = undefined;
+    tableView.fill(0, o, o + ENTRY);
+    tableView[o] = task.kind;
+    tableView[o + 2] = side.addr;
+    tableView[o + 12] = TASK_ENTRY;
+    tableView[o + 13] = task.group;
+    tableView[o + 14] = items;
+    tableView[o + 15] = chunks;
+    tableView[o + 17] = packItems;
+    tableView[o + 20] = i0;
+    tableView[o + 21] = i1;
+    items += chunks;
+    entries++;
+  }
+
   /** Writes table entry `entries` for chunks c0..c1−1 of product p (job()). */
   function write(p: Part, c0: number, c1: number): void {
     const o = entries * ENTRY;
@@ -553,16 +629,29 @@ export function gemmKernel(ctx: GemmContext) {
    * Independent GEMMs (none reads or writes another's output) as one pool job: their chunks are claimed from
    * one counter, so the threads meet once instead of once per product. Each chunk is the one the single call
    * would compute, so are its bits. Products that are small, not all in the heap, or split over their depth
-   * run one by one.
+   * run one by one. With `task` (SideTask), its items join the job too when they can; returns whether they ran
+   * (else the caller runs them: the products are computed either way).
    */
-  function many(list: readonly MatmulCall[], blocks?: readonly number[], after?: readonly number[]): void {
-    if (!pool || !pool.ready || !batches || list.length < 2 || list.length > BATCH) return each(list, blocks);
+  function many(
+    list: readonly MatmulCall[],
+    blocks?: readonly number[],
+    after?: readonly number[],
+    task?: SideTask,
+  ): boolean {
+    const least = task && sideTasks ? 1 : 2;
+    if (!pool || !pool.ready || !batches || list.length < least || list.length > BATCH) {
+      each(list, blocks);
+      return false;
+    }
     for (const m of list) {
       checkOperands(m.shape, m.out, m.a, m.b, m.M, m.K, m.N);
       const { M, K, N } = m;
       const eligible = M * N * K >= threshold && (M >= 8 || N >= 16);
       const inHeap = heap.addressOf(m.out) >= 0 && heap.addressOf(m.a) >= 0 && heap.addressOf(m.b) >= 0;
-      if (!inHeap || !eligible || M === 0 || N === 0) return each(list, blocks);
+      if (!inHeap || !eligible || M === 0 || N === 0) {
+        each(list, blocks);
+        return false;
+      }
     }
     // which products' row epilogues the job runs (on row chunks); the others' run on this thread at the end
     fusedNow.length = 0;
@@ -618,12 +707,27 @@ export function gemmKernel(ctx: GemmContext) {
       }
     }
     const t0 = recorder.start();
-    if (n >= 2) {
+    const joined = !!task && sideTasks && n >= 1;
+    if (n >= 2 || joined) {
       if (chainEpilogues) epiloguesToTails(n);
-      job(n);
+      if (joined) {
+        new Int32Array(heap.memory.buffer, side.addr, 16).set(task.args);
+        side.task = task;
+      }
+      try {
+        job(n);
+      } finally {
+        side.task = undefined;
+      }
       const works = batched.map((m) => m.M * m.N * m.K);
       const total = works.reduce((a, b) => a + b, 0);
-      batched.forEach((m, i) => recorder.stopGemm(m.shape, t0, true, true, works[i]! / total));
+      // (the job is timed whole: the side task's share an estimate, SideTask part)
+      const gemmPart = joined ? 1 - task.part : 1;
+      batched.forEach((m, i) => recorder.stopGemm(m.shape, t0, true, true, (gemmPart * works[i]!) / total));
+      if (joined) {
+        recorder.stop(task.kind, t0, true, true, task.part);
+        recorder.count("tasks in GEMM jobs", 1);
+      }
       recorder.count("GEMMs in batches", batched.length);
       const fused = fusedNow.filter(Boolean).length;
       if (fused > 0) recorder.count("row epilogues in GEMM jobs", fused);
@@ -643,6 +747,7 @@ export function gemmKernel(ctx: GemmContext) {
       }
     }
     if (ran) recorder.stopGemm(list[0]!.shape, t1, true, false);
+    return joined;
   }
 
   /**
@@ -668,14 +773,28 @@ export function gemmKernel(ctx: GemmContext) {
    * matmulChain). Row by row that is what the products and epilogues one after the other over all rows compute,
    * so the same bits, in one hand-off instead of one per product. Returns false, having computed nothing, when
    * it cannot (no pool, an older module, a weight gradient, rows that differ, an array outside the heap, a product
-   * the native gemm cuts over its depth, or a cut by columns).
+   * the native gemm cuts over its depth, or a cut by columns). `beside`: products that join the job with chunks of
+   * their own (matmulMany's), which read nothing the chain writes and write nothing it reads (the q, k, v weight
+   * gradients beside the backward's chain from them to the layer below's o).
    */
   function chainRows(
     list: readonly MatmulCall[],
     blocks: readonly number[],
     writes: readonly number[] = [],
+    beside: readonly MatmulCall[] = [],
   ): boolean {
-    if (!pool || !pool.ready || !chainEpilogues || list.length < 2 || list.length > BATCH) return false;
+    if (!pool || !pool.ready || !chainEpilogues || list.length < 2) return false;
+    if (list.length + beside.length > BATCH) return false;
+    // products beside the chain, each cut on its own (weight gradients that read whole columns): each must go
+    // to the pool in the job, not over its depth in jobs of their own
+    for (const m of beside) {
+      checkOperands(m.shape, m.out, m.a, m.b, m.M, m.K, m.N);
+      if (heap.addressOf(m.out) < 0 || heap.addressOf(m.a) < 0 || heap.addressOf(m.b) < 0) return false;
+      const eligible = m.M * m.N * m.K >= threshold && (m.M >= 8 || m.N >= 16);
+      const { extent, packed } = cut(m.M, m.N, m.K);
+      if (!eligible || nativeDepthPieces(m.M, m.K, m.N) > 1) return false;
+      if (m.shape === "AtB" && !packed && splitK(m.M, m.K, extent)) return false;
+    }
     const M = list[0]!.M;
     let work = 0;
     for (const m of list) {
@@ -690,7 +809,7 @@ export function gemmKernel(ctx: GemmContext) {
     const { byRows, size, count } = cut(M, N0, Math.max(1, Math.round(work / N0)));
     if (!byRows || M < 8 || M * work < threshold) return false;
     // deferred work joins the job unless the epilogues write what it touches (job(): or the products): then first
-    if (deferred.count > 0 && rangesMeet(writes, deferred.ranges)) flush();
+    if (meetsDeferred(writes)) flush();
     let n = 0;
     for (let i = 0; i < list.length; i++) {
       const m = list[i]!;
@@ -720,11 +839,18 @@ export function gemmKernel(ctx: GemmContext) {
       }
     }
     parts[0]!.chunkWork = size * work;
+    let total = M * work;
+    for (const m of beside) {
+      const at = [heap.addressOf(m.out), heap.addressOf(m.a), heap.addressOf(m.b)] as const;
+      n = addPart(n, m.shape, at[0], at[1], at[2], m.M, m.K, m.N, m.accumulate ? 1 : 0);
+      total += m.M * m.N * m.K;
+    }
     const t0 = recorder.start();
     job(n);
-    const total = M * work;
     for (const m of list) recorder.stopGemm(m.shape, t0, true, true, (m.M * m.N * m.K) / total);
+    for (const m of beside) recorder.stopGemm(m.shape, t0, true, true, (m.M * m.N * m.K) / total);
     recorder.count("GEMMs in row chains", list.length);
+    if (beside.length > 0) recorder.count("GEMMs beside row chains", beside.length);
     const fused = blocks.filter((b) => b !== 0).length;
     if (fused > 0) recorder.count("row epilogues in GEMM jobs", fused);
     return true;
@@ -948,6 +1074,8 @@ export function gemmKernel(ctx: GemmContext) {
 function samePackedB(p: readonly number[], q: readonly number[]): boolean {
   return p[5] === q[5] && p[6] === q[6] && p[7] === q[7] && p[9] === q[9] && p[10] === q[10];
 }
+
+type Slot = { kind: number; addr: number; args: number[]; count: number; ranges: number[] };
 
 function largerFirst(x: { chunkWork: number }, y: { chunkWork: number }): number {
   return y.chunkWork - x.chunkWork;

@@ -111,6 +111,8 @@ const EPILOGUE = {
   CELLS: 16,
 } as const;
 
+/** Most products of a matmulThen or matmulChain call with row work (wasm-gemm.ts BATCH). */
+const EPILOGUES = 12;
 /** Longest sequence the pooled attention backward takes (assembly/tasks.ts ATTENTION_MAX_L). */
 const ATTENTION_MAX_L = 2048;
 /** Most items in one pool job (the chunk counter has 16 bits). */
@@ -129,8 +131,33 @@ const ATTENTION_SUB_ROWS = 16;
  */
 const SMALL_ITEMS = 8;
 const CLAIM_GUIDE = 4;
+/**
+ * The attention backward beside a layer's weight gradients (attentionBackwardWith): about this many claims a
+ * home, each of several (sequence, head) items.
+ */
+const ATTENTION_CLAIMS = 8;
+/**
+ * What one multiply-add of the attention backward's small products (assembly/attention.ts) costs against one of
+ * a weight gradient's, for the kernel statistics' split of the one job that runs both (attentionPart): on the
+ * retrieval stage's 4 layers on one thread, 7.5 ms for the attention backward against 19.9 ms for the weight
+ * gradients (AMD EPYC VM, native gemm, issue 40).
+ */
+const ATTENTION_COST = 6;
 /** Elementwise work below this many floats stays on the calling thread (waking a helper costs more). */
 const ELEMENTWISE_PARALLEL = 1 << 15;
+
+/**
+ * The attention backward's estimated share of a job it shares with products `list` (kernel statistics): its
+ * multiply-adds (four products over each item's causal triangle) weighted by ATTENTION_COST.
+ */
+function attentionPart(list: readonly MatmulCall[], items: Int32Array, hd: number): number {
+  let attention = 0;
+  for (let i = 2; i < items.length; i += 3) attention += 2 * items[i]! * (items[i]! + 1) * hd;
+  attention *= ATTENTION_COST;
+  let products = 0;
+  for (const m of list) products += m.M * m.N * m.K;
+  return attention / (attention + products);
+}
 
 /** Loads the WebAssembly module and builds the fast kernels. Throws if the module is missing or invalid. */
 export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels {
@@ -324,12 +351,13 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
   });
   const run = gemms.run;
   // Row epilogue blocks of one matmulThen call (one per product at most), reused from call to call.
-  const epilogues = heap.allocBytes(8 * EPILOGUE.CELLS * 4);
+  const epilogues = heap.allocBytes(EPILOGUES * EPILOGUE.CELLS * 4);
   const blockAddrs: number[] = [];
   // per product: the earlier product whose rows its work also reads (swiglu: g), −1 none
   const afterIndex: number[] = [];
-  // RMSNorm's weight gradient of a matmulThen call, handed to the next GEMM job once the call is done
-  let normDw: { args: number[]; count: number; ranges: number[] } | undefined;
+  // RMSNorm's weight gradients of a matmulThen or matmulChain call (a chain may go through two norms), handed to
+  // the next GEMM job once the call is done
+  const normDw: { args: number[]; count: number; ranges: number[] }[] = [];
   // The [start, end) byte ranges epilogueBlocks' row work writes (a chain's deferred work must not touch them)
   const epilogueWrites: number[] = [];
   // Whether NORM_BACKWARD_DX reads a gradient to add to (RowWork rmsnormBackward `from`; older modules: not)
@@ -350,12 +378,13 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
     then: readonly (RowWork | undefined)[],
     chain = false,
   ): number[] | undefined {
-    if (!wasm.rowEpilogue || !runTask || list.length > 8 || then.length !== list.length) return undefined;
+    if (!wasm.rowEpilogue || !runTask || list.length > EPILOGUES || then.length !== list.length)
+      return undefined;
     let positions: Int32Array | undefined;
     const cells: number[][] = [];
     afterIndex.length = 0;
     epilogueWrites.length = 0;
-    normDw = undefined;
+    normDw.length = 0;
     for (let i = 0; i < list.length; i++) {
       const m = list[i]!;
       const w = then[i];
@@ -384,7 +413,8 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
         // dx on the product's rows (it wrote dy), dw deferred to the next GEMM job (with a pool; else refused)
         const p = addresses(n, [w.dx, w.x]);
         const q = inHeap([w.dw, w.w, w.inv], [0, 0, 0], [m.N, m.N, m.M]);
-        if (!p || !q || !pool?.ready || normDw || n < POOL_FLOATS) return undefined;
+        // (two in a row chain at most: the next GEMM job takes two deferred tasks)
+        if (!p || !q || !pool?.ready || normDw.length >= (chain ? 2 : 1) || n < POOL_FLOATS) return undefined;
         // dx = from + …: from's rows alone are read (no other row of the list may write them)
         const from = w.from ? addresses(n, [w.from]) : [0];
         if (!from || (w.from && (!normFrom || w.from === w.dx))) return undefined;
@@ -403,7 +433,7 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
           q[0]!,
           q[0]! + 4 * m.N,
         ];
-        normDw = { args: job.args, count: job.colItems, ranges };
+        normDw.push({ args: job.args, count: job.colItems, ranges });
       } else if (w.kind === "swiglu") {
         // (σ(g) kept only by modules that read it back; g: an earlier product's output of the same shape)
         const j = list.findIndex((o) => o.out === w.g);
@@ -430,7 +460,7 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
       }
     }
     // (written last: positionsInHeap may have grown the memory)
-    const view = new Int32Array(heap.memory.buffer, epilogues, 8 * EPILOGUE.CELLS);
+    const view = new Int32Array(heap.memory.buffer, epilogues, EPILOGUES * EPILOGUE.CELLS);
     blockAddrs.length = 0;
     cells.forEach((c, i) => {
       view.set(c, i * EPILOGUE.CELLS);
@@ -497,6 +527,34 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
     return out;
   }
 
+  /**
+   * The attention backward job's arguments (attentionBackwardAll), or undefined when the module cannot take
+   * these arrays, items or `ld`, or RoPE's backward with them.
+   */
+  function attentionBackwardArgs(
+    arrays: Float32Array[],
+    items: Int32Array,
+    hd: number,
+    scale: number,
+    ld: number,
+    rope?: { rope: { half: number; cos: Float32Array; sin: Float32Array }; positions: Int32Array },
+  ): number[] | undefined {
+    if (!runTask || items.length / 3 > MAX_ITEMS || !strided(hd, ld)) return undefined;
+    for (let i = 2; i < items.length; i += 3) if (items[i]! > ATTENTION_MAX_L) return undefined;
+    // RoPE on the items' rows: modules with ropeHeadRows, heads of hd = 2·half floats, positions for every row
+    if (rope && (!wasm.ropeHeadRows || rope.rope.half * 2 !== hd || ld % hd !== 0)) return undefined;
+    const rows = rope ? arrays[0]!.length / ld : 0;
+    if (rope && (rope.positions.length < rows || !Number.isInteger(rows))) return undefined;
+    const a = attentionOperands(arrays, [0, 0, 0, 0, 1, 0, 0, 0], items, hd, ld);
+    if (!a) return undefined;
+    let ropeArgs = [0, 0, 0];
+    if (rope) {
+      const t = ropeInHeap(rope.rope);
+      ropeArgs = [t.cos, t.sin, positionsInHeap(rope.positions, rows, t.rows)];
+    }
+    return [...a, itemTable(items), hd, bits(scale), ld, attentionSub, ...ropeArgs];
+  }
+
   /** Whether the module's attention takes row stride `ld` (modules before ROPE_ROWS read only hd). */
   function strided(hd: number, ld: number): boolean {
     return Number.isInteger(ld) && ld >= hd && (ld === hd || !!wasm.ropeRows);
@@ -523,17 +581,15 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
     matmulThen(list, then) {
       const blocks = epilogueBlocks(list, then);
       if (!blocks) return false;
-      const dw = normDw;
       gemms.many(list, blocks, afterIndex);
-      if (dw) gemms.defer(TASK.RMSNORM_BACKWARD, dw.args, dw.count, dw.ranges);
+      for (const dw of normDw) gemms.defer(TASK.RMSNORM_BACKWARD, dw.args, dw.count, dw.ranges);
       return true;
     },
-    matmulChain(list, then) {
+    matmulChain(list, then, beside) {
       const blocks = epilogueBlocks(list, then, true);
       if (!blocks) return false;
-      const dw = normDw;
-      if (!gemms.chainRows(list, blocks, epilogueWrites)) return false;
-      if (dw) gemms.defer(TASK.RMSNORM_BACKWARD, dw.args, dw.count, dw.ranges);
+      if (!gemms.chainRows(list, blocks, epilogueWrites, beside)) return false;
+      for (const dw of normDw) gemms.defer(TASK.RMSNORM_BACKWARD, dw.args, dw.count, dw.ranges);
       return true;
     },
     flush: () => gemms.flush(),
@@ -637,21 +693,32 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
       return true;
     },
     attentionBackwardAll(dQ, dK, dV, dO, P, Q, K, V, items, hd, scale, ld = hd, rope) {
-      if (!runTask || items.length / 3 > MAX_ITEMS || !strided(hd, ld)) return false;
-      for (let i = 2; i < items.length; i += 3) if (items[i]! > ATTENTION_MAX_L) return false;
-      // RoPE on the items' rows: modules with ropeHeadRows, heads of hd = 2·half floats, positions for every row
-      if (rope && (!wasm.ropeHeadRows || rope.rope.half * 2 !== hd || ld % hd !== 0)) return false;
-      const rows = rope ? dQ.length / ld : 0;
-      if (rope && (rope.positions.length < rows || !Number.isInteger(rows))) return false;
-      const a = attentionOperands([dQ, dK, dV, dO, P, Q, K, V], [0, 0, 0, 0, 1, 0, 0, 0], items, hd, ld);
-      if (!a) return false;
-      let ropeArgs = [0, 0, 0];
-      if (rope) {
-        const t = ropeInHeap(rope.rope);
-        ropeArgs = [t.cos, t.sin, positionsInHeap(rope.positions, rows, t.rows)];
-      }
-      const args = [...a, itemTable(items), hd, bits(scale), ld, attentionSub, ...ropeArgs];
+      const args = attentionBackwardArgs([dQ, dK, dV, dO, P, Q, K, V], items, hd, scale, ld, rope);
+      if (!args) return false;
       tasks(TASK.ATTENTION_BACKWARD, args, items.length / 3, true, 0, attentionHomes(items, hd, ld));
+      return true;
+    },
+    attentionBackwardWith(list, dQ, dK, dV, dO, P, Q, K, V, items, hd, scale, ld, rope) {
+      // (rows only: the home ranges follow the rows the products before wrote, attentionHomes)
+      if (!pool?.ready || ld === hd || !attentionHomes(items, hd, ld)) return false;
+      const arrays = [dQ, dK, dV, dO, P, Q, K, V];
+      const args = attentionBackwardArgs(arrays, items, hd, scale, ld, rope);
+      if (!args) return false;
+      const count = items.length / 3;
+      const homes = pool.homes;
+      const edges = Array.from(attentionHomes(items, hd, ld)!(homes));
+      // the byte ranges it reads and writes (work deferred to the job that meets them runs first)
+      const ranges: number[] = [];
+      for (let j = 0; j < arrays.length; j++) {
+        const at = heap.addressOf(arrays[j]!);
+        ranges.push(at, at + 4 * arrays[j]!.length);
+      }
+      // a few claims of several items per home: claims of one item each paid the shared counters per item
+      const group = Math.max(1, Math.floor(count / (ATTENTION_CLAIMS * homes)));
+      const part = attentionPart(list, items, hd);
+      const task = { kind: TASK.ATTENTION_BACKWARD, args, count, bounds: edges, group, ranges, part };
+      if (!gemms.many(list, undefined, undefined, task))
+        tasks(TASK.ATTENTION_BACKWARD, args, count, true, 0, attentionHomes(items, hd, ld));
       return true;
     },
     ropeRows(x, y, rope, positions, rows, H, inverse) {

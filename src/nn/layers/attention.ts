@@ -1,4 +1,4 @@
-import type { MatmulKernels } from "../kernels/api.ts";
+import type { MatmulCall, MatmulKernels } from "../kernels/api.ts";
 import { rotate, type RopeTable } from "./rope.ts";
 
 /**
@@ -402,4 +402,30 @@ export function attentionBackwardRows(
   mergeHeadsWith(k, dK, dk!, s);
   mergeHeadsWith(k, dV, dv!, s);
   return false;
+}
+
+/**
+ * attentionBackwardRows with RoPE's backward and the products `list` (which must neither read what the attention
+ * writes nor write what it reads: a layer's weight gradients) in one pool job when the kernels can
+ * (MatmulKernels.attentionBackwardWith): one hand-off less, and a thread done with its share of one helps with
+ * the other. The same bits as attentionBackwardRows, then the products. Returns false, having computed nothing,
+ * when the kernels cannot.
+ */
+export function attentionBackwardRowsWith(
+  k: MatmulKernels,
+  list: readonly MatmulCall[],
+  dQ: Float32Array,
+  dK: Float32Array,
+  dV: Float32Array,
+  dO: Float32Array,
+  P: Float32Array,
+  Q: Float32Array,
+  K: Float32Array,
+  V: Float32Array,
+  s: AttentionShape,
+  rope: { rope: { half: number; cos: Float32Array; sin: Float32Array }; positions: Int32Array },
+): boolean {
+  const { H, hd } = s;
+  const scale = 1 / Math.sqrt(hd);
+  return !!k.attentionBackwardWith?.(list, dQ, dK, dV, dO, P, Q, K, V, rowItems(s), hd, scale, H * hd, rope);
 }
