@@ -184,7 +184,36 @@ export function adamwScaled(
   c2: f32,
   gscale: f64,
 ): void {
+  adamwUpdate(p, g, m, v, n, lr, beta1, beta2, eps, wd, c1, c2, gscale, false);
+}
+
+/** Present in modules whose ADAMW task can zero each gradient once read (its argument 14, adamwUpdate). */
+export function adamwZeroes(): i32 {
+  return 1;
+}
+
+/**
+ * adamwScaled(), and with `zero` each gradient set to 0 once read: the next step's backward then adds into
+ * zeros and needs no pass of its own to clear them (issue 40). The other results are the same bits.
+ */
+export function adamwUpdate(
+  p: usize,
+  g: usize,
+  m: usize,
+  v: usize,
+  n: i32,
+  lr: f32,
+  beta1: f32,
+  beta2: f32,
+  eps: f32,
+  wd: f32,
+  c1: f32,
+  c2: f32,
+  gscale: f64,
+  zero: bool,
+): void {
   const scale = gscale != 1.0;
+  const zeros = f32x4.splat(0);
   const kv = f64x2.splat(gscale);
   const b1 = f32x4.splat(beta1);
   const b2 = f32x4.splat(beta2);
@@ -199,6 +228,7 @@ export function adamwScaled(
   for (; i + 4 <= n; i += 4) {
     const o = <usize>i * 4;
     const graw = v128.load(g + o);
+    if (zero) v128.store(g + o, zeros);
     const gv = scale ? scaled4(graw, kv) : graw;
     const mv = f32x4.add(f32x4.mul(b1, v128.load(m + o)), f32x4.mul(a1, gv));
     const vv = f32x4.add(f32x4.mul(b2, v128.load(v + o)), f32x4.mul(f32x4.mul(a2, gv), gv));
@@ -211,6 +241,7 @@ export function adamwScaled(
   for (; i < n; i++) {
     const o = <usize>i * 4;
     const gi = scale ? <f32>(<f64>load<f32>(g + o) * gscale) : load<f32>(g + o);
+    if (zero) store<f32>(g + o, 0);
     const mi = beta1 * load<f32>(m + o) + (1 - beta1) * gi;
     const vi = beta2 * load<f32>(v + o) + (1 - beta2) * gi * gi;
     store<f32>(m + o, mi);

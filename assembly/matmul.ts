@@ -365,6 +365,7 @@ export {
   swigluBackwardKept,
   adamw,
   adamwScaled,
+  adamwZeroes,
   rmsnormForward,
   rmsnormBackward,
 } from "./elementwise";

@@ -2,7 +2,7 @@
 // mirrors the numbers). Arguments are i32 slots (f32 as their bits, f64 as two slots, low word first). Slices
 // are fixed by the problem's size, never by the thread count, so every thread count computes the same items.
 import {
-  adamwScaled,
+  adamwUpdate,
   rmsnormForward,
   swigluBackward,
   swigluBackwardKept,
@@ -23,6 +23,7 @@ import {
   rmsnormInputGradFrom,
   rmsnormWeightGrad,
   scaleInPlace,
+  scatterRows,
   sumPartials,
   sumSquares,
 } from "./train";
@@ -39,6 +40,9 @@ const AVERAGE: i32 = 16;
 const SUM_PARTIALS: i32 = 17;
 const GEMM_SPLIT_K: i32 = 18;
 const GEMM_BATCH: i32 = 19;
+// 20: ROPE_ROWS (tasks.ts)
+const GATHER_ROWS: i32 = 21;
+const SCATTER_ROWS: i32 = 22;
 /** Bytes of one GEMM_BATCH table entry (27 i32: kernels/wasm-gemm.ts writes them). */
 const ENTRY: usize = 108;
 
@@ -205,7 +209,7 @@ export function runTrainTask(kind: i32, i: i32, args: usize, scratch: usize): vo
     }
   } else if (kind == ADAMW) {
     // args: p, g, m, v, table of (offset, length, decayed) in floats, lr, beta1, beta2, eps, wd, c1, c2,
-    // gradient scale (f64: clipping folded in, adamwScaled)
+    // gradient scale (f64: clipping folded in, adamwScaled), zero the gradients read (1) or not
     const t = ptr(args, 4) + <usize>(i * 12);
     const o = <usize>load<i32>(t) * 4;
     const n = load<i32>(t, 4);
@@ -216,7 +220,8 @@ export function runTrainTask(kind: i32, i: i32, args: usize, scratch: usize): vo
     const m = ptr(args, 2) + o;
     const v = ptr(args, 3) + o;
     const k = argd(args, 12);
-    adamwScaled(
+    // (argument 14: 1 zeroes each gradient once read, adamwUpdate)
+    adamwUpdate(
       p,
       g,
       m,
@@ -230,6 +235,7 @@ export function runTrainTask(kind: i32, i: i32, args: usize, scratch: usize): vo
       argf(args, 10),
       argf(args, 11),
       k,
+      arg(args, 14) == 1,
     );
   } else if (kind == SUM_SQUARES) {
     // args: x, n, chunk, partial sums (f64 per item)
@@ -259,6 +265,30 @@ export function runTrainTask(kind: i32, i: i32, args: usize, scratch: usize): vo
       t0,
       min(arg(args, 3), t0 + arg(args, 5)),
       arg(args, 4),
+    );
+  } else if (kind == GATHER_ROWS) {
+    // args: out, src, rows (i32), n, d, rows per item: out[j] = src[rows[j]] (the LM head's rows with a target)
+    const j0 = slice(i, arg(args, 5));
+    embeddingRows(
+      ptr(args, 0),
+      ptr(args, 1),
+      ptr(args, 2),
+      j0,
+      min(arg(args, 3), j0 + arg(args, 5)),
+      arg(args, 4),
+    );
+  } else if (kind == SCATTER_ROWS) {
+    // args: out, src, rows (i32, ascending), n, d, out rows, out rows per item: out[rows[j]] = src[j], every
+    // other row of the item's range of out 0
+    const r0 = slice(i, arg(args, 6));
+    scatterRows(
+      ptr(args, 0),
+      ptr(args, 1),
+      ptr(args, 2),
+      arg(args, 3),
+      arg(args, 4),
+      r0,
+      min(arg(args, 5), r0 + arg(args, 6)),
     );
   } else if (kind == AVERAGE) {
     // args: a, p, n, chunk, count

@@ -240,6 +240,31 @@ export function embeddingRows(x: usize, emb: usize, tokens: usize, t0: i32, t1: 
   }
 }
 
+/**
+ * out[rows[j]] = src[j] (rows ascending, n of them) for the rows of out in r0..r1−1, every other row of that range
+ * 0: the LM head's row gradients put back among all rows (src [n, d], out [·, d]).
+ */
+export function scatterRows(out: usize, src: usize, rows: usize, n: i32, d: i32, r0: i32, r1: i32): void {
+  // the first j whose row is ≥ r0 (binary search: rows ascend)
+  let lo = 0;
+  let hi = n;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (load<i32>(rows + <usize>mid * 4) < r0) lo = mid + 1;
+    else hi = mid;
+  }
+  const width = <usize>d * 4;
+  let r = r0;
+  for (let j = lo; j < n; j++) {
+    const row = load<i32>(rows + <usize>j * 4);
+    if (row >= r1) break;
+    if (row > r) memory.fill(out + <usize>r * width, 0, <usize>(row - r) * width);
+    memory.copy(out + <usize>row * width, src + <usize>j * width, width);
+    r = row + 1;
+  }
+  if (r1 > r) memory.fill(out + <usize>r * width, 0, <usize>(r1 - r) * width);
+}
+
 /** out = x + y over n floats (the residual connections). */
 export function addInto(out: usize, x: usize, y: usize, n: i32): void {
   let i = 0;

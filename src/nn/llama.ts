@@ -427,7 +427,8 @@ export class Llama {
     const lmName = c.tieWordEmbeddings ? "model.embed_tokens.weight" : "lm_head.weight";
     if (grads && !accumulate && !k.fillZero?.(grads.flat)) grads.flat.fill(0);
     const dhF = ws.rowsD[1];
-    if (grads && !k.fillZero?.(dhF)) dhF.fill(0);
+    // (fullHead writes every row of dhF, those without a target 0)
+    if (grads && M === 0 && !k.fillZero?.(dhF)) dhF.fill(0);
     let total = 0;
     if (M > 0) total += this.fullHead(batch, ws, rows, groups, weightSum, lossScale, grads?.get(lmName), dhF);
     if (sampled && sampledRows.length > 0) {
@@ -455,7 +456,7 @@ export class Llama {
   /**
    * The rows on the full softmax: gathers them, projects them to the vocabulary, takes their (weighted, soft)
    * cross-entropy, and with `lmGrad` adds the head's gradient into it and writes the rows' gradient into `dhF`.
-   * Returns the summed, weighted loss.
+   * Returns the summed, weighted loss. With `lmGrad`, the rows of dhF without a target are 0.
    */
   private fullHead(
     batch: Batch,
@@ -474,10 +475,14 @@ export class Llama {
     // gather the rows that carry a loss, project them to the vocabulary
     const { hSel, dhSel, logits } = this.headBuffers(M, !!batch.spans);
     const targets = new Int32Array(M);
-    rows.forEach((r, j) => {
-      hSel.set(ws.hF.subarray(r * d, (r + 1) * d), j * d);
-      targets[j] = batch.targets[r];
-    });
+    const at = new Int32Array(M);
+    for (let j = 0; j < M; j++) {
+      at[j] = rows[j]!;
+      targets[j] = batch.targets[rows[j]!];
+    }
+    // on the pool when the kernels can: each thread copies rows the other one may have written (issue 40)
+    if (!k.gatherRows?.(hSel, ws.hF, at, M, d))
+      rows.forEach((r, j) => hSel.set(ws.hF.subarray(r * d, (r + 1) * d), j * d));
     k.statsSection?.("LM head");
     k.matmulABt(logits, hSel, this.lmHead, M, d, V);
     k.statsSection?.(undefined);
@@ -510,7 +515,12 @@ export class Llama {
       k.matmulAB(dhSel, logits, this.lmHead, M, V, d);
       k.matmulAtB(lmGrad, logits, hSel, V, M, d, true);
       k.statsSection?.(undefined);
-      rows.forEach((r, j) => dhF.set(dhSel.subarray(j * d, (j + 1) * d), r * d));
+      // rows ascend, except when weight groups reorder them (then the copy in JS)
+      const N = batch.B * batch.T;
+      if (groups || !k.scatterRows?.(dhF, dhSel, at, M, d, N)) {
+        if (!k.fillZero?.(dhF)) dhF.fill(0);
+        rows.forEach((r, j) => dhF.set(dhSel.subarray(j * d, (j + 1) * d), r * d));
+      }
     }
     return total;
   }

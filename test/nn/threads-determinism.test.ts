@@ -13,8 +13,8 @@ import { train, type TrainOptions } from "../../src/nn/train/trainer.ts";
 // A whole training run on 1, 2 and 3 kernel threads, and twice on 3: every part of a step the pool shares
 // (the GEMMs, alone and in batches, the weight gradients split over tokens, attention, RMSNorm forward and backward, the
 // residual adds, RoPE and SwiGLU done on a product's row chunks, a layer's o, gate, up and down as one row chain
-// (RoPE's backward in the attention's items), cross-entropy, the embedding and its gradient, zeroing, the gradient norm and clipping, AdamW
-// and weight averaging) must give the same bits whatever the number of threads and whichever thread finishes
+// (RoPE's backward in the attention's items), cross-entropy, the LM head's row gather and scatter, the embedding and its
+// gradient, the gradient norm and clipping, AdamW (clearing the gradients it reads) and weight averaging) must give the same bits whatever the number of threads and whichever thread finishes
 // first. The model is small but each job is large enough for the pool (≥ 2^15 floats) and a batch packs more
 // than 512 tokens, so the weight gradients are split over two depth blocks and summed in order.
 
@@ -108,7 +108,7 @@ describe.skipIf(!existsSync(DEFAULT_WASM_PATH))("a training run on several kerne
         "cross-entropy",
         "embedding rows",
         "embedding gradient",
-        "zeroing gradients",
+        "LM head rows (gather, scatter)",
         "gradient norm + clipping",
         "AdamW",
         "weight averaging",

@@ -318,9 +318,12 @@ export interface MatmulKernels {
    * crossEntropy: layers/cross-entropy.ts crossEntropyInPlace (returns the summed loss);
    * adamwSlices: one AdamW step over the flat buffers, `slices` holding (offset, length, decayed) triples in
    * floats, `o.wd` applied to the decayed ones (train/adamw.ts), each gradient read as g·`o.gradScale` (f64,
-   * rounded once to f32: what `scale` would have written; g itself is left as it is);
+   * rounded once to f32: what `scale` would have written; g itself is left as it is, or with `o.zeroGrads` set
+   * to 0 once read; false, having written nothing, when the kernels cannot zero it);
    * sumSquares, scale: Σ x² in f64 and x ← x·k (gradient clipping); fillZero: x ← 0;
    * embeddingForward: x[t] = emb[tokens[t]]; embeddingBackward: dEmb[tokens[t]] += dx[t], tokens in order;
+   * gatherRows: out[j] = src[rows[j]] for j < n (rows of width d); scatterRows: out[rows[j]] = src[j] (rows
+   * ascending) and every other of out's `outRows` rows 0;
    * averageInto: avg += (p − avg)/count (weight averaging).
    */
   crossEntropy?(
@@ -345,6 +348,7 @@ export interface MatmulKernels {
       c1: number;
       c2: number;
       gradScale?: number;
+      zeroGrads?: boolean;
     },
   ): boolean;
   sumSquares?(x: Float32Array): number | undefined;
@@ -358,6 +362,15 @@ export interface MatmulKernels {
     N: number,
     d: number,
     V: number,
+  ): boolean;
+  gatherRows?(out: Float32Array, src: Float32Array, rows: Int32Array, n: number, d: number): boolean;
+  scatterRows?(
+    out: Float32Array,
+    src: Float32Array,
+    rows: Int32Array,
+    n: number,
+    d: number,
+    outRows: number,
   ): boolean;
   averageInto?(avg: Float32Array, p: Float32Array, count: number): boolean;
   /**

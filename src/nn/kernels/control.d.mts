@@ -41,6 +41,8 @@ export declare const TASK: Readonly<{
   GEMM_SPLIT_K: number;
   GEMM_BATCH: number;
   ROPE_ROWS: number;
+  GATHER_ROWS: number;
+  SCATTER_ROWS: number;
 }>;
 
 export declare const SPIN: number;

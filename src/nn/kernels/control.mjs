@@ -113,6 +113,8 @@ export const TASK = Object.freeze({
   GEMM_SPLIT_K: 18,
   GEMM_BATCH: 19,
   ROPE_ROWS: 20,
+  GATHER_ROWS: 21,
+  SCATTER_ROWS: 22,
 });
 
 /**

@@ -48,6 +48,8 @@ const TASK_NAMES: Record<number, string> = {
   [TASK.EMBEDDING_GRAD]: "embedding gradient",
   [TASK.EMBEDDING_ROWS]: "embedding rows",
   [TASK.AVERAGE]: "weight averaging",
+  [TASK.GATHER_ROWS]: "LM head rows (gather, scatter)",
+  [TASK.SCATTER_ROWS]: "LM head rows (gather, scatter)",
 };
 
 const GEMM_NAMES: Record<string, string> = {

@@ -19,6 +19,8 @@ export interface TaskRunner {
   addresses(n: number, arrays: Float32Array[]): number[] | undefined;
   /** The module's ADAMW task reads a gradient scale (modules built before it ignore it: then scale first). */
   readonly scaledAdamw: boolean;
+  /** The module's ADAMW task can zero the gradients it read, and has the row gather and scatter tasks. */
+  readonly zeroingAdamw: boolean;
 }
 
 type TrainOps = Required<
@@ -32,6 +34,8 @@ type TrainOps = Required<
     | "fillZero"
     | "embeddingForward"
     | "embeddingBackward"
+    | "gatherRows"
+    | "scatterRows"
     | "averageInto"
   >
 >;
@@ -155,10 +159,11 @@ export function trainingOps(run: TaskRunner, threads: number): TrainOps {
     },
     adamwSlices(p, g, m, v, slices, o) {
       const a = run.addresses(p.length, [p, g, m, v]);
-      if (!a || ((o.gradScale ?? 1) !== 1 && !run.scaledAdamw)) return false;
+      if (!a || ((o.gradScale ?? 1) !== 1 && !run.scaledAdamw) || (o.zeroGrads && !run.zeroingAdamw))
+        return false;
       const table = keep.ints("adamw", slices);
       const hyper = [o.lr, o.beta1, o.beta2, o.eps, o.wd, o.c1, o.c2].map(f32Arg);
-      const args = [...a, table, ...hyper, ...f64Args(o.gradScale ?? 1)];
+      const args = [...a, table, ...hyper, ...f64Args(o.gradScale ?? 1), o.zeroGrads ? 1 : 0];
       run.tasks(TASK.ADAMW, args, slices.length / 3, p.length >= POOL_FLOATS);
       return true;
     },
@@ -203,6 +208,28 @@ export function trainingOps(run: TaskRunner, threads: number): TrainOps {
       const per = Math.max(64, Math.ceil(V / (4 * threads)));
       const args = [e[0]!, a[0]!, keep.ints("tokenGrads", tokens, N), N, d, V, per];
       run.tasks(TASK.EMBEDDING_GRAD, args, Math.ceil(V / per), N * d >= POOL_FLOATS);
+      return true;
+    },
+    gatherRows(out, src, rows, n, d) {
+      const a = run.addresses(n * d, [out]);
+      const b = run.addresses(0, [src]);
+      if (!a || !b || !run.zeroingAdamw) return false;
+      const per = Math.max(16, Math.ceil(n / (4 * threads)));
+      const args = [a[0]!, b[0]!, keep.ints("gatherRows", rows, n), n, d, per];
+      run.tasks(TASK.GATHER_ROWS, args, Math.ceil(n / per), n * d >= POOL_FLOATS);
+      return true;
+    },
+    scatterRows(out, src, rows, n, d, outRows) {
+      const a = run.addresses(outRows * d, [out]);
+      const b = run.addresses(n * d, [src]);
+      if (!a || !b || !run.zeroingAdamw) return false;
+      for (let j = 1; j < n; j++)
+        if (!(rows[j]! > rows[j - 1]!)) throw new Error("scatterRows: the rows must ascend");
+      if (n > 0 && !(rows[0]! >= 0 && rows[n - 1]! < outRows))
+        throw new Error(`scatterRows: a row outside 0..${outRows - 1}`);
+      const per = Math.max(16, Math.ceil(outRows / (4 * threads)));
+      const args = [a[0]!, b[0]!, keep.ints("scatterRows", rows, Math.max(n, 1)), n, d, outRows, per];
+      run.tasks(TASK.SCATTER_ROWS, args, Math.ceil(outRows / per), outRows * d >= POOL_FLOATS);
       return true;
     },
     averageInto(avg, p, count) {

@@ -89,6 +89,8 @@ interface GemmExports {
   addInto?(out: number, x: number, y: number, n: number): void;
   /** Present in modules whose ADAMW task takes the gradient clipping scale (assembly/elementwise.ts). */
   adamwScaled?(...args: number[]): void;
+  /** Present in modules whose ADAMW task zeroes the gradients it read, with GATHER_ROWS and SCATTER_ROWS. */
+  adamwZeroes?(): number;
   /** Present in modules whose SwiGLU tasks keep and read σ(g) (assembly/elementwise.ts). */
   swigluForwardKeep?(...args: number[]): void;
   /** Present in modules with the ROPE_ROWS task, whose attention takes a row stride (assembly/attention.ts). */
@@ -469,7 +471,13 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
     return blockAddrs;
   }
 
-  const runner: TaskRunner = { heap, tasks, addresses, scaledAdamw: !!wasm.adamwScaled };
+  const runner: TaskRunner = {
+    heap,
+    tasks,
+    addresses,
+    scaledAdamw: !!wasm.adamwScaled,
+    zeroingAdamw: wasm.adamwZeroes?.() === 1,
+  };
 
   /** Heap addresses of arrays holding at least n floats each, or undefined if one lies outside the heap. */
   function addresses(n: number, arrays: Float32Array[]): number[] | undefined {

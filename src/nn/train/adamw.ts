@@ -54,9 +54,17 @@ export class AdamW {
   /**
    * One update. `gradScale` (gradient clipping, gradNormScale): the gradients are read as g·gradScale, with the
    * bits that scaling them in place first gives; the fast kernels do it inside the update (grads then keep
-   * their unscaled values), the other paths scale grads in place first.
+   * their unscaled values), the other paths scale grads in place first. `zeroGrads`: grads are left all 0 (the
+   * fast kernels clear each gradient as they read it, no pass of their own: the trainer's next backward adds
+   * into them instead of clearing them first).
    */
-  update(grads: ParamSet, lr: number, gradScale = 1): void {
+  update(grads: ParamSet, lr: number, gradScale = 1, zeroGrads = false): void {
+    const zeroed = this.apply(grads, lr, gradScale, zeroGrads);
+    if (zeroGrads && !zeroed && !kernels().fillZero?.(grads.flat)) grads.flat.fill(0);
+  }
+
+  /** The update; true when the kernels also zeroed the gradients (asked with `zeroGrads`). */
+  private apply(grads: ParamSet, lr: number, gradScale: number, zeroGrads: boolean): boolean {
     const { beta1, beta2, eps, weightDecay } = this.options;
     this.step++;
     const c1 = 1 / (1 - Math.pow(beta1, this.step));
@@ -64,7 +72,8 @@ export class AdamW {
     const k = kernels();
     const all = { lr, beta1, beta2, eps, wd: lr * weightDecay, c1, c2, gradScale };
     const [p, g, m, v] = [this.params.flat, grads.flat, this.m.flat, this.v.flat];
-    if (k.adamwSlices?.(p, g, m, v, this.slices, all)) return;
+    if (zeroGrads && k.adamwSlices?.(p, g, m, v, this.slices, { ...all, zeroGrads })) return true;
+    if (k.adamwSlices?.(p, g, m, v, this.slices, all)) return false;
     if (gradScale !== 1) scaleGrads(g, gradScale);
     if (k.adamw) {
       // The fast kernels, one call per tensor (weight decay on matrices only). The tensors are views of the
@@ -79,7 +88,7 @@ export class AdamW {
         if (!ok) break;
         i++;
       }
-      if (i === this.params.tensors.length) return;
+      if (i === this.params.tensors.length) return false;
     }
     const wd = lr * weightDecay;
     for (let i = 0; i < p.length; i++) {
@@ -88,6 +97,7 @@ export class AdamW {
       v[i] = beta2 * v[i] + (1 - beta2) * gi * gi;
       p[i] -= lr * ((m[i] * c1) / (Math.sqrt(v[i] * c2) + eps)) + wd * this.decay[i] * p[i];
     }
+    return false;
   }
 }
 

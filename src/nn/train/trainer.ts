@@ -195,6 +195,9 @@ export async function train(model: Llama, data: TrainData, o: TrainOptions): Pro
   async function loop(): Promise<TrainResult> {
     // the batch built during the previous update (undefined at the start and after a resume)
     let next: ReturnType<typeof dataBatch> | undefined;
+    // whether every gradient is 0 (a new set, or after an update that cleared them as it read them): then the
+    // first micro-batch adds into them, the same bits as overwriting, and nothing clears them first (issue 40)
+    let gradsZero = true;
     while (optimizer.step < o.steps) {
       await new Promise<void>((resolve) => setImmediate(resolve)); // let signals (Ctrl-C) and I/O run between steps
       if (o.signal?.aborted) return { optimizer, losses, stoppedEarly: true };
@@ -209,7 +212,9 @@ export async function train(model: Llama, data: TrainData, o: TrainOptions): Pro
         next = undefined;
         const batch = made.batch;
         realTokens += made.realTokens;
-        const r = model.forwardBackward(batch, grads, { accumulate: micro > 0, lossScale: 1 / accumulation });
+        const accumulate = micro > 0 || gradsZero;
+        const r = model.forwardBackward(batch, grads, { accumulate, lossScale: 1 / accumulation });
+        gradsZero = false;
         loss += r.loss / accumulation;
         tokens += batch.B * batch.T;
       }
@@ -223,7 +228,7 @@ export async function train(model: Llama, data: TrainData, o: TrainOptions): Pro
       const lr = cosineLr(step, o.steps, o.lr, o.warmupFraction ?? 0.03, o.minLrRatio ?? 0.1);
       // The next step's first batch is built while the kernel threads run the update (the same batch: it
       // depends on its index alone); the update is the step's longest job after the matrix products.
-      const update = () => optimizer.update(grads, lr, scale);
+      const update = () => optimizer.update(grads, lr, scale, true);
       const nextIndex = (step + 1) * accumulation;
       const prepare = () => {
         if (step + 1 < o.steps) next = dataBatch(nextIndex);
@@ -234,6 +239,7 @@ export async function train(model: Llama, data: TrainData, o: TrainOptions): Pro
         update();
         prepare();
       }
+      gradsZero = true;
       if (optimizer.step > averageAfter) accumulateAverage(optimizer);
       losses.push(loss);
       tokensSeen += tokens;
