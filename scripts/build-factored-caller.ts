@@ -35,7 +35,10 @@
  * of one-call questions added again as declines with their required values cut out, src/train/valueless-declines.ts;
  * default 0, a probe), --shapes X (that share of synth's multi-call questions in the shapes of
  * src/synth/multi-shapes.ts: a value said once for two calls, values set out before the requests, a call pointing
- * back; default 0, a probe),
+ * back; default 0, a probe), --pseudo-labels N (StableToolBench's G1 queries, labelled by the --pseudo-teachers
+ * DIR,DIR callers where all agree with a chance of at least --pseudo-chance X (0.8), their argument-scorer groups
+ * added N times: src/train/pseudo-labels.ts; --pseudo-split even|odd|all by query_id parity, default even; default
+ * 0, none: a probe),
  * --modes full,gate-off,... , --categories a,b (a quick look: printed,
  * not recorded), --bfcl DIR, --result NAME, --items (each run records the ids of the items it failed), --halves
  * (the full model's wins over each mode per half of every category, the halves split by a hash of the item id:
@@ -51,7 +54,11 @@ import { loadCatalog } from "../src/catalog/load.ts";
 import { csvRecords } from "../src/catalog/import/csv.ts";
 import { demoCatalog } from "../src/demo/catalog.ts";
 import { evaluateBfclModel, type BfclReport } from "../src/eval/bfcl.ts";
-import { FACTORED_WEIGHTS, FactoredCallerModel } from "../src/models/caller-factored.ts";
+import {
+  FACTORED_WEIGHTS,
+  FactoredCallerModel,
+  type FactoredModelFile,
+} from "../src/models/caller-factored.ts";
 import type { DecideOptions } from "../src/models/factored/decide.ts";
 import { PAIR_DIM } from "../src/models/factored/features.ts";
 import { synthesize } from "../src/synth/index.ts";
@@ -61,6 +68,13 @@ import { SynthRng } from "../src/synth/rng.ts";
 import { callerExamples, mismatchedDeclines, type CallerExample } from "../src/train/caller-data.ts";
 import { trainFactored } from "../src/train/factored-train.ts";
 import { valuelessDeclines } from "../src/train/valueless-declines.ts";
+import {
+  pseudoLabelGroups,
+  pseudoLabels,
+  teacherOf,
+  type PseudoLabelled,
+} from "../src/train/pseudo-labels.ts";
+import { stbUnlabelled } from "./stb-unlabelled.ts";
 import { writeBenchResult } from "../bench/lib/result.ts";
 import { quantile, timed } from "./timed-model.ts";
 import { halfSizes, halvesTable, modeHalves, type ModeHalves } from "./ablation-halves.ts";
@@ -103,6 +117,10 @@ const { values: args } = parseArgs({
     shapes: { type: "string", default: "0" },
     "link-marks": { type: "string", default: "0" },
     "link-leads": { type: "string", default: "0" },
+    "pseudo-labels": { type: "string", default: "0" },
+    "pseudo-chance": { type: "string", default: "0.8" },
+    "pseudo-teachers": { type: "string", default: "models/caller" },
+    "pseudo-split": { type: "string", default: "even" },
     eval: { type: "boolean", default: false },
     bfcl: { type: "string", default: "../shared/data/bfcl" },
     modes: {
@@ -257,9 +275,34 @@ function featureList(option: string, text: string): number[] {
   });
 }
 
+/**
+ * --pseudo-labels N: StableToolBench's G1 queries of `--pseudo-split` (query_id parity: even, the default; odd is
+ * held out to look at the labels, scripts/caller-pseudo-labels.ts) labelled by the `--pseudo-teachers` callers where
+ * all agree with a chance of at least `--pseudo-chance` (src/train/pseudo-labels.ts); their argument-scorer groups
+ * are added N times. 0 (the default): none, the build as before.
+ */
+function pseudoLabelled(): { labelled: PseudoLabelled[]; repeats: number } | undefined {
+  const repeats = count("--pseudo-labels", args["pseudo-labels"]!);
+  if (repeats === 0) return undefined;
+  const split = args["pseudo-split"]!;
+  if (split !== "even" && split !== "odd" && split !== "all")
+    throw new Error(`--pseudo-split: want even, odd or all, got '${split}'`);
+  const teachers = args["pseudo-teachers"]!.split(",").map((d) =>
+    teacherOf(JSON.parse(readFileSync(join(d, FACTORED_WEIGHTS), "utf8")) as FactoredModelFile),
+  );
+  const questions = stbUnlabelled("../shared/data/stabletoolbench", split);
+  const labelled = pseudoLabels(questions, teachers, Number(args["pseudo-chance"]));
+  const labels = labelled.flatMap((e) => e.labels);
+  process.stderr.write(
+    `pseudo-labels: ${questions.length} questions, ${labelled.length} labelled, ${labels.length} labels (${labels.filter((l) => l.value !== undefined).length} values)\n`,
+  );
+  return { labelled, repeats };
+}
+
 async function build(): Promise<void> {
   const started = Date.now();
   const { examples, counts } = await trainingExamples();
+  const pseudo = pseudoLabelled();
   process.stderr.write(`examples: ${examples.length} ${JSON.stringify(counts)}\n`);
   const file = trainFactored(examples, {
     // --seed N: the trainer's seed (epoch orders, which questions each part trains on); synth's seeds stay.
@@ -290,6 +333,17 @@ async function build(): Promise<void> {
     // "synth" = the threshold chosen on held-out synth questions; a number fixes it (0.3: chosen on BFCL dev
     // with the fill floor, 2026-12-06; 0.5 before, DEVELOPMENT_PROBES)
     callThreshold: args["call-threshold"] === "synth" ? undefined : Number(args["call-threshold"]),
+    extraArgumentGroups: pseudo
+      ? (stats, joiners, rng) => {
+          const groups = pseudoLabelGroups(pseudo.labelled, stats, joiners, {
+            negatives: count("--negatives", args.negatives!),
+            rng,
+            kin: args["kin-names-train"] === "1",
+            drop: args["drop-pair"] === "" ? [] : args["drop-pair"]!.split(",").map(Number),
+          });
+          return Array.from({ length: pseudo.repeats }, () => groups).flat();
+        }
+      : undefined,
   });
   file.training = {
     command: `npx tsx scripts/build-factored-caller.ts ${process.argv.slice(2).join(" ")}`,
