@@ -38,7 +38,8 @@
  * back; default 0, a probe), --pseudo-labels N (StableToolBench's G1 queries, labelled by the --pseudo-teachers
  * DIR,DIR callers where all agree with a chance of at least --pseudo-chance X (0.8), their argument-scorer groups
  * added N times: src/train/pseudo-labels.ts; --pseudo-split even|odd|all by query_id parity, default even; default
- * 0, none: a probe),
+ * 0, none: a probe; --pseudo-nulls 0: value labels only; --pseudo-others 0: the other functions' values left out
+ * of a parameter's group, not kept as its wrong spans),
  * --modes full,gate-off,... , --categories a,b (a quick look: printed,
  * not recorded), --bfcl DIR, --result NAME, --items (each run records the ids of the items it failed), --halves
  * (the full model's wins over each mode per half of every category, the halves split by a hash of the item id:
@@ -121,6 +122,8 @@ const { values: args } = parseArgs({
     "pseudo-chance": { type: "string", default: "0.8" },
     "pseudo-teachers": { type: "string", default: "models/caller" },
     "pseudo-split": { type: "string", default: "even" },
+    "pseudo-nulls": { type: "string", default: "1" },
+    "pseudo-others": { type: "string", default: "1" },
     eval: { type: "boolean", default: false },
     bfcl: { type: "string", default: "../shared/data/bfcl" },
     modes: {
@@ -291,7 +294,12 @@ function pseudoLabelled(): { labelled: PseudoLabelled[]; repeats: number } | und
     teacherOf(JSON.parse(readFileSync(join(d, FACTORED_WEIGHTS), "utf8")) as FactoredModelFile),
   );
   const questions = stbUnlabelled("../shared/data/stabletoolbench", split);
-  const labelled = pseudoLabels(questions, teachers, Number(args["pseudo-chance"]));
+  // --pseudo-nulls 0: only the labels that give a value, none that leave a parameter out
+  const labelled = pseudoLabels(questions, teachers, Number(args["pseudo-chance"]))
+    .map((e) =>
+      args["pseudo-nulls"] === "0" ? { ...e, labels: e.labels.filter((l) => l.value !== undefined) } : e,
+    )
+    .filter((e) => e.labels.length > 0);
   const labels = labelled.flatMap((e) => e.labels);
   process.stderr.write(
     `pseudo-labels: ${questions.length} questions, ${labelled.length} labelled, ${labels.length} labels (${labels.filter((l) => l.value !== undefined).length} values)\n`,
@@ -340,6 +348,8 @@ async function build(): Promise<void> {
             rng,
             kin: args["kin-names-train"] === "1",
             drop: args["drop-pair"] === "" ? [] : args["drop-pair"]!.split(",").map(Number),
+            // --pseudo-others 0: another function's value is no wrong span of this one's (decoding spends it)
+            otherValues: args["pseudo-others"] !== "0",
           });
           return Array.from({ length: pseudo.repeats }, () => groups).flat();
         }

@@ -157,6 +157,12 @@ export interface PseudoGroupOptions {
   kin?: boolean;
   /** Pair features zeroed (FactoredTrainOptions.dropPairFeatures). */
   drop?: readonly number[];
+  /**
+   * The candidates over another labelled function's value: kept as wrong spans (true, the default), or left out of
+   * the group (false), as decoding leaves them out (segments, spans spent): the group then contrasts the gold only
+   * with what decoding would weigh it against.
+   */
+  otherValues?: boolean;
 }
 
 /**
@@ -202,7 +208,8 @@ export function pseudoLabelGroups(
         const r = o.rng.int(k + 1);
         [easy[k], easy[r]] = [easy[r]!, easy[k]!];
       }
-      const items = [...gold, ...hard, ...easy.slice(0, o.negatives)].map((k) => {
+      const kept = [...gold, ...(o.otherValues === false ? [] : hard), ...easy.slice(0, o.negatives)];
+      const items = kept.map((k) => {
         const c = p.candidates[k]!;
         const x = pairFeatures(f, p, c);
         for (const d of o.drop ?? []) x[d] = 0;

@@ -80,5 +80,12 @@ describe("pseudo-labels from real questions (issue 38, h38t)", () => {
       expect(g.gold).toEqual([0]);
       expect(g.items).toHaveLength(3);
     }
+    // otherValues false: the other call's value is left out of the group, as decoding spends it
+    const own = pseudoLabelGroups(labelled, committed.stats, committed.joiners, {
+      negatives: 0,
+      rng: new Rng(1),
+      otherValues: false,
+    });
+    expect(own.map((g) => g.items.length)).toEqual([2, 2]);
   });
 });
