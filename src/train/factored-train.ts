@@ -111,6 +111,15 @@ export interface FactoredTrainOptions {
    * name, decoding only its family's; chosen on BFCL dev, DEVELOPMENT_PROBES: trained on, figures fell).
    */
   kinNames?: boolean;
+  /**
+   * Further argument-scorer groups built with the word rarity and joiners counted here (default none): pseudo-labelled
+   * real questions (pseudo-labels.ts, `--pseudo-labels` of scripts/build-factored-caller.ts; a probe).
+   */
+  extraArgumentGroups?: (
+    stats: ReadonlyMap<string, number>,
+    joiners: ReadonlySet<string>,
+    rng: Rng,
+  ) => SoftmaxGroup[];
 }
 
 const norm = (v: unknown): unknown => {
@@ -626,6 +635,8 @@ export function trainFactored(
     scatteredNumbers: true,
   };
   const groups = argumentGroups(oneCall, stats, joiners, o.negatives ?? 40, rng, o.dropPairFeatures, kin);
+  const extra = o.extraArgumentGroups?.(stats, joiners, rng) ?? [];
+  groups.push(...extra);
   const dims = [...FAMILIES.map(() => PAIR_DIM), NULL_DIM];
   const later = o.secondPassFeatures ?? [];
   const held = later.length > 0 ? holdFeatures(groups, later) : undefined;
@@ -732,6 +743,7 @@ export function trainFactored(
       train: train.length,
       dev: dev.length,
       argumentGroups: groups.length,
+      ...(extra.length > 0 ? { extraArgumentGroups: extra.length } : {}),
       argumentLoss: Math.round(arg.loss * 1e4) / 1e4,
       moreRows: moreRows.length,
       morePositives: moreRows.filter((r) => r.y === 1).length,
