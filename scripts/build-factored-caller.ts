@@ -27,7 +27,9 @@
  * with only i, j learning: src/train/factored-train.ts secondPassFeatures; default 48, the preceding names of
  * preceding-names.ts, kept 2026-12-07 on both seeds; "" = none), --negatives N (wrong spans kept
  * per parameter in the argument scorer's training groups; default 40), --arg-bags N (the argument scorer trained N
- * times, weights averaged; default 1, a probe),
+ * times, weights averaged; default 1, a probe), --residual grid|H,L2,EPOCHS (a small non-linear part over the
+ * frozen argument scorer, src/train/residual-train.ts; grid = hidden size, L2, epochs chosen on held-out synth
+ * groups; default none, a probe),
  * --multi-word X (share of one-call questions added again with one-word string values made two; default 0.3,
  * chosen on BFCL dev: 0 / 0.3 / 0.6 in DEVELOPMENT_PROBES), --seed N (the trainer's seed; default 1: another
  * seed shows how far figures move by chance), --kin-names-train 0|1 (default 0: the argument scorer trains reading
@@ -97,6 +99,7 @@ const { values: args } = parseArgs({
     // other weight is then the build's without it (DEVELOPMENT_PROBES, h38c / h38l)
     "second-pass": { type: "string", default: "48" },
     negatives: { type: "string", default: "40" },
+    residual: { type: "string", default: "" },
     "arg-bags": { type: "string", default: "1" },
     "multi-word": { type: "string", default: "0.3" },
     "stats-queries": { type: "string", default: "" },
@@ -260,6 +263,15 @@ function featureList(option: string, text: string): number[] {
   });
 }
 
+/** --residual: "" none, "grid" (chosen on held-out synth groups), or "H,L2,EPOCHS" fixed. */
+function residualOption(text: string): "grid" | { hidden: number; l2: number; epochs: number } | undefined {
+  if (text === "") return undefined;
+  if (text === "grid") return "grid";
+  const [h, l2, e] = text.split(",");
+  if (e === undefined) throw new Error(`--residual: "grid" or "hidden,l2,epochs", not ${text}`);
+  return { hidden: count("--residual", h!), l2: Number(l2), epochs: count("--residual", e) };
+}
+
 async function build(): Promise<void> {
   const started = Date.now();
   const { examples, counts } = await trainingExamples();
@@ -290,6 +302,7 @@ async function build(): Promise<void> {
     dropPairFeatures: args["drop-pair"] === "" ? [] : args["drop-pair"]!.split(",").map(Number),
     secondPassFeatures: featureList("--second-pass", args["second-pass"]!),
     negatives: count("--negatives", args.negatives!),
+    residual: residualOption(args.residual!),
     // "synth" = the threshold chosen on held-out synth questions; a number fixes it (0.3: chosen on BFCL dev
     // with the fill floor, 2026-12-06; 0.5 before, DEVELOPMENT_PROBES)
     callThreshold: args["call-threshold"] === "synth" ? undefined : Number(args["call-threshold"]),
@@ -3543,6 +3556,7 @@ const MODES: Record<string, DecideOptions> = {
   "name-heads-off": { nameHeads: false },
   "comma-codes-off": { commaCodes: false },
   "preceding-names-off": { precedingNames: false },
+  "residual-off": { residual: false },
 };
 
 function countKinds(report: BfclReport): Record<string, number> {
@@ -3649,6 +3663,8 @@ const NAME_BINDING_MODES: Record<string, string> = {
     "numbered siblings (species1, species2) never share out a joined list one of them holds: one call per value, the other sibling repeating its own ('between Apple and Samsung occurred in USA' gave company2 'USA' twice; numbered-siblings.ts; before 2026-12-06 12:00 UTC)",
   "preceding-names-off":
     "the learnt x[48] stays 0: another parameter of the span's family named nearer before a value than this one's own name is no evidence against it ('the initial investment value was $5000, the final investment value … $15000' gave initial_value 15000, final_value 5000; preceding-names.ts; before 2026-12-07, h38c / h38l)",
+  "residual-off":
+    "the argument scorer's residual (residual.ts: v·relu(U x + b) over the pair features, learnt after the linear weights with them frozen; --residual) is not added: the linear scorer alone, as every build without --residual (h38n probe, 2026-12-07)",
 };
 
 /** Ablation of the bar for calling at all (2026-12-06, issue 38, h38k: simple_python), run with the default modes. */
