@@ -34,6 +34,7 @@ import {
   questionView,
 } from "../models/factored/features.ts";
 import { trainLogistic, trainSoftmax, type SoftmaxGroup } from "../models/factored/linear.ts";
+import { residualGrid, trainResidual, type ResidualChoice } from "./residual-train.ts";
 import { nameWords, stemOf, tokenize } from "../models/factored/text.ts";
 import { Rng } from "../nn/rng.ts";
 import type { JsonSchema, ToolJson } from "../tools/types.ts";
@@ -120,6 +121,11 @@ export interface FactoredTrainOptions {
     joiners: ReadonlySet<string>,
     rng: Rng,
   ) => SoftmaxGroup[];
+  /**
+   * Learn a residual (src/models/factored/residual.ts) over the frozen argument scorer (default none): "grid" chooses
+   * its hidden size, L2 and epochs on a held-out tenth of the synth groups (residualGrid), then trains on all groups.
+   */
+  residual?: "grid" | { hidden: number; l2: number; epochs: number };
 }
 
 const norm = (v: unknown): unknown => {
@@ -504,7 +510,7 @@ function moreExamples(
     const view = questionView(e.question, joiners, true, true, kin);
     const scored = tools.map((tool) => {
       const f = functionView(tool!, view, stats);
-      return { view: f, params: scoreParams(f, w.argument), features: new Float32Array(0) };
+      return { view: f, params: scoreParams(f, w.argument, w.residual), features: new Float32Array(0) };
     });
     // several tools called: each reads its own segment of the question, as decoding does (spanOwners)
     const owner = scored.length > 1 ? spanOwners(scored) : undefined;
@@ -672,6 +678,24 @@ export function trainFactored(
     moreThreshold: 0.5,
     maxCalls: 6,
   };
+  // the residual learns after the linear scorer, its weights frozen, on the same groups (residual-train.ts)
+  let residualChoice: ResidualChoice | undefined;
+  let residualLoss: number | undefined;
+  if (o.residual !== undefined) {
+    const fixed = o.residual === "grid" ? undefined : o.residual;
+    residualChoice = fixed
+      ? undefined
+      : residualGrid(groups, arg.weights, NULL_BLOCK, seed, [8, 16, 32], [1e-5, 1e-4, 1e-3], 4);
+    const c = fixed ?? residualChoice!;
+    const fit = trainResidual(groups, arg.weights, NULL_BLOCK, {
+      hidden: c.hidden,
+      l2: c.l2,
+      epochs: c.epochs,
+      seed,
+    });
+    weights.residual = fit.residual;
+    residualLoss = Math.round(fit.loss * 1e4) / 1e4;
+  }
   // same-function multi-call questions again without name cues: a further value is then told by how it is
   // written beside the first (joined, the same frame), as people write several values, not by its name
   const sameCalls = (e: CallerExample) =>
@@ -745,6 +769,8 @@ export function trainFactored(
       argumentGroups: groups.length,
       ...(extra.length > 0 ? { extraArgumentGroups: extra.length } : {}),
       argumentLoss: Math.round(arg.loss * 1e4) / 1e4,
+      ...(residualLoss !== undefined ? { residualLoss } : {}),
+      ...(residualChoice ? { residualGrid: residualChoice } : {}),
       moreRows: moreRows.length,
       morePositives: moreRows.filter((r) => r.y === 1).length,
       listsAsCalls: listsAsCalls(train).length,

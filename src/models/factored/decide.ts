@@ -70,6 +70,7 @@ import { exchangeValues } from "./value-exchanges.ts";
 import { openerStarts } from "./opener-segments.ts";
 import { bestQuote } from "./leftover-quotes.ts";
 import { dropWrittenNames, writtenNamePlaces } from "./written-names.ts";
+import { residualScore, type Residual } from "./residual.ts";
 
 export interface FactoredWeights {
   /** One weight vector per candidate family (FAMILIES order), then the "leave it out" one. */
@@ -81,6 +82,8 @@ export interface FactoredWeights {
   moreThreshold: number;
   /** Most calls of one function in one reply. */
   maxCalls: number;
+  /** A small non-linear part added to the argument scorer's pair scores (residual.ts); absent in older model files. */
+  residual?: Residual;
 }
 
 export interface DecideOptions {
@@ -98,6 +101,8 @@ export interface DecideOptions {
   mention?: boolean;
   /** false: with several functions called, every function may take any span (no spanOwners). */
   segment?: boolean;
+  /** false: the argument scorer's residual (residual.ts), where the model file has one, is not added (linear alone). */
+  residual?: boolean;
   /** false: the learnt feature x[48] stays 0: another parameter's name nearer before a value (preceding-names.ts). */
   precedingNames?: boolean;
   /** false: a number written "5%" is offered as 5 only, never as the fraction 0.05. */
@@ -444,9 +449,12 @@ function joinCommaParts(candidates: readonly Candidate[], probs: number[]): void
   for (let i = 0; i < probs.length; i++) probs[i] = probs[i]! / total;
 }
 
-export function scoreParams(f: FunctionView, w: readonly number[][]): ScoredParam[] {
+export function scoreParams(f: FunctionView, w: readonly number[][], residual?: Residual): ScoredParam[] {
   return f.params.map((p) => {
-    const scores = p.candidates.map((c) => dot(w[blockOf(c)]!, pairFeatures(f, p, c)));
+    const scores = p.candidates.map((c) => {
+      const x = pairFeatures(f, p, c);
+      return dot(w[blockOf(c)]!, x) + (residual ? residualScore(residual, x) : 0);
+    });
     scores.push(dot(w[NULL_BLOCK]!, nullFeatures(f, p)));
     const probs = softmax(scores);
     if (p.kind.commaJoined) joinCommaParts(p.candidates, probs);
@@ -529,7 +537,7 @@ export function scoreFunctions(
   const namesAt = o.writtenNames !== false ? writtenNamePlaces(view.tokens, tools.map((t) => t.function.name)).flat() : [];
   const scored = tools.map((tool) => {
     const f = functionView(tool, view, stats);
-    const params = scoreParams(f, w.argument);
+    const params = scoreParams(f, w.argument, o.residual !== false ? w.residual : undefined);
     for (const p of params) dropWrittenNames(p, namesAt);
     const required = params.filter((p) => p.info.required);
     const fill = required.length === 0 ? 1 : required.reduce((a, p) => a + (1 - p.pNull), 0) / required.length;
