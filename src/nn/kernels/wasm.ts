@@ -347,10 +347,23 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
       heap.freeBytes(table.addr);
       const grown = Math.max(count, 2 * table.items);
       table = { addr: heap.allocBytes(3 * 4 * grown), items: grown };
+      tableHolds = -1;
     }
-    new Int32Array(heap.memory.buffer, table.addr, items.length).set(items);
+    if (tableView.buffer !== heap.memory.buffer || tableView.byteOffset !== table.addr)
+      tableView = new Int32Array(heap.memory.buffer, table.addr, 3 * table.items);
+    // each layer's forward and backward write the step's same items: copied only when they differ
+    const view = tableView;
+    let same = tableHolds === items.length;
+    for (let i = 0; i < items.length && same; i++) same = view[i] === items[i];
+    if (!same) {
+      view.set(items);
+      tableHolds = items.length;
+    }
     return table.addr;
   }
+  let tableView: Int32Array<ArrayBufferLike> = new Int32Array(0);
+  // how many ints of the table hold the last items written (−1: none)
+  let tableHolds = -1;
   const threshold = options.parallelThreshold ?? 1 << 21;
   const minChunk = options.minChunk ?? 64;
   // The exact view alloc() returned for each block: free() accepts only that view, so a subarray or a stale
