@@ -20,12 +20,14 @@ export class SharedHeap {
   private readonly freeBlocks: Block[] = [];
   private readonly sizes = new Map<number, number>();
   private readonly buffers = new Set<ArrayBufferLike>();
+  // the buffer object last recorded (addressOf's fast path; every recorded one stays in buffers)
+  private current: ArrayBufferLike | undefined;
   private peak = 0;
 
   /** `reserved` bytes at the bottom stay untouched (the module's own static data). */
   constructor(initialPages: number, maximumPages: number, reserved = PAGE) {
     this.memory = new wasmApi.Memory({ initial: initialPages, maximum: maximumPages, shared: true });
-    this.buffers.add(this.memory.buffer);
+    this.record(this.memory.buffer);
     this.top = reserved;
   }
 
@@ -108,13 +110,15 @@ export class SharedHeap {
     // (when this thread handles the grow notice), not only right after grow(): record every one a view uses,
     // or arrays allocated later would look foreign and be copied on every kernel call.
     const buffer = this.memory.buffer;
-    this.buffers.add(buffer);
+    this.record(buffer);
     return new Float32Array(buffer, addr, length);
   }
 
   /** The byte address of `array` if it lives in this heap's memory, else -1 (a foreign array). */
   addressOf(array: Float32Array): number {
-    return this.buffers.has(array.buffer) ? array.byteOffset : -1;
+    const buffer = array.buffer;
+    // (the current buffer first: nearly every array is a view of it)
+    return buffer === this.current || this.buffers.has(buffer) ? array.byteOffset : -1;
   }
 
   private ensure(end: number): void {
@@ -127,6 +131,11 @@ export class SharedHeap {
     } catch {
       this.memory.grow(Math.ceil((end - have) / PAGE)); // throws RangeError when the maximum is reached
     }
-    this.buffers.add(this.memory.buffer);
+    this.record(this.memory.buffer);
+  }
+
+  private record(buffer: ArrayBufferLike): void {
+    this.buffers.add(buffer);
+    this.current = buffer;
   }
 }

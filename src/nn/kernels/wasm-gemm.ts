@@ -719,17 +719,19 @@ export function gemmKernel(ctx: GemmContext) {
       } finally {
         side.task = undefined;
       }
-      const works = batched.map((m) => m.M * m.N * m.K);
-      const total = works.reduce((a, b) => a + b, 0);
+      let total = 0;
+      for (const m of batched) total += m.M * m.N * m.K;
       // (the job is timed whole: the side task's share an estimate, SideTask part)
       const gemmPart = joined ? 1 - task.part : 1;
-      batched.forEach((m, i) => recorder.stopGemm(m.shape, t0, true, true, (gemmPart * works[i]!) / total));
+      for (const m of batched)
+        recorder.stopGemm(m.shape, t0, true, true, (gemmPart * (m.M * m.N * m.K)) / total);
       if (joined) {
         recorder.stop(task.kind, t0, true, true, task.part);
         recorder.count("tasks in GEMM jobs", 1);
       }
       recorder.count("GEMMs in batches", batched.length);
-      const fused = fusedNow.filter(Boolean).length;
+      let fused = 0;
+      for (const f of fusedNow) if (f) fused++;
       if (fused > 0) recorder.count("row epilogues in GEMM jobs", fused);
     } else {
       for (const m of batched) one(m, 0);

@@ -250,6 +250,9 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
     heap.freeBytes(t.sin);
   });
   let positionsBuf = { addr: heap.allocBytes(4 * 4096), length: 4096 };
+  // its view, and how many of its entries hold checked positions for a table of `rows` rows
+  let positionsView: Int32Array<ArrayBufferLike> = new Int32Array(0);
+  const positionsChecked = { n: 0, rows: 0 };
 
   function ropeInHeap(rope: { half: number; cos: Float32Array; sin: Float32Array }) {
     let t = ropeTables.get(rope.cos);
@@ -269,13 +272,25 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
       heap.freeBytes(positionsBuf.addr);
       const length = Math.max(n, 2 * positionsBuf.length);
       positionsBuf = { addr: heap.allocBytes(4 * length), length };
+      positionsChecked.n = 0;
     }
+    if (positionsView.buffer !== heap.memory.buffer || positionsView.byteOffset !== positionsBuf.addr)
+      positionsView = new Int32Array(heap.memory.buffer, positionsBuf.addr, positionsBuf.length);
+    // a step asks for the same positions a few times a layer: already there (and checked) when every entry
+    // matches, else checked and copied
+    const view = positionsView;
+    let same = n <= positionsChecked.n && rows === positionsChecked.rows;
+    for (let i = 0; i < n && same; i++) same = view[i] === positions[i];
+    if (same) return positionsBuf.addr;
+    positionsChecked.n = 0; // (until all are checked and copied)
     for (let i = 0; i < n; i++) {
       const p = positions[i]!;
       if (!(p >= 0 && p < rows))
         throw new RangeError(`position ${p} outside the RoPE table (0..${rows - 1})`);
+      view[i] = p;
     }
-    new Int32Array(heap.memory.buffer, positionsBuf.addr, n).set(positions.subarray(0, n));
+    positionsChecked.n = n;
+    positionsChecked.rows = rows;
     return positionsBuf.addr;
   }
 
@@ -313,6 +328,9 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
     homeBounds[homes] = n;
     return homeBounds;
   };
+  // attentionBackwardWith's home edges and byte ranges, reused from call to call
+  const withEdges: number[] = [];
+  const withRanges: number[] = [];
   /** Home ranges for an attention job on rows (ld = H·hd, items in row order), or undefined (even shares). */
   function attentionHomes(items: Int32Array, hd: number, ld: number) {
     if (ld === hd) return undefined;
@@ -329,10 +347,23 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
       heap.freeBytes(table.addr);
       const grown = Math.max(count, 2 * table.items);
       table = { addr: heap.allocBytes(3 * 4 * grown), items: grown };
+      tableHolds = -1;
     }
-    new Int32Array(heap.memory.buffer, table.addr, items.length).set(items);
+    if (tableView.buffer !== heap.memory.buffer || tableView.byteOffset !== table.addr)
+      tableView = new Int32Array(heap.memory.buffer, table.addr, 3 * table.items);
+    // each layer's forward and backward write the step's same items: copied only when they differ
+    const view = tableView;
+    let same = tableHolds === items.length;
+    for (let i = 0; i < items.length && same; i++) same = view[i] === items[i];
+    if (!same) {
+      view.set(items);
+      tableHolds = items.length;
+    }
     return table.addr;
   }
+  let tableView: Int32Array<ArrayBufferLike> = new Int32Array(0);
+  // how many ints of the table hold the last items written (−1: none)
+  let tableHolds = -1;
   const threshold = options.parallelThreshold ?? 1 << 21;
   const minChunk = options.minChunk ?? 64;
   // The exact view alloc() returned for each block: free() accepts only that view, so a subarray or a stale
@@ -355,6 +386,36 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
   // Row epilogue blocks of one matmulThen call (one per product at most), reused from call to call.
   const epilogues = heap.allocBytes(EPILOGUES * EPILOGUE.CELLS * 4);
   const blockAddrs: number[] = [];
+  // epilogueBlocks' cells before they go to the heap, and how many each product has (0: no work)
+  const cellScratch = new Int32Array(EPILOGUES * EPILOGUE.CELLS);
+  const cellCount = new Int32Array(EPILOGUES);
+  let epilogueView: Int32Array<ArrayBufferLike> = new Int32Array(0);
+  // (n cells, at most 9: fixed parameters, no array a call)
+  function put(
+    i: number,
+    n: number,
+    a: number,
+    b: number,
+    c: number,
+    d: number,
+    e: number,
+    f = 0,
+    g = 0,
+    h = 0,
+    k = 0,
+  ) {
+    const o = i * EPILOGUE.CELLS;
+    cellScratch[o] = a;
+    cellScratch[o + 1] = b;
+    cellScratch[o + 2] = c;
+    cellScratch[o + 3] = d;
+    cellScratch[o + 4] = e;
+    cellScratch[o + 5] = f;
+    cellScratch[o + 6] = g;
+    cellScratch[o + 7] = h;
+    cellScratch[o + 8] = k;
+    cellCount[i] = n;
+  }
   // per product: the earlier product whose rows its work also reads (swiglu: g), −1 none
   const afterIndex: number[] = [];
   // RMSNorm's weight gradients of a matmulThen or matmulChain call (a chain may go through two norms), handed to
@@ -383,7 +444,8 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
     if (!wasm.rowEpilogue || !runTask || list.length > EPILOGUES || then.length !== list.length)
       return undefined;
     let positions: Int32Array | undefined;
-    const cells: number[][] = [];
+    // each product's cells in a scratch reused from call to call (no arrays per layer per step), then the heap
+    cellCount.fill(0);
     afterIndex.length = 0;
     epilogueWrites.length = 0;
     normDw.length = 0;
@@ -392,7 +454,6 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
       const w = then[i];
       afterIndex.push(-1);
       if (!w) {
-        cells.push([]);
         continue;
       }
       // (the products that add into this one's output come after it: its work runs once they are done; in a
@@ -410,7 +471,19 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
         if (!p || !norm) return undefined;
         written(p[0]!, n);
         if (w.norm) written(norm[0]!, n, norm[1]!, m.M);
-        cells.push([EPILOGUE.RESIDUAL, m.N, p[0]!, p[1]!, y[0]!, ...norm, bits(w.norm?.eps ?? 0)]);
+        put(
+          i,
+          9,
+          EPILOGUE.RESIDUAL,
+          m.N,
+          p[0]!,
+          p[1]!,
+          y[0]!,
+          norm[0]!,
+          norm[1]!,
+          norm[2]!,
+          bits(w.norm?.eps ?? 0),
+        );
       } else if (w.kind === "rmsnormBackward") {
         // dx on the product's rows (it wrote dy), dw deferred to the next GEMM job (with a pool; else refused)
         const p = addresses(n, [w.dx, w.x]);
@@ -420,7 +493,7 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
         // dx = from + …: from's rows alone are read (no other row of the list may write them)
         const from = w.from ? addresses(n, [w.from]) : [0];
         if (!from || (w.from && (!normFrom || w.from === w.dx))) return undefined;
-        cells.push([EPILOGUE.NORM_BACKWARD_DX, m.N, p[0]!, y[0]!, p[1]!, q[1]!, q[2]!, from[0]!]);
+        put(i, 8, EPILOGUE.NORM_BACKWARD_DX, m.N, p[0]!, y[0]!, p[1]!, q[1]!, q[2]!, from[0]!);
         written(p[0]!, n);
         const job = normBackwardJob([p[0]!, q[0]!, y[0]!, p[1]!, q[1]!, q[2]!], m.M, m.N, threads, true);
         // (it reads dy, x, inv and writes dw)
@@ -444,13 +517,13 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
         if (list[j]!.M !== m.M || list[j]!.N !== m.N) return undefined;
         afterIndex[i] = j;
         written(p[0]!, n, p[2]!, w.sg ? n : 0);
-        cells.push([EPILOGUE.SWIGLU, m.N, p[0]!, p[1]!, y[0]!, p[2]!]);
+        put(i, 6, EPILOGUE.SWIGLU, m.N, p[0]!, p[1]!, y[0]!, p[2]!);
       } else if (w.kind === "swigluBackward") {
         const p = addresses(n, [w.dg, w.du, w.g, w.u]);
         const sg = w.sg && wasm.swigluForwardKeep ? addresses(n, [w.sg]) : [0];
         if (!p || !sg) return undefined;
         written(p[0]!, n, p[1]!, n);
-        cells.push([EPILOGUE.SWIGLU_BACKWARD, m.N, p[0]!, p[1]!, y[0]!, p[2]!, p[3]!, sg[0]!]);
+        put(i, 8, EPILOGUE.SWIGLU_BACKWARD, m.N, p[0]!, p[1]!, y[0]!, p[2]!, p[3]!, sg[0]!);
       } else {
         const hd = 2 * w.rope.half;
         if (w.H * hd !== m.N || hd % 2 !== 0 || w.positions.length < m.M) return undefined;
@@ -458,16 +531,19 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
         positions = w.positions;
         const t = ropeInHeap(w.rope);
         const pos = positionsInHeap(w.positions, m.M, t.rows);
-        cells.push([EPILOGUE.ROPE, y[0]!, w.H, hd, t.cos, t.sin, pos, w.inverse ? 1 : 0]);
+        put(i, 8, EPILOGUE.ROPE, y[0]!, w.H, hd, t.cos, t.sin, pos, w.inverse ? 1 : 0);
       }
     }
     // (written last: positionsInHeap may have grown the memory)
-    const view = new Int32Array(heap.memory.buffer, epilogues, EPILOGUES * EPILOGUE.CELLS);
+    if (epilogueView.buffer !== heap.memory.buffer)
+      epilogueView = new Int32Array(heap.memory.buffer, epilogues, EPILOGUES * EPILOGUE.CELLS);
     blockAddrs.length = 0;
-    cells.forEach((c, i) => {
-      view.set(c, i * EPILOGUE.CELLS);
-      blockAddrs.push(c.length > 0 ? epilogues + i * EPILOGUE.CELLS * 4 : 0);
-    });
+    for (let i = 0; i < list.length; i++) {
+      const at = i * EPILOGUE.CELLS;
+      const n = cellCount[i]!;
+      for (let j = 0; j < n; j++) epilogueView[at + j] = cellScratch[at + j]!;
+      blockAddrs.push(n > 0 ? epilogues + at * 4 : 0);
+    }
     return blockAddrs;
   }
 
@@ -708,19 +784,25 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
     },
     attentionBackwardWith(list, dQ, dK, dV, dO, P, Q, K, V, items, hd, scale, ld, rope) {
       // (rows only: the home ranges follow the rows the products before wrote, attentionHomes)
-      if (!pool?.ready || ld === hd || !attentionHomes(items, hd, ld)) return false;
+      const bounds = pool?.ready && ld !== hd ? attentionHomes(items, hd, ld) : undefined;
+      if (!pool || !bounds) return false;
       const arrays = [dQ, dK, dV, dO, P, Q, K, V];
       const args = attentionBackwardArgs(arrays, items, hd, scale, ld, rope);
       if (!args) return false;
       const count = items.length / 3;
       const homes = pool.homes;
-      const edges = Array.from(attentionHomes(items, hd, ld)!(homes));
+      // (copied: the job's own home ranges reuse attentionBounds' array; both arrays reused from call to call)
+      const from = bounds(homes);
+      withEdges.length = homes + 1;
+      for (let h = 0; h <= homes; h++) withEdges[h] = from[h]!;
       // the byte ranges it reads and writes (work deferred to the job that meets them runs first)
-      const ranges: number[] = [];
+      withRanges.length = 0;
       for (let j = 0; j < arrays.length; j++) {
         const at = heap.addressOf(arrays[j]!);
-        ranges.push(at, at + 4 * arrays[j]!.length);
+        withRanges.push(at, at + 4 * arrays[j]!.length);
       }
+      const edges = withEdges;
+      const ranges = withRanges;
       // a few claims of several items per home: claims of one item each paid the shared counters per item
       const group = Math.max(1, Math.floor(count / (ATTENTION_CLAIMS * homes)));
       const part = attentionPart(list, items, hd);
