@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { MatmulCall, RowWork } from "../../src/nn/kernels/api.ts";
 import { DEFAULT_WASM_PATH, type WasmKernels } from "../../src/nn/kernels/wasm.ts";
 import { emptyStats } from "../../src/nn/kernels/stats.ts";
@@ -10,7 +10,7 @@ import {
   type AttentionShape,
 } from "../../src/nn/layers/attention.ts";
 import { ropeTable } from "../../src/nn/layers/rope.ts";
-import { bytes, nativeUsable, startKernels } from "../helpers/threaded-kernels.ts";
+import { bytes, kernelsOnThreads, seededFill } from "../helpers/threaded-kernels.ts";
 
 // A backward layer's attention (with RoPE's backward) and its four weight gradients in one pool job (llama.ts
 // backward, kernels attentionBackwardWith): each thread takes the attention items of its rows first, then its
@@ -18,20 +18,7 @@ import { bytes, nativeUsable, startKernels } from "../helpers/threaded-kernels.t
 // thread count, for both kernel families, with a norm's weight gradient left for the next job reading either a
 // buffer of its own (it joins the job) or dQ, which the attention writes (it must run first, in a job of its own).
 describe.skipIf(!existsSync(DEFAULT_WASM_PATH))("the attention backward beside the weight gradients", () => {
-  const kernels: WasmKernels[] = [];
-
-  beforeAll(async () => {
-    const families = nativeUsable() ? [false, true] : [false];
-    kernels.push(
-      ...(await startKernels(
-        families.flatMap((native) => [1, 2, 3].map((threads) => ({ threads, native }))),
-      )),
-    );
-  });
-
-  afterAll(async () => {
-    for (const k of kernels) await k.close();
-  });
+  const kernels = kernelsOnThreads();
 
   /** Packed samples of 9-60 tokens over N rows (the retrieval stage packs 15-55). */
   function spans(N: number): Int32Array {
@@ -57,15 +44,7 @@ describe.skipIf(!existsSync(DEFAULT_WASM_PATH))("the attention backward beside t
     const H = 4;
     const hd = d / H;
     const s: AttentionShape = { B: 1, H, T: N, hd, spans: spans(N) };
-    let seed = 11;
-    const fill = (n: number, scale = 0.2) => {
-      const a = k.alloc(n);
-      for (let i = 0; i < n; i++) {
-        seed = (seed * 1103515245 + 12345) >>> 0;
-        a[i] = (seed / 2 ** 32 - 0.5) * scale;
-      }
-      return a;
-    };
+    const fill = seededFill(k, 11);
     const [dO, q, kk, v, dx, dxNext, h2, att, x2] = Array.from({ length: 9 }, () => fill(N * d));
     const [dQ, dK, dV] = [fill(N * d), fill(N * d), fill(N * d)];
     const P = fill(attentionProbsSize(s), 0.05);

@@ -1,9 +1,9 @@
 import { existsSync } from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { MatmulCall, RowWork } from "../../src/nn/kernels/api.ts";
 import { DEFAULT_WASM_PATH, type WasmKernels } from "../../src/nn/kernels/wasm.ts";
 import { emptyStats } from "../../src/nn/kernels/stats.ts";
-import { bytes, nativeUsable, startKernels } from "../helpers/threaded-kernels.ts";
+import { bytes, kernelsOnThreads, seededFill } from "../helpers/threaded-kernels.ts";
 
 // The backward's row chain (llama.ts backward): down's input gradient, SwiGLU's backward, the gate/up input
 // gradients summed, RMSNorm's backward writing dL/dx2 into a second buffer (RowWork `from`), o's input gradient,
@@ -12,35 +12,14 @@ import { bytes, nativeUsable, startKernels } from "../helpers/threaded-kernels.t
 // kernel families: an epilogue that ran before the rows it reads were summed, or a deferred norm weight gradient
 // that raced the chain, changes them.
 describe.skipIf(!existsSync(DEFAULT_WASM_PATH))("a layer's backward products as one row chain", () => {
-  const kernels: WasmKernels[] = [];
-
-  beforeAll(async () => {
-    const families = nativeUsable() ? [false, true] : [false];
-    kernels.push(
-      ...(await startKernels(
-        families.flatMap((native) => [1, 2, 3].map((threads) => ({ threads, native }))),
-      )),
-    );
-  });
-
-  afterAll(async () => {
-    for (const k of kernels) await k.close();
-  });
+  const kernels = kernelsOnThreads();
 
   /**
    * A layer's MLP and o backward over N rows on k (chain: matmulChain, then the weight gradients in one call;
    * else the calls of before); returns every output: da, dg, du, dh, dL/dx2, dO and the five weight gradients.
    */
   function layer(k: WasmKernels, N: number, d: number, f: number, chain: boolean) {
-    let seed = 11;
-    const fill = (n: number, scale = 0.2) => {
-      const a = k.alloc(n);
-      for (let i = 0; i < n; i++) {
-        seed = (seed * 1103515245 + 12345) >>> 0;
-        a[i] = (seed / 2 ** 32 - 0.5) * scale;
-      }
-      return a;
-    };
+    const fill = seededFill(k, 11);
     const [dx, x2, h2, att] = [fill(N * d), fill(N * d, 2), fill(N * d), fill(N * d)];
     const [g, u, a, sg] = [fill(N * f, 2), fill(N * f), fill(N * f), fill(N * f)];
     const [Wd, Wg, Wu, Wo] = [fill(d * f), fill(f * d), fill(f * d), fill(d * d)];

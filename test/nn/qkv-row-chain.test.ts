@@ -1,9 +1,9 @@
 import { existsSync } from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { MatmulCall, RowWork } from "../../src/nn/kernels/api.ts";
 import { DEFAULT_WASM_PATH, type WasmKernels } from "../../src/nn/kernels/wasm.ts";
 import { emptyStats } from "../../src/nn/kernels/stats.ts";
-import { bytes, nativeUsable, startKernels } from "../helpers/threaded-kernels.ts";
+import { bytes, kernelsOnThreads, seededFill } from "../helpers/threaded-kernels.ts";
 
 // The backward's row chain from a layer's q/k/v input gradients (dh = dQ·Wq, += dK·Wk, += dV·Wv, then its norm's
 // backward, dx in place) on through the layer below's down, gate/up and o input gradients (llama.ts backward),
@@ -12,34 +12,13 @@ import { bytes, nativeUsable, startKernels } from "../helpers/threaded-kernels.t
 // thread count, for both kernel families: a deferred weight gradient lost or run on the wrong arguments, or a
 // product beside the chain that raced it, changes them.
 describe.skipIf(!existsSync(DEFAULT_WASM_PATH))("the q/k/v backward at the head of the row chain", () => {
-  const kernels: WasmKernels[] = [];
-
-  beforeAll(async () => {
-    const families = nativeUsable() ? [false, true] : [false];
-    kernels.push(
-      ...(await startKernels(
-        families.flatMap((native) => [1, 2, 3].map((threads) => ({ threads, native }))),
-      )),
-    );
-  });
-
-  afterAll(async () => {
-    for (const k of kernels) await k.close();
-  });
+  const kernels = kernelsOnThreads();
 
   /** Both layers' backward products over N rows on k (merged: one chain with the weights beside it). */
   function layers(k: WasmKernels, N: number, merged: boolean) {
     const d = 128;
     const f = 352;
-    let seed = 7;
-    const fill = (n: number, scale = 0.2) => {
-      const a = k.alloc(n);
-      for (let i = 0; i < n; i++) {
-        seed = (seed * 1103515245 + 12345) >>> 0;
-        a[i] = (seed / 2 ** 32 - 0.5) * scale;
-      }
-      return a;
-    };
+    const fill = seededFill(k, 7);
     const [dQ, dK, dV, h1, x1, dx, dxNext, x2] = Array.from({ length: 8 }, () => fill(N * d));
     const [g, u, sg] = [fill(N * f, 2), fill(N * f), fill(N * f)];
     const [Wq, Wk, Wv, Wo] = [fill(d * d), fill(d * d), fill(d * d), fill(d * d)];

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { MatmulCall, RowWork } from "../../src/nn/kernels/api.ts";
 import { DEFAULT_WASM_PATH, type WasmKernels } from "../../src/nn/kernels/wasm.ts";
 import { emptyStats } from "../../src/nn/kernels/stats.ts";
-import { bytes, startKernels } from "../helpers/threaded-kernels.ts";
+import { bytes, seededFill, startKernels } from "../helpers/threaded-kernels.ts";
 
 // matmulChain: a layer's o, gate, up and down with the residual adds, norms and SwiGLU between them in one pool
 // job, each thread going through the whole chain on its row chunks (kernels/wasm-gemm.ts chainRows()). It must
@@ -26,15 +26,7 @@ describe.skipIf(!existsSync(DEFAULT_WASM_PATH))("a layer's products as one row c
    * calls of before); returns x2, h2, g, u, a, σ(g), the next residual rows and their norm, and the two 1/rms.
    */
   function layer(k: WasmKernels, N: number, d: number, f: number, chain: boolean) {
-    let seed = 7;
-    const fill = (n: number, scale = 0.2) => {
-      const a = k.alloc(n);
-      for (let i = 0; i < n; i++) {
-        seed = (seed * 1103515245 + 12345) >>> 0;
-        a[i] = (seed / 2 ** 32 - 0.5) * scale;
-      }
-      return a;
-    };
+    const fill = seededFill(k, 7);
     const [att, x] = [fill(N * d), fill(N * d, 2)];
     const [Wo, Wd] = [fill(d * d), fill(d * f)];
     const [Wg, Wu] = [fill(f * d), fill(f * d)];
