@@ -765,7 +765,7 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
       return true;
     },
     attentionBackwardWith(list, dQ, dK, dV, dO, P, Q, K, V, items, hd, scale, ld, rope) {
-      // (rows only: the home ranges follow the rows the products before wrote, attentionHomes)
+      // (rows only: items in row order, the home ranges cut by their work, attentionHomes)
       const bounds = pool?.ready && ld !== hd ? attentionHomes(items, hd, ld) : undefined;
       if (!pool || !bounds) return false;
       const arrays = [dQ, dK, dV, dO, P, Q, K, V];
