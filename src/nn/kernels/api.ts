@@ -250,7 +250,7 @@ export interface MatmulKernels {
   ): boolean;
   /**
    * Optional: attentionBackwardAll with `rope` (rows, ld = H·hd) and the products of `list` (matmulMany: none
-   * reads what another writes) in one pool job: each thread takes the attention items of its share of the work
+   * reads what another writes) in one pool job: each thread takes the attention items of its share of the rows
    * first, then its share of the products' chunks, then helps with what the others left. The attention must read
    * nothing the products write and write nothing they read or write (a layer's weight gradients). The same bits
    * as attentionBackwardAll, then the products. Returns false, having computed nothing, when it cannot.

@@ -11,7 +11,6 @@ import { gemmKernel } from "./wasm-gemm.ts";
 import { KernelStatsRecorder, type KernelStats } from "./stats.ts";
 import { swigluBackward, swigluForward } from "../layers/swiglu.ts";
 import { causalBlocks } from "../layers/attention.ts";
-import { attentionWorkBounds } from "./attention-homes.ts";
 import { ToolgenError } from "../../errors.ts";
 import { adviseHugePages, loadNative, withNativeGemm } from "./native.mjs";
 
@@ -307,10 +306,28 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
     return { chunk, count: Math.ceil(n / chunk), parallel };
   }
 
-  // the attention job's home ranges (attentionHomes): cut by each item's causal-triangle work
+  // the attention job's home ranges (attentionHomes)
   let homeItems: Int32Array = new Int32Array(0);
-  const attentionBounds = (homes: number): ArrayLike<number> =>
-    attentionWorkBounds(homeItems, homes, homeBounds);
+  let homeLd = 0;
+  const attentionBounds = (homes: number): ArrayLike<number> => {
+    // Home h: the items whose rows start in the h-th share of the rows, the rows the GEMMs' home h wrote
+    // (wasm-gemm.ts job(): home h holds the h-th share of a product's row chunks) and reads next. By item count
+    // instead, a home's sequences ended anywhere in the rows: the threads read rows the other core had just
+    // written (issue 40).
+    const n = homeItems.length / 3;
+    let rows = 0;
+    for (let i = 0; i < n; i++)
+      rows = Math.max(rows, Math.floor(homeItems[3 * i]! / homeLd) + homeItems[3 * i + 2]!);
+    homeBounds[0] = 0;
+    let i = 0;
+    for (let h = 1; h < homes; h++) {
+      const edge = Math.floor((rows * h) / homes);
+      while (i < n && Math.floor(homeItems[3 * i]! / homeLd) < edge) i++;
+      homeBounds[h] = i;
+    }
+    homeBounds[homes] = n;
+    return homeBounds;
+  };
   // attentionBackwardWith's home edges and byte ranges, reused from call to call
   const withEdges: number[] = [];
   const withRanges: number[] = [];
@@ -319,6 +336,7 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
     if (ld === hd) return undefined;
     for (let i = 3; i < items.length; i += 3) if (items[i]! < items[i - 3]!) return undefined;
     homeItems = items;
+    homeLd = ld;
     return attentionBounds;
   }
 
@@ -765,7 +783,7 @@ export function createWasmKernels(options: WasmKernelOptions = {}): WasmKernels 
       return true;
     },
     attentionBackwardWith(list, dQ, dK, dV, dO, P, Q, K, V, items, hd, scale, ld, rope) {
-      // (rows only: items in row order, the home ranges cut by their work, attentionHomes)
+      // (rows only: the home ranges follow the rows the products before wrote, attentionHomes)
       const bounds = pool?.ready && ld !== hd ? attentionHomes(items, hd, ld) : undefined;
       if (!pool || !bounds) return false;
       const arrays = [dQ, dK, dV, dO, P, Q, K, V];
