@@ -42,7 +42,11 @@
  * DIR,DIR callers where all agree with a chance of at least --pseudo-chance X (0.8), their argument-scorer groups
  * added N times: src/train/pseudo-labels.ts; --pseudo-split even|odd|all by query_id parity, default even; default
  * 0, none: a probe; --pseudo-nulls 0: value labels only; --pseudo-others 0: the other functions' values left out
- * of a parameter's group, not kept as its wrong spans),
+ * of a parameter's group, not kept as its wrong spans), --written FILE,... (questions people wrote, the training
+ * four in five of data/written-questions/*.jsonl by a hash of the id: src/train/written-questions.ts; their
+ * argument-scorer groups read every call's values, src/train/written-groups.ts; default none) with
+ * --written-repeats N (each added N times, offered with 0, 1, 3 distractors in turn; default 1) and --written-parts
+ * all|arguments (all three parts learn from them, or the argument scorer only; default all),
  * --modes full,gate-off,... , --categories a,b (a quick look: printed,
  * not recorded), --bfcl DIR, --result NAME, --items (each run records the ids of the items it failed), --halves
  * (the full model's wins over each mode per half of every category, the halves split by a hash of the item id:
@@ -78,6 +82,9 @@ import {
   teacherOf,
   type PseudoLabelled,
 } from "../src/train/pseudo-labels.ts";
+import { readWrittenQuestions, writtenItems, writtenSplit } from "../src/train/written-questions.ts";
+import { writtenGroups } from "../src/train/written-groups.ts";
+import { distractorOffer } from "../src/synth/offer.ts";
 import { stbUnlabelled } from "./stb-unlabelled.ts";
 import { writeBenchResult } from "../bench/lib/result.ts";
 import { quantile, timed } from "./timed-model.ts";
@@ -130,6 +137,9 @@ const { values: args } = parseArgs({
     "pseudo-split": { type: "string", default: "even" },
     "pseudo-nulls": { type: "string", default: "1" },
     "pseudo-others": { type: "string", default: "1" },
+    written: { type: "string", default: "" },
+    "written-repeats": { type: "string", default: "1" },
+    "written-parts": { type: "string", default: "all" },
     eval: { type: "boolean", default: false },
     bfcl: { type: "string", default: "../shared/data/bfcl" },
     modes: {
@@ -313,6 +323,28 @@ function pseudoLabelled(): { labelled: PseudoLabelled[]; repeats: number } | und
   return { labelled, repeats };
 }
 
+/**
+ * --written FILE,...: questions people wrote over StableToolBench's APIs (data/written-questions/, read and checked
+ * by src/train/written-questions.ts), their training split only (four in five by a hash of the id), each added
+ * --written-repeats N times, the r-th time offered with 0, 1 or 3 distractors (r mod 3) drawn as synth draws them.
+ */
+function writtenTraining(): CallerExample[] {
+  if (args.written === "") return [];
+  const repeats = count("--written-repeats", args["written-repeats"]!);
+  const stb = loadCatalog("../shared/data/stabletoolbench/apis.json");
+  const questions = args
+    .written!.split(",")
+    .flatMap((f) => readWrittenQuestions(f.trim(), stb))
+    .filter((q) => writtenSplit(q.id) === "train");
+  const out: CallerExample[] = [];
+  for (let r = 0; r < repeats; r++) {
+    const offer = distractorOffer(stb, [0, 1, 3][r % 3]!, new SynthRng(104729 + r));
+    out.push(...callerExamples(writtenItems(questions, offer), stb));
+  }
+  process.stderr.write(`written: ${questions.length} training questions, ${out.length} examples\n`);
+  return out;
+}
+
 /** --residual: "" none, "grid" (chosen on held-out synth groups), or "H,L2,EPOCHS" fixed. */
 function residualOption(text: string): "grid" | { hidden: number; l2: number; epochs: number } | undefined {
   if (text === "") return undefined;
@@ -326,6 +358,11 @@ async function build(): Promise<void> {
   const started = Date.now();
   const { examples, counts } = await trainingExamples();
   const pseudo = pseudoLabelled();
+  const written = writtenTraining();
+  const parts = args["written-parts"]!;
+  if (parts !== "all" && parts !== "arguments")
+    throw new Error(`--written-parts: want all or arguments, got '${parts}'`);
+  const drop = args["drop-pair"] === "" ? [] : args["drop-pair"]!.split(",").map(Number);
   process.stderr.write(`examples: ${examples.length} ${JSON.stringify(counts)}\n`);
   const file = trainFactored(examples, {
     // --seed N: the trainer's seed (epoch orders, which questions each part trains on); synth's seeds stay.
@@ -357,19 +394,29 @@ async function build(): Promise<void> {
     // "synth" = the threshold chosen on held-out synth questions; a number fixes it (0.3: chosen on BFCL dev
     // with the fill floor, 2026-12-06; 0.5 before, DEVELOPMENT_PROBES)
     callThreshold: args["call-threshold"] === "synth" ? undefined : Number(args["call-threshold"]),
-    extraArgumentGroups: pseudo
-      ? (stats, joiners, rng) => {
-          const groups = pseudoLabelGroups(pseudo.labelled, stats, joiners, {
-            negatives: count("--negatives", args.negatives!),
-            rng,
-            kin: args["kin-names-train"] === "1",
-            drop: args["drop-pair"] === "" ? [] : args["drop-pair"]!.split(",").map(Number),
-            // --pseudo-others 0: another function's value is no wrong span of this one's (decoding spends it)
-            otherValues: args["pseudo-others"] !== "0",
-          });
-          return Array.from({ length: pseudo.repeats }, () => groups).flat();
-        }
-      : undefined,
+    extraArgumentGroups:
+      pseudo || written.length > 0
+        ? (stats, joiners, rng) => {
+            const kin = args["kin-names-train"] === "1";
+            const negatives = count("--negatives", args.negatives!);
+            const groups = pseudo
+              ? pseudoLabelGroups(pseudo.labelled, stats, joiners, {
+                  negatives,
+                  rng,
+                  kin,
+                  drop,
+                  // --pseudo-others 0: another function's value is no wrong span of this one's (decoding spends it)
+                  otherValues: args["pseudo-others"] !== "0",
+                })
+              : [];
+            return [
+              ...Array.from({ length: pseudo?.repeats ?? 0 }, () => groups).flat(),
+              ...writtenGroups(written, stats, joiners, { negatives, rng, kin, drop }),
+            ];
+          }
+        : undefined,
+    // --written-parts arguments: the written questions reach the argument scorer only (a probe)
+    writtenExamples: parts === "all" ? written : [],
   });
   file.training = {
     command: `npx tsx scripts/build-factored-caller.ts ${process.argv.slice(2).join(" ")}`,

@@ -14,6 +14,7 @@ import {
   type Segment,
 } from "./phrase.ts";
 import { MULTI_SHAPES, shapedCalls } from "./multi-shapes.ts";
+import { distractorOffer } from "./offer.ts";
 import { SynthRng } from "./rng.ts";
 import type { SynthCall, SynthItem, SynthOptions } from "./types.ts";
 import type { ValuePool } from "./value-pool.ts";
@@ -325,32 +326,7 @@ export function synthesizeWithReport(catalog: readonly CatalogEntry[], options: 
   const unusable = new Set<string>();
   const usable: CatalogEntry[] = [];
 
-  // Near tools make harder distractors: half are drawn from the called tools' neighbours (the same tool's other
-  // APIs, the same category) where the catalog has them.
-  const neighbours = new Map<string, CatalogEntry[]>();
-  for (const e of catalog) {
-    for (const key of [`tool:${e.tool}`, `category:${e.category ?? ""}`]) {
-      const list = neighbours.get(key) ?? [];
-      list.push(e);
-      neighbours.set(key, list);
-    }
-  }
-  const byId = new Map(catalog.map((e) => [e.id, e]));
-  const offer = (called: string[]): string[] => {
-    const others = new Set<string>();
-    const pool = catalog.length - new Set(called).size;
-    const near = called.flatMap((id) => {
-      const e = byId.get(id)!;
-      const sameTool = neighbours.get(`tool:${e.tool}`)!;
-      return sameTool.length > 1 ? sameTool : e.category ? neighbours.get(`category:${e.category}`)! : [];
-    });
-    for (let tries = 0; others.size < Math.min(distractors, pool) && tries < distractors * 20; tries++) {
-      const from = near.length > 0 && rng.chance(0.5) ? near : catalog;
-      const id = from[rng.int(from.length)]!.id;
-      if (!called.includes(id)) others.add(id);
-    }
-    return rng.shuffle([...new Set(called), ...others]);
-  };
+  const offer = distractorOffer(catalog, distractors, rng);
   const add = (segments: Segment[], calls: SynthCall[]): boolean => {
     const question = segmentsText(segments);
     const key = normalize(question);

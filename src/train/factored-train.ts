@@ -122,6 +122,12 @@ export interface FactoredTrainOptions {
     rng: Rng,
   ) => SoftmaxGroup[];
   /**
+   * Questions people wrote (written-questions.ts), each as often as it should count: the "more" and call models
+   * learn from them beside the synth questions (the argument scorer through extraArgumentGroups, written-groups.ts).
+   * Never in the held-out synth tenth that chooses the thresholds. Default none.
+   */
+  writtenExamples?: readonly CallerExample[];
+  /**
    * Learn a residual (src/models/factored/residual.ts) over the frozen argument scorer (default none): "grid" chooses
    * its hidden size, L2 and epochs on a held-out tenth of the synth groups (residualGrid), then trains on all groups.
    */
@@ -706,7 +712,12 @@ export function trainFactored(
   const seen = new Set(plain);
   const rowSource = o.unseenRows ? shuffled.filter((e) => !seen.has(e)) : shuffled;
   const moreRows = moreExamples(
-    [...rowSource.slice(0, o.functionExamples ?? 6000), ...listsAsCalls(train), ...moreCueDrop],
+    [
+      ...rowSource.slice(0, o.functionExamples ?? 6000),
+      ...listsAsCalls(train),
+      ...moreCueDrop,
+      ...(o.writtenExamples ?? []),
+    ],
     weights,
     stats,
     joiners,
@@ -716,7 +727,8 @@ export function trainFactored(
   const moreFit = trainLogistic(moreRows, MORE_DIM, { epochs: o.epochs ?? 4, lr: 0.1, l2: 1e-5, seed });
   weights.more = moreFit.weights;
   const rows: { x: Float32Array; y: number }[] = [];
-  for (const e of (o.unseenCallRows ? rowSource : shuffled).slice(0, o.functionExamples ?? 6000)) {
+  const callSource = (o.unseenCallRows ? rowSource : shuffled).slice(0, o.functionExamples ?? 6000);
+  for (const e of [...callSource, ...(o.writtenExamples ?? [])]) {
     const called = new Set(e.calls.map((c) => c.name));
     for (const s of scoreFunctions(e.tools, e.question, weights, stats, joiners, view))
       rows.push({ x: s.features, y: called.has(s.view.tool.function.name) ? 1 : 0 });
@@ -768,6 +780,7 @@ export function trainFactored(
       dev: dev.length,
       argumentGroups: groups.length,
       ...(extra.length > 0 ? { extraArgumentGroups: extra.length } : {}),
+      ...(o.writtenExamples?.length ? { writtenExamples: o.writtenExamples.length } : {}),
       argumentLoss: Math.round(arg.loss * 1e4) / 1e4,
       ...(residualLoss !== undefined ? { residualLoss } : {}),
       ...(residualChoice ? { residualGrid: residualChoice } : {}),

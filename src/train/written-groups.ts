@@ -1,0 +1,92 @@
+/**
+ * The argument scorer's groups from labelled questions of any number of calls (people's written questions,
+ * written-questions.ts): synth's one-call groups (factored-train.ts argumentGroups) read one request alone; here
+ * a parameter's gold stands among the other requests' values, which are kept as its wrong spans (they are what
+ * people's questions make it choose between: "Theft" a crime type, not a place). Read over the whole question,
+ * as pseudo-labels.ts reads its groups.
+ */
+import { blockOf, NULL_BLOCK } from "../models/factored/decide.ts";
+import type { Candidate } from "../models/factored/candidates.ts";
+import {
+  functionView,
+  nullFeatures,
+  pairFeatures,
+  questionView,
+  type WordStats,
+} from "../models/factored/features.ts";
+import type { SoftmaxGroup } from "../models/factored/linear.ts";
+import type { Rng } from "../nn/rng.ts";
+import type { CallerExample } from "./caller-data.ts";
+import { sameValue } from "./factored-train.ts";
+
+export interface WrittenGroupOptions {
+  /** Most wrong candidates kept per parameter beside the other functions' values. */
+  negatives: number;
+  rng: Rng;
+  kin?: boolean;
+  /** Pair features zeroed (FactoredTrainOptions.dropPairFeatures). */
+  drop?: readonly number[];
+}
+
+const rangesOf = (c: Candidate): [number, number][] => c.items ?? (c.start >= 0 ? [[c.start, c.end]] : []);
+const overlaps = (c: Candidate, spans: readonly [number, number][]) =>
+  rangesOf(c).some(([a, b]) => spans.some(([x, y]) => a < y && x < b));
+
+/**
+ * One group per called function and parameter: gold every candidate writing a value some call of that function
+ * gives the parameter (a function called for Oslo and Bergen has both as gold: the "more" model tells how many),
+ * or leaving it out where no call gives one; the candidates over another function's values always kept as wrong,
+ * and up to `negatives` others.
+ */
+export function writtenGroups(
+  examples: readonly CallerExample[],
+  stats: WordStats,
+  joiners: ReadonlySet<string>,
+  o: WrittenGroupOptions,
+): SoftmaxGroup[] {
+  const groups: SoftmaxGroup[] = [];
+  for (const e of examples) {
+    const view = questionView(e.question, joiners, true, true, o.kin ?? false);
+    const names = [...new Set(e.calls.map((c) => c.name))];
+    const views = new Map(
+      names.flatMap((n) => {
+        const tool = e.tools.find((t) => t.function.name === n);
+        return tool ? [[n, functionView(tool, view, stats)] as const] : [];
+      }),
+    );
+    const valuesOf = (name: string, param: string): unknown[] =>
+      e.calls.filter((c) => c.name === name && c.arguments[param] !== undefined).map((c) => c.arguments[param]);
+    const spansOf = (name: string): [number, number][] =>
+      views
+        .get(name)!
+        .params.flatMap((p) =>
+          p.candidates.filter((c) => valuesOf(name, p.name).some((v) => sameValue(c.value, v))),
+        )
+        .flatMap(rangesOf);
+    for (const [name, f] of views) {
+      const others = [...views.keys()].filter((n) => n !== name).flatMap(spansOf);
+      for (const p of f.params) {
+        const values = valuesOf(name, p.name);
+        const gold = p.candidates.flatMap((c, k) => (values.some((v) => sameValue(c.value, v)) ? [k] : []));
+        if (values.length > 0 && gold.length === 0) continue; // a value no candidate writes: nothing to learn
+        const rest = p.candidates.map((_, k) => k).filter((k) => !gold.includes(k));
+        const hard = rest.filter((k) => overlaps(p.candidates[k]!, others));
+        const easy = rest.filter((k) => !overlaps(p.candidates[k]!, others));
+        for (let k = easy.length - 1; k > 0; k--) {
+          const r = o.rng.int(k + 1);
+          [easy[k], easy[r]] = [easy[r]!, easy[k]!];
+        }
+        const kept = [...gold, ...hard, ...easy.slice(0, o.negatives)];
+        const items = kept.map((k) => {
+          const c = p.candidates[k]!;
+          const x = pairFeatures(f, p, c);
+          for (const d of o.drop ?? []) x[d] = 0;
+          return { block: blockOf(c), x };
+        });
+        items.push({ block: NULL_BLOCK, x: nullFeatures(f, p) });
+        groups.push({ items, gold: values.length === 0 ? [items.length - 1] : gold.map((_, k) => k) });
+      }
+    }
+  }
+  return groups;
+}
