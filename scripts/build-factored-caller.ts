@@ -45,8 +45,12 @@
  * of a parameter's group, not kept as its wrong spans), --written FILE,... (questions people wrote, the training
  * four in five of data/written-questions/*.jsonl by a hash of the id: src/train/written-questions.ts; their
  * argument-scorer groups read every call's values, src/train/written-groups.ts; default none) with
- * --written-repeats N (each added N times, offered with 0, 1, 3 distractors in turn; default 1) and --written-parts
- * all|arguments (all three parts learn from them, or the argument scorer only; default all),
+ * --written-repeats N (each added N times, offered with 0, 1, 3 distractors in turn; default 1), --written-parts
+ * all|arguments|stats (all three parts learn from them, the argument scorer only, or none: word rarity only with
+ * --written-stats; default all), --written-segments 0|1 (1: with several functions called, each function's
+ * argument groups read only its segment, as decoding cuts it; default 0), --written-stats 0|1 (1: the questions,
+ * values cut out, counted into word rarity; default 0), --written-declines X (that share of the one-call ones
+ * again with only other functions offered, to decline; default 0); all probes, DEVELOPMENT_PROBES,
  * --modes full,gate-off,... , --categories a,b (a quick look: printed,
  * not recorded), --bfcl DIR, --result NAME, --items (each run records the ids of the items it failed), --halves
  * (the full model's wins over each mode per half of every category, the halves split by a hash of the item id:
@@ -140,6 +144,9 @@ const { values: args } = parseArgs({
     written: { type: "string", default: "" },
     "written-repeats": { type: "string", default: "1" },
     "written-parts": { type: "string", default: "all" },
+    "written-segments": { type: "string", default: "0" },
+    "written-stats": { type: "string", default: "0" },
+    "written-declines": { type: "string", default: "0" },
     eval: { type: "boolean", default: false },
     bfcl: { type: "string", default: "../shared/data/bfcl" },
     modes: {
@@ -341,8 +348,13 @@ function writtenTraining(): CallerExample[] {
     const offer = distractorOffer(stb, [0, 1, 3][r % 3]!, new SynthRng(104729 + r));
     out.push(...callerExamples(writtenItems(questions, offer), stb));
   }
-  process.stderr.write(`written: ${questions.length} training questions, ${out.length} examples\n`);
-  return out;
+  // --written-declines X: that share of the one-call ones asked again with only other functions offered and no
+  // call, as synth's questions get (mismatchedDeclines; a probe, default 0)
+  const declines = mismatchedDeclines(out, Number(args["written-declines"]), 15485863);
+  process.stderr.write(
+    `written: ${questions.length} training questions, ${out.length} examples, ${declines.length} declines\n`,
+  );
+  return [...out, ...declines];
 }
 
 /** --residual: "" none, "grid" (chosen on held-out synth groups), or "H,L2,EPOCHS" fixed. */
@@ -360,8 +372,8 @@ async function build(): Promise<void> {
   const pseudo = pseudoLabelled();
   const written = writtenTraining();
   const parts = args["written-parts"]!;
-  if (parts !== "all" && parts !== "arguments")
-    throw new Error(`--written-parts: want all or arguments, got '${parts}'`);
+  if (parts !== "all" && parts !== "arguments" && parts !== "stats")
+    throw new Error(`--written-parts: want all, arguments or stats, got '${parts}'`);
   const drop = args["drop-pair"] === "" ? [] : args["drop-pair"]!.split(",").map(Number);
   process.stderr.write(`examples: ${examples.length} ${JSON.stringify(counts)}\n`);
   const file = trainFactored(examples, {
@@ -395,7 +407,7 @@ async function build(): Promise<void> {
     // with the fill floor, 2026-12-06; 0.5 before, DEVELOPMENT_PROBES)
     callThreshold: args["call-threshold"] === "synth" ? undefined : Number(args["call-threshold"]),
     extraArgumentGroups:
-      pseudo || written.length > 0
+      pseudo || (written.length > 0 && parts !== "stats")
         ? (stats, joiners, rng) => {
             const kin = args["kin-names-train"] === "1";
             const negatives = count("--negatives", args.negatives!);
@@ -411,12 +423,27 @@ async function build(): Promise<void> {
               : [];
             return [
               ...Array.from({ length: pseudo?.repeats ?? 0 }, () => groups).flat(),
-              ...writtenGroups(written, stats, joiners, { negatives, rng, kin, drop }),
+              // --written-segments 1: with several functions called, each function's groups read only its own
+              // segment of the question, as decoding cuts it (a probe; default 0: the whole question)
+              ...writtenGroups(parts === "stats" ? [] : written, stats, joiners, {
+                negatives,
+                rng,
+                kin,
+                drop,
+                segments: args["written-segments"] === "1",
+              }),
             ];
           }
         : undefined,
-    // --written-parts arguments: the written questions reach the argument scorer only (a probe)
+    // --written-parts arguments: the written questions reach the argument scorer only; stats: none of the three
+    // parts, only word rarity (with --written-stats 1; probes)
     writtenExamples: parts === "all" ? written : [],
+    // --written-stats 1: the written training questions (once each, values cut out) counted into word rarity, so
+    // that words people write between values read as common, not as values (a probe)
+    writtenStats:
+      args["written-stats"] === "1"
+        ? [...new Map(written.filter((e) => e.calls.length > 0).map((e) => [e.question, e])).values()]
+        : undefined,
   });
   file.training = {
     command: `npx tsx scripts/build-factored-caller.ts ${process.argv.slice(2).join(" ")}`,

@@ -127,6 +127,8 @@ export interface FactoredTrainOptions {
    * Never in the held-out synth tenth that chooses the thresholds. Default none.
    */
   writtenExamples?: readonly CallerExample[];
+  /** Written questions counted into word rarity beside the synth ones, their values cut out (default none). */
+  writtenStats?: readonly CallerExample[];
   /**
    * Learn a residual (src/models/factored/residual.ts) over the frozen argument scorer (default none): "grid" chooses
    * its hidden size, L2 and epochs on a held-out tenth of the synth groups (residualGrid), then trains on all groups.
@@ -585,7 +587,9 @@ export function trainFactored(
   const descriptions = [
     ...new Set(train.flatMap((e) => e.tools.flatMap((t) => documentation(t, o.statsFromParameters ?? true)))),
   ];
-  const questions = train.map((e) => ((o.statsWithoutValues ?? true) ? withoutValues(e) : e.question));
+  const questions = [...train, ...(o.writtenStats ?? [])].map((e) =>
+    (o.statsWithoutValues ?? true) ? withoutValues(e) : e.question,
+  );
   const stats = wordStats([...questions, ...descriptions, ...(o.statsQuestions ?? [])]);
   const joiners = new Set(learnJoiners(train));
   const started = Date.now();

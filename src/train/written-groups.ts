@@ -5,7 +5,7 @@
  * people's questions make it choose between: "Theft" a crime type, not a place). Read over the whole question,
  * as pseudo-labels.ts reads its groups.
  */
-import { blockOf, NULL_BLOCK } from "../models/factored/decide.ts";
+import { blockOf, callSegments, NULL_BLOCK } from "../models/factored/decide.ts";
 import type { Candidate } from "../models/factored/candidates.ts";
 import {
   functionView,
@@ -26,6 +26,11 @@ export interface WrittenGroupOptions {
   kin?: boolean;
   /** Pair features zeroed (FactoredTrainOptions.dropPairFeatures). */
   drop?: readonly number[];
+  /**
+   * With several functions called, each reads only its own segment of the question, as decoding cuts it
+   * (callSegments; the whole question where some function is not mentioned). Default false: the whole question.
+   */
+  segments?: boolean;
 }
 
 const rangesOf = (c: Candidate): [number, number][] => c.items ?? (c.start >= 0 ? [[c.start, c.end]] : []);
@@ -55,7 +60,9 @@ export function writtenGroups(
       }),
     );
     const valuesOf = (name: string, param: string): unknown[] =>
-      e.calls.filter((c) => c.name === name && c.arguments[param] !== undefined).map((c) => c.arguments[param]);
+      e.calls
+        .filter((c) => c.name === name && c.arguments[param] !== undefined)
+        .map((c) => c.arguments[param]);
     const spansOf = (name: string): [number, number][] =>
       views
         .get(name)!
@@ -63,13 +70,22 @@ export function writtenGroups(
           p.candidates.filter((c) => valuesOf(name, p.name).some((v) => sameValue(c.value, v))),
         )
         .flatMap(rangesOf);
-    for (const [name, f] of views) {
+    const owner =
+      o.segments && views.size > 1
+        ? callSegments(
+            [...views.values()].map((view) => ({ view, params: [], features: new Float32Array(0) })),
+          )
+        : undefined;
+    [...views.entries()].forEach(([name, f], i) => {
       const others = [...views.keys()].filter((n) => n !== name).flatMap(spansOf);
+      const inside = (c: Candidate) =>
+        owner === undefined || owner[0] === -1 || c.start < 0 || owner[c.start] === i;
       for (const p of f.params) {
         const values = valuesOf(name, p.name);
-        const gold = p.candidates.flatMap((c, k) => (values.some((v) => sameValue(c.value, v)) ? [k] : []));
+        const mine = p.candidates.flatMap((c, k) => (inside(c) ? [k] : []));
+        const gold = mine.filter((k) => values.some((v) => sameValue(p.candidates[k]!.value, v)));
         if (values.length > 0 && gold.length === 0) continue; // a value no candidate writes: nothing to learn
-        const rest = p.candidates.map((_, k) => k).filter((k) => !gold.includes(k));
+        const rest = mine.filter((k) => !gold.includes(k));
         const hard = rest.filter((k) => overlaps(p.candidates[k]!, others));
         const easy = rest.filter((k) => !overlaps(p.candidates[k]!, others));
         for (let k = easy.length - 1; k > 0; k--) {
@@ -86,7 +102,7 @@ export function writtenGroups(
         items.push({ block: NULL_BLOCK, x: nullFeatures(f, p) });
         groups.push({ items, gold: values.length === 0 ? [items.length - 1] : gold.map((_, k) => k) });
       }
-    }
+    });
   }
   return groups;
 }

@@ -88,9 +88,12 @@ describe("held-out hygiene of the written questions", () => {
   });
 
   it("trains on no held-out written question and no demo held-out question", () => {
-    expect(clashes(train, heldOut.map((q) => ({ set: `${q.file} ${q.id} (held out)`, question: q.question })))).toEqual(
-      [],
-    );
+    expect(
+      clashes(
+        train,
+        heldOut.map((q) => ({ set: `${q.file} ${q.id} (held out)`, question: q.question })),
+      ),
+    ).toEqual([]);
     expect(clashes(train, demoHeldOut())).toEqual([]);
   });
 

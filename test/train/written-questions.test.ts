@@ -9,11 +9,7 @@ import { SynthRng } from "../../src/synth/rng.ts";
 import { callerExamples } from "../../src/train/caller-data.ts";
 import { wordStats } from "../../src/train/factored-train.ts";
 import { writtenGroups } from "../../src/train/written-groups.ts";
-import {
-  readWrittenQuestions,
-  writtenItems,
-  writtenSplit,
-} from "../../src/train/written-questions.ts";
+import { readWrittenQuestions, writtenItems, writtenSplit } from "../../src/train/written-questions.ts";
 
 const entry = (tool: string, api: string, properties: Record<string, unknown>, required: string[]) =>
   ({
@@ -51,13 +47,17 @@ const good = {
 describe("written questions (issue 38: people's questions over StableToolBench)", () => {
   it("reads good lines and rejects each kind of bad one with the line and the reason", () => {
     expect(readWrittenQuestions(file([good]), catalog)).toHaveLength(1);
-    const bad = (calls: unknown[], question = good.question) =>
-      () => readWrittenQuestions(file([{ id: "w-2", question, calls }]), catalog);
+    const bad =
+      (calls: unknown[], question = good.question) =>
+      () =>
+        readWrittenQuestions(file([{ id: "w-2", question, calls }]), catalog);
     expect(bad([{ name: "Weather&&Nope", arguments: {} }])).toThrow(/q\.jsonl:1 \(w-2\): unknown function/);
     expect(bad([{ name: "Weather&&Current", arguments: { q: "Oslo", city: "Oslo" } }])).toThrow(
       /unknown parameter "city"/,
     );
-    expect(bad([{ name: "Weather&&Forecast", arguments: { days: 3 } }])).toThrow(/required parameter q missing/);
+    expect(bad([{ name: "Weather&&Forecast", arguments: { days: 3 } }])).toThrow(
+      /required parameter q missing/,
+    );
     expect(bad([{ name: "Weather&&Current", arguments: { q: "Paris" } }])).toThrow(
       /"Paris" is not written in the question/,
     );
@@ -76,7 +76,12 @@ describe("written questions (issue 38: people's questions over StableToolBench)"
     expect(held).toBeLessThan(230);
     expect(ids.map(writtenSplit)).toEqual(ids.map(writtenSplit));
     // pinned: the split of a few ids must not move (it decides what was never trained on)
-    expect(["w1-1", "w1-2", "w1-3", "w2-5"].map(writtenSplit)).toEqual(["train", "train", "held-out", "train"]);
+    expect(["w1-1", "w1-2", "w1-3", "w2-5"].map(writtenSplit)).toEqual([
+      "train",
+      "train",
+      "held-out",
+      "train",
+    ]);
   });
 
   it("offers the called functions plus distractors, as synth does, in the callers' shape", () => {
@@ -86,12 +91,19 @@ describe("written questions (issue 38: people's questions over StableToolBench)"
     expect(new Set(item!.tools)).toContain("Weather&&Current");
     expect(new Set(item!.tools)).toContain("Weather&&Forecast");
     const [example] = callerExamples([item!], catalog);
-    expect(example!.calls.map((c) => c.name)).toEqual(["weather.current", "weather.current", "weather.forecast"]);
+    expect(example!.calls.map((c) => c.name)).toEqual([
+      "weather.current",
+      "weather.current",
+      "weather.forecast",
+    ]);
   });
 
   it("gives the argument scorer every call's value as gold and another function's values as wrong spans", () => {
     const offer = distractorOffer(catalog, 0, new SynthRng(3));
-    const examples = callerExamples(writtenItems(readWrittenQuestions(file([good]), catalog), offer), catalog);
+    const examples = callerExamples(
+      writtenItems(readWrittenQuestions(file([good]), catalog), offer),
+      catalog,
+    );
     const groups = writtenGroups(examples, wordStats([good.question]), new Set(["and"]), {
       negatives: 40,
       rng: new Rng(1),

@@ -1301,6 +1301,26 @@ export function chooseFunctions(scored: readonly ScoredFunction[], w: FactoredWe
   return [scored[p.indexOf(Math.max(...p))]!];
 }
 
+const segmentShape = (o: DecideOptions) => ({
+  clauses: o.clauseStarts !== false,
+  clusters: o.mentionClusters !== false,
+  openers: o.openerSegments !== false,
+  written: o.writtenNames !== false,
+});
+
+/**
+ * Which of several called functions owns each token of the question (-1 everywhere: some function is not
+ * mentioned), as decoding cuts the question into their segments: spanOwners, then a sentence that mentions one
+ * function alone is that function's (sentence-owners.ts). Also read by training on written questions.
+ */
+export function callSegments(chosen: readonly ScoredFunction[], o: DecideOptions = {}): number[] {
+  const owner = spanOwners(chosen, docMentions(o), segmentShape(o));
+  if (owner[0] === -1 || o.sentenceOwners === false) return owner;
+  const names = chosen.map((s) => new Set(nameWords(s.view.tool.function.name).map(stemOf)));
+  const own = names.map((n, i) => new Set([...n].filter((x) => names.every((m, j) => j === i || !m.has(x)))));
+  return sentenceOwners(chosen[0]!.view.view.tokens, sentenceRanges(chosen[0]!.view.view.tokens), own, owner);
+}
+
 export function decide(
   tools: readonly ToolJson[],
   question: string,
@@ -1318,19 +1338,8 @@ export function decide(
   }
   const scored = scoreFunctions(tools, question, w, stats, joiners, o);
   const chosen = chooseFunctions(scored, w, o);
-  const shape = {
-    clauses: o.clauseStarts !== false,
-    clusters: o.mentionClusters !== false,
-    openers: o.openerSegments !== false,
-    written: o.writtenNames !== false,
-  };
-  let owner = chosen.length > 1 && o.segment !== false ? spanOwners(chosen, docMentions(o), shape) : undefined;
-  // a sentence that mentions one function alone is that function's (sentence-owners.ts)
-  if (owner && owner[0] !== -1 && o.sentenceOwners !== false) {
-    const names = chosen.map((s) => new Set(nameWords(s.view.tool.function.name).map(stemOf)));
-    const own = names.map((n, i) => new Set([...n].filter((x) => names.every((m, j) => j === i || !m.has(x)))));
-    owner = sentenceOwners(chosen[0]!.view.view.tokens, sentenceRanges(chosen[0]!.view.view.tokens), own, owner);
-  }
+  const shape = segmentShape(o);
+  const owner = chosen.length > 1 && o.segment !== false ? callSegments(chosen, o) : undefined;
   const allowed = (i: number) => owner && ((c: Candidate) => c.start < 0 || owner[c.start] === i);
   // several functions: the spans each takes as first values are spent, no other function's further values
   const firsts =
