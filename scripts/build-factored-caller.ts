@@ -7,7 +7,8 @@
  *   npm run caller:model                                         train and write models/caller (about 1 min on 2 cores)
  *   npx tsx scripts/build-factored-caller.ts --out DIR           train and write DIR (caller.json + factored.json)
  *   npx tsx scripts/build-factored-caller.ts --eval --out DIR    BFCL dev, the full model and each ablation, into
- *                                                                bench/results/bfcl-caller-factored.json
+ *                                                                bench/results/bfcl-caller-factored.json, with the
+ *                                                                held-out written questions (scripts/written-held-out.ts)
  * Options: --per-tool N (synth questions per tool and distractor setting; default 6), --arg-examples N (one-call
  * questions the argument scorer trains on; default 16000), --stb-every K, --max-calls N
  * (default 3), --multi-share X (default 0.3), --percents X / --flags X (shares of one-call questions added again
@@ -46,9 +47,10 @@
  * four in five of data/written-questions/*.jsonl by a hash of the id: src/train/written-questions.ts; their
  * argument-scorer groups read every call's values, src/train/written-groups.ts; default none) with
  * --written-repeats N (each added N times, offered with 0, 1, 3 distractors in turn; default 1), --written-parts
- * all|arguments|stats (all three parts learn from them, the argument scorer only, or none: word rarity only with
- * --written-stats; default all), --written-segments 0|1 (1: with several functions called, each function's
- * argument groups read only its segment, as decoding cuts it; default 0), --written-stats 0|1 (1: the questions,
+ * all|arguments|more|calls|models|stats (all three parts learn from them; the argument scorer, the "more" model or
+ * the call model alone; the last two; or none, word rarity only with --written-stats; default all),
+ * --written-segments 0|1 (1: with several functions called, each function's argument groups read only its
+ * segment, as decoding cuts it; default 0), --written-stats 0|1 (1: the questions,
  * values cut out, counted into word rarity; default 0), --written-declines X (that share of the one-call ones
  * again with only other functions offered, to decline; default 0); all probes, DEVELOPMENT_PROBES,
  * --modes full,gate-off,... , --categories a,b (a quick look: printed,
@@ -56,7 +58,7 @@
  * (the full model's wins over each mode per half of every category, the halves split by a hash of the item id:
  * scripts/ablation-halves.ts; printed as a table and recorded; needs full among the modes).
  */
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -90,6 +92,7 @@ import { readWrittenQuestions, writtenItems, writtenSplit } from "../src/train/w
 import { writtenGroups } from "../src/train/written-groups.ts";
 import { distractorOffer } from "../src/synth/offer.ts";
 import { stbUnlabelled } from "./stb-unlabelled.ts";
+import { scoreWrittenHeldOut, WRITTEN_FILES } from "./written-held-out.ts";
 import { writeBenchResult } from "../bench/lib/result.ts";
 import { quantile, timed } from "./timed-model.ts";
 import { halfSizes, halvesTable, modeHalves, type ModeHalves } from "./ablation-halves.ts";
@@ -372,8 +375,11 @@ async function build(): Promise<void> {
   const pseudo = pseudoLabelled();
   const written = writtenTraining();
   const parts = args["written-parts"]!;
-  if (parts !== "all" && parts !== "arguments" && parts !== "stats")
-    throw new Error(`--written-parts: want all, arguments or stats, got '${parts}'`);
+  if (!["all", "arguments", "stats", "more", "calls", "models"].includes(parts))
+    throw new Error(`--written-parts: want all, arguments, stats, more, calls or models, got '${parts}'`);
+  // the argument scorer learns from them with all and arguments; the "more" model with all, more and models; the
+  // call model with all, calls and models
+  const argumentPart = parts === "all" || parts === "arguments";
   const drop = args["drop-pair"] === "" ? [] : args["drop-pair"]!.split(",").map(Number);
   process.stderr.write(`examples: ${examples.length} ${JSON.stringify(counts)}\n`);
   const file = trainFactored(examples, {
@@ -407,7 +413,7 @@ async function build(): Promise<void> {
     // with the fill floor, 2026-12-06; 0.5 before, DEVELOPMENT_PROBES)
     callThreshold: args["call-threshold"] === "synth" ? undefined : Number(args["call-threshold"]),
     extraArgumentGroups:
-      pseudo || (written.length > 0 && parts !== "stats")
+      pseudo || (written.length > 0 && argumentPart)
         ? (stats, joiners, rng) => {
             const kin = args["kin-names-train"] === "1";
             const negatives = count("--negatives", args.negatives!);
@@ -425,7 +431,7 @@ async function build(): Promise<void> {
               ...Array.from({ length: pseudo?.repeats ?? 0 }, () => groups).flat(),
               // --written-segments 1: with several functions called, each function's groups read only its own
               // segment of the question, as decoding cuts it (a probe; default 0: the whole question)
-              ...writtenGroups(parts === "stats" ? [] : written, stats, joiners, {
+              ...writtenGroups(argumentPart ? written : [], stats, joiners, {
                 negatives,
                 rng,
                 kin,
@@ -437,7 +443,11 @@ async function build(): Promise<void> {
         : undefined,
     // --written-parts arguments: the written questions reach the argument scorer only; stats: none of the three
     // parts, only word rarity (with --written-stats 1; probes)
-    writtenExamples: parts === "all" ? written : [],
+    writtenExamples: written,
+    writtenFor: {
+      more: ["all", "more", "models"].includes(parts),
+      calls: ["all", "calls", "models"].includes(parts),
+    },
     // --written-stats 1: the written training questions (once each, values cut out) counted into word rarity, so
     // that words people write between values read as common, not as values (a probe)
     writtenStats:
@@ -3671,6 +3681,139 @@ const DEVELOPMENT_PROBES = [
     36,
     25.5,
   ],
+  // 2026-12-07 08:51-09:17 UTC, issue 38 (hI: people's questions). Three writers wrote questions by hand over
+  // StableToolBench's APIs, never looking at BFCL (data/written-questions); four in five (by a hash of the id) train,
+  // the rest is held out and scored with BFCL's parallel checker (scripts/written-held-out.ts). Pilots on the files
+  // as they grew (/tmp/coord/hI/run.sh: build-factored-caller.ts --seed N ARGS --out DIR, then --eval --modes full,
+  // logs /tmp/coord/hI-TAG-sN.log), against main's builds (seed 1 321, seed 2 320.25, the figures above)
+  [
+    "probe, rebuild, not kept (hI, 2026-12-07, a pilot on the first 680 written questions, 547 of them training; main's builds there: written held-out 36 / 133 right on both seeds, functions right 73): --written FILES --written-repeats 1 --written-parts arguments (the argument scorer alone, 1,714 groups beside 43,589), seed 1: 61 / 62 / 68 / 62.5 / 38.5 / 26, irrelevance 81.25, sum 318 against 321; written held-out 36 / 133 right, functions right 72",
+    61,
+    62.5,
+    81.25,
+    38.5,
+    26,
+  ],
+  [
+    "the same, seed 2: 61 / 64 / 70 / 61 / 38 / 26.5, irrelevance 81.25, sum 320.5 against 320.25; written held-out 36 / 133 right, functions right 73",
+    61,
+    61,
+    81.25,
+    38,
+    26.5,
+  ],
+  [
+    "probe, rebuild, not kept (hI, 2026-12-07, a pilot on the first 680 written questions, 547 of them training; main's builds there: written held-out 36 / 133 right on both seeds, functions right 73): --written-repeats 2 --written-parts arguments, seed 1: 58.5 / 63 / 68 / 59 / 37 / 25.5, irrelevance 81.25, sum 311 against 321; written held-out 35 / 133 right, functions right 72",
+    58.5,
+    59,
+    81.25,
+    37,
+    25.5,
+  ],
+  [
+    "probe, rebuild, not kept (hI, 2026-12-07, a pilot on the first 680 written questions, 547 of them training; main's builds there: written held-out 36 / 133 right on both seeds, functions right 73): --written-repeats 6 --written-parts arguments (10,284 groups; argument loss 0.4473 -> 0.5604), seed 1: 58 / 62 / 68 / 58 / 36 / 25.5, irrelevance 81.25, sum 307.5 against 321; written held-out 37 / 133 right, functions right 73",
+    58,
+    58,
+    81.25,
+    36,
+    25.5,
+  ],
+  [
+    "probe, rebuild, not kept (hI, 2026-12-07, a pilot on the first 680 written questions, 547 of them training; main's builds there: written held-out 36 / 133 right on both seeds, functions right 73): --written-repeats 15 --written-parts arguments (25,710 groups; loss 0.6498; synth chose the 'more' ratio 0.95), seed 1: 58.5 / 61 / 68 / 58 / 33.5 / 25, irrelevance 81.25, sum 304 against 321; written held-out 38 / 133 right, functions right 74",
+    58.5,
+    58,
+    81.25,
+    33.5,
+    25,
+  ],
+  [
+    "probe, rebuild, not kept (hI, 2026-12-07, a pilot on the first 680 written questions, 547 of them training; main's builds there: written held-out 36 / 133 right on both seeds, functions right 73): --written-repeats 2 --written-parts arguments --written-segments 1 (each function's groups in its own segment, as decoding cuts it), seed 1: 59.5 / 62 / 68 / 59 / 34.5 / 26.5, irrelevance 81.25, sum 309.5 against 321; written held-out 35 / 133 right, functions right 72",
+    59.5,
+    59,
+    81.25,
+    34.5,
+    26.5,
+  ],
+  [
+    "probe, rebuild, not kept (hI, 2026-12-07, a pilot on the first 680 written questions, 547 of them training; main's builds there: written held-out 36 / 133 right on both seeds, functions right 73): --written-repeats 6 --written-parts arguments --residual 8,0.001,1 (the mild residual, trained with the written groups among synth's), seed 1: 59.5 / 62 / 66 / 60 / 31.5 / 24, irrelevance 81.25, sum 303 against 321; written held-out 39 / 133 right, functions right 73",
+    59.5,
+    60,
+    81.25,
+    31.5,
+    24,
+  ],
+  [
+    "probe, rebuild, not kept (hI, 2026-12-07, a pilot on the first 680 written questions, 547 of them training; main's builds there: written held-out 36 / 133 right on both seeds, functions right 73): (on the first 320 questions, the pilot of the plumbing) --written-repeats 6, all three parts; its written held-out on the 680, seed 1: 57.75 / 65 / 68 / 56.5 / 34.5 / 25.5, irrelevance 71.67, sum 307.25 against 321; written held-out 37 / 133 right, functions right 76",
+    57.75,
+    56.5,
+    71.67,
+    34.5,
+    25.5,
+  ],
+  [
+    "probe, rebuild, not kept (hI, 2026-12-07, a pilot on the first 680 written questions, 547 of them training; main's builds there: written held-out 36 / 133 right on both seeds, functions right 73): --written-repeats 2, all three parts, seed 1: 59.75 / 64 / 68 / 59.5 / 37.5 / 25, irrelevance 73.33, sum 313.75 against 321; written held-out 35 / 133 right, functions right 75",
+    59.75,
+    59.5,
+    73.33,
+    37.5,
+    25,
+  ],
+  [
+    "probe, rebuild, not kept (hI, 2026-12-07, a pilot on the first 680 written questions, 547 of them training; main's builds there: written held-out 36 / 133 right on both seeds, functions right 73): --written-repeats 2 --written-declines 0.5 (195 one-call questions again with other functions offered, to decline), seed 1: 59.75 / 64 / 68 / 59.5 / 37.5 / 25, irrelevance 73.33, sum 313.75 against 321; written held-out 36 / 133 right, functions right 76",
+    59.75,
+    59.5,
+    73.33,
+    37.5,
+    25,
+  ],
+  [
+    "probe, rebuild, not kept (hI, 2026-12-07, a pilot on the first 680 written questions, 547 of them training; main's builds there: written held-out 36 / 133 right on both seeds, functions right 73): --written-repeats 6 --written-parts more (the 'more' model alone), seed 1: 60.75 / 64 / 66 / 62.5 / 35.5 / 27, irrelevance 81.25, sum 315.75 against 321; written held-out 36 / 133 right, functions right 74",
+    60.75,
+    62.5,
+    81.25,
+    35.5,
+    27,
+  ],
+  [
+    "probe, rebuild, not kept (hI, 2026-12-07, a pilot on the first 680 written questions, 547 of them training; main's builds there: written held-out 36 / 133 right on both seeds, functions right 73): --written-repeats 2 --written-parts calls (the call model alone), seed 1: 62.25 / 65 / 66 / 63 / 40.5 / 26.5, irrelevance 73.33, sum 323.25 against 321; written held-out 36 / 133 right, functions right 76",
+    62.25,
+    63,
+    73.33,
+    40.5,
+    26.5,
+  ],
+  [
+    "probe, rebuild, not kept (hI, 2026-12-07, a pilot on the first 680 written questions, 547 of them training; main's builds there: written held-out 36 / 133 right on both seeds, functions right 73): --written-repeats 2 --written-parts calls --written-declines 1, seed 1: 62.25 / 65 / 66 / 63 / 40.5 / 26.5, irrelevance 74.17, sum 323.25 against 321; written held-out 36 / 133 right, functions right 76",
+    62.25,
+    63,
+    74.17,
+    40.5,
+    26.5,
+  ],
+  [
+    "probe, rebuild, not kept (hI, 2026-12-07, a pilot on the first 680 written questions, 547 of them training; main's builds there: written held-out 36 / 133 right on both seeds, functions right 73): --written-repeats 1 --written-parts calls, seed 1: 62 / 65 / 66 / 63 / 40.5 / 27, irrelevance 75, sum 323.5 against 321; written held-out 36 / 133 right, functions right 76",
+    62,
+    63,
+    75,
+    40.5,
+    27,
+  ],
+  [
+    "the same, seed 2: 62.5 / 65 / 68 / 62 / 39 / 26.5, irrelevance 75.42, sum 323 against 320.25; written held-out 37 / 133 right, functions right 77",
+    62.5,
+    62,
+    75.42,
+    39,
+    26.5,
+  ],
+  [
+    "probe, rebuild, not kept (hI, 2026-12-07, a pilot on the first 680 written questions, 547 of them training; main's builds there: written held-out 36 / 133 right on both seeds, functions right 73): --written-parts stats --written-stats 1 (the written training questions, values cut out, counted into word rarity alone), seed 1: 61.25 / 64 / 66 / 62.5 / 40.5 / 27, irrelevance 81.25, sum 321.25 against 321; written held-out 36 / 133 right, functions right 72",
+    61.25,
+    62.5,
+    81.25,
+    40.5,
+    27,
+  ],
 ].map(([what, simple_python, multiple, irrelevance, parallel, parallel_multiple]) => ({
   what,
   simple_python,
@@ -4053,6 +4196,20 @@ async function evaluate(): Promise<void> {
     runs[mode] = figures;
   }
   const halves = args.halves ? perHalf(failedByMode, categories) : undefined;
+  // people's questions the project did not tune on (scripts/written-held-out.ts), beside BFCL dev
+  const writtenFiles = existsSync("../shared/data/stabletoolbench/apis.json")
+    ? WRITTEN_FILES.filter((f) => existsSync(f))
+    : [];
+  const written =
+    writtenFiles.length > 0
+      ? {
+          note: "NOT BFCL: the held-out fifth (by a hash of the id) of data/written-questions/*.jsonl, questions written by hand over StableToolBench's APIs, never trained on and not tuned on; each offered its functions and 3 distractors drawn as synth draws them; scored with BFCL's parallel checker (every call and argument right, in any order), the full model's decoding",
+          files: writtenFiles,
+          ...scoreWrittenHeldOut(args.out!, writtenFiles, FactoredCallerModel.load(args.out!, MODES.full)),
+        }
+      : undefined;
+  if (written)
+    process.stderr.write(`written held-out: ${JSON.stringify(written.by_shape)} ${written.accuracy}\n`);
   if (categories) return;
   const manifest = JSON.parse(readFileSync(join(args.out!, "caller.json"), "utf8")) as { training?: unknown };
   writeBenchResult(
@@ -4064,6 +4221,7 @@ async function evaluate(): Promise<void> {
       note: "BFCL non-live is dev for the function caller: never trained on (synth questions over StableToolBench, MetaTool and the demo's tools); the call threshold (0.3, with the fill floor 0.5) and the bar for calling at all where no function passes it (0.2, DecideOptions.declineBelow) chosen on this dev set (DEVELOPMENT_PROBES), the parallel ratio on held-out synth questions. Modes: full = the factored caller; gate-off = always call the best function; assigner-order = each parameter takes its family's next candidate in question order (required ones only); chooser-cover = the function whose text covers most of the question, gated; parallel-off = one call per function; segment-off = with several functions called, each may take any span of the question; mention-off = every function past the gate is called, whether the question mentions its own name words or not; fractions-off = a number written '5%' is offered as 5 only, never as 0.05; commas-off = two values joined by a comma alone count as a list of two; frames-off = a further value in a near frame of a taken one (a word shared among the two before or the two after both) is no evidence by that alone; prefer-other = a further value goes only to a parameter that wants it at least as much as any other (a hard rule before 2026-12-05; now only a feature of the learnt 'more'); widen-all = with several functions called, a required parameter left without a value in its function's segment sends every parameter of that function back to the whole question (before 2026-12-05), not that parameter alone; exclusive-off = with several functions called, a span one function takes as a first value may still be another's further value; glued-off = a run of tokens written without spaces between them ('2022-04-27', '10:00AM') is not offered whole and spans may cut it, as before 2026-12-05 (the weights trained with it on); kin-names-off = another parameter's name near a span counts as a cue whatever that parameter takes, as before 2026-12-05 16:00 UTC and as the argument scorer is trained (by default decoding counts only parameters of the span's family: a flag's or a count's name is no cue for a place after it); enum-lists-off = an array of enum members takes lists of the question's capitalised or quoted words, not the members it mentions; variables-off = a list or object parameter never takes one camelCase variable's name; literals-off = no list read from a bracketed literal ('[200,300]'); symbols-off = a symbol written onto a value ('$3000', a quote mark) counts as a word between the value and its name (the weights trained reading past it); type-names-off = an unquoted code identifier in a parameter's description ('StringBuilder') counts among the values it names (the weights trained without); comma-spans-off = no span across a comma, even for a parameter whose description writes its values so ('e.g. Boston, MA'; the weights trained with them); doc-identifiers-off = a code identifier the function's own name or documentation writes ('runIt', 'the PrintStream to which ...') may be a value (before 2026-12-06); nested-off = an object parameter that declares properties is filled as one value (a variable's name), not property by property; quote-bounds-off = a quote mark opening or closing a quoted text next to a span counts as a boundary of the span (x[22], x[23]; the weights trained without that); untyped-code-off = a parameter of no declared type may take any span, not only a quoted or code-like one where the question writes such; constants-off = a number parameter never takes a named constant ('EVENT_THREAD') where the question states no number; dotted-off = a dotted name ('domain.com') is stemmed by its first letters as a plain word (the weights trained with whole stems); negations-off = no language policy for flags: a boolean parameter's name written beside 'not' / 'without' counts for true as any mention (ENGLISH_NEGATIONS, src/models/factored/negations.ts, is the default policy); doubled-quotes-off = a quoted text that ends with a quoted word of its own ('… status = 'active'') closes at the first closing mark, cutting the last; fill-floor-off = a function passes the gate however few of its required parameters the question can fill (DecideOptions.fillFloor 0; before 2026-12-06 the learnt gate alone decided); loose-names-off = a parameter's name counts as written only where the question writes its words' five-letter stems ('tolls' is not 'toll'; before 2026-12-06); number-words-off = no language policy for numbers written in words: a number parameter takes only numbers the question writes in digits (ENGLISH_NUMBER_WORDS, src/models/factored/number-words.ts, is the default policy, used where the question states no digits).",
       training: manifest.training,
       runs,
+      ...(written ? { written_held_out: written } : {}),
       ...(halves ?? {}),
       development_probes: DEVELOPMENT_PROBES,
       call_count_modes: CALL_COUNT_MODES,

@@ -127,6 +127,8 @@ export interface FactoredTrainOptions {
    * Never in the held-out synth tenth that chooses the thresholds. Default none.
    */
   writtenExamples?: readonly CallerExample[];
+  /** Which of the two learn from writtenExamples (default both; a probe). */
+  writtenFor?: { more: boolean; calls: boolean };
   /** Written questions counted into word rarity beside the synth ones, their values cut out (default none). */
   writtenStats?: readonly CallerExample[];
   /**
@@ -720,7 +722,7 @@ export function trainFactored(
       ...rowSource.slice(0, o.functionExamples ?? 6000),
       ...listsAsCalls(train),
       ...moreCueDrop,
-      ...(o.writtenExamples ?? []),
+      ...((o.writtenFor?.more ?? true) ? (o.writtenExamples ?? []) : []),
     ],
     weights,
     stats,
@@ -732,7 +734,7 @@ export function trainFactored(
   weights.more = moreFit.weights;
   const rows: { x: Float32Array; y: number }[] = [];
   const callSource = (o.unseenCallRows ? rowSource : shuffled).slice(0, o.functionExamples ?? 6000);
-  for (const e of [...callSource, ...(o.writtenExamples ?? [])]) {
+  for (const e of [...callSource, ...((o.writtenFor?.calls ?? true) ? (o.writtenExamples ?? []) : [])]) {
     const called = new Set(e.calls.map((c) => c.name));
     for (const s of scoreFunctions(e.tools, e.question, weights, stats, joiners, view))
       rows.push({ x: s.features, y: called.has(s.view.tool.function.name) ? 1 : 0 });
