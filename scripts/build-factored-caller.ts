@@ -3686,7 +3686,8 @@ const DEVELOPMENT_PROBES = [
   // StableToolBench's APIs, never looking at BFCL (data/written-questions); four in five (by a hash of the id) train,
   // the rest is held out and scored with BFCL's parallel checker (scripts/written-held-out.ts). Pilots on the files
   // as they grew (/tmp/coord/hI/run.sh: build-factored-caller.ts --seed N ARGS --out DIR, then --eval --modes full,
-  // logs /tmp/coord/hI-TAG-sN.log), against main's builds (seed 1 321, seed 2 320.25, the figures above)
+  // logs /tmp/coord/hI-TAG-sN.log), against main's builds (seed 1 321, seed 2 320.25, the figures above); the
+  // pilots before calls1d3 offered a question's repeats with 0, 1, 3 distractors in turn, 3, 1, 0 from there on
   [
     "probe, rebuild, not kept (hI, 2026-12-07, a pilot on the first 680 written questions, 547 of them training; main's builds there: written held-out 36 / 133 right on both seeds, functions right 73): --written FILES --written-repeats 1 --written-parts arguments (the argument scorer alone, 1,714 groups beside 43,589), seed 1: 61 / 62 / 68 / 62.5 / 38.5 / 26, irrelevance 81.25, sum 318 against 321; written held-out 36 / 133 right, functions right 72",
     61,
