@@ -7,26 +7,13 @@
  * request at a time; people write several requests in one question, values mid-sentence among the others' words.
  */
 import type { FactoredModelFile } from "../models/caller-factored.ts";
-import type { Candidate } from "../models/factored/candidates.ts";
-import {
-  blockOf,
-  decide,
-  NULL_BLOCK,
-  scoreFunctions,
-  type FactoredWeights,
-  type ScoredParam,
-} from "../models/factored/decide.ts";
-import {
-  functionView,
-  nullFeatures,
-  pairFeatures,
-  questionView,
-  type WordStats,
-} from "../models/factored/features.ts";
+import { decide, scoreFunctions, type FactoredWeights, type ScoredParam } from "../models/factored/decide.ts";
+import { functionView, questionView, type WordStats } from "../models/factored/features.ts";
 import type { SoftmaxGroup } from "../models/factored/linear.ts";
 import type { Rng } from "../nn/rng.ts";
 import type { ToolJson } from "../tools/types.ts";
 import { sameValue } from "./factored-train.ts";
+import { candidateRanges, labelledGroup, overlapsAny } from "./labelled-groups.ts";
 
 /** A question people wrote and the functions that serve it (no calls known). */
 export interface UnlabelledQuestion {
@@ -65,10 +52,6 @@ export function teacherOf(file: FactoredModelFile): Teacher {
   };
 }
 
-const rangesOf = (c: Candidate): [number, number][] => c.items ?? (c.start >= 0 ? [[c.start, c.end]] : []);
-const overlaps = (c: Candidate, spent: readonly [number, number][]) =>
-  rangesOf(c).some(([a, b]) => spent.some(([x, y]) => a < y && x < b));
-
 /**
  * A teacher's chance for its choice of `value` (undefined: left out) for parameter `p`: the scorer's probability of
  * the candidates that write it, against every candidate not over a span another call's values take (decoding spends
@@ -79,7 +62,7 @@ export function choiceChance(p: ScoredParam, value: unknown, spent: readonly [nu
   let total = p.pNull;
   p.info.candidates.forEach((c, i) => {
     const own = value !== undefined && sameValue(c.value, value);
-    if (!own && overlaps(c, spent)) return;
+    if (!own && overlapsAny(c, spent)) return;
     total += p.probs[i]!;
     if (own) mine += p.probs[i]!;
   });
@@ -107,7 +90,7 @@ function teacherReading(
         return o.params.flatMap((p) =>
           p.info.candidates
             .filter((c) => args[p.info.name] !== undefined && sameValue(c.value, args[p.info.name]))
-            .flatMap(rangesOf),
+            .flatMap(candidateRanges),
         );
       });
     const params = new Map<string, { value: unknown; chance: number }>();
@@ -189,7 +172,7 @@ export function pseudoLabelGroups(
             f.params.find((p) => p.name === l.param)?.candidates.filter((c) => sameValue(c.value, l.value)) ??
             [],
         )
-        .flatMap(rangesOf);
+        .flatMap(candidateRanges);
     };
     for (const label of e.labels) {
       const f = views.get(label.name);
@@ -202,21 +185,7 @@ export function pseudoLabelGroups(
       if (label.value !== undefined && gold.length === 0) continue;
       const others = [...views.keys()].filter((n) => n !== label.name).flatMap(valueSpans);
       const rest = p.candidates.map((_, k) => k).filter((k) => !gold.includes(k));
-      const hard = rest.filter((k) => overlaps(p.candidates[k]!, others));
-      const easy = rest.filter((k) => !overlaps(p.candidates[k]!, others));
-      for (let k = easy.length - 1; k > 0; k--) {
-        const r = o.rng.int(k + 1);
-        [easy[k], easy[r]] = [easy[r]!, easy[k]!];
-      }
-      const kept = [...gold, ...(o.otherValues === false ? [] : hard), ...easy.slice(0, o.negatives)];
-      const items = kept.map((k) => {
-        const c = p.candidates[k]!;
-        const x = pairFeatures(f, p, c);
-        for (const d of o.drop ?? []) x[d] = 0;
-        return { block: blockOf(c), x };
-      });
-      items.push({ block: NULL_BLOCK, x: nullFeatures(f, p) });
-      groups.push({ items, gold: label.value === undefined ? [items.length - 1] : gold.map((_, k) => k) });
+      groups.push(labelledGroup(f, p, gold, rest, others, o));
     }
   }
   return groups;

@@ -5,18 +5,13 @@
  * people's questions make it choose between: "Theft" a crime type, not a place). Read over the whole question,
  * as pseudo-labels.ts reads its groups.
  */
-import { blockOf, callSegments, NULL_BLOCK } from "../models/factored/decide.ts";
+import { callSegments } from "../models/factored/decide.ts";
 import type { Candidate } from "../models/factored/candidates.ts";
-import {
-  functionView,
-  nullFeatures,
-  pairFeatures,
-  questionView,
-  type WordStats,
-} from "../models/factored/features.ts";
+import { functionView, questionView, type WordStats } from "../models/factored/features.ts";
 import type { SoftmaxGroup } from "../models/factored/linear.ts";
 import type { Rng } from "../nn/rng.ts";
 import type { CallerExample } from "./caller-data.ts";
+import { candidateRanges, labelledGroup } from "./labelled-groups.ts";
 import { sameValue } from "./factored-train.ts";
 
 export interface WrittenGroupOptions {
@@ -32,10 +27,6 @@ export interface WrittenGroupOptions {
    */
   segments?: boolean;
 }
-
-const rangesOf = (c: Candidate): [number, number][] => c.items ?? (c.start >= 0 ? [[c.start, c.end]] : []);
-const overlaps = (c: Candidate, spans: readonly [number, number][]) =>
-  rangesOf(c).some(([a, b]) => spans.some(([x, y]) => a < y && x < b));
 
 /**
  * One group per called function and parameter: gold every candidate writing a value some call of that function
@@ -69,7 +60,7 @@ export function writtenGroups(
         .params.flatMap((p) =>
           p.candidates.filter((c) => valuesOf(name, p.name).some((v) => sameValue(c.value, v))),
         )
-        .flatMap(rangesOf);
+        .flatMap(candidateRanges);
     const owner =
       o.segments && views.size > 1
         ? callSegments(
@@ -86,21 +77,7 @@ export function writtenGroups(
         const gold = mine.filter((k) => values.some((v) => sameValue(p.candidates[k]!.value, v)));
         if (values.length > 0 && gold.length === 0) continue; // a value no candidate writes: nothing to learn
         const rest = mine.filter((k) => !gold.includes(k));
-        const hard = rest.filter((k) => overlaps(p.candidates[k]!, others));
-        const easy = rest.filter((k) => !overlaps(p.candidates[k]!, others));
-        for (let k = easy.length - 1; k > 0; k--) {
-          const r = o.rng.int(k + 1);
-          [easy[k], easy[r]] = [easy[r]!, easy[k]!];
-        }
-        const kept = [...gold, ...hard, ...easy.slice(0, o.negatives)];
-        const items = kept.map((k) => {
-          const c = p.candidates[k]!;
-          const x = pairFeatures(f, p, c);
-          for (const d of o.drop ?? []) x[d] = 0;
-          return { block: blockOf(c), x };
-        });
-        items.push({ block: NULL_BLOCK, x: nullFeatures(f, p) });
-        groups.push({ items, gold: values.length === 0 ? [items.length - 1] : gold.map((_, k) => k) });
+        groups.push(labelledGroup(f, p, gold, rest, others, o));
       }
     });
   }

@@ -4,6 +4,7 @@ import type { HandwrittenSet } from "../../src/demo/grading.ts";
 import { demoData } from "../../src/demo/model.ts";
 import { FIXED_OFF_TOPIC } from "../../src/demo/off-topic.ts";
 import { SHOWN_QUESTIONS } from "../../src/demo/questions.ts";
+import { normaliseQuestion } from "../helpers/normalise-question.ts";
 
 /**
  * Held-out hygiene: no question is shared between any two of the training questions, the dev sets and the test
@@ -39,21 +40,12 @@ function load(name: string): Item[] {
   ];
 }
 
-/** Lower case, punctuation stripped, whitespace collapsed. */
-export function normalise(q: string): string {
-  return q
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}\s]+/gu, " ")
-    .replace(/\s+/g, " ")
-    .trim();
-}
-
 /** Pairs of items of different sets whose normalised questions are equal. */
 function shared(items: readonly Item[]): string[] {
   const first = new Map<string, Item>();
   const out: string[] = [];
   for (const item of items) {
-    const key = normalise(item.question);
+    const key = normaliseQuestion(item.question);
     const seen = first.get(key);
     if (seen && seen.set !== item.set)
       out.push(`${seen.set}: ${seen.question} | ${item.set}: ${item.question}`);
@@ -63,7 +55,7 @@ function shared(items: readonly Item[]): string[] {
 }
 
 const numbers = (q: string) => q.match(/\d+(?:[.,:]\d+)*/g) ?? [];
-const words = (q: string) => new Set(normalise(q).replace(/\d+/g, "#").split(" "));
+const words = (q: string) => new Set(normaliseQuestion(q).replace(/\d+/g, "#").split(" "));
 
 /**
  * A near copy, the cheap second check (for on-topic questions, the same tool and one of): the same wording once
@@ -82,10 +74,10 @@ export function nearCopy(a: Item, b: Item): string | null {
   const texts = (i: Item) =>
     Object.values(i.arguments ?? {})
       .filter((v): v is string => typeof v === "string")
-      .map((v) => ({ v: normalise(v), words: v.trim().split(/\s+/).length }))
+      .map((v) => ({ v: normaliseQuestion(v), words: v.trim().split(/\s+/).length }))
       .filter(({ v }) => v.length > 0);
   const masked = (i: Item) => {
-    let t = ` ${normalise(i.question)} `;
+    let t = ` ${normaliseQuestion(i.question)} `;
     for (const { v } of texts(i)) t = t.split(` ${v} `).join(" # ");
     return t
       .replace(/\d+/g, "#")
@@ -102,7 +94,8 @@ export function nearCopy(a: Item, b: Item): string | null {
   const written = (i: Item) =>
     texts(i)
       .filter(
-        ({ v, words }) => words >= 2 && !/\d/.test(v) && ` ${normalise(i.question)} `.includes(` ${v} `),
+        ({ v, words }) =>
+          words >= 2 && !/\d/.test(v) && ` ${normaliseQuestion(i.question)} `.includes(` ${v} `),
       )
       .map(({ v }) => v);
   const theirs = written(b);

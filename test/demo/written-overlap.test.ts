@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import type { HandwrittenSet } from "../../src/demo/grading.ts";
 import { writtenSplit } from "../../src/train/written-questions.ts";
 import { sharedData } from "../helpers/shared-data.ts";
+import { normaliseQuestion } from "../helpers/normalise-question.ts";
 
 /**
  * Held-out hygiene of the written questions (data/written-questions, the caller's natural training questions): no
@@ -11,14 +12,6 @@ import { sharedData } from "../helpers/shared-data.ts";
  * The files are read as raw lines, so the check needs no catalog.
  */
 const WRITTEN = "data/written-questions";
-
-export function normalise(q: string): string {
-  return q
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}\s]+/gu, " ")
-    .replace(/\s+/g, " ")
-    .trim();
-}
 
 interface Written {
   file: string;
@@ -39,9 +32,9 @@ function written(): Written[] {
 
 /** The training questions whose normalised text is among `others`, as readable lines. */
 function clashes(train: readonly Written[], others: readonly { set: string; question: string }[]): string[] {
-  const keys = new Map(others.map((o) => [normalise(o.question), o.set]));
+  const keys = new Map(others.map((o) => [normaliseQuestion(o.question), o.set]));
   return train.flatMap((t) => {
-    const set = keys.get(normalise(t.question));
+    const set = keys.get(normaliseQuestion(t.question));
     return set === undefined ? [] : [`${t.file} ${t.id} (training) = ${set}: ${t.question}`];
   });
 }
