@@ -147,6 +147,9 @@ const { values: args } = parseArgs({
     "written-segments": { type: "string", default: "0" },
     "written-stats": { type: "string", default: "0" },
     "written-declines": { type: "string", default: "0" },
+    "role-words": { type: "string", default: "0" },
+    "role-min": { type: "string", default: "5" },
+    "role-written-weight": { type: "string", default: "1" },
     eval: { type: "boolean", default: false },
     bfcl: { type: "string", default: "../shared/data/bfcl" },
     modes: {
@@ -372,8 +375,10 @@ async function build(): Promise<void> {
   const pseudo = pseudoLabelled();
   const written = writtenTraining();
   const parts = args["written-parts"]!;
-  if (parts !== "all" && parts !== "arguments" && parts !== "stats")
-    throw new Error(`--written-parts: want all, arguments or stats, got '${parts}'`);
+  if (parts !== "all" && parts !== "arguments" && parts !== "stats" && parts !== "roles")
+    throw new Error(`--written-parts: want all, arguments, stats or roles, got '${parts}'`);
+  const roleWords = count("--role-words", args["role-words"]!);
+  if (roleWords > 1) throw new Error(`--role-words: want 0 or 1, got ${roleWords}`);
   const drop = args["drop-pair"] === "" ? [] : args["drop-pair"]!.split(",").map(Number);
   process.stderr.write(`examples: ${examples.length} ${JSON.stringify(counts)}\n`);
   const file = trainFactored(examples, {
@@ -407,8 +412,8 @@ async function build(): Promise<void> {
     // with the fill floor, 2026-12-06; 0.5 before, DEVELOPMENT_PROBES)
     callThreshold: args["call-threshold"] === "synth" ? undefined : Number(args["call-threshold"]),
     extraArgumentGroups:
-      pseudo || (written.length > 0 && parts !== "stats")
-        ? (stats, joiners, rng) => {
+      pseudo || (written.length > 0 && parts !== "stats" && parts !== "roles")
+        ? (stats, joiners, rng, roles) => {
             const kin = args["kin-names-train"] === "1";
             const negatives = count("--negatives", args.negatives!);
             const groups = pseudo
@@ -431,6 +436,7 @@ async function build(): Promise<void> {
                 kin,
                 drop,
                 segments: args["written-segments"] === "1",
+                roleWords: roles,
               }),
             ];
           }
@@ -438,6 +444,20 @@ async function build(): Promise<void> {
     // --written-parts arguments: the written questions reach the argument scorer only; stats: none of the three
     // parts, only word rarity (with --written-stats 1; probes)
     writtenExamples: parts === "all" ? written : [],
+    // --role-words 1: a role-word table (src/train/role-words.ts) learnt from the synth training questions and the
+    // written training split when --written is given (each question counted --role-written-weight times; with
+    // --written-parts roles, the written questions reach the table alone), read by pair features x[49], x[50];
+    // learn them with --second-pass 48,49,50 (a probe)
+    roleWords:
+      roleWords === 1
+        ? {
+            minCount: count("--role-min", args["role-min"]!),
+            written: [
+              ...new Map(written.filter((e) => e.calls.length > 0).map((e) => [e.question, e])).values(),
+            ],
+            writtenWeight: Number(args["role-written-weight"]),
+          }
+        : undefined,
     // --written-stats 1: the written training questions (once each, values cut out) counted into word rarity, so
     // that words people write between values read as common, not as values (a probe)
     writtenStats:
@@ -3778,6 +3798,7 @@ const MODES: Record<string, DecideOptions> = {
   "comma-codes-off": { commaCodes: false },
   "preceding-names-off": { precedingNames: false },
   "residual-off": { residual: false },
+  "role-words-off": { roleWords: false },
 };
 
 function countKinds(report: BfclReport): Record<string, number> {
@@ -3884,6 +3905,8 @@ const NAME_BINDING_MODES: Record<string, string> = {
     "numbered siblings (species1, species2) never share out a joined list one of them holds: one call per value, the other sibling repeating its own ('between Apple and Samsung occurred in USA' gave company2 'USA' twice; numbered-siblings.ts; before 2026-12-06 12:00 UTC)",
   "preceding-names-off":
     "the learnt x[48] stays 0: another parameter of the span's family named nearer before a value than this one's own name is no evidence against it ('the initial investment value was $5000, the final investment value … $15000' gave initial_value 15000, final_value 5000; preceding-names.ts; before 2026-12-07, h38c / h38l)",
+  "role-words-off":
+    "the learnt role words are not read: x[49] / x[50] (the log-odds that the word before / after a span stands beside this parameter's values, learnt from training questions by parameter-name stem: role-words.ts) stay 0 (probe, h38R, 2026-12-07; a model built without --role-words has no table and scores the same either way)",
   "residual-off":
     "the argument scorer's residual (residual.ts: v·relu(U x + b) over the pair features, learnt after the linear weights with them frozen; --residual) is not added: the linear scorer alone, as every build without --residual (h38n probe, 2026-12-07)",
 };

@@ -32,9 +32,12 @@ import {
   PAIR_DIM,
   pairFeatures,
   questionView,
+  ROLE_FEATURES,
 } from "../models/factored/features.ts";
 import { trainLogistic, trainSoftmax, type SoftmaxGroup } from "../models/factored/linear.ts";
 import { residualGrid, trainResidual, type ResidualChoice } from "./residual-train.ts";
+import { learnRoleWords, type RoleWordOptions } from "./role-words.ts";
+import type { RoleWordTable } from "../models/factored/role-words.ts";
 import { nameWords, stemOf, tokenize } from "../models/factored/text.ts";
 import { Rng } from "../nn/rng.ts";
 import type { JsonSchema, ToolJson } from "../tools/types.ts";
@@ -120,6 +123,7 @@ export interface FactoredTrainOptions {
     stats: ReadonlyMap<string, number>,
     joiners: ReadonlySet<string>,
     rng: Rng,
+    roleWords: RoleWordTable | undefined,
   ) => SoftmaxGroup[];
   /**
    * Questions people wrote (written-questions.ts), each as often as it should count: the "more" and call models
@@ -134,6 +138,12 @@ export interface FactoredTrainOptions {
    * its hidden size, L2 and epochs on a held-out tenth of the synth groups (residualGrid), then trains on all groups.
    */
   residual?: "grid" | { hidden: number; l2: number; epochs: number };
+  /**
+   * Learn a role-word table (src/train/role-words.ts) from the synth training questions and `written` (each
+   * counted `writtenWeight` times), store it in the weights and give the argument scorer x[49], x[50]
+   * (role-words.ts). Default none: both stay 0 and the model file is as before.
+   */
+  roleWords?: RoleWordOptions & { written?: readonly CallerExample[]; writtenWeight?: number };
 }
 
 const norm = (v: unknown): unknown => {
@@ -417,6 +427,7 @@ function argumentGroups(
   rng: Rng,
   drop: readonly number[] = [],
   kin = false,
+  roleWords?: RoleWordTable,
 ): SoftmaxGroup[] {
   const masked = (x: Float32Array): Float32Array => {
     for (const i of drop) x[i] = 0;
@@ -428,7 +439,7 @@ function argumentGroups(
     const call = e.calls[0]!;
     const tool = e.tools.find((t) => t.function.name === call.name);
     if (!tool) continue;
-    const f = functionView(tool, questionView(e.question, joiners, true, true, kin), stats);
+    const f = functionView(tool, { ...questionView(e.question, joiners, true, true, kin), roleWords }, stats);
     for (const p of f.params) {
       const gold = call.arguments[p.name];
       const matches =
@@ -515,7 +526,7 @@ function moreExamples(
     if (names.length === 0 || (names.length > 1 && !severalTools)) continue;
     const tools = names.map((n) => e.tools.find((t) => t.function.name === n));
     if (tools.some((t) => t === undefined)) continue;
-    const view = questionView(e.question, joiners, true, true, kin);
+    const view = { ...questionView(e.question, joiners, true, true, kin), roleWords: w.roleWords };
     const scored = tools.map((tool) => {
       const f = functionView(tool!, view, stats);
       return { view: f, params: scoreParams(f, w.argument, w.residual), features: new Float32Array(0) };
@@ -650,8 +661,27 @@ export function trainFactored(
     plainLists: false,
     scatteredNumbers: true,
   };
-  const groups = argumentGroups(oneCall, stats, joiners, o.negatives ?? 40, rng, o.dropPairFeatures, kin);
-  const extra = o.extraArgumentGroups?.(stats, joiners, rng) ?? [];
+  // the role words from the synth training questions (never the held-out tenth) and the written ones given
+  const roleWords = o.roleWords
+    ? learnRoleWords(
+        [
+          { examples: train, weight: 1 },
+          { examples: o.roleWords.written ?? [], weight: o.roleWords.writtenWeight ?? 1 },
+        ],
+        o.roleWords,
+      )
+    : undefined;
+  const groups = argumentGroups(
+    oneCall,
+    stats,
+    joiners,
+    o.negatives ?? 40,
+    rng,
+    o.dropPairFeatures,
+    kin,
+    roleWords,
+  );
+  const extra = o.extraArgumentGroups?.(stats, joiners, rng, roleWords) ?? [];
   groups.push(...extra);
   const dims = [...FAMILIES.map(() => PAIR_DIM), NULL_DIM];
   const later = o.secondPassFeatures ?? [];
@@ -680,6 +710,11 @@ export function trainFactored(
   }
   if (bags > 1)
     arg.weights = arg.weights.map((block) => block.map((v) => Math.round((v / bags) * 1e5) / 1e5));
+  // without role words x[49], x[50] never learn: the file keeps the width it had before them
+  if (!roleWords)
+    arg.weights = arg.weights.map((block, b) =>
+      b === NULL_BLOCK ? block : block.slice(0, ROLE_FEATURES[0]),
+    );
   const weights: FactoredWeights = {
     argument: arg.weights,
     function: new Array(FUNCTION_DIM).fill(0),
@@ -687,6 +722,7 @@ export function trainFactored(
     more: new Array(MORE_DIM).fill(0),
     moreThreshold: 0.5,
     maxCalls: 6,
+    ...(roleWords ? { roleWords } : {}),
   };
   // the residual learns after the linear scorer, its weights frozen, on the same groups (residual-train.ts)
   let residualChoice: ResidualChoice | undefined;
@@ -785,6 +821,14 @@ export function trainFactored(
       argumentGroups: groups.length,
       ...(extra.length > 0 ? { extraArgumentGroups: extra.length } : {}),
       ...(o.writtenExamples?.length ? { writtenExamples: o.writtenExamples.length } : {}),
+      ...(roleWords
+        ? {
+            roleWords: {
+              before: Object.keys(roleWords.before).length,
+              after: Object.keys(roleWords.after).length,
+            },
+          }
+        : {}),
       argumentLoss: Math.round(arg.loss * 1e4) / 1e4,
       ...(residualLoss !== undefined ? { residualLoss } : {}),
       ...(residualChoice ? { residualGrid: residualChoice } : {}),

@@ -15,6 +15,7 @@ import {
   type WordStats,
 } from "../models/factored/features.ts";
 import type { SoftmaxGroup } from "../models/factored/linear.ts";
+import type { RoleWordTable } from "../models/factored/role-words.ts";
 import type { Rng } from "../nn/rng.ts";
 import type { CallerExample } from "./caller-data.ts";
 import { sameValue } from "./factored-train.ts";
@@ -31,6 +32,8 @@ export interface WrittenGroupOptions {
    * (callSegments; the whole question where some function is not mentioned). Default false: the whole question.
    */
   segments?: boolean;
+  /** The learnt role-word table, read as decoding reads it (features.ts x[49], x[50]); default none. */
+  roleWords?: RoleWordTable;
 }
 
 const rangesOf = (c: Candidate): [number, number][] => c.items ?? (c.start >= 0 ? [[c.start, c.end]] : []);
@@ -51,7 +54,7 @@ export function writtenGroups(
 ): SoftmaxGroup[] {
   const groups: SoftmaxGroup[] = [];
   for (const e of examples) {
-    const view = questionView(e.question, joiners, true, true, o.kin ?? false);
+    const view = { ...questionView(e.question, joiners, true, true, o.kin ?? false), roleWords: o.roleWords };
     const names = [...new Set(e.calls.map((c) => c.name))];
     const views = new Map(
       names.flatMap((n) => {
