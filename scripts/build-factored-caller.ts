@@ -150,6 +150,8 @@ const { values: args } = parseArgs({
     "role-words": { type: "string", default: "0" },
     "role-min": { type: "string", default: "5" },
     "role-written-weight": { type: "string", default: "1" },
+    "role-baseline": { type: "string", default: "tokens" },
+    "role-synth-weight": { type: "string", default: "1" },
     eval: { type: "boolean", default: false },
     bfcl: { type: "string", default: "../shared/data/bfcl" },
     modes: {
@@ -379,6 +381,8 @@ async function build(): Promise<void> {
     throw new Error(`--written-parts: want all, arguments, stats or roles, got '${parts}'`);
   const roleWords = count("--role-words", args["role-words"]!);
   if (roleWords > 1) throw new Error(`--role-words: want 0 or 1, got ${roleWords}`);
+  if (args["role-baseline"] !== "tokens" && args["role-baseline"] !== "values")
+    throw new Error(`--role-baseline: want tokens or values, got '${args["role-baseline"]}'`);
   const drop = args["drop-pair"] === "" ? [] : args["drop-pair"]!.split(",").map(Number);
   process.stderr.write(`examples: ${examples.length} ${JSON.stringify(counts)}\n`);
   const file = trainFactored(examples, {
@@ -452,10 +456,14 @@ async function build(): Promise<void> {
       roleWords === 1
         ? {
             minCount: count("--role-min", args["role-min"]!),
+            // --role-baseline values: a pair against the word beside any parameter's values, not beside any token
+            baseline: args["role-baseline"] === "values" ? "values" : "tokens",
             written: [
               ...new Map(written.filter((e) => e.calls.length > 0).map((e) => [e.question, e])).values(),
             ],
             writtenWeight: Number(args["role-written-weight"]),
+            // --role-synth-weight 0: the table from the written questions alone (synth's own frames left out)
+            synthWeight: Number(args["role-synth-weight"]),
           }
         : undefined,
     // --written-stats 1: the written training questions (once each, values cut out) counted into word rarity, so

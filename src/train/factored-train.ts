@@ -141,9 +141,10 @@ export interface FactoredTrainOptions {
   /**
    * Learn a role-word table (src/train/role-words.ts) from the synth training questions and `written` (each
    * counted `writtenWeight` times), store it in the weights and give the argument scorer x[49], x[50]
-   * (role-words.ts). Default none: both stay 0 and the model file is as before.
+   * (role-words.ts); the synth ones `synthWeight` times (0: none). Default none: both stay 0 and the model file is as
+   * before.
    */
-  roleWords?: RoleWordOptions & { written?: readonly CallerExample[]; writtenWeight?: number };
+  roleWords?: RoleWordOptions & { written?: readonly CallerExample[]; writtenWeight?: number; synthWeight?: number };
 }
 
 const norm = (v: unknown): unknown => {
@@ -665,7 +666,7 @@ export function trainFactored(
   const roleWords = o.roleWords
     ? learnRoleWords(
         [
-          { examples: train, weight: 1 },
+          { examples: (o.roleWords.synthWeight ?? 1) > 0 ? train : [], weight: o.roleWords.synthWeight ?? 1 },
           { examples: o.roleWords.written ?? [], weight: o.roleWords.writtenWeight ?? 1 },
         ],
         o.roleWords,

@@ -19,6 +19,12 @@ export interface RoleWordOptions {
   smoothing?: number;
   /** Log-odds clipped to ±this (default 4). */
   clip?: number;
+  /**
+   * What a pair is set against: "tokens" (default) the word beside any token, so a word that marks values of every
+   * kind (synth's "=", "using") counts for every parameter; "values" the word beside any parameter's gold values, so
+   * only what tells one parameter's values from another's (a role) counts.
+   */
+  baseline?: "tokens" | "values";
 }
 
 /** A source of questions and how much each counts (written questions may count more than synth's many). */
@@ -62,6 +68,7 @@ export function learnRoleWords(sources: readonly RoleWordSource[], o: RoleWordOp
   const minCount = o.minCount ?? 5;
   const a = o.smoothing ?? 10;
   const clip = o.clip ?? 4;
+  const byValues = o.baseline === "values";
   const table: RoleWordTable = { before: {}, after: {} };
   for (const side of SIDES) {
     const pair = new Map<string, number>();
@@ -73,7 +80,7 @@ export function learnRoleWords(sources: readonly RoleWordSource[], o: RoleWordOp
       const seen = new Set<string>();
       for (const e of examples) {
         const tokens = tokenize(e.question);
-        if (!seen.has(e.question)) {
+        if (!byValues && !seen.has(e.question)) {
           seen.add(e.question);
           tokens.forEach((t, k) => {
             if (t.kind === "punct") return;
@@ -87,6 +94,10 @@ export function learnRoleWords(sources: readonly RoleWordSource[], o: RoleWordOp
           const span = valueSpan(e.question, tokens, g.text);
           const w = span && roleContext(tokens, span[0], span[1], side);
           if (w === undefined) continue;
+          if (byValues) {
+            background.set(w, (background.get(w) ?? 0) + weight);
+            all += weight;
+          }
           for (const s of g.stems) {
             perStem.set(s, (perStem.get(s) ?? 0) + weight);
             if (!g.stems.includes(w)) pair.set(roleKey(s, w), (pair.get(roleKey(s, w)) ?? 0) + weight);
