@@ -50,7 +50,13 @@
  * --written-stats; default all), --written-segments 0|1 (1: with several functions called, each function's
  * argument groups read only its segment, as decoding cuts it; default 0), --written-stats 0|1 (1: the questions,
  * values cut out, counted into word rarity; default 0), --written-declines X (that share of the one-call ones
- * again with only other functions offered, to decline; default 0); all probes, DEVELOPMENT_PROBES,
+ * again with only other functions offered, to decline; default 0), --written-parts roles (the written questions
+ * reach the role-word table alone) or second (their argument groups read by the second pass alone, cross-fitted
+ * role words); --role-words 0|1 (a role-word table learnt from the training questions, src/train/role-words.ts,
+ * read by pair features x[49] / x[50]; learn them with --second-pass 48,49,50; default 0) with --role-min N (fewest
+ * gold values a pair needs; 5), --role-written-weight X / --role-synth-weight X (how much each written / synth
+ * question counts; 1 / 1), --role-baseline tokens|values (a pair set against the word beside any token, or beside
+ * any parameter's values; tokens); all probes, DEVELOPMENT_PROBES,
  * --modes full,gate-off,... , --categories a,b (a quick look: printed,
  * not recorded), --bfcl DIR, --result NAME, --items (each run records the ids of the items it failed), --halves
  * (the full model's wins over each mode per half of every category, the halves split by a hash of the item id:
@@ -88,6 +94,9 @@ import {
 } from "../src/train/pseudo-labels.ts";
 import { readWrittenQuestions, writtenItems, writtenSplit } from "../src/train/written-questions.ts";
 import { writtenGroups } from "../src/train/written-groups.ts";
+import { learnRoleWords } from "../src/train/role-words.ts";
+import type { SoftmaxGroup } from "../src/models/factored/linear.ts";
+import type { Rng } from "../src/nn/rng.ts";
 import { distractorOffer } from "../src/synth/offer.ts";
 import { stbUnlabelled } from "./stb-unlabelled.ts";
 import { writeBenchResult } from "../bench/lib/result.ts";
@@ -362,6 +371,39 @@ function writtenTraining(): CallerExample[] {
   return [...out, ...declines];
 }
 
+/**
+ * --written-parts second: the written training questions' argument groups in two halves (by question), each read
+ * with the role-word table learnt from the other half alone (--role-words 1), or none (--role-words 0).
+ */
+function crossFitWrittenGroups(
+  written: readonly CallerExample[],
+  stats: ReadonlyMap<string, number>,
+  joiners: ReadonlySet<string>,
+  rng: Rng,
+  drop: readonly number[],
+): SoftmaxGroup[] {
+  const unique = [...new Set(written.filter((e) => e.calls.length > 0).map((e) => e.question))];
+  const half = new Map(unique.map((q, i) => [q, i % 2]));
+  const options = {
+    minCount: count("--role-min", args["role-min"]!),
+    baseline: args["role-baseline"] === "values" ? ("values" as const) : ("tokens" as const),
+  };
+  const ofHalf = (h: number) => written.filter((e) => half.get(e.question) === h);
+  return [0, 1].flatMap((h) =>
+    writtenGroups(ofHalf(h), stats, joiners, {
+      negatives: count("--negatives", args.negatives!),
+      rng,
+      kin: args["kin-names-train"] === "1",
+      drop,
+      segments: args["written-segments"] === "1",
+      roleWords:
+        args["role-words"] === "1"
+          ? learnRoleWords([{ examples: ofHalf(1 - h), weight: 1 }], options)
+          : undefined,
+    }),
+  );
+}
+
 /** --residual: "" none, "grid" (chosen on held-out synth groups), or "H,L2,EPOCHS" fixed. */
 function residualOption(text: string): "grid" | { hidden: number; l2: number; epochs: number } | undefined {
   if (text === "") return undefined;
@@ -377,8 +419,8 @@ async function build(): Promise<void> {
   const pseudo = pseudoLabelled();
   const written = writtenTraining();
   const parts = args["written-parts"]!;
-  if (parts !== "all" && parts !== "arguments" && parts !== "stats" && parts !== "roles")
-    throw new Error(`--written-parts: want all, arguments, stats or roles, got '${parts}'`);
+  if (!["all", "arguments", "stats", "roles", "second"].includes(parts))
+    throw new Error(`--written-parts: want all, arguments, stats, roles or second, got '${parts}'`);
   const roleWords = count("--role-words", args["role-words"]!);
   if (roleWords > 1) throw new Error(`--role-words: want 0 or 1, got ${roleWords}`);
   if (args["role-baseline"] !== "tokens" && args["role-baseline"] !== "values")
@@ -416,7 +458,7 @@ async function build(): Promise<void> {
     // with the fill floor, 2026-12-06; 0.5 before, DEVELOPMENT_PROBES)
     callThreshold: args["call-threshold"] === "synth" ? undefined : Number(args["call-threshold"]),
     extraArgumentGroups:
-      pseudo || (written.length > 0 && parts !== "stats" && parts !== "roles")
+      pseudo || (written.length > 0 && (parts === "all" || parts === "arguments"))
         ? (stats, joiners, rng, roles) => {
             const kin = args["kin-names-train"] === "1";
             const negatives = count("--negatives", args.negatives!);
@@ -448,6 +490,13 @@ async function build(): Promise<void> {
     // --written-parts arguments: the written questions reach the argument scorer only; stats: none of the three
     // parts, only word rarity (with --written-stats 1; probes)
     writtenExamples: parts === "all" ? written : [],
+    // --written-parts second: the written questions' argument groups read only by the second pass (--second-pass),
+    // each half's role words from the other half's table (written-only tables: --role-synth-weight 0), so that a
+    // question's own values do not make its role words look surer than on new questions (a probe)
+    secondPassGroups:
+      parts === "second" && written.length > 0
+        ? (stats, joiners, rng) => crossFitWrittenGroups(written, stats, joiners, rng, drop)
+        : undefined,
     // --role-words 1: a role-word table (src/train/role-words.ts) learnt from the synth training questions and the
     // written training split when --written is given (each question counted --role-written-weight times; with
     // --written-parts roles, the written questions reach the table alone), read by pair features x[49], x[50];

@@ -144,7 +144,20 @@ export interface FactoredTrainOptions {
    * (role-words.ts); the synth ones `synthWeight` times (0: none). Default none: both stay 0 and the model file is as
    * before.
    */
-  roleWords?: RoleWordOptions & { written?: readonly CallerExample[]; writtenWeight?: number; synthWeight?: number };
+  /**
+   * Argument-scorer groups that only the second pass reads (secondPassFeatures): people's questions teach the
+   * later features' weights while every other weight stays the first pass's, learnt on synth alone (default none).
+   */
+  secondPassGroups?: (
+    stats: ReadonlyMap<string, number>,
+    joiners: ReadonlySet<string>,
+    rng: Rng,
+  ) => SoftmaxGroup[];
+  roleWords?: RoleWordOptions & {
+    written?: readonly CallerExample[];
+    writtenWeight?: number;
+    synthWeight?: number;
+  };
 }
 
 const norm = (v: unknown): unknown => {
@@ -688,9 +701,10 @@ export function trainFactored(
   const later = o.secondPassFeatures ?? [];
   const held = later.length > 0 ? holdFeatures(groups, later) : undefined;
   let arg = trainSoftmax(groups, dims, { epochs: o.epochs ?? 4, lr: 0.1, l2: 1e-5, seed });
+  const secondOnly = held ? (o.secondPassGroups?.(stats, joiners, rng) ?? []) : [];
   if (held) {
     held.restore();
-    arg = trainSoftmax(groups, dims, {
+    arg = trainSoftmax([...groups, ...secondOnly], dims, {
       epochs: o.epochs ?? 4,
       lr: 0.1,
       l2: 1e-5,
@@ -821,6 +835,7 @@ export function trainFactored(
       dev: dev.length,
       argumentGroups: groups.length,
       ...(extra.length > 0 ? { extraArgumentGroups: extra.length } : {}),
+      ...(secondOnly.length > 0 ? { secondPassGroups: secondOnly.length } : {}),
       ...(o.writtenExamples?.length ? { writtenExamples: o.writtenExamples.length } : {}),
       ...(roleWords
         ? {

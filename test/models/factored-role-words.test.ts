@@ -43,6 +43,19 @@ describe("factored caller: role words learnt beside values (role-words.ts)", () 
     expect(learnRoleWords([{ examples: examples.slice(0, 2), weight: 2 }], { minCount: 3 }).before["origi from"]).toBeGreaterThan(1);
   });
 
+  it("with the values baseline, a word before values of every parameter tells none of them apart", () => {
+    // synth's frames: "=" before every value, whichever the parameter
+    const framed = cities.map((a, i): CallerExample => {
+      const b = cities[(i + 3) % cities.length]!;
+      return { tools: [trains], question: `book_train origin = ${a} , destination = ${b}`, calls: [{ name: "book_train", arguments: { origin: a, destination: b } }] };
+    });
+    const byTokens = learnRoleWords([{ examples: framed, weight: 1 }], { minCount: 3 });
+    const byValues = learnRoleWords([{ examples: framed, weight: 1 }], { minCount: 3, baseline: "values" });
+    expect(byTokens.before["origi ="]).toBeGreaterThan(0.3);
+    expect(Math.abs(byValues.before["origi ="]!)).toBeLessThan(0.05);
+    expect(Math.abs(byValues.before["desti ="]!)).toBeLessThan(0.05);
+  });
+
   it("gives x[49] to the span after the parameter's role word, and nothing without a table (role-words-off)", () => {
     const table = learnRoleWords([{ examples, weight: 1 }], { minCount: 3 });
     const q = "A ticket from Seville to Bruges, please.";
