@@ -161,6 +161,7 @@ const { values: args } = parseArgs({
     "role-written-weight": { type: "string", default: "1" },
     "role-baseline": { type: "string", default: "tokens" },
     "role-synth-weight": { type: "string", default: "1" },
+    "role-floor": { type: "string", default: "" },
     eval: { type: "boolean", default: false },
     bfcl: { type: "string", default: "../shared/data/bfcl" },
     modes: {
@@ -387,6 +388,7 @@ function crossFitWrittenGroups(
   const options = {
     minCount: count("--role-min", args["role-min"]!),
     baseline: args["role-baseline"] === "values" ? ("values" as const) : ("tokens" as const),
+    ...(args["role-floor"] !== "" ? { floor: Number(args["role-floor"]) } : {}),
   };
   const ofHalf = (h: number) => written.filter((e) => half.get(e.question) === h);
   return [0, 1].flatMap((h) =>
@@ -513,6 +515,8 @@ async function build(): Promise<void> {
             writtenWeight: Number(args["role-written-weight"]),
             // --role-synth-weight 0: the table from the written questions alone (synth's own frames left out)
             synthWeight: Number(args["role-synth-weight"]),
+            // --role-floor 0: only pairs whose word speaks for the parameter (log-odds >= 0) are kept
+            ...(args["role-floor"] !== "" ? { floor: Number(args["role-floor"]) } : {}),
           }
         : undefined,
     // --written-stats 1: the written training questions (once each, values cut out) counted into word rarity, so

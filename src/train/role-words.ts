@@ -19,6 +19,8 @@ export interface RoleWordOptions {
   smoothing?: number;
   /** Log-odds clipped to ±this (default 4). */
   clip?: number;
+  /** Pairs whose log-odds is below this are left out (default -clip: none): 0 keeps only words that speak for a parameter. */
+  floor?: number;
   /**
    * What a pair is set against: "tokens" (default) the word beside any token, so a word that marks values of every
    * kind (synth's "=", "using") counts for every parameter; "values" the word beside any parameter's gold values, so
@@ -111,6 +113,7 @@ export function learnRoleWords(sources: readonly RoleWordSource[], o: RoleWordOp
       const [s, w] = [key.slice(0, key.indexOf(" ")), key.slice(key.indexOf(" ") + 1)];
       const q = ((background.get(w) ?? 0) + 1) / (all + vocabulary);
       const odds = Math.log((n + a * q) / (perStem.get(s)! + a)) - Math.log(q);
+      if (odds < (o.floor ?? -clip)) continue;
       table[side][key] = Math.round(Math.max(-clip, Math.min(clip, odds)) * 1000) / 1000;
     }
   }

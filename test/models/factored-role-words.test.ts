@@ -38,6 +38,14 @@ describe("factored caller: role words learnt beside values (role-words.ts)", () 
     expect(table.before["origi to"]).toBeUndefined();
     expect(roleScore(table.before, new Set(["desti"]), "to")).toBe(table.before["desti to"]);
     expect(roleScore(table.before, new Set(["desti"]), "from")).toBe(0);
+    // floor 0: a pair whose word speaks against the parameter (seen, but less often than beside values at large) is
+    // left out, one for it kept
+    const odd = cities.slice(0, 3).map((a, i): CallerExample => ({ ...examples[i]!, question: `go to ${a} now`, calls: [{ name: "book_train", arguments: { origin: a } }] }));
+    const withNegative = learnRoleWords([{ examples: [...examples, ...odd], weight: 1 }], { minCount: 3, baseline: "values" });
+    expect(withNegative.before["origi to"]).toBeLessThan(0);
+    const floored = learnRoleWords([{ examples: [...examples, ...odd], weight: 1 }], { minCount: 3, baseline: "values", floor: 0 });
+    expect(floored.before["origi to"]).toBeUndefined();
+    expect(floored.before["origi from"]).toBe(withNegative.before["origi from"]);
     // a source's weight counts its questions that many times: below the minimum once, above it twice
     expect(learnRoleWords([{ examples: examples.slice(0, 2), weight: 1 }], { minCount: 3 }).before["origi from"]).toBeUndefined();
     expect(learnRoleWords([{ examples: examples.slice(0, 2), weight: 2 }], { minCount: 3 }).before["origi from"]).toBeGreaterThan(1);
