@@ -52,7 +52,13 @@
  * --written-segments 0|1 (1: with several functions called, each function's argument groups read only its
  * segment, as decoding cuts it; default 0), --written-stats 0|1 (1: the questions,
  * values cut out, counted into word rarity; default 0), --written-declines X (that share of the one-call ones
- * again with only other functions offered, to decline; default 0); all probes, DEVELOPMENT_PROBES,
+ * again with only other functions offered, to decline; default 0), --written-parts roles (the written questions
+ * reach the role-word table alone) or second (their argument groups read by the second pass alone, cross-fitted
+ * role words); --role-words 0|1 (a role-word table learnt from the training questions, src/train/role-words.ts,
+ * read by pair features x[49] / x[50]; learn them with --second-pass 48,49,50; default 0) with --role-min N (fewest
+ * gold values a pair needs; 5), --role-written-weight X / --role-synth-weight X (how much each written / synth
+ * question counts; 1 / 1), --role-baseline tokens|values (a pair set against the word beside any token, or beside
+ * any parameter's values; tokens); all probes, DEVELOPMENT_PROBES,
  * --modes full,gate-off,... , --categories a,b (a quick look: printed,
  * not recorded), --bfcl DIR, --result NAME, --items (each run records the ids of the items it failed), --halves
  * (the full model's wins over each mode per half of every category, the halves split by a hash of the item id:
@@ -90,6 +96,9 @@ import {
 } from "../src/train/pseudo-labels.ts";
 import { readWrittenQuestions, writtenItems, writtenSplit } from "../src/train/written-questions.ts";
 import { writtenGroups } from "../src/train/written-groups.ts";
+import { learnRoleWords } from "../src/train/role-words.ts";
+import type { SoftmaxGroup } from "../src/models/factored/linear.ts";
+import type { Rng } from "../src/nn/rng.ts";
 import { distractorOffer } from "../src/synth/offer.ts";
 import { stbUnlabelled } from "./stb-unlabelled.ts";
 import { scoreWrittenHeldOut, WRITTEN_FILES } from "./written-held-out.ts";
@@ -150,6 +159,12 @@ const { values: args } = parseArgs({
     "written-segments": { type: "string", default: "0" },
     "written-stats": { type: "string", default: "0" },
     "written-declines": { type: "string", default: "0" },
+    "role-words": { type: "string", default: "0" },
+    "role-min": { type: "string", default: "5" },
+    "role-written-weight": { type: "string", default: "1" },
+    "role-baseline": { type: "string", default: "tokens" },
+    "role-synth-weight": { type: "string", default: "1" },
+    "role-floor": { type: "string", default: "" },
     eval: { type: "boolean", default: false },
     bfcl: { type: "string", default: "../shared/data/bfcl" },
     modes: {
@@ -361,6 +376,40 @@ function writtenTraining(): CallerExample[] {
   return [...out, ...declines];
 }
 
+/**
+ * --written-parts second: the written training questions' argument groups in two halves (by question), each read
+ * with the role-word table learnt from the other half alone (--role-words 1), or none (--role-words 0).
+ */
+function crossFitWrittenGroups(
+  written: readonly CallerExample[],
+  stats: ReadonlyMap<string, number>,
+  joiners: ReadonlySet<string>,
+  rng: Rng,
+  drop: readonly number[],
+): SoftmaxGroup[] {
+  const unique = [...new Set(written.filter((e) => e.calls.length > 0).map((e) => e.question))];
+  const half = new Map(unique.map((q, i) => [q, i % 2]));
+  const options = {
+    minCount: count("--role-min", args["role-min"]!),
+    baseline: args["role-baseline"] === "values" ? ("values" as const) : ("tokens" as const),
+    ...(args["role-floor"] !== "" ? { floor: Number(args["role-floor"]) } : {}),
+  };
+  const ofHalf = (h: number) => written.filter((e) => half.get(e.question) === h);
+  return [0, 1].flatMap((h) =>
+    writtenGroups(ofHalf(h), stats, joiners, {
+      negatives: count("--negatives", args.negatives!),
+      rng,
+      kin: args["kin-names-train"] === "1",
+      drop,
+      segments: args["written-segments"] === "1",
+      roleWords:
+        args["role-words"] === "1"
+          ? learnRoleWords([{ examples: ofHalf(1 - h), weight: 1 }], options)
+          : undefined,
+    }),
+  );
+}
+
 /** --residual: "" none, "grid" (chosen on held-out synth groups), or "H,L2,EPOCHS" fixed. */
 function residualOption(text: string): "grid" | { hidden: number; l2: number; epochs: number } | undefined {
   if (text === "") return undefined;
@@ -376,11 +425,17 @@ async function build(): Promise<void> {
   const pseudo = pseudoLabelled();
   const written = writtenTraining();
   const parts = args["written-parts"]!;
-  if (!["all", "arguments", "stats", "more", "calls", "models"].includes(parts))
-    throw new Error(`--written-parts: want all, arguments, stats, more, calls or models, got '${parts}'`);
+  if (!["all", "arguments", "stats", "more", "calls", "models", "roles", "second"].includes(parts))
+    throw new Error(
+      `--written-parts: want all, arguments, stats, more, calls, models, roles or second, got '${parts}'`,
+    );
   // the argument scorer learns from them with all and arguments; the "more" model with all, more and models; the
-  // call model with all, calls and models
+  // call model with all, calls and models; roles: the role-word table alone; second: the second pass alone
   const argumentPart = parts === "all" || parts === "arguments";
+  const roleWords = count("--role-words", args["role-words"]!);
+  if (roleWords > 1) throw new Error(`--role-words: want 0 or 1, got ${roleWords}`);
+  if (args["role-baseline"] !== "tokens" && args["role-baseline"] !== "values")
+    throw new Error(`--role-baseline: want tokens or values, got '${args["role-baseline"]}'`);
   const drop = args["drop-pair"] === "" ? [] : args["drop-pair"]!.split(",").map(Number);
   process.stderr.write(`examples: ${examples.length} ${JSON.stringify(counts)}\n`);
   const file = trainFactored(examples, {
@@ -415,7 +470,7 @@ async function build(): Promise<void> {
     callThreshold: args["call-threshold"] === "synth" ? undefined : Number(args["call-threshold"]),
     extraArgumentGroups:
       pseudo || (written.length > 0 && argumentPart)
-        ? (stats, joiners, rng) => {
+        ? (stats, joiners, rng, roles) => {
             const kin = args["kin-names-train"] === "1";
             const negatives = count("--negatives", args.negatives!);
             const groups = pseudo
@@ -438,6 +493,7 @@ async function build(): Promise<void> {
                 kin,
                 drop,
                 segments: args["written-segments"] === "1",
+                roleWords: roles,
               }),
             ];
           }
@@ -449,6 +505,33 @@ async function build(): Promise<void> {
       more: ["all", "more", "models"].includes(parts),
       calls: ["all", "calls", "models"].includes(parts),
     },
+    // --written-parts second: the written questions' argument groups read only by the second pass (--second-pass),
+    // each half's role words from the other half's table (written-only tables: --role-synth-weight 0), so that a
+    // question's own values do not make its role words look surer than on new questions (a probe)
+    secondPassGroups:
+      parts === "second" && written.length > 0
+        ? (stats, joiners, rng) => crossFitWrittenGroups(written, stats, joiners, rng, drop)
+        : undefined,
+    // --role-words 1: a role-word table (src/train/role-words.ts) learnt from the synth training questions and the
+    // written training split when --written is given (each question counted --role-written-weight times; with
+    // --written-parts roles, the written questions reach the table alone), read by pair features x[49], x[50];
+    // learn them with --second-pass 48,49,50 (a probe)
+    roleWords:
+      roleWords === 1
+        ? {
+            minCount: count("--role-min", args["role-min"]!),
+            // --role-baseline values: a pair against the word beside any parameter's values, not beside any token
+            baseline: args["role-baseline"] === "values" ? "values" : "tokens",
+            written: [
+              ...new Map(written.filter((e) => e.calls.length > 0).map((e) => [e.question, e])).values(),
+            ],
+            writtenWeight: Number(args["role-written-weight"]),
+            // --role-synth-weight 0: the table from the written questions alone (synth's own frames left out)
+            synthWeight: Number(args["role-synth-weight"]),
+            // --role-floor 0: only pairs whose word speaks for the parameter (log-odds >= 0) are kept
+            ...(args["role-floor"] !== "" ? { floor: Number(args["role-floor"]) } : {}),
+          }
+        : undefined,
     // --written-stats 1: the written training questions (once each, values cut out) counted into word rarity, so
     // that words people write between values read as common, not as values (a probe)
     writtenStats:
@@ -3962,6 +4045,87 @@ const DEVELOPMENT_PROBES = [
     39,
     26.5,
   ],
+  // 2026-12-07 09:11-10:10 UTC, issue 38 (hR: learnt role words)
+  [
+    "probe, rebuild, not kept (hR, 2026-12-07): learnt role words (src/train/role-words.ts, features.ts x[49] / x[50]: per parameter-name stem, the log-odds that the word before / after a span stands beside that parameter's gold values), (a) role words from synth alone (npx tsx scripts/build-factored-caller.ts [--seed 2] --role-words 1 --second-pass 48,49,50 --out DIR, then --eval [--seed 2] --modes full,role-words-off; npx tsx scripts/written-held-out.ts DIR, base-s1 / base-s2 52 / 52 of 225), seed 1: 60.5 / 64 / 66 / 60.5 / 38.5 / 26, irrelevance 81.25, sum 315.5 (against 321), written held-out 53 / 225; role-words-off on the same build 61.25 / 64 / 66 / 62.5 / 40 / 26, irrelevance 81.25, sum 319.75; argument loss 0.4248, 'more' ratio 0.8, table 1643 / 1288 pairs before / after; seed 2: 59.5 / 64 / 68 / 59 / 36 / 26, irrelevance 81.67, sum 312.5 (against 320.25), written held-out 50 / 225; role-words-off on the same build 60.5 / 64 / 68 / 61 / 36.5 / 26, irrelevance 81.67, sum 316; argument loss 0.4143, 'more' ratio 0.9; the table is synth's frames, not roles: for nearly every stem the top words before a value are '=', 'using', 'is', ':' and after it ',', 'as', 'please' (synth's templates); learnt weights x[49] +0.51 text, +0.14 numbers, +0.31 lists",
+    60.5,
+    60.5,
+    81.25,
+    38.5,
+    26,
+  ],
+  [
+    "probe, rebuild, not kept (hR, 2026-12-07): learnt role words (src/train/role-words.ts, features.ts x[49] / x[50]: per parameter-name stem, the log-odds that the word before / after a span stands beside that parameter's gold values), (b) role words from synth and the written training split (each written question counted 5 times, --written-parts roles: the table alone) (npx tsx scripts/build-factored-caller.ts [--seed 2] --role-words 1 --second-pass 48,49,50 --written data/written-questions/stabletoolbench-{1,2,3}.jsonl --written-parts roles --role-written-weight 5 --out DIR, then --eval [--seed 2] --modes full,role-words-off; npx tsx scripts/written-held-out.ts DIR, base-s1 / base-s2 52 / 52 of 225), seed 1: 60.75 / 64 / 66 / 62 / 39.5 / 27, irrelevance 81.25, sum 319.25 (against 321), written held-out 61 / 225; role-words-off on the same build 61.25 / 64 / 66 / 62.5 / 40 / 26, irrelevance 81.25, sum 319.75; argument loss 0.4265, 'more' ratio 0.8, table 2445 / 2082 pairs before / after; seed 2: 60.5 / 64 / 68 / 60.5 / 36.5 / 27.5, irrelevance 81.67, sum 317 (against 320.25), written held-out 61 / 225; role-words-off on the same build 60.5 / 64 / 68 / 61 / 37.5 / 26, irrelevance 81.67, sum 317; argument loss 0.4157, 'more' ratio 0.9; now 'origi from', 'desti to', 'city in', 'locat in', 'date on' are in the table, beside synth's frames",
+    60.75,
+    62,
+    81.25,
+    39.5,
+    27,
+  ],
+  [
+    "probe, rebuild, not kept (hR, 2026-12-07): learnt role words (src/train/role-words.ts, features.ts x[49] / x[50]: per parameter-name stem, the log-odds that the word before / after a span stands beside that parameter's gold values), (c) as (b), each pair set against the word beside any parameter's values, not beside any token (--role-baseline values: synth's frames count for no parameter) (npx tsx scripts/build-factored-caller.ts [--seed 2] --role-words 1 --second-pass 48,49,50 --written data/written-questions/stabletoolbench-{1,2,3}.jsonl --written-parts roles --role-written-weight 5 --role-baseline values --out DIR, then --eval [--seed 2] --modes full,role-words-off; npx tsx scripts/written-held-out.ts DIR, base-s1 / base-s2 52 / 52 of 225), seed 1: 59.75 / 64 / 66 / 61.5 / 39 / 27.5, irrelevance 81.25, sum 317.75 (against 321), written held-out 57 / 225; role-words-off on the same build 61 / 64 / 66 / 62 / 39 / 26.5, irrelevance 81.25, sum 318.5; argument loss 0.4453, 'more' ratio 0.8, table 2445 / 2082 pairs before / after; seed 2: 59.75 / 64 / 68 / 60.5 / 38.5 / 27, irrelevance 81.67, sum 317.75 (against 320.25), written held-out 57 / 225; role-words-off on the same build 61.25 / 64 / 68 / 61 / 38.5 / 26, irrelevance 81.67, sum 318.75; argument loss 0.4362, 'more' ratio 0.8",
+    59.75,
+    61.5,
+    81.25,
+    39,
+    27.5,
+  ],
+  [
+    "probe, rebuild, not kept (hR, 2026-12-07): learnt role words (src/train/role-words.ts, features.ts x[49] / x[50]: per parameter-name stem, the log-odds that the word before / after a span stands beside that parameter's gold values), (d) role words from the written training split alone (--role-synth-weight 0, pairs seen 3 times) (npx tsx scripts/build-factored-caller.ts [--seed 2] --role-words 1 --second-pass 48,49,50 --written data/written-questions/stabletoolbench-{1,2,3}.jsonl --written-parts roles --role-synth-weight 0 --role-min 3 --out DIR, then --eval [--seed 2] --modes full,role-words-off; npx tsx scripts/written-held-out.ts DIR, base-s1 / base-s2 52 / 52 of 225), seed 1: 60.25 / 64 / 66 / 62 / 39.5 / 27.5, irrelevance 81.25, sum 319.25 (against 321), written held-out 56 / 225; role-words-off on the same build 61.25 / 64 / 66 / 62.5 / 40.5 / 27, irrelevance 81.25, sum 321.25; argument loss 0.4455, 'more' ratio 0.9, table 210 / 227 pairs before / after; seed 2: 60.25 / 64 / 68 / 60.5 / 38 / 27, irrelevance 81.67, sum 317.75 (against 320.25), written held-out 57 / 225; role-words-off on the same build 61 / 64 / 68 / 60.5 / 38.5 / 26, irrelevance 81.67, sum 318; argument loss 0.437, 'more' ratio 0.8; learnt weights x[49] / x[50] +0.24 / +0.24 text",
+    60.25,
+    62,
+    81.25,
+    39.5,
+    27.5,
+  ],
+  [
+    "probe, rebuild, not kept (hR, 2026-12-07): learnt role words (src/train/role-words.ts, features.ts x[49] / x[50]: per parameter-name stem, the log-odds that the word before / after a span stands beside that parameter's gold values), (e) as (d), and the written questions' argument groups read by the second pass alone (--written-parts second: only x[48..50] learn from them, every other weight the synth first pass's), each half of them with the role words of the other half (cross-fitted, so that a question's own values do not vouch for its words) (npx tsx scripts/build-factored-caller.ts [--seed 2] --role-words 1 --second-pass 48,49,50 --written data/written-questions/stabletoolbench-{1,2,3}.jsonl --written-parts second --role-synth-weight 0 --role-min 3 --out DIR, then --eval [--seed 2] --modes full,role-words-off; npx tsx scripts/written-held-out.ts DIR, base-s1 / base-s2 52 / 52 of 225), seed 1: 59.75 / 64 / 66 / 63 / 39 / 28.5, irrelevance 81.25, sum 320.25 (against 321), written held-out 57 / 225; role-words-off on the same build 61 / 64 / 66 / 62.5 / 40 / 27, irrelevance 81.25, sum 320.5; argument loss 0.4875, 'more' ratio 0.9, table 210 / 227 pairs before / after; seed 2: 60 / 64 / 68 / 61.5 / 38 / 28, irrelevance 81.67, sum 319.5 (against 320.25), written held-out 58 / 225; role-words-off on the same build 61 / 64 / 68 / 61 / 39 / 26.5, irrelevance 81.67, sum 319.5; argument loss 0.4793, 'more' ratio 0.9; learnt x[49] / x[50] +0.58 / +0.27 text; seed 1 against role-words-off on the same build: won multiple_93 ('hotel in New York'), parallel_188 and simple_python_207 (from / between ... and), parallel_multiple_71 ('named The Thinker'), 152, 170, multiple_21, lost simple_python_23, 70, 85, 283, 318, 360, multiple_165, parallel_6, 42, 82 (the Gibson guitar 'in the Chicago area' gave the location the model)",
+    59.75,
+    63,
+    81.25,
+    39,
+    28.5,
+  ],
+  [
+    "probe, rebuild, not kept (hR, 2026-12-07): learnt role words (src/train/role-words.ts, features.ts x[49] / x[50]: per parameter-name stem, the log-odds that the word before / after a span stands beside that parameter's gold values), (f) as (e) with the word before only (--drop-pair 50 --second-pass 48,49) (npx tsx scripts/build-factored-caller.ts [--seed 2] --role-words 1 --drop-pair 50 --second-pass 48,49 --written data/written-questions/stabletoolbench-{1,2,3}.jsonl --written-parts second --role-synth-weight 0 --role-min 3 --out DIR, then --eval [--seed 2] --modes full,role-words-off; npx tsx scripts/written-held-out.ts DIR, base-s1 / base-s2 52 / 52 of 225), seed 1: 60.25 / 64 / 66 / 63.5 / 38.5 / 27.5, irrelevance 81.25, sum 319.75 (against 321), written held-out 56 / 225; role-words-off on the same build 61 / 64 / 66 / 62.5 / 40 / 26.5, irrelevance 81.25, sum 320; argument loss 0.4892, 'more' ratio 0.9, table 210 / 227 pairs before / after; seed 2: 60.25 / 64 / 68 / 61.5 / 38 / 27, irrelevance 81.67, sum 318.75 (against 320.25), written held-out 58 / 225; role-words-off on the same build 61 / 64 / 68 / 60.5 / 38.5 / 26, irrelevance 81.67, sum 318; argument loss 0.4811, 'more' ratio 0.8",
+    60.25,
+    63.5,
+    81.25,
+    38.5,
+    27.5,
+  ],
+  [
+    "probe, rebuild, not kept (hR, 2026-12-07): (control for (e): no role words, the written questions' argument groups read by the second pass alone, where only x[48] learns) (npx tsx scripts/build-factored-caller.ts [--seed 2] --written data/written-questions/stabletoolbench-{1,2,3}.jsonl --written-parts second --out DIR, then --eval [--seed 2] --modes full,role-words-off; npx tsx scripts/written-held-out.ts DIR, base-s1 / base-s2 52 / 52 of 225), seed 1: 61 / 64 / 66 / 62.5 / 40 / 26.5, irrelevance 81.25, sum 320 (against 321), written held-out 52 / 225; role-words-off on the same build 61 / 64 / 66 / 62.5 / 40 / 26.5, irrelevance 81.25, sum 320; argument loss 0.4953, 'more' ratio 0.9; seed 2: 61.25 / 64 / 68 / 61.5 / 39 / 26.5, irrelevance 81.67, sum 320.25 (against 320.25), written held-out 52 / 225; role-words-off on the same build 61.25 / 64 / 68 / 61.5 / 39 / 26.5, irrelevance 81.67, sum 320.25; argument loss 0.4873, 'more' ratio 0.9; no table: role-words-off scores as full",
+    61,
+    62.5,
+    81.25,
+    40,
+    26.5,
+  ],
+  [
+    "probe, rebuild, not kept (hR, 2026-12-07): learnt role words (src/train/role-words.ts, features.ts x[49] / x[50]: per parameter-name stem, the log-odds that the word before / after a span stands beside that parameter's gold values), (g) as (e) with only the pairs whose word speaks for the parameter (--role-floor 0: log-odds below 0 left out) (npx tsx scripts/build-factored-caller.ts [--seed 2] --role-words 1 --second-pass 48,49,50 --written data/written-questions/stabletoolbench-{1,2,3}.jsonl --written-parts second --role-synth-weight 0 --role-min 3 --role-floor 0 --out DIR, then --eval [--seed 2] --modes full,role-words-off; npx tsx scripts/written-held-out.ts DIR, base-s1 / base-s2 52 / 52 of 225), seed 1: 59.75 / 64 / 66 / 63 / 37 / 28.5, irrelevance 81.25, sum 318.25 (against 321), written held-out 56 / 225; role-words-off on the same build 61 / 64 / 66 / 62.5 / 37.5 / 27, irrelevance 81.25, sum 318; argument loss 0.4875, 'more' ratio 0.9, table 206 / 225 pairs before / after; seed 2: 60 / 64 / 68 / 61.5 / 38 / 28, irrelevance 81.67, sum 319.5 (against 320.25), written held-out 58 / 225; role-words-off on the same build 61 / 64 / 68 / 61 / 39 / 26.5, irrelevance 81.67, sum 319.5; argument loss 0.4793, 'more' ratio 0.9",
+    59.75,
+    63,
+    81.25,
+    37,
+    28.5,
+  ],
+  [
+    "probe, rebuild, not kept (hR, 2026-12-07): learnt role words (src/train/role-words.ts, features.ts x[49] / x[50]: per parameter-name stem, the log-odds that the word before / after a span stands beside that parameter's gold values), (h) as (e) with pairs seen 5 times, not 3 (--role-min 5: fewer, surer pairs) (npx tsx scripts/build-factored-caller.ts [--seed 2] --role-words 1 --second-pass 48,49,50 --written data/written-questions/stabletoolbench-{1,2,3}.jsonl --written-parts second --role-synth-weight 0 --role-min 5 --out DIR, then --eval [--seed 2] --modes full,role-words-off; npx tsx scripts/written-held-out.ts DIR, base-s1 / base-s2 52 / 52 of 225), seed 1: 59.5 / 64 / 66 / 63 / 38 / 27, irrelevance 81.25, sum 317.5 (against 321), written held-out 56 / 225; role-words-off on the same build 61 / 64 / 66 / 62.5 / 39.5 / 26.5, irrelevance 81.25, sum 319.5; argument loss 0.4878, 'more' ratio 0.9, table 98 / 111 pairs before / after; seed 2: 60 / 64 / 68 / 61 / 38.5 / 27, irrelevance 81.67, sum 318.5 (against 320.25), written held-out 57 / 225; role-words-off on the same build 61 / 64 / 68 / 61 / 39 / 26.5, irrelevance 81.67, sum 319.5; argument loss 0.48, 'more' ratio 0.9",
+    59.5,
+    63,
+    81.25,
+    38,
+    27,
+  ],
+  [
+    "summary of hR's role-word probes (2026-12-07): every variant with the written questions' role words lifted parallel_multiple on both seeds (+0 / +1 with the table alone, +1.5 / +1.5 with the written groups in the second pass, (e)) and the written held-out split (52 -> 56..61 of 225), and every one cost simple_python (-0.25..-1.5) and parallel or multiple more than it won: the sum of six fell on both seeds in each (best (e): 320.25 / 319.5 against 321 / 320.25, its own role-words-off 320.5 / 319.5). The wins are the role cues meant ('hotel in New York', 'from New York to Los Angeles', 'between New York, USA and Miami, USA', 'named The Thinker'); the losses are pairs a few hundred written questions over StableToolBench's APIs make too sure for BFCL's parameters. Synth alone gives its own frames, no roles. --role-words stays 0 (default), the code and options stay for a later probe with more written questions",
+    null,
+    null,
+    null,
+    null,
+    null,
+  ],
 ].map(([what, simple_python, multiple, irrelevance, parallel, parallel_multiple]) => ({
   what,
   simple_python,
@@ -4069,6 +4233,7 @@ const MODES: Record<string, DecideOptions> = {
   "comma-codes-off": { commaCodes: false },
   "preceding-names-off": { precedingNames: false },
   "residual-off": { residual: false },
+  "role-words-off": { roleWords: false },
 };
 
 function countKinds(report: BfclReport): Record<string, number> {
@@ -4175,6 +4340,8 @@ const NAME_BINDING_MODES: Record<string, string> = {
     "numbered siblings (species1, species2) never share out a joined list one of them holds: one call per value, the other sibling repeating its own ('between Apple and Samsung occurred in USA' gave company2 'USA' twice; numbered-siblings.ts; before 2026-12-06 12:00 UTC)",
   "preceding-names-off":
     "the learnt x[48] stays 0: another parameter of the span's family named nearer before a value than this one's own name is no evidence against it ('the initial investment value was $5000, the final investment value … $15000' gave initial_value 15000, final_value 5000; preceding-names.ts; before 2026-12-07, h38c / h38l)",
+  "role-words-off":
+    "the learnt role words are not read: x[49] / x[50] (the log-odds that the word before / after a span stands beside this parameter's values, learnt from training questions by parameter-name stem: role-words.ts) stay 0 (probe, h38R, 2026-12-07; a model built without --role-words has no table and scores the same either way)",
   "residual-off":
     "the argument scorer's residual (residual.ts: v·relu(U x + b) over the pair features, learnt after the linear weights with them frozen; --residual) is not added: the linear scorer alone, as every build without --residual (h38n probe, 2026-12-07)",
 };

@@ -32,9 +32,12 @@ import {
   PAIR_DIM,
   pairFeatures,
   questionView,
+  ROLE_FEATURES,
 } from "../models/factored/features.ts";
 import { trainLogistic, trainSoftmax, type SoftmaxGroup } from "../models/factored/linear.ts";
 import { residualGrid, trainResidual, type ResidualChoice } from "./residual-train.ts";
+import { learnRoleWords, type RoleWordOptions } from "./role-words.ts";
+import type { RoleWordTable } from "../models/factored/role-words.ts";
 import { nameWords, stemOf, tokenize } from "../models/factored/text.ts";
 import { Rng } from "../nn/rng.ts";
 import type { JsonSchema, ToolJson } from "../tools/types.ts";
@@ -120,6 +123,7 @@ export interface FactoredTrainOptions {
     stats: ReadonlyMap<string, number>,
     joiners: ReadonlySet<string>,
     rng: Rng,
+    roleWords: RoleWordTable | undefined,
   ) => SoftmaxGroup[];
   /**
    * Questions people wrote (written-questions.ts), each as often as it should count: the "more" and call models
@@ -136,6 +140,26 @@ export interface FactoredTrainOptions {
    * its hidden size, L2 and epochs on a held-out tenth of the synth groups (residualGrid), then trains on all groups.
    */
   residual?: "grid" | { hidden: number; l2: number; epochs: number };
+  /**
+   * Learn a role-word table (src/train/role-words.ts) from the synth training questions and `written` (each
+   * counted `writtenWeight` times), store it in the weights and give the argument scorer x[49], x[50]
+   * (role-words.ts); the synth ones `synthWeight` times (0: none). Default none: both stay 0 and the model file is as
+   * before.
+   */
+  /**
+   * Argument-scorer groups that only the second pass reads (secondPassFeatures): people's questions teach the
+   * later features' weights while every other weight stays the first pass's, learnt on synth alone (default none).
+   */
+  secondPassGroups?: (
+    stats: ReadonlyMap<string, number>,
+    joiners: ReadonlySet<string>,
+    rng: Rng,
+  ) => SoftmaxGroup[];
+  roleWords?: RoleWordOptions & {
+    written?: readonly CallerExample[];
+    writtenWeight?: number;
+    synthWeight?: number;
+  };
 }
 
 const norm = (v: unknown): unknown => {
@@ -419,6 +443,7 @@ function argumentGroups(
   rng: Rng,
   drop: readonly number[] = [],
   kin = false,
+  roleWords?: RoleWordTable,
 ): SoftmaxGroup[] {
   const masked = (x: Float32Array): Float32Array => {
     for (const i of drop) x[i] = 0;
@@ -430,7 +455,7 @@ function argumentGroups(
     const call = e.calls[0]!;
     const tool = e.tools.find((t) => t.function.name === call.name);
     if (!tool) continue;
-    const f = functionView(tool, questionView(e.question, joiners, true, true, kin), stats);
+    const f = functionView(tool, { ...questionView(e.question, joiners, true, true, kin), roleWords }, stats);
     for (const p of f.params) {
       const gold = call.arguments[p.name];
       const matches =
@@ -517,7 +542,7 @@ function moreExamples(
     if (names.length === 0 || (names.length > 1 && !severalTools)) continue;
     const tools = names.map((n) => e.tools.find((t) => t.function.name === n));
     if (tools.some((t) => t === undefined)) continue;
-    const view = questionView(e.question, joiners, true, true, kin);
+    const view = { ...questionView(e.question, joiners, true, true, kin), roleWords: w.roleWords };
     const scored = tools.map((tool) => {
       const f = functionView(tool!, view, stats);
       return { view: f, params: scoreParams(f, w.argument, w.residual), features: new Float32Array(0) };
@@ -652,16 +677,36 @@ export function trainFactored(
     plainLists: false,
     scatteredNumbers: true,
   };
-  const groups = argumentGroups(oneCall, stats, joiners, o.negatives ?? 40, rng, o.dropPairFeatures, kin);
-  const extra = o.extraArgumentGroups?.(stats, joiners, rng) ?? [];
+  // the role words from the synth training questions (never the held-out tenth) and the written ones given
+  const roleWords = o.roleWords
+    ? learnRoleWords(
+        [
+          { examples: (o.roleWords.synthWeight ?? 1) > 0 ? train : [], weight: o.roleWords.synthWeight ?? 1 },
+          { examples: o.roleWords.written ?? [], weight: o.roleWords.writtenWeight ?? 1 },
+        ],
+        o.roleWords,
+      )
+    : undefined;
+  const groups = argumentGroups(
+    oneCall,
+    stats,
+    joiners,
+    o.negatives ?? 40,
+    rng,
+    o.dropPairFeatures,
+    kin,
+    roleWords,
+  );
+  const extra = o.extraArgumentGroups?.(stats, joiners, rng, roleWords) ?? [];
   groups.push(...extra);
   const dims = [...FAMILIES.map(() => PAIR_DIM), NULL_DIM];
   const later = o.secondPassFeatures ?? [];
   const held = later.length > 0 ? holdFeatures(groups, later) : undefined;
   let arg = trainSoftmax(groups, dims, { epochs: o.epochs ?? 4, lr: 0.1, l2: 1e-5, seed });
+  const secondOnly = held ? (o.secondPassGroups?.(stats, joiners, rng) ?? []) : [];
   if (held) {
     held.restore();
-    arg = trainSoftmax(groups, dims, {
+    arg = trainSoftmax([...groups, ...secondOnly], dims, {
       epochs: o.epochs ?? 4,
       lr: 0.1,
       l2: 1e-5,
@@ -682,6 +727,11 @@ export function trainFactored(
   }
   if (bags > 1)
     arg.weights = arg.weights.map((block) => block.map((v) => Math.round((v / bags) * 1e5) / 1e5));
+  // without role words x[49], x[50] never learn: the file keeps the width it had before them
+  if (!roleWords)
+    arg.weights = arg.weights.map((block, b) =>
+      b === NULL_BLOCK ? block : block.slice(0, ROLE_FEATURES[0]),
+    );
   const weights: FactoredWeights = {
     argument: arg.weights,
     function: new Array(FUNCTION_DIM).fill(0),
@@ -689,6 +739,7 @@ export function trainFactored(
     more: new Array(MORE_DIM).fill(0),
     moreThreshold: 0.5,
     maxCalls: 6,
+    ...(roleWords ? { roleWords } : {}),
   };
   // the residual learns after the linear scorer, its weights frozen, on the same groups (residual-train.ts)
   let residualChoice: ResidualChoice | undefined;
@@ -786,7 +837,16 @@ export function trainFactored(
       dev: dev.length,
       argumentGroups: groups.length,
       ...(extra.length > 0 ? { extraArgumentGroups: extra.length } : {}),
+      ...(secondOnly.length > 0 ? { secondPassGroups: secondOnly.length } : {}),
       ...(o.writtenExamples?.length ? { writtenExamples: o.writtenExamples.length } : {}),
+      ...(roleWords
+        ? {
+            roleWords: {
+              before: Object.keys(roleWords.before).length,
+              after: Object.keys(roleWords.after).length,
+            },
+          }
+        : {}),
       argumentLoss: Math.round(arg.loss * 1e4) / 1e4,
       ...(residualLoss !== undefined ? { residualLoss } : {}),
       ...(residualChoice ? { residualGrid: residualChoice } : {}),

@@ -9,6 +9,7 @@ import { callSegments } from "../models/factored/decide.ts";
 import type { Candidate } from "../models/factored/candidates.ts";
 import { functionView, questionView, type WordStats } from "../models/factored/features.ts";
 import type { SoftmaxGroup } from "../models/factored/linear.ts";
+import type { RoleWordTable } from "../models/factored/role-words.ts";
 import type { Rng } from "../nn/rng.ts";
 import type { CallerExample } from "./caller-data.ts";
 import { candidateRanges, labelledGroup } from "./labelled-groups.ts";
@@ -26,6 +27,8 @@ export interface WrittenGroupOptions {
    * (callSegments; the whole question where some function is not mentioned). Default false: the whole question.
    */
   segments?: boolean;
+  /** The learnt role-word table, read as decoding reads it (features.ts x[49], x[50]); default none. */
+  roleWords?: RoleWordTable;
 }
 
 /**
@@ -42,7 +45,7 @@ export function writtenGroups(
 ): SoftmaxGroup[] {
   const groups: SoftmaxGroup[] = [];
   for (const e of examples) {
-    const view = questionView(e.question, joiners, true, true, o.kin ?? false);
+    const view = { ...questionView(e.question, joiners, true, true, o.kin ?? false), roleWords: o.roleWords };
     const names = [...new Set(e.calls.map((c) => c.name))];
     const views = new Map(
       names.flatMap((n) => {

@@ -12,6 +12,7 @@ import { scaleAfter, type NumberScales } from "./number-scales.ts";
 import { plainListRuns } from "./plain-lists.ts";
 import { numberCommaRanges } from "./number-commas.ts";
 import { withoutPossessive } from "./possessives.ts";
+import type { RoleWordTable } from "./role-words.ts";
 import type { QToken } from "./text.ts";
 
 export const MAX_SPAN = 6;
@@ -133,6 +134,8 @@ export interface QuestionView {
   kinNames?: boolean;
   /** false: features.ts x[48] (another parameter's name nearer before a span, preceding-names.ts) stays 0. */
   precedingNames?: boolean;
+  /** The learnt role-word table features.ts x[49], x[50] read (role-words.ts); absent: both stay 0. */
+  roleWords?: RoleWordTable;
   /** false: an array of enum members takes lists of the question's words, as any array does (enum-lists.ts). */
   enumLists?: boolean;
   /** false: a list parameter is never given one variable's name in place of a list (candidates.ts variables). */

@@ -71,6 +71,7 @@ import { openerStarts } from "./opener-segments.ts";
 import { bestQuote } from "./leftover-quotes.ts";
 import { dropWrittenNames, writtenNamePlaces } from "./written-names.ts";
 import { residualScore, type Residual } from "./residual.ts";
+import type { RoleWordTable } from "./role-words.ts";
 
 export interface FactoredWeights {
   /** One weight vector per candidate family (FAMILIES order), then the "leave it out" one. */
@@ -84,6 +85,8 @@ export interface FactoredWeights {
   maxCalls: number;
   /** A small non-linear part added to the argument scorer's pair scores (residual.ts); absent in older model files. */
   residual?: Residual;
+  /** The learnt role-word table (role-words.ts; pair features x[49], x[50]); absent in older model files. */
+  roleWords?: RoleWordTable;
 }
 
 export interface DecideOptions {
@@ -105,6 +108,8 @@ export interface DecideOptions {
   residual?: boolean;
   /** false: the learnt feature x[48] stays 0: another parameter's name nearer before a value (preceding-names.ts). */
   precedingNames?: boolean;
+  /** false: the learnt role words beside a span are not read, x[49] and x[50] stay 0 (role-words.ts). */
+  roleWords?: boolean;
   /** false: a number written "5%" is offered as 5 only, never as the fraction 0.05. */
   fractions?: boolean;
   /** false: no span made of tokens written without spaces between them ("2022-04-27"; candidates.ts gluedRuns). */
@@ -492,6 +497,7 @@ export function scoreFunctions(
   );
   if (o.enumLists === false) view.enumLists = false;
   if (o.precedingNames === false) view.precedingNames = false;
+  if (w.roleWords !== undefined && o.roleWords !== false) view.roleWords = w.roleWords;
   if (o.variables === false) view.variables = false;
   if (o.literals === false) view.literals = false;
   if (o.symbols === false) view.symbols = false;

@@ -11,6 +11,7 @@ import { looseNameCover } from "./loose-names.ts";
 import { negatedMention } from "./negations.ts";
 import { saysPercent } from "./percent-words.ts";
 import { otherNameBefore } from "./preceding-names.ts";
+import { roleContext, roleScore } from "./role-words.ts";
 import { nameWords, stemOf, textStems, tokenize } from "./text.ts";
 
 /** How common each word stem is in questions, 0 (never seen) to 1 (in every question). */
@@ -115,7 +116,9 @@ export function functionView(tool: ToolJson, view: QuestionView, stats: WordStat
   return { tool, view, params, toolStems, docStems, stats };
 }
 
-export const PAIR_DIM = 49;
+export const PAIR_DIM = 51;
+/** The pair features that read the learnt role words (role-words.ts): the word before a span, the word after. */
+export const ROLE_FEATURES = [49, 50] as const;
 export const NULL_DIM = 10;
 export const FUNCTION_DIM = 14;
 
@@ -326,6 +329,11 @@ export function pairFeatures(f: FunctionView, p: ParamInfo, c: Candidate): Float
   if (c.start >= 0 && f.view.precedingNames !== false) {
     const { own, others } = exclusiveNames(f, p);
     x[48] = otherNameBefore(t, own, others, c.start);
+  }
+  // the learnt role words beside the span: "from" before an origin, "to" before a destination (role-words.ts)
+  if (c.start >= 0 && f.view.roleWords !== undefined) {
+    x[ROLE_FEATURES[0]] = roleScore(f.view.roleWords.before, p.nameStems, roleContext(t, c.start, c.end, "before"));
+    x[ROLE_FEATURES[1]] = roleScore(f.view.roleWords.after, p.nameStems, roleContext(t, c.start, c.end, "after"));
   }
   return x;
 }
